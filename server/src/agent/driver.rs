@@ -1,0 +1,256 @@
+//! The driver: a deterministic loop around a stochastic model.
+//!
+//! It asks the model for a turn, runs the turn's tool calls in order against the overlay,
+//! records everything in the ledger, and stops at the model's final turn, a budget, an
+//! error or a cancel. A failing tool call is recorded and answered; the run goes on.
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::prompt;
+use super::run::{RunEvent, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
+use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ToolCall};
+use crate::session::RunId;
+use crate::session::{LedgerEvent, RunRecord, StoredProposal};
+use crate::tools::Toolset;
+use crate::workspace::{Overlay, unified_diff};
+
+/// How a loop ended, before the outcome is recorded.
+enum Ending {
+    Done(String),
+    Failed(String),
+    Cancelled,
+}
+
+pub(super) struct Driver {
+    pub(super) id: RunId,
+    pub(super) spec: RunSpec,
+    pub(super) overlay: Overlay,
+    pub(super) record: RunRecord,
+    pub(super) events: Option<mpsc::UnboundedSender<RunEvent>>,
+    pub(super) publish: watch::Sender<RunSnapshot>,
+    pub(super) cancel: CancellationToken,
+    pub(super) status: RunStatus,
+}
+
+impl Driver {
+    /// Runs to the end and publishes the outcome.
+    pub(super) async fn run(mut self) {
+        self.emit(RunEvent::Started { title: self.spec.issue.title.clone() });
+        let ending = match llm::connect(&self.spec.provider) {
+            Ok(model) => {
+                self.log(LedgerEvent::RunStarted {
+                    title: self.spec.issue.title.clone(),
+                    issue: self.spec.issue.text.clone(),
+                    model: model.describe(),
+                });
+                self.drive(model.as_ref()).await
+            }
+            Err(error) => {
+                self.log(LedgerEvent::RunStarted {
+                    title: self.spec.issue.title.clone(),
+                    issue: self.spec.issue.text.clone(),
+                    model: format!("{:?}", self.spec.provider),
+                });
+                Ending::Failed(error.to_string())
+            }
+        };
+        self.finish(ending);
+    }
+
+    async fn drive(&mut self, model: &dyn ChatModel) -> Ending {
+        let tools = Toolset::standard();
+        let specs = tools.specs();
+        let mut messages =
+            vec![Message::System(prompt::system()), Message::User(prompt::first_message(&self.spec.issue))];
+        let budgets = self.spec.budgets;
+        let deadline = Instant::now() + budgets.wall_clock;
+        let mut repeats = Repeats::default();
+
+        let out_of_time =
+            || Ending::Failed(format!("stopped after {:?} of wall-clock time (wall_clock budget)", budgets.wall_clock));
+        loop {
+            if Instant::now() >= deadline {
+                return out_of_time();
+            }
+            if self.status.rounds >= budgets.max_rounds {
+                return Ending::Failed(format!(
+                    "stopped after {} rounds without a final answer (max_rounds); the proposal holds the changes so far",
+                    budgets.max_rounds
+                ));
+            }
+            self.status.rounds += 1;
+            let round = self.status.rounds;
+            self.status.summary = format!("round {round}: waiting for the model");
+            self.publish_status();
+            self.emit(RunEvent::Round { round });
+
+            let request = ChatRequest { messages: &messages, tools: &specs };
+            let turn: AssistantTurn = tokio::select! {
+                biased;
+                () = self.cancel.cancelled() => return Ending::Cancelled,
+                () = tokio::time::sleep_until(deadline) => return out_of_time(),
+                answer = model.complete(request) => match answer {
+                    Ok(turn) => turn,
+                    Err(error) => return Ending::Failed(error.to_string()),
+                },
+            };
+            self.log(LedgerEvent::ModelTurn {
+                round,
+                content: turn.content.clone(),
+                tool_calls: turn.tool_calls.len(),
+            });
+            messages.push(Message::Assistant(turn.clone()));
+            if turn.tool_calls.is_empty() {
+                let summary = turn.content.unwrap_or_default().trim().to_owned();
+                return Ending::Done(if summary.is_empty() {
+                    "The model finished without a summary.".into()
+                } else {
+                    summary
+                });
+            }
+
+            for (position, call) in turn.tool_calls.iter().enumerate() {
+                if self.cancel.is_cancelled() {
+                    return Ending::Cancelled;
+                }
+                if repeats.observe(call) >= budgets.max_identical_calls {
+                    return Ending::Failed(format!(
+                        "stopped: the model made the same `{}` call {} times in a row",
+                        call.name, budgets.max_identical_calls
+                    ));
+                }
+                let (ok, output) = if position < budgets.max_tool_calls_per_round as usize {
+                    self.execute(round, call, tools)
+                } else {
+                    let output = format!(
+                        "not run: at most {} tool calls are carried out per turn; repeat it in the next turn if still needed",
+                        budgets.max_tool_calls_per_round
+                    );
+                    self.log(LedgerEvent::ToolResult {
+                        round,
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        ok: false,
+                        output: output.clone(),
+                    });
+                    (false, output)
+                };
+                messages.push(Message::ToolResult {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    content: output,
+                    is_error: !ok,
+                });
+            }
+        }
+    }
+
+    fn execute(&mut self, round: u32, call: &ToolCall, tools: &Toolset) -> (bool, String) {
+        self.log(LedgerEvent::ToolCall {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+        let outcome = tools.execute(&mut self.overlay, call);
+        self.status.tool_calls += 1;
+        if !outcome.ok {
+            self.status.failed_tool_calls += 1;
+        }
+        self.log(LedgerEvent::ToolResult {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            ok: outcome.ok,
+            output: outcome.output.clone(),
+        });
+        let path = call.arguments.get("path").and_then(|p| p.as_str()).map(str::to_owned);
+        let first_line = outcome.output.lines().next().unwrap_or_default().to_owned();
+        self.status.summary = format!("round {round}: {} {}", call.name, path.as_deref().unwrap_or(""));
+        self.publish_status();
+        self.emit(RunEvent::ToolCall { round, name: call.name.clone(), path, ok: outcome.ok, message: first_line });
+        (outcome.ok, outcome.output)
+    }
+
+    fn finish(mut self, ending: Ending) {
+        let (state, summary, error) = match ending {
+            Ending::Done(summary) => (RunState::Ready, summary, None),
+            Ending::Failed(error) => (RunState::Failed, format!("The run failed: {error}"), Some(error)),
+            Ending::Cancelled => (RunState::Cancelled, "The run was cancelled.".to_owned(), None),
+        };
+        if let Some(message) = &error {
+            self.log(LedgerEvent::Error { message: message.clone() });
+        }
+        self.status.state = state;
+        self.status.summary = summary;
+        self.status.error = error;
+
+        let outcome = RunOutcome { changes: self.overlay.changes(), empty_dirs: self.overlay.empty_made_dirs() };
+        self.log(LedgerEvent::RunFinished {
+            state: state.as_str().to_owned(),
+            rounds: self.status.rounds,
+            tool_calls: self.status.tool_calls,
+            summary: self.status.summary.clone(),
+            error: self.status.error.clone(),
+            files: outcome.changes.iter().map(|c| (c.path.to_string(), c.kind())).collect(),
+        });
+        let stored = StoredProposal {
+            run_id: self.id.clone(),
+            title: self.spec.issue.title.clone(),
+            state: state.as_str().to_owned(),
+            rounds: self.status.rounds,
+            tool_calls: self.status.tool_calls,
+            summary: self.status.summary.clone(),
+            error: self.status.error.clone(),
+            changes: outcome.changes.clone(),
+            discarded: false,
+        };
+        if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {
+            tracing::error!(run = %self.id, "{error}");
+        }
+        let files = outcome.changes.len();
+        self.publish.send_replace(RunSnapshot { status: self.status.clone(), outcome: Some(Arc::new(outcome)) });
+        self.emit(RunEvent::Finished { status: self.status.clone(), files });
+    }
+
+    fn publish_status(&self) {
+        self.publish.send_modify(|snapshot| snapshot.status = self.status.clone());
+    }
+
+    fn emit(&self, event: RunEvent) {
+        if let Some(events) = &self.events {
+            // A face that stopped listening does not stop the run.
+            let _ = events.send(event);
+        }
+    }
+
+    fn log(&self, event: LedgerEvent) {
+        if let Err(error) = self.record.append(event) {
+            tracing::error!(run = %self.id, "{error}");
+        }
+    }
+}
+
+/// Counts how often the latest call repeats the one before it exactly.
+#[derive(Default)]
+struct Repeats {
+    last: Option<(String, String)>,
+    count: u32,
+}
+
+impl Repeats {
+    fn observe(&mut self, call: &ToolCall) -> u32 {
+        let key = (call.name.clone(), call.arguments.to_string());
+        if self.last.as_ref() == Some(&key) {
+            self.count += 1;
+        } else {
+            self.last = Some(key);
+            self.count = 1;
+        }
+        self.count
+    }
+}

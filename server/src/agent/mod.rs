@@ -1,0 +1,74 @@
+//! The agent: one run of an issue, driven to a proposal. Both faces (the language server
+//! and the CLI) start runs through [`start`] and follow them through a [`RunHandle`].
+
+mod driver;
+mod prompt;
+mod run;
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+pub use crate::llm::ProviderConfig;
+pub use run::{Budgets, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
+
+use crate::session::{RunId, RunRecord, SessionError};
+use crate::workspace::{BaseSource, Overlay};
+use driver::Driver;
+
+/// Why a run could not start at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Its record could not be created, so it would leave no trace; it is not started.
+    #[error("cannot record the run: {0}")]
+    Record(#[from] SessionError),
+}
+
+/// Starts a run on a tokio task and returns at once.
+///
+/// `base` supplies the user's current texts (open buffers, then disk); `events`, when
+/// given, receives progress. Problems after this point (a bad replay file, a model error)
+/// end the run in state `failed` with the reason, and the record is kept.
+pub fn start(
+    spec: RunSpec,
+    base: Arc<dyn BaseSource>,
+    events: Option<mpsc::UnboundedSender<RunEvent>>,
+) -> Result<RunHandle, RunError> {
+    let id = RunId::generate();
+    let record = RunRecord::create(spec.root.path(), &id)?;
+    let status = RunStatus {
+        state: RunState::Running,
+        rounds: 0,
+        tool_calls: 0,
+        failed_tool_calls: 0,
+        summary: "starting".into(),
+        error: None,
+    };
+    let (publish, watch_status) = watch::channel(RunSnapshot { status: status.clone(), outcome: None });
+    let cancel = CancellationToken::new();
+    let handle = RunHandle { id: id.clone(), issue: spec.issue.clone(), status: watch_status, cancel: cancel.clone() };
+    let overlay = Overlay::new(spec.root.clone(), base);
+    let driver = Driver { id, spec, overlay, record, events, publish: publish.clone(), cancel, status };
+
+    let task = tokio::spawn(driver.run());
+    // If the driver panics, the run still ends, as failed, and says so.
+    tokio::spawn(async move {
+        if let Err(error) = task.await {
+            let message = format!("internal error: {error}");
+            tracing::error!("{message}");
+            publish.send_modify(|snapshot| {
+                if snapshot.outcome.is_none() {
+                    snapshot.status.state = RunState::Failed;
+                    snapshot.status.summary = format!("The run failed: {message}");
+                    snapshot.status.error = Some(message.clone());
+                    snapshot.outcome = Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![] }));
+                }
+            });
+        }
+    });
+    Ok(handle)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,56 @@
+//! Command-line parsing and the subcommands.
+
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// issuewright implements issues: it gathers the code that matters, lets a model change it
+/// through exact file operations only, and proposes the result for review.
+#[derive(Debug, Parser)]
+#[command(name = "issuewright", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the Language Server Protocol on stdin/stdout (what editors start).
+    Lsp,
+    /// Run the agent headless on a repository and print the proposal as a unified diff.
+    Run(RunArgs),
+}
+
+/// Arguments of `issuewright run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The repository to work on.
+    #[arg(long, value_name = "DIR")]
+    pub repo: PathBuf,
+    /// The issue: a sentence, or `@FILE` for a Markdown file (relative to the current directory).
+    #[arg(long, value_name = "TEXT|@FILE")]
+    pub issue: String,
+    /// Replay recorded model turns from a JSONL file (one assistant turn per line).
+    #[arg(long, value_name = "FILE")]
+    pub replay: PathBuf,
+    /// Write the proposal to the repository's files when the run is ready.
+    #[arg(long)]
+    pub apply: bool,
+    /// Print one JSON object instead of the diff and summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Most model turns before the run stops.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub max_rounds: u32,
+}
+
+/// Runs the chosen subcommand.
+pub async fn main(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Lsp => ExitCode::from(issuewright::lsp::serve_stdio().await as u8),
+        Command::Run(args) => run::run(args).await,
+    }
+}

@@ -1,0 +1,174 @@
+//! `issuewright run`: one headless run, printed as a diff and a summary (or JSON).
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::RunArgs;
+use issuewright::agent::{self, Budgets, ProviderConfig, RunEvent, RunSnapshot, RunSpec, RunState};
+use issuewright::issues;
+use issuewright::session::{self, LedgerEvent, RunId};
+use issuewright::workspace::{
+    Conflict, DiskBase, FileChange, FileSummary, Root, read_disk_text, unified_diff, write_landing,
+};
+
+/// Runs the agent and reports; exit status 0 when a proposal is ready (and applied, with `--apply`).
+pub async fn run(args: RunArgs) -> ExitCode {
+    match run_inner(&args).await {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("issuewright: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
+    let root = Root::new(&args.repo).map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
+    let cwd = std::env::current_dir().map_err(|error| format!("cannot read the current directory: {error}"))?;
+    let issue = issues::resolve(&args.issue, &cwd).map_err(|error| error.to_string())?;
+    let spec = RunSpec {
+        root: root.clone(),
+        issue,
+        provider: ProviderConfig::Replay { path: cwd.join(&args.replay) },
+        budgets: Budgets { max_rounds: args.max_rounds.max(1), ..Budgets::default() },
+    };
+    let (events, mut receiver) = mpsc::unbounded_channel();
+    let handle = agent::start(spec, Arc::new(DiskBase), Some(events)).map_err(|error| error.to_string())?;
+
+    let quiet = args.json && !std::io::stderr().is_terminal();
+    let printer = tokio::spawn(async move {
+        while let Some(event) = receiver.recv().await {
+            if let Some(line) = progress_line(&event).filter(|_| !quiet) {
+                eprintln!("{line}");
+            }
+        }
+    });
+    let snapshot = tokio::select! {
+        snapshot = handle.finished() => snapshot,
+        _ = tokio::signal::ctrl_c() => {
+            eprintln!("issuewright: cancelling the run");
+            handle.cancel();
+            handle.finished().await
+        }
+    };
+    let _ = printer.await;
+
+    let changes: Vec<FileChange> = snapshot.outcome.as_ref().map(|o| o.changes.clone()).unwrap_or_default();
+    let ready = snapshot.status.state == RunState::Ready;
+    let applied = if args.apply && ready { Some(apply(&root, handle.id(), &changes)) } else { None };
+    let record = session::run_dir(root.path(), handle.id());
+    report(args, handle.id(), &snapshot, &changes, applied.as_ref(), &record.display().to_string());
+    let success = ready && applied.as_ref().is_none_or(Result::is_ok);
+    Ok(if success { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn progress_line(event: &RunEvent) -> Option<String> {
+    match event {
+        RunEvent::Started { title } => Some(format!("issuewright: implementing \"{title}\"")),
+        RunEvent::ToolCall { round, name, path, ok, message } => Some(format!(
+            "  round {round}: {name} {}{}",
+            path.as_deref().unwrap_or_default(),
+            if *ok { String::new() } else { format!(" -- failed: {message}") }
+        )),
+        RunEvent::Round { .. } | RunEvent::Finished { .. } => None,
+    }
+}
+
+/// Writes the proposal to disk, refusing everything if any file changed under the run.
+fn apply(root: &Root, run_id: &RunId, changes: &[FileChange]) -> Result<usize, String> {
+    let mut landings = Vec::new();
+    let mut conflicts: Vec<Conflict> = Vec::new();
+    for change in changes {
+        let absolute = root.path().join(change.path.as_str());
+        let current = read_disk_text(&absolute).map_err(|error| format!("`{}` {error}", change.path))?;
+        match change.land_on(current.as_deref()) {
+            Ok(landing) => landings.push((&change.path, landing)),
+            Err(conflict) => conflicts.push(conflict),
+        }
+    }
+    if !conflicts.is_empty() {
+        let list: Vec<String> = conflicts.iter().map(ToString::to_string).collect();
+        return Err(format!("nothing was written: {}", list.join("; ")));
+    }
+    for (path, landing) in &landings {
+        write_landing(root, path, landing).map_err(|error| error.to_string())?;
+    }
+    let files = landings.iter().map(|(path, _)| path.to_string()).collect();
+    if let Err(error) =
+        session::append_to(root.path(), run_id, LedgerEvent::ProposalApplied { files, problems: vec![] })
+    {
+        tracing::warn!("{error}");
+    }
+    Ok(landings.len())
+}
+
+fn report(
+    args: &RunArgs,
+    run_id: &RunId,
+    snapshot: &RunSnapshot,
+    changes: &[FileChange],
+    applied: Option<&Result<usize, String>>,
+    record: &str,
+) {
+    let status = &snapshot.status;
+    let diff = unified_diff(changes);
+    let files: Vec<FileSummary> = changes.iter().map(FileSummary::of).collect();
+    if args.json {
+        let value = json!({
+            "runId": run_id,
+            "state": status.state,
+            "files": files,
+            "diff": diff,
+            "rounds": status.rounds,
+            "toolCalls": status.tool_calls,
+            "failedToolCalls": status.failed_tool_calls,
+            "summary": status.summary,
+            "error": status.error,
+            "applied": applied.map(|result| result.is_ok()),
+            "applyError": applied.and_then(|result| result.as_ref().err()),
+            "record": record,
+        });
+        println!("{value:#}");
+        return;
+    }
+    print!("{diff}");
+    if !diff.is_empty() {
+        println!();
+    }
+    println!(
+        "issuewright: run {run_id} {} after {} round(s), {} tool call(s) ({} failed)",
+        status.state.as_str(),
+        status.rounds,
+        status.tool_calls,
+        status.failed_tool_calls
+    );
+    for file in &files {
+        println!(
+            "  {:<9} {}  (+{} -{})",
+            format!("{:?}", file.kind).to_lowercase(),
+            file.path,
+            file.added,
+            file.removed
+        );
+    }
+    if files.is_empty() {
+        println!("  no changes proposed");
+    }
+    println!("\n{}\n", status.summary.trim());
+    match applied {
+        Some(Ok(count)) => println!("Applied {count} file(s) to {}.", args.repo.display()),
+        Some(Err(error)) => println!("Not applied: {error}"),
+        None if status.state == RunState::Ready && !changes.is_empty() => {
+            println!(
+                "Nothing was written. Apply with --apply, or: git -C {} apply {record}/diff.patch",
+                args.repo.display()
+            )
+        }
+        None => {}
+    }
+    println!("Run record: {record}");
+}

@@ -1,0 +1,161 @@
+//! The tower-lsp backend: document sync, `initialize`, and command routing.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types::{
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    ExecuteCommandOptions, ExecuteCommandParams, InitializeParams, InitializeResult, InitializedParams, MessageType,
+    SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WorkDoneProgressCancelParams,
+};
+use tower_lsp::{Client, LanguageServer};
+
+use super::commands;
+use super::profile::ClientProfile;
+use super::progress::token_of;
+use super::state::ServerState;
+use crate::agent::Budgets;
+use crate::workspace::{Document, Root};
+
+/// The language server.
+pub struct Backend {
+    client: Client,
+    state: Arc<ServerState>,
+}
+
+impl Backend {
+    /// A backend talking to `client`.
+    pub fn new(client: Client) -> Self {
+        Self { client, state: Arc::new(ServerState::default()) }
+    }
+
+    /// `window/workDoneProgress/cancel`: the user pressed cancel on a run's progress.
+    pub async fn on_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
+        self.state.with_runs(|runs| {
+            for (id, entry) in runs.iter() {
+                if token_of(id) == params.token {
+                    entry.handle.cancel();
+                }
+            }
+        });
+    }
+}
+
+/// The workspace folder the client named: the first workspace folder, else `rootUri`, else `rootPath`.
+#[allow(deprecated)] // `root_uri` and `root_path` are deprecated but still what many clients send.
+fn root_folder(params: &InitializeParams) -> Option<PathBuf> {
+    let from_uri = |uri: &Url| uri.to_file_path().ok();
+    params
+        .workspace_folders
+        .as_ref()
+        .and_then(|folders| folders.first())
+        .and_then(|folder| from_uri(&folder.uri))
+        .or_else(|| params.root_uri.as_ref().and_then(from_uri))
+        .or_else(|| params.root_path.as_ref().map(PathBuf::from))
+}
+
+/// Budgets from `initializationOptions`: `{"maxRounds": 10}`.
+fn budgets_from(options: Option<&Value>) -> Budgets {
+    let mut budgets = Budgets::default();
+    if let Some(rounds) = options.and_then(|o| o.get("maxRounds")).and_then(Value::as_u64) {
+        budgets.max_rounds = u32::try_from(rounds).unwrap_or(u32::MAX).max(1);
+    }
+    budgets
+}
+
+fn path_of(uri: &Url) -> Option<PathBuf> {
+    (uri.scheme() == "file").then(|| uri.to_file_path().ok()).flatten()
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let profile = ClientProfile::from_initialize(&params.capabilities, params.client_info.as_ref());
+        let encoding = profile.encoding;
+        let _ = self.state.profile.set(profile);
+        let _ = self.state.budgets.set(budgets_from(params.initialization_options.as_ref()));
+        match root_folder(&params).map(|folder| (Root::new(&folder), folder)) {
+            Some((Ok(root), _)) => {
+                tracing::info!(root = %root.path().display(), "workspace");
+                let _ = self.state.root.set(root);
+            }
+            Some((Err(error), folder)) => tracing::warn!("workspace folder {}: {error}", folder.display()),
+            None => tracing::warn!("no workspace folder; commands will ask for one"),
+        }
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                position_encoding: Some(encoding.kind()),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
+                    ..Default::default()
+                })),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: commands::ALL.iter().map(|c| (*c).to_owned()).collect(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "issuewright".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        if self.state.root.get().is_none() {
+            let message = "issuewright: no workspace folder; open a folder to implement issues";
+            self.client.show_message(MessageType::WARNING, message).await;
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.state.with_runs(|runs| runs.values().for_each(|entry| entry.handle.cancel()));
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        if let Some(path) = path_of(&document.uri) {
+            let opened = Document::new(&document.text, document.version, &document.language_id);
+            self.state.documents.update(|documents| documents.open(path, opened));
+        }
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let Some(path) = path_of(&params.text_document.uri) else { return };
+        let encoding = self.state.profile().encoding;
+        let version = params.text_document.version;
+        let known = self
+            .state
+            .documents
+            .update(|documents| documents.change(&path, version, &params.content_changes, encoding));
+        if !known {
+            tracing::warn!(uri = %params.text_document.uri, "didChange for a document that is not open");
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        if let Some(path) = path_of(&params.text_document.uri) {
+            self.state.documents.update(|documents| documents.close(&path));
+        }
+    }
+
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {}
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let result = commands::execute(&self.client, &self.state, &params.command, &params.arguments).await;
+        match result {
+            Ok(value) => Ok(Some(value)),
+            Err(error) => {
+                tracing::info!(command = %params.command, "{error}");
+                Err(error.into())
+            }
+        }
+    }
+}

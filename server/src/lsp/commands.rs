@@ -1,0 +1,192 @@
+//! `workspace/executeCommand`: the `issuewright.*` commands.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tower_lsp::Client;
+
+use super::errors::CommandError;
+use super::progress;
+use super::proposal::{self, Proposal};
+use super::state::{EditorBase, RunEntry, ServerState};
+use crate::agent::{self, ProviderConfig, RunSpec};
+use crate::issues;
+use crate::session::{self, RunId};
+use crate::workspace::Root;
+
+/// Starts a run: `{issue, replay?}` → `{runId}`.
+pub const IMPLEMENT_ISSUE: &str = "issuewright.implementIssue";
+/// A run's state and counters: `{runId}`.
+pub const RUN_STATUS: &str = "issuewright.runStatus";
+/// A finished run's proposal as a `WorkspaceEdit`, files and diff: `{runId}`.
+pub const PROPOSAL: &str = "issuewright.proposal";
+/// Applies a proposal through `workspace/applyEdit`: `{runId, files?}`.
+pub const APPLY_PROPOSAL: &str = "issuewright.applyProposal";
+/// Discards a proposal: `{runId}`.
+pub const DISCARD_PROPOSAL: &str = "issuewright.discardProposal";
+/// Cancels a running run: `{runId}`.
+pub const CANCEL: &str = "issuewright.cancel";
+
+/// Every command the server registers.
+pub const ALL: [&str; 6] = [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL];
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ImplementIssueArgs {
+    issue: String,
+    #[serde(default)]
+    replay: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RunArgs {
+    run_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ApplyArgs {
+    run_id: String,
+    #[serde(default)]
+    files: Option<Vec<String>>,
+}
+
+fn arguments<T: DeserializeOwned>(command: &str, arguments: &[Value], example: &str) -> Result<T, CommandError> {
+    let first = arguments
+        .first()
+        .ok_or_else(|| CommandError::BadArguments(format!("{command} takes one argument object, e.g. {example}")))?;
+    serde_json::from_value(first.clone())
+        .map_err(|error| CommandError::BadArguments(format!("{command}: {error}; expected e.g. {example}")))
+}
+
+fn root(state: &ServerState) -> Result<&Root, CommandError> {
+    state.root.get().ok_or(CommandError::NoWorkspace)
+}
+
+/// Runs one command.
+pub async fn execute(
+    client: &Client,
+    state: &Arc<ServerState>,
+    command: &str,
+    args: &[Value],
+) -> Result<Value, CommandError> {
+    let run_example = r#"{"runId": "20261121-170312-4fa9"}"#;
+    match command {
+        IMPLEMENT_ISSUE => {
+            let args: ImplementIssueArgs =
+                arguments(command, args, r#"{"issue": "@ISSUE.md", "replay": "session.jsonl"}"#)?;
+            implement_issue(client, state, args)
+        }
+        RUN_STATUS => {
+            let args: RunArgs = arguments(command, args, run_example)?;
+            run_status(state, &RunId::parse(&args.run_id)?)
+        }
+        PROPOSAL => {
+            let args: RunArgs = arguments(command, args, run_example)?;
+            let root = root(state)?;
+            Ok(Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.view(state, root))
+        }
+        APPLY_PROPOSAL => {
+            let args: ApplyArgs = arguments(command, args, run_example)?;
+            let root = root(state)?;
+            let found = Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.select(args.files.as_deref())?;
+            proposal::apply(client, state, root, found).await
+        }
+        DISCARD_PROPOSAL => {
+            let args: RunArgs = arguments(command, args, run_example)?;
+            discard(state, &RunId::parse(&args.run_id)?)
+        }
+        CANCEL => {
+            let args: RunArgs = arguments(command, args, run_example)?;
+            cancel(state, &RunId::parse(&args.run_id)?)
+        }
+        other => Err(CommandError::UnknownCommand(other.to_owned())),
+    }
+}
+
+fn implement_issue(client: &Client, state: &Arc<ServerState>, args: ImplementIssueArgs) -> Result<Value, CommandError> {
+    let root = root(state)?;
+    let issue = issues::resolve(&args.issue, root.path())?;
+    let Some(replay) = args.replay else {
+        return Err(CommandError::BadArguments(
+            "no model is configured: pass `replay`, a JSONL file of recorded turns (HTTP model providers arrive in the next release)".into(),
+        ));
+    };
+    let spec = RunSpec {
+        root: root.clone(),
+        issue,
+        provider: ProviderConfig::Replay { path: root.path().join(replay) },
+        budgets: state.budgets.get().copied().unwrap_or_default(),
+    };
+    let (events, receiver) = mpsc::unbounded_channel();
+    let base = Arc::new(EditorBase(state.documents.clone()));
+    let handle = agent::start(spec, base, Some(events))?;
+    let run_id = handle.id().clone();
+    state.with_runs(|runs| runs.insert(run_id.clone(), RunEntry { handle, discarded: false }));
+    tokio::spawn(progress::follow(client.clone(), run_id.clone(), state.profile().work_done_progress, receiver));
+    Ok(json!({"runId": run_id}))
+}
+
+fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
+    let snapshot = state.with_runs(|runs| runs.get(run_id).map(|entry| (entry.handle.snapshot(), entry.discarded)));
+    if let Some((snapshot, discarded)) = snapshot {
+        let mut value = serde_json::to_value(&snapshot.status).expect("statuses serialise");
+        value["runId"] = json!(run_id);
+        value["discarded"] = json!(discarded);
+        if let Some(outcome) = snapshot.outcome {
+            value["files"] = json!(outcome.changes.len());
+        }
+        return Ok(value);
+    }
+    let stored = session::load_proposal(root(state)?.path(), run_id)?;
+    Ok(json!({
+        "runId": run_id,
+        "state": stored.state,
+        "rounds": stored.rounds,
+        "toolCalls": stored.tool_calls,
+        "summary": stored.summary,
+        "error": stored.error,
+        "discarded": stored.discarded,
+        "files": stored.changes.len(),
+    }))
+}
+
+fn discard(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
+    let root = root(state)?;
+    let known = state.with_runs(|runs| {
+        runs.get_mut(run_id).map(|entry| {
+            entry.handle.cancel();
+            entry.discarded = true;
+            entry.handle.snapshot().outcome.is_some()
+        })
+    });
+    match known {
+        // Finished: its record exists and is marked. Still running: it is cancelled and
+        // the registry entry refuses its proposal from now on.
+        Some(true) | None => session::mark_discarded(root.path(), run_id)?,
+        Some(false) => {}
+    }
+    Ok(json!({"runId": run_id, "discarded": true}))
+}
+
+fn cancel(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
+    let running = state.with_runs(|runs| {
+        runs.get(run_id).map(|entry| {
+            let running = entry.handle.snapshot().outcome.is_none();
+            entry.handle.cancel();
+            running
+        })
+    });
+    match running {
+        Some(cancelled) => Ok(json!({"runId": run_id, "cancelled": cancelled})),
+        None => {
+            // Not a run of this session: say whether it exists at all.
+            session::load_proposal(root(state)?.path(), run_id)?;
+            Ok(json!({"runId": run_id, "cancelled": false}))
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! JSON-RPC over stdio: `Content-Length` framing and message classification, tolerant of
+//! malformed input. A bad frame or body yields an error to answer, never the end of the
+//! session: one corrupt message must not take the editor's server down.
+
+use serde_json::Value;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt};
+use tower_lsp::jsonrpc::{Error, Id, Request, Response};
+
+/// Largest message body accepted.
+pub const MAX_BODY: usize = 64 * 1024 * 1024;
+/// Longest header line accepted.
+const MAX_HEADER_LINE: u64 = 8 * 1024;
+
+/// One framed unit read from the client.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A message body.
+    Body(Vec<u8>),
+    /// Input that is not a well-formed frame, and why.
+    Malformed(String),
+}
+
+/// What a header line says.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Header {
+    /// `Content-Length: N`.
+    Length(usize),
+    /// `Content-Length` with a value that is not a length.
+    BadLength(String),
+    /// Any other `Name: value` header (e.g. `Content-Type`).
+    Other,
+    /// Not a header at all.
+    Garbage,
+}
+
+/// Reads one header line.
+pub fn parse_header(line: &str) -> Header {
+    let Some((name, value)) = line.split_once(':') else {
+        return Header::Garbage;
+    };
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return Header::Garbage;
+    }
+    if !name.eq_ignore_ascii_case("content-length") {
+        return Header::Other;
+    }
+    match value.trim().parse::<usize>() {
+        Ok(length) => Header::Length(length),
+        Err(_) => Header::BadLength(value.trim().to_owned()),
+    }
+}
+
+/// Reads the next frame; `None` at the end of the input.
+pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Option<Frame>> {
+    let mut length: Option<Header> = None;
+    let mut problem: Option<String> = None;
+    let mut started = false;
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut *reader).take(MAX_HEADER_LINE).read_until(b'\n', &mut line).await?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.is_empty() {
+            if started {
+                break;
+            }
+            continue;
+        }
+        started = true;
+        match parse_header(text) {
+            Header::Other => {}
+            Header::Garbage => {
+                problem.get_or_insert_with(|| format!("`{}` is not a header", shorten(text)));
+            }
+            header => length = Some(header),
+        }
+    }
+    let length = match (length, problem) {
+        (_, Some(problem)) => return Ok(Some(Frame::Malformed(problem))),
+        (None, None) => return Ok(Some(Frame::Malformed("missing Content-Length header".into()))),
+        (Some(Header::BadLength(value)), None) => {
+            return Ok(Some(Frame::Malformed(format!("Content-Length `{}` is not a number", shorten(&value)))));
+        }
+        (Some(Header::Length(length)), None) => length,
+        (Some(_), None) => unreachable!("only lengths are kept"),
+    };
+    if length > MAX_BODY {
+        tokio::io::copy(&mut (&mut *reader).take(length as u64), &mut tokio::io::sink()).await?;
+        return Ok(Some(Frame::Malformed(format!("a {length}-byte message exceeds the {MAX_BODY}-byte limit"))));
+    }
+    let mut body = vec![0; length];
+    match reader.read_exact(&mut body).await {
+        Ok(_) => Ok(Some(Frame::Body(body))),
+        Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+fn shorten(text: &str) -> String {
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() { format!("{cut}...") } else { cut }
+}
+
+/// A message from the client.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A request or notification.
+    Request(Request),
+    /// A response to a request the server sent.
+    Response(Response),
+}
+
+/// Classifies a body; on failure, the error response to send back.
+pub fn decode(body: &[u8]) -> Result<Incoming, Response> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|_| Response::from_error(Id::Null, Error::parse_error()))?;
+    let Some(object) = value.as_object() else {
+        return Err(Response::from_error(Id::Null, Error::invalid_request()));
+    };
+    let id = object.get("id").and_then(|id| serde_json::from_value::<Id>(id.clone()).ok()).unwrap_or(Id::Null);
+    let invalid = |message: &str| {
+        let mut error = Error::invalid_request();
+        error.message = message.to_owned().into();
+        Response::from_error(id.clone(), error)
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(invalid("Invalid request: `jsonrpc` must be \"2.0\""));
+    }
+    match object.get("method") {
+        Some(Value::String(_)) => serde_json::from_value(value.clone())
+            .map(Incoming::Request)
+            .map_err(|error| invalid(&format!("Invalid request: {error}"))),
+        Some(_) => Err(invalid("Invalid request: `method` must be a string")),
+        None if object.contains_key("result") || object.contains_key("error") => serde_json::from_value(value.clone())
+            .map(Incoming::Response)
+            .map_err(|error| invalid(&format!("Invalid response: {error}"))),
+        None => Err(invalid("Invalid request: no `method`, and not a response")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn frames(input: &[u8]) -> Vec<Frame> {
+        let mut reader = tokio::io::BufReader::new(input);
+        let mut out = Vec::new();
+        while let Some(frame) = read_frame(&mut reader).await.unwrap() {
+            out.push(frame);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn well_formed_frames_are_read_in_order() {
+        let input = b"Content-Length: 2\r\n\r\n{}Content-Type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: 4\r\n\r\n[1,]";
+        assert_eq!(frames(input).await, [Frame::Body(b"{}".to_vec()), Frame::Body(b"[1,]".to_vec())]);
+    }
+
+    #[tokio::test]
+    async fn malformed_headers_are_reported_and_reading_goes_on() {
+        let input = b"Content-Length: x\r\n\r\nGARBAGE\r\n\r\nContent-Type: a\r\n\r\nContent-Length: 2\r\n\r\n{}";
+        let got = frames(input).await;
+        assert!(matches!(&got[0], Frame::Malformed(m) if m.contains("`x` is not a number")), "{got:?}");
+        assert!(matches!(&got[1], Frame::Malformed(m) if m.contains("`GARBAGE` is not a header")), "{got:?}");
+        assert!(matches!(&got[2], Frame::Malformed(m) if m.contains("missing Content-Length")), "{got:?}");
+        assert_eq!(got[3], Frame::Body(b"{}".to_vec()));
+    }
+
+    #[tokio::test]
+    async fn oversized_bodies_are_skipped_and_a_truncated_one_ends_input() {
+        let mut input = format!("Content-Length: {}\r\n\r\n", MAX_BODY + 1).into_bytes();
+        input.extend(vec![b' '; MAX_BODY + 1]);
+        input.extend(b"Content-Length: 2\r\n\r\n{}Content-Length: 10\r\n\r\n{\"a\"");
+        let got = frames(&input).await;
+        assert!(matches!(&got[0], Frame::Malformed(m) if m.contains("exceeds")));
+        assert_eq!(got[1], Frame::Body(b"{}".to_vec()));
+        assert_eq!(got.len(), 2);
+    }
+
+    #[test]
+    fn header_lines() {
+        assert_eq!(parse_header("Content-Length: 12"), Header::Length(12));
+        assert_eq!(parse_header("CONTENT-LENGTH:7"), Header::Length(7));
+        assert_eq!(parse_header("Content-Length: -1"), Header::BadLength("-1".into()));
+        assert_eq!(parse_header("Content-Type: x"), Header::Other);
+        assert_eq!(parse_header("{\"jsonrpc\": 1}"), Header::Garbage);
+        assert_eq!(parse_header(": x"), Header::Garbage);
+    }
+
+    fn error_of(body: &str) -> (Id, i64, String) {
+        let response = decode(body.as_bytes()).unwrap_err();
+        let (id, result) = response.into_parts();
+        let error = result.unwrap_err();
+        (id, error.code.code(), error.message.into_owned())
+    }
+
+    #[test]
+    fn bodies_are_classified() {
+        let request = decode(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#).unwrap();
+        assert!(matches!(request, Incoming::Request(r) if r.method() == "shutdown"));
+        let response = decode(br#"{"jsonrpc":"2.0","id":3,"result":{"applied":true}}"#).unwrap();
+        assert!(matches!(response, Incoming::Response(_)));
+        let notification = decode(br#"{"jsonrpc":"2.0","method":"exit"}"#).unwrap();
+        assert!(matches!(notification, Incoming::Request(r) if r.id().is_none()));
+    }
+
+    #[test]
+    fn bad_bodies_get_the_right_error_and_keep_the_id() {
+        assert_eq!(error_of("{oops").1, -32700);
+        assert_eq!(error_of("[]").1, -32600);
+        assert_eq!(error_of("\"just a string\"").1, -32600);
+        let (id, code, message) = error_of(r#"{"jsonrpc":"2.0","id":7,"method":3}"#);
+        assert_eq!((id, code), (Id::Number(7), -32600));
+        assert!(message.contains("`method` must be a string"));
+        assert!(error_of(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#).2.contains("\"2.0\""));
+        assert!(error_of(r#"{"jsonrpc":"2.0","id":"a"}"#).2.contains("not a response"));
+    }
+}

@@ -1,0 +1,277 @@
+//! Proposals in the editor: showing one as a `WorkspaceEdit`, and applying it without ever
+//! clobbering what the user typed since the run read their files.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use tower_lsp::Client;
+use tower_lsp::lsp_types::{ApplyWorkspaceEditResponse, Url};
+
+use super::errors::CommandError;
+use super::state::ServerState;
+use crate::agent::RunState;
+use crate::session::{self, LedgerEvent, RunId};
+use crate::workspace::{
+    Conflict, FileChange, FileEdit, FileSummary, Landing, Root, WorkspacePath, build_workspace_edit, read_disk_text,
+    unified_diff,
+};
+
+/// How long after `workspace/applyEdit` the server waits for the editor to report the new texts.
+const VERIFY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// A finished run's proposal, from memory or from its record on disk.
+pub struct Proposal {
+    /// The run.
+    pub run_id: RunId,
+    /// The issue's title.
+    pub title: String,
+    /// The run's final state.
+    pub state: String,
+    /// The changes.
+    pub changes: Vec<FileChange>,
+    /// Directories created by the run that hold no file.
+    pub empty_dirs: Vec<WorkspacePath>,
+}
+
+impl Proposal {
+    /// Finds the proposal of `run_id`: a run of this session, or a record from an earlier one.
+    pub fn find(state: &ServerState, root: &Root, run_id: &RunId) -> Result<Self, CommandError> {
+        let in_memory = state.with_runs(|runs| {
+            runs.get(run_id).map(|entry| (entry.discarded, entry.handle.issue().title.clone(), entry.handle.snapshot()))
+        });
+        match in_memory {
+            Some((true, ..)) => Err(CommandError::Discarded(run_id.to_string())),
+            Some((false, title, snapshot)) => {
+                let Some(outcome) = snapshot.outcome else {
+                    return Err(CommandError::StillRunning(run_id.to_string()));
+                };
+                Ok(Self {
+                    run_id: run_id.clone(),
+                    title,
+                    state: snapshot.status.state.as_str().to_owned(),
+                    changes: outcome.changes.clone(),
+                    empty_dirs: outcome.empty_dirs.clone(),
+                })
+            }
+            None => {
+                let stored = session::load_proposal(root.path(), run_id)?;
+                if stored.discarded {
+                    return Err(CommandError::Discarded(run_id.to_string()));
+                }
+                if stored.state == RunState::Running.as_str() {
+                    return Err(CommandError::StillRunning(run_id.to_string()));
+                }
+                Ok(Self {
+                    run_id: run_id.clone(),
+                    title: stored.title,
+                    state: stored.state,
+                    changes: stored.changes,
+                    empty_dirs: vec![],
+                })
+            }
+        }
+    }
+
+    /// Narrows the proposal to `files` (workspace-relative paths), refusing unknown ones.
+    pub fn select(mut self, files: Option<&[String]>) -> Result<Self, CommandError> {
+        let Some(files) = files else {
+            return Ok(self);
+        };
+        let wanted: Vec<WorkspacePath> = files.iter().map(|raw| WorkspacePath::parse(raw)).collect::<Result<_, _>>()?;
+        for path in &wanted {
+            if !self.changes.iter().any(|change| change.path == *path) {
+                return Err(CommandError::NotInProposal(path.to_string(), self.run_id.to_string()));
+            }
+        }
+        self.changes.retain(|change| wanted.contains(&change.path));
+        Ok(self)
+    }
+
+    /// The answer to `issuewright.proposal`: the edit against the texts the run read, the
+    /// files with their line counts, and the unified diff.
+    pub fn view(&self, state: &ServerState, root: &Root) -> Value {
+        let edits: Vec<FileEdit> = self
+            .changes
+            .iter()
+            .map(|change| FileEdit {
+                path: change.path.clone(),
+                uri: uri_of(root, &change.path),
+                version: change.base.as_ref().and_then(|base| base.version),
+                current: change.base.as_ref().map(|base| base.text.clone()),
+                target: change.new_text.clone(),
+            })
+            .collect();
+        let built = build_workspace_edit(&edits, &state.profile().edit_options(&self.title));
+        let files: Vec<FileSummary> = self.changes.iter().map(FileSummary::of).collect();
+        let mut notes: Vec<String> = self
+            .empty_dirs
+            .iter()
+            .map(|dir| format!("the run created the empty directory `{dir}`, which an editor edit cannot create"))
+            .collect();
+        notes.extend(built.skipped.iter().map(|skipped| skipped.reason.clone()));
+        json!({
+            "runId": self.run_id,
+            "state": self.state,
+            "title": self.title,
+            "edit": built.to_wire(),
+            "files": files,
+            "diff": unified_diff(&self.changes),
+            "skipped": built.skipped,
+            "notes": notes,
+        })
+    }
+}
+
+/// The URI of a workspace file.
+pub fn uri_of(root: &Root, path: &WorkspacePath) -> Url {
+    Url::from_file_path(root.path().join(path.as_str())).expect("the root is absolute")
+}
+
+/// A file's text as the user has it right now, with the open document's version.
+fn current_text(state: &ServerState, absolute: &std::path::Path) -> (Option<String>, Option<i32>) {
+    match state.documents.get(absolute) {
+        Some((text, version)) => (Some(text), Some(version)),
+        None => (read_disk_text(absolute).ok().flatten(), None),
+    }
+}
+
+/// What one file is expected to look like once the edit is applied.
+struct Expectation {
+    path: WorkspacePath,
+    absolute: PathBuf,
+    text: Option<String>,
+}
+
+/// Applies a proposal through `workspace/applyEdit`, then checks the editor's documents.
+pub async fn apply(
+    client: &Client,
+    state: &ServerState,
+    root: &Root,
+    proposal: Proposal,
+) -> Result<Value, CommandError> {
+    // Carry every change onto the user's current text; refuse everything on a conflict.
+    let mut edits = Vec::new();
+    let mut already = Vec::new();
+    let mut conflicts: Vec<Conflict> = Vec::new();
+    for change in &proposal.changes {
+        let absolute = root.path().join(change.path.as_str());
+        let (current, version) = current_text(state, &absolute);
+        match change.land_on(current.as_deref()) {
+            Ok(Landing::AlreadyThere) => already.push(change.path.clone()),
+            Ok(landing) => edits.push(FileEdit {
+                path: change.path.clone(),
+                uri: uri_of(root, &change.path),
+                version,
+                current,
+                target: match landing {
+                    Landing::Write(text) => Some(text),
+                    _ => None,
+                },
+            }),
+            Err(conflict) => conflicts.push(conflict),
+        }
+    }
+    if !conflicts.is_empty() {
+        return Err(CommandError::Conflicts(conflicts));
+    }
+
+    let built = build_workspace_edit(&edits, &state.profile().edit_options(&proposal.title));
+    let mut files: Vec<Value> = already.iter().map(|path| json!({"path": path, "status": "alreadyApplied"})).collect();
+    files.extend(built.skipped.iter().map(|s| json!({"path": s.path, "status": "skipped", "detail": s.reason})));
+    if built.included.is_empty() {
+        return Ok(json!({"applied": true, "verified": true, "files": files}));
+    }
+
+    let params = json!({"label": format!("issuewright: {}", proposal.title), "edit": built.to_wire()});
+    let answer: ApplyWorkspaceEditResponse = client
+        .send_request::<RawApplyEdit>(params)
+        .await
+        .map_err(|error| CommandError::Client(error.message.to_string()))?;
+
+    let expectations: Vec<Expectation> = edits
+        .into_iter()
+        .filter(|edit| built.included.contains(&edit.path))
+        .map(|edit| Expectation { absolute: root.path().join(edit.path.as_str()), path: edit.path, text: edit.target })
+        .collect();
+    let verdicts = if answer.applied { verify(state, &expectations).await } else { vec![] };
+    let mut problems = Vec::new();
+    for (expectation, verdict) in expectations.iter().zip(&verdicts) {
+        match verdict {
+            Ok(()) => files.push(json!({"path": expectation.path, "status": "applied"})),
+            Err(detail) => {
+                problems.push(format!("{}: {detail}", expectation.path));
+                files.push(json!({"path": expectation.path, "status": "notApplied", "detail": detail}));
+            }
+        }
+    }
+    if !answer.applied {
+        for expectation in &expectations {
+            files.push(
+                json!({"path": expectation.path, "status": "notApplied", "detail": "the editor refused the edit"}),
+            );
+        }
+    }
+    let ledger = LedgerEvent::ProposalApplied {
+        files: built.included.iter().map(ToString::to_string).collect(),
+        problems: problems.clone(),
+    };
+    if answer.applied
+        && let Err(error) = session::append_to(root.path(), &proposal.run_id, ledger)
+    {
+        tracing::warn!("{error}");
+    }
+    let verified = answer.applied && problems.is_empty();
+    if answer.applied && !verified {
+        let message = format!("issuewright: some files did not end up as proposed: {}", problems.join("; "));
+        client.show_message(tower_lsp::lsp_types::MessageType::WARNING, message).await;
+    }
+    Ok(json!({
+        "applied": answer.applied,
+        "failureReason": answer.failure_reason,
+        "verified": verified,
+        "files": files,
+    }))
+}
+
+/// Waits until every file holds its expected text (or is gone), or the timeout passes.
+/// Editors answer `applied: true` even when they skipped a stale edit, so this is the truth.
+async fn verify(state: &ServerState, expectations: &[Expectation]) -> Vec<Result<(), String>> {
+    let mut changes = state.documents.subscribe();
+    let deadline = Instant::now() + VERIFY_TIMEOUT;
+    loop {
+        let verdicts: Vec<Result<(), String>> = expectations.iter().map(|e| check(state, e)).collect();
+        if verdicts.iter().all(Result::is_ok) || Instant::now() >= deadline {
+            return verdicts;
+        }
+        tokio::select! {
+            _ = changes.changed() => {}
+            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+        }
+    }
+}
+
+fn check(state: &ServerState, expectation: &Expectation) -> Result<(), String> {
+    let open = state.documents.get(&expectation.absolute);
+    match (&expectation.text, open) {
+        (Some(wanted), Some((text, _))) if text == *wanted => Ok(()),
+        (Some(_), Some(_)) => Err("the editor's buffer differs from the proposal (the edit was skipped or changed)".into()),
+        (Some(wanted), None) => match read_disk_text(&expectation.absolute) {
+            Ok(Some(text)) if text == *wanted => Ok(()),
+            _ => Err("the editor has not reported the new text (it may hold it unsaved in a buffer issuewright does not see)".into()),
+        },
+        (None, Some(_)) => Err("the file is still open in the editor".into()),
+        (None, None) if expectation.absolute.exists() => Err("the file still exists".into()),
+        (None, None) => Ok(()),
+    }
+}
+
+/// `workspace/applyEdit` with the edit as raw JSON, so it goes out exactly as built.
+enum RawApplyEdit {}
+
+impl tower_lsp::lsp_types::request::Request for RawApplyEdit {
+    type Params = Value;
+    type Result = ApplyWorkspaceEditResponse;
+    const METHOD: &'static str = "workspace/applyEdit";
+}

@@ -1,0 +1,99 @@
+//! The server's shared state: the open documents and the runs, behind short-lived locks.
+//!
+//! Locks here are `std` locks taken for a few statements and never held across an
+//! `.await`; notification handlers change state before their first `.await`, so changes
+//! apply in the order the client sent them.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use tokio::sync::watch;
+
+use super::profile::ClientProfile;
+use crate::agent::{Budgets, RunHandle};
+use crate::session::RunId;
+use crate::workspace::{BaseError, BaseSource, BaseText, DiskBase, Document, Documents, Root};
+
+/// The open documents, and a counter that moves whenever one of them changes.
+pub struct DocumentStore {
+    documents: RwLock<Documents>,
+    generation: watch::Sender<u64>,
+}
+
+impl Default for DocumentStore {
+    fn default() -> Self {
+        Self { documents: RwLock::default(), generation: watch::channel(0).0 }
+    }
+}
+
+impl DocumentStore {
+    /// Runs `change` on the documents and tells waiters something changed.
+    pub fn update<T>(&self, change: impl FnOnce(&mut Documents) -> T) -> T {
+        let result = {
+            let mut documents = self.documents.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+            change(&mut documents)
+        };
+        self.generation.send_modify(|generation| *generation += 1);
+        result
+    }
+
+    /// The open document at `path`: its text and version.
+    pub fn get(&self, path: &Path) -> Option<(String, i32)> {
+        let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        documents.get(path).map(|document: &Document| (document.text(), document.version()))
+    }
+
+    /// A receiver that wakes when any document changes.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.generation.subscribe()
+    }
+}
+
+/// Base texts as the user has them: the open buffer when there is one, else the disk.
+pub struct EditorBase(pub Arc<DocumentStore>);
+
+impl BaseSource for EditorBase {
+    fn read(&self, absolute: &Path) -> Result<Option<BaseText>, BaseError> {
+        match self.0.get(absolute) {
+            Some((text, version)) => Ok(Some(BaseText { text, version: Some(version) })),
+            None => DiskBase.read(absolute),
+        }
+    }
+}
+
+/// A run started by this server.
+pub struct RunEntry {
+    /// The handle to follow it.
+    pub handle: RunHandle,
+    /// Set by `discardProposal`: the proposal may no longer be applied.
+    pub discarded: bool,
+}
+
+/// Everything the handlers share.
+#[derive(Default)]
+pub struct ServerState {
+    /// The workspace root, once `initialize` named one.
+    pub root: OnceLock<Root>,
+    /// What the client can do.
+    pub profile: OnceLock<ClientProfile>,
+    /// Run budgets (from `initializationOptions`).
+    pub budgets: OnceLock<Budgets>,
+    /// Open documents.
+    pub documents: Arc<DocumentStore>,
+    /// Runs by id.
+    pub runs: Mutex<HashMap<RunId, RunEntry>>,
+}
+
+impl ServerState {
+    /// The client profile (defaults before `initialize`).
+    pub fn profile(&self) -> ClientProfile {
+        self.profile.get().cloned().unwrap_or_default()
+    }
+
+    /// Runs `f` on the run registry.
+    pub fn with_runs<T>(&self, f: impl FnOnce(&mut HashMap<RunId, RunEntry>) -> T) -> T {
+        let mut runs = self.runs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut runs)
+    }
+}

@@ -1,0 +1,95 @@
+//! The ledger: one JSON event per line, append-only, everything the model saw and did.
+
+use serde_json::Value;
+
+use crate::workspace::ChangeKind;
+
+/// One event of a run's ledger.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LedgerEvent {
+    /// The run began.
+    RunStarted {
+        /// The issue's title.
+        title: String,
+        /// The issue's full text.
+        issue: String,
+        /// Which model answers (e.g. `replay:examples/x/replay.jsonl`).
+        model: String,
+    },
+    /// The model answered.
+    ModelTurn {
+        /// 1-based round.
+        round: u32,
+        /// Text the model wrote, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<String>,
+        /// Number of tool calls in the turn.
+        tool_calls: usize,
+    },
+    /// A tool call is about to run.
+    ToolCall {
+        /// Round it belongs to.
+        round: u32,
+        /// The model's id for the call.
+        id: String,
+        /// The tool.
+        name: String,
+        /// The arguments as the model gave them.
+        arguments: Value,
+    },
+    /// A tool call's result, as the model receives it.
+    ToolResult {
+        /// Round it belongs to.
+        round: u32,
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Whether it succeeded.
+        ok: bool,
+        /// The text returned to the model.
+        output: String,
+    },
+    /// Something went wrong outside a tool call.
+    Error {
+        /// What happened.
+        message: String,
+    },
+    /// The run ended.
+    RunFinished {
+        /// `ready`, `failed` or `cancelled`.
+        state: String,
+        /// Rounds used.
+        rounds: u32,
+        /// Tool calls made.
+        tool_calls: u32,
+        /// The model's summary, or why it stopped.
+        summary: String,
+        /// The error that ended it, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+        /// The files of the proposal.
+        files: Vec<(String, ChangeKind)>,
+    },
+    /// The user applied the proposal (or part of it) through the editor or `run --apply`.
+    ProposalApplied {
+        /// Files the edit covered.
+        files: Vec<String>,
+        /// Files that did not end up as proposed, with why.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        problems: Vec<String>,
+    },
+    /// The user discarded the proposal.
+    ProposalDiscarded,
+}
+
+/// A ledger line: the event with its time.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LedgerLine {
+    /// RFC 3339 UTC time.
+    pub ts: String,
+    /// The event.
+    #[serde(flatten)]
+    pub event: LedgerEvent,
+}

@@ -1,0 +1,240 @@
+//! Run records on disk: `.issuewright/runs/<id>/` holds `ledger.jsonl`, `proposal.json` and
+//! `diff.patch`. `.issuewright/` carries a `.gitignore` of `*`, so records are never committed.
+
+mod id;
+mod ledger;
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub use id::{BadRunId, RunId};
+pub use ledger::{LedgerEvent, LedgerLine};
+
+use crate::workspace::FileChange;
+
+/// The folder below the workspace root that holds run records.
+pub const RECORDS_DIR: &str = ".issuewright";
+
+/// Why a run record could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// File system trouble.
+    #[error("run record `{path}`: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A record file is not what issuewright wrote.
+    #[error("run record `{path}` is damaged: {message}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// No record for the id.
+    #[error("no run `{0}` in this workspace")]
+    UnknownRun(RunId),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> SessionError + '_ {
+    move |source| SessionError::Io { path: path.to_owned(), source }
+}
+
+/// One ledger line for `event`, stamped now, newline included.
+fn ledger_line(event: LedgerEvent) -> String {
+    let line = LedgerLine { ts: jiff::Timestamp::now().to_string(), event };
+    let mut json = serde_json::to_string(&line).expect("ledger events serialise");
+    json.push('\n');
+    json
+}
+
+/// The outcome of a run as stored in `proposal.json`: enough to review and apply it after
+/// a restart.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredProposal {
+    /// The run.
+    pub run_id: RunId,
+    /// The title.
+    pub title: String,
+    /// `ready`, `failed` or `cancelled`.
+    pub state: String,
+    /// Rounds used.
+    pub rounds: u32,
+    /// Tool calls made.
+    pub tool_calls: u32,
+    /// The model's summary, or why the run stopped.
+    pub summary: String,
+    /// The error that ended the run, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The proposed changes.
+    pub changes: Vec<FileChange>,
+    /// Set when the user discarded the proposal; it may not be applied then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discarded: bool,
+}
+
+/// The record of one run, open for appending.
+pub struct RunRecord {
+    dir: PathBuf,
+    ledger: Mutex<File>,
+}
+
+impl RunRecord {
+    /// Creates `.issuewright/runs/<id>/` under `root` (and `.issuewright/.gitignore`).
+    pub fn create(root: &Path, id: &RunId) -> Result<Self, SessionError> {
+        let records = root.join(RECORDS_DIR);
+        let dir = records.join("runs").join(id.as_str());
+        std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        let gitignore = records.join(".gitignore");
+        if !gitignore.exists() {
+            std::fs::write(&gitignore, "*\n").map_err(io_error(&gitignore))?;
+        }
+        let ledger_path = dir.join("ledger.jsonl");
+        let ledger = OpenOptions::new().create(true).append(true).open(&ledger_path).map_err(io_error(&ledger_path))?;
+        Ok(Self { dir, ledger: Mutex::new(ledger) })
+    }
+
+    /// The run's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends one event as a line of `ledger.jsonl`.
+    pub fn append(&self, event: LedgerEvent) -> Result<(), SessionError> {
+        let json = ledger_line(event);
+        let path = self.dir.join("ledger.jsonl");
+        let mut file = self.ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        file.write_all(json.as_bytes()).map_err(io_error(&path))
+    }
+
+    /// Writes `proposal.json` and `diff.patch`.
+    pub fn write_proposal(&self, proposal: &StoredProposal, diff: &str) -> Result<(), SessionError> {
+        let path = self.dir.join("proposal.json");
+        let json = serde_json::to_string_pretty(proposal).expect("proposals serialise");
+        std::fs::write(&path, json).map_err(io_error(&path))?;
+        let path = self.dir.join("diff.patch");
+        std::fs::write(&path, diff).map_err(io_error(&path))
+    }
+}
+
+/// Appends an event to the ledger of an existing run (e.g. after a restart).
+pub fn append_to(root: &Path, id: &RunId, event: LedgerEvent) -> Result<(), SessionError> {
+    let path = run_dir(root, id).join("ledger.jsonl");
+    if !path.exists() {
+        return Err(SessionError::UnknownRun(id.clone()));
+    }
+    let json = ledger_line(event);
+    let mut file = OpenOptions::new().append(true).open(&path).map_err(io_error(&path))?;
+    file.write_all(json.as_bytes()).map_err(io_error(&path))
+}
+
+/// The folder of run `id` under `root`.
+pub fn run_dir(root: &Path, id: &RunId) -> PathBuf {
+    root.join(RECORDS_DIR).join("runs").join(id.as_str())
+}
+
+/// Reads the stored proposal of a finished run.
+pub fn load_proposal(root: &Path, id: &RunId) -> Result<StoredProposal, SessionError> {
+    let path = run_dir(root, id).join("proposal.json");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(SessionError::UnknownRun(id.clone()));
+        }
+        Err(source) => return Err(SessionError::Io { path, source }),
+    };
+    serde_json::from_str(&text).map_err(|error| SessionError::Damaged { path, message: error.to_string() })
+}
+
+/// Marks a run's stored proposal as discarded and notes it in the ledger.
+pub fn mark_discarded(root: &Path, id: &RunId) -> Result<(), SessionError> {
+    let mut proposal = load_proposal(root, id)?;
+    proposal.discarded = true;
+    let path = run_dir(root, id).join("proposal.json");
+    let json = serde_json::to_string_pretty(&proposal).expect("proposals serialise");
+    std::fs::write(&path, json).map_err(io_error(&path))?;
+    append_to(root, id, LedgerEvent::ProposalDiscarded)
+}
+
+/// Reads a run's ledger, line by line; a damaged line is reported with its number.
+pub fn read_ledger(root: &Path, id: &RunId) -> Result<Vec<LedgerLine>, SessionError> {
+    let path = run_dir(root, id).join("ledger.jsonl");
+    let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(number, line)| {
+            serde_json::from_str(line).map_err(|error| SessionError::Damaged {
+                path: path.clone(),
+                message: format!("line {}: {error}", number + 1),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::{BaseText, WorkspacePath};
+
+    #[test]
+    fn records_round_trip_and_ignore_themselves() {
+        let dir = tempfile::tempdir().unwrap();
+        let id = RunId::generate();
+        let record = RunRecord::create(dir.path(), &id).unwrap();
+        record.append(LedgerEvent::Error { message: "first".into() }).unwrap();
+        record.append(LedgerEvent::Error { message: "second".into() }).unwrap();
+        let proposal = StoredProposal {
+            run_id: id.clone(),
+            title: "t".into(),
+            state: "ready".into(),
+            rounds: 2,
+            tool_calls: 3,
+            summary: "done".into(),
+            error: None,
+            changes: vec![FileChange {
+                path: WorkspacePath::parse("a.txt").unwrap(),
+                base: Some(BaseText { text: "a".into(), version: Some(4) }),
+                new_text: Some("b".into()),
+            }],
+            discarded: false,
+        };
+        record.write_proposal(&proposal, "diff").unwrap();
+
+        assert_eq!(std::fs::read_to_string(dir.path().join(".issuewright/.gitignore")).unwrap(), "*\n");
+        assert_eq!(load_proposal(dir.path(), &id).unwrap(), proposal);
+        let ledger = read_ledger(dir.path(), &id).unwrap();
+        assert_eq!(ledger.len(), 2);
+        assert_eq!(ledger[1].event, LedgerEvent::Error { message: "second".into() });
+
+        mark_discarded(dir.path(), &id).unwrap();
+        assert!(load_proposal(dir.path(), &id).unwrap().discarded);
+        let ledger = read_ledger(dir.path(), &id).unwrap();
+        assert_eq!(ledger.last().unwrap().event, LedgerEvent::ProposalDiscarded);
+    }
+
+    #[test]
+    fn missing_and_damaged_records_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let id = RunId::generate();
+        assert!(matches!(load_proposal(dir.path(), &id), Err(SessionError::UnknownRun(_))));
+        let record = RunRecord::create(dir.path(), &id).unwrap();
+        std::fs::write(record.dir().join("proposal.json"), "{not json").unwrap();
+        let damaged = load_proposal(dir.path(), &id).unwrap_err();
+        assert!(damaged.to_string().contains("is damaged"), "{damaged}");
+        std::fs::write(
+            record.dir().join("ledger.jsonl"),
+            "{\"ts\":\"x\",\"event\":\"error\",\"message\":\"m\"}\nnope\n",
+        )
+        .unwrap();
+        let damaged = read_ledger(dir.path(), &id).unwrap_err();
+        assert!(damaged.to_string().contains("line 2"), "{damaged}");
+    }
+}

@@ -1,0 +1,337 @@
+//! The agent's toolset: the only way a model touches code.
+//!
+//! Every call is checked against its tool's JSON Schema before anything runs; a call that
+//! does not validate comes back to the model as an error naming the field. Valid calls act
+//! on the run's [`Overlay`], never on the user's files.
+
+mod args;
+mod sanitize;
+
+use std::sync::LazyLock;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use sanitize::{cut_head_tail, strip_ansi};
+
+use crate::llm::{ToolCall, ToolSpec};
+use crate::workspace::{Overlay, OverlayError, WorkspacePath};
+use args::{ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, WriteFileArgs};
+
+/// Longest tool output a model receives, in characters; longer output keeps head and tail.
+pub const MAX_OUTPUT_CHARS: usize = 60_000;
+/// Most lines one `read_file` returns.
+pub const MAX_READ_LINES: usize = 2_000;
+/// Most entries one `list_files` returns.
+pub const MAX_LISTED: usize = 1_000;
+
+/// The result of one tool call, as the model will read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// False when the call was refused or failed; nothing changed then.
+    pub ok: bool,
+    /// Text for the model.
+    pub output: String,
+    /// True when the call staged a change in the overlay.
+    pub changed: bool,
+}
+
+impl ToolOutcome {
+    fn ok(output: String, changed: bool) -> Self {
+        Self { ok: true, output, changed }
+    }
+
+    fn error(output: String) -> Self {
+        Self { ok: false, output, changed: false }
+    }
+}
+
+struct Tool {
+    spec: ToolSpec,
+    validator: jsonschema::Validator,
+}
+
+/// The tools with their compiled schemas.
+pub struct Toolset {
+    tools: Vec<Tool>,
+}
+
+static STANDARD: LazyLock<Toolset> = LazyLock::new(Toolset::build);
+
+fn parameters<T: schemars::JsonSchema>() -> Value {
+    let mut schema = schemars::schema_for!(T).to_value();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object.remove("description");
+    }
+    schema
+}
+
+impl Toolset {
+    /// The standard toolset, built once.
+    pub fn standard() -> &'static Toolset {
+        &STANDARD
+    }
+
+    fn build() -> Self {
+        let specs = [
+            ToolSpec {
+                name: "read_file",
+                description: "Read a file (or lines start_line..end_line of it) as it stands with your staged changes.",
+                parameters: parameters::<ReadFileArgs>(),
+            },
+            ToolSpec {
+                name: "list_files",
+                description: "List the files below a directory, recursively, as they stand with your staged changes (.gitignore respected).",
+                parameters: parameters::<ListFilesArgs>(),
+            },
+            ToolSpec {
+                name: "patch_file",
+                description: "Replace old_text, which must occur exactly once in the file, by new_text. Copy old_text exactly from the file, with enough surrounding lines to be unique. Zero or several matches change nothing and report where.",
+                parameters: parameters::<PatchFileArgs>(),
+            },
+            ToolSpec {
+                name: "write_file",
+                description: "Create a file or replace its whole content; parent directories are created. Prefer patch_file for changes to existing files.",
+                parameters: parameters::<WriteFileArgs>(),
+            },
+            ToolSpec {
+                name: "mkdir",
+                description: "Create a directory (and its parents).",
+                parameters: parameters::<PathArgs>(),
+            },
+            ToolSpec { name: "delete_file", description: "Delete a file.", parameters: parameters::<PathArgs>() },
+        ];
+        let tools = specs
+            .into_iter()
+            .map(|spec| {
+                let validator =
+                    jsonschema::validator_for(&spec.parameters).expect("tool schemas are valid JSON Schema");
+                Tool { spec, validator }
+            })
+            .collect();
+        Self { tools }
+    }
+
+    /// The descriptors the model is given.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools.iter().map(|tool| tool.spec.clone()).collect()
+    }
+
+    /// Checks `arguments` against the schema of tool `name`; the error names each field.
+    pub fn validate(&self, name: &str, arguments: &Value) -> Result<(), String> {
+        let Some(tool) = self.tools.iter().find(|tool| tool.spec.name == name) else {
+            let names: Vec<&str> = self.tools.iter().map(|tool| tool.spec.name).collect();
+            return Err(format!("unknown tool `{name}`; the tools are: {}", names.join(", ")));
+        };
+        let problems: Vec<String> = tool
+            .validator
+            .iter_errors(arguments)
+            .map(|error| {
+                let at = error.instance_path().to_string();
+                if at.is_empty() { error.to_string() } else { format!("{at}: {error}") }
+            })
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("invalid arguments for `{name}`: {}", problems.join("; ")))
+        }
+    }
+
+    /// Validates and runs one call against the overlay.
+    pub fn execute(&self, overlay: &mut Overlay, call: &ToolCall) -> ToolOutcome {
+        if let Err(message) = self.validate(&call.name, &call.arguments) {
+            return ToolOutcome::error(message);
+        }
+        let result = match call.name.as_str() {
+            "read_file" => with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a)),
+            "list_files" => with_args(&call.arguments, |a: ListFilesArgs| list_files(overlay, a)),
+            "patch_file" => with_args(&call.arguments, |a: PatchFileArgs| patch_file(overlay, a)),
+            "write_file" => with_args(&call.arguments, |a: WriteFileArgs| write_file(overlay, a)),
+            "mkdir" => with_args(&call.arguments, |a: PathArgs| mkdir(overlay, a)),
+            "delete_file" => with_args(&call.arguments, |a: PathArgs| delete_file(overlay, a)),
+            other => unreachable!("validate() accepted unknown tool {other}"),
+        };
+        match result {
+            Ok(outcome) => ToolOutcome { output: cut_head_tail(&outcome.output, MAX_OUTPUT_CHARS), ..outcome },
+            Err(error) => ToolOutcome::error(error),
+        }
+    }
+}
+
+fn with_args<T: DeserializeOwned>(
+    arguments: &Value,
+    run: impl FnOnce(T) -> Result<ToolOutcome, OverlayError>,
+) -> Result<ToolOutcome, String> {
+    let parsed = serde_json::from_value(arguments.clone()).map_err(|error| format!("invalid arguments: {error}"))?;
+    run(parsed).map_err(|error| error.to_string())
+}
+
+fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
+    Ok(WorkspacePath::parse(raw)?)
+}
+
+fn read_file(overlay: &mut Overlay, args: ReadFileArgs) -> Result<ToolOutcome, OverlayError> {
+    let path = file_path(&args.path)?;
+    let start = args.start_line.map(|line| line as usize);
+    let end = args.end_line.map(|line| line as usize);
+    let view = overlay.read_file(&path, start, end)?;
+    if view.total_lines == 0 {
+        return Ok(ToolOutcome::ok(format!("{path} is empty.\n"), false));
+    }
+    let last = view.last_line.min(view.first_line + MAX_READ_LINES - 1);
+    let text: String = view.text.split_inclusive('\n').take(last + 1 - view.first_line).collect();
+    let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
+    if last < view.total_lines {
+        if !output.ends_with('\n') {
+            output.push('\n');
+        }
+        output.push_str(&format!(
+            "[{} more lines; call read_file with start_line={}]\n",
+            view.total_lines - last,
+            last + 1
+        ));
+    }
+    Ok(ToolOutcome::ok(output, false))
+}
+
+fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome, OverlayError> {
+    let dir = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or(""))?;
+    let listed = overlay.list_files(&dir)?;
+    if listed.is_empty() {
+        return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
+    }
+    let mut output = String::new();
+    for entry in listed.iter().take(MAX_LISTED) {
+        output.push_str(entry.path.as_str());
+        output.push_str(if entry.is_dir { "/\n" } else { "\n" });
+    }
+    if listed.len() > MAX_LISTED {
+        output.push_str(&format!("[{} more; list a subdirectory]\n", listed.len() - MAX_LISTED));
+    }
+    Ok(ToolOutcome::ok(output, false))
+}
+
+fn patch_file(overlay: &mut Overlay, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
+    let path = file_path(&args.path)?;
+    let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
+    let lines = if outcome.first_line >= outcome.last_line {
+        format!("line {}", outcome.first_line)
+    } else {
+        format!("lines {}-{}", outcome.first_line, outcome.last_line)
+    };
+    Ok(ToolOutcome::ok(format!("patched {path}: the new text is at {lines}.\n"), true))
+}
+
+fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
+    let path = file_path(&args.path)?;
+    let outcome = overlay.write_file(&path, &args.content)?;
+    let verb = if outcome.created { "created" } else { "replaced" };
+    Ok(ToolOutcome::ok(format!("{verb} {path} ({} lines).\n", outcome.lines), true))
+}
+
+fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
+    let path = file_path(&args.path)?;
+    let output = if overlay.mkdir(&path)? {
+        format!("created directory {path}.\n")
+    } else {
+        format!("directory {path} already exists.\n")
+    };
+    Ok(ToolOutcome::ok(output, true))
+}
+
+fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
+    let path = file_path(&args.path)?;
+    overlay.delete_file(&path)?;
+    Ok(ToolOutcome::ok(format!("deleted {path}.\n"), true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::{DiskBase, Root};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    fn overlay(files: &[(&str, &str)]) -> (tempfile::TempDir, Overlay) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let absolute = dir.path().join(path);
+            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
+            std::fs::write(absolute, text).unwrap();
+        }
+        let overlay = Overlay::new(Root::new(dir.path()).unwrap(), Arc::new(DiskBase));
+        (dir, overlay)
+    }
+
+    fn call(name: &str, arguments: Value) -> ToolCall {
+        ToolCall { id: "c".into(), name: name.into(), arguments }
+    }
+
+    #[test]
+    fn schemas_describe_required_fields_and_forbid_extras() {
+        let specs = Toolset::standard().specs();
+        let patch = specs.iter().find(|s| s.name == "patch_file").unwrap();
+        assert_eq!(patch.parameters["type"], "object");
+        assert_eq!(patch.parameters["additionalProperties"], false);
+        let mut required: Vec<&str> =
+            patch.parameters["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        required.sort();
+        assert_eq!(required, ["new_text", "old_text", "path"]);
+        assert!(patch.parameters["properties"]["old_text"]["description"].as_str().unwrap().contains("exactly once"));
+        assert!(patch.parameters.get("$schema").is_none());
+    }
+
+    #[test]
+    fn invalid_arguments_name_the_field_and_change_nothing() {
+        let (_dir, mut overlay) = overlay(&[("a.txt", "x\n")]);
+        let tools = Toolset::standard();
+        let missing = tools.execute(&mut overlay, &call("patch_file", json!({"path": "a.txt", "old_text": "x"})));
+        assert!(!missing.ok);
+        assert!(missing.output.contains("new_text"), "{}", missing.output);
+        let wrong_type = tools.execute(&mut overlay, &call("write_file", json!({"path": "a.txt", "content": 3})));
+        assert!(wrong_type.output.contains("/content"), "{}", wrong_type.output);
+        let extra = tools.execute(&mut overlay, &call("mkdir", json!({"path": "d", "mode": 7})));
+        assert!(extra.output.contains("mode"), "{}", extra.output);
+        let not_object = tools.execute(&mut overlay, &call("read_file", json!("a.txt")));
+        assert!(!not_object.ok);
+        let zero_line = tools.execute(&mut overlay, &call("read_file", json!({"path": "a.txt", "start_line": 0})));
+        assert!(zero_line.output.contains("/start_line"), "{}", zero_line.output);
+        let unknown = tools.execute(&mut overlay, &call("run_shell", json!({})));
+        assert!(unknown.output.contains("unknown tool `run_shell`"), "{}", unknown.output);
+        assert!(overlay.changes().is_empty());
+    }
+
+    #[test]
+    fn a_session_of_calls_stages_and_reports() {
+        let (_dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn a() -> u8 {\n    1\n}\n"), ("old.txt", "o\n")]);
+        let tools = Toolset::standard();
+        let run = |overlay: &mut Overlay, name: &str, arguments: Value| tools.execute(overlay, &call(name, arguments));
+
+        let read = run(&mut overlay, "read_file", json!({"path": "src/lib.rs"}));
+        assert_eq!(read.output, "src/lib.rs (lines 1-3 of 3):\npub fn a() -> u8 {\n    1\n}\n");
+        let patched =
+            run(&mut overlay, "patch_file", json!({"path": "src/lib.rs", "old_text": "    1", "new_text": "    2"}));
+        assert_eq!(patched.output, "patched src/lib.rs: the new text is at line 2.\n");
+        assert!(patched.changed);
+        let written = run(&mut overlay, "write_file", json!({"path": "tests/t.rs", "content": "#[test]\nfn t() {}\n"}));
+        assert_eq!(written.output, "created tests/t.rs (2 lines).\n");
+        assert!(run(&mut overlay, "delete_file", json!({"path": "old.txt"})).ok);
+        let listed = run(&mut overlay, "list_files", json!({}));
+        assert_eq!(listed.output, "src/lib.rs\ntests/t.rs\n");
+        let escape = run(&mut overlay, "write_file", json!({"path": "../evil", "content": ""}));
+        assert!(!escape.ok && escape.output.contains("leaves the workspace root"), "{}", escape.output);
+        assert_eq!(overlay.changes().len(), 3);
+    }
+
+    #[test]
+    fn long_files_are_read_in_windows() {
+        let long: String = (1..=2500).map(|n| format!("{n}\n")).collect();
+        let (_dir, mut overlay) = overlay(&[("long.txt", &long)]);
+        let read = Toolset::standard().execute(&mut overlay, &call("read_file", json!({"path": "long.txt"})));
+        assert!(read.output.starts_with("long.txt (lines 1-2000 of 2500):\n1\n"), "{}", &read.output[..40]);
+        assert!(read.output.ends_with("[500 more lines; call read_file with start_line=2001]\n"));
+    }
+}

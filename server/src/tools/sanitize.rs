@@ -1,0 +1,77 @@
+//! Making text fit to show a model: no terminal escapes, no unbounded length.
+
+/// Removes ANSI escape sequences (colours, cursor moves) and other C0 control characters
+/// except tab and line breaks.
+pub fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.peek() {
+                // CSI: ESC [ parameters... final byte in @..~
+                Some('[') => {
+                    chars.next();
+                    for next in chars.by_ref() {
+                        if ('@'..='~').contains(&next) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: ESC ] ... BEL or ESC \
+                Some(']') => {
+                    chars.next();
+                    while let Some(next) = chars.next() {
+                        if next == '\u{7}' || (next == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    chars.next();
+                }
+            },
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Keeps the head and the tail of a text longer than `max_chars`, saying how much was cut.
+pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
+    let total = text.chars().count();
+    if total <= max_chars {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(max_chars / 2).collect();
+    let tail: String = text.chars().skip(total - max_chars / 2).collect();
+    format!("{head}\n[... {} characters cut ...]\n{tail}", total - 2 * (max_chars / 2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_and_titles_are_removed() {
+        let coloured = "\u{1b}[1;31merror\u{1b}[0m: bad\u{1b}]0;title\u{7} end\u{1b}]8;;x\u{1b}\\!";
+        assert_eq!(strip_ansi(coloured), "error: bad end!");
+        assert_eq!(strip_ansi("tab\tkeep\r\nbell\u{7}"), "tab\tkeep\r\nbell");
+    }
+
+    #[test]
+    fn truncated_escapes_do_not_panic() {
+        assert_eq!(strip_ansi("a\u{1b}"), "a");
+        assert_eq!(strip_ansi("a\u{1b}[12"), "a");
+        assert_eq!(strip_ansi("a\u{1b}]unterminated"), "a");
+    }
+
+    #[test]
+    fn long_text_keeps_head_and_tail() {
+        let text = "a".repeat(50) + &"b".repeat(50);
+        let cut = cut_head_tail(&text, 20);
+        assert!(cut.starts_with("aaaaaaaaaa\n[... 80 characters cut ...]\nbbbbbbbbbb"), "{cut}");
+        assert_eq!(cut_head_tail("short", 20), "short");
+    }
+}

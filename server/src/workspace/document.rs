@@ -1,0 +1,176 @@
+//! The editor's open documents, kept in ropes and updated by incremental sync.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use ropey::Rope;
+use tower_lsp::lsp_types::TextDocumentContentChangeEvent;
+
+use super::position::{LineIndex, PositionEncoding};
+
+/// One document the editor has open: its text as the editor holds it, unsaved changes included.
+#[derive(Clone, Debug)]
+pub struct Document {
+    version: i32,
+    language_id: String,
+    text: Rope,
+}
+
+impl Document {
+    /// A document as announced by `textDocument/didOpen`.
+    pub fn new(text: &str, version: i32, language_id: &str) -> Self {
+        Self { version, language_id: language_id.to_owned(), text: Rope::from_str(text) }
+    }
+
+    /// The version the editor gave with the last change.
+    pub fn version(&self) -> i32 {
+        self.version
+    }
+
+    /// The language identifier from `didOpen` (`rust`, `java`, ...).
+    pub fn language_id(&self) -> &str {
+        &self.language_id
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> String {
+        self.text.to_string()
+    }
+
+    /// The text as a rope, for position arithmetic.
+    pub fn rope(&self) -> &Rope {
+        &self.text
+    }
+
+    /// Applies the content changes of one `textDocument/didChange`, in order.
+    ///
+    /// A change without a range replaces the whole text; a ranged change replaces that range,
+    /// its positions read in `encoding` against the text as left by the previous change.
+    pub fn apply_changes(
+        &mut self,
+        version: i32,
+        changes: &[TextDocumentContentChangeEvent],
+        encoding: PositionEncoding,
+    ) {
+        for change in changes {
+            match change.range {
+                None => self.text = Rope::from_str(&change.text),
+                Some(range) => {
+                    let index = LineIndex::new(&self.text, encoding);
+                    let start = index.char_of(range.start);
+                    let end = index.char_of(range.end).max(start);
+                    self.text.remove(start..end);
+                    self.text.insert(start, &change.text);
+                }
+            }
+        }
+        self.version = version;
+    }
+}
+
+/// The set of open documents, keyed by absolute file path.
+///
+/// Paths rather than URIs are the key because clients percent-encode URIs differently; the
+/// path decoded from a `file:` URI is the same whoever encoded it.
+#[derive(Debug, Default)]
+pub struct Documents {
+    by_path: HashMap<PathBuf, Document>,
+}
+
+impl Documents {
+    /// Records an opened document, replacing any previous state for the path.
+    pub fn open(&mut self, path: PathBuf, document: Document) {
+        self.by_path.insert(path, document);
+    }
+
+    /// Applies a `didChange`; returns false when the document is not open.
+    pub fn change(
+        &mut self,
+        path: &Path,
+        version: i32,
+        changes: &[TextDocumentContentChangeEvent],
+        encoding: PositionEncoding,
+    ) -> bool {
+        match self.by_path.get_mut(path) {
+            Some(document) => {
+                document.apply_changes(version, changes, encoding);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Forgets a closed document; the disk is its truth again.
+    pub fn close(&mut self, path: &Path) -> Option<Document> {
+        self.by_path.remove(path)
+    }
+
+    /// The open document at `path`, if any.
+    pub fn get(&self, path: &Path) -> Option<&Document> {
+        self.by_path.get(path)
+    }
+
+    /// Number of open documents.
+    pub fn len(&self) -> usize {
+        self.by_path.len()
+    }
+
+    /// True when no document is open.
+    pub fn is_empty(&self) -> bool {
+        self.by_path.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp::lsp_types::{Position, Range};
+
+    fn change(range: ((u32, u32), (u32, u32)), text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(range.0.0, range.0.1), Position::new(range.1.0, range.1.1))),
+            range_length: None,
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn incremental_changes_apply_in_order_in_utf16() {
+        let mut document = Document::new("let s = \"😀\";\nend\n", 1, "rust");
+        // Replace the emoji (2 UTF-16 units at column 9) with "ok", then append a line.
+        document.apply_changes(
+            2,
+            &[change(((0, 9), (0, 11)), "ok"), change(((2, 0), (2, 0)), "more\n")],
+            PositionEncoding::Utf16,
+        );
+        assert_eq!(document.text(), "let s = \"ok\";\nend\nmore\n");
+        assert_eq!(document.version(), 2);
+    }
+
+    #[test]
+    fn incremental_changes_apply_in_utf8() {
+        let mut document = Document::new("日本語\r\nx\r\n", 1, "markdown");
+        // "本" is bytes 3..6 of line 0.
+        document.apply_changes(3, &[change(((0, 3), (0, 6)), "-")], PositionEncoding::Utf8);
+        assert_eq!(document.text(), "日-語\r\nx\r\n");
+    }
+
+    #[test]
+    fn a_change_without_range_replaces_everything() {
+        let mut document = Document::new("old", 1, "plaintext");
+        let full = TextDocumentContentChangeEvent { range: None, range_length: None, text: "new text".into() };
+        document.apply_changes(2, &[full], PositionEncoding::Utf16);
+        assert_eq!(document.text(), "new text");
+    }
+
+    #[test]
+    fn documents_are_found_by_path_until_closed() {
+        let mut documents = Documents::default();
+        let path = PathBuf::from("/w/a.rs");
+        documents.open(path.clone(), Document::new("a", 1, "rust"));
+        assert!(documents.change(&path, 2, &[change(((0, 1), (0, 1)), "b")], PositionEncoding::Utf8));
+        assert_eq!(documents.get(&path).map(Document::text).as_deref(), Some("ab"));
+        assert!(documents.close(&path).is_some());
+        assert!(!documents.change(&path, 3, &[], PositionEncoding::Utf8));
+    }
+}

@@ -1,0 +1,27 @@
+//! The workspace: open documents, positions, paths, the overlay of staged changes, and the
+//! conversion of a proposal into editor edits. Depends on nothing else of issuewright.
+
+mod change;
+mod diff;
+mod disk;
+mod document;
+mod edit;
+mod merge;
+mod overlay;
+mod patch;
+mod path;
+mod position;
+
+pub use change::{BaseText, ChangeKind, Conflict, FileChange, Landing};
+pub use diff::{FileSummary, LineStats, line_stats, unified_diff};
+pub use disk::{DiskError, write_landing};
+pub use document::{Document, Documents};
+pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_workspace_edit, text_edits};
+pub use merge::{MergeConflict, merge3};
+pub use overlay::{
+    BaseError, BaseSource, DiskBase, FileView, Listed, MAX_FILE_BYTES, Overlay, OverlayError, PatchOutcome,
+    WriteOutcome, count_lines, read_disk_text,
+};
+pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
+pub use path::{PathError, Root, WorkspacePath};
+pub use position::{LineIndex, PositionEncoding};

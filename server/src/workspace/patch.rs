@@ -1,0 +1,359 @@
+//! Exact text replacement: `old_text` must occur exactly once, or nothing changes.
+//!
+//! Line endings are the only thing normalised: `old_text` written with `\n` matches a CRLF
+//! file, and `new_text` is written in the file's own style. Whitespace and indentation must
+//! match as they are. When there is no match the error points at the closest candidate so
+//! the model can correct itself; it is never applied.
+
+use std::fmt;
+
+/// Why a patch was not applied. The text is unchanged in every case.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatchError {
+    /// `old_text` was empty.
+    #[error("old_text is empty; patch_file replaces existing text, use write_file to create or replace a whole file")]
+    EmptyOldText,
+    /// `old_text` occurs nowhere.
+    #[error(
+        "old_text was not found in `{path}`{hint}. Nothing was changed; read the file again and copy the text exactly"
+    )]
+    NotFound {
+        /// The file, as the tool call named it.
+        path: String,
+        /// Where the closest candidate is, if there is one.
+        hint: CandidateHint,
+    },
+    /// `old_text` occurs more than once.
+    #[error(
+        "old_text occurs {} times in `{path}` (starting at lines {}); include more surrounding lines so it matches exactly once. Nothing was changed",
+        lines.len(), join_lines(lines)
+    )]
+    Ambiguous {
+        /// The file, as the tool call named it.
+        path: String,
+        /// The 1-based line where each occurrence starts.
+        lines: Vec<usize>,
+    },
+}
+
+/// The place in a file that looks most like an `old_text` that did not match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CandidateHint {
+    /// Nothing resembles the text.
+    None,
+    /// Lines `start..=end` (1-based) hold the same text except for whitespace or indentation.
+    WhitespaceDiffers {
+        /// First line of the candidate.
+        start: usize,
+        /// Last line of the candidate.
+        end: usize,
+    },
+    /// Lines `start..=end` are the most similar; `same` of `total` lines are identical.
+    Similar {
+        /// First line of the candidate.
+        start: usize,
+        /// Last line of the candidate.
+        end: usize,
+        /// Lines identical to `old_text`'s.
+        same: usize,
+        /// Lines in `old_text`.
+        total: usize,
+    },
+}
+
+impl fmt::Display for CandidateHint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::None => Ok(()),
+            Self::WhitespaceDiffers { start, end } => write!(
+                f,
+                "; {} match only if whitespace is ignored, and whitespace and indentation must match exactly",
+                line_span(*start, *end)
+            ),
+            Self::Similar { start, end, same, total } => {
+                write!(f, "; the closest candidate is {} ({same} of {total} lines identical)", line_span(*start, *end))
+            }
+        }
+    }
+}
+
+fn line_span(start: usize, end: usize) -> String {
+    if start == end { format!("line {start}") } else { format!("lines {start}-{end}") }
+}
+
+fn join_lines(lines: &[usize]) -> String {
+    lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// The line-ending style a file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnding {
+    /// `\n`
+    Lf,
+    /// `\r\n`
+    CrLf,
+}
+
+impl LineEnding {
+    /// The style most of `text`'s lines end with; `\n` when there are none.
+    pub fn of(text: &str) -> Self {
+        let crlf = text.matches("\r\n").count();
+        let lf = text.matches('\n').count() - crlf;
+        if crlf > lf { Self::CrLf } else { Self::Lf }
+    }
+
+    /// `text` with every `\r\n` or `\n` written in this style.
+    pub fn apply(self, text: &str) -> String {
+        let unified = text.replace("\r\n", "\n");
+        match self {
+            Self::Lf => unified,
+            Self::CrLf => unified.replace('\n', "\r\n"),
+        }
+    }
+}
+
+/// A text after a successful patch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Patched {
+    /// The whole new text.
+    pub text: String,
+    /// Byte range of the replacement within `text`.
+    pub replacement: std::ops::Range<usize>,
+}
+
+/// Replaces the single occurrence of `old` in `text` by `new`, or explains why not.
+///
+/// `path` only names the file in error messages.
+pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patched, PatchError> {
+    let old = old.replace("\r\n", "\n");
+    if old.is_empty() {
+        return Err(PatchError::EmptyOldText);
+    }
+    let normalised = Normalised::new(text);
+    let starts = occurrences(&normalised.text, &old);
+    match starts.as_slice() {
+        [] => Err(PatchError::NotFound { path: path.to_owned(), hint: closest_candidate(&normalised.text, &old) }),
+        [start] => {
+            let from = normalised.original_offset(*start);
+            let to = normalised.original_offset(start + old.len());
+            let replacement = LineEnding::of(text).apply(new);
+            let mut patched = String::with_capacity(text.len() + replacement.len());
+            patched.push_str(&text[..from]);
+            patched.push_str(&replacement);
+            patched.push_str(&text[to..]);
+            Ok(Patched { text: patched, replacement: from..from + replacement.len() })
+        }
+        several => Err(PatchError::Ambiguous {
+            path: path.to_owned(),
+            lines: several.iter().map(|start| line_number(&normalised.text, *start)).collect(),
+        }),
+    }
+}
+
+/// A text with `\r\n` turned into `\n`, and the way back to offsets in the original.
+struct Normalised {
+    text: String,
+    /// Offsets, in `text`, of each `\n` whose `\r` was dropped; ascending.
+    dropped_before: Vec<usize>,
+}
+
+impl Normalised {
+    fn new(original: &str) -> Self {
+        let mut text = String::with_capacity(original.len());
+        let mut dropped_before = Vec::new();
+        let mut rest = original;
+        while let Some(at) = rest.find("\r\n") {
+            text.push_str(&rest[..at]);
+            dropped_before.push(text.len());
+            text.push('\n');
+            rest = &rest[at + 2..];
+        }
+        text.push_str(rest);
+        Self { text, dropped_before }
+    }
+
+    fn original_offset(&self, offset: usize) -> usize {
+        offset + self.dropped_before.partition_point(|at| *at < offset)
+    }
+}
+
+/// Start offsets of every occurrence of `needle`, overlapping ones included.
+fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut from = 0;
+    while let Some(found) = haystack[from..].find(needle) {
+        let start = from + found;
+        starts.push(start);
+        let step = haystack[start..].chars().next().map_or(1, char::len_utf8);
+        from = start + step;
+    }
+    starts
+}
+
+fn line_number(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count() + 1
+}
+
+fn without_whitespace(line: &str) -> String {
+    line.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Finds the window of lines that best resembles `old`'s lines.
+fn closest_candidate(text: &str, old: &str) -> CandidateHint {
+    let old_lines: Vec<&str> = old.strip_suffix('\n').unwrap_or(old).split('\n').collect();
+    let file_lines: Vec<&str> = text.split('\n').collect();
+    let old_bare: Vec<String> = old_lines.iter().map(|l| without_whitespace(l)).collect();
+    let file_bare: Vec<String> = file_lines.iter().map(|l| without_whitespace(l)).collect();
+    let window = old_lines.len().min(file_lines.len());
+
+    // Score: 2 per identical line, 1 per line identical once whitespace is removed.
+    let mut best: Option<(usize, usize, usize, usize)> = None; // (score, start, same, loose)
+    for start in 0..=(file_lines.len() - window) {
+        let (mut same, mut loose) = (0, 0);
+        for offset in 0..window {
+            if file_lines[start + offset] == old_lines[offset] {
+                same += 1;
+            } else if !old_bare[offset].is_empty() && file_bare[start + offset] == old_bare[offset] {
+                loose += 1;
+            }
+        }
+        let score = 2 * same + loose;
+        if score > 0 && best.is_none_or(|(top, ..)| score > top) {
+            best = Some((score, start, same, loose));
+        }
+    }
+    let Some((_, start, same, loose)) = best else {
+        return CandidateHint::None;
+    };
+    let (first, last) = (start + 1, start + window);
+    if window == old_lines.len() && same + loose == window && loose > 0 {
+        CandidateHint::WhitespaceDiffers { start: first, end: last }
+    } else {
+        CandidateHint::Similar { start: first, end: last, same, total: old_lines.len() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_unique_match_is_replaced() {
+        let text = "fn a() {}\nfn b() {}\n";
+        let patched = apply_patch("x.rs", text, "fn b() {}", "fn b() { 1 }").unwrap();
+        assert_eq!(patched.text, "fn a() {}\nfn b() { 1 }\n");
+        assert_eq!(&patched.text[patched.replacement], "fn b() { 1 }");
+    }
+
+    #[test]
+    fn empty_old_text_is_refused() {
+        assert_eq!(apply_patch("x", "abc", "", "z"), Err(PatchError::EmptyOldText));
+    }
+
+    #[test]
+    fn several_matches_list_each_line_and_change_nothing() {
+        let text = "x = 1\ny = 2\nx = 1\n\nx = 1\n";
+        let err = apply_patch("cfg.py", text, "x = 1", "x = 3").unwrap_err();
+        assert_eq!(err, PatchError::Ambiguous { path: "cfg.py".into(), lines: vec![1, 3, 5] });
+        assert!(err.to_string().contains("3 times in `cfg.py` (starting at lines 1, 3, 5)"));
+    }
+
+    #[test]
+    fn overlapping_occurrences_count_as_several() {
+        let err = apply_patch("a", "aaa", "aa", "b").unwrap_err();
+        assert!(matches!(err, PatchError::Ambiguous { ref lines, .. } if lines.len() == 2));
+    }
+
+    #[test]
+    fn indentation_must_match_and_the_hint_says_where() {
+        let text = "fn main() {\n    let x = 1;\n    let y = 2;\n}\n";
+        let err = apply_patch("src/main.rs", text, "let x = 1;\nlet y = 2;", "").unwrap_err();
+        assert_eq!(
+            err,
+            PatchError::NotFound {
+                path: "src/main.rs".into(),
+                hint: CandidateHint::WhitespaceDiffers { start: 2, end: 3 }
+            }
+        );
+        assert!(err.to_string().contains("lines 2-3 match only if whitespace is ignored"));
+    }
+
+    #[test]
+    fn a_near_miss_names_the_most_similar_lines() {
+        let text = "a\nb\nc\nd\ne\n";
+        let err = apply_patch("f", text, "c\nD\ne", "").unwrap_err();
+        assert_eq!(
+            err,
+            PatchError::NotFound {
+                path: "f".into(),
+                hint: CandidateHint::Similar { start: 3, end: 5, same: 2, total: 3 }
+            }
+        );
+    }
+
+    #[test]
+    fn nothing_similar_gives_no_hint() {
+        let err = apply_patch("f", "alpha\nbeta\n", "gamma", "").unwrap_err();
+        assert_eq!(err, PatchError::NotFound { path: "f".into(), hint: CandidateHint::None });
+    }
+
+    #[test]
+    fn crlf_files_match_lf_text_and_keep_crlf() {
+        let text = "one\r\ntwo\r\nthree\r\n";
+        let patched = apply_patch("w.txt", text, "two\nthree\n", "2\n3\n").unwrap();
+        assert_eq!(patched.text, "one\r\n2\r\n3\r\n");
+    }
+
+    #[test]
+    fn untouched_lines_of_mixed_files_stay_byte_identical() {
+        let text = "a\r\nb\nc\r\nd\r\n";
+        let patched = apply_patch("m", text, "d", "D\nE").unwrap();
+        assert_eq!(patched.text, "a\r\nb\nc\r\nD\r\nE\r\n");
+    }
+
+    #[test]
+    fn non_ascii_text_is_matched_on_char_boundaries() {
+        let text = "let greeting = \"héllo wörld 😀\";\n";
+        let patched = apply_patch("g.rs", text, "wörld 😀", "世界").unwrap();
+        assert_eq!(patched.text, "let greeting = \"héllo 世界\";\n");
+    }
+
+    fn count_overlapping(haystack: &str, needle: &str) -> usize {
+        (0..haystack.len()).filter(|i| haystack.is_char_boundary(*i) && haystack[*i..].starts_with(needle)).count()
+    }
+
+    proptest! {
+        /// Patching is exact: applied only for a unique match, and then exactly that replacement.
+        #[test]
+        fn patching_is_exact(
+            text in "[ab\n é😀]{0,40}",
+            old in "[ab\n é😀]{1,4}",
+            new in "[xy\n]{0,4}",
+        ) {
+            let matches = count_overlapping(&text, &old);
+            match apply_patch("p", &text, &old, &new) {
+                Ok(patched) => {
+                    prop_assert_eq!(matches, 1);
+                    prop_assert_eq!(patched.text, text.replacen(&old, &new, 1));
+                }
+                Err(PatchError::Ambiguous { lines, .. }) => prop_assert_eq!(lines.len(), matches),
+                Err(PatchError::NotFound { .. }) => prop_assert_eq!(matches, 0),
+                Err(PatchError::EmptyOldText) => prop_assert!(false, "old is never empty here"),
+            }
+        }
+
+        /// A text whose old_text occurs once in a CRLF file keeps every other byte.
+        #[test]
+        fn crlf_patching_only_touches_the_match(
+            before in "[ab \r\n]{0,20}",
+            after in "[ab \r\n]{0,20}",
+        ) {
+            let marker = "MARK\r\nER";
+            let text = format!("{before}{marker}{after}");
+            prop_assume!(count_overlapping(&text.replace("\r\n", "\n"), "MARK\nER") == 1);
+            let patched = apply_patch("p", &text, "MARK\nER", "Z").unwrap();
+            prop_assert_eq!(patched.text, format!("{before}Z{after}"));
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Paths inside the workspace: parsing what a tool call names, and refusing what leaves the root.
+//!
+//! A [`WorkspacePath`] can only be built by [`WorkspacePath::parse`], which refuses absolute
+//! paths, `..` escapes, `.git` and the run records; [`Root::resolve`] then refuses symlinks
+//! that lead outside the root. Nothing else in issuewright turns a model's string into a path.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// Why a path named by a tool call was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PathError {
+    /// The path is empty or only `.`.
+    #[error("the path is empty; name a file relative to the workspace root, e.g. `src/main.rs`")]
+    Empty,
+    /// An absolute path, a drive letter or a home-relative path.
+    #[error("`{0}` is absolute; paths are relative to the workspace root (write `src/lib.rs`, not `/src/lib.rs`)")]
+    Absolute(String),
+    /// `..` components climb above the root.
+    #[error("`{0}` leaves the workspace root through `..`")]
+    EscapesRoot(String),
+    /// Backslashes, NUL or other control characters.
+    #[error("`{0}` contains {1}; use plain `/`-separated relative paths")]
+    BadCharacter(String, &'static str),
+    /// Anything under `.git/`.
+    #[error("`{0}` is inside `.git/`, which issuewright never reads or writes")]
+    GitDirectory(String),
+    /// Anything under `.issuewright/`, where run records live.
+    #[error("`{0}` is inside `.issuewright/`, which holds run records and is not part of the project")]
+    RunRecords(String),
+    /// A symlink on the way resolves to a place outside the root.
+    #[error("`{0}` goes through a symlink that resolves outside the workspace root")]
+    SymlinkEscape(String),
+}
+
+/// A normalised, `/`-separated path relative to the workspace root, known not to escape it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct WorkspacePath(String);
+
+impl WorkspacePath {
+    /// Validates a path as written in a tool call, e.g. `src/./lib.rs` becomes `src/lib.rs`.
+    pub fn parse(raw: &str) -> Result<Self, PathError> {
+        let normalised = normalise(raw)?;
+        if normalised.is_empty() {
+            return Err(PathError::Empty);
+        }
+        Ok(Self(normalised))
+    }
+
+    /// Like [`parse`](Self::parse) but `""` and `.` name the root itself (for listings).
+    pub fn parse_dir(raw: &str) -> Result<Self, PathError> {
+        normalise(raw).map(Self)
+    }
+
+    /// The root directory itself.
+    pub fn root() -> Self {
+        Self(String::new())
+    }
+
+    /// True for the root directory.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The path as `a/b/c`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The containing directory (the root for top-level entries); `None` for the root.
+    pub fn parent(&self) -> Option<WorkspacePath> {
+        if self.is_root() {
+            return None;
+        }
+        Some(match self.0.rfind('/') {
+            Some(slash) => Self(self.0[..slash].to_owned()),
+            None => Self::root(),
+        })
+    }
+
+    /// True when `self` is `dir` or lies below it.
+    pub fn is_within(&self, dir: &WorkspacePath) -> bool {
+        dir.is_root()
+            || self.0 == dir.0
+            || (self.0.starts_with(&dir.0) && self.0.as_bytes().get(dir.0.len()) == Some(&b'/'))
+    }
+
+    /// A child of this directory; `name` must be one plain component.
+    pub fn join_name(&self, name: &str) -> Result<WorkspacePath, PathError> {
+        if self.is_root() { Self::parse(name) } else { Self::parse(&format!("{}/{}", self.0, name)) }
+    }
+}
+
+impl fmt::Display for WorkspacePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_root() { f.write_str(".") } else { f.write_str(&self.0) }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for WorkspacePath {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        Self::parse_dir(&raw).map_err(serde::de::Error::custom)
+    }
+}
+
+fn normalise(raw: &str) -> Result<String, PathError> {
+    if let Some(bad) = raw.chars().find(|c| *c == '\\' || c.is_control()) {
+        let what = if bad == '\\' { "a backslash" } else { "a control character" };
+        return Err(PathError::BadCharacter(raw.to_owned(), what));
+    }
+    let looks_like_drive = raw.len() >= 2 && raw.as_bytes()[1] == b':' && raw.as_bytes()[0].is_ascii_alphabetic();
+    if raw.starts_with('/') || raw.starts_with('~') || looks_like_drive {
+        return Err(PathError::Absolute(raw.to_owned()));
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in raw.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(PathError::EscapesRoot(raw.to_owned()));
+                }
+            }
+            ".git" => return Err(PathError::GitDirectory(raw.to_owned())),
+            _ => parts.push(part),
+        }
+    }
+    if parts.first() == Some(&".issuewright") {
+        return Err(PathError::RunRecords(raw.to_owned()));
+    }
+    Ok(parts.join("/"))
+}
+
+/// The workspace root on disk: the one directory tool calls may read and stage changes in.
+#[derive(Clone, Debug)]
+pub struct Root {
+    path: PathBuf,
+}
+
+impl Root {
+    /// The root at `path`, canonicalised so symlink checks compare like with like.
+    pub fn new(path: &Path) -> std::io::Result<Self> {
+        Ok(Self { path: path.canonicalize()? })
+    }
+
+    /// The canonical root directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The absolute path for `relative`, after checking every existing component on the way:
+    /// a symlink whose target resolves outside the root is refused.
+    pub fn resolve(&self, relative: &WorkspacePath) -> Result<PathBuf, PathError> {
+        let mut current = self.path.clone();
+        for part in relative.as_str().split('/').filter(|p| !p.is_empty()) {
+            current.push(part);
+            let Ok(metadata) = std::fs::symlink_metadata(&current) else {
+                // Not on disk (yet): nothing further down can be a symlink.
+                return Ok(self.path.join(relative.as_str()));
+            };
+            if metadata.file_type().is_symlink() {
+                let inside = current
+                    .canonicalize()
+                    .map(|target| target.starts_with(&self.path))
+                    // A dangling link could be created outside later: refuse it.
+                    .unwrap_or(false);
+                if !inside {
+                    return Err(PathError::SymlinkEscape(relative.to_string()));
+                }
+            }
+        }
+        Ok(self.path.join(relative.as_str()))
+    }
+
+    /// The workspace path of an absolute path below the root, if it is one a tool may name.
+    pub fn relative(&self, absolute: &Path) -> Option<WorkspacePath> {
+        let rest = absolute.strip_prefix(&self.path).ok()?;
+        let mut parts = Vec::new();
+        for component in rest.components() {
+            match component {
+                Component::Normal(part) => parts.push(part.to_str()?),
+                _ => return None,
+            }
+        }
+        WorkspacePath::parse_dir(&parts.join("/")).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_relative_paths_are_normalised() {
+        assert_eq!(WorkspacePath::parse("src/./lib.rs").unwrap().as_str(), "src/lib.rs");
+        assert_eq!(WorkspacePath::parse("src//a/../b.rs").unwrap().as_str(), "src/b.rs");
+        assert_eq!(WorkspacePath::parse_dir(".").unwrap(), WorkspacePath::root());
+    }
+
+    #[test]
+    fn absolute_paths_are_refused() {
+        for raw in ["/etc/passwd", "~/x", "C:/Windows", "c:x"] {
+            assert!(matches!(WorkspacePath::parse(raw), Err(PathError::Absolute(_))), "{raw}");
+        }
+    }
+
+    #[test]
+    fn climbing_above_the_root_is_refused() {
+        assert!(matches!(WorkspacePath::parse("../x"), Err(PathError::EscapesRoot(_))));
+        assert!(matches!(WorkspacePath::parse("a/../../x"), Err(PathError::EscapesRoot(_))));
+        assert!(WorkspacePath::parse("a/../x").is_ok(), "staying inside is fine");
+    }
+
+    #[test]
+    fn git_and_run_records_are_refused_anywhere() {
+        assert!(matches!(WorkspacePath::parse(".git/config"), Err(PathError::GitDirectory(_))));
+        assert!(matches!(WorkspacePath::parse("vendor/.git/HEAD"), Err(PathError::GitDirectory(_))));
+        assert!(matches!(WorkspacePath::parse(".git"), Err(PathError::GitDirectory(_))));
+        assert!(matches!(WorkspacePath::parse("./.issuewright/runs/x/ledger.jsonl"), Err(PathError::RunRecords(_))));
+        assert!(WorkspacePath::parse(".gitignore").is_ok());
+    }
+
+    #[test]
+    fn backslashes_and_control_characters_are_refused() {
+        assert!(matches!(WorkspacePath::parse("a\\b"), Err(PathError::BadCharacter(..))));
+        assert!(matches!(WorkspacePath::parse("a\0b"), Err(PathError::BadCharacter(..))));
+        assert!(matches!(WorkspacePath::parse("a\nb"), Err(PathError::BadCharacter(..))));
+    }
+
+    #[test]
+    fn empty_paths_are_refused_for_files() {
+        assert_eq!(WorkspacePath::parse(""), Err(PathError::Empty));
+        assert_eq!(WorkspacePath::parse("./"), Err(PathError::Empty));
+    }
+
+    #[test]
+    fn parents_and_containment() {
+        let path = WorkspacePath::parse("a/b/c.rs").unwrap();
+        assert_eq!(path.parent().unwrap().as_str(), "a/b");
+        assert_eq!(WorkspacePath::parse("c.rs").unwrap().parent(), Some(WorkspacePath::root()));
+        assert!(path.is_within(&WorkspacePath::parse("a").unwrap()));
+        assert!(!path.is_within(&WorkspacePath::parse("a/b/c").unwrap()));
+        assert!(!WorkspacePath::parse("ab/x").unwrap().is_within(&WorkspacePath::parse("a").unwrap()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_followed_only_while_they_stay_inside() {
+        let outside = tempfile::tempdir().unwrap();
+        let workspace = tempfile::tempdir().unwrap();
+        std::fs::create_dir(workspace.path().join("real")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), workspace.path().join("out")).unwrap();
+        std::os::unix::fs::symlink(workspace.path().join("real"), workspace.path().join("in")).unwrap();
+        std::os::unix::fs::symlink("/nonexistent/target", workspace.path().join("dangling")).unwrap();
+        let root = Root::new(workspace.path()).unwrap();
+
+        let escape = WorkspacePath::parse("out/secret.txt").unwrap();
+        assert_eq!(root.resolve(&escape), Err(PathError::SymlinkEscape("out/secret.txt".into())));
+        let dangling = WorkspacePath::parse("dangling").unwrap();
+        assert!(matches!(root.resolve(&dangling), Err(PathError::SymlinkEscape(_))));
+        let inside = WorkspacePath::parse("in/file.txt").unwrap();
+        assert!(root.resolve(&inside).is_ok());
+        let fresh = WorkspacePath::parse("new/dir/file.txt").unwrap();
+        assert_eq!(root.resolve(&fresh).unwrap(), root.path().join("new/dir/file.txt"));
+    }
+
+    #[test]
+    fn absolute_paths_below_the_root_map_back() {
+        let workspace = tempfile::tempdir().unwrap();
+        let root = Root::new(workspace.path()).unwrap();
+        let absolute = root.path().join("src").join("lib.rs");
+        assert_eq!(root.relative(&absolute).unwrap().as_str(), "src/lib.rs");
+        assert!(root.relative(Path::new("/elsewhere/x")).is_none());
+        assert!(root.relative(&root.path().join(".git/HEAD")).is_none());
+    }
+}

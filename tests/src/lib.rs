@@ -1,0 +1,171 @@
+//! Support for the end-to-end suite: the built `issuewright` binary, scratch workspaces
+//! (kept under the target directory), and an LSP client that plays a scripted editor.
+
+pub mod editor;
+pub mod lsp;
+pub mod text;
+
+use std::path::{Path, PathBuf};
+
+/// The `target/<profile>` directory of this build, found from the test executable.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable has a path");
+    // target/<profile>/deps/<test>-<hash>
+    exe.parent().and_then(Path::parent).expect("tests run from target/<profile>/deps").to_owned()
+}
+
+/// The `issuewright` binary under test: `$ISSUEWRIGHT_BIN`, else the one built beside these tests.
+pub fn binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("ISSUEWRIGHT_BIN") {
+        return PathBuf::from(path);
+    }
+    let path = profile_dir().join(format!("issuewright{}", std::env::consts::EXE_SUFFIX));
+    let built = std::fs::metadata(&path).and_then(|m| m.modified()).unwrap_or_else(|_| {
+        panic!("{} is missing; build it first with `cargo build -p issuewright` (tests/run.sh does)", path.display())
+    });
+    if let Some(newer) = newest_source(&repo_root().join("server")).filter(|(time, _)| *time > built) {
+        panic!(
+            "{} is older than {}; rebuild with `cargo build -p issuewright` (or run `cargo test --workspace`)",
+            path.display(),
+            newer.1.display()
+        );
+    }
+    path
+}
+
+/// The most recently modified file of the server's sources and manifest.
+fn newest_source(dir: &Path) -> Option<(std::time::SystemTime, PathBuf)> {
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    let mut stack = vec![dir.join("src"), dir.join("Cargo.toml")];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).into_iter().flatten().flatten().map(|e| e.path()));
+        } else if let Ok(time) = std::fs::metadata(&path).and_then(|m| m.modified())
+            && newest.as_ref().is_none_or(|(best, _)| time > *best)
+        {
+            newest = Some((time, path));
+        }
+    }
+    newest
+}
+
+/// The repository's top folder.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the repository").to_owned()
+}
+
+/// A scratch folder under `target/`, removed when dropped. It holds the workspace, and a
+/// `home` folder the server is given as `$HOME`, `$XDG_*` and `$TMPDIR`, so a test can
+/// check that nothing is written outside the workspace.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// A fresh scratch folder with `files` written into its workspace.
+    pub fn new(files: &[(&str, &str)]) -> Self {
+        let base = profile_dir().parent().expect("target/").join("tmp").join("issuewright-e2e");
+        std::fs::create_dir_all(&base).expect("scratch base");
+        let dir = tempfile::Builder::new().prefix("ws-").tempdir_in(&base).expect("scratch dir");
+        let scratch = Self { dir };
+        std::fs::create_dir_all(scratch.workspace()).expect("workspace dir");
+        for sub in ["home", "home/tmp", "home/.cache", "home/.config", "home/.local/share", "home/.local/state"] {
+            std::fs::create_dir_all(scratch.dir.path().join(sub)).expect("home dirs");
+        }
+        for (path, text) in files {
+            scratch.write(path, text);
+        }
+        scratch
+    }
+
+    /// The workspace root (canonical).
+    pub fn workspace(&self) -> PathBuf {
+        let path = self.dir.path().join("workspace");
+        path.canonicalize().unwrap_or(path)
+    }
+
+    /// The folder standing in for the user's home.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// Environment for a server process: home, XDG dirs and TMPDIR inside the scratch folder.
+    pub fn env(&self) -> Vec<(String, PathBuf)> {
+        let home = self.home();
+        vec![
+            ("HOME".into(), home.clone()),
+            ("XDG_CACHE_HOME".into(), home.join(".cache")),
+            ("XDG_CONFIG_HOME".into(), home.join(".config")),
+            ("XDG_DATA_HOME".into(), home.join(".local/share")),
+            ("XDG_STATE_HOME".into(), home.join(".local/state")),
+            ("TMPDIR".into(), home.join("tmp")),
+        ]
+    }
+
+    /// Writes a workspace file, creating folders.
+    pub fn write(&self, path: &str, text: &str) {
+        let absolute = self.workspace().join(path);
+        std::fs::create_dir_all(absolute.parent().expect("has a parent")).expect("mkdir");
+        std::fs::write(absolute, text).expect("write fixture file");
+    }
+
+    /// Reads a workspace file, `None` if absent.
+    pub fn read(&self, path: &str) -> Option<String> {
+        std::fs::read_to_string(self.workspace().join(path)).ok()
+    }
+
+    /// Every file below `dir` (relative, sorted), for before/after comparisons.
+    pub fn files_below(dir: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut stack = vec![dir.to_owned()];
+        while let Some(next) = stack.pop() {
+            for entry in std::fs::read_dir(&next).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    found.push(path.strip_prefix(dir).expect("below").to_string_lossy().into_owned());
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+}
+
+/// A URI for a file path.
+pub fn uri_of(path: &Path) -> String {
+    url::Url::from_file_path(path).expect("absolute path").to_string()
+}
+
+/// The file path of a `file:` URI.
+pub fn path_of(uri: &str) -> PathBuf {
+    url::Url::parse(uri).expect("a URI").to_file_path().expect("a file URI")
+}
+
+/// A replay file's text from turns given as JSON values, one per line.
+pub fn replay(turns: &[serde_json::Value]) -> String {
+    turns.iter().map(|turn| format!("{turn}\n")).collect()
+}
+
+/// A replay turn with tool calls `(name, arguments)`.
+pub fn turn(calls: &[(&str, serde_json::Value)]) -> serde_json::Value {
+    let calls: Vec<serde_json::Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(n, (name, arguments))| serde_json::json!({"id": format!("c{n}"), "name": name, "arguments": arguments}))
+        .collect();
+    serde_json::json!({"tool_calls": calls})
+}
+
+/// The final replay turn.
+pub fn done(summary: &str) -> serde_json::Value {
+    serde_json::json!({"content": summary})
+}
+
+/// The events of a run's ledger.
+pub fn ledger(workspace: &Path, run_id: &str) -> Vec<serde_json::Value> {
+    let path = workspace.join(".issuewright/runs").join(run_id).join("ledger.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().map(|line| serde_json::from_str(line).expect("ledger lines are JSON")).collect()
+}

@@ -1,0 +1,103 @@
+//! `issuewright run`: the same agent, headless.
+
+use std::process::{Command, Output};
+
+use issuewright_tests::{Scratch, binary, done, replay, repo_root, turn};
+use serde_json::{Value, json};
+
+fn copy_demo(scratch: &Scratch) {
+    let demo = repo_root().join("examples/wordfreq");
+    for file in ["Cargo.toml", "src/lib.rs", "src/main.rs", "ISSUE.md", "replay.jsonl"] {
+        scratch.write(file, &std::fs::read_to_string(demo.join(file)).unwrap());
+    }
+}
+
+fn run(scratch: &Scratch, args: &[&str]) -> Output {
+    let mut command = Command::new(binary());
+    command.arg("run").arg("--repo").arg(scratch.workspace()).args(args).current_dir(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    command.output().expect("run issuewright")
+}
+
+fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+#[test]
+fn the_demo_run_prints_the_fix_and_leaves_the_files_alone() {
+    let scratch = Scratch::new(&[]);
+    copy_demo(&scratch);
+    let before = scratch.read("src/lib.rs").unwrap();
+    let output = run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("+    for word in text.split_whitespace() {"), "{stdout}");
+    assert!(stdout.contains("ready after 4 round(s), 4 tool call(s) (0 failed)"), "{stdout}");
+    assert!(stdout.contains("modified  src/lib.rs  (+25 -2)"), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("round 2: patch_file src/lib.rs"));
+    assert_eq!(scratch.read("src/lib.rs").unwrap(), before);
+}
+
+#[test]
+fn json_output_and_apply_write_the_proposal() {
+    let scratch = Scratch::new(&[]);
+    copy_demo(&scratch);
+    let output = run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl", "--apply", "--json"]);
+    assert!(output.status.success());
+    let report = json_of(&output);
+    assert_eq!(report["state"], "ready");
+    assert_eq!(report["rounds"], 4);
+    assert_eq!(report["toolCalls"], 4);
+    assert_eq!(report["applied"], true);
+    assert_eq!(report["files"], json!([{"path": "src/lib.rs", "kind": "modified", "added": 25, "removed": 2}]));
+    assert!(report["diff"].as_str().unwrap().starts_with("diff --git a/src/lib.rs b/src/lib.rs\n"));
+    assert!(report["runId"].as_str().is_some());
+    assert!(scratch.read("src/lib.rs").unwrap().contains("word.to_lowercase()"));
+}
+
+#[test]
+fn a_run_that_does_not_finish_exits_non_zero() {
+    let scratch = Scratch::new(&[]);
+    copy_demo(&scratch);
+    let output =
+        run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl", "--max-rounds", "2", "--json", "--apply"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = json_of(&output);
+    assert_eq!(report["state"], "failed");
+    assert!(report["error"].as_str().unwrap().contains("max_rounds"));
+    assert_eq!(report["applied"], Value::Null, "a failed run is not applied");
+    assert!(!scratch.read("src/lib.rs").unwrap().contains("to_lowercase"));
+}
+
+#[test]
+fn bad_input_is_named() {
+    let scratch = Scratch::new(&[("bad.jsonl", "{\"content\": \"ok\"}\n[1, 2]\n")]);
+    let output = run(&scratch, &["--issue", "fix", "--replay", "bad.jsonl"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("bad.jsonl` line 2"));
+
+    let output = run(&scratch, &["--issue", "@missing.md", "--replay", "bad.jsonl"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read issue file"));
+
+    let output = Command::new(binary())
+        .args(["run", "--repo", "/definitely/not/here", "--issue", "x", "--replay", "r.jsonl"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--repo /definitely/not/here"));
+}
+
+#[test]
+fn apply_refuses_when_a_file_changed_during_the_run_is_conflicting() {
+    // The replay rewrites a file; the conflict check compares against what the run read.
+    let scratch = Scratch::new(&[("a.txt", "1\n2\n3\n")]);
+    let patch = json!({"path": "a.txt", "old_text": "2", "new_text": "two"});
+    scratch.write("replay.jsonl", &replay(&[turn(&[("patch_file", patch)]), done("two")]));
+    let output = run(&scratch, &["--issue", "spell two", "--replay", "replay.jsonl", "--apply"]);
+    assert!(output.status.success());
+    assert_eq!(scratch.read("a.txt").unwrap(), "1\ntwo\n3\n");
+}

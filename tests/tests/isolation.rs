@@ -1,0 +1,46 @@
+//! Nothing is written outside the workspace: not the home folder, not the cache, not /tmp.
+
+use std::process::Command;
+
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use issuewright_tests::{Scratch, binary, done, replay, turn};
+use serde_json::json;
+
+#[test]
+fn runs_and_applies_write_only_inside_the_workspace() {
+    let scratch = Scratch::new(&[("src/a.rs", "fn a() {}\n"), ("gone.txt", "x\n")]);
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[
+                ("write_file", json!({"path": "src/b.rs", "content": "fn b() {}\n"})),
+                ("write_file", json!({"path": "../escape.txt", "content": "no"})),
+                ("delete_file", json!({"path": "gone.txt"})),
+            ]),
+            done("b"),
+        ]),
+    );
+    let before_home = Scratch::files_below(&scratch.home());
+
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, _) = client.run_issue("add b", "replay.jsonl");
+    client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
+    assert!(client.shutdown().success());
+
+    let mut command = Command::new(binary());
+    command.args(["run", "--issue", "add b", "--replay", "replay.jsonl", "--repo", "."]);
+    command.current_dir(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "gone.txt is gone now: delete_file fails, is recorded, and the run goes on");
+
+    assert_eq!(Scratch::files_below(&scratch.home()), before_home, "home, cache and TMPDIR untouched");
+    assert!(!scratch.workspace().parent().unwrap().join("escape.txt").exists());
+    let outside_records: Vec<String> = Scratch::files_below(&scratch.workspace())
+        .into_iter()
+        .filter(|path| !path.starts_with(".issuewright/"))
+        .collect();
+    assert_eq!(outside_records, ["replay.jsonl", "src/a.rs", "src/b.rs"]);
+}

@@ -1,0 +1,69 @@
+//! Starting, negotiating and stopping the server; malformed input leaves it alive.
+
+use issuewright_tests::Scratch;
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use serde_json::json;
+
+#[test]
+fn utf8_is_chosen_when_offered_and_utf16_otherwise() {
+    let scratch = Scratch::new(&[]);
+    let utf8 = LspClient::start(&scratch, ClientOptions::utf8());
+    assert_eq!(utf8.initialize_result["capabilities"]["positionEncoding"], "utf-8");
+    let utf16 = LspClient::start(&scratch, ClientOptions::default());
+    assert_eq!(utf16.initialize_result["capabilities"]["positionEncoding"], "utf-16");
+}
+
+#[test]
+fn capabilities_offer_incremental_sync_and_every_command() {
+    let scratch = Scratch::new(&[]);
+    let client = LspClient::start(&scratch, ClientOptions::default());
+    let capabilities = &client.initialize_result["capabilities"];
+    assert_eq!(capabilities["textDocumentSync"]["change"], 2, "incremental");
+    assert_eq!(capabilities["textDocumentSync"]["openClose"], true);
+    let commands = capabilities["executeCommandProvider"]["commands"].as_array().unwrap();
+    for name in ["implementIssue", "runStatus", "proposal", "applyProposal", "discardProposal", "cancel"] {
+        assert!(commands.contains(&json!(format!("issuewright.{name}"))), "{name}");
+    }
+    assert_eq!(client.initialize_result["serverInfo"]["name"], "issuewright");
+}
+
+#[test]
+fn shutdown_then_exit_ends_the_process_cleanly() {
+    let scratch = Scratch::new(&[]);
+    let client = LspClient::start(&scratch, ClientOptions::default());
+    assert!(client.shutdown().success());
+}
+
+#[test]
+fn malformed_messages_are_answered_and_the_server_lives_on() {
+    let scratch = Scratch::new(&[]);
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+
+    // Not JSON at all.
+    client.send_raw(b"Content-Length: 6\r\n\r\n{oops}");
+    // JSON, but not a request.
+    client.send_raw(b"Content-Length: 2\r\n\r\n[]");
+    // Valid JSON-RPC with arguments of the wrong shape.
+    let wrong = client.command("issuewright.runStatus", json!({"runId": 5})).unwrap_err();
+    assert_eq!(wrong["code"], -32602, "{wrong}");
+    assert!(wrong["message"].as_str().unwrap().contains("runStatus"), "{wrong}");
+    let no_arguments = client
+        .request("workspace/executeCommand", json!({"command": "issuewright.proposal", "arguments": []}))
+        .unwrap_err();
+    assert!(no_arguments["message"].as_str().unwrap().contains("takes one argument object"), "{no_arguments}");
+    let unknown = client.command("issuewright.frobnicate", json!({})).unwrap_err();
+    assert!(unknown["message"].as_str().unwrap().contains("unknown command"), "{unknown}");
+    // A document change for a document never opened is ignored, not fatal.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///nowhere/x.rs", "version": 2}, "contentChanges": [{"text": "x"}]}),
+    );
+
+    let codes: Vec<&serde_json::Value> = client.unsolicited.iter().map(|r| &r["error"]["code"]).collect();
+    assert_eq!(codes, [-32700, -32600], "parse error, then invalid request");
+
+    // Still serving.
+    let status = client.command("issuewright.runStatus", json!({"runId": "20200101-000000-0000"})).unwrap_err();
+    assert!(status["message"].as_str().unwrap().contains("no run `20200101-000000-0000`"), "{status}");
+    assert!(client.shutdown().success());
+}

@@ -1,0 +1,88 @@
+//! Progress while a run works: `$/progress` for clients that support it, `issuewright/runEvent` always.
+
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use issuewright_tests::{Scratch, done, replay, turn};
+use serde_json::{Value, json};
+
+fn scratch() -> Scratch {
+    let scratch = Scratch::new(&[("a.txt", "a\n")]);
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[
+                ("read_file", json!({"path": "a.txt"})),
+                ("patch_file", json!({"path": "a.txt", "old_text": "zzz", "new_text": "b"})),
+            ]),
+            turn(&[("patch_file", json!({"path": "a.txt", "old_text": "a", "new_text": "b"}))]),
+            done("b it is"),
+        ]),
+    );
+    scratch
+}
+
+fn progress_kinds(client: &LspClient, token: &str) -> Vec<String> {
+    client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress" && n["params"]["token"] == token)
+        .map(|n| n["params"]["value"]["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_run_reports_begin_each_step_and_end() {
+    let scratch = scratch();
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, _) = client.run_issue("b", "replay.jsonl");
+    let token = format!("issuewright/{run_id}");
+    client.wait_for_notification(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end");
+
+    let create = client.server_requests.iter().find(|r| r["method"] == "window/workDoneProgress/create").unwrap();
+    assert_eq!(create["params"]["token"], token.as_str());
+    let kinds = progress_kinds(&client, &token);
+    assert_eq!(kinds.first().map(String::as_str), Some("begin"));
+    assert_eq!(kinds.last().map(String::as_str), Some("end"));
+    let messages: Vec<String> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "report")
+        .map(|n| n["params"]["value"]["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(messages.contains(&"round 1: read_file a.txt".to_owned()), "{messages:?}");
+    assert!(messages.contains(&"round 1: patch_file a.txt (failed)".to_owned()), "{messages:?}");
+    let end = client
+        .notifications
+        .iter()
+        .find(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end")
+        .unwrap();
+    assert_eq!(end["params"]["value"]["message"], "ready: b it is");
+}
+
+#[test]
+fn run_events_flow_even_without_progress_support() {
+    let scratch = scratch();
+    let options = ClientOptions { capabilities: json!({}), ..ClientOptions::default() };
+    let mut client = LspClient::start(&scratch, options);
+    let (run_id, _) = client.run_issue("b", "replay.jsonl");
+    client
+        .wait_for_notification(|n| n["method"] == "issuewright/runEvent" && n["params"]["event"]["kind"] == "finished");
+    assert!(client.server_requests.iter().all(|r| r["method"] != "window/workDoneProgress/create"));
+    assert!(client.notifications.iter().all(|n| n["method"] != "$/progress"));
+    let events: Vec<&Value> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "issuewright/runEvent" && n["params"]["runId"] == run_id.as_str())
+        .map(|n| &n["params"]["event"])
+        .collect();
+    let tool_calls: Vec<(&str, bool)> = events
+        .iter()
+        .filter(|e| e["kind"] == "toolCall")
+        .map(|e| (e["name"].as_str().unwrap(), e["ok"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(tool_calls, [("read_file", true), ("patch_file", false), ("patch_file", true)]);
+    let finished = events.last().unwrap();
+    assert_eq!(finished["status"]["state"], "ready");
+    assert_eq!(finished["files"], 1);
+    let ready = client.wait_for_notification(|n| n["method"] == "window/showMessage");
+    assert!(ready["params"]["message"].as_str().unwrap().contains("is ready: 1 file(s) proposed"), "{ready}");
+}
