@@ -11,3 +11,19 @@ pub mod lsp;
 pub mod session;
 pub mod tools;
 pub mod workspace;
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for unit tests.
+
+    /// A temporary directory under the build's `target/tmp`, so tests write nothing outside
+    /// the checkout.
+    pub fn tempdir() -> tempfile::TempDir {
+        let exe = std::env::current_exe().expect("the test binary has a path");
+        // target/<profile>/deps/<test binary>
+        let target = exe.ancestors().nth(3).expect("tests run from target/<profile>/deps");
+        let base = target.join("tmp").join("issuewright-unit");
+        std::fs::create_dir_all(&base).expect("create target/tmp");
+        tempfile::tempdir_in(base).expect("create a temporary directory")
+    }
+}

@@ -14,7 +14,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         for (path, text) in files {
             let absolute = dir.path().join(path);
             std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();

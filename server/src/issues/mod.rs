@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn markdown_files_give_their_heading_as_title() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         std::fs::write(dir.path().join("ISSUE.md"), "\n# Crash on empty input\n\nSteps: ...\n").unwrap();
         let issue = resolve("@ISSUE.md", dir.path()).unwrap();
         assert_eq!(issue.title, "Crash on empty input");
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn bad_specs_say_what_to_do() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         assert!(matches!(resolve("   ", dir.path()), Err(IssueError::Empty)));
         assert!(matches!(resolve("@", dir.path()), Err(IssueError::MissingPath)));
         let missing = resolve("@nope.md", dir.path()).unwrap_err();

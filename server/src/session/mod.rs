@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_and_ignore_themselves() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         let id = RunId::generate();
         let record = RunRecord::create(dir.path(), &id).unwrap();
         record.append(LedgerEvent::Error { message: "first".into() }).unwrap();
@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn missing_and_damaged_records_are_named() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         let id = RunId::generate();
         assert!(matches!(load_proposal(dir.path(), &id), Err(SessionError::UnknownRun(_))));
         let record = RunRecord::create(dir.path(), &id).unwrap();

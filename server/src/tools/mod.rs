@@ -256,7 +256,7 @@ mod tests {
     use std::sync::Arc;
 
     fn overlay(files: &[(&str, &str)]) -> (tempfile::TempDir, Overlay) {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         for (path, text) in files {
             let absolute = dir.path().join(path);
             std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();

@@ -61,7 +61,7 @@ mod tests {
 
     #[test]
     fn writes_creates_and_deletes() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         std::fs::write(dir.path().join("old.txt"), "x").unwrap();
         let root = Root::new(dir.path()).unwrap();
         let p = |s: &str| WorkspacePath::parse(s).unwrap();
@@ -77,7 +77,7 @@ mod tests {
     #[test]
     fn permissions_survive_a_rewrite() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         let script = dir.path().join("run.sh");
         std::fs::write(&script, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -432,7 +432,7 @@ mod tests {
     }
 
     fn fixture(files: &[(&str, &str)]) -> Fixture {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         for (path, text) in files {
             let absolute = dir.path().join(path);
             fs::create_dir_all(absolute.parent().unwrap()).unwrap();
@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn binary_files_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::testing::tempdir();
         fs::write(dir.path().join("bin"), [0xff, 0xfe, 0x00]).unwrap();
         let mut overlay = Overlay::new(Root::new(dir.path()).unwrap(), Arc::new(DiskBase));
         let error = overlay.read_file(&p("bin"), None, None).unwrap_err();
@@ -587,7 +587,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn symlinks_out_of_the_root_are_refused_for_every_operation() {
-        let outside = tempfile::tempdir().unwrap();
+        let outside = crate::testing::tempdir();
         fs::write(outside.path().join("secret"), "s").unwrap();
         let mut f = fixture(&[]);
         std::os::unix::fs::symlink(outside.path(), f._dir.path().join("link")).unwrap();

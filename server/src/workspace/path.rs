@@ -248,8 +248,8 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn symlinks_are_followed_only_while_they_stay_inside() {
-        let outside = tempfile::tempdir().unwrap();
-        let workspace = tempfile::tempdir().unwrap();
+        let outside = crate::testing::tempdir();
+        let workspace = crate::testing::tempdir();
         std::fs::create_dir(workspace.path().join("real")).unwrap();
         std::os::unix::fs::symlink(outside.path(), workspace.path().join("out")).unwrap();
         std::os::unix::fs::symlink(workspace.path().join("real"), workspace.path().join("in")).unwrap();
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn absolute_paths_below_the_root_map_back() {
-        let workspace = tempfile::tempdir().unwrap();
+        let workspace = crate::testing::tempdir();
         let root = Root::new(workspace.path()).unwrap();
         let absolute = root.path().join("src").join("lib.rs");
         assert_eq!(root.relative(&absolute).unwrap().as_str(), "src/lib.rs");

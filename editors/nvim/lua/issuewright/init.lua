@@ -1,0 +1,226 @@
+-- issuewright for Neovim (0.10+): starts `issuewright lsp` for your buffers and offers
+-- commands to implement an issue, follow the run, review the proposal and apply it.
+--
+--   require('issuewright').setup({ cmd = { 'issuewright', 'lsp' } })
+--   :IssuewrightImplement @ISSUE.md replay=session.jsonl
+--   :IssuewrightProposal        (the diff in a scratch buffer)
+--   :IssuewrightApply [files]   (all files, or only those named)
+
+local M = {}
+
+M.config = {
+  cmd = { 'issuewright', 'lsp' },
+  -- Folders holding one of these mark the workspace root (else the current directory).
+  root_markers = { '.git', 'Cargo.toml', 'pom.xml', 'build.gradle', 'package.json', 'tsconfig.json' },
+  init_options = nil,
+  -- How long synchronous requests may take, in milliseconds.
+  timeout_ms = 30000,
+}
+
+-- The most recent run started from this Neovim.
+M.last_run = nil
+
+local function notify(message, level)
+  vim.notify('issuewright: ' .. message, level or vim.log.levels.INFO)
+end
+
+-- Neovim 0.11 calls client methods with `:`; 0.10 with `.`.
+local function request_sync(client, method, params, timeout, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request_sync(method, params, timeout, bufnr)
+  end
+  return client.request_sync(method, params, timeout, bufnr)
+end
+
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  -- Neovim applies documentChanges (versioned edits, create and delete) but does not say so.
+  caps.workspace = caps.workspace or {}
+  caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
+  caps.workspace.workspaceEdit.documentChanges = true
+  return caps
+end
+
+--- The issuewright client for the current buffer (or any running one).
+function M.client()
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local clients = get({ name = 'issuewright', bufnr = vim.api.nvim_get_current_buf() })
+  if #clients == 0 then
+    clients = get({ name = 'issuewright' })
+  end
+  return clients[1]
+end
+
+--- Runs `issuewright.<name>` with one argument object; returns the result or nil, error.
+function M.command(name, argument)
+  local client = M.client()
+  if not client then
+    return nil, 'issuewright is not running for this buffer'
+  end
+  local response, err = request_sync(client, 'workspace/executeCommand', {
+    command = 'issuewright.' .. name,
+    arguments = { argument },
+  }, M.config.timeout_ms, vim.api.nvim_get_current_buf())
+  if not response then
+    return nil, err or 'no answer from issuewright'
+  end
+  if response.err then
+    return nil, response.err.message
+  end
+  return response.result
+end
+
+--- Starts a run; `opts.replay` names a file of recorded model turns. Returns the run id.
+function M.implement(issue, opts)
+  opts = opts or {}
+  local result, err = M.command('implementIssue', { issue = issue, replay = opts.replay })
+  if not result then
+    notify(err, vim.log.levels.ERROR)
+    return nil, err
+  end
+  M.last_run = result.runId
+  notify('run ' .. result.runId .. ' started')
+  return result.runId
+end
+
+--- The status of a run (default: the last one).
+function M.status(run_id)
+  return M.command('runStatus', { runId = run_id or M.last_run })
+end
+
+--- Waits until a run is no longer running; returns its final status.
+function M.wait(run_id, timeout_ms)
+  run_id = run_id or M.last_run
+  local status, err
+  vim.wait(timeout_ms or M.config.timeout_ms, function()
+    status, err = M.status(run_id)
+    return status == nil or status.state ~= 'running'
+  end, 50)
+  return status, err
+end
+
+--- The proposal of a run: `{edit, files, diff, ...}`.
+function M.proposal(run_id)
+  return M.command('proposal', { runId = run_id or M.last_run })
+end
+
+--- Applies a run's proposal (all files, or only `files`).
+function M.apply(run_id, files)
+  local argument = { runId = run_id or M.last_run }
+  if files and #files > 0 then
+    argument.files = files
+  end
+  return M.command('applyProposal', argument)
+end
+
+--- Discards a run's proposal.
+function M.discard(run_id)
+  return M.command('discardProposal', { runId = run_id or M.last_run })
+end
+
+--- Cancels a running run.
+function M.cancel(run_id)
+  return M.command('cancel', { runId = run_id or M.last_run })
+end
+
+--- Shows a run's proposal as a diff in a scratch buffer.
+function M.show_proposal(run_id)
+  local proposal, err = M.proposal(run_id)
+  if not proposal then
+    notify(err, vim.log.levels.ERROR)
+    return
+  end
+  local lines = vim.split(proposal.diff, '\n', { plain = true })
+  table.insert(lines, 1, string.format('# issuewright run %s (%s): %s', proposal.runId, proposal.state, proposal.title))
+  for _, note in ipairs(proposal.notes or {}) do
+    table.insert(lines, 2, '# note: ' .. note)
+  end
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'diff'
+  vim.bo[buf].modifiable = false
+end
+
+local function start(bufnr)
+  if vim.bo[bufnr].buftype ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
+    return
+  end
+  local root = vim.fs.root(bufnr, M.config.root_markers) or vim.fn.getcwd()
+  vim.lsp.start({
+    name = 'issuewright',
+    cmd = M.config.cmd,
+    root_dir = root,
+    capabilities = capabilities(),
+    init_options = M.config.init_options,
+    handlers = {
+      ['issuewright/runEvent'] = function(_, params)
+        if params and params.event and params.event.kind == 'finished' then
+          M.last_run = params.runId
+        end
+      end,
+    },
+  }, { bufnr = bufnr })
+end
+
+local function split_args(fargs)
+  local words, options = {}, {}
+  for _, word in ipairs(fargs) do
+    local key, value = word:match('^(%w+)=(.+)$')
+    if key then
+      options[key] = value
+    else
+      table.insert(words, word)
+    end
+  end
+  return table.concat(words, ' '), options
+end
+
+local function report(result, err)
+  if result then
+    notify(vim.inspect(result))
+  else
+    notify(err, vim.log.levels.ERROR)
+  end
+end
+
+--- Configures the plugin and attaches issuewright to file buffers.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', M.config, opts or {})
+  local group = vim.api.nvim_create_augroup('issuewright', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    callback = function(args)
+      start(args.buf)
+    end,
+  })
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) then
+      start(buf)
+    end
+  end
+
+  vim.api.nvim_create_user_command('IssuewrightImplement', function(cmd)
+    local issue, options = split_args(cmd.fargs)
+    M.implement(issue, { replay = options.replay })
+  end, { nargs = '+', desc = 'issuewright: implement an issue (text or @FILE) [replay=FILE]' })
+  vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
+    report(M.status(cmd.fargs[1]))
+  end, { nargs = '?', desc = 'issuewright: status of a run' })
+  vim.api.nvim_create_user_command('IssuewrightProposal', function(cmd)
+    M.show_proposal(cmd.fargs[1])
+  end, { nargs = '?', desc = "issuewright: show a run's proposal as a diff" })
+  vim.api.nvim_create_user_command('IssuewrightApply', function(cmd)
+    report(M.apply(nil, cmd.fargs))
+  end, { nargs = '*', complete = 'file', desc = "issuewright: apply the last run's proposal [files]" })
+  vim.api.nvim_create_user_command('IssuewrightDiscard', function(cmd)
+    report(M.discard(cmd.fargs[1]))
+  end, { nargs = '?', desc = "issuewright: discard a run's proposal" })
+  vim.api.nvim_create_user_command('IssuewrightCancel', function(cmd)
+    report(M.cancel(cmd.fargs[1]))
+  end, { nargs = '?', desc = 'issuewright: cancel a run' })
+end
+
+return M

@@ -1,0 +1,1 @@
+-- Nothing starts until require('issuewright').setup() is called; see lua/issuewright/init.lua.
