@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s (%ss)\n' "$*" "$SECONDS"; }
 
 # Neovim 0.11 for the editor test (distribution packages are often older), in .venv.
 nvim_ok() { [ -x .venv/bin/nvim ] && .venv/bin/nvim --version 2>/dev/null | head -n1 | grep -Eq '^NVIM v0\.(1[1-9]|[2-9][0-9])'; }

@@ -189,6 +189,7 @@ fn proposals_survive_a_restart() {
     let status = second.command("issuewright.runStatus", json!({"runId": run_id})).unwrap();
     assert_eq!(status["state"], "ready");
     assert_eq!(status["files"], 3);
+    assert_eq!(status["failedToolCalls"], 1);
     let applied = second.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert_eq!(applied["verified"], true, "{applied}");
     assert_eq!(scratch.read("src/new.rs").unwrap(), "pub fn new() {}\n");

@@ -204,6 +204,7 @@ impl Driver {
             state: state.as_str().to_owned(),
             rounds: self.status.rounds,
             tool_calls: self.status.tool_calls,
+            failed_tool_calls: self.status.failed_tool_calls,
             summary: self.status.summary.clone(),
             error: self.status.error.clone(),
             changes: outcome.changes.clone(),

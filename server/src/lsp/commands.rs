@@ -148,6 +148,7 @@ fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError
         "state": stored.state,
         "rounds": stored.rounds,
         "toolCalls": stored.tool_calls,
+        "failedToolCalls": stored.failed_tool_calls,
         "summary": stored.summary,
         "error": stored.error,
         "discarded": stored.discarded,
@@ -156,19 +157,26 @@ fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError
 }
 
 fn discard(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
-    let root = root(state)?;
-    let known = state.with_runs(|runs| {
+    let root = root(state)?.clone();
+    let running = state.with_runs(|runs| {
         runs.get_mut(run_id).map(|entry| {
-            entry.handle.cancel();
             entry.discarded = true;
-            entry.handle.snapshot().outcome.is_some()
+            entry.handle.cancel();
+            entry.handle.clone()
         })
     });
-    match known {
-        // Finished: its record exists and is marked. Still running: it is cancelled and
-        // the registry entry refuses its proposal from now on.
-        Some(true) | None => session::mark_discarded(root.path(), run_id)?,
-        Some(false) => {}
+    match running {
+        // Still running: it stops, and its record is marked once it is written.
+        Some(handle) if handle.snapshot().outcome.is_none() => {
+            let run_id = run_id.clone();
+            tokio::spawn(async move {
+                handle.finished().await;
+                if let Err(error) = session::mark_discarded(root.path(), &run_id) {
+                    tracing::warn!("{error}");
+                }
+            });
+        }
+        _ => session::mark_discarded(root.path(), run_id)?,
     }
     Ok(json!({"runId": run_id, "discarded": true}))
 }

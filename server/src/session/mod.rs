@@ -68,6 +68,9 @@ pub struct StoredProposal {
     pub rounds: u32,
     /// Tool calls made.
     pub tool_calls: u32,
+    /// Of those, how many failed.
+    #[serde(default)]
+    pub failed_tool_calls: u32,
     /// The model's summary, or why the run stopped.
     pub summary: String,
     /// The error that ended the run, if any.
@@ -197,6 +200,7 @@ mod tests {
             state: "ready".into(),
             rounds: 2,
             tool_calls: 3,
+            failed_tool_calls: 1,
             summary: "done".into(),
             error: None,
             changes: vec![FileChange {
