@@ -5,6 +5,7 @@
 //! `workspace`, which depends on nothing of ours.
 
 pub mod agent;
+pub mod config;
 pub mod issues;
 pub mod llm;
 pub mod lsp;
@@ -25,5 +26,15 @@ pub(crate) mod testing {
         let base = target.join("tmp").join("issuewright-unit");
         std::fs::create_dir_all(&base).expect("create target/tmp");
         tempfile::tempdir_in(base).expect("create a temporary directory")
+    }
+
+    /// The official wire-format specifications and recorded payloads the provider code is
+    /// built and tested against: `$ISSUEWRIGHT_SPECS`, else `shared/specs` beside the checkout.
+    pub fn specs_dir() -> std::path::PathBuf {
+        let dir = std::env::var_os("ISSUEWRIGHT_SPECS")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/specs"));
+        assert!(dir.is_dir(), "wire-format specs not found at {}; set ISSUEWRIGHT_SPECS", dir.display());
+        dir
     }
 }

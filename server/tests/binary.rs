@@ -23,5 +23,9 @@ fn run_requires_its_arguments() {
     let output = issuewright(&["run", "--issue", "x"]);
     assert_eq!(output.status.code(), Some(2), "usage errors exit with 2");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--repo") && stderr.contains("--replay"), "{stderr}");
+    assert!(stderr.contains("--repo"), "{stderr}");
+    let bad_provider = issuewright(&["run", "--repo", ".", "--issue", "x", "--provider", "gemini"]);
+    assert_eq!(bad_provider.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad_provider.stderr);
+    assert!(stderr.contains("ollama") && stderr.contains("anthropic"), "names the valid choices: {stderr}");
 }

@@ -128,8 +128,11 @@ fn bad_requests_get_errors_that_say_what_to_do() {
     let mut client = LspClient::start(&scratch, ClientOptions::default());
     let message = |error: Value| error["message"].as_str().unwrap().to_owned();
 
-    let no_replay = client.command("issuewright.implementIssue", json!({"issue": "x"})).unwrap_err();
-    assert!(message(no_replay).contains("pass `replay`"));
+    scratch.write(".issuewright.toml", "[provider]\nkind = \"gemini\"\n");
+    let bad_config = client.command("issuewright.implementIssue", json!({"issue": "x"})).unwrap_err();
+    let text = message(bad_config);
+    assert!(text.contains(".issuewright.toml") && text.contains("unknown variant `gemini`"), "{text}");
+    std::fs::remove_file(scratch.workspace().join(".issuewright.toml")).unwrap();
     let missing_issue = client
         .command("issuewright.implementIssue", json!({"issue": "@nope.md", "replay": "broken.jsonl"}))
         .unwrap_err();

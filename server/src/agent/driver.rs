@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::prompt;
 use super::run::{RunEvent, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
-use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ToolCall};
+use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord, StoredProposal};
 use crate::tools::Toolset;
@@ -29,7 +29,7 @@ pub(super) struct Driver {
     pub(super) id: RunId,
     pub(super) spec: RunSpec,
     pub(super) overlay: Overlay,
-    pub(super) record: RunRecord,
+    pub(super) record: Arc<RunRecord>,
     pub(super) events: Option<mpsc::UnboundedSender<RunEvent>>,
     pub(super) publish: watch::Sender<RunSnapshot>,
     pub(super) cancel: CancellationToken,
@@ -40,23 +40,20 @@ impl Driver {
     /// Runs to the end and publishes the outcome.
     pub(super) async fn run(mut self) {
         self.emit(RunEvent::Started { title: self.spec.issue.title.clone() });
-        let ending = match llm::connect(&self.spec.provider) {
-            Ok(model) => {
-                self.log(LedgerEvent::RunStarted {
-                    title: self.spec.issue.title.clone(),
-                    issue: self.spec.issue.text.clone(),
-                    model: model.describe(),
-                });
-                self.drive(model.as_ref()).await
-            }
-            Err(error) => {
-                self.log(LedgerEvent::RunStarted {
-                    title: self.spec.issue.title.clone(),
-                    issue: self.spec.issue.text.clone(),
-                    model: format!("{:?}", self.spec.provider),
-                });
-                Ending::Failed(error.to_string())
-            }
+        let trace: Arc<dyn TraceSink> = Arc::new(RecordTrace(self.record.clone()));
+        let connected = llm::connect(&self.spec.provider, trace);
+        let model_name = match &connected {
+            Ok(connected) => connected.model.describe(),
+            Err(_) => format!("{}:{}", self.spec.provider.kind.as_str(), self.spec.provider.model),
+        };
+        self.log(LedgerEvent::RunStarted {
+            title: self.spec.issue.title.clone(),
+            issue: self.spec.issue.text.clone(),
+            model: model_name,
+        });
+        let ending = match connected {
+            Ok(connected) => self.drive(connected.model.as_ref()).await,
+            Err(error) => Ending::Failed(error.to_string()),
         };
         self.finish(ending);
     }
@@ -69,6 +66,7 @@ impl Driver {
         let budgets = self.spec.budgets;
         let deadline = Instant::now() + budgets.wall_clock;
         let mut repeats = Repeats::default();
+        let mut protocol_errors = 0;
 
         let out_of_time =
             || Ending::Failed(format!("stopped after {:?} of wall-clock time (wall_clock budget)", budgets.wall_clock));
@@ -95,16 +93,54 @@ impl Driver {
                 () = tokio::time::sleep_until(deadline) => return out_of_time(),
                 answer = model.complete(request) => match answer {
                     Ok(turn) => turn,
+                    Err(error) if error.is_context_overflow() => {
+                        return Ending::Failed(format!("{error} (the conversation cannot be compacted yet)"));
+                    }
                     Err(error) => return Ending::Failed(error.to_string()),
                 },
             };
+            if let Some(usage) = turn.usage {
+                self.status.usage += usage;
+            }
+            self.status.parse_repairs += turn.repairs;
             self.log(LedgerEvent::ModelTurn {
                 round,
                 content: turn.content.clone(),
                 tool_calls: turn.tool_calls.len(),
+                stop: turn.stop,
+                usage: turn.usage,
+                protocol_error: turn.protocol_error.clone(),
             });
             messages.push(Message::Assistant(turn.clone()));
+
+            if let Some(problem) = &turn.protocol_error {
+                protocol_errors += 1;
+                if protocol_errors >= budgets.max_protocol_errors {
+                    return Ending::Failed(format!(
+                        "the model's answers could not be read {protocol_errors} times in a row: {problem}"
+                    ));
+                }
+                messages.push(Message::User(format!(
+                    "Your answer could not be read: {problem}. Answer with exactly one JSON object as described."
+                )));
+                continue;
+            }
+            protocol_errors = 0;
             if turn.tool_calls.is_empty() {
+                match turn.stop {
+                    StopReason::Paused => continue,
+                    StopReason::MaxTokens => {
+                        messages.push(Message::User(
+                            "Your answer was cut off by the output limit. Continue, in smaller steps.".into(),
+                        ));
+                        continue;
+                    }
+                    StopReason::Refused => {
+                        let said = turn.content.unwrap_or_default();
+                        return Ending::Failed(format!("the model declined to continue: {}", said.trim()));
+                    }
+                    StopReason::EndTurn | StopReason::ToolUse => {}
+                }
                 let summary = turn.content.unwrap_or_default().trim().to_owned();
                 return Ending::Done(if summary.is_empty() {
                     "The model finished without a summary.".into()
@@ -161,6 +197,9 @@ impl Driver {
         if !outcome.ok {
             self.status.failed_tool_calls += 1;
         }
+        if outcome.invalid_arguments {
+            self.status.schema_violations += 1;
+        }
         self.log(LedgerEvent::ToolResult {
             round,
             id: call.id.clone(),
@@ -194,6 +233,7 @@ impl Driver {
             state: state.as_str().to_owned(),
             rounds: self.status.rounds,
             tool_calls: self.status.tool_calls,
+            usage: self.status.usage,
             summary: self.status.summary.clone(),
             error: self.status.error.clone(),
             files: outcome.changes.iter().map(|c| (c.path.to_string(), c.kind())).collect(),
@@ -205,6 +245,7 @@ impl Driver {
             rounds: self.status.rounds,
             tool_calls: self.status.tool_calls,
             failed_tool_calls: self.status.failed_tool_calls,
+            usage: self.status.usage,
             summary: self.status.summary.clone(),
             error: self.status.error.clone(),
             changes: outcome.changes.clone(),
@@ -232,6 +273,17 @@ impl Driver {
     fn log(&self, event: LedgerEvent) {
         if let Err(error) = self.record.append(event) {
             tracing::error!(run = %self.id, "{error}");
+        }
+    }
+}
+
+/// Writes provider traffic to the run's `trace.jsonl`.
+struct RecordTrace(Arc<RunRecord>);
+
+impl TraceSink for RecordTrace {
+    fn record(&self, entry: serde_json::Value) {
+        if let Err(error) = self.0.trace(entry) {
+            tracing::warn!("{error}");
         }
     }
 }

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-pub use crate::llm::ProviderConfig;
 pub use run::{Budgets, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
 
 use crate::session::{RunId, RunRecord, SessionError};
@@ -42,6 +41,9 @@ pub fn start(
         rounds: 0,
         tool_calls: 0,
         failed_tool_calls: 0,
+        schema_violations: 0,
+        parse_repairs: 0,
+        usage: Default::default(),
         summary: "starting".into(),
         error: None,
     };
@@ -49,7 +51,8 @@ pub fn start(
     let cancel = CancellationToken::new();
     let handle = RunHandle { id: id.clone(), issue: spec.issue.clone(), status: watch_status, cancel: cancel.clone() };
     let overlay = Overlay::new(spec.root.clone(), base);
-    let driver = Driver { id, spec, overlay, record, events, publish: publish.clone(), cancel, status };
+    let driver =
+        Driver { id, spec, overlay, record: Arc::new(record), events, publish: publish.clone(), cancel, status };
 
     let task = tokio::spawn(driver.run());
     // If the driver panics, the run still ends, as failed, and says so.

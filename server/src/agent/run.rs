@@ -6,8 +6,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use crate::config::{AgentSettings, ProviderSettings};
 use crate::issues::Issue;
-use crate::llm::ProviderConfig;
+use crate::llm::Usage;
 use crate::session::RunId;
 use crate::workspace::{FileChange, Root, WorkspacePath};
 
@@ -22,6 +23,8 @@ pub struct Budgets {
     pub max_identical_calls: u32,
     /// Wall-clock time before the run stops.
     pub wall_clock: Duration,
+    /// Unreadable answers in a row (text protocol) before the run stops.
+    pub max_protocol_errors: u32,
 }
 
 impl Default for Budgets {
@@ -31,7 +34,14 @@ impl Default for Budgets {
             max_tool_calls_per_round: 64,
             max_identical_calls: 3,
             wall_clock: Duration::from_secs(30 * 60),
+            max_protocol_errors: 3,
         }
+    }
+}
+
+impl From<AgentSettings> for Budgets {
+    fn from(settings: AgentSettings) -> Self {
+        Self { max_rounds: settings.max_rounds, ..Self::default() }
     }
 }
 
@@ -43,7 +53,7 @@ pub struct RunSpec {
     /// The issue to implement.
     pub issue: Issue,
     /// The model to talk to.
-    pub provider: ProviderConfig,
+    pub provider: ProviderSettings,
     /// Its limits.
     pub budgets: Budgets,
 }
@@ -86,6 +96,12 @@ pub struct RunStatus {
     pub tool_calls: u32,
     /// Of those, how many failed (refused, invalid, no unique match...).
     pub failed_tool_calls: u32,
+    /// Calls whose arguments did not match the tool's schema.
+    pub schema_violations: u32,
+    /// Text-protocol answers whose JSON had to be repaired.
+    pub parse_repairs: u32,
+    /// Tokens used, summed over the run's turns.
+    pub usage: Usage,
     /// The model's summary when done, or what is going on.
     pub summary: String,
     /// What ended the run, when it failed.

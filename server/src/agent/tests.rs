@@ -29,7 +29,12 @@ impl Scratch {
         RunSpec {
             root: Root::new(self.dir.path()).unwrap(),
             issue: Issue { title: "Fix it".into(), text: "# Fix it\n".into(), source: IssueSource::Text },
-            provider: ProviderConfig::Replay { path },
+            provider: crate::config::Config::resolve(
+                [crate::config::ConfigLayer::from_toml(&format!("[provider]\nreplay = {path:?}\n"), "test").unwrap()],
+                self.dir.path(),
+            )
+            .unwrap()
+            .provider,
             budgets,
         }
     }

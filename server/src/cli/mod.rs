@@ -33,18 +33,48 @@ pub struct RunArgs {
     /// The issue: a sentence, or `@FILE` for a Markdown file (relative to the current directory).
     #[arg(long, value_name = "TEXT|@FILE")]
     pub issue: String,
-    /// Replay recorded model turns from a JSONL file (one assistant turn per line).
+    /// Replay recorded model turns from a JSONL file (one assistant turn per line) instead
+    /// of calling a model.
     #[arg(long, value_name = "FILE")]
-    pub replay: PathBuf,
+    pub replay: Option<PathBuf>,
+    /// The model provider (default: ollama, or what .issuewright.toml says).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub provider: Option<ProviderArg>,
+    /// The provider's base URL, e.g. http://127.0.0.1:8000/v1.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The model name.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// The environment variable holding the API key.
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// Most tokens per model answer.
+    #[arg(long, value_name = "N")]
+    pub max_output_tokens: Option<u32>,
+    /// Describe the tools in the prompt (JSON text protocol) instead of native tool calls.
+    #[arg(long)]
+    pub text_protocol: bool,
     /// Write the proposal to the repository's files when the run is ready.
     #[arg(long)]
     pub apply: bool,
     /// Print one JSON object instead of the diff and summary.
     #[arg(long)]
     pub json: bool,
-    /// Most model turns before the run stops.
-    #[arg(long, value_name = "N", default_value_t = 30)]
-    pub max_rounds: u32,
+    /// Most model turns before the run stops (default 30).
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+}
+
+/// `--provider` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ProviderArg {
+    /// A local Ollama server.
+    Ollama,
+    /// An OpenAI-compatible server.
+    Openai,
+    /// Anthropic's Messages API.
+    Anthropic,
 }
 
 /// Runs the chosen subcommand.

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use super::RunArgs;
-use issuewright::agent::{self, Budgets, ProviderConfig, RunEvent, RunSnapshot, RunSpec, RunState};
+use super::{ProviderArg, RunArgs};
+use issuewright::agent::{self, RunEvent, RunSnapshot, RunSpec, RunState};
+use issuewright::config::{self, AgentLayer, Config, ConfigLayer, ProviderKind, ProviderLayer};
 use issuewright::issues;
 use issuewright::session::{self, LedgerEvent, RunId};
 use issuewright::workspace::{
@@ -30,12 +31,10 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     let root = Root::new(&args.repo).map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
     let cwd = std::env::current_dir().map_err(|error| format!("cannot read the current directory: {error}"))?;
     let issue = issues::resolve(&args.issue, &cwd).map_err(|error| error.to_string())?;
-    let spec = RunSpec {
-        root: root.clone(),
-        issue,
-        provider: ProviderConfig::Replay { path: cwd.join(&args.replay) },
-        budgets: Budgets { max_rounds: args.max_rounds.max(1), ..Budgets::default() },
-    };
+    let mut layers = config::file_layers(root.path()).map_err(|error| error.to_string())?;
+    layers.push(flags_layer(args, &cwd));
+    let config = Config::resolve(layers, root.path()).map_err(|error| error.to_string())?;
+    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into() };
     let (events, mut receiver) = mpsc::unbounded_channel();
     let handle = agent::start(spec, Arc::new(DiskBase), Some(events)).map_err(|error| error.to_string())?;
 
@@ -64,6 +63,30 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     report(args, handle.id(), &snapshot, &changes, applied.as_ref(), &record.display().to_string());
     let success = ready && applied.as_ref().is_none_or(Result::is_ok);
     Ok(if success { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// The command-line flags as the top configuration layer.
+fn flags_layer(args: &RunArgs, cwd: &std::path::Path) -> ConfigLayer {
+    let kind = match (&args.replay, args.provider) {
+        (Some(_), _) => Some(ProviderKind::Replay),
+        (None, Some(ProviderArg::Ollama)) => Some(ProviderKind::Ollama),
+        (None, Some(ProviderArg::Openai)) => Some(ProviderKind::Openai),
+        (None, Some(ProviderArg::Anthropic)) => Some(ProviderKind::Anthropic),
+        (None, None) => None,
+    };
+    ConfigLayer {
+        provider: ProviderLayer {
+            kind,
+            base_url: args.base_url.clone(),
+            model: args.model.clone(),
+            api_key_env: args.api_key_env.clone(),
+            max_output_tokens: args.max_output_tokens,
+            native_tools: args.text_protocol.then_some(false),
+            replay: args.replay.as_ref().map(|path| cwd.join(path)),
+            ..ProviderLayer::default()
+        },
+        agent: AgentLayer { max_rounds: args.max_rounds },
+    }
 }
 
 fn progress_line(event: &RunEvent) -> Option<String> {
@@ -126,6 +149,9 @@ fn report(
             "rounds": status.rounds,
             "toolCalls": status.tool_calls,
             "failedToolCalls": status.failed_tool_calls,
+            "schemaViolations": status.schema_violations,
+            "parseRepairs": status.parse_repairs,
+            "usage": status.usage,
             "summary": status.summary,
             "error": status.error,
             "applied": applied.map(|result| result.is_ok()),
@@ -146,6 +172,9 @@ fn report(
         status.tool_calls,
         status.failed_tool_calls
     );
+    if status.usage.input_tokens + status.usage.output_tokens > 0 {
+        println!("  tokens: {} in, {} out", status.usage.input_tokens, status.usage.output_tokens);
+    }
     for file in &files {
         println!(
             "  {:<9} {}  (+{} -{})",

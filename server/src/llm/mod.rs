@@ -1,14 +1,34 @@
 //! Models behind one trait. The driver hands a [`ChatModel`] the conversation and the tool
-//! descriptors and gets back one assistant turn. Today the only provider replays recorded
-//! turns from a JSONL file; HTTP providers implement the same trait.
+//! descriptors and gets back one assistant turn. Providers: OpenAI-compatible servers,
+//! Anthropic, Ollama (through its OpenAI-compatible endpoint), and the replay of recorded
+//! turns. Native tool calling where the model supports it, the JSON text protocol otherwise.
 
+mod anthropic;
+mod fault;
+mod http;
+mod openai;
+pub mod redact;
+pub mod registry;
 mod replay;
+mod retry;
+mod sse;
+pub mod text_protocol;
+mod trace;
 
-use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
 
+pub use fault::{FaultClass, classify_status, error_message};
+pub use registry::ModelInfo;
 pub use replay::{ReplayError, ReplayModel};
+pub use retry::RetryPolicy;
+pub use trace::{NoTrace, TraceSink};
+
+use crate::config::{ProviderKind, ProviderSettings};
+use fault::Fault;
+use http::{Endpoint, Transport};
 
 /// A tool call the model asked for.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -17,24 +37,60 @@ pub struct ToolCall {
     pub id: String,
     /// The tool's name.
     pub name: String,
-    /// The arguments, a JSON object when the model behaves.
+    /// The arguments: a JSON object when the model behaves; the raw text when it was not JSON.
     pub arguments: Value,
+    /// Why the arguments are not JSON (e.g. cut off by the output limit), if they are not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub malformed: Option<String>,
+}
+
+/// Parses tool arguments sent as JSON text: `(value, None)`, or `(raw text, Some(error))`.
+pub fn parse_arguments(raw: &str) -> (Value, Option<String>) {
+    if raw.trim().is_empty() {
+        return (Value::Object(Default::default()), None);
+    }
+    match serde_json::from_str(raw) {
+        Ok(value) => (value, None),
+        Err(error) => (Value::String(raw.to_owned()), Some(error.to_string())),
+    }
 }
 
 /// Why the model stopped producing its turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The turn is complete.
+    #[default]
     EndTurn,
     /// The model wants its tool calls run.
     ToolUse,
     /// The output token limit cut the turn.
     MaxTokens,
+    /// The provider paused a long turn; sending it back lets the model continue.
+    Paused,
+    /// The model declined, or a content filter stopped it.
+    Refused,
+}
+
+/// Tokens a turn consumed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Prompt tokens (cache reads and writes included).
+    pub input_tokens: u64,
+    /// Answer tokens.
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Self) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
 }
 
 /// One assistant turn.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AssistantTurn {
     /// Text the model wrote.
     pub content: Option<String>,
@@ -42,6 +98,19 @@ pub struct AssistantTurn {
     pub tool_calls: Vec<ToolCall>,
     /// Why the turn ended.
     pub stop: StopReason,
+    /// Tokens used, when the provider reports them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Text-protocol answers that had to be repaired (cut-off JSON completed).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repairs: u32,
+    /// A text-protocol answer that could not be read, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol_error: Option<String>,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// One message of the conversation.
@@ -49,7 +118,7 @@ pub struct AssistantTurn {
 pub enum Message {
     /// Instructions.
     System(String),
-    /// The user's words (the issue and its context).
+    /// The user's words (the issue and its context), or the driver's feedback.
     User(String),
     /// A previous turn of the model.
     Assistant(AssistantTurn),
@@ -86,37 +155,229 @@ pub struct ChatRequest<'a> {
     pub tools: &'a [ToolSpec],
 }
 
-/// Why a model gave no turn.
+/// Why a model gave no turn. Each message names the provider and what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
     /// The replay file is unusable or exhausted.
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// Still failing after every retry.
+    #[error("{provider} did not answer after {attempts} attempts: {message}")]
+    Unavailable {
+        /// The provider.
+        provider: &'static str,
+        /// The last failure.
+        message: String,
+        /// Attempts made.
+        attempts: u32,
+    },
+    /// The conversation no longer fits the model's context window.
+    #[error("the conversation no longer fits the model's context window ({provider}): {message}")]
+    ContextOverflow {
+        /// The provider.
+        provider: &'static str,
+        /// Its words.
+        message: String,
+    },
+    /// The key was refused, or the account cannot be used.
+    #[error("{provider} refused the credentials: {message}. {hint}")]
+    Auth {
+        /// The provider.
+        provider: &'static str,
+        /// Its words.
+        message: String,
+        /// Which setting to check.
+        hint: String,
+    },
+    /// The request was refused as it is.
+    #[error("{provider} rejected the request: {message}. Check provider.model and provider.base_url")]
+    Rejected {
+        /// The provider.
+        provider: &'static str,
+        /// Its words.
+        message: String,
+    },
+    /// The model does not do native tool calling (the run switches to the text protocol).
+    #[error("{provider}: the model does not support native tool calls: {message}")]
+    ToolsUnsupported {
+        /// The provider.
+        provider: &'static str,
+        /// Its words.
+        message: String,
+    },
+    /// Nothing answers at the configured address.
+    #[error("{message}. {hint}")]
+    Unreachable {
+        /// What failed.
+        message: String,
+        /// How to start the server or configure another.
+        hint: String,
+    },
+    /// The provider needs a key and its environment variable is not set.
+    #[error(
+        "{provider} needs an API key: set the environment variable {variable} (or name another with provider.api_key_env)"
+    )]
+    MissingKey {
+        /// The provider.
+        provider: &'static str,
+        /// The variable.
+        variable: String,
+    },
+}
+
+impl LlmError {
+    fn from_fault(fault: Fault, endpoint: &Endpoint, retries: u32) -> Self {
+        let provider = endpoint.provider;
+        let message = fault.message;
+        match fault.class {
+            FaultClass::Retryable => Self::Unavailable { provider, message, attempts: retries + 1 },
+            FaultClass::ContextOverflow => Self::ContextOverflow { provider, message },
+            FaultClass::Auth => Self::Auth {
+                provider,
+                message,
+                hint: match provider {
+                    "anthropic" => "Check ANTHROPIC_API_KEY (or the variable named by provider.api_key_env)".into(),
+                    _ => "Check the API key variable (OPENAI_API_KEY, or the one named by provider.api_key_env)".into(),
+                },
+            },
+            FaultClass::BadRequest => Self::Rejected { provider, message },
+            FaultClass::ToolsUnsupported => Self::ToolsUnsupported { provider, message },
+            FaultClass::Unreachable => Self::Unreachable { message, hint: endpoint.unreachable_hint.clone() },
+        }
+    }
+
+    /// True when the driver should compact the conversation and try again.
+    pub fn is_context_overflow(&self) -> bool {
+        matches!(self, Self::ContextOverflow { .. })
+    }
 }
 
 /// A model that answers one turn at a time.
 #[async_trait::async_trait]
 pub trait ChatModel: Send + Sync {
-    /// A short description for records, e.g. `replay:fix.jsonl`.
+    /// A short description for records, e.g. `openai:gpt-4o at https://api.openai.com/v1/chat/completions`.
     fn describe(&self) -> String;
 
     /// The model's next turn for this conversation.
     async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError>;
 }
 
-/// Which model a run talks to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProviderConfig {
-    /// Recorded turns from a JSONL file.
-    Replay {
-        /// The file.
-        path: PathBuf,
-    },
+/// A connected model with what is known about it.
+pub struct Connected {
+    /// The model.
+    pub model: Box<dyn ChatModel>,
+    /// Its limits, from the registry.
+    pub info: ModelInfo,
 }
 
-/// Builds the model a configuration names.
-pub fn connect(config: &ProviderConfig) -> Result<Box<dyn ChatModel>, LlmError> {
-    match config {
-        ProviderConfig::Replay { path } => Ok(Box::new(ReplayModel::load(path)?)),
+/// Builds the model the settings name. Keys are read from the environment here, and only here.
+pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result<Connected, LlmError> {
+    let info = registry::lookup(&settings.model);
+    if settings.kind == ProviderKind::Replay {
+        let path = settings.replay.as_deref().expect("configuration checks that replay has a file");
+        return Ok(Connected { model: Box::new(ReplayModel::load(path)?), info });
+    }
+    let key = match &settings.api_key_env {
+        Some(variable) => std::env::var(variable).ok().filter(|key| !key.trim().is_empty()).map(|key| (variable, key)),
+        None => None,
+    };
+    let required = match settings.kind {
+        ProviderKind::Anthropic => true,
+        ProviderKind::Openai => settings.base_url.contains("api.openai.com"),
+        _ => false,
+    };
+    if key.is_none() && required {
+        return Err(LlmError::MissingKey {
+            provider: settings.kind.as_str(),
+            variable: settings.api_key_env.clone().unwrap_or_default(),
+        });
+    }
+    let redactor = redact::Redactor::from_environment(&[settings.api_key_env.as_deref().unwrap_or("")]);
+    let policy = RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() };
+    let transport = Transport::new(policy, settings.timeout, redactor, trace);
+    let max_output_tokens = settings.max_output_tokens.unwrap_or(info.max_output);
+    let configure_hint = "Or configure another provider in .issuewright.toml: [provider] kind = \"openai\" | \"anthropic\", base_url, model";
+    let model: Arc<dyn ChatModel> = match settings.kind {
+        ProviderKind::Anthropic => {
+            let (_, key) = key.expect("checked above");
+            Arc::new(anthropic::AnthropicMessages {
+                endpoint: Endpoint {
+                    provider: "anthropic",
+                    url: format!("{}/v1/messages", settings.base_url.trim_end_matches("/v1")),
+                    headers: vec![("x-api-key", key), ("anthropic-version", anthropic::API_VERSION.to_owned())],
+                    unreachable_hint: format!("Check provider.base_url ({}) and your network", settings.base_url),
+                },
+                model: settings.model.clone(),
+                max_output_tokens,
+                transport,
+            })
+        }
+        kind => {
+            let provider = if kind == ProviderKind::Ollama { "ollama" } else { "openai" };
+            let hint = if kind == ProviderKind::Ollama {
+                format!(
+                    "Ollama does not seem to be running: start it with `ollama serve` and fetch the model with `ollama pull {}`. {configure_hint}",
+                    settings.model
+                )
+            } else {
+                format!("Is the server at {} running? {configure_hint}", settings.base_url)
+            };
+            let official =
+                settings.base_url.contains("api.openai.com") || settings.base_url.contains(".openai.azure.com");
+            Arc::new(openai::OpenAiChat {
+                endpoint: Endpoint {
+                    provider,
+                    url: format!("{}/chat/completions", settings.base_url),
+                    headers: key.map(|(_, key)| vec![("authorization", format!("Bearer {key}"))]).unwrap_or_default(),
+                    unreachable_hint: hint,
+                },
+                model: settings.model.clone(),
+                max_output_tokens,
+                limit_field: if official {
+                    openai::LimitField::MaxCompletionTokens
+                } else {
+                    openai::LimitField::MaxTokens
+                },
+                transport,
+            })
+        }
+    };
+    let model: Box<dyn ChatModel> = if settings.native_tools && info.tools {
+        Box::new(NativeFirst {
+            text: text_protocol::TextProtocol::new(model.clone()),
+            native: model,
+            fallen_back: AtomicBool::new(false),
+        })
+    } else {
+        Box::new(text_protocol::TextProtocol::new(model))
+    };
+    Ok(Connected { model, info })
+}
+
+/// Native tool calling, switching to the text protocol for good when the server says the
+/// model cannot call tools.
+struct NativeFirst {
+    native: Arc<dyn ChatModel>,
+    text: text_protocol::TextProtocol,
+    fallen_back: AtomicBool,
+}
+
+#[async_trait::async_trait]
+impl ChatModel for NativeFirst {
+    fn describe(&self) -> String {
+        if self.fallen_back.load(Ordering::Relaxed) { self.text.describe() } else { self.native.describe() }
+    }
+
+    async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {
+        if !self.fallen_back.load(Ordering::Relaxed) {
+            match self.native.complete(request).await {
+                Err(LlmError::ToolsUnsupported { message, .. }) => {
+                    tracing::warn!("{message}; switching to the JSON text protocol");
+                    self.fallen_back.store(true, Ordering::Relaxed);
+                }
+                other => return other,
+            }
+        }
+        self.text.complete(request).await
     }
 }

@@ -102,10 +102,10 @@ impl ReplayModel {
                     other => other,
                 };
                 let id = call.id.unwrap_or_else(|| format!("call_{}_{}", turns.len() + 1, position + 1));
-                tool_calls.push(ToolCall { id, name: call.name, arguments });
+                tool_calls.push(ToolCall { id, name: call.name, arguments, malformed: None });
             }
             let stop = if tool_calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
-            turns.push(AssistantTurn { content: recorded.content, tool_calls, stop });
+            turns.push(AssistantTurn { content: recorded.content, tool_calls, stop, ..AssistantTurn::default() });
         }
         if turns.is_empty() {
             return Err(ReplayError::Empty(path.to_owned()));

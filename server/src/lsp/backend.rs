@@ -17,7 +17,7 @@ use super::commands;
 use super::profile::ClientProfile;
 use super::progress::token_of;
 use super::state::ServerState;
-use crate::agent::Budgets;
+use crate::config::ConfigLayer;
 use crate::workspace::{Document, Root};
 
 /// The language server.
@@ -57,13 +57,12 @@ fn root_folder(params: &InitializeParams) -> Option<PathBuf> {
         .or_else(|| params.root_path.as_ref().map(PathBuf::from))
 }
 
-/// Budgets from `initializationOptions`: `{"maxRounds": 10}`.
-fn budgets_from(options: Option<&Value>) -> Budgets {
-    let mut budgets = Budgets::default();
-    if let Some(rounds) = options.and_then(|o| o.get("maxRounds")).and_then(Value::as_u64) {
-        budgets.max_rounds = u32::try_from(rounds).unwrap_or(u32::MAX).max(1);
+/// The configuration layer in `initializationOptions` (the keys of `.issuewright.toml`).
+fn init_layer(options: Option<&Value>) -> std::result::Result<ConfigLayer, crate::config::ConfigError> {
+    match options {
+        Some(value) if !value.is_null() => ConfigLayer::from_json(value, "initializationOptions"),
+        _ => Ok(ConfigLayer::default()),
     }
-    budgets
 }
 
 fn path_of(uri: &Url) -> Option<PathBuf> {
@@ -76,7 +75,11 @@ impl LanguageServer for Backend {
         let profile = ClientProfile::from_initialize(&params.capabilities, params.client_info.as_ref());
         let encoding = profile.encoding;
         let _ = self.state.profile.set(profile);
-        let _ = self.state.budgets.set(budgets_from(params.initialization_options.as_ref()));
+        let layer = init_layer(params.initialization_options.as_ref());
+        if let Err(error) = &layer {
+            tracing::warn!("{error}");
+        }
+        let _ = self.state.init_layer.set(layer);
         match root_folder(&params).map(|folder| (Root::new(&folder), folder)) {
             Some((Ok(root), _)) => {
                 tracing::info!(root = %root.path().display(), "workspace");

@@ -12,7 +12,8 @@ use super::errors::CommandError;
 use super::progress;
 use super::proposal::{self, Proposal};
 use super::state::{EditorBase, RunEntry, ServerState};
-use crate::agent::{self, ProviderConfig, RunSpec};
+use crate::agent::{self, RunSpec};
+use crate::config::{self, Config, ConfigLayer, ProviderKind, ProviderLayer};
 use crate::issues;
 use crate::session::{self, RunId};
 use crate::workspace::Root;
@@ -79,7 +80,7 @@ pub async fn execute(
         IMPLEMENT_ISSUE => {
             let args: ImplementIssueArgs =
                 arguments(command, args, r#"{"issue": "@ISSUE.md", "replay": "session.jsonl"}"#)?;
-            implement_issue(client, state, args)
+            implement_issue(client, state, args).await
         }
         RUN_STATUS => {
             let args: RunArgs = arguments(command, args, run_example)?;
@@ -108,20 +109,15 @@ pub async fn execute(
     }
 }
 
-fn implement_issue(client: &Client, state: &Arc<ServerState>, args: ImplementIssueArgs) -> Result<Value, CommandError> {
+async fn implement_issue(
+    client: &Client,
+    state: &Arc<ServerState>,
+    args: ImplementIssueArgs,
+) -> Result<Value, CommandError> {
     let root = root(state)?;
     let issue = issues::resolve(&args.issue, root.path())?;
-    let Some(replay) = args.replay else {
-        return Err(CommandError::BadArguments(
-            "no model is configured: pass `replay`, a JSONL file of recorded turns (HTTP model providers arrive in the next release)".into(),
-        ));
-    };
-    let spec = RunSpec {
-        root: root.clone(),
-        issue,
-        provider: ProviderConfig::Replay { path: root.path().join(replay) },
-        budgets: state.budgets.get().copied().unwrap_or_default(),
-    };
+    let config = run_config(client, state, root, args.replay).await?;
+    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into() };
     let (events, receiver) = mpsc::unbounded_channel();
     let base = Arc::new(EditorBase(state.documents.clone()));
     let handle = agent::start(spec, base, Some(events))?;
@@ -129,6 +125,39 @@ fn implement_issue(client: &Client, state: &Arc<ServerState>, args: ImplementIss
     state.with_runs(|runs| runs.insert(run_id.clone(), RunEntry { handle, discarded: false }));
     tokio::spawn(progress::follow(client.clone(), run_id.clone(), state.profile().work_done_progress, receiver));
     Ok(json!({"runId": run_id}))
+}
+
+/// The configuration of a new run: the files, the editor's settings (`initializationOptions`
+/// and `workspace/configuration` section `issuewright`), and the command's own `replay`.
+async fn run_config(
+    client: &Client,
+    state: &ServerState,
+    root: &Root,
+    replay: Option<String>,
+) -> Result<Config, CommandError> {
+    let mut layers = config::file_layers(root.path())?;
+    match state.init_layer.get() {
+        Some(Ok(layer)) => layers.push(layer.clone()),
+        Some(Err(error)) => return Err(error.clone().into()),
+        None => {}
+    }
+    if state.profile().configuration {
+        let item = tower_lsp::lsp_types::ConfigurationItem { scope_uri: None, section: Some("issuewright".into()) };
+        match client.configuration(vec![item]).await {
+            Ok(values) => {
+                for value in values.iter().filter(|v| v.is_object()) {
+                    layers.push(ConfigLayer::from_json(value, "the editor's `issuewright` settings")?);
+                }
+            }
+            Err(error) => tracing::warn!("workspace/configuration failed: {}", error.message),
+        }
+    }
+    if let Some(replay) = replay {
+        let provider =
+            ProviderLayer { kind: Some(ProviderKind::Replay), replay: Some(replay.into()), ..ProviderLayer::default() };
+        layers.push(ConfigLayer { provider, ..ConfigLayer::default() });
+    }
+    Ok(Config::resolve(layers, root.path())?)
 }
 
 fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
@@ -149,6 +178,7 @@ fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError
         "rounds": stored.rounds,
         "toolCalls": stored.tool_calls,
         "failedToolCalls": stored.failed_tool_calls,
+        "usage": stored.usage,
         "summary": stored.summary,
         "error": stored.error,
         "discarded": stored.discarded,

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 use tower_lsp::jsonrpc::{Error, ErrorCode};
 
 use crate::agent::RunError;
+use crate::config::ConfigError;
 use crate::issues::IssueError;
 use crate::session::{BadRunId, SessionError};
 use crate::workspace::{Conflict, PathError};
@@ -20,6 +21,9 @@ pub enum CommandError {
     /// The command is not one of ours.
     #[error("unknown command `{0}`")]
     UnknownCommand(String),
+    /// The configuration is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     /// The issue could not be resolved.
     #[error(transparent)]
     Issue(#[from] IssueError),

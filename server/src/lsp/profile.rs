@@ -19,6 +19,8 @@ pub struct ClientProfile {
     pub change_annotations: bool,
     /// Server-initiated `$/progress`.
     pub work_done_progress: bool,
+    /// `workspace/configuration` requests.
+    pub configuration: bool,
     /// The client is Neovim, whose edit application needs end-of-file edits past the text.
     pub neovim: bool,
 }
@@ -44,6 +46,11 @@ impl ClientProfile {
                 .window
                 .as_ref()
                 .and_then(|window| window.work_done_progress)
+                .unwrap_or(false),
+            configuration: capabilities
+                .workspace
+                .as_ref()
+                .and_then(|workspace| workspace.configuration)
                 .unwrap_or(false),
             neovim: info.is_some_and(|info| info.name.eq_ignore_ascii_case("neovim")),
         }

@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use tokio::sync::watch;
 
 use super::profile::ClientProfile;
-use crate::agent::{Budgets, RunHandle};
+use crate::agent::RunHandle;
+use crate::config::{ConfigError, ConfigLayer};
 use crate::session::RunId;
 use crate::workspace::{BaseError, BaseSource, BaseText, DiskBase, Document, Documents, Root};
 
@@ -77,8 +78,8 @@ pub struct ServerState {
     pub root: OnceLock<Root>,
     /// What the client can do.
     pub profile: OnceLock<ClientProfile>,
-    /// Run budgets (from `initializationOptions`).
-    pub budgets: OnceLock<Budgets>,
+    /// The configuration layer from `initializationOptions` (or why it is invalid).
+    pub init_layer: OnceLock<Result<ConfigLayer, ConfigError>>,
     /// Open documents.
     pub documents: Arc<DocumentStore>,
     /// Runs by id.

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::llm::{StopReason, Usage};
 use crate::workspace::ChangeKind;
 
 /// One event of a run's ledger.
@@ -26,6 +27,15 @@ pub enum LedgerEvent {
         content: Option<String>,
         /// Number of tool calls in the turn.
         tool_calls: usize,
+        /// Why the turn ended.
+        #[serde(default)]
+        stop: StopReason,
+        /// Tokens the turn used.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+        /// A text-protocol answer that could not be read.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol_error: Option<String>,
     },
     /// A tool call is about to run.
     ToolCall {
@@ -64,6 +74,9 @@ pub enum LedgerEvent {
         rounds: u32,
         /// Tool calls made.
         tool_calls: u32,
+        /// Tokens used by the whole run.
+        #[serde(default)]
+        usage: Usage,
         /// The model's summary, or why it stopped.
         summary: String,
         /// The error that ended it, if any.

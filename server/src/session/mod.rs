@@ -12,6 +12,7 @@ use std::sync::Mutex;
 pub use id::{BadRunId, RunId};
 pub use ledger::{LedgerEvent, LedgerLine};
 
+use crate::llm::Usage;
 use crate::workspace::FileChange;
 
 /// The folder below the workspace root that holds run records.
@@ -71,6 +72,9 @@ pub struct StoredProposal {
     /// Of those, how many failed.
     #[serde(default)]
     pub failed_tool_calls: u32,
+    /// Tokens used by the whole run.
+    #[serde(default)]
+    pub usage: Usage,
     /// The model's summary, or why the run stopped.
     pub summary: String,
     /// The error that ended the run, if any.
@@ -87,6 +91,7 @@ pub struct StoredProposal {
 pub struct RunRecord {
     dir: PathBuf,
     ledger: Mutex<File>,
+    trace: Mutex<Option<File>>,
 }
 
 impl RunRecord {
@@ -101,7 +106,7 @@ impl RunRecord {
         }
         let ledger_path = dir.join("ledger.jsonl");
         let ledger = OpenOptions::new().create(true).append(true).open(&ledger_path).map_err(io_error(&ledger_path))?;
-        Ok(Self { dir, ledger: Mutex::new(ledger) })
+        Ok(Self { dir, ledger: Mutex::new(ledger), trace: Mutex::new(None) })
     }
 
     /// The run's folder.
@@ -115,6 +120,23 @@ impl RunRecord {
         let path = self.dir.join("ledger.jsonl");
         let mut file = self.ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         file.write_all(json.as_bytes()).map_err(io_error(&path))
+    }
+
+    /// Appends one entry of raw provider traffic to `trace.jsonl` (for people; the model
+    /// never reads it). The file is created on the first entry.
+    pub fn trace(&self, entry: serde_json::Value) -> Result<(), SessionError> {
+        let path = self.dir.join("trace.jsonl");
+        let mut file = self.trace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if file.is_none() {
+            *file = Some(OpenOptions::new().create(true).append(true).open(&path).map_err(io_error(&path))?);
+        }
+        let mut line = serde_json::json!({"ts": jiff::Timestamp::now().to_string()});
+        if let (Some(stamp), serde_json::Value::Object(fields)) = (line.as_object_mut(), entry) {
+            stamp.extend(fields);
+        }
+        let mut text = line.to_string();
+        text.push('\n');
+        file.as_mut().expect("opened above").write_all(text.as_bytes()).map_err(io_error(&path))
     }
 
     /// Writes `proposal.json` and `diff.patch`.
@@ -201,6 +223,7 @@ mod tests {
             rounds: 2,
             tool_calls: 3,
             failed_tool_calls: 1,
+            usage: Usage { input_tokens: 10, output_tokens: 2 },
             summary: "done".into(),
             error: None,
             changes: vec![FileChange {

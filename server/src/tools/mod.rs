@@ -34,15 +34,21 @@ pub struct ToolOutcome {
     pub output: String,
     /// True when the call staged a change in the overlay.
     pub changed: bool,
+    /// True when the arguments did not match the tool's schema (or were not JSON).
+    pub invalid_arguments: bool,
 }
 
 impl ToolOutcome {
     fn ok(output: String, changed: bool) -> Self {
-        Self { ok: true, output, changed }
+        Self { ok: true, output, changed, invalid_arguments: false }
     }
 
     fn error(output: String) -> Self {
-        Self { ok: false, output, changed: false }
+        Self { ok: false, output, changed: false, invalid_arguments: false }
+    }
+
+    fn invalid(output: String) -> Self {
+        Self { invalid_arguments: true, ..Self::error(output) }
     }
 }
 
@@ -142,8 +148,14 @@ impl Toolset {
 
     /// Validates and runs one call against the overlay.
     pub fn execute(&self, overlay: &mut Overlay, call: &ToolCall) -> ToolOutcome {
+        if let Some(problem) = &call.malformed {
+            return ToolOutcome::invalid(format!(
+                "the arguments of `{}` are not valid JSON ({problem}); nothing was run. If your answer was cut off, make smaller changes per call",
+                call.name
+            ));
+        }
         if let Err(message) = self.validate(&call.name, &call.arguments) {
-            return ToolOutcome::error(message);
+            return ToolOutcome::invalid(message);
         }
         let result = match call.name.as_str() {
             "read_file" => with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a)),
@@ -267,7 +279,7 @@ mod tests {
     }
 
     fn call(name: &str, arguments: Value) -> ToolCall {
-        ToolCall { id: "c".into(), name: name.into(), arguments }
+        ToolCall { id: "c".into(), name: name.into(), arguments, malformed: None }
     }
 
     #[test]
@@ -301,6 +313,11 @@ mod tests {
         assert!(zero_line.output.contains("/start_line"), "{}", zero_line.output);
         let unknown = tools.execute(&mut overlay, &call("run_shell", json!({})));
         assert!(unknown.output.contains("unknown tool `run_shell`"), "{}", unknown.output);
+        assert!([&missing, &wrong_type, &extra, &not_object, &zero_line, &unknown].iter().all(|o| o.invalid_arguments));
+        let cut =
+            ToolCall { malformed: Some("EOF while parsing".into()), ..call("write_file", json!("{\"path\": \"a")) };
+        let truncated = tools.execute(&mut overlay, &cut);
+        assert!(truncated.invalid_arguments && truncated.output.contains("not valid JSON (EOF while parsing)"));
         assert!(overlay.changes().is_empty());
     }
 

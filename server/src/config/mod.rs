@@ -1,0 +1,350 @@
+//! One typed configuration, merged from layers: defaults < `~/.config/issuewright/config.toml`
+//! < `.issuewright.toml` in the workspace < the editor's settings (LSP `initializationOptions`,
+//! `workspace/configuration`) < command-line flags. Every layer has the same keys.
+//!
+//! Secrets never live here: a provider names the environment variable holding its key
+//! (`api_key_env`), and the key is read from the environment when a run connects.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// File name of the workspace's configuration.
+pub const WORKSPACE_FILE: &str = ".issuewright.toml";
+
+/// Which model service a run talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// A local Ollama server, through its OpenAI-compatible endpoint (the default).
+    Ollama,
+    /// Any server speaking OpenAI's Chat Completions (OpenAI, Azure-style gateways, vLLM,
+    /// llama.cpp server, LM Studio, ...).
+    Openai,
+    /// Anthropic's Messages API.
+    Anthropic,
+    /// Recorded turns from a JSONL file.
+    Replay,
+}
+
+impl ProviderKind {
+    /// The lowercase name used in configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ollama => "ollama",
+            Self::Openai => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Replay => "replay",
+        }
+    }
+
+    fn default_base_url(self) -> &'static str {
+        match self {
+            Self::Ollama => "http://127.0.0.1:11434/v1",
+            Self::Openai => "https://api.openai.com/v1",
+            Self::Anthropic => "https://api.anthropic.com",
+            Self::Replay => "",
+        }
+    }
+
+    fn default_model(self) -> &'static str {
+        match self {
+            Self::Ollama => "qwen2.5-coder:7b",
+            Self::Openai => "gpt-4.1",
+            Self::Anthropic => "claude-sonnet-4-5",
+            Self::Replay => "replay",
+        }
+    }
+
+    fn default_key_variable(self) -> Option<&'static str> {
+        match self {
+            Self::Openai => Some("OPENAI_API_KEY"),
+            Self::Anthropic => Some("ANTHROPIC_API_KEY"),
+            Self::Ollama | Self::Replay => None,
+        }
+    }
+}
+
+/// The `[provider]` keys of one layer; unset keys fall through to lower layers.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderLayer {
+    /// `ollama`, `openai`, `anthropic` or `replay`.
+    pub kind: Option<ProviderKind>,
+    /// Where the service listens, e.g. `http://127.0.0.1:8000/v1`.
+    pub base_url: Option<String>,
+    /// The model name.
+    pub model: Option<String>,
+    /// The environment variable holding the API key.
+    pub api_key_env: Option<String>,
+    /// Most tokens one answer may have (default: the model registry's value).
+    pub max_output_tokens: Option<u32>,
+    /// Use the provider's native tool calling (default true); false describes the tools in
+    /// the prompt and reads one JSON object per answer.
+    pub native_tools: Option<bool>,
+    /// The replay file (kind `replay`).
+    pub replay: Option<PathBuf>,
+    /// Retries of a failed request before the run fails (default 4).
+    pub max_retries: Option<u32>,
+    /// Seconds one request may take, streaming included (default 300).
+    pub timeout_s: Option<u64>,
+}
+
+/// The `[agent]` keys of one layer.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentLayer {
+    /// Model turns before a run stops (default 30).
+    pub max_rounds: Option<u32>,
+}
+
+/// One layer of configuration, as found in a file, the editor's settings or the command line.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigLayer {
+    /// `[provider]`.
+    #[serde(default)]
+    pub provider: ProviderLayer,
+    /// `[agent]`.
+    #[serde(default)]
+    pub agent: AgentLayer,
+}
+
+macro_rules! take_over {
+    ($base:expr, $over:expr, $($field:ident),+) => {
+        $( if $over.$field.is_some() { $base.$field = $over.$field; } )+
+    };
+}
+
+impl ConfigLayer {
+    /// `self` with every key `over` sets replaced by `over`'s value.
+    pub fn overlaid_with(mut self, over: ConfigLayer) -> Self {
+        take_over!(
+            self.provider,
+            over.provider,
+            kind,
+            base_url,
+            model,
+            api_key_env,
+            max_output_tokens,
+            native_tools,
+            replay,
+            max_retries,
+            timeout_s
+        );
+        take_over!(self.agent, over.agent, max_rounds);
+        self
+    }
+
+    /// A layer from JSON (the editor's settings); `source` names it in errors.
+    pub fn from_json(value: &serde_json::Value, source: &str) -> Result<Self, ConfigError> {
+        serde_json::from_value(value.clone())
+            .map_err(|error| ConfigError::Invalid { origin: source.to_owned(), message: error.to_string() })
+    }
+
+    /// A layer from TOML text; `source` names it in errors.
+    pub fn from_toml(text: &str, source: &str) -> Result<Self, ConfigError> {
+        toml::from_str(text)
+            .map_err(|error| ConfigError::Invalid { origin: source.to_owned(), message: error.to_string() })
+    }
+
+    /// The layer in a TOML file, or an empty layer when the file does not exist.
+    pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Self::from_toml(&text, &path.display().to_string()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(error) => Err(ConfigError::Unreadable { path: path.to_owned(), message: error.to_string() }),
+        }
+    }
+}
+
+/// Why configuration could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A file exists but cannot be read.
+    #[error("cannot read configuration `{}`: {message}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A layer has unknown keys or wrong types.
+    #[error("configuration in {origin} is invalid: {message}")]
+    Invalid {
+        /// The file or setting.
+        origin: String,
+        /// What is wrong (with line and column for files).
+        message: String,
+    },
+    /// The merged values do not make sense together.
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// The provider a run uses, every value resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderSettings {
+    /// Which service.
+    pub kind: ProviderKind,
+    /// Its base URL (empty for replay).
+    pub base_url: String,
+    /// The model name.
+    pub model: String,
+    /// The environment variable holding the key, if the service needs one.
+    pub api_key_env: Option<String>,
+    /// Most tokens per answer, if configured.
+    pub max_output_tokens: Option<u32>,
+    /// Use native tool calling.
+    pub native_tools: bool,
+    /// The replay file (kind `replay`).
+    pub replay: Option<PathBuf>,
+    /// Retries of a failed request.
+    pub max_retries: u32,
+    /// Time limit of one request.
+    pub timeout: Duration,
+}
+
+/// The agent's limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentSettings {
+    /// Model turns before a run stops.
+    pub max_rounds: u32,
+}
+
+/// The merged configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The model provider.
+    pub provider: ProviderSettings,
+    /// The agent.
+    pub agent: AgentSettings,
+}
+
+impl Config {
+    /// Merges `layers`, lowest first, onto the defaults. Relative replay paths are resolved
+    /// from `base_dir`.
+    pub fn resolve(layers: impl IntoIterator<Item = ConfigLayer>, base_dir: &Path) -> Result<Self, ConfigError> {
+        let merged = layers.into_iter().fold(ConfigLayer::default(), ConfigLayer::overlaid_with);
+        let p = merged.provider;
+        let kind = p.kind.unwrap_or(if p.replay.is_some() { ProviderKind::Replay } else { ProviderKind::Ollama });
+        if kind == ProviderKind::Replay && p.replay.is_none() {
+            return Err(ConfigError::Inconsistent(
+                "provider kind `replay` needs a replay file (`replay = \"session.jsonl\"`, `--replay FILE`)".into(),
+            ));
+        }
+        let base_url = p.base_url.unwrap_or_else(|| kind.default_base_url().to_owned());
+        if kind != ProviderKind::Replay && !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(ConfigError::Inconsistent(format!(
+                "provider base_url `{base_url}` must start with http:// or https://"
+            )));
+        }
+        let max_rounds = merged.agent.max_rounds.unwrap_or(30);
+        if max_rounds == 0 {
+            return Err(ConfigError::Inconsistent("agent max_rounds must be at least 1".into()));
+        }
+        Ok(Self {
+            provider: ProviderSettings {
+                kind,
+                base_url: base_url.trim_end_matches('/').to_owned(),
+                model: p.model.unwrap_or_else(|| kind.default_model().to_owned()),
+                api_key_env: p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned)),
+                max_output_tokens: p.max_output_tokens,
+                native_tools: p.native_tools.unwrap_or(true),
+                replay: p.replay.map(|path| base_dir.join(path)),
+                max_retries: p.max_retries.unwrap_or(4),
+                timeout: Duration::from_secs(p.timeout_s.unwrap_or(300).max(1)),
+            },
+            agent: AgentSettings { max_rounds },
+        })
+    }
+}
+
+/// `$XDG_CONFIG_HOME/issuewright/config.toml`, else `~/.config/issuewright/config.toml`.
+pub fn user_file() -> Option<PathBuf> {
+    let config_home = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(config_home.join("issuewright").join("config.toml"))
+}
+
+/// The file layers for a workspace: the user's file, then the workspace's `.issuewright.toml`.
+pub fn file_layers(workspace: &Path) -> Result<Vec<ConfigLayer>, ConfigError> {
+    let mut layers = Vec::new();
+    if let Some(user) = user_file() {
+        layers.push(ConfigLayer::from_file(&user)?);
+    }
+    layers.push(ConfigLayer::from_file(&workspace.join(WORKSPACE_FILE))?);
+    Ok(layers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(text: &str) -> ConfigLayer {
+        ConfigLayer::from_toml(text, "test").unwrap()
+    }
+
+    #[test]
+    fn nothing_configured_means_local_ollama() {
+        let config = Config::resolve([], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Ollama);
+        assert_eq!(config.provider.base_url, "http://127.0.0.1:11434/v1");
+        assert_eq!(config.provider.api_key_env, None);
+        assert!(config.provider.native_tools);
+        assert_eq!(config.agent.max_rounds, 30);
+    }
+
+    #[test]
+    fn later_layers_win_key_by_key() {
+        let user = layer("[provider]\nkind = \"openai\"\nmodel = \"gpt-4o\"\nmax_output_tokens = 2000\n");
+        let workspace = layer("[provider]\nmodel = \"gpt-4.1-mini\"\n[agent]\nmax_rounds = 12\n");
+        let editor =
+            ConfigLayer::from_json(&serde_json::json!({"provider": {"base_url": "http://127.0.0.1:9/v1/"}}), "editor")
+                .unwrap();
+        let config = Config::resolve([user, workspace, editor], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Openai);
+        assert_eq!(config.provider.model, "gpt-4.1-mini");
+        assert_eq!(config.provider.base_url, "http://127.0.0.1:9/v1", "trailing slash dropped");
+        assert_eq!(config.provider.max_output_tokens, Some(2000));
+        assert_eq!(config.provider.api_key_env.as_deref(), Some("OPENAI_API_KEY"));
+        assert_eq!(config.agent.max_rounds, 12);
+    }
+
+    #[test]
+    fn a_replay_file_implies_the_replay_provider() {
+        let config = Config::resolve([layer("[provider]\nreplay = \"s.jsonl\"\n")], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Replay);
+        assert_eq!(config.provider.replay, Some(PathBuf::from("/w/s.jsonl")));
+    }
+
+    #[test]
+    fn bad_configuration_is_named() {
+        let unknown = ConfigLayer::from_toml("[provider]\nmodle = \"x\"\n", ".issuewright.toml").unwrap_err();
+        assert!(unknown.to_string().contains("unknown field `modle`"), "{unknown}");
+        assert!(unknown.to_string().contains(".issuewright.toml"), "{unknown}");
+        let wrong_type = ConfigLayer::from_toml("[agent]\nmax_rounds = \"many\"\n", "f").unwrap_err();
+        assert!(wrong_type.to_string().contains("line 2"), "{wrong_type}");
+        let kind = ConfigLayer::from_toml("[provider]\nkind = \"gemini\"\n", "f").unwrap_err();
+        assert!(kind.to_string().contains("unknown variant `gemini`"), "{kind}");
+        let not_toml = ConfigLayer::from_toml("[provider\n", "f").unwrap_err();
+        assert!(matches!(not_toml, ConfigError::Invalid { .. }));
+        let url =
+            Config::resolve([layer("[provider]\nkind = \"openai\"\nbase_url = \"localhost:8000\"\n")], Path::new("/"));
+        assert!(url.unwrap_err().to_string().contains("must start with http://"));
+        let replay = Config::resolve([layer("[provider]\nkind = \"replay\"\n")], Path::new("/"));
+        assert!(replay.unwrap_err().to_string().contains("needs a replay file"));
+        let rounds = Config::resolve([layer("[agent]\nmax_rounds = 0\n")], Path::new("/"));
+        assert!(rounds.is_err());
+    }
+
+    #[test]
+    fn missing_files_are_empty_layers() {
+        let dir = crate::testing::tempdir();
+        assert_eq!(ConfigLayer::from_file(&dir.path().join("absent.toml")).unwrap(), ConfigLayer::default());
+        std::fs::write(dir.path().join(WORKSPACE_FILE), "[agent]\nmax_rounds = 5\n").unwrap();
+        let layers = file_layers(dir.path()).unwrap();
+        assert_eq!(layers.last().unwrap().agent.max_rounds, Some(5));
+    }
+}

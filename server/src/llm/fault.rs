@@ -1,0 +1,172 @@
+//! What went wrong talking to a provider, and what to do about it: retry, compact, or stop.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// How a failure is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultClass {
+    /// Worth retrying after a pause: rate limits, overload, 5xx, dropped connections, timeouts.
+    Retryable,
+    /// The conversation no longer fits the model's context window.
+    ContextOverflow,
+    /// The key is missing, wrong or not allowed; or the account cannot pay.
+    Auth,
+    /// The request was refused as it is (bad parameters, unknown model).
+    BadRequest,
+    /// The model or server does not do native tool calling.
+    ToolsUnsupported,
+    /// Nothing listens at the base URL.
+    Unreachable,
+}
+
+/// One failure of one attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// How to handle it.
+    pub class: FaultClass,
+    /// The provider's own words where there are some.
+    pub message: String,
+    /// How long the server asked us to wait.
+    pub retry_after: Option<Duration>,
+}
+
+impl Fault {
+    /// A fault of `class` saying `message`.
+    pub fn new(class: FaultClass, message: impl Into<String>) -> Self {
+        Self { class, message: message.into(), retry_after: None }
+    }
+}
+
+/// The message inside an error body: OpenAI `{error: {message, code}}`, Anthropic
+/// `{type: "error", error: {type, message}}`, Ollama `{error: "text"}`; else the raw text.
+pub fn error_message(body: &str) -> String {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        let trimmed = body.trim();
+        return if trimmed.is_empty() { "(empty body)".into() } else { trimmed.chars().take(500).collect() };
+    };
+    let error = &value["error"];
+    let message = error["message"].as_str().or_else(|| error.as_str()).or_else(|| value["message"].as_str());
+    let code = error["code"].as_str().or_else(|| error["type"].as_str());
+    match (message, code) {
+        (Some(message), Some(code)) => format!("{message} ({code})"),
+        (Some(message), None) => message.to_owned(),
+        _ => value.to_string().chars().take(500).collect(),
+    }
+}
+
+/// Classifies an HTTP error answer. `should_retry` is the `x-should-retry` header when sent.
+pub fn classify_status(status: u16, body: &str, retry_after: Option<Duration>, should_retry: Option<bool>) -> Fault {
+    let message = format!("HTTP {status}: {}", error_message(body));
+    let lower = body.to_ascii_lowercase();
+    let class = if lower.contains("context_length_exceeded")
+        || lower.contains("prompt is too long")
+        || lower.contains("maximum context length")
+        || lower.contains("context window")
+        || status == 413
+    {
+        FaultClass::ContextOverflow
+    } else if lower.contains("does not support tools") || lower.contains("tools are not supported") {
+        FaultClass::ToolsUnsupported
+    } else if lower.contains("insufficient_quota") || lower.contains("billing") || (401..=403).contains(&status) {
+        FaultClass::Auth
+    } else if let Some(retry) = should_retry {
+        if retry { FaultClass::Retryable } else { FaultClass::BadRequest }
+    } else if matches!(status, 408 | 409 | 429 | 529) || status >= 500 {
+        FaultClass::Retryable
+    } else {
+        FaultClass::BadRequest
+    };
+    Fault { class, message, retry_after }
+}
+
+/// Classifies an error event inside a stream (Anthropic `event: error`, an OpenAI-style
+/// `{"error": ...}` chunk, or Ollama's bare JSON error line).
+pub fn classify_stream_error(body: &str) -> Fault {
+    let lower = body.to_ascii_lowercase();
+    let class = if lower.contains("overloaded")
+        || lower.contains("rate_limit")
+        || lower.contains("api_error")
+        || lower.contains("timeout")
+    {
+        FaultClass::Retryable
+    } else if lower.contains("prompt is too long") || lower.contains("context_length_exceeded") {
+        FaultClass::ContextOverflow
+    } else if lower.contains("invalid_request") {
+        FaultClass::BadRequest
+    } else {
+        FaultClass::Retryable
+    };
+    Fault::new(class, format!("error in the response stream: {}", error_message(body)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(path: &str) -> Value {
+        let text = std::fs::read_to_string(crate::testing::specs_dir().join(path)).expect("spec file");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn openai_error_bodies_from_the_spec() {
+        let errors = spec("openai/examples/errors.observed.json");
+        let body = |name: &str| errors[name]["body"].to_string();
+        let overflow = classify_status(400, &body("context_length_exceeded"), None, None);
+        assert_eq!(overflow.class, FaultClass::ContextOverflow);
+        assert!(overflow.message.contains("maximum context length is 4097 tokens"), "{}", overflow.message);
+        assert_eq!(classify_status(401, &body("invalid_api_key"), None, None).class, FaultClass::Auth);
+        let limited = classify_status(429, &body("rate_limit_exceeded_tpm"), Some(Duration::from_secs(2)), None);
+        assert_eq!(limited.class, FaultClass::Retryable);
+        assert_eq!(limited.retry_after, Some(Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn anthropic_error_bodies_from_the_spec() {
+        let errors = spec("anthropic/examples/errors.json");
+        let body = |name: &str| errors[name]["body"].to_string();
+        assert_eq!(
+            classify_status(400, &body("prompt_too_long_observed"), None, None).class,
+            FaultClass::ContextOverflow
+        );
+        assert_eq!(classify_status(429, &body("rate_limit_observed"), None, None).class, FaultClass::Retryable);
+        let not_found = classify_status(404, &body("not_found_docs_example"), None, None);
+        assert_eq!(not_found.class, FaultClass::BadRequest);
+        assert_eq!(not_found.message, "HTTP 404: The requested resource could not be found. (not_found_error)");
+        let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert_eq!(classify_status(529, overloaded, None, None).class, FaultClass::Retryable);
+        assert_eq!(classify_stream_error(overloaded).class, FaultClass::Retryable);
+    }
+
+    #[test]
+    fn ollama_error_bodies_from_the_spec() {
+        let errors = spec("ollama/examples/errors.json");
+        let native = errors["native_error_body"].to_string();
+        assert_eq!(error_message(&native), "the model failed to generate a response");
+        assert_eq!(classify_status(500, &native, None, None).class, FaultClass::Retryable);
+        let tools = r#"{"error":{"message":"registry.ollama.ai/library/codellama:7b does not support tools","type":"api_error","param":null,"code":null}}"#;
+        assert_eq!(classify_status(400, tools, None, None).class, FaultClass::ToolsUnsupported);
+    }
+
+    #[test]
+    fn statuses_without_useful_bodies() {
+        for (status, class) in [
+            (500, FaultClass::Retryable),
+            (502, FaultClass::Retryable),
+            (503, FaultClass::Retryable),
+            (529, FaultClass::Retryable),
+            (408, FaultClass::Retryable),
+            (413, FaultClass::ContextOverflow),
+            (403, FaultClass::Auth),
+            (422, FaultClass::BadRequest),
+            (400, FaultClass::BadRequest),
+        ] {
+            assert_eq!(classify_status(status, "<html>nope</html>", None, None).class, class, "{status}");
+        }
+        assert_eq!(classify_status(400, "{}", None, Some(true)).class, FaultClass::Retryable, "x-should-retry wins");
+        assert_eq!(classify_status(503, "{}", None, Some(false)).class, FaultClass::BadRequest);
+        assert_eq!(error_message(""), "(empty body)");
+    }
+}

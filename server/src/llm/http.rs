@@ -1,0 +1,208 @@
+//! HTTP to a provider: one POST with a streamed answer, retried by fault class, traced,
+//! with secrets scrubbed from everything sent.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use super::fault::{Fault, FaultClass, classify_status};
+use super::redact::Redactor;
+use super::retry::{RetryPolicy, parse_retry_after};
+use super::sse::{SseItem, SseParser};
+use super::trace::TraceSink;
+use super::{AssistantTurn, LlmError};
+
+/// Longest stream kept in a trace entry.
+const MAX_TRACED_BYTES: usize = 2 * 1024 * 1024;
+
+/// Where one provider's requests go.
+#[derive(Clone)]
+pub struct Endpoint {
+    /// `openai`, `anthropic` or `ollama`, for messages.
+    pub provider: &'static str,
+    /// The full URL to POST to.
+    pub url: String,
+    /// Extra headers (keys included; they are never traced).
+    pub headers: Vec<(&'static str, String)>,
+    /// What to tell the user when nothing listens at the URL.
+    pub unreachable_hint: String,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Headers hold keys: leave them out.
+        f.debug_struct("Endpoint").field("provider", &self.provider).field("url", &self.url).finish_non_exhaustive()
+    }
+}
+
+/// Turns the events of one streamed answer into a turn.
+pub trait Decoder: Default + Send {
+    /// Takes one item; true when the answer is complete.
+    fn item(&mut self, item: SseItem) -> Result<bool, Fault>;
+    /// The turn, once the stream ended (`complete`: the end marker was seen).
+    fn finish(self, complete: bool) -> Result<AssistantTurn, Fault>;
+}
+
+/// Sends requests, retries what is worth retrying, records traffic.
+pub struct Transport {
+    client: reqwest::Client,
+    policy: RetryPolicy,
+    timeout: Duration,
+    redactor: Redactor,
+    trace: Arc<dyn TraceSink>,
+}
+
+impl Transport {
+    /// A transport with a per-request time limit.
+    pub fn new(policy: RetryPolicy, timeout: Duration, redactor: Redactor, trace: Arc<dyn TraceSink>) -> Self {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(concat!("issuewright/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .expect("an HTTP client with default settings builds");
+        Self { client, policy, timeout, redactor, trace }
+    }
+
+    /// Posts `body` and decodes the streamed answer, retrying retryable faults.
+    pub async fn complete<D: Decoder>(&self, endpoint: &Endpoint, body: &Value) -> Result<AssistantTurn, LlmError> {
+        let body = self.redactor.redact(&body.to_string()).into_owned();
+        let mut retries = 0;
+        loop {
+            let started = Instant::now();
+            let result = match tokio::time::timeout(self.timeout, self.attempt::<D>(endpoint, &body)).await {
+                Ok(result) => result,
+                Err(_) => Err(Fault::new(
+                    FaultClass::Retryable,
+                    format!("no complete answer within {}s", self.timeout.as_secs()),
+                )),
+            };
+            let fault = match result {
+                Ok(turn) => return Ok(turn),
+                Err(fault) => fault,
+            };
+            let retrying = fault.class == FaultClass::Retryable && retries < self.policy.max_retries;
+            let delay = retrying.then(|| self.policy.delay(retries, fault.retry_after));
+            self.trace.record(json!({
+                "kind": "failure",
+                "provider": endpoint.provider,
+                "url": endpoint.url,
+                "class": format!("{:?}", fault.class),
+                "message": self.redactor.redact(&fault.message),
+                "elapsed_ms": started.elapsed().as_millis() as u64,
+                "retry_in_ms": delay.map(|d| d.as_millis() as u64),
+            }));
+            match delay {
+                Some(delay) => {
+                    tracing::warn!(provider = endpoint.provider, "{}; retrying in {delay:?}", fault.message);
+                    tokio::time::sleep(delay).await;
+                    retries += 1;
+                }
+                None => return Err(LlmError::from_fault(fault, endpoint, retries)),
+            }
+        }
+    }
+
+    async fn attempt<D: Decoder>(&self, endpoint: &Endpoint, body: &str) -> Result<AssistantTurn, Fault> {
+        let started = Instant::now();
+        self.trace.record(json!({
+            "kind": "request",
+            "provider": endpoint.provider,
+            "url": endpoint.url,
+            "body": serde_json::from_str::<Value>(body).unwrap_or_else(|_| Value::String(body.to_owned())),
+        }));
+        let mut request =
+            self.client.post(&endpoint.url).header("content-type", "application/json").body(body.to_owned());
+        for (name, value) in &endpoint.headers {
+            request = request.header(*name, value);
+        }
+        let response = request.send().await.map_err(|error| send_fault(&error, endpoint))?;
+        let status = response.status().as_u16();
+        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        if !(200..300).contains(&status) {
+            let retry_after = parse_retry_after(
+                header("retry-after").as_deref(),
+                header("retry-after-ms").as_deref(),
+                SystemTime::now(),
+            );
+            let should_retry = header("x-should-retry").map(|v| v == "true");
+            let text = response.text().await.unwrap_or_default();
+            self.trace_response(endpoint, status, started, &text);
+            return Err(classify_status(status, &text, retry_after, should_retry));
+        }
+
+        let mut decoder = D::default();
+        let mut parser = SseParser::default();
+        let mut raw: Vec<u8> = Vec::new();
+        let mut stream = response.bytes_stream();
+        let mut complete = false;
+        let outcome: Result<(), Fault> = async {
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk.map_err(|error| {
+                    Fault::new(
+                        FaultClass::Retryable,
+                        format!("the connection dropped mid-stream: {}", source_chain(&error)),
+                    )
+                })?;
+                if raw.len() < MAX_TRACED_BYTES {
+                    raw.extend_from_slice(&chunk);
+                }
+                for item in parser.feed(&chunk) {
+                    complete |= decoder.item(item)?;
+                }
+                if complete {
+                    return Ok(());
+                }
+            }
+            for item in parser.finish() {
+                complete |= decoder.item(item)?;
+            }
+            Ok(())
+        }
+        .await;
+        self.trace_response(endpoint, status, started, &String::from_utf8_lossy(&raw));
+        outcome?;
+        decoder.finish(complete)
+    }
+
+    fn trace_response(&self, endpoint: &Endpoint, status: u16, started: Instant, body: &str) {
+        self.trace.record(json!({
+            "kind": "response",
+            "provider": endpoint.provider,
+            "status": status,
+            "elapsed_ms": started.elapsed().as_millis() as u64,
+            "body": self.redactor.redact(body),
+        }));
+    }
+}
+
+/// A failure to send: nothing listening is a configuration problem, the rest is transient.
+fn send_fault(error: &reqwest::Error, endpoint: &Endpoint) -> Fault {
+    let detail = source_chain(error);
+    if error.is_connect() {
+        return Fault::new(FaultClass::Unreachable, format!("cannot connect to {}: {detail}", endpoint.url));
+    }
+    if error.is_timeout() {
+        return Fault::new(FaultClass::Retryable, format!("request to {} timed out", endpoint.url));
+    }
+    if error.is_builder() {
+        return Fault::new(FaultClass::BadRequest, format!("cannot build a request to {}: {detail}", endpoint.url));
+    }
+    Fault::new(FaultClass::Retryable, format!("request to {} failed: {detail}", endpoint.url))
+}
+
+/// An error with its causes, e.g. `error sending request: connection refused`.
+fn source_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,343 @@
+//! OpenAI Chat Completions, streamed: the request body, and the assembly of `delta`
+//! chunks (text, tool-call fragments by `index`, the finish chunk, the usage chunk, `[DONE]`).
+//! The same client serves every OpenAI-compatible server, Ollama's `/v1` included.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::fault::{Fault, FaultClass, classify_stream_error};
+use super::http::{Decoder, Endpoint, Transport};
+use super::sse::SseItem;
+use super::{AssistantTurn, ChatModel, ChatRequest, LlmError, Message, StopReason, ToolCall, Usage, parse_arguments};
+
+/// Which field carries the output limit: OpenAI's own API wants `max_completion_tokens`
+/// (reasoning models refuse `max_tokens`); most compatible servers know only `max_tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitField {
+    /// `max_completion_tokens`.
+    MaxCompletionTokens,
+    /// `max_tokens`.
+    MaxTokens,
+}
+
+/// A Chat Completions client.
+pub struct OpenAiChat {
+    /// Where to send requests.
+    pub endpoint: Endpoint,
+    /// The model name.
+    pub model: String,
+    /// Output limit per answer.
+    pub max_output_tokens: u32,
+    /// How the limit is sent.
+    pub limit_field: LimitField,
+    /// The HTTP transport.
+    pub transport: Transport,
+}
+
+#[async_trait::async_trait]
+impl ChatModel for OpenAiChat {
+    fn describe(&self) -> String {
+        format!("{}:{} at {}", self.endpoint.provider, self.model, self.endpoint.url)
+    }
+
+    async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {
+        let body = request_body(&self.model, request, self.max_output_tokens, self.limit_field);
+        self.transport.complete::<ChunkAssembler>(&self.endpoint, &body).await
+    }
+}
+
+/// The JSON body of a streamed Chat Completions request.
+pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u32, limit: LimitField) -> Value {
+    let messages: Vec<Value> = request.messages.iter().map(message).collect();
+    let mut body = json!({
+        "model": model,
+        "messages": messages,
+        "stream": true,
+        "stream_options": {"include_usage": true},
+    });
+    let field = match limit {
+        LimitField::MaxCompletionTokens => "max_completion_tokens",
+        LimitField::MaxTokens => "max_tokens",
+    };
+    body[field] = json!(max_output_tokens);
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({"type": "function", "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                }})
+            })
+            .collect();
+    }
+    body
+}
+
+fn message(message: &Message) -> Value {
+    match message {
+        Message::System(text) => json!({"role": "system", "content": text}),
+        Message::User(text) => json!({"role": "user", "content": text}),
+        Message::Assistant(turn) => {
+            let mut value = json!({"role": "assistant"});
+            let text = turn.content.as_deref().unwrap_or_default();
+            if !text.is_empty() || turn.tool_calls.is_empty() {
+                value["content"] = json!(text);
+            }
+            if !turn.tool_calls.is_empty() {
+                value["tool_calls"] = turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        let arguments = match &call.arguments {
+                            Value::String(raw) => raw.clone(),
+                            other => other.to_string(),
+                        };
+                        json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": arguments}})
+                    })
+                    .collect();
+            }
+            value
+        }
+        Message::ToolResult { call_id, content, .. } => {
+            json!({"role": "tool", "tool_call_id": call_id, "content": content})
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct PartialCall {
+    id: Option<String>,
+    name: String,
+    arguments: String,
+}
+
+/// Assembles a streamed Chat Completions answer.
+#[derive(Debug, Default)]
+pub struct ChunkAssembler {
+    text: String,
+    calls: BTreeMap<u64, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Option<Usage>,
+}
+
+impl Decoder for ChunkAssembler {
+    fn item(&mut self, item: SseItem) -> Result<bool, Fault> {
+        let data = match item {
+            SseItem::Stray(line) => return Err(classify_stream_error(&line)),
+            SseItem::Event(event) => event.data,
+        };
+        if data.trim() == "[DONE]" {
+            return Ok(true);
+        }
+        let chunk: Value = serde_json::from_str(&data).map_err(|error| {
+            Fault::new(FaultClass::Retryable, format!("a stream chunk is not JSON ({error}): {data}"))
+        })?;
+        if chunk.get("error").is_some_and(|e| !e.is_null()) {
+            return Err(classify_stream_error(&data));
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            self.usage = Some(Usage {
+                input_tokens: usage["prompt_tokens"].as_u64().unwrap_or(0),
+                output_tokens: usage["completion_tokens"].as_u64().unwrap_or(0),
+            });
+        }
+        let Some(choice) = chunk["choices"].as_array().and_then(|choices| choices.first()) else {
+            return Ok(false);
+        };
+        let delta = &choice["delta"];
+        for field in ["content", "refusal"] {
+            if let Some(text) = delta[field].as_str() {
+                self.text.push_str(text);
+            }
+        }
+        for (position, fragment) in delta["tool_calls"].as_array().into_iter().flatten().enumerate() {
+            let index = fragment["index"].as_u64().unwrap_or(position as u64);
+            let call = self.calls.entry(index).or_default();
+            if let Some(id) = fragment["id"].as_str().filter(|id| !id.is_empty()) {
+                call.id = Some(id.to_owned());
+            }
+            if let Some(name) = fragment["function"]["name"].as_str().filter(|n| !n.is_empty()) {
+                call.name = name.to_owned();
+            }
+            if let Some(arguments) = fragment["function"]["arguments"].as_str() {
+                call.arguments.push_str(arguments);
+            }
+        }
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            self.finish_reason = Some(reason.to_owned());
+        }
+        Ok(false)
+    }
+
+    fn finish(self, complete: bool) -> Result<AssistantTurn, Fault> {
+        let Some(reason) = self.finish_reason else {
+            let how = if complete { "without a finish_reason" } else { "before its end" };
+            return Err(Fault::new(FaultClass::Retryable, format!("the answer stream ended {how}")));
+        };
+        let tool_calls: Vec<ToolCall> = self
+            .calls
+            .into_iter()
+            .map(|(index, call)| {
+                let (arguments, malformed) = parse_arguments(&call.arguments);
+                ToolCall {
+                    id: call.id.unwrap_or_else(|| format!("call_{index}")),
+                    name: call.name,
+                    arguments,
+                    malformed,
+                }
+            })
+            .collect();
+        let stop = match reason.as_str() {
+            "length" => StopReason::MaxTokens,
+            _ if !tool_calls.is_empty() => StopReason::ToolUse,
+            "content_filter" => StopReason::Refused,
+            _ => StopReason::EndTurn,
+        };
+        let content = (!self.text.is_empty()).then_some(self.text);
+        Ok(AssistantTurn { content, tool_calls, stop, usage: self.usage, ..AssistantTurn::default() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ToolSpec;
+    use crate::llm::sse::SseParser;
+
+    fn decode(path: &str) -> Result<AssistantTurn, Fault> {
+        let bytes = std::fs::read(crate::testing::specs_dir().join(path)).expect("spec stream");
+        decode_bytes(&bytes)
+    }
+
+    fn decode_bytes(bytes: &[u8]) -> Result<AssistantTurn, Fault> {
+        let mut parser = SseParser::default();
+        let mut assembler = ChunkAssembler::default();
+        let mut complete = false;
+        for item in parser.feed(bytes).into_iter().chain(parser.finish()) {
+            complete |= assembler.item(item)?;
+        }
+        assembler.finish(complete)
+    }
+
+    #[test]
+    fn recorded_text_stream() {
+        let turn = decode("openai/examples/chat.stream.text.recorded.sse").unwrap();
+        assert_eq!(turn.stop, StopReason::EndTurn);
+        assert!(turn.tool_calls.is_empty());
+        assert!(!turn.content.unwrap().is_empty());
+        assert!(turn.usage.unwrap().output_tokens > 0);
+    }
+
+    #[test]
+    fn recorded_single_tool_call_assembled_from_fragments() {
+        let turn = decode("openai/examples/chat.stream.single-tool-call.recorded.sse").unwrap();
+        assert_eq!(turn.stop, StopReason::ToolUse);
+        assert_eq!(turn.tool_calls.len(), 1);
+        let call = &turn.tool_calls[0];
+        assert!(call.id.starts_with("call_"), "{call:?}");
+        assert!(call.malformed.is_none(), "{call:?}");
+        assert!(call.arguments.is_object());
+    }
+
+    #[test]
+    fn recorded_parallel_tool_calls_keep_their_order_and_arguments() {
+        let turn = decode("openai/examples/chat.stream.parallel-tool-calls.recorded.sse").unwrap();
+        let names: Vec<&str> = turn.tool_calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["GetWeatherArgs", "get_stock_price"]);
+        assert_eq!(turn.tool_calls[0].arguments, json!({"city": "Edinburgh", "country": "GB", "units": "c"}));
+        assert_eq!(turn.tool_calls[0].id, "call_JMW1whyEaYG438VE1OIflxA2");
+        assert_eq!(turn.usage, Some(Usage { input_tokens: 149, output_tokens: 60 }));
+    }
+
+    #[test]
+    fn recorded_finish_length_is_max_tokens() {
+        let turn = decode("openai/examples/chat.stream.finish-length.recorded.sse").unwrap();
+        assert_eq!(turn.stop, StopReason::MaxTokens);
+        assert_eq!(turn.content.as_deref(), Some("{\""));
+    }
+
+    #[test]
+    fn a_stream_cut_before_its_end_is_retryable() {
+        let full = std::fs::read(
+            crate::testing::specs_dir().join("openai/examples/chat.stream.single-tool-call.recorded.sse"),
+        )
+        .unwrap();
+        let between_events = full[..full.len() / 2].windows(2).rposition(|w| w == b"\n\n").unwrap() + 2;
+        let fault = decode_bytes(&full[..between_events]).unwrap_err();
+        assert_eq!(fault.class, FaultClass::Retryable);
+        assert!(fault.message.contains("before its end"), "{fault:?}");
+        let mid_line = decode_bytes(&full[..full.len() / 2]).unwrap_err();
+        assert_eq!(mid_line.class, FaultClass::Retryable, "{mid_line:?}");
+    }
+
+    #[test]
+    fn errors_inside_the_stream() {
+        let ollama = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n{\"error\":{\"message\":\"model crashed\",\"type\":\"api_error\"}}\n";
+        let fault = decode_bytes(ollama).unwrap_err();
+        assert!(fault.message.contains("model crashed"), "{fault:?}");
+        let chunk = b"data: {\"error\":{\"message\":\"Invalid request\",\"type\":\"invalid_request_error\"}}\n\n";
+        assert_eq!(decode_bytes(chunk).unwrap_err().class, FaultClass::BadRequest);
+        let garbage = b"data: {not json\n\n";
+        assert!(decode_bytes(garbage).unwrap_err().message.contains("not JSON"));
+    }
+
+    #[test]
+    fn truncated_arguments_are_kept_raw_and_marked() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"write_file\",\"arguments\":\"{\\\"path\\\": \\\"a\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\n",
+            "data: [DONE]\n\n"
+        );
+        let turn = decode_bytes(stream.as_bytes()).unwrap();
+        assert_eq!(turn.stop, StopReason::MaxTokens);
+        let call = &turn.tool_calls[0];
+        assert_eq!(call.arguments, json!("{\"path\": \"a"));
+        assert!(call.malformed.as_deref().unwrap().contains("EOF"), "{call:?}");
+    }
+
+    #[test]
+    fn request_bodies_carry_history_tools_and_the_limit() {
+        let turn = AssistantTurn {
+            content: None,
+            tool_calls: vec![ToolCall {
+                id: "c1".into(),
+                name: "read_file".into(),
+                arguments: json!({"path": "a"}),
+                malformed: None,
+            }],
+            stop: StopReason::ToolUse,
+            ..AssistantTurn::default()
+        };
+        let messages = [
+            Message::System("rules".into()),
+            Message::User("issue".into()),
+            Message::Assistant(turn),
+            Message::ToolResult {
+                call_id: "c1".into(),
+                name: "read_file".into(),
+                content: "text".into(),
+                is_error: false,
+            },
+        ];
+        let tools = [ToolSpec { name: "read_file", description: "Read.", parameters: json!({"type": "object"}) }];
+        let body = request_body(
+            "gpt-4o",
+            ChatRequest { messages: &messages, tools: &tools },
+            1000,
+            LimitField::MaxCompletionTokens,
+        );
+        assert_eq!(body["max_completion_tokens"], 1000);
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        assert_eq!(body["messages"][2]["tool_calls"][0]["function"]["arguments"], "{\"path\":\"a\"}");
+        assert!(body["messages"][2].get("content").is_none(), "no null content");
+        assert_eq!(body["messages"][3], json!({"role": "tool", "tool_call_id": "c1", "content": "text"}));
+        assert_eq!(body["tools"][0]["function"]["name"], "read_file");
+        let bare = request_body("m", ChatRequest { messages: &messages[..2], tools: &[] }, 5, LimitField::MaxTokens);
+        assert!(bare.get("tools").is_none());
+        assert_eq!(bare["max_tokens"], 5);
+    }
+}

@@ -1,0 +1,93 @@
+//! Backoff between attempts: exponential with jitter, honouring the server's own wait.
+
+use std::time::{Duration, SystemTime};
+
+/// How often and how patiently failed requests are retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// The first pause.
+    pub base: Duration,
+    /// The longest computed pause.
+    pub cap: Duration,
+    /// The longest pause a server may ask for; longer requests are capped to `cap`.
+    pub max_server_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 4,
+            base: Duration::from_millis(500),
+            cap: Duration::from_secs(8),
+            max_server_delay: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The pause before retry number `retry` (0 for the first retry): the server's
+    /// `Retry-After` when it gave a sane one, else `base * 2^retry` capped, minus up to 25% jitter.
+    pub fn delay(&self, retry: u32, server: Option<Duration>) -> Duration {
+        if let Some(wait) = server.filter(|wait| *wait <= self.max_server_delay) {
+            return wait;
+        }
+        let exponential = self.base.saturating_mul(2u32.saturating_pow(retry)).min(self.cap);
+        exponential.mul_f64(1.0 - 0.25 * fastrand::f64())
+    }
+}
+
+/// The wait a server asks for: `retry-after-ms` (milliseconds) first, then `retry-after`
+/// as seconds (possibly fractional) or an HTTP date.
+pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>, now: SystemTime) -> Option<Duration> {
+    if let Some(ms) =
+        retry_after_ms.and_then(|v| v.trim().parse::<f64>().ok()).filter(|ms| ms.is_finite() && *ms >= 0.0)
+    {
+        return Some(Duration::from_secs_f64(ms / 1000.0));
+    }
+    let value = retry_after?.trim();
+    if let Ok(seconds) = value.parse::<f64>() {
+        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds));
+    }
+    let date = jiff::fmt::rfc2822::parse(value).ok()?.timestamp();
+    let now = jiff::Timestamp::try_from(now).ok()?;
+    let wait = date.duration_since(now);
+    Some(Duration::try_from(wait).unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_with_jitter_and_caps() {
+        let policy = RetryPolicy::default();
+        for retry in 0..10 {
+            let expected = Duration::from_millis(500).saturating_mul(2u32.pow(retry)).min(Duration::from_secs(8));
+            let delay = policy.delay(retry, None);
+            assert!(delay <= expected && delay >= expected.mul_f64(0.75), "{retry}: {delay:?}");
+        }
+    }
+
+    #[test]
+    fn the_servers_wait_is_honoured_unless_absurd() {
+        let policy = RetryPolicy::default();
+        assert_eq!(policy.delay(0, Some(Duration::from_secs(3))), Duration::from_secs(3));
+        assert!(policy.delay(0, Some(Duration::from_secs(3600))) <= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn retry_after_in_every_form() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_470); // 2015-10-21 07:27:50 UTC
+        assert_eq!(parse_retry_after(Some("2"), None, now), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after(Some("1.5"), None, now), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_retry_after(Some("20"), Some("250"), now), Some(Duration::from_millis(250)));
+        assert_eq!(parse_retry_after(Some("Wed, 21 Oct 2015 07:28:00 GMT"), None, now), Some(Duration::from_secs(10)));
+        assert_eq!(parse_retry_after(Some("Wed, 21 Oct 2015 07:00:00 GMT"), None, now), Some(Duration::ZERO));
+        for junk in ["soon", "-3", "NaN", ""] {
+            assert_eq!(parse_retry_after(Some(junk), None, now), None, "{junk}");
+        }
+        assert_eq!(parse_retry_after(None, Some("x"), now), None);
+    }
+}

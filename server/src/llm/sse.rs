@@ -1,0 +1,157 @@
+//! Server-sent events, parsed incrementally from the bytes of a streaming response.
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event:` name, if any.
+    pub event: Option<String>,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+/// What a stream yields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SseItem {
+    /// An event.
+    Event(SseEvent),
+    /// A line that is not SSE at all (some servers write a bare JSON error into a stream).
+    Stray(String),
+}
+
+/// An incremental SSE parser: feed it bytes as they arrive.
+#[derive(Debug, Default)]
+pub struct SseParser {
+    pending: Vec<u8>,
+    event: Option<String>,
+    data: Vec<String>,
+}
+
+impl SseParser {
+    /// Consumes `bytes` and returns the items completed by them.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseItem> {
+        self.pending.extend_from_slice(bytes);
+        let mut items = Vec::new();
+        while let Some(end) = self.pending.iter().position(|b| *b == b'\n' || *b == b'\r') {
+            let carriage_return = self.pending[end] == b'\r';
+            // A `\r` at the very end may be the first half of `\r\n`: wait for more bytes.
+            if carriage_return && end + 1 == self.pending.len() {
+                break;
+            }
+            let terminator = if carriage_return && self.pending[end + 1] == b'\n' { 2 } else { 1 };
+            let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+            self.pending.drain(..end + terminator);
+            self.line(&line, &mut items);
+        }
+        items
+    }
+
+    /// Ends the stream: a final event without its blank line is still dispatched.
+    pub fn finish(&mut self) -> Vec<SseItem> {
+        let mut items = Vec::new();
+        let rest = std::mem::take(&mut self.pending);
+        let rest = String::from_utf8_lossy(&rest);
+        let rest = rest.trim_end_matches('\r');
+        if !rest.is_empty() {
+            self.line(rest, &mut items);
+        }
+        self.dispatch(&mut items);
+        items
+    }
+
+    fn line(&mut self, line: &str, items: &mut Vec<SseItem>) {
+        if line.is_empty() {
+            self.dispatch(items);
+            return;
+        }
+        if line.starts_with(':') {
+            return;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => self.data.push(value.to_owned()),
+            "event" => self.event = Some(value.to_owned()),
+            "id" | "retry" => {}
+            _ if line.trim_start().starts_with('{') => items.push(SseItem::Stray(line.to_owned())),
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, items: &mut Vec<SseItem>) {
+        if self.data.is_empty() {
+            self.event = None;
+            return;
+        }
+        let data = std::mem::take(&mut self.data).join("\n");
+        items.push(SseItem::Event(SseEvent { event: self.event.take(), data }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(chunks: &[&[u8]]) -> Vec<SseItem> {
+        let mut parser = SseParser::default();
+        let mut items: Vec<SseItem> = chunks.iter().flat_map(|chunk| parser.feed(chunk)).collect();
+        items.extend(parser.finish());
+        items
+    }
+
+    fn data(items: &[SseItem]) -> Vec<String> {
+        items
+            .iter()
+            .map(|item| match item {
+                SseItem::Event(event) => event.data.clone(),
+                SseItem::Stray(line) => format!("STRAY {line}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn events_split_across_chunks_anywhere() {
+        let stream = b"event: message_start\ndata: {\"a\":1}\n\n: comment\ndata: [DONE]\n\n";
+        for split in 0..stream.len() {
+            let items = events(&[&stream[..split], &stream[split..]]);
+            assert_eq!(data(&items), ["{\"a\":1}", "[DONE]"], "split at {split}");
+            assert!(matches!(&items[0], SseItem::Event(e) if e.event.as_deref() == Some("message_start")));
+        }
+    }
+
+    #[test]
+    fn crlf_and_cr_line_endings() {
+        assert_eq!(data(&events(&[b"data: x\r\n\r\ndata: y\r\rdata:z\n\n"])), ["x", "y", "z"]);
+        assert_eq!(data(&events(&[b"data: x\r", b"\n\r\n"])), ["x"]);
+    }
+
+    #[test]
+    fn multi_line_data_and_a_last_event_without_blank_line() {
+        assert_eq!(data(&events(&[b"data: a\ndata: b\n\ndata: tail"])), ["a\nb", "tail"]);
+    }
+
+    #[test]
+    fn bare_json_lines_are_stray() {
+        let items = events(&[b"data: {\"x\":1}\n\n{\"error\":{\"message\":\"boom\"}}\n"]);
+        assert_eq!(data(&items), ["{\"x\":1}", "STRAY {\"error\":{\"message\":\"boom\"}}"]);
+    }
+
+    #[test]
+    fn recorded_streams_parse_into_their_events() {
+        let dir = crate::testing::specs_dir();
+        let openai = std::fs::read(dir.join("openai/examples/chat.stream.text.recorded.sse")).unwrap();
+        let items = events(&[&openai]);
+        assert!(matches!(items.last(), Some(SseItem::Event(e)) if e.data == "[DONE]"));
+        let anthropic = std::fs::read(dir.join("anthropic/examples/stream.tool-use.sdk-fixture.sse")).unwrap();
+        let names: Vec<String> = events(&[&anthropic])
+            .into_iter()
+            .filter_map(|item| match item {
+                SseItem::Event(e) => e.event,
+                SseItem::Stray(_) => None,
+            })
+            .collect();
+        assert_eq!(names.first().map(String::as_str), Some("message_start"));
+        assert_eq!(names.last().map(String::as_str), Some("message_stop"));
+    }
+}

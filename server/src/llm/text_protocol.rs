@@ -1,0 +1,418 @@
+//! The JSON text protocol, for models or servers without native tool calling: the tools
+//! are described in the system prompt and the model answers with one JSON object per turn.
+//!
+//! The parser is tolerant in the ways models stray: it takes the first balanced JSON
+//! object from fenced or bare text, ignores prose around it, accepts the key names models
+//! invent (`tool`/`name`, `args`/`arguments`/`parameters`, one call or a list), and repairs
+//! an answer cut mid-object only when its brackets are unbalanced. Whatever it finds is then
+//! validated against the tool schemas by the toolset, like native calls.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::{AssistantTurn, ChatModel, ChatRequest, LlmError, Message, StopReason, ToolCall, ToolSpec};
+
+/// A model driven through the text protocol.
+pub struct TextProtocol {
+    inner: Arc<dyn ChatModel>,
+}
+
+impl TextProtocol {
+    /// Wraps `inner`, which is called without tools.
+    pub fn new(inner: Arc<dyn ChatModel>) -> Self {
+        Self { inner }
+    }
+}
+
+/// The instructions that replace native tool definitions.
+pub fn tool_instructions(tools: &[ToolSpec]) -> String {
+    let mut text = String::from(
+        "Act only through these tools. Answer every turn with exactly one JSON object and nothing else:\n\
+         {\"tool_calls\": [{\"name\": \"<tool>\", \"arguments\": {...}}]}\n\
+         The calls run in order and their results come back in the next message. \
+         When the work is complete, answer with:\n\
+         {\"done\": \"<summary of what you changed and why>\"}\n\nTools:\n",
+    );
+    for tool in tools {
+        text.push_str(&format!("- {}: {}\n  arguments: {}\n", tool.name, tool.description, tool.parameters));
+    }
+    text
+}
+
+#[async_trait::async_trait]
+impl ChatModel for TextProtocol {
+    fn describe(&self) -> String {
+        format!("{} (text protocol)", self.inner.describe())
+    }
+
+    async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {
+        let messages = plain_messages(request);
+        let answer = self.inner.complete(ChatRequest { messages: &messages, tools: &[] }).await?;
+        let text = answer.content.clone().unwrap_or_default();
+        let mut turn = AssistantTurn { content: answer.content, usage: answer.usage, ..AssistantTurn::default() };
+        match parse_answer(&text) {
+            Ok(parsed) => {
+                turn.repairs = u32::from(parsed.repaired);
+                turn.stop = if parsed.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
+                turn.tool_calls = parsed.calls;
+                if let Some(done) = parsed.done {
+                    turn.content = Some(done);
+                }
+            }
+            Err(problem) => {
+                turn.stop = answer.stop;
+                turn.protocol_error = Some(problem);
+            }
+        }
+        Ok(turn)
+    }
+}
+
+/// The conversation without native tool roles: tool descriptions join the system prompt,
+/// results become user messages, earlier answers stay the JSON text they were.
+fn plain_messages(request: ChatRequest<'_>) -> Vec<Message> {
+    let mut messages = Vec::with_capacity(request.messages.len() + 1);
+    let instructions = tool_instructions(request.tools);
+    let mut has_system = false;
+    for message in request.messages {
+        messages.push(match message {
+            Message::System(text) if !has_system => {
+                has_system = true;
+                Message::System(format!("{text}\n\n{instructions}"))
+            }
+            Message::Assistant(turn) => Message::Assistant(AssistantTurn {
+                content: Some(turn.content.clone().unwrap_or_else(|| calls_as_json(&turn.tool_calls))),
+                ..AssistantTurn::default()
+            }),
+            Message::ToolResult { call_id, name, content, is_error } => {
+                let outcome = if *is_error { "failed" } else { "returned" };
+                Message::User(format!("Tool call {call_id} ({name}) {outcome}:\n{content}"))
+            }
+            other => other.clone(),
+        });
+    }
+    if !has_system {
+        messages.insert(0, Message::System(instructions));
+    }
+    messages
+}
+
+fn calls_as_json(calls: &[ToolCall]) -> String {
+    json!({"tool_calls": calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect::<Vec<_>>()})
+        .to_string()
+}
+
+/// What one answer held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// Tool calls, in order.
+    pub calls: Vec<ToolCall>,
+    /// The final summary, when the answer ends the run.
+    pub done: Option<String>,
+    /// True when the JSON had to be completed (it was cut off).
+    pub repaired: bool,
+}
+
+/// Reads one answer of the text protocol.
+pub fn parse_answer(text: &str) -> Result<Parsed, String> {
+    let (value, repaired) = first_json(text).ok_or_else(|| {
+        "the answer holds no JSON object; answer with {\"tool_calls\": [...]} or {\"done\": \"...\"}".to_owned()
+    })?;
+    let calls = calls_of(&value)?;
+    if !calls.is_empty() {
+        return Ok(Parsed { calls, done: None, repaired });
+    }
+    let done = ["done", "final", "answer", "summary", "final_answer"]
+        .iter()
+        .find_map(|key| value.get(key))
+        .map(|summary| summary.as_str().map_or_else(|| summary.to_string(), str::to_owned));
+    match done {
+        Some(done) => Ok(Parsed { calls, done: Some(done), repaired }),
+        None => Err(format!("the JSON object has neither tool calls nor \"done\": {}", shorten(&value.to_string()))),
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 200 {
+        text.to_owned()
+    } else {
+        format!("{}...", text.chars().take(200).collect::<String>())
+    }
+}
+
+/// The tool calls in a parsed value: a list of calls, an object with a list, or one call.
+fn calls_of(value: &Value) -> Result<Vec<ToolCall>, String> {
+    let list = match value {
+        Value::Array(items) => Some(items.clone()),
+        Value::Object(object) => {
+            ["tool_calls", "calls", "tools", "actions"].iter().find_map(|key| object.get(*key)).map(|calls| match calls
+            {
+                Value::Array(items) => items.clone(),
+                single => vec![single.clone()],
+            })
+        }
+        _ => None,
+    };
+    let items = match list {
+        Some(items) => items,
+        None if name_of(value).is_some() => vec![value.clone()],
+        None => return Ok(vec![]),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| {
+            let name = name_of(item)
+                .ok_or_else(|| format!("tool call {} has no \"name\": {}", position + 1, shorten(&item.to_string())))?;
+            let raw = ["arguments", "args", "parameters", "input", "params"]
+                .iter()
+                .find_map(|key| item.get(*key).or_else(|| item.get("function").and_then(|f| f.get(*key))))
+                .cloned()
+                .unwrap_or_else(|| json!({}));
+            let (arguments, malformed) = match raw {
+                Value::String(encoded) => super::parse_arguments(&encoded),
+                other => (other, None),
+            };
+            Ok(ToolCall { id: format!("call_{}", position + 1), name, arguments, malformed })
+        })
+        .collect()
+}
+
+fn name_of(value: &Value) -> Option<String> {
+    ["name", "tool", "tool_name"]
+        .iter()
+        .find_map(|key| value.get(*key).and_then(Value::as_str))
+        .or_else(|| value.get("function").and_then(|f| f.as_str().or_else(|| f.get("name").and_then(Value::as_str))))
+        .map(str::to_owned)
+}
+
+/// The first JSON object (or array) in `text`: inside a code fence if there is one, else
+/// anywhere. Returns the value and whether it had to be repaired.
+fn first_json(text: &str) -> Option<(Value, bool)> {
+    fenced_blocks(text).into_iter().chain(std::iter::once(text)).find_map(json_in)
+}
+
+/// The contents of ``` fences, in order.
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
+        let body = &after[body_start..];
+        match body.find("```") {
+            Some(close) => {
+                blocks.push(&body[..close]);
+                rest = &body[close + 3..];
+            }
+            None => {
+                blocks.push(body);
+                break;
+            }
+        }
+    }
+    blocks
+}
+
+/// Tries each `{` (and `[`) in turn: the first balanced one that parses wins; if none is
+/// balanced, the text from the first opening bracket is completed and parsed.
+fn json_in(text: &str) -> Option<(Value, bool)> {
+    let starts: Vec<usize> = text.char_indices().filter(|(_, c)| *c == '{' || *c == '[').map(|(i, _)| i).collect();
+    for &start in &starts {
+        if let Some(end) = balanced_end(&text[start..])
+            && let Ok(value) = serde_json::from_str::<Value>(&text[start..start + end])
+            && (value.is_object() || value.as_array().is_some_and(|a| a.iter().all(Value::is_object)))
+        {
+            return Some((value, false));
+        }
+    }
+    let start = *starts.iter().find(|&&s| text[s..].starts_with('{'))?;
+    if balanced_end(&text[start..]).is_some() {
+        return None;
+    }
+    let repaired = complete_truncated(&text[start..]);
+    serde_json::from_str::<Value>(&repaired).ok().filter(Value::is_object).map(|value| (value, true))
+}
+
+/// The length of the balanced bracket group at the start of `text`, strings respected.
+fn balanced_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Closes what a cut-off JSON text left open: the string, dangling separators, brackets.
+fn complete_truncated(text: &str) -> String {
+    let mut stack = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => stack.push('}'),
+            '[' => stack.push(']'),
+            '}' | ']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut out = text.trim_end().to_owned();
+    if escaped {
+        out.pop();
+    }
+    if in_string {
+        out.push('"');
+    }
+    loop {
+        let trimmed_len = out.trim_end().len();
+        out.truncate(trimmed_len);
+        let Some(last) = out.chars().last().filter(|c| *c == ',' || *c == ':') else {
+            break;
+        };
+        out.pop();
+        if last == ':' {
+            // Drop the key that has no value: `, "key":` or `{"key":`.
+            let key_end = out.trim_end().len();
+            out.truncate(key_end);
+            if out.ends_with('"') {
+                out.pop();
+                if let Some(quote) = out.rfind('"') {
+                    out.truncate(quote);
+                }
+            }
+        }
+    }
+    while let Some(close) = stack.pop() {
+        out.push(close);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, arguments: Value) -> (String, Value) {
+        (name.to_owned(), arguments)
+    }
+
+    fn calls(text: &str) -> Vec<(String, Value)> {
+        parse_answer(text).unwrap().calls.into_iter().map(|c| (c.name, c.arguments)).collect()
+    }
+
+    #[test]
+    fn the_documented_form() {
+        let text = r#"{"tool_calls": [{"name": "read_file", "arguments": {"path": "src/a.rs"}}, {"name": "list_files", "arguments": {}}]}"#;
+        assert_eq!(calls(text), [call("read_file", json!({"path": "src/a.rs"})), call("list_files", json!({}))]);
+        let done = parse_answer(r#"{"done": "Fixed the bug."}"#).unwrap();
+        assert_eq!((done.calls.len(), done.done.as_deref()), (0, Some("Fixed the bug.")));
+    }
+
+    #[test]
+    fn fenced_json_with_prose_around_it() {
+        let text = "I'll read the file first.\n\n```json\n{\"tool\": \"read_file\", \"args\": {\"path\": \"a.rs\"}}\n```\nThen I will patch it {maybe}.";
+        assert_eq!(calls(text), [call("read_file", json!({"path": "a.rs"}))]);
+    }
+
+    #[test]
+    fn bare_json_with_trailing_junk() {
+        let text = "Sure! {\"name\": \"mkdir\", \"parameters\": {\"path\": \"d\"}} <|im_end|> and more }";
+        assert_eq!(calls(text), [call("mkdir", json!({"path": "d"}))]);
+    }
+
+    #[test]
+    fn invented_aliases_and_shapes() {
+        assert_eq!(calls(r#"[{"tool_name": "a", "input": {"x": 1}}]"#), [call("a", json!({"x": 1}))]);
+        assert_eq!(
+            calls(r#"{"function": {"name": "b", "arguments": "{\"y\": 2}"}}"#),
+            [call("b", json!({"y": 2}))],
+            "OpenAI-shaped, arguments as a JSON string"
+        );
+        assert_eq!(calls(r#"{"calls": {"name": "c"}}"#), [call("c", json!({}))]);
+    }
+
+    #[test]
+    fn truncated_json_is_completed_and_counted() {
+        let cut =
+            r#"{"tool_calls": [{"name": "write_file", "arguments": {"path": "notes.md", "content": "line one\nline tw"#;
+        let parsed = parse_answer(cut).unwrap();
+        assert!(parsed.repaired);
+        assert_eq!(parsed.calls[0].arguments, json!({"path": "notes.md", "content": "line one\nline tw"}));
+        let dangling = parse_answer(r#"{"tool_calls": [{"name": "list_files", "arguments": {"path": "src", "#).unwrap();
+        assert_eq!(dangling.calls[0].arguments, json!({"path": "src"}));
+        let key_only = parse_answer(r#"{"tool_calls": [{"name": "list_files", "arguments": {"path":"#).unwrap();
+        assert_eq!(key_only.calls[0].arguments, json!({}));
+    }
+
+    #[test]
+    fn balanced_but_broken_json_is_not_repaired() {
+        assert!(parse_answer("{'name': 'read_file'}").is_err());
+        assert!(parse_answer(r#"{"name": "read_file", "arguments": {"path": "a"},}"#).is_err());
+    }
+
+    #[test]
+    fn answers_without_a_usable_object_say_what_to_do() {
+        let none = parse_answer("I think the bug is in parse().").unwrap_err();
+        assert!(none.contains("no JSON object"), "{none}");
+        let neither = parse_answer(r#"{"thoughts": "hmm"}"#).unwrap_err();
+        assert!(neither.contains("neither tool calls nor \"done\""), "{neither}");
+        let nameless = parse_answer(r#"{"tool_calls": [{"arguments": {}}]}"#).unwrap_err();
+        assert!(nameless.contains("has no \"name\""), "{nameless}");
+    }
+
+    #[test]
+    fn plain_messages_describe_tools_and_turn_results_into_user_text() {
+        let tools =
+            [ToolSpec { name: "read_file", description: "Read a file.", parameters: json!({"type": "object"}) }];
+        let messages = [
+            Message::System("rules".into()),
+            Message::Assistant(AssistantTurn {
+                content: Some("{\"tool_calls\": []}".into()),
+                ..AssistantTurn::default()
+            }),
+            Message::ToolResult {
+                call_id: "call_1".into(),
+                name: "read_file".into(),
+                content: "x".into(),
+                is_error: true,
+            },
+        ];
+        let plain = plain_messages(ChatRequest { messages: &messages, tools: &tools });
+        assert!(matches!(&plain[0], Message::System(text) if text.contains("- read_file: Read a file.")));
+        assert!(matches!(&plain[2], Message::User(text) if text.starts_with("Tool call call_1 (read_file) failed:")));
+    }
+}
