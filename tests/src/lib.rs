@@ -2,7 +2,10 @@
 //! (kept under the target directory), and an LSP client that plays a scripted editor.
 
 pub mod editor;
+pub mod fake;
 pub mod lsp;
+pub mod specs;
+pub mod streams;
 pub mod text;
 
 use std::path::{Path, PathBuf};
@@ -168,4 +171,51 @@ pub fn ledger(workspace: &Path, run_id: &str) -> Vec<serde_json::Value> {
     let path = workspace.join(".issuewright/runs").join(run_id).join("ledger.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines().map(|line| serde_json::from_str(line).expect("ledger lines are JSON")).collect()
+}
+
+impl Scratch {
+    /// A scratch workspace holding a copy of the `examples/wordfreq` demo repository.
+    pub fn with_demo() -> Self {
+        let scratch = Self::new(&[]);
+        let demo = repo_root().join("examples/wordfreq");
+        for file in ["Cargo.toml", "src/lib.rs", "src/main.rs", "ISSUE.md", "replay.jsonl"] {
+            scratch.write(file, &std::fs::read_to_string(demo.join(file)).expect("demo file"));
+        }
+        scratch
+    }
+}
+
+/// Runs `issuewright run --repo <workspace> ARGS` in the workspace with the scratch
+/// environment plus `env`.
+pub fn run_cli(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = std::process::Command::new(binary());
+    command.arg("run").arg("--repo").arg(scratch.workspace()).args(args).current_dir(scratch.workspace());
+    command.env_remove("OPENAI_API_KEY").env_remove("ANTHROPIC_API_KEY");
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("run issuewright")
+}
+
+/// The JSON object `issuewright run --json` printed.
+pub fn run_report(output: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: stdout {}\nstderr {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// Every file below the workspace's run records, concatenated (to look for leaked secrets).
+pub fn records_text(scratch: &Scratch) -> String {
+    let records = scratch.workspace().join(".issuewright");
+    Scratch::files_below(&records)
+        .iter()
+        .map(|file| std::fs::read_to_string(records.join(file)).unwrap_or_default())
+        .collect()
 }

@@ -25,6 +25,8 @@ pub struct ClientOptions {
     pub capabilities: Value,
     /// `initializationOptions`.
     pub initialization_options: Value,
+    /// Extra environment for the server process.
+    pub env: Vec<(String, String)>,
 }
 
 impl Default for ClientOptions {
@@ -44,6 +46,7 @@ impl Default for ClientOptions {
                 "window": {"workDoneProgress": true}
             }),
             initialization_options: Value::Null,
+            env: Vec::new(),
         }
     }
 }
@@ -88,7 +91,11 @@ impl LspClient {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        command.env_remove("OPENAI_API_KEY").env_remove("ANTHROPIC_API_KEY");
         for (key, value) in scratch.env() {
+            command.env(key, value);
+        }
+        for (key, value) in &options.env {
             command.env(key, value);
         }
         let mut child = command.spawn().expect("spawn issuewright lsp");

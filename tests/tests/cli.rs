@@ -2,34 +2,20 @@
 
 use std::process::{Command, Output};
 
-use issuewright_tests::{Scratch, binary, done, replay, repo_root, turn};
+use issuewright_tests::{Scratch, binary, done, replay, run_cli, run_report, turn};
 use serde_json::{Value, json};
 
-fn copy_demo(scratch: &Scratch) {
-    let demo = repo_root().join("examples/wordfreq");
-    for file in ["Cargo.toml", "src/lib.rs", "src/main.rs", "ISSUE.md", "replay.jsonl"] {
-        scratch.write(file, &std::fs::read_to_string(demo.join(file)).unwrap());
-    }
-}
-
 fn run(scratch: &Scratch, args: &[&str]) -> Output {
-    let mut command = Command::new(binary());
-    command.arg("run").arg("--repo").arg(scratch.workspace()).args(args).current_dir(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    command.output().expect("run issuewright")
+    run_cli(scratch, args, &[])
 }
 
 fn json_of(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+    run_report(output)
 }
 
 #[test]
 fn the_demo_run_prints_the_fix_and_leaves_the_files_alone() {
-    let scratch = Scratch::new(&[]);
-    copy_demo(&scratch);
+    let scratch = Scratch::with_demo();
     let before = scratch.read("src/lib.rs").unwrap();
     let output = run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -43,8 +29,7 @@ fn the_demo_run_prints_the_fix_and_leaves_the_files_alone() {
 
 #[test]
 fn json_output_and_apply_write_the_proposal() {
-    let scratch = Scratch::new(&[]);
-    copy_demo(&scratch);
+    let scratch = Scratch::with_demo();
     let output = run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl", "--apply", "--json"]);
     assert!(output.status.success());
     let report = json_of(&output);
@@ -60,8 +45,7 @@ fn json_output_and_apply_write_the_proposal() {
 
 #[test]
 fn a_run_that_does_not_finish_exits_non_zero() {
-    let scratch = Scratch::new(&[]);
-    copy_demo(&scratch);
+    let scratch = Scratch::with_demo();
     let output =
         run(&scratch, &["--issue", "@ISSUE.md", "--replay", "replay.jsonl", "--max-rounds", "2", "--json", "--apply"]);
     assert_eq!(output.status.code(), Some(1));

@@ -327,8 +327,8 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
             Arc::new(openai::OpenAiChat {
                 endpoint: Endpoint {
                     provider,
-                    url: format!("{}/chat/completions", settings.base_url),
-                    headers: key.map(|(_, key)| vec![("authorization", format!("Bearer {key}"))]).unwrap_or_default(),
+                    url: chat_completions_url(&settings.base_url),
+                    headers: key.map(|(_, key)| vec![auth_header(&settings.base_url, key)]).unwrap_or_default(),
                     unreachable_hint: hint,
                 },
                 model: settings.model.clone(),
@@ -352,6 +352,19 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
         Box::new(text_protocol::TextProtocol::new(model))
     };
     Ok(Connected { model, info })
+}
+
+/// `<base_url>/chat/completions`, keeping a query string (Azure's `?api-version=...`) last.
+fn chat_completions_url(base_url: &str) -> String {
+    match base_url.split_once('?') {
+        Some((path, query)) => format!("{}/chat/completions?{query}", path.trim_end_matches('/')),
+        None => format!("{}/chat/completions", base_url.trim_end_matches('/')),
+    }
+}
+
+/// Azure OpenAI takes the key in `api-key`; everyone else in `Authorization: Bearer`.
+fn auth_header(base_url: &str, key: String) -> (&'static str, String) {
+    if base_url.contains(".openai.azure.com") { ("api-key", key) } else { ("authorization", format!("Bearer {key}")) }
 }
 
 /// Native tool calling, switching to the text protocol for good when the server says the
@@ -379,5 +392,31 @@ impl ChatModel for NativeFirst {
             }
         }
         self.text.complete(request).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_completion_urls_and_keys_for_gateways() {
+        assert_eq!(chat_completions_url("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434/v1/chat/completions");
+        let azure = "https://acme.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21";
+        assert_eq!(
+            chat_completions_url(azure),
+            "https://acme.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"
+        );
+        assert_eq!(auth_header(azure, "k".into()), ("api-key", "k".to_owned()));
+        assert_eq!(auth_header("https://api.openai.com/v1", "k".into()), ("authorization", "Bearer k".to_owned()));
+    }
+
+    #[test]
+    fn arguments_that_are_not_json_are_kept_and_explained() {
+        assert_eq!(parse_arguments(""), (serde_json::json!({}), None));
+        assert_eq!(parse_arguments("{\"a\":1}").0, serde_json::json!({"a": 1}));
+        let (raw, error) = parse_arguments("{\"a\":");
+        assert_eq!(raw, serde_json::json!("{\"a\":"));
+        assert!(error.unwrap().contains("EOF"));
     }
 }

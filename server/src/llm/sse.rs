@@ -155,3 +155,51 @@ mod tests {
         assert_eq!(names.last().map(String::as_str), Some("message_stop"));
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::super::anthropic::MessageAssembler;
+    use super::super::http::Decoder;
+    use super::super::openai::ChunkAssembler;
+    use super::*;
+    use proptest::prelude::*;
+
+    fn feed<D: Decoder>(chunks: &[Vec<u8>]) {
+        let mut parser = SseParser::default();
+        let mut decoder = D::default();
+        let mut complete = false;
+        for chunk in chunks {
+            for item in parser.feed(chunk) {
+                match decoder.item(item) {
+                    Ok(done) => complete |= done,
+                    Err(_) => return,
+                }
+            }
+        }
+        let _ = decoder.finish(complete);
+    }
+
+    proptest! {
+        /// Arbitrary bytes, in arbitrary chunks, never make the stream readers panic.
+        #[test]
+        fn any_stream_is_read_without_panicking(chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..64), 0..12)) {
+            feed::<ChunkAssembler>(&chunks);
+            feed::<MessageAssembler>(&chunks);
+        }
+
+        /// Well-formed events with arbitrary JSON payloads never make them panic either.
+        #[test]
+        fn any_json_events_are_read_without_panicking(
+            payloads in proptest::collection::vec("\\{(\"(type|choices|delta|index|usage|tool_calls|content_block|message|error)\": ?(1|\"x\"|null|\\[\\]|\\{\\}|\\[\\{\\}\\]),? ?){0,4}\\}", 0..8),
+            names in proptest::collection::vec("(message_start|content_block_start|content_block_delta|message_delta|message_stop|error|ping)", 0..8),
+        ) {
+            let text: String = payloads
+                .iter()
+                .zip(names.iter().chain(std::iter::repeat(&String::new())))
+                .map(|(data, name)| if name.is_empty() { format!("data: {data}\n\n") } else { format!("event: {name}\ndata: {data}\n\n") })
+                .collect();
+            feed::<ChunkAssembler>(&[text.clone().into_bytes()]);
+            feed::<MessageAssembler>(&[text.into_bytes()]);
+        }
+    }
+}

@@ -416,3 +416,27 @@ mod tests {
         assert!(matches!(&plain[2], Message::User(text) if text.starts_with("Tool call call_1 (read_file) failed:")));
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a model writes, reading it never panics.
+        #[test]
+        fn any_answer_is_read_without_panicking(text in "(\\PC|[{}\\[\\]\":,`\\\\\n])*") {
+            let _ = parse_answer(&text);
+        }
+
+        /// Cutting a valid answer anywhere yields the calls or a clear error, never a panic.
+        #[test]
+        fn any_prefix_of_a_valid_answer_is_handled(cut in 0usize..120) {
+            let answer = r#"{"tool_calls": [{"name": "write_file", "arguments": {"path": "a\"b", "content": "x\\ny"}}]}"#;
+            let end = cut.min(answer.len());
+            if let Ok(parsed) = parse_answer(&answer[..end]) {
+                prop_assert!(parsed.calls.len() <= 1);
+            }
+        }
+    }
+}

@@ -220,3 +220,31 @@ mod tests {
         assert!(error_of(r#"{"jsonrpc":"2.0","id":"a"}"#).2.contains("not a response"));
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Arbitrary input never makes the reader panic, and every frame it reports is bounded.
+        #[test]
+        fn any_input_is_framed_without_panicking(input in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            runtime.block_on(async {
+                let mut reader = tokio::io::BufReader::new(input.as_slice());
+                while let Ok(Some(frame)) = read_frame(&mut reader).await {
+                    if let Frame::Body(body) = frame {
+                        let _ = decode(&body);
+                    }
+                }
+            });
+        }
+
+        /// Arbitrary bodies decode to a message or an error answer, never a panic.
+        #[test]
+        fn any_body_is_decoded_without_panicking(body in "(\\PC|[{}\\[\\]\":,])*") {
+            let _ = decode(body.as_bytes());
+        }
+    }
+}

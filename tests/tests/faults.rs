@@ -1,0 +1,263 @@
+//! Every fault class, end to end: retried with backoff (honouring Retry-After), surfaced
+//! at once, or ending the run with its reason; and model mistakes answered, not fatal.
+
+use std::time::Duration;
+
+use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::streams::{self, Turn};
+use issuewright_tests::{Scratch, ledger, run_cli, run_report, specs};
+use serde_json::{Value, json};
+
+const KEY: &str = "sk-test-faults-0123456789abcdefghijkl";
+
+fn workspace(max_retries: u32) -> Scratch {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    scratch.write(".issuewright.toml", &format!("[provider]\nmax_retries = {max_retries}\n"));
+    scratch
+}
+
+fn patch_turn() -> Turn {
+    Turn {
+        text: Some("Patching.".into()),
+        calls: vec![("patch_file".into(), json!({"path": "a.txt", "old_text": "hello", "new_text": "bye"}))],
+        usage: (100, 10),
+    }
+}
+
+fn done_turn() -> Turn {
+    Turn::text("Changed hello to bye.")
+}
+
+fn openai(turn: &Turn) -> Reply {
+    Reply::stream(&streams::openai(turn, None), 40)
+}
+
+fn anthropic(turn: &Turn) -> Reply {
+    Reply::stream(&streams::anthropic(turn, None), 40)
+}
+
+fn run_openai(scratch: &Scratch, fake: &FakeProvider) -> Value {
+    let base_url = format!("{}/v1", fake.url());
+    let output = run_cli(
+        scratch,
+        &["--issue", "say bye", "--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o", "--json"],
+        &[("OPENAI_API_KEY", KEY)],
+    );
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    run_report(&output)
+}
+
+fn run_anthropic(scratch: &Scratch, fake: &FakeProvider) -> Value {
+    let output = run_cli(
+        scratch,
+        &["--issue", "say bye", "--provider", "anthropic", "--base-url", &fake.url(), "--json"],
+        &[("ANTHROPIC_API_KEY", KEY)],
+    );
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    run_report(&output)
+}
+
+fn openai_error(name: &str) -> (u16, Value) {
+    let errors = specs::json("openai/examples/errors.observed.json");
+    (errors[name]["http_status"].as_u64().unwrap() as u16, errors[name]["body"].clone())
+}
+
+fn anthropic_error(name: &str) -> (u16, Value) {
+    let errors = specs::json("anthropic/examples/errors.json");
+    (errors[name]["http_status"].as_u64().unwrap() as u16, errors[name]["body"].clone())
+}
+
+fn assert_bye(scratch: &Scratch, report: &Value) {
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert!(report["diff"].as_str().unwrap().contains("-hello\n+bye\n"), "{report:#}");
+    assert_eq!(scratch.read("a.txt").unwrap(), "hello\n", "never written without --apply");
+}
+
+fn trace(scratch: &Scratch, report: &Value) -> Vec<Value> {
+    let path =
+        scratch.workspace().join(".issuewright/runs").join(report["runId"].as_str().unwrap()).join("trace.jsonl");
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_429_waits_as_long_as_retry_after_says() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let (status, body) = openai_error("rate_limit_exceeded_tpm");
+    assert_eq!(status, 429);
+    fake.push([Reply::Status { status, headers: vec![("retry-after".into(), "1".into())], body: body.to_string() }]);
+    fake.push([openai(&patch_turn()), openai(&done_turn())]);
+    let report = run_openai(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    let received = fake.received();
+    assert_eq!(received.len(), 3);
+    let waited = received[1].at - received[0].at;
+    assert!(waited >= Duration::from_millis(950), "retried after {waited:?}, before the server's 1 s");
+    let failure = trace(&scratch, &report).into_iter().find(|e| e["kind"] == "failure").unwrap();
+    assert_eq!(failure["retry_in_ms"], 1000);
+    assert!(failure["message"].as_str().unwrap().contains("Request too large for gpt-4o"));
+}
+
+#[test]
+fn server_errors_and_overload_are_retried() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    for status in [500, 502, 503] {
+        let headers = vec![("retry-after-ms".into(), "20".into())];
+        fake.push([Reply::Status { status, headers, body: "{\"error\":{\"message\":\"upstream trouble\"}}".into() }]);
+    }
+    fake.push([openai(&patch_turn()), openai(&done_turn())]);
+    assert_bye(&scratch, &run_openai(&scratch, &fake));
+    assert_eq!(fake.received().len(), 5);
+
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    let overloaded = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+    fake.push([Reply::status(529, &overloaded), anthropic(&patch_turn()), anthropic(&done_turn())]);
+    assert_bye(&scratch, &run_anthropic(&scratch, &fake));
+    assert_eq!(fake.received().len(), 3);
+}
+
+#[test]
+fn a_connection_dropped_mid_stream_is_retried() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let Reply::Stream { chunks, .. } = openai(&patch_turn()) else { unreachable!() };
+    let half = chunks.len() / 2;
+    fake.push([Reply::Stream { chunks, pause: Duration::ZERO, cut_after: Some(half) }]);
+    fake.push([openai(&patch_turn()), openai(&done_turn())]);
+    let report = run_openai(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    assert_eq!(report["toolCalls"], 1, "the cut turn's call was never run");
+    let failure = trace(&scratch, &report).into_iter().find(|e| e["kind"] == "failure").unwrap();
+    assert_eq!(failure["class"], "Retryable");
+}
+
+#[test]
+fn an_error_event_in_the_stream_is_retried() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    fake.push([Reply::stream(&specs::read("anthropic/examples/stream.error-event.docs.sse"), 30)]);
+    fake.push([anthropic(&patch_turn()), anthropic(&done_turn())]);
+    assert_bye(&scratch, &run_anthropic(&scratch, &fake));
+    assert_eq!(fake.received().len(), 3);
+}
+
+#[test]
+fn bad_credentials_and_bad_requests_fail_at_once() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let (status, body) = openai_error("invalid_api_key");
+    fake.push([Reply::status(status, &body)]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "failed");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("Incorrect API key provided") && error.contains("OPENAI_API_KEY"), "{error}");
+    assert_eq!(fake.received().len(), 1, "never retried");
+
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    let (status, body) = anthropic_error("invalid_request_openapi_example");
+    fake.push([Reply::status(status, &body)]);
+    let report = run_anthropic(&scratch, &fake);
+    assert!(
+        report["error"].as_str().unwrap().contains("anthropic rejected the request: HTTP 400: Invalid request"),
+        "{report}"
+    );
+    assert_eq!(fake.received().len(), 1);
+}
+
+#[test]
+fn context_overflow_ends_the_run_with_that_reason() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let (status, body) = openai_error("context_length_exceeded");
+    fake.push([Reply::status(status, &body)]);
+    let report = run_openai(&scratch, &fake);
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("no longer fits the model's context window") && error.contains("4097 tokens"), "{error}");
+    assert_eq!(fake.received().len(), 1);
+
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    let (status, body) = anthropic_error("prompt_too_long_observed");
+    fake.push([Reply::status(status, &body)]);
+    let report = run_anthropic(&scratch, &fake);
+    assert!(report["error"].as_str().unwrap().contains("prompt is too long: 210266 tokens"), "{report}");
+}
+
+#[test]
+fn retries_end_and_the_run_says_so() {
+    let scratch = workspace(1);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let busy = Reply::Status { status: 503, headers: vec![("retry-after-ms".into(), "10".into())], body: "{}".into() };
+    fake.push([busy.clone(), busy]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "failed");
+    assert!(report["error"].as_str().unwrap().contains("did not answer after 2 attempts"), "{report}");
+    assert_eq!(fake.received().len(), 2);
+}
+
+#[test]
+fn an_invalid_tool_argument_goes_back_to_the_model() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let missing = Turn {
+        text: None,
+        calls: vec![("patch_file".into(), json!({"path": "a.txt", "old_text": "hello"}))],
+        usage: (10, 1),
+    };
+    fake.push([openai(&missing), openai(&patch_turn()), openai(&done_turn())]);
+    let report = run_openai(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    assert_eq!(report["schemaViolations"], 1);
+    let answer = &fake.received()[1].body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(answer["role"], "tool");
+    let content = answer["content"].as_str().unwrap();
+    assert!(content.contains("invalid arguments for `patch_file`") && content.contains("new_text"), "{content}");
+}
+
+#[test]
+fn an_answer_cut_by_the_output_limit_is_continued() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([Reply::stream(&streams::openai(&Turn::text("Let me think about wh"), Some("length")), 30)]);
+    fake.push([openai(&patch_turn()), openai(&done_turn())]);
+    let report = run_openai(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    let last = fake.received()[1].body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["role"], "user");
+    assert!(last["content"].as_str().unwrap().contains("cut off by the output limit"));
+}
+
+#[test]
+fn a_tool_call_cut_by_max_tokens_is_refused_and_explained() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    fake.push([Reply::stream(
+        &specs::read("anthropic/examples/stream.tool-use-cut-by-max-tokens.sdk-fixture.sse"),
+        64,
+    )]);
+    fake.push([anthropic(&patch_turn()), anthropic(&done_turn())]);
+    let report = run_anthropic(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    assert_eq!(report["schemaViolations"], 1);
+    let second = &fake.received()[1].body;
+    let result = second["messages"].as_array().unwrap().last().unwrap()["content"][0].clone();
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["is_error"], true);
+    assert!(result["content"].as_str().unwrap().contains("not valid JSON"), "{result}");
+    assert_eq!(second["messages"][1]["content"][1]["input"], json!({}), "the cut input is sent back as an object");
+}
+
+#[test]
+fn a_paused_turn_is_sent_back_to_continue() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    fake.push([Reply::stream(&streams::anthropic(&Turn::text("Searching the code base"), Some("pause_turn")), 40)]);
+    fake.push([anthropic(&patch_turn()), anthropic(&done_turn())]);
+    let report = run_anthropic(&scratch, &fake);
+    assert_bye(&scratch, &report);
+    let messages = fake.received()[1].body["messages"].as_array().unwrap().clone();
+    assert_eq!(messages.last().unwrap()["role"], "assistant", "the paused turn comes back as the last message");
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    assert!(events.iter().any(|e| e["event"] == "model_turn" && e["stop"] == "paused"));
+}

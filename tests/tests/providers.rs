@@ -1,0 +1,197 @@
+//! Full runs against fake OpenAI, Anthropic and Ollama servers speaking the official wire
+//! formats: the demo issue fixed through each provider, headless and from the editor.
+
+use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use issuewright_tests::streams::{self, Turn};
+use issuewright_tests::{Scratch, records_text, run_cli, run_report, specs};
+use serde_json::{Value, json};
+
+const OPENAI_KEY: &str = "sk-test-openai-0123456789abcdefghijklmnop";
+const ANTHROPIC_KEY: &str = "sk-ant-api03-test-0123456789abcdefghijklmnop";
+
+fn demo_turns(scratch: &Scratch) -> Vec<Turn> {
+    Turn::all_from_replay(&scratch.read("replay.jsonl").unwrap())
+}
+
+/// Checks the outcome every provider must reach on the demo: a ready run that fixes the bug.
+fn assert_demo_fixed(report: &Value) {
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(report["rounds"], 4);
+    assert_eq!(report["toolCalls"], 4);
+    assert_eq!(report["failedToolCalls"], 0);
+    assert_eq!(report["usage"], json!({"inputTokens": 4000, "outputTokens": 400}));
+    assert!(
+        report["diff"].as_str().unwrap().contains("+        *counts.entry(word.to_lowercase()).or_insert(0) += 1;")
+    );
+}
+
+fn assert_traced_without_secrets(scratch: &Scratch, secret: &str) {
+    let records = records_text(scratch);
+    assert!(
+        records.contains("\"kind\":\"request\"") && records.contains("\"kind\":\"response\""),
+        "trace.jsonl is written"
+    );
+    assert!(!records.contains(secret), "the key leaked into the run record");
+}
+
+#[test]
+fn openai_fixes_the_demo() {
+    let scratch = Scratch::with_demo();
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::openai(turn, None), 61)));
+    let base_url = format!("{}/v1", fake.url());
+    let output = run_cli(
+        &scratch,
+        &["--issue", "@ISSUE.md", "--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o", "--json"],
+        &[("OPENAI_API_KEY", OPENAI_KEY)],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_demo_fixed(&run_report(&output));
+
+    let received = fake.received();
+    assert_eq!(received.len(), 4);
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    for request in &received {
+        assert_eq!(request.line, "POST /v1/chat/completions");
+        assert_eq!(request.header("authorization"), Some(format!("Bearer {OPENAI_KEY}").as_str()));
+        assert_eq!(request.body["model"], "gpt-4o");
+        assert_eq!(request.body["stream"], true);
+        assert_eq!(request.body["tools"].as_array().unwrap().len(), 6);
+    }
+    // The second request carries the first turn's calls and their results.
+    let messages = received[1].body["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user", "assistant", "tool", "tool"]);
+    assert_eq!(messages[2]["tool_calls"][1]["id"], "call_fake1");
+    assert_eq!(messages[4]["tool_call_id"], "call_fake1");
+    assert!(messages[4]["content"].as_str().unwrap().starts_with("src/lib.rs (lines 1-37 of 37)"));
+    assert_traced_without_secrets(&scratch, OPENAI_KEY);
+}
+
+#[test]
+fn anthropic_fixes_the_demo() {
+    let scratch = Scratch::with_demo();
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::anthropic(turn, None), 53)));
+    let output = run_cli(
+        &scratch,
+        &[
+            "--issue",
+            "@ISSUE.md",
+            "--provider",
+            "anthropic",
+            "--base-url",
+            &fake.url(),
+            "--model",
+            "claude-sonnet-4-5",
+            "--json",
+        ],
+        &[("ANTHROPIC_API_KEY", ANTHROPIC_KEY)],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_demo_fixed(&run_report(&output));
+
+    let received = fake.received();
+    assert_eq!(received.len(), 4);
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    for request in &received {
+        assert_eq!(request.line, "POST /v1/messages");
+        assert_eq!(request.header("x-api-key"), Some(ANTHROPIC_KEY));
+        assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
+        assert_eq!(request.body["max_tokens"], 64_000, "from the model registry");
+        assert!(request.body["system"].as_str().unwrap().contains("You are issuewright"));
+    }
+    let messages = received[1].body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3, "user, assistant, user with both tool results");
+    let results: Vec<&str> =
+        messages[2]["content"].as_array().unwrap().iter().map(|b| b["tool_use_id"].as_str().unwrap()).collect();
+    assert_eq!(results, ["toolu_fake0", "toolu_fake1"]);
+    assert_traced_without_secrets(&scratch, ANTHROPIC_KEY);
+}
+
+#[test]
+fn ollama_fixes_the_demo_without_a_key() {
+    let scratch = Scratch::with_demo();
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::openai(turn, None), 200)));
+    let base_url = format!("{}/v1", fake.url());
+    let output =
+        run_cli(&scratch, &["--issue", "@ISSUE.md", "--provider", "ollama", "--base-url", &base_url, "--json"], &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_demo_fixed(&run_report(&output));
+    let received = fake.received();
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    assert_eq!(received[0].header("authorization"), None);
+    assert_eq!(received[0].body["model"], "qwen2.5-coder:7b", "the default model");
+    assert_eq!(received[0].body["max_tokens"], 8192, "compatible servers get max_tokens");
+}
+
+#[test]
+fn ollama_not_running_says_how_to_start_it() {
+    let scratch = Scratch::with_demo();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let base_url = format!("http://127.0.0.1:{closed}/v1");
+    let output =
+        run_cli(&scratch, &["--issue", "@ISSUE.md", "--provider", "ollama", "--base-url", &base_url, "--json"], &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let error = run_report(&output)["error"].as_str().unwrap().to_owned();
+    assert!(error.contains("cannot connect to"), "{error}");
+    assert!(error.contains("ollama serve") && error.contains("ollama pull qwen2.5-coder:7b"), "{error}");
+    assert!(error.contains("[provider] kind"), "names the other way: {error}");
+}
+
+#[test]
+fn a_missing_key_is_named_before_anything_is_sent() {
+    let scratch = Scratch::with_demo();
+    let output = run_cli(&scratch, &["--issue", "@ISSUE.md", "--provider", "anthropic", "--json"], &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let error = run_report(&output)["error"].as_str().unwrap().to_owned();
+    assert!(error.contains("set the environment variable ANTHROPIC_API_KEY"), "{error}");
+}
+
+fn lsp_run(scratch: &Scratch, provider: Value, env: Vec<(String, String)>) -> (LspClient, Value) {
+    let options =
+        ClientOptions { initialization_options: json!({"provider": provider}), env, ..ClientOptions::default() };
+    let mut client = LspClient::start(scratch, options);
+    let started = client.command("issuewright.implementIssue", json!({"issue": "@ISSUE.md"})).unwrap();
+    let status = client.wait_for_run(started["runId"].as_str().unwrap());
+    (client, status)
+}
+
+/// A provider case: name, stream builder, provider settings, environment.
+type Case = (&'static str, fn(&Turn) -> Vec<u8>, Value, Vec<(String, String)>);
+
+#[test]
+fn the_editor_runs_through_each_provider() {
+    let cases: [Case; 3] = [
+        (
+            "openai",
+            |t| streams::openai(t, None),
+            json!({"kind": "openai", "model": "gpt-4o"}),
+            vec![("OPENAI_API_KEY".into(), OPENAI_KEY.into())],
+        ),
+        (
+            "anthropic",
+            |t| streams::anthropic(t, None),
+            json!({"kind": "anthropic"}),
+            vec![("ANTHROPIC_API_KEY".into(), ANTHROPIC_KEY.into())],
+        ),
+        ("ollama", |t| streams::openai(t, None), json!({"kind": "ollama"}), vec![]),
+    ];
+    for (name, stream, mut provider, env) in cases {
+        let scratch = Scratch::with_demo();
+        let schema =
+            if name == "anthropic" { specs::anthropic_messages_request() } else { specs::openai_chat_request() };
+        let fake = FakeProvider::start(schema);
+        fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&stream(turn), 97)));
+        provider["base_url"] = json!(if name == "anthropic" { fake.url() } else { format!("{}/v1", fake.url()) });
+        let (mut client, status) = lsp_run(&scratch, provider, env);
+        assert_eq!(status["state"], "ready", "{name}: {status}");
+        assert_eq!(status["usage"], json!({"inputTokens": 4000, "outputTokens": 400}), "{name}");
+        assert!(fake.violations().is_empty(), "{name}: {:#?}", fake.violations());
+        let applied = client.command("issuewright.applyProposal", json!({"runId": status["runId"]})).unwrap();
+        assert_eq!(applied["verified"], true, "{name}: {applied}");
+        assert!(scratch.read("src/lib.rs").unwrap().contains("word.to_lowercase()"), "{name}");
+    }
+}

@@ -1,0 +1,153 @@
+//! The JSON text protocol end to end, the switch to it when a model cannot call tools,
+//! secrets scrubbed from requests, and cancelling a run while the model is answering.
+
+use std::time::{Duration, Instant};
+
+use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use issuewright_tests::streams::{self, Turn};
+use issuewright_tests::{Scratch, run_cli, run_report, specs};
+use serde_json::{Value, json};
+
+fn text(answer: &str) -> Reply {
+    Reply::stream(&streams::openai(&Turn::text(answer), None), 33)
+}
+
+fn run(scratch: &Scratch, fake: &FakeProvider, model: &str, extra: &[&str]) -> Value {
+    let base_url = format!("{}/v1", fake.url());
+    let mut args =
+        vec!["--issue", "say bye", "--provider", "openai", "--base-url", &base_url, "--model", model, "--json"];
+    args.extend_from_slice(extra);
+    let report = run_report(&run_cli(scratch, &args, &[]));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    report
+}
+
+#[test]
+fn fenced_json_trailing_prose_and_truncated_json_all_work() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([
+        text("I'll look first.\n```json\n{\"tool_calls\": [{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}]}\n```\nThen I'll decide."),
+        text("{\"tool\": \"patch_file\", \"args\": {\"path\": \"a.txt\", \"old_text\": \"hello\", \"new_text\": \"bye\"}} That should do it."),
+        text("{\"tool_calls\": [{\"name\": \"write_file\", \"arguments\": {\"path\": \"NOTES.md\", \"content\": \"said bye"),
+        text("{\"done\": \"Changed hello to bye and left a note.\"}"),
+    ]);
+    let report = run(&scratch, &fake, "gpt-4o", &["--text-protocol"]);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(report["parseRepairs"], 1);
+    assert_eq!(report["summary"], "Changed hello to bye and left a note.");
+    let diff = report["diff"].as_str().unwrap();
+    assert!(diff.contains("-hello\n+bye") && diff.contains("+said bye"), "{diff}");
+
+    let received = fake.received();
+    assert!(received.iter().all(|r| r.body.get("tools").is_none()), "no native tools");
+    let system = received[0].body["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert!(system.contains("{\"tool_calls\": [{\"name\": \"<tool>\"") && system.contains("- patch_file:"), "{system}");
+    let result = received[1].body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(result["role"], "user");
+    assert!(
+        result["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Tool call call_1 (read_file) returned:\na.txt (lines 1-1 of 1):\nhello")
+    );
+}
+
+#[test]
+fn an_unreadable_answer_is_answered_and_three_in_a_row_end_the_run() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([text("I think the greeting should change."), text("{\"done\": \"Nothing to do.\"}")]);
+    let report = run(&scratch, &fake, "gpt-4o", &["--text-protocol"]);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    let feedback = fake.received()[1].body["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+    assert!(feedback.as_str().unwrap().contains("could not be read: the answer holds no JSON object"), "{feedback}");
+
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([text("hmm"), text("still thinking"), text("{\"thoughts\": 1}")]);
+    let report = run(&scratch, &fake, "gpt-4o", &["--text-protocol"]);
+    assert_eq!(report["state"], "failed");
+    assert!(report["error"].as_str().unwrap().contains("could not be read 3 times in a row"), "{report}");
+}
+
+#[test]
+fn a_model_without_tool_support_switches_to_the_text_protocol() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let unsupported = json!({"error": {"message": "registry.ollama.ai/library/mystery:7b does not support tools", "type": "api_error", "param": null, "code": null}});
+    fake.push([
+        Reply::status(400, &unsupported),
+        text("{\"tool_calls\": [{\"name\": \"patch_file\", \"arguments\": {\"path\": \"a.txt\", \"old_text\": \"hello\", \"new_text\": \"bye\"}}]}"),
+        text("{\"done\": \"bye\"}"),
+    ]);
+    let report = run(&scratch, &fake, "mystery:7b", &[]);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    let received = fake.received();
+    assert!(received[0].body.get("tools").is_some());
+    assert!(received[1].body.get("tools").is_none());
+    assert_eq!(received.len(), 3);
+
+    // A model the registry knows to lack tools gets the text protocol from the start.
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([text("{\"done\": \"nothing\"}")]);
+    run(&scratch, &fake, "codellama:13b", &[]);
+    assert!(fake.received()[0].body.get("tools").is_none());
+}
+
+#[test]
+fn secrets_read_from_the_workspace_never_reach_the_provider() {
+    let github = format!("ghp_{}", "x1Y2z3".repeat(6));
+    let scratch = Scratch::new(&[(".env", &format!("GITHUB_TOKEN={github}\nDEPLOY_TOKEN=plain-but-secret-value\n"))]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([
+        Reply::stream(
+            &streams::openai(
+                &Turn { text: None, calls: vec![("read_file".into(), json!({"path": ".env"}))], usage: (1, 1) },
+                None,
+            ),
+            50,
+        ),
+        text("done"),
+    ]);
+    let base_url = format!("{}/v1", fake.url());
+    let output = run_cli(
+        &scratch,
+        &["--issue", "look", "--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o", "--json"],
+        &[("DEPLOY_TOKEN", "plain-but-secret-value")],
+    );
+    assert_eq!(run_report(&output)["state"], "ready");
+    let second = &fake.received()[1].raw;
+    assert!(!second.contains(&github), "a credential-shaped token leaked");
+    assert!(!second.contains("plain-but-secret-value"), "a secret from the environment leaked");
+    assert!(second.contains("GITHUB_TOKEN=[REDACTED]"), "{second}");
+}
+
+#[test]
+fn cancel_stops_a_run_while_the_model_is_answering() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let Reply::Stream { chunks, .. } =
+        Reply::stream(&streams::openai(&Turn::text("a very slow answer indeed"), None), 4)
+    else {
+        unreachable!()
+    };
+    fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
+    let options = ClientOptions {
+        initialization_options: json!({"provider": {"kind": "ollama", "base_url": format!("{}/v1", fake.url())}}),
+        ..ClientOptions::default()
+    };
+    let mut client = LspClient::start(&scratch, options);
+    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
+    let run_id = started["runId"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while fake.received().is_empty() {
+        assert!(Instant::now() < deadline, "the model was never asked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let cancelled = client.command("issuewright.cancel", json!({"runId": run_id})).unwrap();
+    assert_eq!(cancelled["cancelled"], true);
+    let status = client.wait_for_run(&run_id);
+    assert_eq!(status["state"], "cancelled", "{status}");
+    assert_eq!(status["rounds"], 1);
+}
