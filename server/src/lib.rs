@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod config;
+pub mod context;
 pub mod issues;
 pub mod llm;
 pub mod lsp;

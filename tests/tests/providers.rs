@@ -57,8 +57,15 @@ fn openai_fixes_the_demo() {
         assert_eq!(request.header("authorization"), Some(format!("Bearer {OPENAI_KEY}").as_str()));
         assert_eq!(request.body["model"], "gpt-4o");
         assert_eq!(request.body["stream"], true);
-        assert_eq!(request.body["tools"].as_array().unwrap().len(), 6);
+        assert_eq!(request.body["tools"].as_array().unwrap().len(), 8);
     }
+    // The first prompt holds the context pack: the file the issue is about comes in full.
+    let first = received[0].body["messages"][1]["content"].as_str().unwrap();
+    assert!(first.starts_with("Implement this issue:\n\n# `word_counts` treats"), "{first}");
+    assert!(
+        first.contains("## The most relevant files, in full\n\n### src/lib.rs\n```\n//! Word frequencies of a text."),
+        "{first}"
+    );
     // The second request carries the first turn's calls and their results.
     let messages = received[1].body["messages"].as_array().unwrap();
     let roles: Vec<&str> = messages.iter().map(|m| m["role"].as_str().unwrap()).collect();

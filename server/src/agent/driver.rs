@@ -12,11 +12,17 @@ use tokio_util::sync::CancellationToken;
 
 use super::prompt;
 use super::run::{RunEvent, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
-use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, StopReason, ToolCall, TraceSink};
+use crate::context::{self, ContextPack};
+use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord, StoredProposal};
 use crate::tools::Toolset;
-use crate::workspace::{Overlay, unified_diff};
+use crate::workspace::{Overlay, WorkspacePath, unified_diff};
+
+/// Share of the model's context window the first message's context pack may take, in percent.
+const PACK_SHARE_PERCENT: usize = 30;
+/// The largest context pack, in tokens, however large the window.
+const MAX_PACK_TOKENS: usize = 32_000;
 
 /// How a loop ended, before the outcome is recorded.
 enum Ending {
@@ -52,17 +58,19 @@ impl Driver {
             model: model_name,
         });
         let ending = match connected {
-            Ok(connected) => self.drive(connected.model.as_ref()).await,
+            Ok(connected) => self.drive(connected.model.as_ref(), connected.info).await,
             Err(error) => Ending::Failed(error.to_string()),
         };
         self.finish(ending);
     }
 
-    async fn drive(&mut self, model: &dyn ChatModel) -> Ending {
+    async fn drive(&mut self, model: &dyn ChatModel, info: ModelInfo) -> Ending {
         let tools = Toolset::standard();
         let specs = tools.specs();
-        let mut messages =
-            vec![Message::System(prompt::system()), Message::User(prompt::first_message(&self.spec.issue))];
+        let pack = self.context_pack(info);
+        let (system, user) = (prompt::system(), prompt::first_message(&self.spec.issue, pack.as_ref()));
+        self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
+        let mut messages = vec![Message::System(system), Message::User(user)];
         let budgets = self.spec.budgets;
         let deadline = Instant::now() + budgets.wall_clock;
         let mut repeats = Repeats::default();
@@ -192,7 +200,7 @@ impl Driver {
             name: call.name.clone(),
             arguments: call.arguments.clone(),
         });
-        let outcome = tools.execute(&mut self.overlay, call);
+        let outcome = tools.execute(&mut self.overlay, self.spec.index.as_deref(), call);
         self.status.tool_calls += 1;
         if !outcome.ok {
             self.status.failed_tool_calls += 1;
@@ -213,6 +221,24 @@ impl Driver {
         self.publish_status();
         self.emit(RunEvent::ToolCall { round, name: call.name.clone(), path, ok: outcome.ok, message: first_line });
         (outcome.ok, outcome.output)
+    }
+
+    /// Ranks the workspace for the issue and packs the best of it for the first message,
+    /// within a budget of the model's context window.
+    fn context_pack(&mut self, info: ModelInfo) -> Option<ContextPack> {
+        let index = self.spec.index.clone()?;
+        let ranked = context::rank(&index, &self.spec.issue.text);
+        let budget = (info.context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS);
+        let overlay = &self.overlay;
+        let pack = context::build_pack(&index, &ranked, &self.spec.issue.text, budget, |path| {
+            WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
+        });
+        self.log(LedgerEvent::ContextPack {
+            full_files: pack.full_files.clone(),
+            mapped_files: pack.mapped_files.clone(),
+            tokens: pack.tokens,
+        });
+        Some(pack)
     }
 
     fn finish(mut self, ending: Ending) {

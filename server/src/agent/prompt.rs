@@ -1,5 +1,6 @@
 //! What the model is told: its role, its rules, and the issue.
 
+use crate::context::ContextPack;
 use crate::issues::Issue;
 
 /// The system prompt: the role and the rules of the toolset.
@@ -8,7 +9,7 @@ pub fn system() -> String {
      You change code only through the tools. Your changes are staged and shown to the user as a \
      proposal to review; nothing is written to their files until they accept it.\n\
      Rules:\n\
-     - Read before you edit: use list_files and read_file to find the code that matters.\n\
+     - Read before you edit: use read_file, grep, find_symbol and list_files to find the code that matters.\n\
      - Prefer patch_file for existing files. old_text must be copied exactly from the file \
        (whitespace and indentation included) and must occur exactly once; add surrounding lines \
        to make it unique. If a patch fails, read the file again and retry with the exact text.\n\
@@ -18,7 +19,15 @@ pub fn system() -> String {
         .to_owned()
 }
 
-/// The first user message: the issue to implement.
-pub fn first_message(issue: &Issue) -> String {
-    format!("Implement this issue:\n\n{}\n", issue.text.trim_end())
+/// The first user message: the issue to implement, then the code ranked for it.
+pub fn first_message(issue: &Issue, pack: Option<&ContextPack>) -> String {
+    let mut message = format!("Implement this issue:\n\n{}\n", issue.text.trim_end());
+    if let Some(pack) = pack.filter(|pack| !pack.text.is_empty()) {
+        message.push_str(
+            "\nThe repository's files were ranked for this issue. The best are below; read others with \
+             read_file, search with grep, and look definitions up with find_symbol.\n\n",
+        );
+        message.push_str(&pack.text);
+    }
+    message
 }

@@ -7,6 +7,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{AgentSettings, ProviderSettings};
+use crate::context::Index;
 use crate::issues::Issue;
 use crate::llm::Usage;
 use crate::session::RunId;
@@ -56,6 +57,8 @@ pub struct RunSpec {
     pub provider: ProviderSettings,
     /// Its limits.
     pub budgets: Budgets,
+    /// The workspace index, for the context pack and `find_symbol` (none: no pack).
+    pub index: Option<Arc<Index>>,
 }
 
 /// Where a run is in its life.

@@ -36,6 +36,7 @@ impl Scratch {
             .unwrap()
             .provider,
             budgets,
+            index: None,
         }
     }
 

@@ -1,5 +1,7 @@
 //! Command-line parsing and the subcommands.
 
+mod context;
+mod index;
 mod run;
 
 use std::path::PathBuf;
@@ -22,6 +24,44 @@ enum Command {
     Lsp,
     /// Run the agent headless on a repository and print the proposal as a unified diff.
     Run(RunArgs),
+    /// Index a repository with tree-sitter and report files, definitions and timings.
+    Index(IndexArgs),
+    /// Rank a repository's files for an issue, best first, each with its reasons.
+    Context(ContextArgs),
+}
+
+/// Arguments of `issuewright context`.
+#[derive(Debug, clap::Args)]
+pub struct ContextArgs {
+    /// The repository.
+    #[arg(long, value_name = "DIR")]
+    pub repo: PathBuf,
+    /// A file holding the issue text (title on the first line, then the body).
+    #[arg(long, value_name = "FILE")]
+    pub issue_file: PathBuf,
+    /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}`.
+    #[arg(long)]
+    pub json: bool,
+    /// How many files to list.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub top: usize,
+    /// Parse every file, ignoring and not writing the on-disk cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// Arguments of `issuewright index`.
+#[derive(Debug, clap::Args)]
+pub struct IndexArgs {
+    /// The repository to index.
+    #[arg(long, value_name = "DIR")]
+    pub repo: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Parse every file, ignoring and not writing the on-disk cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// Arguments of `issuewright run`.
@@ -82,5 +122,7 @@ pub async fn main(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Lsp => ExitCode::from(issuewright::lsp::serve_stdio().await as u8),
         Command::Run(args) => run::run(args).await,
+        Command::Index(args) => index::run(&args),
+        Command::Context(args) => context::run(&args),
     }
 }

@@ -34,7 +34,19 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     let mut layers = config::file_layers(root.path()).map_err(|error| error.to_string())?;
     layers.push(flags_layer(args, &cwd));
     let config = Config::resolve(layers, root.path()).map_err(|error| error.to_string())?;
-    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into() };
+    let index = tokio::task::spawn_blocking({
+        let root = root.path().to_owned();
+        move || super::index::build(&root, true)
+    })
+    .await
+    .map_err(|error| format!("indexing failed: {error}"))?;
+    let spec = RunSpec {
+        root: root.clone(),
+        issue,
+        provider: config.provider,
+        budgets: config.agent.into(),
+        index: Some(std::sync::Arc::new(index)),
+    };
     let (events, mut receiver) = mpsc::unbounded_channel();
     let handle = agent::start(spec, Arc::new(DiskBase), Some(events)).map_err(|error| error.to_string())?;
 

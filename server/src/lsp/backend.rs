@@ -6,10 +6,11 @@ use std::sync::Arc;
 use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::{
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    ExecuteCommandOptions, ExecuteCommandParams, InitializeParams, InitializeResult, InitializedParams, MessageType,
-    SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WorkDoneProgressCancelParams,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWatchedFilesRegistrationOptions,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandOptions,
+    ExecuteCommandParams, FileSystemWatcher, GlobPattern, InitializeParams, InitializeResult, InitializedParams,
+    MessageType, Registration, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WorkDoneProgressCancelParams,
 };
 use tower_lsp::{Client, LanguageServer};
 
@@ -83,6 +84,8 @@ impl LanguageServer for Backend {
         match root_folder(&params).map(|folder| (Root::new(&folder), folder)) {
             Some((Ok(root), _)) => {
                 tracing::info!(root = %root.path().display(), "workspace");
+                let cache_dir = crate::context::cache::user_cache_dir();
+                self.state.index.build_in_background(root.path(), cache_dir.as_deref());
                 let _ = self.state.root.set(root);
             }
             Some((Err(error), folder)) => tracing::warn!("workspace folder {}: {error}", folder.display()),
@@ -115,6 +118,29 @@ impl LanguageServer for Backend {
             let message = "issuewright: no workspace folder; open a folder to implement issues";
             self.client.show_message(MessageType::WARNING, message).await;
         }
+        if self.state.profile().watch_files {
+            let watchers = vec![FileSystemWatcher {
+                glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
+                kind: None,
+            }];
+            let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+            let registration = Registration {
+                id: "issuewright-sources".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(options).ok(),
+            };
+            if let Err(error) = self.client.register_capability(vec![registration]).await {
+                tracing::warn!("file watching not registered: {}", error.message);
+            }
+        }
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        for change in params.changes {
+            if let Some(relative) = path_of(&change.uri).and_then(|path| self.state.relative(&path)) {
+                self.state.index.disk_changed(&relative);
+            }
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -125,6 +151,9 @@ impl LanguageServer for Backend {
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
         if let Some(path) = path_of(&document.uri) {
+            if let Some(relative) = self.state.relative(&path) {
+                self.state.index.open(&relative, &document.text);
+            }
             let opened = Document::new(&document.text, document.version, &document.language_id);
             self.state.documents.update(|documents| documents.open(path, opened));
         }
@@ -134,18 +163,23 @@ impl LanguageServer for Backend {
         let Some(path) = path_of(&params.text_document.uri) else { return };
         let encoding = self.state.profile().encoding;
         let version = params.text_document.version;
-        let known = self
-            .state
-            .documents
-            .update(|documents| documents.change(&path, version, &params.content_changes, encoding));
-        if !known {
-            tracing::warn!(uri = %params.text_document.uri, "didChange for a document that is not open");
+        let changed = self.state.documents.update(|documents| {
+            let edits = documents.change(&path, version, &params.content_changes, encoding)?;
+            Some((edits, documents.get(&path)?.text()))
+        });
+        match (changed, self.state.relative(&path)) {
+            (Some((edits, text)), Some(relative)) => self.state.index.change(&relative, edits.as_deref(), &text),
+            (Some(_), None) => {}
+            (None, _) => tracing::warn!(uri = %params.text_document.uri, "didChange for a document that is not open"),
         }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         if let Some(path) = path_of(&params.text_document.uri) {
             self.state.documents.update(|documents| documents.close(&path));
+            if let Some(relative) = self.state.relative(&path) {
+                self.state.index.close(&relative);
+            }
         }
     }
 

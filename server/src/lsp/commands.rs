@@ -34,6 +34,9 @@ pub const CANCEL: &str = "issuewright.cancel";
 /// Every command the server registers.
 pub const ALL: [&str; 6] = [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL];
 
+/// How long a new run waits for the first index build before starting without a pack.
+const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ImplementIssueArgs {
@@ -117,7 +120,11 @@ async fn implement_issue(
     let root = root(state)?;
     let issue = issues::resolve(&args.issue, root.path())?;
     let config = run_config(client, state, root, args.replay).await?;
-    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into() };
+    let index = state.index.ready(INDEX_WAIT).await;
+    if index.is_none() {
+        tracing::warn!("the index is not ready; the run starts without a context pack");
+    }
+    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into(), index };
     let (events, receiver) = mpsc::unbounded_channel();
     let base = Arc::new(EditorBase(state.documents.clone()));
     let handle = agent::start(spec, base, Some(events))?;

@@ -21,6 +21,8 @@ pub struct ClientProfile {
     pub work_done_progress: bool,
     /// `workspace/configuration` requests.
     pub configuration: bool,
+    /// Dynamic registration of `workspace/didChangeWatchedFiles`.
+    pub watch_files: bool,
     /// The client is Neovim, whose edit application needs end-of-file edits past the text.
     pub neovim: bool,
 }
@@ -51,6 +53,12 @@ impl ClientProfile {
                 .workspace
                 .as_ref()
                 .and_then(|workspace| workspace.configuration)
+                .unwrap_or(false),
+            watch_files: capabilities
+                .workspace
+                .as_ref()
+                .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+                .and_then(|watched| watched.dynamic_registration)
                 .unwrap_or(false),
             neovim: info.is_some_and(|info| info.name.eq_ignore_ascii_case("neovim")),
         }

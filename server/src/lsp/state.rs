@@ -13,6 +13,7 @@ use tokio::sync::watch;
 use super::profile::ClientProfile;
 use crate::agent::RunHandle;
 use crate::config::{ConfigError, ConfigLayer};
+use crate::context::LiveIndex;
 use crate::session::RunId;
 use crate::workspace::{BaseError, BaseSource, BaseText, DiskBase, Document, Documents, Root};
 
@@ -82,6 +83,8 @@ pub struct ServerState {
     pub init_layer: OnceLock<Result<ConfigLayer, ConfigError>>,
     /// Open documents.
     pub documents: Arc<DocumentStore>,
+    /// The workspace index.
+    pub index: Arc<LiveIndex>,
     /// Runs by id.
     pub runs: Mutex<HashMap<RunId, RunEntry>>,
 }
@@ -90,6 +93,11 @@ impl ServerState {
     /// The client profile (defaults before `initialize`).
     pub fn profile(&self) -> ClientProfile {
         self.profile.get().cloned().unwrap_or_default()
+    }
+
+    /// The workspace-relative path of a file URI's path, when it is inside the workspace.
+    pub fn relative(&self, absolute: &Path) -> Option<String> {
+        self.root.get()?.relative(absolute).map(|path| path.to_string())
     }
 
     /// Runs `f` on the run registry.

@@ -18,6 +18,22 @@ pub enum LedgerEvent {
         /// Which model answers (e.g. `replay:examples/x/replay.jsonl`).
         model: String,
     },
+    /// The instructions and the first message the model received.
+    Prompt {
+        /// The system prompt.
+        system: String,
+        /// The first user message (the issue and the context pack).
+        user: String,
+    },
+    /// The context pack built for the first message.
+    ContextPack {
+        /// Files included in full.
+        full_files: Vec<String>,
+        /// Files in the repository map.
+        mapped_files: Vec<String>,
+        /// Estimated tokens.
+        tokens: usize,
+    },
     /// The model answered.
     ModelTurn {
         /// 1-based round.

@@ -54,3 +54,23 @@ pub struct ListFilesArgs {
     /// Directory relative to the workspace root (default: the root).
     pub path: Option<String>,
 }
+
+/// Arguments of `grep`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrepArgs {
+    /// A regular expression (Rust regex syntax), matched line by line.
+    pub pattern: String,
+    /// A directory or file to search, relative to the workspace root (default: everything).
+    pub path: Option<String>,
+    /// Match without regard to case.
+    pub ignore_case: Option<bool>,
+}
+
+/// Arguments of `find_symbol`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindSymbolArgs {
+    /// The name of a function, method, type, trait, constant or module, e.g. `JoinSet` or `try_join_next`.
+    pub name: String,
+}

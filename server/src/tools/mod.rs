@@ -6,6 +6,7 @@
 
 mod args;
 mod sanitize;
+mod search;
 
 use std::sync::LazyLock;
 
@@ -14,9 +15,10 @@ use serde_json::Value;
 
 pub use sanitize::{cut_head_tail, strip_ansi};
 
+use crate::context::Index;
 use crate::llm::{ToolCall, ToolSpec};
 use crate::workspace::{Overlay, OverlayError, WorkspacePath};
-use args::{ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, WriteFileArgs};
+use args::{FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, WriteFileArgs};
 
 /// Longest tool output a model receives, in characters; longer output keeps head and tail.
 pub const MAX_OUTPUT_CHARS: usize = 60_000;
@@ -93,6 +95,16 @@ impl Toolset {
                 parameters: parameters::<ListFilesArgs>(),
             },
             ToolSpec {
+                name: "grep",
+                description: "Search files for lines matching a regular expression, as they stand with your staged changes; answers `path:line: text`.",
+                parameters: parameters::<GrepArgs>(),
+            },
+            ToolSpec {
+                name: "find_symbol",
+                description: "Find where a function, type, trait, constant or module is defined (with its signature) and which files use it.",
+                parameters: parameters::<FindSymbolArgs>(),
+            },
+            ToolSpec {
                 name: "patch_file",
                 description: "Replace old_text, which must occur exactly once in the file, by new_text. Copy old_text exactly from the file, with enough surrounding lines to be unique. Zero or several matches change nothing and report where.",
                 parameters: parameters::<PatchFileArgs>(),
@@ -146,8 +158,8 @@ impl Toolset {
         }
     }
 
-    /// Validates and runs one call against the overlay.
-    pub fn execute(&self, overlay: &mut Overlay, call: &ToolCall) -> ToolOutcome {
+    /// Validates and runs one call against the overlay; `index` answers `find_symbol`.
+    pub fn execute(&self, overlay: &mut Overlay, index: Option<&Index>, call: &ToolCall) -> ToolOutcome {
         if let Some(problem) = &call.malformed {
             return ToolOutcome::invalid(format!(
                 "the arguments of `{}` are not valid JSON ({problem}); nothing was run. If your answer was cut off, make smaller changes per call",
@@ -160,6 +172,8 @@ impl Toolset {
         let result = match call.name.as_str() {
             "read_file" => with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a)),
             "list_files" => with_args(&call.arguments, |a: ListFilesArgs| list_files(overlay, a)),
+            "grep" => search_args(&call.arguments, |a: GrepArgs| search::grep(overlay, a)),
+            "find_symbol" => search_args(&call.arguments, |a: FindSymbolArgs| search::find_symbol(overlay, index, a)),
             "patch_file" => with_args(&call.arguments, |a: PatchFileArgs| patch_file(overlay, a)),
             "write_file" => with_args(&call.arguments, |a: WriteFileArgs| write_file(overlay, a)),
             "mkdir" => with_args(&call.arguments, |a: PathArgs| mkdir(overlay, a)),
@@ -179,6 +193,14 @@ fn with_args<T: DeserializeOwned>(
 ) -> Result<ToolOutcome, String> {
     let parsed = serde_json::from_value(arguments.clone()).map_err(|error| format!("invalid arguments: {error}"))?;
     run(parsed).map_err(|error| error.to_string())
+}
+
+fn search_args<T: DeserializeOwned>(
+    arguments: &Value,
+    run: impl FnOnce(T) -> Result<ToolOutcome, String>,
+) -> Result<ToolOutcome, String> {
+    let parsed = serde_json::from_value(arguments.clone()).map_err(|error| format!("invalid arguments: {error}"))?;
+    run(parsed)
 }
 
 fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
@@ -263,6 +285,7 @@ fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, Ove
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::Index;
     use crate::workspace::{DiskBase, Root};
     use serde_json::json;
     use std::sync::Arc;
@@ -300,23 +323,24 @@ mod tests {
     fn invalid_arguments_name_the_field_and_change_nothing() {
         let (_dir, mut overlay) = overlay(&[("a.txt", "x\n")]);
         let tools = Toolset::standard();
-        let missing = tools.execute(&mut overlay, &call("patch_file", json!({"path": "a.txt", "old_text": "x"})));
+        let missing = tools.execute(&mut overlay, None, &call("patch_file", json!({"path": "a.txt", "old_text": "x"})));
         assert!(!missing.ok);
         assert!(missing.output.contains("new_text"), "{}", missing.output);
-        let wrong_type = tools.execute(&mut overlay, &call("write_file", json!({"path": "a.txt", "content": 3})));
+        let wrong_type = tools.execute(&mut overlay, None, &call("write_file", json!({"path": "a.txt", "content": 3})));
         assert!(wrong_type.output.contains("/content"), "{}", wrong_type.output);
-        let extra = tools.execute(&mut overlay, &call("mkdir", json!({"path": "d", "mode": 7})));
+        let extra = tools.execute(&mut overlay, None, &call("mkdir", json!({"path": "d", "mode": 7})));
         assert!(extra.output.contains("mode"), "{}", extra.output);
-        let not_object = tools.execute(&mut overlay, &call("read_file", json!("a.txt")));
+        let not_object = tools.execute(&mut overlay, None, &call("read_file", json!("a.txt")));
         assert!(!not_object.ok);
-        let zero_line = tools.execute(&mut overlay, &call("read_file", json!({"path": "a.txt", "start_line": 0})));
+        let zero_line =
+            tools.execute(&mut overlay, None, &call("read_file", json!({"path": "a.txt", "start_line": 0})));
         assert!(zero_line.output.contains("/start_line"), "{}", zero_line.output);
-        let unknown = tools.execute(&mut overlay, &call("run_shell", json!({})));
+        let unknown = tools.execute(&mut overlay, None, &call("run_shell", json!({})));
         assert!(unknown.output.contains("unknown tool `run_shell`"), "{}", unknown.output);
         assert!([&missing, &wrong_type, &extra, &not_object, &zero_line, &unknown].iter().all(|o| o.invalid_arguments));
         let cut =
             ToolCall { malformed: Some("EOF while parsing".into()), ..call("write_file", json!("{\"path\": \"a")) };
-        let truncated = tools.execute(&mut overlay, &cut);
+        let truncated = tools.execute(&mut overlay, None, &cut);
         assert!(truncated.invalid_arguments && truncated.output.contains("not valid JSON (EOF while parsing)"));
         assert!(overlay.changes().is_empty());
     }
@@ -325,7 +349,8 @@ mod tests {
     fn a_session_of_calls_stages_and_reports() {
         let (_dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn a() -> u8 {\n    1\n}\n"), ("old.txt", "o\n")]);
         let tools = Toolset::standard();
-        let run = |overlay: &mut Overlay, name: &str, arguments: Value| tools.execute(overlay, &call(name, arguments));
+        let run =
+            |overlay: &mut Overlay, name: &str, arguments: Value| tools.execute(overlay, None, &call(name, arguments));
 
         let read = run(&mut overlay, "read_file", json!({"path": "src/lib.rs"}));
         assert_eq!(read.output, "src/lib.rs (lines 1-3 of 3):\npub fn a() -> u8 {\n    1\n}\n");
@@ -344,10 +369,62 @@ mod tests {
     }
 
     #[test]
+    fn grep_searches_through_the_overlay() {
+        let (_dir, mut overlay) = overlay(&[
+            ("src/a.rs", "fn alpha() {}\nfn beta() {}\n"),
+            ("src/b.rs", "// ALPHA\n"),
+            ("README.md", "alpha docs\n"),
+        ]);
+        let tools = Toolset::standard();
+        tools.execute(
+            &mut overlay,
+            None,
+            &call("write_file", json!({"path": "src/c.rs", "content": "fn alpha_two() {}\n"})),
+        );
+        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "fn alpha", "path": "src"})));
+        assert_eq!(found.output, "src/a.rs:1: fn alpha() {}\nsrc/c.rs:1: fn alpha_two() {}\n");
+        let loud = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha", "ignore_case": true})));
+        assert_eq!(loud.output.lines().count(), 4, "{}", loud.output);
+        let one_file = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "beta", "path": "src/a.rs"})));
+        assert_eq!(one_file.output, "src/a.rs:2: fn beta() {}\n");
+        let none = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "gamma"})));
+        assert!(none.ok && none.output.starts_with("no line matches"), "{}", none.output);
+        let bad = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "(unclosed"})));
+        assert!(!bad.ok && bad.output.contains("invalid pattern"), "{}", bad.output);
+        assert_eq!(overlay.changes().len(), 1, "searching stages nothing");
+    }
+
+    #[test]
+    fn find_symbol_reports_definitions_and_users_including_staged_changes() {
+        let (dir, mut overlay) = overlay(&[
+            ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet {\n    pub fn join_next(&self) {}\n}\n"),
+            ("src/user.rs", "fn f(s: JoinSet) { s.join_next(); s.join_next(); }\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let tools = Toolset::standard();
+        let found = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "join_next"})));
+        assert_eq!(
+            found.output,
+            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self)\nused in:\nsrc/user.rs (2 uses)\n"
+        );
+        tools.execute(
+            &mut overlay,
+            Some(&index),
+            &call("write_file", json!({"path": "src/new.rs", "content": "pub fn try_join_next() {}\n"})),
+        );
+        let staged = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "try_join_next"})));
+        assert!(staged.output.starts_with("`try_join_next` is defined at:\nsrc/new.rs:1:"), "{}", staged.output);
+        let missing = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "nothing"})));
+        assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
+        let without = tools.execute(&mut overlay, None, &call("find_symbol", json!({"name": "JoinSet"})));
+        assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
+    }
+
+    #[test]
     fn long_files_are_read_in_windows() {
         let long: String = (1..=2500).map(|n| format!("{n}\n")).collect();
         let (_dir, mut overlay) = overlay(&[("long.txt", &long)]);
-        let read = Toolset::standard().execute(&mut overlay, &call("read_file", json!({"path": "long.txt"})));
+        let read = Toolset::standard().execute(&mut overlay, None, &call("read_file", json!({"path": "long.txt"})));
         assert!(read.output.starts_with("long.txt (lines 1-2000 of 2500):\n1\n"), "{}", &read.output[..40]);
         assert!(read.output.ends_with("[500 more lines; call read_file with start_line=2001]\n"));
     }

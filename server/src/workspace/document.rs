@@ -8,6 +8,24 @@ use tower_lsp::lsp_types::TextDocumentContentChangeEvent;
 
 use super::position::{LineIndex, PositionEncoding};
 
+/// One change to a text in bytes and (row, byte column) points: what incremental parsers
+/// need to reuse their previous tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteEdit {
+    /// Where the change starts.
+    pub start_byte: usize,
+    /// Where the replaced text ended.
+    pub old_end_byte: usize,
+    /// Where the new text ends.
+    pub new_end_byte: usize,
+    /// `start_byte` as (row, byte column).
+    pub start_point: (usize, usize),
+    /// `old_end_byte` as (row, byte column).
+    pub old_end_point: (usize, usize),
+    /// `new_end_byte` as (row, byte column).
+    pub new_end_point: (usize, usize),
+}
+
 /// One document the editor has open: its text as the editor holds it, unsaved changes included.
 #[derive(Clone, Debug)]
 pub struct Document {
@@ -42,7 +60,8 @@ impl Document {
         &self.text
     }
 
-    /// Applies the content changes of one `textDocument/didChange`, in order.
+    /// Applies the content changes of one `textDocument/didChange`, in order, and returns
+    /// them as byte edits; `None` when a change replaced the whole text.
     ///
     /// A change without a range replaces the whole text; a ranged change replaces that range,
     /// its positions read in `encoding` against the text as left by the previous change.
@@ -51,21 +70,45 @@ impl Document {
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: PositionEncoding,
-    ) {
+    ) -> Option<Vec<ByteEdit>> {
+        let mut edits = Some(Vec::with_capacity(changes.len()));
         for change in changes {
             match change.range {
-                None => self.text = Rope::from_str(&change.text),
+                None => {
+                    self.text = Rope::from_str(&change.text);
+                    edits = None;
+                }
                 Some(range) => {
                     let index = LineIndex::new(&self.text, encoding);
                     let start = index.char_of(range.start);
                     let end = index.char_of(range.end).max(start);
+                    let (start_byte, old_end_byte) = (self.text.char_to_byte(start), self.text.char_to_byte(end));
+                    let (start_point, old_end_point) = (point(&self.text, start), point(&self.text, end));
                     self.text.remove(start..end);
                     self.text.insert(start, &change.text);
+                    let new_end = start + change.text.chars().count();
+                    if let Some(edits) = edits.as_mut() {
+                        edits.push(ByteEdit {
+                            start_byte,
+                            old_end_byte,
+                            new_end_byte: start_byte + change.text.len(),
+                            start_point,
+                            old_end_point,
+                            new_end_point: point(&self.text, new_end),
+                        });
+                    }
                 }
             }
         }
         self.version = version;
+        edits
     }
+}
+
+/// A char offset as (row, byte column).
+fn point(text: &Rope, char_index: usize) -> (usize, usize) {
+    let line = text.char_to_line(char_index);
+    (line, text.char_to_byte(char_index) - text.line_to_byte(line))
 }
 
 /// The set of open documents, keyed by absolute file path.
@@ -83,21 +126,16 @@ impl Documents {
         self.by_path.insert(path, document);
     }
 
-    /// Applies a `didChange`; returns false when the document is not open.
+    /// Applies a `didChange`; `None` when the document is not open, else the byte edits
+    /// (`None` inside when the whole text was replaced).
     pub fn change(
         &mut self,
         path: &Path,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: PositionEncoding,
-    ) -> bool {
-        match self.by_path.get_mut(path) {
-            Some(document) => {
-                document.apply_changes(version, changes, encoding);
-                true
-            }
-            None => false,
-        }
+    ) -> Option<Option<Vec<ByteEdit>>> {
+        self.by_path.get_mut(path).map(|document| document.apply_changes(version, changes, encoding))
     }
 
     /// Forgets a closed document; the disk is its truth again.
@@ -156,6 +194,27 @@ mod tests {
     }
 
     #[test]
+    fn byte_edits_describe_each_change_in_bytes_and_points() {
+        let mut document = Document::new("héllo\nwörld\n", 1, "rust");
+        // Replace "wö" (line 1, UTF-16 columns 0..2) by "Wo\nW".
+        let edits = document.apply_changes(2, &[change(((1, 0), (1, 2)), "Wo\nW")], PositionEncoding::Utf16).unwrap();
+        assert_eq!(document.text(), "héllo\nWo\nWrld\n");
+        assert_eq!(
+            edits,
+            [ByteEdit {
+                start_byte: 7,
+                old_end_byte: 10,
+                new_end_byte: 11,
+                start_point: (1, 0),
+                old_end_point: (1, 3),
+                new_end_point: (2, 1),
+            }]
+        );
+        let full = TextDocumentContentChangeEvent { range: None, range_length: None, text: "x".into() };
+        assert_eq!(document.apply_changes(3, &[full], PositionEncoding::Utf16), None);
+    }
+
+    #[test]
     fn a_change_without_range_replaces_everything() {
         let mut document = Document::new("old", 1, "plaintext");
         let full = TextDocumentContentChangeEvent { range: None, range_length: None, text: "new text".into() };
@@ -168,9 +227,9 @@ mod tests {
         let mut documents = Documents::default();
         let path = PathBuf::from("/w/a.rs");
         documents.open(path.clone(), Document::new("a", 1, "rust"));
-        assert!(documents.change(&path, 2, &[change(((0, 1), (0, 1)), "b")], PositionEncoding::Utf8));
+        assert!(documents.change(&path, 2, &[change(((0, 1), (0, 1)), "b")], PositionEncoding::Utf8).is_some());
         assert_eq!(documents.get(&path).map(Document::text).as_deref(), Some("ab"));
         assert!(documents.close(&path).is_some());
-        assert!(!documents.change(&path, 3, &[], PositionEncoding::Utf8));
+        assert!(documents.change(&path, 3, &[], PositionEncoding::Utf8).is_none());
     }
 }

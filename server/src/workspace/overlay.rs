@@ -323,6 +323,16 @@ impl Overlay {
         Ok(listed)
     }
 
+    /// The file's current text without snapshotting it (for searches over many files):
+    /// staged text if the run changed it, else the user's text; `None` if absent or unreadable.
+    pub fn peek(&self, path: &WorkspacePath) -> Option<String> {
+        if let Some(tracked) = self.files.get(path) {
+            return tracked.current().map(str::to_owned);
+        }
+        let absolute = self.root.resolve(path).ok()?;
+        self.base.read(&absolute).ok().flatten().map(|base| base.text)
+    }
+
     /// The file's current text in the overlay's view; `None` if it does not exist.
     pub fn current_text(&mut self, path: &WorkspacePath) -> Result<Option<String>, OverlayError> {
         Ok(self.track(path)?.current().map(str::to_owned))
@@ -524,6 +534,16 @@ mod tests {
         assert!(matches!(f.overlay.write_file(&p("d"), ""), Err(OverlayError::IsDirectory(_))));
         assert!(matches!(f.overlay.write_file(&p("new"), ""), Err(OverlayError::IsDirectory(_))));
         assert_eq!(f.overlay.empty_made_dirs(), vec![p("new/sub")]);
+    }
+
+    #[test]
+    fn peeking_does_not_snapshot() {
+        let mut f = fixture(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+        f.overlay.write_file(&p("a.txt"), "staged\n").unwrap();
+        assert_eq!(f.overlay.peek(&p("a.txt")).as_deref(), Some("staged\n"));
+        assert_eq!(f.overlay.peek(&p("b.txt")).as_deref(), Some("b\n"));
+        assert_eq!(f.overlay.peek(&p("absent.txt")), None);
+        assert_eq!(f.overlay.files.len(), 1, "only the written file is tracked");
     }
 
     #[test]

@@ -1,0 +1,10 @@
+(method_invocation name: (identifier) @reference.call)
+(method_invocation object: (identifier) @reference.type)
+(field_access object: (identifier) @reference.type)
+(object_creation_expression type: (type_identifier) @reference.type)
+(type_identifier) @reference.type
+(superclass (type_identifier) @relation.super)
+(superclass (generic_type (type_identifier) @relation.super))
+(super_interfaces (type_list (type_identifier) @relation.super))
+(super_interfaces (type_list (generic_type (type_identifier) @relation.super)))
+(extends_interfaces (type_list (type_identifier) @relation.super))

@@ -1,0 +1,16 @@
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(function_signature name: (identifier) @name) @definition.function
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(method_definition name: (property_identifier) @name) @definition.method
+(method_signature name: (property_identifier) @name) @definition.method
+(abstract_method_signature name: (property_identifier) @name) @definition.method
+(internal_module name: (identifier) @name) @definition.module
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant)))

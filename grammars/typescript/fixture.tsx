@@ -1,0 +1,37 @@
+// Fixture for the TypeScript queries (TSX grammar).
+import { useState } from "react";
+import * as path from "./util/path";
+export { helper } from "./helpers";
+
+export interface Props {
+  name: string;
+}
+export type Id = string | number;
+export enum Color {
+  Red,
+  Green,
+}
+export abstract class Shape {
+  abstract area(): number;
+}
+export class Circle extends Shape {
+  constructor(private r: number) {
+    super();
+  }
+  area(): number {
+    return Math.PI * this.r * this.r;
+  }
+}
+export function greet(props: Props): string {
+  return path.join("a", props.name);
+}
+function* ids() {
+  yield 1;
+}
+export const render = (p: Props) => <div>{greet(p)}</div>;
+const LIMIT = 8;
+namespace Geometry {
+  export const unit = 1;
+}
+const lazy = import("./lazy");
+new Circle(2);

@@ -1,0 +1,8 @@
+(call_expression function: (identifier) @reference.call)
+(call_expression function: (member_expression property: (property_identifier) @reference.call))
+(new_expression constructor: (identifier) @reference.type)
+(type_identifier) @reference.type
+(member_expression object: (identifier) @reference.type)
+(extends_clause value: (identifier) @relation.super)
+(implements_clause (type_identifier) @relation.super)
+(extends_type_clause type: (type_identifier) @relation.super)

@@ -1,0 +1,65 @@
+//! `issuewright index`: build the workspace index and report what it holds.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use super::IndexArgs;
+use issuewright::context::{Index, IndexCache, cache};
+
+/// Builds the index of `--repo` and prints counts per language (or JSON).
+pub fn run(args: &IndexArgs) -> ExitCode {
+    let root = match args.repo.canonicalize() {
+        Ok(root) => root,
+        Err(error) => {
+            eprintln!("issuewright: --repo {}: {error}", args.repo.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let index = build(&root, !args.no_cache);
+    let stats = &index.stats;
+    if args.json {
+        let value = json!({
+            "root": root,
+            "files": stats.files,
+            "bytes": stats.bytes,
+            "cacheHits": stats.cache_hits,
+            "elapsedMs": stats.elapsed_ms,
+            "languages": stats.languages,
+            "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
+            "crates": index.crates(),
+        });
+        println!("{value:#}");
+    } else {
+        println!(
+            "{} files, {} bytes in {} ms ({} from cache)",
+            stats.files, stats.bytes, stats.elapsed_ms, stats.cache_hits
+        );
+        for (language, counts) in &stats.languages {
+            println!(
+                "  {language:<11} {:>6} files {:>10} bytes {:>7} definitions {:>7} references {:>4} parse errors",
+                counts.files, counts.bytes, counts.definitions, counts.references, counts.parse_errors
+            );
+        }
+        for (path, why) in &stats.skipped {
+            println!("  skipped {path}: {why}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it).
+/// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too.
+pub fn build(root: &Path, use_cache: bool) -> Index {
+    let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
+    let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
+    let loaded = file.as_deref().map(IndexCache::load);
+    let index = Index::build(root, loaded.as_ref());
+    if let Some(file) = &file
+        && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
+    {
+        tracing::warn!("cannot write the index cache {}: {error}", file.display());
+    }
+    index
+}

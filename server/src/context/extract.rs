@@ -1,0 +1,434 @@
+//! What one file defines, uses and imports, read from its syntax tree with the queries.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
+
+use super::language::Language;
+
+/// What a definition is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DefinitionKind {
+    /// A free function.
+    Function,
+    /// A function inside an `impl`, trait, class or interface.
+    Method,
+    /// A class or record.
+    Class,
+    /// A struct or union.
+    Struct,
+    /// An enum.
+    Enum,
+    /// An interface or annotation type.
+    Interface,
+    /// A trait.
+    Trait,
+    /// A type alias.
+    Type,
+    /// A module or namespace.
+    Module,
+    /// A constant or static.
+    Constant,
+    /// A macro.
+    Macro,
+    /// An enum variant or constant.
+    Variant,
+    /// A field.
+    Field,
+}
+
+impl DefinitionKind {
+    fn from_capture(name: &str) -> Option<Self> {
+        Some(match name.strip_prefix("definition.")? {
+            "function" => Self::Function,
+            "method" => Self::Method,
+            "class" => Self::Class,
+            "struct" => Self::Struct,
+            "enum" => Self::Enum,
+            "interface" => Self::Interface,
+            "trait" => Self::Trait,
+            "type" => Self::Type,
+            "module" => Self::Module,
+            "constant" => Self::Constant,
+            "macro" => Self::Macro,
+            "variant" => Self::Variant,
+            "field" => Self::Field,
+            _ => return None,
+        })
+    }
+
+    /// True for types, traits and interfaces: the things a design is made of.
+    pub fn is_type(self) -> bool {
+        matches!(self, Self::Class | Self::Struct | Self::Enum | Self::Interface | Self::Trait | Self::Type)
+    }
+}
+
+/// One definition.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Definition {
+    /// Its name.
+    pub name: String,
+    /// What it is.
+    pub kind: DefinitionKind,
+    /// The 1-based line it starts on.
+    pub line: u32,
+    /// Its signature: the definition's text up to its body, whitespace collapsed.
+    pub signature: String,
+    /// The type, trait, class or module it belongs to.
+    pub container: Option<String>,
+}
+
+/// Everything extracted from one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileSymbols {
+    /// Definitions, in source order.
+    pub definitions: Vec<Definition>,
+    /// Names used (called or named as types), with their counts, sorted by name.
+    pub references: Vec<(String, u32)>,
+    /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
+    pub imports: Vec<String>,
+    /// Rust `mod name;` declarations (submodules in other files).
+    pub module_declarations: Vec<String>,
+    /// Types this file's types extend or implement (traits its `impl` blocks implement).
+    pub supertypes: Vec<String>,
+    /// Types this file's Rust `impl` blocks are for.
+    pub impl_targets: Vec<String>,
+    /// The Java package, if declared.
+    pub package: Option<String>,
+    /// Syntax errors the parser recovered from.
+    pub parse_errors: u32,
+}
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parses `source`, reusing `old` (already edited) for an incremental parse.
+pub fn parse(language: Language, source: &[u8], old: Option<&Tree>) -> Option<Tree> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers.entry(language).or_insert_with(|| {
+            let mut parser = Parser::new();
+            parser.set_language(&language.grammar()).expect("grammars match the tree-sitter version");
+            parser
+        });
+        parser.parse(source, old)
+    })
+}
+
+/// Reads a parsed file with its language's queries, in one walk of the tree.
+pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
+    let query = &language.queries().combined;
+    let names = query.capture_names();
+    let root = tree.root_node();
+    let mut symbols = FileSymbols { parse_errors: count_errors(root), ..FileSymbols::default() };
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, root, source);
+    while let Some(found) = matches.next() {
+        let mut name = None;
+        let mut definition = None;
+        for capture in found.captures() {
+            let capture_name = names[capture.index as usize];
+            let node = capture.node;
+            match capture_name {
+                "name" => name = Some(node),
+                "import" => symbols.imports.push(collapsed(node, source)),
+                "package" => symbols.package = Some(collapsed(node, source)),
+                "module.declaration" => symbols.module_declarations.push(collapsed(node, source)),
+                "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
+                "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
+                reference if reference.starts_with("reference.") => *counts.entry(text(node, source)).or_default() += 1,
+                other => {
+                    if let Some(kind) = DefinitionKind::from_capture(other) {
+                        definition = Some((kind, node));
+                    }
+                }
+            }
+        }
+        if let (Some(name), Some((kind, node))) = (name, definition) {
+            let container = container_of(node, source);
+            let kind = match kind {
+                DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
+                other => other,
+            };
+            symbols.definitions.push(Definition {
+                name: text(name, source).to_owned(),
+                kind,
+                line: node.start_position().row as u32 + 1,
+                signature: signature(node, source),
+                container,
+            });
+        }
+    }
+    symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
+    symbols.references.sort();
+    symbols.definitions.sort_by_key(|definition| definition.line);
+    symbols
+}
+
+fn push_unique(list: &mut Vec<String>, name: &str) {
+    if !list.iter().any(|known| known == name) {
+        list.push(name.to_owned());
+    }
+}
+
+fn collapsed(node: Node<'_>, source: &[u8]) -> String {
+    text(node, source).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn text<'a>(node: Node<'_>, source: &'a [u8]) -> &'a str {
+    node.utf8_text(source).unwrap_or_default()
+}
+
+/// Nodes whose body ends a signature.
+const BODY_FIELDS: [&str; 2] = ["body", "value"];
+
+/// The definition's text up to its body, on one line, at most 200 characters.
+fn signature(node: Node<'_>, source: &[u8]) -> String {
+    let end = BODY_FIELDS
+        .iter()
+        .filter_map(|field| node.child_by_field_name(field))
+        .filter(|body| body.kind() != "arrow_function" || node.kind() != "variable_declarator")
+        .map(|body| body.start_byte())
+        .min()
+        .unwrap_or(node.end_byte());
+    let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
+    let mut one_line: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    for suffix in [" =", " {", "{", ";"] {
+        if let Some(stripped) = one_line.strip_suffix(suffix) {
+            one_line = stripped.to_owned();
+        }
+    }
+    if one_line.chars().count() > 200 {
+        one_line = one_line.chars().take(200).collect::<String>() + "…";
+    }
+    one_line
+}
+
+/// Node kinds that contain members, and how to read their names.
+fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
+    match node.kind() {
+        "impl_item" => {
+            let target = node.child_by_field_name("type")?;
+            Some(first_named_identifier(target, source).unwrap_or_else(|| text(target, source).to_owned()))
+        }
+        "trait_item"
+        | "class_declaration"
+        | "interface_declaration"
+        | "enum_declaration"
+        | "record_declaration"
+        | "abstract_class_declaration"
+        | "internal_module"
+        | "mod_item"
+        | "annotation_type_declaration" => node.child_by_field_name("name").map(|name| text(name, source).to_owned()),
+        _ => None,
+    }
+}
+
+fn first_named_identifier(node: Node<'_>, source: &[u8]) -> Option<String> {
+    if node.kind() == "type_identifier" || node.kind() == "identifier" {
+        return Some(text(node, source).to_owned());
+    }
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).find_map(|child| first_named_identifier(child, source))
+}
+
+/// The nearest enclosing container of a definition (a few levels up at most).
+fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
+    let mut current = node.parent();
+    for _ in 0..4 {
+        let ancestor = current?;
+        if let Some(name) = container_name(ancestor, source) {
+            return Some(name);
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// True when a function sits directly in an impl, trait, class or interface body.
+fn is_member(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|body| matches!(body.kind(), "declaration_list" | "class_body" | "interface_body"))
+        && node.parent().and_then(|body| body.parent()).is_some_and(|owner| owner.kind() != "mod_item")
+}
+
+fn count_errors(root: Node<'_>) -> u32 {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbols(language: Language, source: &str) -> FileSymbols {
+        let tree = parse(language, source.as_bytes(), None).unwrap();
+        extract(language, &tree, source.as_bytes())
+    }
+
+    fn fixture(path: &str) -> String {
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grammars").join(path))
+            .unwrap()
+    }
+
+    fn definitions(symbols: &FileSymbols) -> Vec<(String, DefinitionKind, Option<String>)> {
+        symbols.definitions.iter().map(|d| (d.name.clone(), d.kind, d.container.clone())).collect()
+    }
+
+    fn references(symbols: &FileSymbols) -> Vec<&str> {
+        symbols.references.iter().map(|(name, _)| name.as_str()).collect()
+    }
+
+    fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
+        (name.to_owned(), kind, container.map(str::to_owned))
+    }
+
+    #[test]
+    fn rust_fixture() {
+        use DefinitionKind::*;
+        let found = symbols(Language::Rust, &fixture("rust/fixture.rs"));
+        assert_eq!(
+            definitions(&found),
+            [
+                def("inline", Module, None),
+                def("nested", Function, Some("inline")),
+                def("declared", Module, None),
+                def("LIMIT", Constant, None),
+                def("COUNTER", Constant, None),
+                def("Sender", Struct, None),
+                def("Bits", Struct, None),
+                def("Event", Enum, None),
+                def("Open", Variant, None),
+                def("Close", Variant, None),
+                def("Map", Type, None),
+                def("Channel", Trait, None),
+                def("send", Method, Some("Channel")),
+                def("close", Method, Some("Channel")),
+                def("new", Method, Some("Sender")),
+                def("try_send", Method, Some("Sender")),
+                def("shout", Macro, None),
+                def("helper", Function, None),
+            ]
+        );
+        let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
+        assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");
+        assert_eq!(try_send.line, 40);
+        let sender = found.definitions.iter().find(|d| d.name == "Sender").unwrap();
+        assert_eq!(sender.signature, "pub struct Sender<T>");
+        let names = references(&found);
+        for expected in
+            ["HashMap", "Sender", "Event", "Map", "helper", "len", "channel", "mpsc", "println", "new", "Ok", "Vec"]
+        {
+            assert!(names.contains(&expected), "{expected} missing from {names:?}");
+        }
+        assert_eq!(found.imports, ["std::collections::HashMap", "crate::sync::{mpsc, Mutex as Lock}", "alloc"]);
+        assert_eq!(found.module_declarations, ["declared"]);
+        assert_eq!(found.impl_targets, ["Sender"]);
+        assert!(found.supertypes.is_empty());
+        assert_eq!(found.parse_errors, 0);
+        let implementing = symbols(Language::Rust, "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n");
+        assert_eq!(implementing.supertypes, ["Debug", "Channel"]);
+        assert_eq!(implementing.impl_targets, ["Sender", "Pipe"]);
+    }
+
+    #[test]
+    fn java_fixture() {
+        use DefinitionKind::*;
+        let found = symbols(Language::Java, &fixture("java/fixture.java"));
+        assert_eq!(
+            definitions(&found),
+            [
+                def("EventBus", Class, None),
+                def("LIMIT", Field, Some("EventBus")),
+                def("listeners", Field, Some("EventBus")),
+                def("EventBus", Method, Some("EventBus")),
+                def("publish", Method, Some("EventBus")),
+                def("Listener", Interface, Some("EventBus")),
+                def("onEvent", Method, Some("Listener")),
+                def("Mode", Enum, Some("EventBus")),
+                def("SYNC", Variant, Some("Mode")),
+                def("ASYNC", Variant, Some("Mode")),
+                def("Pair", Class, Some("EventBus")),
+                def("Marker", Interface, Some("EventBus")),
+            ]
+        );
+        assert_eq!(found.package.as_deref(), Some("com.example.events"));
+        assert_eq!(found.supertypes, ["Base", "Closeable"]);
+        assert_eq!(found.imports, ["java.util.List", "java.util.concurrent", "java.util.Objects.requireNonNull"]);
+        let publish = found.definitions.iter().find(|d| d.name == "publish").unwrap();
+        assert_eq!(publish.signature, "public void publish(T event)");
+        let names = references(&found);
+        for expected in
+            ["List", "Listener", "ArrayList", "requireNonNull", "onEvent", "Helpers", "log", "Base", "Closeable"]
+        {
+            assert!(names.contains(&expected), "{expected} missing from {names:?}");
+        }
+    }
+
+    #[test]
+    fn typescript_fixture() {
+        use DefinitionKind::*;
+        let found = symbols(Language::Tsx, &fixture("typescript/fixture.tsx"));
+        assert_eq!(
+            definitions(&found),
+            [
+                def("Props", Interface, None),
+                def("Id", Type, None),
+                def("Color", Enum, None),
+                def("Shape", Class, None),
+                def("area", Method, Some("Shape")),
+                def("Circle", Class, None),
+                def("constructor", Method, Some("Circle")),
+                def("area", Method, Some("Circle")),
+                def("greet", Function, None),
+                def("ids", Function, None),
+                def("render", Function, None),
+                def("LIMIT", Constant, None),
+                def("Geometry", Module, None),
+                def("lazy", Constant, None),
+            ]
+        );
+        assert_eq!(found.imports, ["react", "./util/path", "./helpers", "./lazy"]);
+        assert_eq!(found.supertypes, ["Shape"]);
+        let greet = found.definitions.iter().find(|d| d.name == "greet").unwrap();
+        assert_eq!(greet.signature, "function greet(props: Props): string");
+        let names = references(&found);
+        for expected in ["greet", "join", "Props", "Circle", "Math", "path"] {
+            assert!(names.contains(&expected), "{expected} missing from {names:?}");
+        }
+        let typescript = symbols(Language::TypeScript, "export function f(a: number): A { return g(a); }\n");
+        assert_eq!(definitions(&typescript), [def("f", Function, None)]);
+    }
+
+    #[test]
+    fn broken_source_still_yields_what_parses() {
+        let found = symbols(Language::Rust, "fn good() {}\nfn broken( {\nstruct Fine;\n");
+        assert!(found.parse_errors > 0);
+        assert!(found.definitions.iter().any(|d| d.name == "good"), "{:?}", found.definitions);
+        let empty = symbols(Language::Java, "");
+        assert_eq!(empty, FileSymbols::default());
+        let binaryish = symbols(Language::TypeScript, "\u{0}\u{1}\u{fffd}garbage {{{{");
+        assert!(binaryish.parse_errors > 0);
+    }
+}

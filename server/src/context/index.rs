@@ -1,0 +1,414 @@
+//! The workspace index: every source file's language, definitions, references, imports
+//! and words, built in parallel and kept fresh one file at a time.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::cache::IndexCache;
+use super::extract::{self, FileSymbols};
+use super::language::Language;
+use super::terms;
+
+/// Source files larger than this are left out (generated code, vendored bundles).
+pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+
+/// Folders never indexed: build output, dependencies, tool state.
+const SKIPPED_DIRS: [&str; 12] = [
+    "target",
+    "node_modules",
+    "dist",
+    "build",
+    "out",
+    ".gradle",
+    ".idea",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".git",
+    ".issuewright",
+];
+
+/// One indexed file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct IndexedFile {
+    /// Workspace-relative path with `/` separators.
+    pub path: String,
+    /// Its language.
+    pub language: Language,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Lines.
+    pub lines: u32,
+    /// xxh3 of the content.
+    pub hash: u64,
+    /// What the queries found.
+    pub symbols: FileSymbols,
+    /// Word counts of the whole text, for lexical ranking.
+    pub terms: Vec<(String, u32)>,
+    /// Total words.
+    pub word_count: u32,
+}
+
+impl IndexedFile {
+    /// Indexes one file's content.
+    pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
+        let text = String::from_utf8_lossy(source);
+        let symbols = match extract::parse(language, text.as_bytes(), None) {
+            Some(tree) => extract::extract(language, &tree, text.as_bytes()),
+            None => FileSymbols::default(),
+        };
+        Self::with_symbols(path, language, source, &text, symbols)
+    }
+
+    /// Builds the entry from already extracted symbols (an incremental parse).
+    pub fn with_symbols(path: &str, language: Language, source: &[u8], text: &str, symbols: FileSymbols) -> Self {
+        let words = terms::words(text);
+        let word_count = words.len() as u32;
+        Self {
+            path: path.to_owned(),
+            language,
+            bytes: source.len() as u64,
+            lines: text.lines().count() as u32,
+            hash: xxhash_rust::xxh3::xxh3_64(source),
+            symbols,
+            terms: terms::counts(words),
+            word_count,
+        }
+    }
+
+    /// True for test code: under a `test`/`tests` folder or named like a test.
+    pub fn is_test(&self) -> bool {
+        is_test_path(&self.path)
+    }
+}
+
+/// True for paths of test code.
+pub fn is_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let java_test = name.ends_with("Test.java")
+        || name.ends_with("Tests.java")
+        || name.ends_with("IT.java")
+        || (name.starts_with("Test") && name[4..].starts_with(|c: char| c.is_ascii_uppercase()));
+    lower
+        .split('/')
+        .any(|part| matches!(part, "test" | "tests" | "__tests__" | "testing" | "testdata" | "benches" | "fixtures"))
+        || matches!(name, "tests.rs" | "test.rs")
+        || name.ends_with("_test.rs")
+        || name.ends_with("_tests.rs")
+        || java_test
+        || name.contains(".test.")
+        || name.contains(".spec.")
+}
+
+/// A Rust crate in the workspace: its folder and name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Crate {
+    /// The folder holding `Cargo.toml` (`""` for the root).
+    pub dir: String,
+    /// The package name, `-` turned into `_`.
+    pub name: String,
+}
+
+/// Counts for one language.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LanguageStats {
+    /// Files indexed.
+    pub files: usize,
+    /// Bytes indexed.
+    pub bytes: u64,
+    /// Definitions found.
+    pub definitions: usize,
+    /// Distinct references found.
+    pub references: usize,
+    /// Syntax errors recovered from.
+    pub parse_errors: u64,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct BuildStats {
+    /// Files indexed.
+    pub files: usize,
+    /// Bytes indexed.
+    pub bytes: u64,
+    /// Files reused from the on-disk cache.
+    pub cache_hits: usize,
+    /// Files left out (too large, binary, unreadable), with why.
+    pub skipped: Vec<(String, String)>,
+    /// Per language.
+    pub languages: BTreeMap<String, LanguageStats>,
+    /// Milliseconds for the whole build.
+    pub elapsed_ms: u64,
+}
+
+/// The index of one workspace.
+#[derive(Debug, Clone)]
+pub struct Index {
+    root: PathBuf,
+    files: BTreeMap<String, Arc<IndexedFile>>,
+    crates: Vec<Crate>,
+    /// How the last full build went.
+    pub stats: BuildStats,
+}
+
+/// A source file found by the walk.
+struct Found {
+    relative: String,
+    absolute: PathBuf,
+    language: Language,
+    bytes: u64,
+}
+
+impl Index {
+    /// Indexes every source file below `root`, reusing `cache` entries whose content hash matches.
+    pub fn build(root: &Path, cache: Option<&IndexCache>) -> Self {
+        let started = Instant::now();
+        let (found, manifests) = walk(root);
+        let mut stats = BuildStats::default();
+        let results: Vec<Result<(IndexedFile, bool), (String, String)>> =
+            found.par_iter().map(|file| index_found(file, cache)).collect();
+        let mut files = BTreeMap::new();
+        for result in results {
+            match result {
+                Ok((file, from_cache)) => {
+                    stats.cache_hits += usize::from(from_cache);
+                    files.insert(file.path.clone(), Arc::new(file));
+                }
+                Err(skipped) => stats.skipped.push(skipped),
+            }
+        }
+        let crates = manifests.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
+        let mut index = Self { root: root.to_owned(), files, crates, stats };
+        index.stats.files = index.files.len();
+        index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
+        index.stats.languages = index.language_stats();
+        index.stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        index
+    }
+
+    fn language_stats(&self) -> BTreeMap<String, LanguageStats> {
+        let mut languages: BTreeMap<String, LanguageStats> = BTreeMap::new();
+        for file in self.files.values() {
+            let entry = languages.entry(file.language.name().to_owned()).or_default();
+            entry.files += 1;
+            entry.bytes += file.bytes;
+            entry.definitions += file.symbols.definitions.len();
+            entry.references += file.symbols.references.len();
+            entry.parse_errors += u64::from(file.symbols.parse_errors);
+        }
+        languages
+    }
+
+    /// The workspace root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every indexed file, by path.
+    pub fn files(&self) -> impl Iterator<Item = &Arc<IndexedFile>> {
+        self.files.values()
+    }
+
+    /// Number of indexed files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// One file.
+    pub fn file(&self, path: &str) -> Option<&Arc<IndexedFile>> {
+        self.files.get(path)
+    }
+
+    /// The Rust crates found.
+    pub fn crates(&self) -> &[Crate] {
+        &self.crates
+    }
+
+    /// Re-indexes one file from its current text (an editor buffer, or the disk after a save).
+    /// Files that are not source files of a known language are ignored.
+    pub fn update(&mut self, path: &str, source: &[u8]) {
+        if let Some(language) = Language::of_path(path) {
+            self.insert(IndexedFile::from_source(path, language, source));
+        }
+    }
+
+    /// Puts an already built entry in place (e.g. from an incremental parse).
+    pub fn insert(&mut self, file: IndexedFile) {
+        self.files.insert(file.path.clone(), Arc::new(file));
+    }
+
+    /// Forgets a deleted file.
+    pub fn remove(&mut self, path: &str) {
+        self.files.remove(path);
+    }
+
+    /// Re-reads one file from disk: indexed again if it still exists, forgotten if not.
+    pub fn refresh_from_disk(&mut self, path: &str) {
+        match std::fs::read(self.root.join(path)) {
+            Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => self.update(path, &bytes),
+            _ => self.remove(path),
+        }
+    }
+}
+
+fn index_found(file: &Found, cache: Option<&IndexCache>) -> Result<(IndexedFile, bool), (String, String)> {
+    let skip = |why: String| Err((file.relative.clone(), why));
+    if file.bytes > MAX_SOURCE_BYTES {
+        return skip(format!("larger than {MAX_SOURCE_BYTES} bytes"));
+    }
+    let bytes = match std::fs::read(&file.absolute) {
+        Ok(bytes) => bytes,
+        Err(error) => return skip(format!("unreadable: {error}")),
+    };
+    if looks_binary(&bytes) {
+        return skip("binary".into());
+    }
+    let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if let Some(cached) = cache.and_then(|cache| cache.get(hash, file.language)) {
+        return Ok((IndexedFile { path: file.relative.clone(), ..cached.clone() }, true));
+    }
+    Ok((IndexedFile::from_source(&file.relative, file.language, &bytes), false))
+}
+
+/// A NUL byte near the start means binary.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes.iter().take(8192).any(|b| *b == 0)
+}
+
+/// Source files and manifests below `root`, `.gitignore` respected, build output skipped.
+fn walk(root: &Path) -> (Vec<Found>, Vec<PathBuf>) {
+    let mut found = Vec::new();
+    let mut manifests = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .require_git(false)
+        .filter_entry(|entry| {
+            !(entry.file_type().is_some_and(|t| t.is_dir())
+                && entry.depth() > 0
+                && entry.file_name().to_str().is_some_and(|name| SKIPPED_DIRS.contains(&name)))
+        })
+        .build();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(relative) = entry.path().strip_prefix(root) else { continue };
+        let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else { continue };
+        if entry.file_name() == "Cargo.toml" {
+            manifests.push(entry.path().to_owned());
+            continue;
+        }
+        let Some(language) = Language::of_path(&relative) else { continue };
+        let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
+    }
+    (found, manifests)
+}
+
+fn read_crate(root: &Path, manifest: &Path) -> Option<Crate> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    let value: toml::Table = toml::from_str(&text).ok()?;
+    let name = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
+    let dir = manifest.parent()?.strip_prefix(root).ok()?.to_str()?.replace('\\', "/");
+    Some(Crate { dir, name })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspace(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+        let dir = crate::testing::tempdir();
+        for (path, bytes) in files {
+            let absolute = dir.path().join(path);
+            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
+            std::fs::write(absolute, bytes).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn builds_from_sources_and_skips_what_is_not_source() {
+        let big = vec![b'/'; (MAX_SOURCE_BYTES + 1) as usize];
+        let dir = workspace(&[
+            ("Cargo.toml", b"[package]\nname = \"my-crate\"\n"),
+            ("src/lib.rs", b"pub fn alpha() {}\n"),
+            ("src/net/tcp.rs", b"pub struct TcpStream;\n"),
+            ("target/debug/build/gen.rs", b"fn generated() {}\n"),
+            ("node_modules/x/index.js", b"function y() {}\n"),
+            ("ignored/skip.rs", b"fn ignored() {}\n"),
+            (".gitignore", b"ignored/\n"),
+            ("huge.rs", &big),
+            ("blob.rs", b"\x00\x01\x02"),
+            ("latin1.java", b"class Caf\xe9 { void m\xe9thode() {} }\n"),
+            ("web/app.ts", b"export function start(): void {}\n"),
+            ("README.md", b"# docs\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["latin1.java", "src/lib.rs", "src/net/tcp.rs", "web/app.ts"]);
+        let skipped: Vec<&str> = index.stats.skipped.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(skipped.contains(&"huge.rs") && skipped.contains(&"blob.rs"));
+        assert_eq!(index.crates(), [Crate { dir: String::new(), name: "my_crate".into() }]);
+        let latin = index.file("latin1.java").unwrap();
+        assert_eq!(latin.symbols.definitions.len(), 2, "non-UTF-8 source is read lossily: {:?}", latin.symbols);
+        assert_eq!(index.stats.languages["rust"].files, 2);
+        assert_eq!(index.stats.languages["rust"].definitions, 2);
+    }
+
+    #[test]
+    fn single_files_update_and_disappear() {
+        let dir = workspace(&[("src/a.rs", b"fn one() {}\n")]);
+        let mut index = Index::build(dir.path(), None);
+        index.update("src/a.rs", b"fn one() {}\nfn two() {}\n");
+        assert_eq!(index.file("src/a.rs").unwrap().symbols.definitions.len(), 2);
+        index.update("notes.txt", b"fn not_code() {}");
+        assert!(index.file("notes.txt").is_none());
+        std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
+        index.refresh_from_disk("src/a.rs");
+        assert!(index.is_empty());
+    }
+
+    #[test]
+    fn a_file_deleted_while_indexing_is_skipped() {
+        let dir = workspace(&[("a.rs", b"fn a() {}\n")]);
+        let found = Found {
+            relative: "gone.rs".into(),
+            absolute: dir.path().join("gone.rs"),
+            language: Language::Rust,
+            bytes: 10,
+        };
+        let (path, why) = index_found(&found, None).unwrap_err();
+        assert_eq!(path, "gone.rs");
+        assert!(why.starts_with("unreadable"), "{why}");
+    }
+
+    #[test]
+    fn test_paths_are_recognised() {
+        for path in [
+            "tests/it.rs",
+            "src/foo/tests.rs",
+            "tokio/tests/io.rs",
+            "x/BTest.java",
+            "x/TestParser.java",
+            "a/b.test.ts",
+            "benches/x.rs",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in ["src/lib.rs", "src/main/java/a/Contest.java", "src/attestation.rs", "x/Testament.java"] {
+            assert!(!is_test_path(path), "{path}");
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! Reading an issue for what it names: code identifiers (with their qualifiers), file paths,
+//! stack-trace frames, and the words that describe the problem.
+
+use std::collections::HashMap;
+
+use super::terms;
+
+/// An identifier the issue names, e.g. `JoinSet::try_join_next` or `getNumberType()`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolMention {
+    /// The identifier itself (`try_join_next`).
+    pub name: String,
+    /// What qualified it, outermost first (`tokio`, `task`, `JoinSet`); empty if nothing.
+    pub qualifiers: Vec<String>,
+    /// How confident the text is that this is code: backticks and stack frames are surest.
+    pub weight: f64,
+}
+
+/// What an issue names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IssueQuery {
+    /// Words for lexical matching, with weights (code-like words count more).
+    pub terms: Vec<(String, f64)>,
+    /// Identifiers that look like code.
+    pub symbols: Vec<SymbolMention>,
+    /// Paths and file names mentioned (`src/walk.rs`, `JsonParser.java`), with weights.
+    pub paths: Vec<(String, f64)>,
+    /// Whole words of the text, lower-cased (to match file stems like `semaphore`).
+    pub words: Vec<String>,
+    /// True when the issue is about tests.
+    pub about_tests: bool,
+}
+
+/// Source file extensions recognised in mentions.
+const SOURCE_EXTENSIONS: [&str; 10] = ["rs", "java", "ts", "tsx", "js", "jsx", "mjs", "kt", "go", "py"];
+
+/// Where a piece of the text sits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Region {
+    Prose,
+    InlineCode,
+    CodeBlock,
+}
+
+/// Splits Markdown into prose, `inline code` and fenced code blocks.
+fn regions(text: &str) -> Vec<(Region, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let fence = rest.find("```");
+        let tick = rest.find('`');
+        match (fence, tick) {
+            (Some(f), Some(t)) if f <= t => {
+                out.push((Region::Prose, &rest[..f]));
+                let after = &rest[f + 3..];
+                let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
+                let body = &after[body_start..];
+                let end = body.find("```").unwrap_or(body.len());
+                out.push((Region::CodeBlock, &body[..end]));
+                rest = body.get(end + 3..).unwrap_or("");
+            }
+            (_, Some(t)) => {
+                out.push((Region::Prose, &rest[..t]));
+                let after = &rest[t + 1..];
+                match after.find(['`', '\n']) {
+                    Some(end) if after.as_bytes()[end] == b'`' => {
+                        out.push((Region::InlineCode, &after[..end]));
+                        rest = &after[end + 1..];
+                    }
+                    _ => rest = after,
+                }
+            }
+            _ => {
+                out.push((Region::Prose, rest));
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// True when a token is shaped like code rather than an English word.
+fn looks_like_code(token: &str) -> bool {
+    let inner_capital = token.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    let has_lower = token.chars().any(|c| c.is_ascii_lowercase());
+    token.contains('_') || (inner_capital && has_lower) || token.contains("::")
+}
+
+/// Qualified identifier chains: `a::b::C`, `Foo.bar`, `x`.
+fn chains(text: &str) -> Vec<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            loop {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let separator = if text[i..].starts_with("::") {
+                    2
+                } else if text[i..].starts_with('.') {
+                    1
+                } else {
+                    0
+                };
+                let next = bytes.get(i + separator).copied();
+                if separator > 0 && next.is_some_and(|n| n.is_ascii_alphabetic() || n == b'_') {
+                    i += separator;
+                    continue;
+                }
+                break;
+            }
+            out.push((start, &text[start..i]));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Weight of the title's words relative to the body's.
+const TITLE_WEIGHT: f64 = 2.0;
+
+/// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed, and
+/// heading-only lines below the title (`## Version`, `**Platform**`) dropped.
+fn without_template(text: &str) -> (String, String) {
+    let mut stripped = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("<!--") {
+        stripped.push_str(&rest[..open]);
+        rest = rest[open..].find("-->").map_or("", |close| &rest[open + close + 3..]);
+    }
+    stripped.push_str(rest);
+    let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty());
+    let title = lines.next().unwrap_or_default().trim_start_matches('#').trim().to_owned();
+    let body: Vec<&str> = lines
+        .filter(|line| {
+            let trimmed = line.trim();
+            let heading = trimmed.starts_with('#')
+                || (trimmed.starts_with("**") && trimmed.ends_with("**") && trimmed.len() < 80);
+            !heading
+        })
+        .collect();
+    (title, body.join("\n"))
+}
+
+/// Reads an issue: the title (first line) counts more than the body.
+pub fn analyze(text: &str) -> IssueQuery {
+    let (title, body) = without_template(text);
+    let mut title_query = analyze_part(&title);
+    let body_query = analyze_part(&body);
+    for (_, weight) in &mut title_query.terms {
+        *weight *= TITLE_WEIGHT;
+    }
+    merge(title_query, body_query, text)
+}
+
+fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
+    let mut terms: HashMap<String, f64> = HashMap::new();
+    for (term, weight) in title.terms.into_iter().chain(body.terms) {
+        *terms.entry(term).or_default() += weight;
+    }
+    let mut symbols: HashMap<(String, Vec<String>), f64> = HashMap::new();
+    for mention in title.symbols.into_iter().chain(body.symbols) {
+        let entry = symbols.entry((mention.name, mention.qualifiers)).or_default();
+        *entry = entry.max(mention.weight);
+    }
+    let mut paths: HashMap<String, f64> = HashMap::new();
+    for (path, weight) in title.paths.into_iter().chain(body.paths) {
+        *paths.entry(path).or_default() += weight;
+    }
+
+    let mut query = IssueQuery {
+        terms: terms.into_iter().collect(),
+        symbols: symbols
+            .into_iter()
+            .map(|((name, qualifiers), weight)| SymbolMention { name, qualifiers, weight })
+            .collect(),
+        paths: paths.into_iter().collect(),
+        words: title.words.into_iter().chain(body.words).collect(),
+        about_tests: about_tests(whole),
+    };
+    query.terms.sort_by(|a, b| a.0.cmp(&b.0));
+    query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
+    query.paths.sort_by(|a, b| a.0.cmp(&b.0));
+    query.words.sort();
+    query.words.dedup();
+    query
+}
+
+fn about_tests(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
+    title.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "test" | "tests" | "testing"))
+        || [
+            "flaky",
+            "failing test",
+            "test fails",
+            "test failure",
+            "unit test",
+            "integration test",
+            "add a test",
+            "missing test",
+        ]
+        .iter()
+        .any(|phrase| lower.contains(phrase))
+}
+
+/// Reads one part of an issue.
+fn analyze_part(text: &str) -> IssueQuery {
+    let mut query = IssueQuery::default();
+    let mut symbol_weights: HashMap<(String, Vec<String>), f64> = HashMap::new();
+    let mut term_weights: HashMap<String, f64> = HashMap::new();
+    let mut paths: HashMap<String, f64> = HashMap::new();
+
+    for frame in java_frames(text) {
+        *paths.entry(frame.0).or_default() += 2.0;
+        let entry = symbol_weights.entry((frame.1, Vec::new())).or_default();
+        *entry = entry.max(1.0);
+    }
+    for (region, piece) in regions(text) {
+        let region_weight: f64 = match region {
+            Region::InlineCode => 1.0,
+            Region::Prose => 0.8,
+            Region::CodeBlock => 0.5,
+        };
+        for word in path_mentions(piece) {
+            *paths.entry(word).or_default() += region_weight.max(0.8);
+        }
+        for (at, chain) in chains(piece) {
+            let called = piece[at + chain.len()..].starts_with('(');
+            let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+            let is_code =
+                region != Region::Prose || called || parts.len() > 1 || parts.iter().any(|p| looks_like_code(p));
+            let lexical_weight = if is_code { 1.5 } else { 1.0 };
+            for word in terms::words(chain) {
+                *term_weights.entry(word).or_default() += lexical_weight;
+            }
+            if !is_code {
+                continue;
+            }
+            // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
+            for (position, part) in parts.iter().enumerate() {
+                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
+                    continue;
+                }
+                let qualifiers = parts[..position].iter().map(|q| (*q).to_owned()).collect();
+                let weight = region_weight * if position + 1 == parts.len() { 1.0 } else { 0.7 };
+                let entry = symbol_weights.entry(((*part).to_owned(), qualifiers)).or_default();
+                *entry = entry.max(weight);
+            }
+        }
+    }
+
+    let lower = text.to_ascii_lowercase();
+    query.words = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 2)
+        .map(str::to_owned)
+        .collect();
+    query.words.sort();
+    query.words.dedup();
+    query.terms = term_weights.into_iter().collect();
+    query.terms.sort_by(|a, b| a.0.cmp(&b.0));
+    query.symbols = symbol_weights
+        .into_iter()
+        .map(|((name, qualifiers), weight)| SymbolMention { name, qualifiers, weight })
+        .collect();
+    query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
+    query.paths = paths.into_iter().collect();
+    query.paths.sort_by(|a, b| a.0.cmp(&b.0));
+    query
+}
+
+/// Path-like tokens ending in a source extension: `src/walk.rs`, `JsonParser.java`,
+/// `tokio-1.2.0/src/io/mod.rs:12:5` (the location suffix dropped).
+fn path_mentions(text: &str) -> Vec<String> {
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
+    })
+    .filter_map(|token| {
+        let token = token.trim_end_matches(|c: char| c == ':' || c == '.' || c.is_ascii_digit());
+        let token = token.trim_start_matches("./");
+        let extension = token.rsplit_once('.')?.1;
+        SOURCE_EXTENSIONS.contains(&extension).then(|| token.to_owned())
+    })
+    .filter(|token| token.len() > 3)
+    .collect()
+}
+
+/// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix and the method.
+fn java_frames(text: &str) -> Vec<(String, String)> {
+    let mut frames = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("at ") else { continue };
+        let Some((qualified, location)) = rest.split_once('(') else { continue };
+        if !location.contains(".java") {
+            continue;
+        }
+        let mut parts: Vec<&str> = qualified.trim().split('.').collect();
+        let Some(method) = parts.pop() else { continue };
+        let Some(class) = parts.pop() else { continue };
+        let outer = class.split('$').next().unwrap_or(class);
+        parts.push(outer);
+        frames.push((format!("{}.java", parts.join("/")), method.to_owned()));
+    }
+    frames
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbol<'a>(query: &'a IssueQuery, name: &str) -> Option<&'a SymbolMention> {
+        query.symbols.iter().find(|s| s.name == name)
+    }
+
+    #[test]
+    fn code_identifiers_with_their_qualifiers() {
+        let query = analyze(
+            "try_join_next for JoinSet\nThere is `poll_join_next`, and `JoinSet::join_next()` awaits; see mpsc::Receiver.",
+        );
+        assert!(symbol(&query, "try_join_next").is_some());
+        assert!(symbol(&query, "JoinSet").is_some());
+        assert_eq!(symbol(&query, "poll_join_next").unwrap().weight, 1.0);
+        let join_next = query.symbols.iter().find(|s| s.name == "join_next").unwrap();
+        assert_eq!(join_next.qualifiers, ["JoinSet"]);
+        assert_eq!(symbol(&query, "Receiver").unwrap().qualifiers, ["mpsc"]);
+        let deep = analyze("see `tokio::sync::mpsc::Sender`");
+        assert_eq!(symbol(&deep, "Sender").unwrap().qualifiers, ["tokio", "sync", "mpsc"]);
+        assert!(symbol(&query, "There").is_none() && symbol(&query, "awaits").is_none(), "English words are not code");
+    }
+
+    #[test]
+    fn java_calls_and_stack_frames() {
+        let text = "Add `JsonParser.getNumberTypeFP()`\n\nException in thread \"main\" java.lang.NullPointerException\n\
+                    \tat com.google.cloud.tools.jib.registry.credentials.DockerConfigCredentialRetriever.retrieve(DockerConfigCredentialRetriever.java:120)\n";
+        let query = analyze(text);
+        assert_eq!(symbol(&query, "getNumberTypeFP").unwrap().qualifiers, ["JsonParser"]);
+        assert!(
+            query
+                .paths
+                .iter()
+                .any(|(p, _)| p
+                    == "com/google/cloud/tools/jib/registry/credentials/DockerConfigCredentialRetriever.java")
+        );
+        assert!(symbol(&query, "retrieve").is_some());
+    }
+
+    #[test]
+    fn paths_and_locations() {
+        let query =
+            analyze("Panic at tokio-1.21.2/src/runtime/task/harness.rs:123:45 and in `src/walk.rs`, also Cargo.toml.");
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
+        assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
+        assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn lexical_terms_weigh_code_more() {
+        let query = analyze("Semaphore limits\nThe semaphore `MAX_PERMITS` limit");
+        let weight = |t: &str| query.terms.iter().find(|(w, _)| w == t).map(|(_, w)| *w);
+        assert_eq!(weight("semaphore"), Some(2.0 + 1.0), "twice in the title, once in the body");
+        assert_eq!(weight("max_permits"), Some(1.5));
+        assert_eq!(weight("permits"), Some(1.5));
+        assert!(query.words.contains(&"semaphore".to_owned()));
+    }
+
+    #[test]
+    fn titles_count_double_and_templates_are_ignored() {
+        let text = "Add try_join_next\n<!--\nThank you for reporting an issue.\n-->\n**Is your feature request related to a problem?**\nJoinSet lacks it.\n## Version\n1.21";
+        let query = analyze(text);
+        let weight = |t: &str| query.terms.iter().find(|(w, _)| w == t).map(|(_, w)| *w);
+        assert_eq!(weight("try_join_next"), Some(3.0), "code-like title words: 1.5 x 2");
+        assert_eq!(weight("lacks"), Some(1.0));
+        for noise in ["thank", "reporting", "feature", "version"] {
+            assert_eq!(weight(noise), None, "{noise} comes from the template");
+        }
+        assert!(symbol(&query, "JoinSet").is_some());
+    }
+
+    #[test]
+    fn regions_split_markdown() {
+        let parts = regions("a `b` c\n```rust\nfn x() {}\n```\nd ` unclosed\ne");
+        let kinds: Vec<Region> = parts.iter().filter(|(_, p)| !p.is_empty()).map(|(r, _)| *r).collect();
+        assert_eq!(
+            kinds,
+            [Region::Prose, Region::InlineCode, Region::Prose, Region::CodeBlock, Region::Prose, Region::Prose]
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! The index of a running language server: built in the background, kept fresh as the
+//! editor types (incremental tree-sitter parsing of open documents) and as files change on disk.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tree_sitter::{InputEdit, Point, Tree};
+
+use super::cache::{self, IndexCache};
+use super::extract;
+use super::index::{Index, IndexedFile};
+use super::language::Language;
+use crate::workspace::ByteEdit;
+
+/// An open document's syntax tree and text.
+struct OpenTree {
+    language: Language,
+    tree: Option<Tree>,
+    text: String,
+}
+
+#[derive(Default)]
+struct State {
+    index: Option<Arc<Index>>,
+    open: HashMap<String, OpenTree>,
+}
+
+/// The index, shared between the server's handlers and its runs.
+pub struct LiveIndex {
+    state: RwLock<State>,
+    ready: watch::Sender<bool>,
+}
+
+impl Default for LiveIndex {
+    fn default() -> Self {
+        Self { state: RwLock::default(), ready: watch::channel(false).0 }
+    }
+}
+
+impl LiveIndex {
+    /// Builds the index of `root` on a blocking thread (through the on-disk cache in
+    /// `cache_dir`, when given) and makes it available when done.
+    pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>) {
+        let (live, root) = (self.clone(), root.to_owned());
+        let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
+        tokio::task::spawn_blocking(move || {
+            let cache = cache_file.as_deref().map(IndexCache::load);
+            let index = Index::build(&root, cache.as_ref());
+            tracing::info!(
+                files = index.len(),
+                ms = index.stats.elapsed_ms,
+                from_cache = index.stats.cache_hits,
+                "index built"
+            );
+            if let Some(file) = &cache_file
+                && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
+            {
+                tracing::warn!("cannot write the index cache {}: {error}", file.display());
+            }
+            live.install(index);
+        });
+    }
+
+    /// Makes `index` current, with the open documents' texts in place of the disk's.
+    pub fn install(&self, mut index: Index) {
+        let mut state = self.write();
+        for (path, open) in &state.open {
+            index.insert(IndexedFile::from_source(path, open.language, open.text.as_bytes()));
+        }
+        state.index = Some(Arc::new(index));
+        drop(state);
+        self.ready.send_replace(true);
+    }
+
+    /// The current index, if built.
+    pub fn snapshot(&self) -> Option<Arc<Index>> {
+        self.read().index.clone()
+    }
+
+    /// Waits up to `timeout` for the first build to finish; the index, if there is one.
+    pub async fn ready(&self, timeout: Duration) -> Option<Arc<Index>> {
+        let mut ready = self.ready.subscribe();
+        let _ = tokio::time::timeout(timeout, ready.wait_for(|built| *built)).await;
+        self.snapshot()
+    }
+
+    /// An editor opened `path` (workspace-relative) with `text`.
+    pub fn open(&self, path: &str, text: &str) {
+        let Some(language) = Language::of_path(path) else { return };
+        let tree = extract::parse(language, text.as_bytes(), None);
+        let file = indexed(path, language, tree.as_ref(), text);
+        let mut state = self.write();
+        state.open.insert(path.to_owned(), OpenTree { language, tree, text: text.to_owned() });
+        update(&mut state, file);
+    }
+
+    /// An open document changed: `edits` (byte edits, or `None` for a whole new text) led to `text`.
+    /// The previous tree is edited and reparsed incrementally.
+    pub fn change(&self, path: &str, edits: Option<&[ByteEdit]>, text: &str) {
+        let mut state = self.write();
+        let Some(open) = state.open.get_mut(path) else {
+            drop(state);
+            return self.open(path, text);
+        };
+        let mut old = open.tree.take();
+        match (old.as_mut(), edits) {
+            (Some(tree), Some(edits)) => edits.iter().for_each(|edit| tree.edit(&input_edit(edit))),
+            _ => old = None,
+        }
+        open.tree = extract::parse(open.language, text.as_bytes(), old.as_ref());
+        open.text = text.to_owned();
+        let file = indexed(path, open.language, open.tree.as_ref(), text);
+        update(&mut state, file);
+    }
+
+    /// An editor closed `path`: the disk is its truth again.
+    pub fn close(&self, path: &str) {
+        let mut state = self.write();
+        state.open.remove(path);
+        if let Some(index) = state.index.as_mut() {
+            Arc::make_mut(index).refresh_from_disk(path);
+        }
+    }
+
+    /// A file changed, appeared or went away on disk (not open in the editor).
+    pub fn disk_changed(&self, path: &str) {
+        let mut state = self.write();
+        if state.open.contains_key(path) {
+            return;
+        }
+        if let Some(index) = state.index.as_mut() {
+            Arc::make_mut(index).refresh_from_disk(path);
+        }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn update(state: &mut State, file: IndexedFile) {
+    if let Some(index) = state.index.as_mut() {
+        Arc::make_mut(index).insert(file);
+    }
+}
+
+fn indexed(path: &str, language: Language, tree: Option<&Tree>, text: &str) -> IndexedFile {
+    let symbols = tree.map(|tree| extract::extract(language, tree, text.as_bytes())).unwrap_or_default();
+    IndexedFile::with_symbols(path, language, text.as_bytes(), text, symbols)
+}
+
+fn input_edit(edit: &ByteEdit) -> InputEdit {
+    let point = |(row, column): (usize, usize)| Point { row, column };
+    InputEdit {
+        start_byte: edit.start_byte,
+        old_end_byte: edit.old_end_byte,
+        new_end_byte: edit.new_end_byte,
+        start_position: point(edit.start_point),
+        old_end_position: point(edit.old_end_point),
+        new_end_position: point(edit.new_end_point),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::{Document, PositionEncoding};
+    use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+    fn names(index: &Index, path: &str) -> Vec<String> {
+        index.file(path).unwrap().symbols.definitions.iter().map(|d| d.name.clone()).collect()
+    }
+
+    #[test]
+    fn typing_updates_the_index_incrementally_and_closing_restores_the_disk() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("a.rs"), "fn on_disk() {}\n").unwrap();
+        let live = LiveIndex::default();
+        live.open("a.rs", "fn first() {}\n");
+        live.install(Index::build(dir.path(), None));
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["first"], "open buffers win over the disk");
+
+        let mut document = Document::new("fn first() {}\n", 1, "rust");
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(1, 0), Position::new(1, 0))),
+            range_length: None,
+            text: "fn second() {}\n".into(),
+        };
+        let edits = document.apply_changes(2, &[change], PositionEncoding::Utf16).unwrap();
+        live.change("a.rs", Some(&edits), &document.text());
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["first", "second"]);
+
+        live.change("a.rs", None, "fn replaced() {}\n");
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["replaced"]);
+
+        live.close("a.rs");
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["on_disk"]);
+        std::fs::write(dir.path().join("b.rs"), "fn fresh() {}\n").unwrap();
+        live.disk_changed("b.rs");
+        assert_eq!(names(&live.snapshot().unwrap(), "b.rs"), ["fresh"]);
+        std::fs::remove_file(dir.path().join("b.rs")).unwrap();
+        live.disk_changed("b.rs");
+        assert!(live.snapshot().unwrap().file("b.rs").is_none());
+    }
+
+    #[tokio::test]
+    async fn the_index_becomes_ready_after_the_background_build() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("lib.rs"), "pub fn built() {}\n").unwrap();
+        let live = Arc::new(LiveIndex::default());
+        assert!(live.snapshot().is_none());
+        live.build_in_background(dir.path(), Some(&dir.path().join("cache")));
+        let index = live.ready(Duration::from_secs(20)).await.expect("built");
+        assert_eq!(names(&index, "lib.rs"), ["built"]);
+        assert!(cache::cache_file(&dir.path().join("cache"), dir.path()).exists(), "the cache is written");
+    }
+}

@@ -1,0 +1,21 @@
+//! Context gathering: a tree-sitter index of the workspace, and the ranking of its files
+//! for an issue.
+
+pub mod cache;
+pub mod extract;
+pub mod graph;
+pub mod index;
+pub mod issue;
+pub mod language;
+pub mod live;
+pub mod pack;
+pub mod rank;
+pub mod terms;
+
+pub use cache::IndexCache;
+pub use extract::{Definition, DefinitionKind, FileSymbols};
+pub use index::{BuildStats, Index, IndexedFile};
+pub use language::Language;
+pub use live::LiveIndex;
+pub use pack::{ContextPack, build_pack, estimate_tokens};
+pub use rank::{RankedFile, rank};

@@ -1,0 +1,159 @@
+//! The context pack: what the model reads first. Under a token budget, the full text of the
+//! best-ranked files, and a repository map (paths with the signatures of their most relevant
+//! definitions) for the files ranked after them. The split adapts: small top files leave
+//! room for a wide map; large ones take the budget and the map narrows.
+
+use std::collections::HashSet;
+use std::fmt::Write;
+
+use super::index::{Index, IndexedFile};
+use super::issue;
+use super::rank::RankedFile;
+
+/// Characters per token, roughly, for code and English.
+const CHARS_PER_TOKEN: usize = 4;
+/// Share of the budget full files may take at most.
+const FULL_FILES_SHARE: f64 = 0.7;
+/// Files of the map at most.
+const MAP_FILES: usize = 40;
+/// Signatures per file in the map at most.
+const SIGNATURES_PER_FILE: usize = 12;
+
+/// A built pack.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ContextPack {
+    /// The text to put in the prompt.
+    pub text: String,
+    /// Files included in full.
+    pub full_files: Vec<String>,
+    /// Files in the map.
+    pub mapped_files: Vec<String>,
+    /// Estimated tokens of `text`.
+    pub tokens: usize,
+}
+
+/// Estimates the tokens of a text.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(CHARS_PER_TOKEN)
+}
+
+/// Builds the pack for `ranked` files within `budget_tokens`; `read` gives a file's current
+/// text (the editor's buffer, or the disk), `None` when it cannot be read.
+pub fn build_pack(
+    index: &Index,
+    ranked: &[RankedFile],
+    issue_text: &str,
+    budget_tokens: usize,
+    read: impl Fn(&str) -> Option<String>,
+) -> ContextPack {
+    let budget_chars = budget_tokens * CHARS_PER_TOKEN;
+    let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
+    let mut full_section = String::new();
+    let mut full_files = Vec::new();
+    for file in ranked.iter().take(10) {
+        let Some(text) = read(&file.path) else { continue };
+        let block = format!("### {}\n```\n{}{}```\n\n", file.path, text, if text.ends_with('\n') { "" } else { "\n" });
+        if full_section.len() + block.len() > full_budget {
+            // A file too big for what is left: the map will show its signatures instead.
+            continue;
+        }
+        full_section.push_str(&block);
+        full_files.push(file.path.clone());
+    }
+
+    let mentioned: HashSet<String> = issue::analyze(issue_text).symbols.into_iter().map(|s| s.name).collect();
+    let map_budget = budget_chars.saturating_sub(full_section.len());
+    let mut map_section = String::new();
+    let mut mapped_files = Vec::new();
+    for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
+        let Some(entry) = index.file(&file.path) else { continue };
+        let block = map_entry(entry, &mentioned);
+        if map_section.len() + block.len() > map_budget {
+            break;
+        }
+        map_section.push_str(&block);
+        mapped_files.push(file.path.clone());
+    }
+
+    let mut text = String::new();
+    if !map_section.is_empty() {
+        let _ = write!(
+            text,
+            "## Repository map (files ranked for this issue, with their main definitions)\n\n{map_section}\n"
+        );
+    }
+    if !full_section.is_empty() {
+        let _ = write!(text, "## The most relevant files, in full\n\n{full_section}");
+    }
+    let tokens = estimate_tokens(&text);
+    ContextPack { text, full_files, mapped_files, tokens }
+}
+
+/// One file of the map: its path, then its definitions' signatures with line numbers,
+/// the ones the issue names first, then types, then the rest in source order.
+fn map_entry(file: &IndexedFile, mentioned: &HashSet<String>) -> String {
+    let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
+    definitions.sort_by_key(|d| (!mentioned.contains(&d.name), !d.kind.is_type(), d.line));
+    let mut block = format!("{}\n", file.path);
+    for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
+        let _ = writeln!(block, "  {:>5}: {}", definition.line, definition.signature);
+    }
+    if definitions.len() > SIGNATURES_PER_FILE {
+        let _ = writeln!(block, "        ... {} more", definitions.len() - SIGNATURES_PER_FILE);
+    }
+    block
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::rank;
+
+    fn workspace(files: &[(&str, String)]) -> (tempfile::TempDir, Index) {
+        let dir = crate::testing::tempdir();
+        for (path, text) in files {
+            let absolute = dir.path().join(path);
+            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
+            std::fs::write(absolute, text).unwrap();
+        }
+        let index = Index::build(dir.path(), None);
+        (dir, index)
+    }
+
+    #[test]
+    fn small_top_files_come_in_full_and_the_rest_as_a_map() {
+        let (dir, index) = workspace(&[
+            ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet {\n    pub fn join_next(&self) {}\n}\n".into()),
+            ("src/other.rs", "pub fn helper() -> u8 { 1 }\npub struct Other;\n".into()),
+        ]);
+        let issue = "Add try_join_next to `JoinSet`";
+        let ranked = rank(&index, issue);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &ranked, issue, 10_000, read);
+        assert_eq!(pack.full_files[0], "src/set.rs");
+        assert!(pack.text.contains("### src/set.rs\n```\npub struct JoinSet;"), "{}", pack.text);
+        assert!(pack.tokens <= 10_000);
+
+        let tight = build_pack(&index, &ranked, issue, 12, read);
+        assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
+        assert!(tight.tokens <= 12, "{}", tight.text);
+    }
+
+    #[test]
+    fn large_files_are_mapped_with_the_named_definitions_first() {
+        let mut big = String::new();
+        for n in 0..400 {
+            let _ = writeln!(big, "pub fn filler_{n}() {{}}");
+        }
+        big.push_str("pub fn try_join_next() {}\n");
+        let (dir, index) = workspace(&[("src/big.rs", big)]);
+        let issue = "implement `try_join_next`";
+        let ranked = rank(&index, issue);
+        let pack =
+            build_pack(&index, &ranked, issue, 1_000, |path| std::fs::read_to_string(dir.path().join(path)).ok());
+        assert!(pack.full_files.is_empty());
+        assert_eq!(pack.mapped_files, ["src/big.rs"]);
+        assert!(pack.text.contains("src/big.rs\n    401: pub fn try_join_next()"), "{}", pack.text);
+        assert!(pack.text.contains("... 389 more"), "{}", pack.text);
+    }
+}

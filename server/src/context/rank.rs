@@ -1,0 +1,638 @@
+//! Ranking the workspace's files for an issue, each with the reasons it ranks where it does.
+//!
+//! Signals, each normalised to [0, 1] over the files:
+//! - lexical: BM25 of the issue's words against each file's words and path;
+//! - symbols: the file defines an identifier the issue names (rarer names count more, a
+//!   matching qualifier more still), or its name is such an identifier;
+//! - paths: the issue names the file's path or name, or its stem as a word;
+//! - relations: the file's types extend or implement a type the issue names;
+//! - package: a share of the best direct hit in the same package or folder;
+//! - parent: the module file (`mod.rs`, `lib.rs`, `index.ts`) declaring a directly hit file;
+//! - prior: how central the file is: PageRank over the use-definition graph.
+//!
+//! Test and example files sink unless the issue is about them.
+
+use std::collections::{HashMap, HashSet};
+
+use super::DefinitionKind;
+use super::graph::FileGraph;
+use super::index::{Index, IndexedFile, is_test_path};
+use super::issue::{self, IssueQuery};
+use super::terms;
+
+/// One ranked file.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RankedFile {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Its score (higher is better; only the order means something).
+    pub score: f64,
+    /// Why it ranks here, most important first.
+    pub reasons: Vec<String>,
+}
+
+/// Weights of the signals.
+#[derive(Debug, Clone, Copy)]
+pub struct Weights {
+    /// BM25.
+    pub lexical: f64,
+    /// Definitions of named identifiers.
+    pub symbols: f64,
+    /// Named paths and file names.
+    pub paths: f64,
+    /// Extends or implements a named type.
+    pub relations: f64,
+    /// Package siblings of hit files.
+    pub package: f64,
+    /// Module files declaring hit files.
+    pub parent: f64,
+    /// Centrality.
+    pub prior: f64,
+}
+
+/// The weights used by default.
+///
+/// Chosen on the locbench dev set over a coarse grid (see BENCHMARKS.md). A personalised
+/// PageRank from the hit files was measured too; it lowered MRR in both languages at every
+/// weight tried, so the graph serves only as the global centrality prior.
+pub const WEIGHTS: Weights =
+    Weights { lexical: 1.0, symbols: 0.6, paths: 0.5, relations: 0.2, package: 0.2, parent: 0.15, prior: 0.15 };
+
+/// BM25 parameters (the usual ones).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Path words count this many times in a file's document.
+const PATH_BOOST: u32 = 3;
+
+/// Names defined in more files than this are too common to link files in the graph.
+const MAX_FANOUT: usize = 8;
+
+/// Ranks the index's files for `issue_text`, best first.
+pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
+    rank_with(index, issue_text, &WEIGHTS)
+}
+
+/// Per-file accumulators.
+struct Signal {
+    values: Vec<f64>,
+    reasons: Vec<Vec<(f64, String)>>,
+}
+
+impl Signal {
+    fn new(n: usize) -> Self {
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n] }
+    }
+
+    fn add(&mut self, file: usize, value: f64, reason: impl FnOnce() -> String) {
+        if value > 0.0 {
+            self.values[file] += value;
+            self.reasons[file].push((value, reason()));
+        }
+    }
+
+    /// Divided by the largest value: for signals that only mean something relative to the others.
+    fn normalised(&self) -> Vec<f64> {
+        normalise(&self.values)
+    }
+
+    /// `1 - e^-x`: for signals on an absolute scale, so a weak best match stays weak.
+    fn saturated(&self) -> Vec<f64> {
+        self.values.iter().map(|v| 1.0 - (-v).exp()).collect()
+    }
+}
+
+fn kind_weight(kind: DefinitionKind) -> f64 {
+    match kind {
+        DefinitionKind::Class
+        | DefinitionKind::Struct
+        | DefinitionKind::Enum
+        | DefinitionKind::Interface
+        | DefinitionKind::Trait => 1.0,
+        DefinitionKind::Type | DefinitionKind::Module | DefinitionKind::Macro | DefinitionKind::Constant => 0.8,
+        DefinitionKind::Function | DefinitionKind::Method => 0.7,
+        DefinitionKind::Variant | DefinitionKind::Field => 0.4,
+    }
+}
+
+/// `JoinSet`, `join_set` and `joinset` compare equal.
+fn squash(name: &str) -> String {
+    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+fn stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The unit a file belongs to: its Java package, else its folder.
+fn package_of(file: &IndexedFile) -> String {
+    match &file.symbols.package {
+        Some(package) => package.clone(),
+        None => file.path.rsplit_once('/').map_or(String::new(), |(dir, _)| dir.to_owned()),
+    }
+}
+
+/// Every signal of every file for one issue, before weighting.
+pub struct Signals {
+    paths: Vec<String>,
+    tests: Vec<bool>,
+    examples: Vec<bool>,
+    packages: Vec<String>,
+    about_tests: bool,
+    about_examples: bool,
+    lexical: Signal,
+    symbols: Signal,
+    path_mentions: Signal,
+    relations: Signal,
+    package: Vec<f64>,
+    parent: Vec<f64>,
+    prior: Vec<f64>,
+}
+
+/// Computes the signals of `index`'s files for `issue_text`.
+pub fn signals(index: &Index, issue_text: &str) -> Signals {
+    let query = issue::analyze(issue_text);
+    let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
+    let n = files.len();
+    let lexical = lexical_signal(&files, &query);
+    let definitions = definition_table(&files);
+    let (symbols, hit_types) = symbol_signal(&files, &query, &definitions);
+    let path_mentions = path_signal(&files, &query);
+    let relations = relation_signal(&files, &hit_types);
+    let graph = reference_graph(&files, &definitions);
+
+    let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
+    let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
+    let direct: Vec<f64> = {
+        let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
+        (0..n).map(|i| symbols[i].max(paths[i])).collect()
+    };
+    Signals {
+        paths: files.iter().map(|f| f.path.clone()).collect(),
+        tests: files.iter().map(|f| is_test_path(&f.path)).collect(),
+        examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
+        packages: files.iter().map(|f| package_of(f)).collect(),
+        about_tests: query.about_tests,
+        about_examples: query.words.iter().any(|w| w == "example" || w == "examples"),
+        package: package_signal(&files, &direct),
+        parent: parent_signal(&files, &direct),
+        lexical,
+        symbols,
+        path_mentions,
+        relations,
+        prior,
+    }
+}
+
+/// Ranks with explicit weights.
+pub fn rank_with(index: &Index, issue_text: &str, weights: &Weights) -> Vec<RankedFile> {
+    combine(&signals(index, issue_text), weights)
+}
+
+/// Weighs the signals into a ranking, best first, each file with its main reasons.
+pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
+    let n = signals.paths.len();
+    let lexical = signals.lexical.normalised();
+    let (symbols, paths, relations) =
+        (signals.symbols.saturated(), signals.path_mentions.saturated(), signals.relations.saturated());
+    let mut ranked: Vec<RankedFile> = (0..n)
+        .map(|i| {
+            let mut score = weights.lexical * lexical[i]
+                + weights.symbols * symbols[i]
+                + weights.paths * paths[i]
+                + weights.relations * relations[i]
+                + weights.package * signals.package[i]
+                + weights.parent * signals.parent[i]
+                + weights.prior * signals.prior[i];
+            let mut reasons: Vec<(f64, String)> = Vec::new();
+            for (signal, weight) in [
+                (&signals.path_mentions, weights.paths),
+                (&signals.symbols, weights.symbols),
+                (&signals.relations, weights.relations),
+            ] {
+                reasons.extend(signal.reasons[i].iter().map(|(v, r)| (weight * (1.0 - (-v).exp()), r.clone())));
+            }
+            reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * lexical[i], r.clone())));
+            if signals.package[i] > 0.05 {
+                reasons.push((
+                    weights.package * signals.package[i],
+                    format!("same package as a named file ({})", signals.packages[i]),
+                ));
+            }
+            if signals.parent[i] > 0.05 {
+                reasons.push((weights.parent * signals.parent[i], "declares the module of a named file".into()));
+            }
+            if signals.prior[i] > 0.5 {
+                reasons.push((weights.prior * signals.prior[i], "central: much of the code uses it".into()));
+            }
+            if signals.tests[i] && !signals.about_tests {
+                let path = &signals.paths[i];
+                score *= if path.contains("/src/") && !path.contains("/test/") { 0.7 } else { 0.3 };
+                reasons.push((0.0, "test code (ranked down)".into()));
+            } else if signals.examples[i] && !signals.about_examples {
+                score *= 0.3;
+                reasons.push((0.0, "example code (ranked down)".into()));
+            }
+            reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut seen = HashSet::new();
+            let reasons = reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.clone())).take(4).collect();
+            RankedFile { path: signals.paths[i].clone(), score, reasons }
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+    ranked
+}
+
+/// True for example programs (`examples/`, `example/`).
+fn is_example_path(path: &str) -> bool {
+    path.split('/').any(|part| part == "examples" || part == "example")
+}
+
+fn normalise(values: &[f64]) -> Vec<f64> {
+    let max = values.iter().cloned().fold(0.0, f64::max);
+    if max <= 0.0 { vec![0.0; values.len()] } else { values.iter().map(|v| v / max).collect() }
+}
+
+/// The words of a path, for its document.
+fn path_words(path: &str) -> Vec<String> {
+    terms::words(path.trim_end_matches(|c: char| c != '.').trim_end_matches('.'))
+}
+
+fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
+    let n = files.len();
+    let path_terms: Vec<Vec<String>> = files.iter().map(|f| path_words(&f.path)).collect();
+    let term_frequency = |file: usize, term: &str| -> f64 {
+        let body = files[file]
+            .terms
+            .binary_search_by(|(t, _)| t.as_str().cmp(term))
+            .map(|at| files[file].terms[at].1)
+            .unwrap_or(0);
+        let in_path = path_terms[file].iter().filter(|t| *t == term).count() as u32;
+        f64::from(body + PATH_BOOST * in_path)
+    };
+    let lengths: Vec<f64> =
+        (0..n).map(|i| f64::from(files[i].word_count) + f64::from(PATH_BOOST) * path_terms[i].len() as f64).collect();
+    let average = (lengths.iter().sum::<f64>() / n as f64).max(1.0);
+    let mut signal = Signal::new(n);
+    let mut contributions: Vec<Vec<(f64, &str)>> = vec![Vec::new(); n];
+    for (term, weight) in &query.terms {
+        let frequencies: Vec<f64> = (0..n).map(|i| term_frequency(i, term)).collect();
+        let document_frequency = frequencies.iter().filter(|f| **f > 0.0).count() as f64;
+        if document_frequency == 0.0 {
+            continue;
+        }
+        let idf = (1.0 + (n as f64 - document_frequency + 0.5) / (document_frequency + 0.5)).ln();
+        for (i, tf) in frequencies.iter().enumerate() {
+            if *tf > 0.0 {
+                let value = weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lengths[i] / average));
+                signal.values[i] += value;
+                contributions[i].push((value, term));
+            }
+        }
+    }
+    for (i, terms) in contributions.iter_mut().enumerate() {
+        terms.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if !terms.is_empty() {
+            let top: Vec<&str> = terms.iter().take(4).map(|(_, t)| *t).collect();
+            signal.reasons[i].push((signal.values[i], format!("shares words with the issue: {}", top.join(", "))));
+        }
+    }
+    signal
+}
+
+/// Where each name is defined: name -> [(file, kind, container)].
+type DefinitionTable<'a> = HashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>)>>;
+
+fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
+    let mut table: DefinitionTable<'a> = HashMap::new();
+    for (i, file) in files.iter().enumerate() {
+        for definition in &file.symbols.definitions {
+            table.entry(definition.name.as_str()).or_default().push((
+                i,
+                definition.kind,
+                definition.container.as_deref(),
+            ));
+        }
+    }
+    table
+}
+
+/// Files defining named identifiers; also returns the types hit (for relations).
+fn symbol_signal<'a>(
+    files: &[&IndexedFile],
+    query: &'a IssueQuery,
+    table: &DefinitionTable<'_>,
+) -> (Signal, Vec<(&'a str, f64)>) {
+    let n = files.len();
+    let mut signal = Signal::new(n);
+    let mut hit_types = Vec::new();
+    let stems: Vec<String> = files.iter().map(|f| squash(stem(&f.path))).collect();
+    let mut stem_counts: HashMap<&str, usize> = HashMap::new();
+    for stem in &stems {
+        *stem_counts.entry(stem.as_str()).or_default() += 1;
+    }
+    for mention in &query.symbols {
+        let defining: Vec<&(usize, DefinitionKind, Option<&str>)> =
+            table.get(mention.name.as_str()).map(|d| d.iter().collect()).unwrap_or_default();
+        let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
+        if !distinct.is_empty() {
+            let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
+            let mut best: HashMap<usize, (f64, bool, DefinitionKind)> = HashMap::new();
+            for (file, kind, container) in &defining {
+                let path = &files[*file].path;
+                let qualified = mention.qualifiers.iter().any(|q| {
+                    let q = squash(q);
+                    container.is_some_and(|c| squash(c) == q) || path.split('/').any(|part| squash(stem(part)) == q)
+                });
+                let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
+                let entry = best.entry(*file).or_insert((0.0, false, *kind));
+                if value > entry.0 {
+                    *entry = (value, qualified, *kind);
+                }
+            }
+            for (file, (value, qualified, kind)) in best {
+                let score = mention.weight * specificity * value;
+                let name = match (mention.qualifiers.last(), qualified) {
+                    (Some(q), true) => format!("{q}::{}", mention.name),
+                    _ => mention.name.clone(),
+                };
+                signal.add(file, score, || format!("defines `{name}` ({}), named in the issue", kind_name(kind)));
+                if kind.is_type() {
+                    hit_types.push((mention.name.as_str(), mention.weight * specificity));
+                }
+            }
+        }
+        // A file named like the identifier (`JoinSet` -> join_set.rs, `JsonParser` -> JsonParser.java).
+        let squashed = squash(&mention.name);
+        if let Some(count) = stem_counts.get(squashed.as_str()) {
+            let specificity = 1.0 / (1.0 + (*count as f64).ln());
+            for (i, stem) in stems.iter().enumerate() {
+                if *stem == squashed {
+                    signal.add(i, mention.weight * specificity, || {
+                        format!("named after `{}`, named in the issue", mention.name)
+                    });
+                }
+            }
+        }
+    }
+    (signal, hit_types)
+}
+
+fn kind_name(kind: DefinitionKind) -> &'static str {
+    match kind {
+        DefinitionKind::Function => "function",
+        DefinitionKind::Method => "method",
+        DefinitionKind::Class => "class",
+        DefinitionKind::Struct => "struct",
+        DefinitionKind::Enum => "enum",
+        DefinitionKind::Interface => "interface",
+        DefinitionKind::Trait => "trait",
+        DefinitionKind::Type => "type",
+        DefinitionKind::Module => "module",
+        DefinitionKind::Constant => "constant",
+        DefinitionKind::Macro => "macro",
+        DefinitionKind::Variant => "variant",
+        DefinitionKind::Field => "field",
+    }
+}
+
+/// Files whose path or name the issue gives, or whose stem it uses as a word.
+fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
+    let n = files.len();
+    let mut signal = Signal::new(n);
+    for (mentioned, weight) in &query.paths {
+        let mentioned = mentioned.trim_start_matches('/');
+        for (i, file) in files.iter().enumerate() {
+            let path = file.path.as_str();
+            if mentioned.contains('/') {
+                // `tokio-1.2.3/src/x.rs` names `tokio/src/x.rs`: match on the longest shared tail.
+                let shared = common_suffix_components(path, mentioned);
+                let total = mentioned.split('/').count().min(path.split('/').count());
+                if shared >= 2 || (shared == 1 && total == 1) {
+                    signal.add(i, weight * shared as f64 / total.max(1) as f64, || {
+                        format!("the issue names its path `{mentioned}`")
+                    });
+                }
+            } else if path.rsplit('/').next() == Some(mentioned) {
+                signal.add(i, weight * 0.8, || format!("the issue names the file `{mentioned}`"));
+            }
+        }
+    }
+    let mut stem_counts: HashMap<&str, usize> = HashMap::new();
+    for file in files {
+        *stem_counts.entry(stem(&file.path)).or_default() += 1;
+    }
+    for (i, file) in files.iter().enumerate() {
+        let file_stem = stem(&file.path);
+        let lower = file_stem.to_ascii_lowercase();
+        if lower.len() > 2
+            && !matches!(lower.as_str(), "mod" | "lib" | "index")
+            && query.words.binary_search(&lower).is_ok()
+        {
+            let count = stem_counts.get(file_stem).copied().unwrap_or(1);
+            let value = 0.3 / (1.0 + (count as f64).ln());
+            signal.add(i, value, || format!("its name `{lower}` is a word of the issue"));
+        }
+    }
+    signal
+}
+
+fn common_suffix_components(a: &str, b: &str) -> usize {
+    a.rsplit('/').zip(b.rsplit('/')).take_while(|(x, y)| x == y).count()
+}
+
+/// Files whose types extend or implement a named type.
+fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)]) -> Signal {
+    let mut signal = Signal::new(files.len());
+    for (name, weight) in hit_types {
+        for (i, file) in files.iter().enumerate() {
+            if file.symbols.supertypes.iter().any(|s| s == name) {
+                signal.add(i, *weight, || format!("extends or implements `{name}`"));
+            } else if file.symbols.impl_targets.iter().any(|s| s == name) {
+                signal.add(i, 0.7 * weight, || format!("implements methods of `{name}`"));
+            }
+        }
+    }
+    signal
+}
+
+/// Edges from each file to the files defining what it uses, both ways.
+fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> FileGraph {
+    let mut graph = FileGraph::new(files.len());
+    for (i, file) in files.iter().enumerate() {
+        let mut targets: HashMap<usize, f64> = HashMap::new();
+        let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
+        let extended =
+            file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0));
+        for (name, weight) in used.chain(extended) {
+            let Some(defining) = table.get(name) else { continue };
+            let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
+            if distinct.len() > MAX_FANOUT {
+                continue;
+            }
+            for target in distinct {
+                *targets.entry(target).or_default() += weight / f64::from(u32::try_from(defining.len()).unwrap_or(1));
+            }
+        }
+        for (target, weight) in targets {
+            graph.add(i, target, weight);
+            graph.add(target, i, 0.5 * weight);
+        }
+    }
+    graph
+}
+
+/// Package siblings share a fraction of their strongest member's direct score.
+fn package_signal(files: &[&IndexedFile], direct: &[f64]) -> Vec<f64> {
+    let mut best: HashMap<String, f64> = HashMap::new();
+    let packages: Vec<String> = files.iter().map(|f| package_of(f)).collect();
+    for (package, score) in packages.iter().zip(direct) {
+        let entry = best.entry(package.clone()).or_default();
+        *entry = entry.max(*score);
+    }
+    packages.iter().zip(direct).map(|(package, own)| if *own > 0.0 { 0.0 } else { best[package] }).collect()
+}
+
+/// The file that declares `path`'s module: `dir/mod.rs` (or `dir.rs`, `dir/lib.rs`,
+/// `dir/main.rs`, `dir/index.ts`) for a file in `dir`; one level up for those files themselves.
+fn declaring_module(path: &str, paths: &HashMap<&str, usize>) -> Option<usize> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let declares_own_dir = matches!(name, "mod.rs" | "lib.rs" | "main.rs" | "index.ts" | "index.js");
+    let dir = if declares_own_dir { dir.rsplit_once('/').map_or("", |(up, _)| up) } else { dir };
+    if dir.is_empty() && declares_own_dir {
+        return None;
+    }
+    let join = |name: &str| if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+    let candidates =
+        [join("mod.rs"), format!("{dir}.rs"), join("lib.rs"), join("main.rs"), join("index.ts"), join("index.js")];
+    candidates
+        .iter()
+        .filter(|candidate| candidate.as_str() != path)
+        .find_map(|candidate| paths.get(candidate.as_str()).copied())
+}
+
+/// Module files get a share of the direct scores of the files they declare.
+fn parent_signal(files: &[&IndexedFile], direct: &[f64]) -> Vec<f64> {
+    let paths: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    let mut values = vec![0.0; files.len()];
+    for (i, file) in files.iter().enumerate() {
+        if direct[i] > 0.0
+            && let Some(parent) = declaring_module(&file.path, &paths)
+        {
+            values[parent] = f64::max(values[parent], direct[i]);
+        }
+    }
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
+        let dir = crate::testing::tempdir();
+        for (path, text) in files {
+            let absolute = dir.path().join(path);
+            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
+            std::fs::write(absolute, text).unwrap();
+        }
+        let index = Index::build(dir.path(), None);
+        (dir, index)
+    }
+
+    fn order(ranked: &[RankedFile]) -> Vec<&str> {
+        ranked.iter().map(|r| r.path.as_str()).collect()
+    }
+
+    #[test]
+    fn the_file_defining_a_named_type_comes_first_with_its_reason() {
+        let (_dir, index) = index(&[
+            ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet { pub fn join_next(&self) {} }\n"),
+            ("src/other.rs", "pub fn unrelated() { let words = \"join set next\"; }\n"),
+            ("src/lib.rs", "mod set; mod other;\n"),
+        ]);
+        let ranked = rank(&index, "Add try_join_next to `JoinSet`");
+        assert_eq!(ranked[0].path, "src/set.rs");
+        assert!(ranked[0].reasons.iter().any(|r| r.contains("defines `JoinSet`")), "{:?}", ranked[0].reasons);
+    }
+
+    #[test]
+    fn named_paths_and_stack_frames_win() {
+        let (_dir, index) = index(&[
+            ("core/src/main/java/com/acme/Parser.java", "package com.acme; class Parser { void parse() {} }"),
+            ("core/src/main/java/com/acme/Lexer.java", "package com.acme; class Lexer { void parse() {} }"),
+            ("core/src/main/java/com/acme/util/Text.java", "package com.acme.util; class Text {}"),
+        ]);
+        let ranked =
+            rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:12)\n  at java.base/Thread.run(Thread.java:1)");
+        assert_eq!(ranked[0].path, "core/src/main/java/com/acme/Lexer.java", "{ranked:?}");
+        assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path")), "{:?}", ranked[0].reasons);
+    }
+
+    #[test]
+    fn subclasses_of_a_named_class_follow_it() {
+        let (_dir, index) = index(&[
+            (
+                "src/JsonParser.java",
+                "package p; public abstract class JsonParser { public abstract int getNumberType(); }",
+            ),
+            (
+                "src/JsonParserDelegate.java",
+                "package p; public class JsonParserDelegate extends JsonParser { public int getNumberType() { return 0; } }",
+            ),
+            ("src/Unrelated.java", "package q; class Unrelated { int number; int type; }"),
+        ]);
+        let ranked = rank(&index, "Add `JsonParser.getNumberTypeFP()` next to getNumberType()");
+        assert_eq!(order(&ranked)[..2], ["src/JsonParser.java", "src/JsonParserDelegate.java"]);
+        assert!(
+            ranked[1].reasons.iter().any(|r| r.contains("extends or implements `JsonParser`")),
+            "{:?}",
+            ranked[1].reasons
+        );
+    }
+
+    #[test]
+    fn tests_sink_unless_the_issue_is_about_tests() {
+        let files = [
+            ("src/walk.rs", "pub fn walk_symlinks() {}\n"),
+            ("tests/walk.rs", "fn walk_symlinks_test() { walk_symlinks(); walk_symlinks(); }\n"),
+        ];
+        let (_dir, index) = index(&files);
+        assert_eq!(rank(&index, "walk_symlinks omits broken symlinks")[0].path, "src/walk.rs");
+        let about_tests = rank(&index, "flaky test: walk_symlinks_test fails on CI");
+        assert_eq!(about_tests[0].path, "tests/walk.rs");
+    }
+
+    #[test]
+    fn module_files_declare_their_children() {
+        let paths: HashMap<&str, usize> = [
+            "src/lib.rs",
+            "src/io/mod.rs",
+            "src/io/ready.rs",
+            "src/sync.rs",
+            "src/sync/mutex.rs",
+            "src/main.rs",
+            "web/index.ts",
+            "web/app.ts",
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (p, i))
+        .collect();
+        let parent = |p: &str| declaring_module(p, &paths);
+        assert_eq!(parent("src/io/ready.rs"), Some(1));
+        assert_eq!(parent("src/io/mod.rs"), Some(0));
+        assert_eq!(parent("src/sync/mutex.rs"), Some(3), "2018-style module files");
+        assert_eq!(parent("src/sync.rs"), Some(0));
+        assert_eq!(parent("web/app.ts"), Some(6));
+        assert_eq!(parent("src/lib.rs"), None);
+    }
+
+    #[test]
+    fn an_empty_index_or_a_vague_issue_still_answers() {
+        let (_dir, empty) = index(&[]);
+        assert!(rank(&empty, "anything").is_empty());
+        let (_dir, index) = index(&[("a.rs", "fn a() {}"), ("b.rs", "fn b() {}")]);
+        assert_eq!(rank(&index, "").len(), 2, "every file is still ranked");
+    }
+}

@@ -1,0 +1,114 @@
+//! Words of code and prose, made comparable: identifiers split at `_`, `-`, `::`, `.` and
+//! camelCase boundaries, lower-cased, compound identifiers also kept whole; one-letter
+//! parts, numbers and very common words dropped.
+
+/// Words too common in code and issues to tell files apart.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+    "class", "const", "could", "default", "do", "does", "doesn", "don", "each", "else", "export", "false", "final",
+    "fn", "for", "from", "function", "get", "had", "has", "have", "how", "if", "impl", "import", "in", "int", "into",
+    "is", "isn", "it", "its", "just", "let", "like", "may", "me", "mut", "my", "new", "no", "none", "not", "now",
+    "null", "of", "on", "one", "only", "or", "other", "our", "out", "package", "private", "pub", "public", "return",
+    "self", "set", "should", "so", "some", "static", "str", "string", "struct", "such", "test", "than", "that", "the",
+    "their", "them", "then", "there", "these", "they", "this", "to", "true", "use", "using", "value", "var", "void",
+    "was", "we", "were", "what", "when", "where", "which", "while", "will", "with", "would", "you", "your",
+];
+
+fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
+/// The words of `text`, in order, with repeats: every part of every identifier, plus
+/// compound identifiers whole.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for token in identifiers(text) {
+        push_identifier(token, &mut out);
+    }
+    out
+}
+
+/// The identifier-shaped tokens of `text` (`[A-Za-z_][A-Za-z0-9_]*`).
+pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|token| token.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
+}
+
+fn push_identifier(token: &str, out: &mut Vec<String>) {
+    let parts = split_identifier(token);
+    if parts.len() > 1 {
+        let whole = token.to_ascii_lowercase();
+        if !is_stopword(&whole) {
+            out.push(whole);
+        }
+    }
+    for part in parts {
+        if part.len() > 1 && !part.bytes().all(|b| b.is_ascii_digit()) && !is_stopword(&part) {
+            out.push(part);
+        }
+    }
+}
+
+/// Splits an identifier into lower-cased parts: `parseHTTPResponse_v2` becomes
+/// `parse`, `http`, `response`, `v2`.
+pub fn split_identifier(token: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for chunk in token.split(['_', '-', '.', ':']).filter(|c| !c.is_empty()) {
+        let chars: Vec<char> = chunk.chars().collect();
+        let mut start = 0;
+        for i in 1..chars.len() {
+            let (previous, current) = (chars[i - 1], chars[i]);
+            let next_is_lower = chars.get(i + 1).is_some_and(|c| c.is_ascii_lowercase());
+            let boundary = (previous.is_ascii_lowercase() && current.is_ascii_uppercase())
+                || ((previous.is_ascii_uppercase() || previous.is_ascii_digit())
+                    && current.is_ascii_uppercase()
+                    && next_is_lower);
+            if boundary {
+                parts.push(chars[start..i].iter().collect::<String>().to_ascii_lowercase());
+                start = i;
+            }
+        }
+        parts.push(chars[start..].iter().collect::<String>().to_ascii_lowercase());
+    }
+    parts
+}
+
+/// Counts of each word, sorted by word.
+pub fn counts(words: Vec<String>) -> Vec<(String, u32)> {
+    let mut map: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for word in words {
+        *map.entry(word).or_default() += 1;
+    }
+    let mut counted: Vec<(String, u32)> = map.into_iter().collect();
+    counted.sort();
+    counted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_are_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|pair| pair[0] < pair[1]), "keep STOPWORDS sorted and unique");
+    }
+
+    #[test]
+    fn identifiers_split_like_people_read_them() {
+        assert_eq!(split_identifier("parseHTTPResponse"), ["parse", "http", "response"]);
+        assert_eq!(split_identifier("try_send_timeout"), ["try", "send", "timeout"]);
+        assert_eq!(split_identifier("JsonParser"), ["json", "parser"]);
+        assert_eq!(split_identifier("UTF8Decoder"), ["utf8", "decoder"]);
+        assert_eq!(split_identifier("mpsc::Sender"), ["mpsc", "sender"]);
+        assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    #[test]
+    fn words_keep_compounds_and_drop_noise() {
+        let found = words("The `JoinHandle::abort()` call in spawn_blocking does not work, see #42 and x.");
+        assert_eq!(
+            found,
+            ["joinhandle", "join", "handle", "abort", "call", "spawn_blocking", "spawn", "blocking", "work", "see"]
+        );
+    }
+}

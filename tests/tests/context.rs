@@ -1,0 +1,107 @@
+//! Context gathering end to end: `issuewright context` and `index`, and the index a language
+//! server keeps while the editor types.
+
+use std::process::Command;
+
+use issuewright_tests::lsp::{ClientOptions, LspClient};
+use issuewright_tests::{Scratch, binary, done, ledger, replay, turn};
+use serde_json::{Value, json};
+
+/// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
+fn crate_with_modules() -> Scratch {
+    let mut files: Vec<(String, String)> = vec![
+        ("Cargo.toml".into(), "[package]\nname = \"limits\"\nversion = \"0.1.0\"\n".into()),
+        ("src/lib.rs".into(), "pub mod limiter;\npub mod clock;\n".into()),
+        (
+            "src/limiter.rs".into(),
+            "use crate::clock::Clock;\n\n/// Limits requests per second.\npub struct RateLimiter { clock: Clock, per_second: u32 }\n\nimpl RateLimiter {\n    pub fn try_acquire(&mut self) -> bool { self.clock.now() > 0 }\n}\n".into(),
+        ),
+        ("src/clock.rs".into(), "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 1 } }\n".into()),
+        ("tests/limiter.rs".into(), "use limits::limiter::RateLimiter;\n#[test]\nfn acquire() {}\n".into()),
+    ];
+    for n in 0..22 {
+        files.push((format!("src/filler{n}.rs"), format!("pub fn filler_{n}() -> u32 {{ {n} }}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    Scratch::new(&refs)
+}
+
+fn cli(scratch: &Scratch, args: &[&str]) -> Value {
+    let mut command = Command::new(binary());
+    command.args(args).arg("--repo").arg(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn context_ranks_every_file_with_reasons() {
+    let scratch = crate_with_modules();
+    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
+    let issue = scratch.workspace().join("ISSUE.md");
+    let ranked = cli(&scratch, &["context", "--json", "--issue-file", issue.to_str().unwrap()]);
+    let files = ranked["files"].as_array().unwrap();
+    assert!(files.len() >= 20, "at least 20 files where the repo has them: {}", files.len());
+    assert_eq!(files[0]["path"], "src/limiter.rs", "{ranked:#}");
+    let reasons: Vec<&str> = files[0]["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    assert!(reasons.iter().any(|r| r.contains("defines `RateLimiter::try_acquire`")), "{reasons:?}");
+    let test_rank = files.iter().position(|f| f["path"] == "tests/limiter.rs").unwrap();
+    assert!(test_rank > 2, "tests sink: {test_rank}");
+    assert!(files[0]["score"].as_f64().unwrap() > files[1]["score"].as_f64().unwrap());
+    assert!(ranked["elapsed_ms"].as_u64().is_some());
+    assert!(files.iter().all(|f| !f["path"].as_str().unwrap().contains('\\')), "POSIX paths");
+}
+
+#[test]
+fn index_reports_counts_per_language() {
+    let scratch = crate_with_modules();
+    scratch.write("web/app.ts", "export function start(): void {}\nexport class App {}\n");
+    scratch.write("web/broken.ts", "export function (((\n");
+    let report = cli(&scratch, &["index", "--json", "--no-cache"]);
+    assert_eq!(report["files"], 28);
+    assert_eq!(report["languages"]["rust"]["files"], 26);
+    assert_eq!(report["languages"]["typescript"]["definitions"], 2);
+    assert!(report["languages"]["typescript"]["parse_errors"].as_u64().unwrap() > 0);
+    assert_eq!(report["crates"][0]["name"], "limits");
+    assert_eq!(report["cacheHits"], 0);
+}
+
+#[test]
+fn a_run_sees_what_the_editor_just_typed() {
+    let scratch = crate_with_modules();
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[
+                ("find_symbol", json!({"name": "refill"})),
+                ("grep", json!({"pattern": "fn refill", "path": "src"})),
+            ]),
+            done("looked"),
+        ]),
+    );
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let text = scratch.read("src/clock.rs").unwrap();
+    client.open("src/clock.rs", &text);
+    let end = text.len();
+    client.edit("src/clock.rs", end, end, "pub fn refill(limiter: &mut u32) {}\n");
+    let (run_id, status) = client.run_issue("Add refill to `RateLimiter`", "replay.jsonl");
+    assert_eq!(status["state"], "ready", "{status}");
+
+    let events = ledger(&scratch.workspace(), &run_id);
+    let results: Vec<&str> =
+        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    assert!(
+        results[0].starts_with("`refill` is defined at:\nsrc/clock.rs:3: pub fn refill(limiter: &mut u32)"),
+        "{}",
+        results[0]
+    );
+    assert_eq!(results[1], "src/clock.rs:3: pub fn refill(limiter: &mut u32) {}\n", "grep reads the buffer too");
+
+    let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
+    assert_eq!(pack["full_files"][0], "src/limiter.rs", "{pack}");
+    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
+}
