@@ -127,6 +127,8 @@ pub struct LanguageStats {
     pub references: usize,
     /// Syntax errors recovered from.
     pub parse_errors: u64,
+    /// Milliseconds spent reading, parsing and extracting its files (summed over threads).
+    pub cpu_ms: u64,
 }
 
 /// What a build did.
@@ -170,13 +172,21 @@ impl Index {
         let started = Instant::now();
         let (found, manifests) = walk(root);
         let mut stats = BuildStats::default();
-        let results: Vec<Result<(IndexedFile, bool), (String, String)>> =
-            found.par_iter().map(|file| index_found(file, cache)).collect();
+        let results: Vec<(Indexed, u64)> = found
+            .par_iter()
+            .map(|file| {
+                let started = Instant::now();
+                let result = index_found(file, cache);
+                (result, started.elapsed().as_micros() as u64)
+            })
+            .collect();
         let mut files = BTreeMap::new();
-        for result in results {
+        let mut cpu_micros: BTreeMap<&'static str, u64> = BTreeMap::new();
+        for (result, micros) in results {
             match result {
                 Ok((file, from_cache)) => {
                     stats.cache_hits += usize::from(from_cache);
+                    *cpu_micros.entry(file.language.name()).or_default() += micros;
                     files.insert(file.path.clone(), Arc::new(file));
                 }
                 Err(skipped) => stats.skipped.push(skipped),
@@ -187,6 +197,11 @@ impl Index {
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
+        for (language, micros) in cpu_micros {
+            if let Some(entry) = index.stats.languages.get_mut(language) {
+                entry.cpu_ms = micros / 1000;
+            }
+        }
         index.stats.elapsed_ms = started.elapsed().as_millis() as u64;
         index
     }
@@ -261,7 +276,10 @@ impl Index {
     }
 }
 
-fn index_found(file: &Found, cache: Option<&IndexCache>) -> Result<(IndexedFile, bool), (String, String)> {
+/// A file indexed (and whether from the cache), or why it was skipped.
+type Indexed = Result<(IndexedFile, bool), (String, String)>;
+
+fn index_found(file: &Found, cache: Option<&IndexCache>) -> Indexed {
     let skip = |why: String| Err((file.relative.clone(), why));
     if file.bytes > MAX_SOURCE_BYTES {
         return skip(format!("larger than {MAX_SOURCE_BYTES} bytes"));

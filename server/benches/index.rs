@@ -1,0 +1,156 @@
+//! Indexing speed next to Universal Ctags, on the same trees in the same run.
+//!
+//!     cargo bench --bench index -- REPO...
+//!
+//! For each repository: `ctags -R` and `issuewright index --no-cache` (a cold index) run as
+//! processes, five times each; the median wall time, files/s, MB/s and peak memory (from
+//! `/usr/bin/time`, when installed) are printed. Then the live index (the one the language
+//! server keeps) takes a one-line edit in a 3,000-line file, 50 times: the median time to
+//! bring the index up to date is printed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use issuewright::context::{Index, Language, LiveIndex};
+use issuewright::workspace::{Document, PositionEncoding};
+use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+const RUNS: usize = 5;
+
+fn main() {
+    let repos: Vec<PathBuf> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+    if repos.is_empty() {
+        eprintln!("usage: cargo bench --bench index -- REPO...");
+        return;
+    }
+    println!("| tree | tool | files | MB | median s | files/s | MB/s | peak RSS MB |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for repo in &repos {
+        let (files, bytes) = sources(repo);
+        let name = repo.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let tags = std::env::temp_dir().join(format!("issuewright-bench-{}.tags", std::process::id()));
+        let ctags = measure(Command::new("ctags").arg("-R").arg("-f").arg(&tags).arg(repo));
+        row(&name, "ctags -R", files, bytes, ctags);
+        let _ = std::fs::remove_file(&tags);
+        let mut index = Command::new(env!("CARGO_BIN_EXE_issuewright"));
+        index.args(["index", "--no-cache", "--json", "--repo"]).arg(repo);
+        row(&name, "issuewright index (cold)", files, bytes, measure(&mut index));
+    }
+    println!();
+    for repo in &repos {
+        incremental(repo);
+    }
+}
+
+/// Source files of the languages issuewright indexes, and their bytes.
+fn sources(repo: &Path) -> (usize, u64) {
+    let index = Index::build(repo, None);
+    (index.stats.files, index.stats.bytes)
+}
+
+/// Median wall time and the largest peak RSS (kB) over the runs; `None` when it cannot run.
+fn measure(command: &mut Command) -> Option<(Duration, Option<u64>)> {
+    let mut times = Vec::new();
+    let mut peak = None;
+    for _ in 0..RUNS {
+        let (elapsed, rss) = run(command)?;
+        times.push(elapsed);
+        peak = peak.max(rss);
+    }
+    times.sort();
+    Some((times[times.len() / 2], peak))
+}
+
+fn run(command: &mut Command) -> Option<(Duration, Option<u64>)> {
+    let timed = Path::new("/usr/bin/time").exists();
+    let mut process = if timed {
+        let mut wrapped = Command::new("/usr/bin/time");
+        wrapped.arg("-f").arg("%M").arg(command.get_program()).args(command.get_args());
+        wrapped
+    } else {
+        let mut plain = Command::new(command.get_program());
+        plain.args(command.get_args());
+        plain
+    };
+    let started = Instant::now();
+    let output = process.output().ok()?;
+    let elapsed = started.elapsed();
+    if !output.status.success() {
+        eprintln!("{:?} failed: {}", command.get_program(), String::from_utf8_lossy(&output.stderr));
+        return None;
+    }
+    let rss = timed.then(|| String::from_utf8_lossy(&output.stderr).lines().last()?.trim().parse().ok()).flatten();
+    Some((elapsed, rss))
+}
+
+fn row(tree: &str, tool: &str, files: usize, bytes: u64, result: Option<(Duration, Option<u64>)>) {
+    let mb = bytes as f64 / 1e6;
+    match result {
+        Some((time, rss)) => {
+            let seconds = time.as_secs_f64();
+            let rss = rss.map_or("n/a".to_owned(), |kb| format!("{:.0}", kb as f64 / 1024.0));
+            println!(
+                "| {tree} | {tool} | {files} | {mb:.1} | {seconds:.3} | {:.0} | {:.1} | {rss} |",
+                files as f64 / seconds,
+                mb / seconds
+            );
+        }
+        None => println!("| {tree} | {tool} | {files} | {mb:.1} | not run | | | |"),
+    }
+}
+
+/// One-line edits in a 3,000-line file of the repository's main language, applied the way
+/// the language server applies them: document change, byte edits, incremental reparse,
+/// extraction, index update.
+fn incremental(repo: &Path) {
+    let index = Index::build(repo, None);
+    let Some((path, text)) = three_thousand_lines(&index) else {
+        println!("{}: no source file to grow to 3,000 lines", repo.display());
+        return;
+    };
+    let live = LiveIndex::default();
+    live.install(index);
+    live.open(&path, &text);
+    let mut document = Document::new(&text, 1, "source");
+    let middle = (text.lines().count() / 2) as u32;
+    let mut times = Vec::new();
+    for version in 0..50 {
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(middle, 0), Position::new(middle, 0))),
+            range_length: None,
+            text: format!("// edit {version}\n"),
+        };
+        let started = Instant::now();
+        let edits = document.apply_changes(version + 2, &[change], PositionEncoding::Utf16);
+        live.change(&path, edits.as_deref(), &document.text());
+        times.push(started.elapsed());
+    }
+    times.sort();
+    let lines = document.text().lines().count();
+    println!(
+        "{}: one-line edit in `{path}` ({lines} lines): median {:.2} ms, slowest {:.2} ms over {} edits",
+        repo.display(),
+        times[times.len() / 2].as_secs_f64() * 1000.0,
+        times[times.len() - 1].as_secs_f64() * 1000.0,
+        times.len()
+    );
+}
+
+/// The largest non-test source file, repeated up to 3,000 lines when shorter.
+fn three_thousand_lines(index: &Index) -> Option<(String, String)> {
+    let file = index
+        .files()
+        .filter(|f| !f.is_test() && matches!(f.language, Language::Rust | Language::Java | Language::TypeScript))
+        .max_by_key(|f| f.lines)?;
+    let text = std::fs::read_to_string(index.root().join(&file.path)).ok()?;
+    let mut grown = String::new();
+    while grown.lines().count() < 3000 {
+        grown.push_str(&text);
+        if !grown.ends_with('\n') {
+            grown.push('\n');
+        }
+    }
+    let grown: String = grown.lines().take(3000).map(|l| format!("{l}\n")).collect();
+    Some((file.path.clone(), grown))
+}
