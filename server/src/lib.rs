@@ -12,6 +12,7 @@ pub mod llm;
 pub mod lsp;
 pub mod session;
 pub mod tools;
+pub mod validate;
 pub mod workspace;
 
 #[cfg(test)]

@@ -1,32 +1,19 @@
--- Drives one issuewright run in real Neovim and writes what Neovim ends up with to $IW_RESULT.
+-- Drives one issuewright run in real Neovim and reports what Neovim ends up with.
 local iw = require('issuewright')
+local harness = dofile(vim.env.IW_HARNESS)
 local workspace = vim.env.IW_WORKSPACE
-local out = { steps = {} }
 
-local function finish(code)
-  local file = assert(io.open(vim.env.IW_RESULT, 'w'))
-  file:write(vim.json.encode(out))
-  file:close()
-  vim.cmd(code == 0 and 'qall!' or ('cquit ' .. code))
-end
-
-local function step(name, value, err)
-  table.insert(out.steps, name)
-  if value == nil then
-    out.error = name .. ': ' .. tostring(err)
-    finish(1)
+harness.run(function(out)
+  local function step(name, value, err)
+    if value == nil then
+      error(name .. ': ' .. tostring(err))
+    end
+    return value
   end
-  return value
-end
-
-local ok, failure = pcall(function()
   -- Open the file with non-ASCII text and edit it without saving: the run must see the buffer.
   vim.cmd('edit ' .. vim.fn.fnameescape(workspace .. '/src/grüße.rs'))
   local buf = vim.api.nvim_get_current_buf()
-  step('attach', vim.wait(15000, function()
-    local client = iw.client()
-    return client ~= nil and client.initialized == true
-  end, 20) or nil, 'issuewright did not attach')
+  harness.attached(iw)
   vim.api.nvim_buf_set_lines(buf, 0, 0, false, { '// unsaved: Straße' })
 
   local run = step('implement', iw.implement('@ISSUE.md', { replay = 'replay.jsonl' }))
@@ -47,9 +34,3 @@ local ok, failure = pcall(function()
     end
   end
 end)
-if not ok then
-  out.error = tostring(failure)
-  finish(1)
-else
-  finish(0)
-end

@@ -7,6 +7,7 @@ pub mod lsp;
 pub mod specs;
 pub mod streams;
 pub mod text;
+pub mod toolchains;
 
 use std::path::{Path, PathBuf};
 
@@ -92,7 +93,8 @@ impl Scratch {
         self.dir.path().join("home")
     }
 
-    /// Environment for a server process: home, XDG dirs and TMPDIR inside the scratch folder.
+    /// Environment for a server process: home, XDG dirs, TMPDIR and Java's home inside the
+    /// scratch folder.
     pub fn env(&self) -> Vec<(String, PathBuf)> {
         let home = self.home();
         vec![
@@ -102,6 +104,9 @@ impl Scratch {
             ("XDG_DATA_HOME".into(), home.join(".local/share")),
             ("XDG_STATE_HOME".into(), home.join(".local/state")),
             ("TMPDIR".into(), home.join("tmp")),
+            // Java reads its home from the password database, not $HOME; Maven looks there
+            // for `.m2/settings.xml`.
+            ("MAVEN_OPTS".into(), PathBuf::from(format!("-Duser.home={}", home.display()))),
         ]
     }
 

@@ -15,6 +15,9 @@ use crate::{Scratch, binary, uri_of};
 
 /// How long any single wait for the server may take before the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a wait may take when the server runs a real build (a run with validation,
+/// `issuewright.validate`): cold compilers on a small machine take a while.
+pub const BUILD_TIMEOUT: Duration = Duration::from_secs(240);
 
 /// What the client announces at `initialize`.
 #[derive(Debug, Clone)]
@@ -214,10 +217,15 @@ impl LspClient {
 
     /// Sends a request and waits for its response: `Ok(result)` or `Err(error)`.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        self.request_within(method, params, TIMEOUT)
+    }
+
+    /// Sends a request and waits up to `timeout` for its response.
+    pub fn request_within(&mut self, method: &str, params: Value, timeout: Duration) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&message(Some(id), method, params));
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + timeout;
         loop {
             let message = self.receive(deadline);
             if message.get("method").is_none() && message["id"] == id {
@@ -235,9 +243,19 @@ impl LspClient {
         self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]}))
     }
 
-    /// Polls `issuewright.runStatus` until the run is no longer running.
+    /// Runs a command that builds the project (`issuewright.validate`), waiting longer.
+    pub fn build_command(&mut self, command: &str, argument: Value) -> Result<Value, Value> {
+        self.request_within(
+            "workspace/executeCommand",
+            json!({"command": command, "arguments": [argument]}),
+            BUILD_TIMEOUT,
+        )
+    }
+
+    /// Polls `issuewright.runStatus` until the run is no longer running (runs may build the
+    /// project, so this waits up to [`BUILD_TIMEOUT`]).
     pub fn wait_for_run(&mut self, run_id: &str) -> Value {
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + BUILD_TIMEOUT;
         loop {
             let status = self.command("issuewright.runStatus", json!({"runId": run_id})).expect("runStatus");
             if status["state"] != "running" {
@@ -260,7 +278,12 @@ impl LspClient {
 
     /// Waits until a notification satisfying `matches` arrives, and returns it.
     pub fn wait_for_notification(&mut self, matches: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + TIMEOUT;
+        self.wait_for_notification_within(matches, TIMEOUT)
+    }
+
+    /// Waits up to `timeout` for a notification satisfying `matches`.
+    pub fn wait_for_notification_within(&mut self, matches: impl Fn(&Value) -> bool, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
         loop {
             if let Some(found) = self.notifications.iter().find(|n| matches(n)) {
                 return found.clone();

@@ -21,9 +21,14 @@ fn the_demo_run_prints_the_fix_and_leaves_the_files_alone() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("+    for word in text.split_whitespace() {"), "{stdout}");
-    assert!(stdout.contains("ready after 4 round(s), 4 tool call(s) (0 failed)"), "{stdout}");
+    assert!(stdout.contains("ready after 5 round(s), 5 tool call(s) (0 failed)"), "{stdout}");
     assert!(stdout.contains("modified  src/lib.rs  (+25 -2)"), "{stdout}");
-    assert!(String::from_utf8_lossy(&output.stderr).contains("round 2: patch_file src/lib.rs"));
+    assert!(stdout.contains("build: passes, tests: passes"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("round 2: patch_file src/lib.rs"), "{stderr}");
+    assert!(stderr.contains("round 2: check: the build fails with 1 error(s)"), "the first attempt fails: {stderr}");
+    assert!(stderr.contains("round 3: check: the build passes"), "{stderr}");
+    assert!(stderr.contains("round 3: test: the tests pass"), "{stderr}");
     assert_eq!(scratch.read("src/lib.rs").unwrap(), before);
 }
 
@@ -34,8 +39,10 @@ fn json_output_and_apply_write_the_proposal() {
     assert!(output.status.success());
     let report = json_of(&output);
     assert_eq!(report["state"], "ready");
-    assert_eq!(report["rounds"], 4);
-    assert_eq!(report["toolCalls"], 4);
+    assert_eq!(report["rounds"], 5);
+    assert_eq!(report["toolCalls"], 5);
+    assert_eq!(report["validation"]["build"], "passed");
+    assert_eq!(report["validation"]["tests"], "passed");
     assert_eq!(report["applied"], true);
     assert_eq!(report["files"], json!([{"path": "src/lib.rs", "kind": "modified", "added": 25, "removed": 2}]));
     assert!(report["diff"].as_str().unwrap().starts_with("diff --git a/src/lib.rs b/src/lib.rs\n"));

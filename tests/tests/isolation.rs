@@ -1,5 +1,6 @@
 //! Nothing is written outside the workspace but issuewright's own cache folder
-//! (`$XDG_CACHE_HOME/issuewright`): not the home folder, not the config, not /tmp.
+//! (`$XDG_CACHE_HOME/issuewright`: the index and the shadow workspace where builds run):
+//! not the home folder, not the config, not /tmp; and builds write nothing in the workspace.
 
 use std::process::Command;
 
@@ -9,7 +10,12 @@ use serde_json::json;
 
 #[test]
 fn runs_and_applies_write_only_inside_the_workspace() {
-    let scratch = Scratch::new(&[("src/a.rs", "fn a() {}\n"), ("gone.txt", "x\n")]);
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", "[package]\nname = \"iso\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n"),
+        ("src/lib.rs", "pub mod a;\n"),
+        ("src/a.rs", "pub fn a() {}\n"),
+        ("gone.txt", "x\n"),
+    ]);
     scratch.write(
         "replay.jsonl",
         &replay(&[
@@ -39,14 +45,19 @@ fn runs_and_applies_write_only_inside_the_workspace() {
 
     let written: Vec<String> =
         Scratch::files_below(&scratch.home()).into_iter().filter(|path| !before_home.contains(path)).collect();
-    assert!(!written.is_empty(), "the index cache is written");
+    assert!(written.iter().any(|p| p.starts_with(".cache/issuewright/index/")), "the index cache is written");
+    assert!(written.iter().any(|p| p.starts_with(".cache/issuewright/shadow/")), "the build ran in the shadow");
     for path in &written {
-        assert!(path.starts_with(".cache/issuewright/index/"), "{path} written outside issuewright's cache folder");
+        assert!(path.starts_with(".cache/issuewright/"), "{path} written outside issuewright's cache folder");
     }
     assert!(!scratch.workspace().parent().unwrap().join("escape.txt").exists());
     let outside_records: Vec<String> = Scratch::files_below(&scratch.workspace())
         .into_iter()
         .filter(|path| !path.starts_with(".issuewright/"))
         .collect();
-    assert_eq!(outside_records, ["replay.jsonl", "src/a.rs", "src/b.rs"]);
+    assert_eq!(
+        outside_records,
+        ["Cargo.toml", "replay.jsonl", "src/a.rs", "src/b.rs", "src/lib.rs"],
+        "no Cargo.lock, no target/"
+    );
 }

@@ -53,36 +53,45 @@ fn scratch() -> Scratch {
             done("Warmer greeting, a farewell, and obsolete.txt is gone."),
         ]),
     );
-    // A real project: the plugin finds the root by its `.git`.
-    let init = Command::new("git").args(["init", "-q"]).current_dir(scratch.workspace()).status().expect("git");
-    assert!(init.success());
+    git_init(&scratch);
     scratch
 }
 
-#[test]
-fn neovim_runs_and_applies_a_proposal() {
+/// Makes the workspace a real project: the plugin finds the root by its `.git` (otherwise it
+/// would climb to the checkout holding the test's scratch folder).
+fn git_init(scratch: &Scratch) {
+    let init = Command::new("git").args(["init", "-q"]).current_dir(scratch.workspace()).status().expect("git");
+    assert!(init.success());
+}
+
+/// Runs `tests/nvim/<scenario>` in headless Neovim on the scratch workspace; returns what
+/// the scenario wrote to `$IW_RESULT`, after checking it reported no error.
+fn run_scenario(scratch: &Scratch, scenario: &str, env: &[(&str, &str)]) -> Value {
     let nvim = nvim();
-    let scratch = scratch();
     let result_path = scratch.home().join("result.json");
     let mut command = Command::new(&nvim);
     command
         .args(["--headless", "-n", "-i", "NONE", "-u"])
         .arg(repo_root().join("tests/nvim/init.lua"))
         .arg("-c")
-        .arg(format!("luafile {}", repo_root().join("tests/nvim/scenario.lua").display()))
+        .arg(format!("luafile {}", repo_root().join("tests/nvim").join(scenario).display()))
         .current_dir(scratch.workspace())
         .env("ISSUEWRIGHT_BIN", binary())
         .env("IW_PLUGIN", repo_root().join("editors/nvim"))
         .env("IW_WORKSPACE", scratch.workspace())
         .env("IW_RESULT", &result_path)
+        .env("IW_HARNESS", repo_root().join("tests/nvim/harness.lua"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     for (key, value) in scratch.env() {
         command.env(key, value);
     }
+    for (key, value) in env {
+        command.env(key, value);
+    }
     let mut child = command.spawn().expect("start nvim");
-    let deadline = Instant::now() + Duration::from_secs(90);
+    let deadline = Instant::now() + Duration::from_secs(180);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -100,6 +109,13 @@ fn neovim_runs_and_applies_a_proposal() {
         );
     assert!(result.get("error").is_none(), "{result:#}");
     assert!(status.success(), "{status}");
+    result
+}
+
+#[test]
+fn neovim_runs_and_applies_a_proposal() {
+    let scratch = scratch();
+    let result = run_scenario(&scratch, "scenario.lua", &[]);
 
     // The run: ready, one failed (ambiguous) patch, recorded.
     let run_status = &result["status"];
@@ -131,4 +147,34 @@ fn neovim_runs_and_applies_a_proposal() {
     assert_eq!(scratch.read("src/farewell.rs").unwrap(), FAREWELL);
     assert_eq!(scratch.read("src/repeat.rs").unwrap(), REPEAT, "the ambiguous patch changed nothing");
     assert_eq!(scratch.read("obsolete.txt"), None);
+}
+
+#[test]
+fn neovim_shows_validation_diagnostics_for_an_unsaved_buffer() {
+    let lib = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n"),
+        ("src/lib.rs", lib),
+    ]);
+    git_init(&scratch);
+    let typed = "    let s = \"Grüße 😀\"; let n: u32 = \"three\";";
+    let result = run_scenario(&scratch, "validate.lua", &[("IW_TYPED", typed)]);
+    assert_eq!(result["encoding"], "utf-8", "Neovim offers UTF-8, which the server takes");
+    let error = result["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "E0308")
+        .unwrap_or_else(|| panic!("{result:#}"));
+    assert_eq!(error["source"], "cargo");
+    assert_eq!(error["severity"], 1);
+    assert_eq!(error["lnum"], 1, "the typed line");
+    assert_eq!(error["col"], typed.find("\"three\"").unwrap(), "byte column in the buffer's text");
+    let notes = result["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n.as_str().unwrap().contains("failed") && n.as_str().unwrap().contains("1 error")),
+        "the command tells what it found: {notes:?}"
+    );
+    assert_eq!(result["modified"], true, "the buffer was never saved");
+    assert_eq!(scratch.read("src/lib.rs").unwrap(), lib);
 }

@@ -17,10 +17,12 @@ fn demo_turns(scratch: &Scratch) -> Vec<Turn> {
 /// Checks the outcome every provider must reach on the demo: a ready run that fixes the bug.
 fn assert_demo_fixed(report: &Value) {
     assert_eq!(report["state"], "ready", "{report:#}");
-    assert_eq!(report["rounds"], 4);
-    assert_eq!(report["toolCalls"], 4);
+    assert_eq!(report["rounds"], 5);
+    assert_eq!(report["toolCalls"], 5);
     assert_eq!(report["failedToolCalls"], 0);
-    assert_eq!(report["usage"], json!({"inputTokens": 4000, "outputTokens": 400}));
+    assert_eq!(report["usage"], json!({"inputTokens": 5000, "outputTokens": 500}));
+    assert_eq!(report["validation"]["build"], "passed", "{report:#}");
+    assert_eq!(report["validation"]["tests"], "passed", "{report:#}");
     assert!(
         report["diff"].as_str().unwrap().contains("+        *counts.entry(word.to_lowercase()).or_insert(0) += 1;")
     );
@@ -50,14 +52,14 @@ fn openai_fixes_the_demo() {
     assert_demo_fixed(&run_report(&output));
 
     let received = fake.received();
-    assert_eq!(received.len(), 4);
+    assert_eq!(received.len(), 5);
     assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
     for request in &received {
         assert_eq!(request.line, "POST /v1/chat/completions");
         assert_eq!(request.header("authorization"), Some(format!("Bearer {OPENAI_KEY}").as_str()));
         assert_eq!(request.body["model"], "gpt-4o");
         assert_eq!(request.body["stream"], true);
-        assert_eq!(request.body["tools"].as_array().unwrap().len(), 8);
+        assert_eq!(request.body["tools"].as_array().unwrap().len(), 10, "with run_check and run_tests");
     }
     // The first prompt holds the context pack: the file the issue is about comes in full.
     let first = received[0].body["messages"][1]["content"].as_str().unwrap();
@@ -73,6 +75,13 @@ fn openai_fixes_the_demo() {
     assert_eq!(messages[2]["tool_calls"][1]["id"], "call_fake1");
     assert_eq!(messages[4]["tool_call_id"], "call_fake1");
     assert!(messages[4]["content"].as_str().unwrap().starts_with("src/lib.rs (lines 1-37 of 37)"));
+    // After the second turn's patch the build fails, and the model is told where and why.
+    let third = received[2].body["messages"].as_array().unwrap();
+    let told = third.last().unwrap();
+    assert_eq!(told["role"], "user");
+    let told = told["content"].as_str().unwrap();
+    assert!(told.starts_with("Automatic validation after your changes:\nThe check `cargo check"), "{told}");
+    assert!(told.contains("error[E0308] at src/lib.rs:16:5: mismatched types"), "{told}");
     assert_traced_without_secrets(&scratch, OPENAI_KEY);
 }
 
@@ -100,7 +109,7 @@ fn anthropic_fixes_the_demo() {
     assert_demo_fixed(&run_report(&output));
 
     let received = fake.received();
-    assert_eq!(received.len(), 4);
+    assert_eq!(received.len(), 5);
     assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
     for request in &received {
         assert_eq!(request.line, "POST /v1/messages");
@@ -195,7 +204,8 @@ fn the_editor_runs_through_each_provider() {
         provider["base_url"] = json!(if name == "anthropic" { fake.url() } else { format!("{}/v1", fake.url()) });
         let (mut client, status) = lsp_run(&scratch, provider, env);
         assert_eq!(status["state"], "ready", "{name}: {status}");
-        assert_eq!(status["usage"], json!({"inputTokens": 4000, "outputTokens": 400}), "{name}");
+        assert_eq!(status["usage"], json!({"inputTokens": 5000, "outputTokens": 500}), "{name}");
+        assert_eq!(status["validation"]["build"], "passed", "{name}: {status}");
         assert!(fake.violations().is_empty(), "{name}: {:#?}", fake.violations());
         let applied = client.command("issuewright.applyProposal", json!({"runId": status["runId"]})).unwrap();
         assert_eq!(applied["verified"], true, "{name}: {applied}");

@@ -12,12 +12,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::prompt;
 use super::run::{RunEvent, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
+use super::validation::Checks;
 use crate::context::{self, ContextPack};
 use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord, StoredProposal};
-use crate::tools::Toolset;
-use crate::workspace::{Overlay, WorkspacePath, unified_diff};
+use crate::tools::{Toolset, VALIDATION_TOOLS};
+use crate::workspace::{BaseSource, Overlay, WorkspacePath, unified_diff};
 
 /// Share of the model's context window the first message's context pack may take, in percent.
 const PACK_SHARE_PERCENT: usize = 30;
@@ -35,6 +36,13 @@ pub(super) struct Driver {
     pub(super) id: RunId,
     pub(super) spec: RunSpec,
     pub(super) overlay: Overlay,
+    /// Where the overlay's base texts come from (for the unsaved buffers validation sees).
+    pub(super) base: Arc<dyn BaseSource>,
+    /// Validation, when the project has a check or tests.
+    pub(super) checks: Option<Checks>,
+    /// Tool calls that changed the overlay so far; a validation describes the proposal
+    /// only while this has not moved since.
+    pub(super) edits: u64,
     pub(super) record: Arc<RunRecord>,
     pub(super) events: Option<mpsc::UnboundedSender<RunEvent>>,
     pub(super) publish: watch::Sender<RunSnapshot>,
@@ -65,10 +73,11 @@ impl Driver {
     }
 
     async fn drive(&mut self, model: &dyn ChatModel, info: ModelInfo) -> Ending {
-        let tools = Toolset::standard();
+        let validating = self.checks.is_some();
+        let tools = if validating { Toolset::with_validation() } else { Toolset::standard() };
         let specs = tools.specs();
         let pack = self.context_pack(info);
-        let (system, user) = (prompt::system(), prompt::first_message(&self.spec.issue, pack.as_ref()));
+        let (system, user) = (prompt::system(validating), prompt::first_message(&self.spec.issue, pack.as_ref()));
         self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
         let mut messages = vec![Message::System(system), Message::User(user)];
         let budgets = self.spec.budgets;
@@ -149,6 +158,16 @@ impl Driver {
                     }
                     StopReason::EndTurn | StopReason::ToolUse => {}
                 }
+                if let Some(nudge) = self.validate_before_finishing(round).await {
+                    if self.cancel.is_cancelled() {
+                        return Ending::Cancelled;
+                    }
+                    messages.push(Message::User(nudge));
+                    continue;
+                }
+                if self.cancel.is_cancelled() {
+                    return Ending::Cancelled;
+                }
                 let summary = turn.content.unwrap_or_default().trim().to_owned();
                 return Ending::Done(if summary.is_empty() {
                     "The model finished without a summary.".into()
@@ -157,6 +176,7 @@ impl Driver {
                 });
             }
 
+            let edits_before = self.edits;
             for (position, call) in turn.tool_calls.iter().enumerate() {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
@@ -167,22 +187,16 @@ impl Driver {
                         call.name, budgets.max_identical_calls
                     ));
                 }
-                let (ok, output) = if position < budgets.max_tool_calls_per_round as usize {
-                    self.execute(round, call, tools)
+                let (ok, output) = if position >= budgets.max_tool_calls_per_round as usize {
+                    self.refuse_extra(round, call)
+                } else if VALIDATION_TOOLS.contains(&call.name.as_str()) && validating {
+                    self.execute_validation(round, call, tools).await
                 } else {
-                    let output = format!(
-                        "not run: at most {} tool calls are carried out per turn; repeat it in the next turn if still needed",
-                        budgets.max_tool_calls_per_round
-                    );
-                    self.log(LedgerEvent::ToolResult {
-                        round,
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        ok: false,
-                        output: output.clone(),
-                    });
-                    (false, output)
+                    self.execute(round, call, tools)
                 };
+                if self.cancel.is_cancelled() {
+                    return Ending::Cancelled;
+                }
                 messages.push(Message::ToolResult {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
@@ -190,7 +204,62 @@ impl Driver {
                     is_error: !ok,
                 });
             }
+            if self.edits != edits_before
+                && let Some(message) = self.validate_after_round(round).await
+            {
+                if self.cancel.is_cancelled() {
+                    return Ending::Cancelled;
+                }
+                messages.push(Message::User(message));
+            }
         }
+    }
+
+    /// Answers a call beyond the per-turn limit without running it.
+    fn refuse_extra(&mut self, round: u32, call: &ToolCall) -> (bool, String) {
+        let output = format!(
+            "not run: at most {} tool calls are carried out per turn; repeat it in the next turn if still needed",
+            self.spec.budgets.max_tool_calls_per_round
+        );
+        self.log(LedgerEvent::ToolResult {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            ok: false,
+            output: output.clone(),
+        });
+        (false, output)
+    }
+
+    /// `run_check` / `run_tests`: schema-checked like every call, then run by the driver.
+    async fn execute_validation(&mut self, round: u32, call: &ToolCall, tools: &Toolset) -> (bool, String) {
+        self.log(LedgerEvent::ToolCall {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+        self.status.tool_calls += 1;
+        let (ok, output) = match tools.validate(&call.name, &call.arguments) {
+            Err(message) => {
+                self.status.schema_violations += 1;
+                (false, message)
+            }
+            Ok(()) => self.run_validation_tool(round, call).await,
+        };
+        if !ok {
+            self.status.failed_tool_calls += 1;
+        }
+        self.log(LedgerEvent::ToolResult {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            ok,
+            output: output.clone(),
+        });
+        let first_line = output.lines().next().unwrap_or_default().to_owned();
+        self.emit(RunEvent::ToolCall { round, name: call.name.clone(), path: None, ok, message: first_line });
+        (ok, output)
     }
 
     fn execute(&mut self, round: u32, call: &ToolCall, tools: &Toolset) -> (bool, String) {
@@ -202,6 +271,9 @@ impl Driver {
         });
         let outcome = tools.execute(&mut self.overlay, self.spec.index.as_deref(), call);
         self.status.tool_calls += 1;
+        if outcome.changed {
+            self.edits += 1;
+        }
         if !outcome.ok {
             self.status.failed_tool_calls += 1;
         }
@@ -254,7 +326,15 @@ impl Driver {
         self.status.summary = summary;
         self.status.error = error;
 
-        let outcome = RunOutcome { changes: self.overlay.changes(), empty_dirs: self.overlay.empty_made_dirs() };
+        let validation = self.final_validation();
+        if let Some(checks) = &self.checks {
+            self.status.validation = Some(checks.status(self.edits));
+        }
+        let outcome = RunOutcome {
+            changes: self.overlay.changes(),
+            empty_dirs: self.overlay.empty_made_dirs(),
+            validation: validation.clone(),
+        };
         self.log(LedgerEvent::RunFinished {
             state: state.as_str().to_owned(),
             rounds: self.status.rounds,
@@ -275,6 +355,7 @@ impl Driver {
             summary: self.status.summary.clone(),
             error: self.status.error.clone(),
             changes: outcome.changes.clone(),
+            validation: validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
             discarded: false,
         };
         if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {
@@ -285,18 +366,18 @@ impl Driver {
         self.emit(RunEvent::Finished { status: self.status.clone(), files });
     }
 
-    fn publish_status(&self) {
+    pub(super) fn publish_status(&self) {
         self.publish.send_modify(|snapshot| snapshot.status = self.status.clone());
     }
 
-    fn emit(&self, event: RunEvent) {
+    pub(super) fn emit(&self, event: RunEvent) {
         if let Some(events) = &self.events {
             // A face that stopped listening does not stop the run.
             let _ = events.send(event);
         }
     }
 
-    fn log(&self, event: LedgerEvent) {
+    pub(super) fn log(&self, event: LedgerEvent) {
         if let Err(error) = self.record.append(event) {
             tracing::error!(run = %self.id, "{error}");
         }

@@ -4,13 +4,17 @@
 mod driver;
 mod prompt;
 mod run;
+mod validation;
 
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-pub use run::{Budgets, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
+pub use run::{
+    Budgets, FinalValidation, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus,
+    ValidationStatus, Verdict,
+};
 
 use crate::session::{RunId, RunRecord, SessionError};
 use crate::workspace::{BaseSource, Overlay};
@@ -46,13 +50,26 @@ pub fn start(
         usage: Default::default(),
         summary: "starting".into(),
         error: None,
+        validation: None,
     };
     let (publish, watch_status) = watch::channel(RunSnapshot { status: status.clone(), outcome: None });
     let cancel = CancellationToken::new();
     let handle = RunHandle { id: id.clone(), issue: spec.issue.clone(), status: watch_status, cancel: cancel.clone() };
-    let overlay = Overlay::new(spec.root.clone(), base);
-    let driver =
-        Driver { id, spec, overlay, record: Arc::new(record), events, publish: publish.clone(), cancel, status };
+    let overlay = Overlay::new(spec.root.clone(), base.clone());
+    let checks = validation::Checks::for_spec(&spec);
+    let driver = Driver {
+        id,
+        spec,
+        overlay,
+        base,
+        checks,
+        edits: 0,
+        record: Arc::new(record),
+        events,
+        publish: publish.clone(),
+        cancel,
+        status,
+    };
 
     let task = tokio::spawn(driver.run());
     // If the driver panics, the run still ends, as failed, and says so.
@@ -65,7 +82,8 @@ pub fn start(
                     snapshot.status.state = RunState::Failed;
                     snapshot.status.summary = format!("The run failed: {message}");
                     snapshot.status.error = Some(message.clone());
-                    snapshot.outcome = Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![] }));
+                    snapshot.outcome =
+                        Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![], validation: None }));
                 }
             });
         }

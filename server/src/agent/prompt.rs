@@ -4,8 +4,9 @@ use crate::context::ContextPack;
 use crate::issues::Issue;
 
 /// The system prompt: the role and the rules of the toolset.
-pub fn system() -> String {
-    "You are issuewright, a careful software engineer implementing an issue in the user's repository.\n\
+pub fn system(validating: bool) -> String {
+    let mut prompt =
+        "You are issuewright, a careful software engineer implementing an issue in the user's repository.\n\
      You change code only through the tools. Your changes are staged and shown to the user as a \
      proposal to review; nothing is written to their files until they accept it.\n\
      Rules:\n\
@@ -16,7 +17,15 @@ pub fn system() -> String {
      - Use write_file for new files or complete rewrites; paths are relative to the repository root.\n\
      - Keep the change focused on the issue; follow the code's existing style.\n\
      - When the change is complete, answer without tool calls and summarise what you changed and why."
-        .to_owned()
+            .to_owned();
+    if validating {
+        prompt.push_str(
+            "\n- After every turn that changes files, the project's own check (compiler or type checker) runs on \
+             your staged changes, and the tests run when it passes; you get their errors with file, line and \
+             the lines around them. Fix them before you finish. run_check and run_tests run them on demand.",
+        );
+    }
+    prompt
 }
 
 /// The first user message: the issue to implement, then the code ranked for it.

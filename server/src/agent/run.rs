@@ -11,6 +11,7 @@ use crate::context::Index;
 use crate::issues::Issue;
 use crate::llm::Usage;
 use crate::session::RunId;
+use crate::validate::{Report, Validator};
 use crate::workspace::{FileChange, Root, WorkspacePath};
 
 /// Limits that bound every run.
@@ -26,6 +27,10 @@ pub struct Budgets {
     pub wall_clock: Duration,
     /// Unreadable answers in a row (text protocol) before the run stops.
     pub max_protocol_errors: u32,
+    /// Checks and test runs (automatic and asked for) before validation stops for the run.
+    pub max_validations: u32,
+    /// Times the model is sent back when it finishes while the check or tests fail.
+    pub max_final_nudges: u32,
 }
 
 impl Default for Budgets {
@@ -36,6 +41,8 @@ impl Default for Budgets {
             max_identical_calls: 3,
             wall_clock: Duration::from_secs(30 * 60),
             max_protocol_errors: 3,
+            max_validations: 20,
+            max_final_nudges: 1,
         }
     }
 }
@@ -59,6 +66,8 @@ pub struct RunSpec {
     pub budgets: Budgets,
     /// The workspace index, for the context pack and `find_symbol` (none: no pack).
     pub index: Option<Arc<Index>>,
+    /// Runs the project's check and tests on the proposal (none: no validation).
+    pub validator: Option<Arc<Validator>>,
 }
 
 /// Where a run is in its life.
@@ -110,6 +119,57 @@ pub struct RunStatus {
     /// What ended the run, when it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether the proposal builds and passes its tests, when the project has a check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<ValidationStatus>,
+}
+
+/// How a validation of the proposal ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Verdict {
+    /// Not run (yet), or it no longer describes the proposal.
+    NotRun,
+    /// It ran and passed.
+    Passed,
+    /// It ran and failed (or timed out).
+    Failed,
+    /// It could not run (the tool is missing).
+    Unavailable,
+}
+
+/// Whether the proposal builds and passes its tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidationStatus {
+    /// The check of the latest proposal.
+    pub build: Verdict,
+    /// The tests of the latest proposal.
+    pub tests: Verdict,
+    /// Errors the latest validation found.
+    pub errors: usize,
+    /// Warnings it found.
+    pub warnings: usize,
+    /// Validations run so far.
+    pub runs: u32,
+}
+
+/// The validation that describes a finished run's proposal: the latest check and tests.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FinalValidation {
+    /// The check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<Report>,
+    /// The tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<Report>,
+}
+
+impl FinalValidation {
+    /// Every problem of both reports, the check's first.
+    pub fn problems(&self) -> impl Iterator<Item = &crate::validate::Problem> {
+        self.check.iter().chain(self.test.iter()).flat_map(|report| report.problems.iter())
+    }
 }
 
 /// What a finished run leaves behind.
@@ -119,6 +179,8 @@ pub struct RunOutcome {
     pub changes: Vec<FileChange>,
     /// Directories the model created that hold no file (an editor edit cannot create them).
     pub empty_dirs: Vec<WorkspacePath>,
+    /// The validation of exactly these changes, when one ran.
+    pub validation: Option<Arc<FinalValidation>>,
 }
 
 /// A run's status and, once it finished, its outcome.
@@ -157,6 +219,19 @@ pub enum RunEvent {
         ok: bool,
         /// The first line of its result.
         message: String,
+    },
+    /// The driver validated the proposal as it stood.
+    Validation {
+        /// The round it followed.
+        round: u32,
+        /// `check` or `test`.
+        step: String,
+        /// It passed.
+        passed: bool,
+        /// Errors found.
+        errors: usize,
+        /// Warnings found.
+        warnings: usize,
     },
     /// The run ended.
     Finished {

@@ -37,6 +37,7 @@ impl Scratch {
             .provider,
             budgets,
             index: None,
+            validator: None,
         }
     }
 
@@ -161,4 +162,131 @@ async fn cancel_stops_the_run_and_keeps_staged_changes() {
     let snapshot = handle.finished().await;
     assert_eq!(snapshot.status.state, RunState::Cancelled);
     assert!(!scratch.dir.path().join("new.txt").exists());
+}
+
+/// A project whose check fails while `a.txt` holds `BROKEN`, counting its lines as errors
+/// (one `a.txt:N:1: error E1 broken` per line), and whose tests echo their filter.
+fn validated(scratch: &Scratch) -> Arc<crate::validate::Validator> {
+    let settings = crate::config::ValidateSettings {
+        check: Some("if grep -n BROKEN a.txt | sed 's/^\\([0-9]*\\):.*/a.txt:\\1:1: error E1 broken/' | grep .; then exit 1; fi".into()),
+        test: Some("echo tests ran".into()),
+        problem_matcher: Some(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error (?P<code>\w+) (?P<message>.*)$".into()),
+        ..crate::config::ValidateSettings::default()
+    };
+    let cache = scratch.dir.path().join(".cache-for-tests");
+    let root = Root::new(scratch.dir.path()).unwrap();
+    Arc::new(crate::validate::Validator::new(root.path(), settings, Some(cache)).unwrap())
+}
+
+impl Scratch {
+    async fn run_validated(&self, replay: &str) -> (RunHandle, RunSnapshot) {
+        let mut spec = self.spec(replay, Budgets::default());
+        spec.validator = Some(validated(self));
+        let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+        let snapshot = handle.finished().await;
+        (handle, snapshot)
+    }
+}
+
+fn patch(old: &str, new: &str) -> String {
+    serde_json::json!({"tool_calls": [{"name": "patch_file", "arguments": {"path": "a.txt", "old_text": old, "new_text": new}}]}).to_string() + "\n"
+}
+
+#[tokio::test]
+async fn errors_that_stop_falling_change_the_strategy() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let replay = [
+        patch("ok\n", "BROKEN 1\n"),
+        patch("BROKEN 1\n", "BROKEN 2\n"),
+        patch("BROKEN 2\n", "BROKEN 3\n"),
+        patch("BROKEN 3\n", "fine\n"),
+        "{\"content\":\"Fixed.\"}\n".to_owned(),
+    ]
+    .concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let validation = snapshot.status.validation.unwrap();
+    assert_eq!((validation.build, validation.tests), (Verdict::Passed, Verdict::Passed));
+
+    let ledger = scratch.ledger(&handle);
+    let checks: Vec<(bool, usize)> = ledger
+        .iter()
+        .filter_map(|e| match e {
+            LedgerEvent::Validation { kind, passed, errors, .. } if kind == "check" => Some((*passed, *errors)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(false, 1), (false, 1), (false, 1), (true, 0)]);
+    let strategies: Vec<&LedgerEvent> = ledger.iter().filter(|e| matches!(e, LedgerEvent::Strategy { .. })).collect();
+    assert!(
+        matches!(strategies.as_slice(), [LedgerEvent::Strategy { round: 3, strategy, counts }] if strategy == "reflect" && counts == &[1, 1, 1]),
+        "{strategies:?}"
+    );
+    let prompt = ledger.iter().find_map(|e| match e {
+        LedgerEvent::Prompt { system, .. } => Some(system.clone()),
+        _ => None,
+    });
+    assert!(prompt.unwrap().contains("run_check and run_tests run them on demand"));
+    let outcome = snapshot.outcome.unwrap();
+    let last = outcome.validation.as_ref().unwrap();
+    assert!(last.check.as_ref().unwrap().passed && last.test.as_ref().unwrap().passed);
+}
+
+#[tokio::test]
+async fn the_model_is_sent_back_once_when_it_finishes_on_a_broken_build() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let replay =
+        [patch("ok\n", "BROKEN\n"), "{\"content\":\"Done.\"}\n".into(), "{\"content\":\"Still done.\"}\n".into()]
+            .concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready);
+    assert_eq!(snapshot.status.rounds, 3);
+    assert_eq!(snapshot.status.summary, "Still done.");
+    assert_eq!(snapshot.status.validation.unwrap().build, Verdict::Failed);
+    let problems: Vec<_> = snapshot.outcome.unwrap().validation.as_ref().unwrap().problems().cloned().collect();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].place.as_ref().unwrap().path.as_str(), "a.txt");
+    let checks = scratch.ledger(&handle).iter().filter(|e| matches!(e, LedgerEvent::Validation { .. })).count();
+    assert_eq!(checks, 1, "the final answer does not re-run an unchanged check");
+}
+
+#[tokio::test]
+async fn run_check_and_run_tests_run_only_the_configured_commands() {
+    let scratch = Scratch::new(&[("a.txt", "BROKEN\n")]);
+    let calls = serde_json::json!({"tool_calls": [
+        {"id": "1", "name": "run_check", "arguments": {}},
+        {"id": "2", "name": "run_tests", "arguments": {"filter": "a; rm -rf /"}},
+        {"id": "3", "name": "run_tests", "arguments": {"filter": "tests::counts"}},
+        {"id": "4", "name": "run_check", "arguments": {"command": "rm -rf /"}},
+    ]});
+    let replay = format!("{calls}\n{{\"content\":\"Looked.\"}}\n");
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready);
+    let results: Vec<(bool, String)> = scratch
+        .ledger(&handle)
+        .into_iter()
+        .filter_map(|e| match e {
+            LedgerEvent::ToolResult { ok, output, .. } => Some((ok, output)),
+            _ => None,
+        })
+        .collect();
+    assert!(results[0].0 && results[0].1.contains("error[E1] at a.txt:1:1: broken"), "{:?}", results[0]);
+    assert!(!results[1].0 && results[1].1.contains("is not a test name"), "{:?}", results[1]);
+    assert!(results[2].0 && results[2].1.starts_with("The tests `echo tests ran` passed"), "{:?}", results[2]);
+    assert!(!results[3].0 && results[3].1.contains("invalid arguments for `run_check`"), "{:?}", results[3]);
+    assert_eq!(snapshot.status.schema_violations, 1);
+    assert_eq!(std::fs::read_to_string(scratch.dir.path().join("a.txt")).unwrap(), "BROKEN\n");
+}
+
+#[tokio::test]
+async fn validation_tools_are_offered_only_with_a_check() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let calls = r#"{"tool_calls":[{"id":"1","name":"run_check","arguments":{}}]}"#;
+    let (handle, snapshot) = scratch.run(&format!("{calls}\n{{\"content\":\"ok\"}}\n"), Budgets::default()).await;
+    assert!(snapshot.status.validation.is_none());
+    let refused = scratch.ledger(&handle).into_iter().find_map(|e| match e {
+        LedgerEvent::ToolResult { ok: false, output, .. } => Some(output),
+        _ => None,
+    });
+    assert!(refused.unwrap().starts_with("unknown tool `run_check`"));
 }

@@ -3,6 +3,7 @@
 mod context;
 mod index;
 mod run;
+mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,22 @@ enum Command {
     Index(IndexArgs),
     /// Rank a repository's files for an issue, best first, each with its reasons.
     Context(ContextArgs),
+    /// Run the project's check (and tests) in the shadow workspace and print the diagnostics.
+    Validate(ValidateArgs),
+}
+
+/// Arguments of `issuewright validate`.
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// The repository.
+    #[arg(long, value_name = "DIR")]
+    pub repo: PathBuf,
+    /// Print JSON: `[{"path", "range", "severity", "code", "source", "message"}]`.
+    #[arg(long)]
+    pub json: bool,
+    /// Run the tests too when the check passes.
+    #[arg(long)]
+    pub tests: bool,
 }
 
 /// Arguments of `issuewright context`.
@@ -104,6 +121,9 @@ pub struct RunArgs {
     /// Most model turns before the run stops (default 30).
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Do not run the project's check and tests on the proposal.
+    #[arg(long)]
+    pub no_validate: bool,
 }
 
 /// `--provider` values.
@@ -124,5 +144,6 @@ pub async fn main(cli: Cli) -> ExitCode {
         Command::Run(args) => run::run(args).await,
         Command::Index(args) => index::run(&args),
         Command::Context(args) => context::run(&args),
+        Command::Validate(args) => validate::run(args).await,
     }
 }

@@ -8,10 +8,11 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::{ProviderArg, RunArgs};
-use issuewright::agent::{self, RunEvent, RunSnapshot, RunSpec, RunState};
+use issuewright::agent::{self, RunEvent, RunSnapshot, RunSpec, RunState, Verdict};
 use issuewright::config::{self, AgentLayer, Config, ConfigLayer, ProviderKind, ProviderLayer};
 use issuewright::issues;
 use issuewright::session::{self, LedgerEvent, RunId};
+use issuewright::validate::Validator;
 use issuewright::workspace::{
     Conflict, DiskBase, FileChange, FileSummary, Root, read_disk_text, unified_diff, write_landing,
 };
@@ -40,12 +41,18 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     })
     .await
     .map_err(|error| format!("indexing failed: {error}"))?;
+    let validator = if config.validate.enabled && !args.no_validate {
+        Some(Arc::new(Validator::new(root.path(), config.validate, None).map_err(|error| error.to_string())?))
+    } else {
+        None
+    };
     let spec = RunSpec {
         root: root.clone(),
         issue,
         provider: config.provider,
         budgets: config.agent.into(),
-        index: Some(std::sync::Arc::new(index)),
+        index: Some(Arc::new(index)),
+        validator,
     };
     let (events, mut receiver) = mpsc::unbounded_channel();
     let handle = agent::start(spec, Arc::new(DiskBase), Some(events)).map_err(|error| error.to_string())?;
@@ -98,6 +105,7 @@ fn flags_layer(args: &RunArgs, cwd: &std::path::Path) -> ConfigLayer {
             ..ProviderLayer::default()
         },
         agent: AgentLayer { max_rounds: args.max_rounds },
+        ..ConfigLayer::default()
     }
 }
 
@@ -109,6 +117,16 @@ fn progress_line(event: &RunEvent) -> Option<String> {
             path.as_deref().unwrap_or_default(),
             if *ok { String::new() } else { format!(" -- failed: {message}") }
         )),
+        RunEvent::Validation { round, step, passed, errors, warnings } => {
+            let verdict = match (step.as_str(), passed) {
+                ("check", true) => "the build passes".to_owned(),
+                ("check", false) => format!("the build fails with {errors} error(s)"),
+                (_, true) => "the tests pass".to_owned(),
+                (_, false) => format!("{errors} test failure(s)"),
+            };
+            let warnings = if *warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() };
+            Some(format!("  round {round}: {step}: {verdict}{warnings}"))
+        }
         RunEvent::Round { .. } | RunEvent::Finished { .. } => None,
     }
 }
@@ -166,6 +184,7 @@ fn report(
             "usage": status.usage,
             "summary": status.summary,
             "error": status.error,
+            "validation": status.validation,
             "applied": applied.map(|result| result.is_ok()),
             "applyError": applied.and_then(|result| result.as_ref().err()),
             "record": record,
@@ -184,6 +203,20 @@ fn report(
         status.tool_calls,
         status.failed_tool_calls
     );
+    if let Some(validation) = &status.validation {
+        let words = |verdict: Verdict| match verdict {
+            Verdict::Passed => "passes",
+            Verdict::Failed => "fails",
+            Verdict::Unavailable => "could not run",
+            Verdict::NotRun => "not run",
+        };
+        println!(
+            "  build: {}, tests: {} ({} validation run(s))",
+            words(validation.build),
+            words(validation.tests),
+            validation.runs
+        );
+    }
     if status.usage.input_tokens + status.usage.output_tokens > 0 {
         println!("  tokens: {} in, {} out", status.usage.input_tokens, status.usage.output_tokens);
     }

@@ -97,6 +97,27 @@ pub struct AgentLayer {
     pub max_rounds: Option<u32>,
 }
 
+/// The `[validate]` keys of one layer.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateLayer {
+    /// The check command (default: detected from the project), run by `sh -c`.
+    pub check: Option<String>,
+    /// The test command (default: detected), run by `sh -c`.
+    pub test: Option<String>,
+    /// Seconds a check or test may take (default 600).
+    pub timeout_s: Option<u64>,
+    /// Check after each save in the editor (default false).
+    pub on_save: Option<bool>,
+    /// Run the tests when the check passes (default true).
+    pub run_tests: Option<bool>,
+    /// Validate at all during runs (default true).
+    pub enabled: Option<bool>,
+    /// A regex with named groups `file`, `line`, and optionally `column`, `severity`,
+    /// `code`, `message`, for tools issuewright does not know.
+    pub problem_matcher: Option<String>,
+}
+
 /// One layer of configuration, as found in a file, the editor's settings or the command line.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -107,6 +128,9 @@ pub struct ConfigLayer {
     /// `[agent]`.
     #[serde(default)]
     pub agent: AgentLayer,
+    /// `[validate]`.
+    #[serde(default)]
+    pub validate: ValidateLayer,
 }
 
 macro_rules! take_over {
@@ -132,6 +156,7 @@ impl ConfigLayer {
             timeout_s
         );
         take_over!(self.agent, over.agent, max_rounds);
+        take_over!(self.validate, over.validate, check, test, timeout_s, on_save, run_tests, enabled, problem_matcher);
         self
     }
 
@@ -211,6 +236,39 @@ pub struct AgentSettings {
     pub max_rounds: u32,
 }
 
+/// How proposals are validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidateSettings {
+    /// The check command, when configured.
+    pub check: Option<String>,
+    /// The test command, when configured.
+    pub test: Option<String>,
+    /// Time limit of one check or test.
+    pub timeout: Duration,
+    /// Check after each save in the editor.
+    pub on_save: bool,
+    /// Run the tests when the check passes.
+    pub run_tests: bool,
+    /// Validate during runs.
+    pub enabled: bool,
+    /// A problem matcher regex for other tools.
+    pub problem_matcher: Option<String>,
+}
+
+impl Default for ValidateSettings {
+    fn default() -> Self {
+        Self {
+            check: None,
+            test: None,
+            timeout: Duration::from_secs(600),
+            on_save: false,
+            run_tests: true,
+            enabled: true,
+            problem_matcher: None,
+        }
+    }
+}
+
 /// The merged configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -218,6 +276,8 @@ pub struct Config {
     pub provider: ProviderSettings,
     /// The agent.
     pub agent: AgentSettings,
+    /// Validation.
+    pub validate: ValidateSettings,
 }
 
 impl Config {
@@ -255,6 +315,18 @@ impl Config {
                 timeout: Duration::from_secs(p.timeout_s.unwrap_or(300).max(1)),
             },
             agent: AgentSettings { max_rounds },
+            validate: {
+                let v = merged.validate;
+                ValidateSettings {
+                    check: v.check.filter(|c| !c.trim().is_empty()),
+                    test: v.test.filter(|c| !c.trim().is_empty()),
+                    timeout: Duration::from_secs(v.timeout_s.unwrap_or(600).max(1)),
+                    on_save: v.on_save.unwrap_or(false),
+                    run_tests: v.run_tests.unwrap_or(true),
+                    enabled: v.enabled.unwrap_or(true),
+                    problem_matcher: v.problem_matcher,
+                }
+            },
         })
     }
 }
@@ -294,6 +366,16 @@ mod tests {
         assert_eq!(config.provider.api_key_env, None);
         assert!(config.provider.native_tools);
         assert_eq!(config.agent.max_rounds, 30);
+        assert_eq!(config.validate, ValidateSettings::default());
+    }
+
+    #[test]
+    fn validate_settings_merge() {
+        let workspace = layer("[validate]\ncheck = \"make check\"\ntimeout_s = 30\non_save = true\n");
+        let config = Config::resolve([workspace], Path::new("/w")).unwrap();
+        assert_eq!(config.validate.check.as_deref(), Some("make check"));
+        assert_eq!(config.validate.timeout, Duration::from_secs(30));
+        assert!(config.validate.on_save && config.validate.run_tests);
     }
 
     #[test]

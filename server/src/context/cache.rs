@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::index::IndexedFile;
 use super::language::Language;
+pub use crate::workspace::user_cache_dir;
 
 /// Entries by content hash and language.
 #[derive(Debug, Default)]
@@ -17,14 +18,6 @@ pub struct IndexCache {
 pub fn cache_file(cache_dir: &Path, root: &Path) -> PathBuf {
     let key = xxhash_rust::xxh3::xxh3_64(root.to_string_lossy().as_bytes());
     cache_dir.join("issuewright").join("index").join(format!("{key:016x}.bin"))
-}
-
-/// `$XDG_CACHE_HOME`, else `~/.cache`.
-pub fn user_cache_dir() -> Option<PathBuf> {
-    std::env::var_os("XDG_CACHE_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
 }
 
 impl IndexCache {

@@ -15,6 +15,7 @@ use tower_lsp::lsp_types::{
 use tower_lsp::{Client, LanguageServer};
 
 use super::commands;
+use super::diagnostics;
 use super::profile::ClientProfile;
 use super::progress::token_of;
 use super::state::ServerState;
@@ -183,7 +184,23 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn did_save(&self, _: DidSaveTextDocumentParams) {}
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+        let Some(root) = self.state.root.get().cloned() else { return };
+        let config = match commands::run_config(&self.client, &self.state, &root, None).await {
+            Ok(config) => config,
+            Err(error) => {
+                tracing::warn!("validation after save: {error}");
+                return;
+            }
+        };
+        if !config.validate.on_save {
+            return;
+        }
+        match diagnostics::validator(&self.state, &root, &config.validate) {
+            Ok(validator) => diagnostics::schedule_after_save(self.client.clone(), self.state.clone(), root, validator),
+            Err(error) => tracing::warn!("validation after save: {error}"),
+        }
+    }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let result = commands::execute(&self.client, &self.state, &params.command, &params.arguments).await;

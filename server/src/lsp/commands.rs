@@ -6,8 +6,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use tower_lsp::Client;
 
+use super::diagnostics;
 use super::errors::CommandError;
 use super::progress;
 use super::proposal::{self, Proposal};
@@ -30,9 +32,12 @@ pub const APPLY_PROPOSAL: &str = "issuewright.applyProposal";
 pub const DISCARD_PROPOSAL: &str = "issuewright.discardProposal";
 /// Cancels a running run: `{runId}`.
 pub const CANCEL: &str = "issuewright.cancel";
+/// Runs the check (and with `tests: true` the tests) on the workspace as the user has it,
+/// buffers included, and publishes the diagnostics: `{tests?}`.
+pub const VALIDATE: &str = "issuewright.validate";
 
 /// Every command the server registers.
-pub const ALL: [&str; 6] = [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL];
+pub const ALL: [&str; 7] = [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL, VALIDATE];
 
 /// How long a new run waits for the first index build before starting without a pack.
 const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -43,6 +48,13 @@ struct ImplementIssueArgs {
     issue: String,
     #[serde(default)]
     replay: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ValidateArgs {
+    #[serde(default)]
+    tests: bool,
 }
 
 #[derive(Deserialize)]
@@ -108,6 +120,15 @@ pub async fn execute(
             let args: RunArgs = arguments(command, args, run_example)?;
             cancel(state, &RunId::parse(&args.run_id)?)
         }
+        VALIDATE => {
+            let args: ValidateArgs =
+                if args.is_empty() { ValidateArgs::default() } else { arguments(command, args, r#"{"tests": true}"#)? };
+            let root = root(state)?;
+            let config = run_config(client, state, root, None).await?;
+            let validator = diagnostics::validator(state, root, &config.validate)?;
+            diagnostics::validate_workspace(client, state, root, &validator, args.tests, &CancellationToken::new())
+                .await
+        }
         other => Err(CommandError::UnknownCommand(other.to_owned())),
     }
 }
@@ -124,7 +145,16 @@ async fn implement_issue(
     if index.is_none() {
         tracing::warn!("the index is not ready; the run starts without a context pack");
     }
-    let spec = RunSpec { root: root.clone(), issue, provider: config.provider, budgets: config.agent.into(), index };
+    let validator =
+        if config.validate.enabled { Some(diagnostics::validator(state, root, &config.validate)?) } else { None };
+    let spec = RunSpec {
+        root: root.clone(),
+        issue,
+        provider: config.provider,
+        budgets: config.agent.into(),
+        index,
+        validator,
+    };
     let (events, receiver) = mpsc::unbounded_channel();
     let base = Arc::new(EditorBase(state.documents.clone()));
     let handle = agent::start(spec, base, Some(events))?;
@@ -136,7 +166,7 @@ async fn implement_issue(
 
 /// The configuration of a new run: the files, the editor's settings (`initializationOptions`
 /// and `workspace/configuration` section `issuewright`), and the command's own `replay`.
-async fn run_config(
+pub(super) async fn run_config(
     client: &Client,
     state: &ServerState,
     root: &Root,

@@ -51,6 +51,9 @@ pub enum CommandError {
     /// Files changed in ways the proposal cannot be carried onto.
     #[error("nothing was applied: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     Conflicts(Vec<Conflict>),
+    /// Validation could not run (the shadow workspace, a bad problem matcher).
+    #[error("validation could not run: {0}")]
+    Validation(String),
     /// The client failed to answer `workspace/applyEdit`.
     #[error("the editor did not take the edit: {0}")]
     Client(String),
@@ -64,7 +67,7 @@ impl From<CommandError> for Error {
             | CommandError::Path(_)
             | CommandError::Issue(_) => ErrorCode::InvalidParams,
             CommandError::UnknownCommand(_) => ErrorCode::MethodNotFound,
-            CommandError::Run(_) | CommandError::Client(_) => ErrorCode::InternalError,
+            CommandError::Run(_) | CommandError::Client(_) | CommandError::Validation(_) => ErrorCode::InternalError,
             _ => ErrorCode::InvalidRequest,
         };
         let data: Option<Value> = match &error {

@@ -3,6 +3,7 @@
 
 mod backend;
 mod commands;
+mod diagnostics;
 mod errors;
 pub mod framing;
 mod profile;

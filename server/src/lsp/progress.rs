@@ -11,7 +11,7 @@ use tower_lsp::lsp_types::{
     WorkDoneProgressCreateParams, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
-use crate::agent::{RunEvent, RunState};
+use crate::agent::{RunEvent, RunState, ValidationStatus, Verdict};
 use crate::session::RunId;
 
 /// The `issuewright/runEvent` notification: `{runId, event}` for every run event.
@@ -60,6 +60,18 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
                     percentage: None,
                 }))
             }
+            RunEvent::Validation { round, step, passed, errors, .. } => {
+                Some(WorkDoneProgress::Report(WorkDoneProgressReport {
+                    cancellable: Some(true),
+                    message: Some(match (step.as_str(), passed) {
+                        ("check", true) => format!("round {round}: the build passes"),
+                        ("check", false) => format!("round {round}: the build fails ({errors} error(s))"),
+                        (_, true) => format!("round {round}: the tests pass"),
+                        (_, false) => format!("round {round}: tests fail ({errors} failure(s))"),
+                    }),
+                    percentage: None,
+                }))
+            }
             RunEvent::Finished { status, .. } => Some(WorkDoneProgress::End(WorkDoneProgressEnd {
                 message: Some(format!("{}: {}", status.state.as_str(), first_line(&status.summary))),
             })),
@@ -73,7 +85,8 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
                 RunState::Ready => (
                     MessageType::INFO,
                     format!(
-                        "issuewright: run {run_id} is ready: {files} file(s) proposed. Review with issuewright.proposal, apply with issuewright.applyProposal."
+                        "issuewright: run {run_id} is ready: {files} file(s) proposed.{} Review with issuewright.proposal, apply with issuewright.applyProposal.",
+                        verdict_words(status.validation.as_ref())
                     ),
                 ),
                 RunState::Cancelled => (MessageType::INFO, format!("issuewright: run {run_id} was cancelled.")),
@@ -85,6 +98,19 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
             client.show_message(kind, message).await;
             progress = false;
         }
+    }
+}
+
+/// A sentence on whether the proposal builds and passes its tests (empty when unknown).
+pub fn verdict_words(validation: Option<&ValidationStatus>) -> String {
+    let Some(validation) = validation else { return String::new() };
+    match (validation.build, validation.tests) {
+        (Verdict::Passed, Verdict::Passed) => " It builds and its tests pass.".into(),
+        (Verdict::Passed, Verdict::Failed) => format!(" It builds, but {} test failure(s) remain.", validation.errors),
+        (Verdict::Passed, _) => " It builds.".into(),
+        (Verdict::Failed, _) => format!(" It does not build: {} error(s).", validation.errors.max(1)),
+        (Verdict::Unavailable, _) => " It could not be validated.".into(),
+        (Verdict::NotRun, _) => String::new(),
     }
 }
 

@@ -1,17 +1,20 @@
 //! Proposals in the editor: showing one as a `WorkspaceEdit`, and applying it without ever
 //! clobbering what the user typed since the run read their files.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::time::Instant;
 use tower_lsp::Client;
-use tower_lsp::lsp_types::{ApplyWorkspaceEditResponse, Url};
+use tower_lsp::lsp_types::{ApplyWorkspaceEditResponse, Diagnostic, Url};
 
+use super::diagnostics::{current_text, diagnostics_by_file, publish, report_json};
 use super::errors::CommandError;
 use super::state::ServerState;
-use crate::agent::RunState;
+use crate::agent::{FinalValidation, RunState, ValidationStatus};
 use crate::session::{self, LedgerEvent, RunId};
 use crate::workspace::{
     Conflict, FileChange, FileEdit, FileSummary, Landing, Root, WorkspacePath, build_workspace_edit, read_disk_text,
@@ -33,6 +36,12 @@ pub struct Proposal {
     pub changes: Vec<FileChange>,
     /// Directories created by the run that hold no file.
     pub empty_dirs: Vec<WorkspacePath>,
+    /// The validation of these changes, when one ran.
+    pub validation: Option<Arc<FinalValidation>>,
+    /// The status of that validation.
+    pub verdict: Option<ValidationStatus>,
+    /// False when narrowed to some of its files.
+    pub complete: bool,
 }
 
 impl Proposal {
@@ -53,6 +62,9 @@ impl Proposal {
                     state: snapshot.status.state.as_str().to_owned(),
                     changes: outcome.changes.clone(),
                     empty_dirs: outcome.empty_dirs.clone(),
+                    validation: outcome.validation.clone(),
+                    verdict: snapshot.status.validation,
+                    complete: true,
                 })
             }
             None => {
@@ -63,12 +75,17 @@ impl Proposal {
                 if stored.state == RunState::Running.as_str() {
                     return Err(CommandError::StillRunning(run_id.to_string()));
                 }
+                let validation: Option<FinalValidation> =
+                    stored.validation.and_then(|value| serde_json::from_value(value).ok());
                 Ok(Self {
                     run_id: run_id.clone(),
                     title: stored.title,
                     state: stored.state,
                     changes: stored.changes,
                     empty_dirs: vec![],
+                    verdict: None,
+                    validation: validation.map(Arc::new),
+                    complete: true,
                 })
             }
         }
@@ -85,6 +102,7 @@ impl Proposal {
                 return Err(CommandError::NotInProposal(path.to_string(), self.run_id.to_string()));
             }
         }
+        self.complete = self.changes.iter().all(|change| wanted.contains(&change.path));
         self.changes.retain(|change| wanted.contains(&change.path));
         Ok(self)
     }
@@ -111,6 +129,19 @@ impl Proposal {
             .map(|dir| format!("the run created the empty directory `{dir}`, which an editor edit cannot create"))
             .collect();
         notes.extend(built.skipped.iter().map(|skipped| skipped.reason.clone()));
+        let diagnostics: Vec<Value> = self
+            .diagnostics(state, root)
+            .into_iter()
+            .map(|(path, diagnostics)| json!({"path": path, "uri": uri_of(root, &path), "diagnostics": diagnostics}))
+            .collect();
+        let validation = self.validation.as_ref().map(|validation| {
+            json!({
+                "build": self.verdict.map(|v| v.build),
+                "tests": self.verdict.map(|v| v.tests),
+                "check": validation.check.as_ref().map(report_json),
+                "test": validation.test.as_ref().map(report_json),
+            })
+        });
         json!({
             "runId": self.run_id,
             "state": self.state,
@@ -120,7 +151,20 @@ impl Proposal {
             "diff": unified_diff(&self.changes),
             "skipped": built.skipped,
             "notes": notes,
+            "validation": validation,
+            "diagnostics": diagnostics,
         })
+    }
+
+    /// The validation's diagnostics, placed in the proposed texts (files the proposal does
+    /// not change: in the user's current text).
+    pub fn diagnostics(&self, state: &ServerState, root: &Root) -> BTreeMap<WorkspacePath, Vec<Diagnostic>> {
+        let Some(validation) = &self.validation else { return BTreeMap::new() };
+        let text_of = |path: &WorkspacePath| match self.changes.iter().find(|change| change.path == *path) {
+            Some(change) => change.new_text.clone(),
+            None => current_text(state, root, path),
+        };
+        diagnostics_by_file(validation.problems(), root, state.profile().encoding, &text_of)
     }
 }
 
@@ -130,7 +174,7 @@ pub fn uri_of(root: &Root, path: &WorkspacePath) -> Url {
 }
 
 /// A file's text as the user has it right now, with the open document's version.
-fn current_text(state: &ServerState, absolute: &std::path::Path) -> (Option<String>, Option<i32>) {
+fn current_text_and_version(state: &ServerState, absolute: &std::path::Path) -> (Option<String>, Option<i32>) {
     match state.documents.get(absolute) {
         Some((text, version)) => (Some(text), Some(version)),
         None => (read_disk_text(absolute).ok().flatten(), None),
@@ -157,7 +201,7 @@ pub async fn apply(
     let mut conflicts: Vec<Conflict> = Vec::new();
     for change in &proposal.changes {
         let absolute = root.path().join(change.path.as_str());
-        let (current, version) = current_text(state, &absolute);
+        let (current, version) = current_text_and_version(state, &absolute);
         match change.land_on(current.as_deref()) {
             Ok(Landing::AlreadyThere) => already.push(change.path.clone()),
             Ok(landing) => edits.push(FileEdit {
@@ -223,6 +267,10 @@ pub async fn apply(
         tracing::warn!("{error}");
     }
     let verified = answer.applied && problems.is_empty();
+    // The files now hold the proposed texts, so the validation's positions match them.
+    if verified && proposal.complete && proposal.validation.is_some() {
+        publish(client, state, root, proposal.diagnostics(state, root)).await;
+    }
     if answer.applied && !verified {
         let message = format!("issuewright: some files did not end up as proposed: {}", problems.join("; "));
         client.show_message(tower_lsp::lsp_types::MessageType::WARNING, message).await;

@@ -4,17 +4,20 @@
 //! `.await`; notification handlers change state before their first `.await`, so changes
 //! apply in the order the client sent them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+use tower_lsp::lsp_types::Url;
 
 use super::profile::ClientProfile;
 use crate::agent::RunHandle;
-use crate::config::{ConfigError, ConfigLayer};
+use crate::config::{ConfigError, ConfigLayer, ValidateSettings};
 use crate::context::LiveIndex;
 use crate::session::RunId;
+use crate::validate::Validator;
 use crate::workspace::{BaseError, BaseSource, BaseText, DiskBase, Document, Documents, Root};
 
 /// The open documents, and a counter that moves whenever one of them changes.
@@ -46,6 +49,12 @@ impl DocumentStore {
         documents.get(path).map(|document: &Document| (document.text(), document.version()))
     }
 
+    /// Every open document's path and text.
+    pub fn texts(&self) -> Vec<(std::path::PathBuf, String)> {
+        let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        documents.iter().map(|(path, document)| (path.to_owned(), document.text())).collect()
+    }
+
     /// A receiver that wakes when any document changes.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.generation.subscribe()
@@ -61,6 +70,10 @@ impl BaseSource for EditorBase {
             Some((text, version)) => Ok(Some(BaseText { text, version: Some(version) })),
             None => DiskBase.read(absolute),
         }
+    }
+
+    fn open_texts(&self) -> Vec<(std::path::PathBuf, String)> {
+        self.0.texts()
     }
 }
 
@@ -87,6 +100,12 @@ pub struct ServerState {
     pub index: Arc<LiveIndex>,
     /// Runs by id.
     pub runs: Mutex<HashMap<RunId, RunEntry>>,
+    /// The workspace's validator and the settings it was made with.
+    pub validator: Mutex<Option<(ValidateSettings, Arc<Validator>)>>,
+    /// Files that carry validation diagnostics now.
+    pub published: Mutex<HashSet<Url>>,
+    /// The pending or running validation after a save, to cancel when a newer save comes.
+    pub save_validation: Mutex<Option<CancellationToken>>,
 }
 
 impl ServerState {

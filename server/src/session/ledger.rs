@@ -77,6 +77,35 @@ pub enum LedgerEvent {
         /// The text returned to the model.
         output: String,
     },
+    /// The driver ran the project's check or tests on the proposal as it stood.
+    Validation {
+        /// Round it followed.
+        round: u32,
+        /// `check` or `test`.
+        kind: String,
+        /// The command, when one ran.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+        /// It ran and exited with 0.
+        passed: bool,
+        /// Errors found.
+        errors: usize,
+        /// Warnings found.
+        warnings: usize,
+        /// Wall time in milliseconds.
+        duration_ms: u64,
+        /// What the model was told.
+        summary: String,
+    },
+    /// The driver changed strategy because validation errors stopped falling.
+    Strategy {
+        /// Round it followed.
+        round: u32,
+        /// `reflect`, `context` or `rewrite`.
+        strategy: String,
+        /// Error counts of the validations that led to it.
+        counts: Vec<usize>,
+    },
     /// Something went wrong outside a tool call.
     Error {
         /// What happened.

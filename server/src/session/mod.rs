@@ -82,6 +82,10 @@ pub struct StoredProposal {
     pub error: Option<String>,
     /// The proposed changes.
     pub changes: Vec<FileChange>,
+    /// The final validation of the proposal (the check's and the tests' reports), as the
+    /// agent recorded it; absent when nothing validated it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<serde_json::Value>,
     /// Set when the user discarded the proposal; it may not be applied then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discarded: bool,
@@ -231,6 +235,7 @@ mod tests {
                 base: Some(BaseText { text: "a".into(), version: Some(4) }),
                 new_text: Some("b".into()),
             }],
+            validation: Some(serde_json::json!({"check": {"passed": true}})),
             discarded: false,
         };
         record.write_proposal(&proposal, "diff").unwrap();

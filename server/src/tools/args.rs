@@ -74,3 +74,17 @@ pub struct FindSymbolArgs {
     /// The name of a function, method, type, trait, constant or module, e.g. `JoinSet` or `try_join_next`.
     pub name: String,
 }
+
+/// Arguments of `run_check`: none.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunCheckArgs {}
+
+/// Arguments of `run_tests`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunTestsArgs {
+    /// Run only tests whose name matches, e.g. `parser::tests` or `GreeterTest` (default: all).
+    #[schemars(length(max = 200))]
+    pub filter: Option<String>,
+}

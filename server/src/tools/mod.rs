@@ -5,7 +5,6 @@
 //! on the run's [`Overlay`], never on the user's files.
 
 mod args;
-mod sanitize;
 mod search;
 
 use std::sync::LazyLock;
@@ -13,12 +12,15 @@ use std::sync::LazyLock;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use sanitize::{cut_head_tail, strip_ansi};
+pub use crate::workspace::{cut_head_tail, strip_ansi};
+pub use args::RunTestsArgs;
 
 use crate::context::Index;
 use crate::llm::{ToolCall, ToolSpec};
 use crate::workspace::{Overlay, OverlayError, WorkspacePath};
-use args::{FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, WriteFileArgs};
+use args::{
+    FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, RunCheckArgs, WriteFileArgs,
+};
 
 /// Longest tool output a model receives, in characters; longer output keeps head and tail.
 pub const MAX_OUTPUT_CHARS: usize = 60_000;
@@ -64,7 +66,12 @@ pub struct Toolset {
     tools: Vec<Tool>,
 }
 
-static STANDARD: LazyLock<Toolset> = LazyLock::new(Toolset::build);
+/// The tools that run the project's configured check and tests. The driver carries them
+/// out (they need the validator and the run's cancel); [`Toolset::execute`] refuses them.
+pub const VALIDATION_TOOLS: [&str; 2] = ["run_check", "run_tests"];
+
+static STANDARD: LazyLock<Toolset> = LazyLock::new(|| Toolset::build(false));
+static WITH_VALIDATION: LazyLock<Toolset> = LazyLock::new(|| Toolset::build(true));
 
 fn parameters<T: schemars::JsonSchema>() -> Value {
     let mut schema = schemars::schema_for!(T).to_value();
@@ -82,8 +89,13 @@ impl Toolset {
         &STANDARD
     }
 
-    fn build() -> Self {
-        let specs = [
+    /// The standard toolset plus `run_check` and `run_tests`, for projects with a check.
+    pub fn with_validation() -> &'static Toolset {
+        &WITH_VALIDATION
+    }
+
+    fn build(validation: bool) -> Self {
+        let mut specs = vec![
             ToolSpec {
                 name: "read_file",
                 description: "Read a file (or lines start_line..end_line of it) as it stands with your staged changes.",
@@ -121,6 +133,18 @@ impl Toolset {
             },
             ToolSpec { name: "delete_file", description: "Delete a file.", parameters: parameters::<PathArgs>() },
         ];
+        if validation {
+            specs.push(ToolSpec {
+                name: "run_check",
+                description: "Run the project's check command (its compiler or type checker) on the code as it stands with your staged changes; answers with the errors, their places and the lines around them. It also runs by itself after every turn that changed files.",
+                parameters: parameters::<RunCheckArgs>(),
+            });
+            specs.push(ToolSpec {
+                name: "run_tests",
+                description: "Run the project's test command on the code as it stands with your staged changes; answers with each failing test placed at its failing line.",
+                parameters: parameters::<RunTestsArgs>(),
+            });
+        }
         let tools = specs
             .into_iter()
             .map(|spec| {
@@ -178,6 +202,9 @@ impl Toolset {
             "write_file" => with_args(&call.arguments, |a: WriteFileArgs| write_file(overlay, a)),
             "mkdir" => with_args(&call.arguments, |a: PathArgs| mkdir(overlay, a)),
             "delete_file" => with_args(&call.arguments, |a: PathArgs| delete_file(overlay, a)),
+            name if VALIDATION_TOOLS.contains(&name) => {
+                Err(format!("`{name}` is carried out by the run itself and cannot run here"))
+            }
             other => unreachable!("validate() accepted unknown tool {other}"),
         };
         match result {

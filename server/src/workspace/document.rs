@@ -148,6 +148,11 @@ impl Documents {
         self.by_path.get(path)
     }
 
+    /// Every open document with its path.
+    pub fn iter(&self) -> impl Iterator<Item = (&Path, &Document)> {
+        self.by_path.iter().map(|(path, document)| (path.as_path(), document))
+    }
+
     /// Number of open documents.
     pub fn len(&self) -> usize {
         self.by_path.len()

@@ -11,6 +11,7 @@ mod overlay;
 mod patch;
 mod path;
 mod position;
+mod sanitize;
 
 pub use change::{BaseText, ChangeKind, Conflict, FileChange, Landing};
 pub use diff::{FileSummary, LineStats, line_stats, unified_diff};
@@ -25,3 +26,12 @@ pub use overlay::{
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath};
 pub use position::{LineIndex, PositionEncoding};
+pub use sanitize::{cut_head_tail, strip_ansi};
+
+/// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
+pub fn user_cache_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
+        .filter(|value| !value.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache")))
+}

@@ -38,6 +38,12 @@ pub trait BaseSource: Send + Sync {
     /// The text of the file at `absolute` as the user currently has it; `None` if it does
     /// not exist.
     fn read(&self, absolute: &Path) -> Result<Option<BaseText>, BaseError>;
+
+    /// The texts that differ from the disk's because the editor holds them open (absolute
+    /// path and text), so builds can see what the user sees; none for a disk-only base.
+    fn open_texts(&self) -> Vec<(std::path::PathBuf, String)> {
+        Vec::new()
+    }
 }
 
 /// A base that is only the disk (the headless CLI, or files not open in the editor).

@@ -5,6 +5,7 @@
 --   :IssuewrightImplement @ISSUE.md replay=session.jsonl
 --   :IssuewrightProposal        (the diff in a scratch buffer)
 --   :IssuewrightApply [files]   (all files, or only those named)
+--   :IssuewrightValidate [tests] (the project's check on your buffers, as diagnostics)
 
 local M = {}
 
@@ -15,6 +16,8 @@ M.config = {
   init_options = nil,
   -- How long synchronous requests may take, in milliseconds.
   timeout_ms = 30000,
+  -- How long `:IssuewrightValidate` may take (a cold build is slow), in milliseconds.
+  validate_timeout_ms = 600000,
 }
 
 -- The most recent run started from this Neovim.
@@ -52,7 +55,7 @@ function M.client()
 end
 
 --- Runs `issuewright.<name>` with one argument object; returns the result or nil, error.
-function M.command(name, argument)
+function M.command(name, argument, timeout_ms)
   local client = M.client()
   if not client then
     return nil, 'issuewright is not running for this buffer'
@@ -60,7 +63,7 @@ function M.command(name, argument)
   local response, err = request_sync(client, 'workspace/executeCommand', {
     command = 'issuewright.' .. name,
     arguments = { argument },
-  }, M.config.timeout_ms, vim.api.nvim_get_current_buf())
+  }, timeout_ms or M.config.timeout_ms, vim.api.nvim_get_current_buf())
   if not response then
     return nil, err or 'no answer from issuewright'
   end
@@ -121,6 +124,13 @@ end
 --- Cancels a running run.
 function M.cancel(run_id)
   return M.command('cancel', { runId = run_id or M.last_run })
+end
+
+--- Runs the project's check (and with `opts.tests` its tests) on the workspace as the
+--- buffers hold it; the diagnostics arrive through Neovim's diagnostics. Returns the summary.
+function M.validate(opts)
+  opts = opts or {}
+  return M.command('validate', { tests = opts.tests == true }, M.config.validate_timeout_ms)
 end
 
 --- Shows a run's proposal as a diff in a scratch buffer.
@@ -221,6 +231,17 @@ function M.setup(opts)
   vim.api.nvim_create_user_command('IssuewrightCancel', function(cmd)
     report(M.cancel(cmd.fargs[1]))
   end, { nargs = '?', desc = 'issuewright: cancel a run' })
+  vim.api.nvim_create_user_command('IssuewrightValidate', function(cmd)
+    local result, err = M.validate({ tests = cmd.fargs[1] == 'tests' })
+    if not result then
+      notify(err, vim.log.levels.ERROR)
+      return
+    end
+    local first = result.reports and result.reports[#result.reports] or {}
+    notify((first.summary or ''):match('[^\n]*'), result.passed and vim.log.levels.INFO or vim.log.levels.WARN)
+  end, { nargs = '?', complete = function()
+    return { 'tests' }
+  end, desc = 'issuewright: check the workspace (buffers included) [tests]' })
 end
 
 return M

@@ -1,0 +1,347 @@
+//! Validation inside a run: the driver, not the model, runs the project's check after every
+//! round that changed files, the tests once the check passes, and tells the model what
+//! they found. When the error count stops falling it changes strategy instead of letting
+//! the model retry the same thing.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::driver::Driver;
+use super::run::{FinalValidation, RunEvent, RunSpec, ValidationStatus, Verdict};
+use crate::llm::ToolCall;
+use crate::session::LedgerEvent;
+use crate::tools::RunTestsArgs;
+use crate::validate::{Kind, Report, Severity, Validator, check_filter};
+use crate::workspace::WorkspacePath;
+
+/// Lines of a file shown to the model when it needs more context on an error.
+const CONTEXT_LINES: usize = 400;
+
+/// The strategies tried, in order, when errors stop falling.
+const STRATEGIES: [&str; 3] = ["reflect", "context", "rewrite"];
+
+/// A run's validation state.
+pub(super) struct Checks {
+    validator: Arc<Validator>,
+    /// Error counts of the automatic validations since the last change of strategy.
+    counts: Vec<usize>,
+    /// Strategy changes so far.
+    stalls: usize,
+    /// Validations run.
+    runs: u32,
+    /// The latest check and test reports, and the edit count they saw.
+    check: Option<(Report, u64)>,
+    test: Option<(Report, u64)>,
+    /// Why validation cannot run, once found.
+    unavailable: Option<String>,
+    /// Told the model the validation budget is spent.
+    said_spent: bool,
+    /// Times the model was sent back at its final answer.
+    nudges: u32,
+}
+
+impl Checks {
+    /// The validation of a run, when the spec has a validator with something to run.
+    pub(super) fn for_spec(spec: &RunSpec) -> Option<Self> {
+        let validator = spec.validator.clone()?;
+        (validator.plan().check.is_some() || validator.plan().test.is_some()).then(|| Self {
+            validator,
+            counts: Vec::new(),
+            stalls: 0,
+            runs: 0,
+            check: None,
+            test: None,
+            unavailable: None,
+            said_spent: false,
+            nudges: 0,
+        })
+    }
+
+    pub(super) fn status(&self, edits: u64) -> ValidationStatus {
+        let verdict = |entry: &Option<(Report, u64)>| match entry {
+            _ if self.unavailable.is_some() => Verdict::Unavailable,
+            Some((report, seen)) if *seen == edits && report.passed => Verdict::Passed,
+            Some((report, seen)) if *seen == edits && report.not_run.is_none() => Verdict::Failed,
+            _ => Verdict::NotRun,
+        };
+        let latest = [&self.test, &self.check]
+            .into_iter()
+            .flatten()
+            .filter(|(_, seen)| *seen == edits)
+            .map(|(report, _)| report)
+            .next();
+        ValidationStatus {
+            build: verdict(&self.check),
+            tests: verdict(&self.test),
+            errors: latest.map_or(0, Report::errors),
+            warnings: latest.map_or(0, Report::warnings),
+            runs: self.runs,
+        }
+    }
+
+    /// The reports that describe the proposal after `edits` changes.
+    pub(super) fn final_validation(&self, edits: u64) -> Option<FinalValidation> {
+        let current =
+            |entry: &Option<(Report, u64)>| entry.as_ref().filter(|(_, seen)| *seen == edits).map(|(r, _)| r.clone());
+        let validation = FinalValidation { check: current(&self.check), test: current(&self.test) };
+        (validation.check.is_some() || validation.test.is_some()).then_some(validation)
+    }
+
+    fn tests_wanted(&self) -> bool {
+        self.validator.settings().run_tests && self.validator.has_tests()
+    }
+}
+
+/// Whether a report says the proposal is fine.
+fn clean(report: &Report) -> bool {
+    report.passed && report.errors() == 0
+}
+
+impl Driver {
+    /// The texts validation sees on top of the disk: the editor's unsaved buffers, then
+    /// the run's staged changes (`None` for a deleted file).
+    fn overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
+        let mut overrides = BTreeMap::new();
+        for (absolute, text) in self.base.open_texts() {
+            if let Some(path) = self.spec.root.relative(&absolute).filter(|path| !path.is_root()) {
+                overrides.insert(path, Some(text));
+            }
+        }
+        for change in self.overlay.changes() {
+            overrides.insert(change.path, change.new_text);
+        }
+        overrides
+    }
+
+    /// Runs one validation, records it, and publishes the new status. `None` when
+    /// validation is unavailable or its budget is spent.
+    async fn validate(&mut self, round: u32, kind: Kind, filter: Option<String>) -> Option<Report> {
+        let checks = self.checks.as_ref()?;
+        if checks.unavailable.is_some() || checks.runs >= self.spec.budgets.max_validations {
+            return None;
+        }
+        let validator = checks.validator.clone();
+        let what = if kind == Kind::Check { "checking the build" } else { "running the tests" };
+        self.status.summary = format!("round {round}: {what}");
+        self.publish_status();
+        let overrides = self.overrides();
+        let result = validator.run(kind, overrides, filter, &self.cancel).await;
+        let edits = self.edits;
+        let checks = self.checks.as_mut()?;
+        checks.runs += 1;
+        let report = match result {
+            Ok(report) => report,
+            Err(error) => {
+                checks.unavailable = Some(error.to_string());
+                self.log(LedgerEvent::Error { message: format!("validation could not run: {error}") });
+                return None;
+            }
+        };
+        if report.not_run.is_some() {
+            checks.unavailable = report.not_run.clone();
+        }
+        match kind {
+            Kind::Check => checks.check = Some((report.clone(), edits)),
+            Kind::Test => checks.test = Some((report.clone(), edits)),
+        }
+        self.status.validation = Some(checks.status(edits));
+        self.log(LedgerEvent::Validation {
+            round,
+            kind: kind.as_str().to_owned(),
+            command: report.command.clone(),
+            passed: report.passed,
+            errors: report.errors(),
+            warnings: report.warnings(),
+            duration_ms: report.duration_ms,
+            summary: report.summary.clone(),
+        });
+        if let Err(error) = self.record.trace(json!({
+            "validation": kind.as_str(),
+            "round": round,
+            "command": report.command,
+            "status": report.status,
+            "timedOut": report.timed_out,
+            "sync": report.sync,
+            "output": report.output,
+        })) {
+            tracing::warn!("{error}");
+        }
+        self.publish_status();
+        self.emit(RunEvent::Validation {
+            round,
+            step: kind.as_str().to_owned(),
+            passed: report.passed,
+            errors: report.errors(),
+            warnings: report.warnings(),
+        });
+        Some(report)
+    }
+
+    /// The check, then the tests when it passes; the account for the model.
+    async fn check_and_test(&mut self, round: u32) -> Option<(String, usize)> {
+        let check = self.validate(round, Kind::Check, None).await?;
+        let mut text = check.summary.clone();
+        let mut count = check.error_count();
+        let wants_tests = self.checks.as_ref().is_some_and(Checks::tests_wanted);
+        if clean(&check) && wants_tests && !self.cancel.is_cancelled() {
+            if let Some(test) = self.validate(round, Kind::Test, None).await {
+                text.push('\n');
+                text.push_str(&test.summary);
+                count = if clean(&test) { 0 } else { test.error_count() };
+            }
+        } else if check.not_run.is_some() {
+            text = format!("Validation is not available: {}. Your changes will not be checked.", check.summary);
+        }
+        Some((text, count))
+    }
+
+    /// After a round that changed files: validate and say what the model should hear,
+    /// with a change of strategy when the errors stopped falling.
+    pub(super) async fn validate_after_round(&mut self, round: u32) -> Option<String> {
+        let checks = self.checks.as_mut()?;
+        if checks.unavailable.is_some() {
+            return None;
+        }
+        if checks.runs >= self.spec.budgets.max_validations {
+            if checks.said_spent {
+                return None;
+            }
+            checks.said_spent = true;
+            return Some(format!(
+                "The run's {} validations are used up; your further changes are not checked.",
+                self.spec.budgets.max_validations
+            ));
+        }
+        let (text, count) = self.check_and_test(round).await?;
+        let mut message = format!("Automatic validation after your changes:\n{text}");
+        if let Some(strategy) = self.after_count(round, count) {
+            message.push_str("\n\n");
+            message.push_str(&strategy);
+        }
+        Some(message)
+    }
+
+    /// Tracks the error count; when it has not fallen for two rounds, the next strategy.
+    fn after_count(&mut self, round: u32, count: usize) -> Option<String> {
+        let checks = self.checks.as_mut()?;
+        checks.counts.push(count);
+        let counts = &checks.counts;
+        let n = counts.len();
+        let stalled = n >= 3 && count > 0 && counts[n - 1] >= counts[n - 2] && counts[n - 2] >= counts[n - 3];
+        if !stalled {
+            return None;
+        }
+        let strategy = STRATEGIES[checks.stalls.min(STRATEGIES.len() - 1)];
+        checks.stalls += 1;
+        let counts = std::mem::replace(&mut checks.counts, vec![count]);
+        let history: Vec<String> = counts.iter().map(ToString::to_string).collect();
+        self.log(LedgerEvent::Strategy { round, strategy: strategy.to_owned(), counts: counts.clone() });
+        let said = format!("The error count has not fallen for two rounds ({}).", history.join(" -> "));
+        Some(match strategy {
+            "reflect" => format!(
+                "{said} Stop editing for a moment: read the code around the first error again, say in one sentence what causes it, then fix that cause rather than its symptom."
+            ),
+            "context" => format!(
+                "{said} Here is the current text of the files with errors; fix the first error from it.\n{}",
+                self.error_files_text()
+            ),
+            _ => format!(
+                "{said} Patching is not converging. Rewrite each file with errors whole with write_file, keeping what works and fixing the errors listed above."
+            ),
+        })
+    }
+
+    /// The current text of the first files with errors, numbered, for the `context` strategy.
+    fn error_files_text(&self) -> String {
+        let Some(checks) = &self.checks else { return String::new() };
+        let mut files: Vec<WorkspacePath> = Vec::new();
+        for (report, _) in [&checks.check, &checks.test].into_iter().flatten() {
+            for problem in report.problems.iter().filter(|p| p.severity == Severity::Error) {
+                if let Some(place) = &problem.place
+                    && !files.contains(&place.path)
+                {
+                    files.push(place.path.clone());
+                }
+            }
+        }
+        let mut out = String::new();
+        for path in files.iter().take(2) {
+            let Some(text) = self.overlay.peek(path) else { continue };
+            out.push_str(&format!("\n{path}:\n"));
+            for (number, line) in text.lines().enumerate().take(CONTEXT_LINES) {
+                out.push_str(&format!("{:>5} | {line}\n", number + 1));
+            }
+        }
+        out
+    }
+
+    /// At the model's final answer: validates what is not yet validated; when the proposal
+    /// fails, sends the model back once with the errors.
+    pub(super) async fn validate_before_finishing(&mut self, round: u32) -> Option<String> {
+        let edits = self.edits;
+        let checks = self.checks.as_ref()?;
+        // A run that changed nothing proposes nothing to validate.
+        if checks.unavailable.is_some() || edits == 0 {
+            return None;
+        }
+        let check_current = checks.check.as_ref().is_some_and(|(_, seen)| *seen == edits);
+        let test_current = checks.test.as_ref().is_some_and(|(_, seen)| *seen == edits);
+        let check_clean = checks.check.as_ref().is_some_and(|(report, _)| clean(report));
+        let needs_tests = checks.tests_wanted() && !test_current;
+        let summary = if !check_current || (check_clean && needs_tests) {
+            self.check_and_test(round).await?.0
+        } else {
+            let failing = [&checks.check, &checks.test]
+                .into_iter()
+                .flatten()
+                .find(|(report, _)| !clean(report))
+                .map(|(report, _)| report.summary.clone());
+            failing.unwrap_or_default()
+        };
+        let checks = self.checks.as_mut()?;
+        let failing =
+            [&checks.check, &checks.test].into_iter().flatten().any(|(report, seen)| *seen == edits && !clean(report));
+        if !failing || checks.nudges >= self.spec.budgets.max_final_nudges || self.cancel.is_cancelled() {
+            return None;
+        }
+        checks.nudges += 1;
+        Some(format!(
+            "Before you finish: the proposal does not pass validation.\n{summary}\nFix these problems; if they cannot be fixed within this issue, say why in your final answer."
+        ))
+    }
+
+    /// `run_check {}` and `run_tests {filter?}` asked for by the model.
+    pub(super) async fn run_validation_tool(&mut self, round: u32, call: &ToolCall) -> (bool, String) {
+        let kind = if call.name == "run_check" { Kind::Check } else { Kind::Test };
+        let filter = match kind {
+            Kind::Check => None,
+            Kind::Test => match serde_json::from_value::<RunTestsArgs>(call.arguments.clone()) {
+                Ok(args) => args.filter,
+                Err(error) => return (false, format!("invalid arguments: {error}")),
+            },
+        };
+        if let Some(filter) = &filter
+            && let Err(error) = check_filter(filter)
+        {
+            return (false, error.to_string());
+        }
+        let unavailable = self.checks.as_ref().and_then(|checks| checks.unavailable.clone());
+        if let Some(reason) = unavailable {
+            return (false, format!("validation is not available: {reason}"));
+        }
+        match self.validate(round, kind, filter).await {
+            Some(report) if report.not_run.is_some() => (false, report.summary),
+            Some(report) => (true, report.summary),
+            None => {
+                (false, format!("not run: the run's {} validations are used up", self.spec.budgets.max_validations))
+            }
+        }
+    }
+
+    /// The outcome's validation of the final changes.
+    pub(super) fn final_validation(&self) -> Option<Arc<FinalValidation>> {
+        self.checks.as_ref()?.final_validation(self.edits).map(Arc::new)
+    }
+}

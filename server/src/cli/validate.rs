@@ -1,0 +1,111 @@
+//! `issuewright validate`: the project's check (and tests) in the shadow workspace, printed
+//! as diagnostics.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::ValidateArgs;
+use issuewright::config::{self, Config};
+use issuewright::validate::{Kind, Problem, Severity, Validator};
+use issuewright::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
+
+/// Validates `--repo`; exit status 0 when there are no errors, 1 when there are, 2 when
+/// validation could not run.
+pub async fn run(args: ValidateArgs) -> ExitCode {
+    match run_inner(&args).await {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("issuewright: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run_inner(args: &ValidateArgs) -> Result<bool, String> {
+    let root = Root::new(&args.repo).map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
+    let layers = config::file_layers(root.path()).map_err(|error| error.to_string())?;
+    let config = Config::resolve(layers, root.path()).map_err(|error| error.to_string())?;
+    let validator = Validator::new(root.path(), config.validate, None).map_err(|error| error.to_string())?;
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            trigger.cancel();
+        }
+    });
+
+    let mut reports =
+        vec![validator.run(Kind::Check, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?];
+    if args.tests && reports[0].passed {
+        reports.push(validator.run(Kind::Test, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?);
+    }
+    if let Some(reason) = reports.iter().find_map(|report| report.not_run.clone()) {
+        return Err(reason);
+    }
+    let problems: Vec<&Problem> = reports.iter().flat_map(|report| &report.problems).collect();
+    if args.json {
+        let entries: Vec<Value> = problems.iter().map(|problem| entry(&root, problem)).collect();
+        println!("{:#}", Value::Array(entries));
+    } else {
+        for problem in &problems {
+            println!("{}", line(problem));
+        }
+    }
+    for report in &reports {
+        eprintln!("{}", report.summary.lines().next().unwrap_or_default());
+        if let Some(output) = &report.unparsed {
+            eprintln!("{output}");
+        }
+    }
+    Ok(reports.iter().all(|report| report.passed && report.errors() == 0))
+}
+
+fn severity(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "information",
+        Severity::Hint => "hint",
+    }
+}
+
+/// `{"path", "range", "severity", "code", "source", "message"}`; the range is 0-based with
+/// UTF-16 columns, as LSP has it; a problem outside the workspace has no path or range.
+fn entry(root: &Root, problem: &Problem) -> Value {
+    let text_of = |path: &WorkspacePath| read_disk_text(&root.path().join(path.as_str())).ok().flatten();
+    let (path, range) = match &problem.place {
+        Some(place) => {
+            let text = text_of(&place.path).unwrap_or_default();
+            let range = Problem::range_in(place, problem.unit, &text, PositionEncoding::Utf16);
+            (json!(place.path), json!(range))
+        }
+        None => (Value::Null, Value::Null),
+    };
+    let mut value = json!({
+        "path": path,
+        "range": range,
+        "severity": severity(problem.severity),
+        "code": problem.code,
+        "source": problem.source,
+        "message": problem.message,
+    });
+    if let Some(elsewhere) = &problem.elsewhere {
+        value["location"] = json!(elsewhere);
+    }
+    value
+}
+
+/// `path:line:col: error[code] message (source)`, as compilers print it.
+fn line(problem: &Problem) -> String {
+    let place = match (&problem.place, &problem.elsewhere) {
+        (Some(place), _) => format!("{}:{}:{}: ", place.path, place.start.line + 1, place.start.column + 1),
+        (None, Some(elsewhere)) => format!("{elsewhere}: "),
+        (None, None) => String::new(),
+    };
+    let code = problem.code.as_deref().map(|code| format!("[{code}]")).unwrap_or_default();
+    format!("{place}{}{code}: {} ({})", severity(problem.severity), problem.message, problem.source)
+}

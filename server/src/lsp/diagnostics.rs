@@ -1,0 +1,187 @@
+//! Validation in the editor: problems as diagnostics on the real files, the
+//! `issuewright.validate` command, and validation after saves (debounced; a newer save
+//! cancels the validation it supersedes).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use tower_lsp::Client;
+use tower_lsp::lsp_types::{Diagnostic, Url};
+
+use super::errors::CommandError;
+use super::proposal::uri_of;
+use super::state::ServerState;
+use crate::config::ValidateSettings;
+use crate::validate::{Kind, Problem, Report, Validator};
+use crate::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
+
+/// How long after a save the validation starts; another save in this time restarts the wait.
+pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(400);
+
+/// The workspace's validator for `settings`, made once and kept while the settings stay.
+pub fn validator(
+    state: &ServerState,
+    root: &Root,
+    settings: &ValidateSettings,
+) -> Result<Arc<Validator>, CommandError> {
+    let mut slot = state.validator.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((kept, validator)) = slot.as_ref()
+        && kept == settings
+    {
+        return Ok(validator.clone());
+    }
+    let validator = Arc::new(
+        Validator::new(root.path(), settings.clone(), None)
+            .map_err(|error| CommandError::Validation(error.to_string()))?,
+    );
+    *slot = Some((settings.clone(), validator.clone()));
+    Ok(validator)
+}
+
+/// The diagnostics of `problems` by file, against the texts `text_of` gives.
+pub fn diagnostics_by_file<'a>(
+    problems: impl IntoIterator<Item = &'a Problem>,
+    root: &Root,
+    encoding: PositionEncoding,
+    text_of: &dyn Fn(&WorkspacePath) -> Option<String>,
+) -> BTreeMap<WorkspacePath, Vec<Diagnostic>> {
+    let mut by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>> = BTreeMap::new();
+    let uri = |path: &WorkspacePath| uri_of(root, path);
+    for problem in problems {
+        let Some(place) = &problem.place else { continue };
+        if let Some(diagnostic) = problem.to_diagnostic(text_of, &uri, encoding) {
+            by_file.entry(place.path.clone()).or_default().push(diagnostic);
+        }
+    }
+    by_file
+}
+
+/// Replaces every diagnostic issuewright published with `by_file`: files that no longer
+/// have problems are cleared.
+pub async fn publish(
+    client: &Client,
+    state: &ServerState,
+    root: &Root,
+    by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>>,
+) {
+    let fresh: HashMap<Url, Vec<Diagnostic>> =
+        by_file.into_iter().map(|(path, diagnostics)| (uri_of(root, &path), diagnostics)).collect();
+    let stale: Vec<Url> = {
+        let mut published = state.published.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let stale = published.iter().filter(|uri| !fresh.contains_key(*uri)).cloned().collect();
+        *published = fresh.keys().cloned().collect();
+        stale
+    };
+    for uri in stale {
+        client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+    for (uri, diagnostics) in fresh {
+        let version = uri.to_file_path().ok().and_then(|path| state.documents.get(&path)).map(|(_, version)| version);
+        client.publish_diagnostics(uri, diagnostics, version).await;
+    }
+}
+
+/// A file's text as the user has it now: the open buffer, else the disk.
+pub fn current_text(state: &ServerState, root: &Root, path: &WorkspacePath) -> Option<String> {
+    let absolute = root.path().join(path.as_str());
+    state.documents.get(&absolute).map(|(text, _)| text).or_else(|| read_disk_text(&absolute).ok().flatten())
+}
+
+/// The open buffers, as validation overrides.
+fn buffers(state: &ServerState, root: &Root) -> BTreeMap<WorkspacePath, Option<String>> {
+    state
+        .documents
+        .texts()
+        .into_iter()
+        .filter_map(|(absolute, text)| Some((root.relative(&absolute).filter(|p| !p.is_root())?, Some(text))))
+        .collect()
+}
+
+/// A report as the client sees it: the verdict, the command, the summary, and problems
+/// that have no place in a workspace file.
+pub fn report_json(report: &Report) -> Value {
+    let unplaced: Vec<Value> = report
+        .problems
+        .iter()
+        .filter(|problem| problem.place.is_none())
+        .map(|problem| json!({"severity": problem.severity, "source": problem.source, "message": problem.message, "location": problem.elsewhere}))
+        .collect();
+    json!({
+        "kind": report.kind,
+        "command": report.command,
+        "passed": report.passed,
+        "status": report.status,
+        "timedOut": report.timed_out,
+        "cancelled": report.cancelled,
+        "errors": report.errors(),
+        "warnings": report.warnings(),
+        "summary": report.summary,
+        "unplaced": unplaced,
+        "unparsed": report.unparsed,
+        "notRun": report.not_run,
+        "durationMs": report.duration_ms,
+    })
+}
+
+/// Validates the workspace as the user has it (buffers included), publishes the result, and
+/// answers with it. `tests` runs the tests too when the check passes.
+pub async fn validate_workspace(
+    client: &Client,
+    state: &ServerState,
+    root: &Root,
+    validator: &Validator,
+    tests: bool,
+    cancel: &CancellationToken,
+) -> Result<Value, CommandError> {
+    let run = |kind| validator.run(kind, buffers(state, root), None, cancel);
+    let check = run(Kind::Check).await.map_err(|error| CommandError::Validation(error.to_string()))?;
+    let mut reports = vec![check];
+    if tests && reports[0].passed && validator.has_tests() && !cancel.is_cancelled() {
+        reports.push(run(Kind::Test).await.map_err(|error| CommandError::Validation(error.to_string()))?);
+    }
+    if cancel.is_cancelled() {
+        return Ok(json!({"cancelled": true}));
+    }
+    let encoding = state.profile().encoding;
+    let text_of = |path: &WorkspacePath| current_text(state, root, path);
+    let by_file = diagnostics_by_file(reports.iter().flat_map(|r| &r.problems), root, encoding, &text_of);
+    let files: Vec<Value> = by_file
+        .iter()
+        .map(|(path, d)| json!({"path": path, "uri": uri_of(root, path), "diagnostics": d.len()}))
+        .collect();
+    if reports.iter().all(|report| report.not_run.is_none()) {
+        publish(client, state, root, by_file).await;
+    }
+    let passed = reports.iter().all(|report| report.passed);
+    Ok(json!({
+        "passed": passed,
+        "errors": reports.iter().map(Report::errors).sum::<usize>(),
+        "warnings": reports.iter().map(Report::warnings).sum::<usize>(),
+        "files": files,
+        "reports": reports.iter().map(report_json).collect::<Vec<_>>(),
+    }))
+}
+
+/// After a save: when `[validate] on_save` is on, validates once the saves settle; a newer
+/// save cancels this one (and the command it started).
+pub fn schedule_after_save(client: Client, state: Arc<ServerState>, root: Root, validator: Arc<Validator>) {
+    let cancel = CancellationToken::new();
+    if let Some(previous) = state.save_validation.lock().unwrap_or_else(|p| p.into_inner()).replace(cancel.clone()) {
+        previous.cancel();
+    }
+    tokio::spawn(async move {
+        tokio::select! {
+            () = cancel.cancelled() => return,
+            () = tokio::time::sleep(SAVE_DEBOUNCE) => {}
+        }
+        tracing::info!("validating after save");
+        match validate_workspace(&client, &state, &root, &validator, false, &cancel).await {
+            Ok(_) if cancel.is_cancelled() => tracing::info!("validation after save superseded by a newer save"),
+            Ok(_) => {}
+            Err(error) => tracing::warn!("validation after save: {error}"),
+        }
+    });
+}

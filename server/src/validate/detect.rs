@@ -1,0 +1,373 @@
+//! Which check and test commands a project has: detected from its build files, or as
+//! configured in `[validate]`.
+
+use std::path::{Path, PathBuf};
+
+use super::command::CommandSpec;
+use super::parse::Format;
+use crate::config::ValidateSettings;
+
+/// Folders never searched for Java sources.
+const NOT_SOURCES: [&str; 7] = ["target", "build", "out", "node_modules", ".git", ".issuewright", ".gradle"];
+
+/// The build tool a project uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Toolchain {
+    /// `Cargo.toml`.
+    Cargo,
+    /// `pom.xml`.
+    Maven,
+    /// `build.gradle(.kts)` or `settings.gradle(.kts)`.
+    Gradle,
+    /// `tsconfig.json` or `package.json`.
+    TypeScript,
+    /// Java sources without a build file.
+    Javac,
+}
+
+/// One command a validation runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// `cargo check` (or `cargo test`) with JSON messages.
+    Cargo {
+        /// Run the tests instead of checking.
+        test: bool,
+    },
+    /// The project's own `node_modules/.bin/tsc --noEmit`.
+    Tsc,
+    /// An npm script.
+    Npm {
+        /// The script's name.
+        script: String,
+    },
+    /// Maven, offline.
+    Maven {
+        /// `compile` or `test`.
+        goal: &'static str,
+        /// Use the project's `./mvnw`.
+        wrapper: bool,
+    },
+    /// Gradle, offline.
+    Gradle {
+        /// `compileJava` or `test`.
+        task: &'static str,
+        /// Use the project's `./gradlew`.
+        wrapper: bool,
+    },
+    /// javac over every Java source.
+    Javac,
+    /// A command line from `[validate]`, run by `sh -c`.
+    Configured(String),
+}
+
+/// Why a test filter was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the filter `{0}` is not a test name; use letters, digits and `_ : . $ # / * -` (not first), at most 200 characters"
+)]
+pub struct BadFilter(pub String);
+
+/// Checks a test filter the model gave: a name or pattern, never an option or shell text.
+pub fn check_filter(filter: &str) -> Result<(), BadFilter> {
+    let fine = !filter.is_empty()
+        && filter.len() <= 200
+        && !filter.starts_with('-')
+        && filter.chars().all(|c| c.is_ascii_alphanumeric() || "_:.$#/*-".contains(c));
+    if fine { Ok(()) } else { Err(BadFilter(filter.to_owned())) }
+}
+
+impl Step {
+    /// The command to run in the shadow `tree`, with build output in `out`; `filter` narrows
+    /// the tests where the tool supports it (checked with [`check_filter`] first).
+    pub fn command(&self, tree: &Path, out: &Path, filter: Option<&str>) -> std::io::Result<CommandSpec> {
+        let mut spec = match self {
+            Step::Cargo { test: false } => {
+                CommandSpec::new("cargo", &["check", "--workspace", "--all-targets", "--message-format=json"])
+            }
+            Step::Cargo { test: true } => {
+                let mut spec =
+                    CommandSpec::new("cargo", &["test", "--workspace", "--no-fail-fast", "--message-format=json"]);
+                spec.args.extend(filter.map(str::to_owned));
+                spec
+            }
+            Step::Tsc => {
+                let tsc = tree.join("node_modules/.bin/tsc");
+                CommandSpec::new(&tsc.to_string_lossy(), &["--noEmit", "--pretty", "false", "-p", "."])
+            }
+            Step::Npm { script } => {
+                let mut spec = CommandSpec::new("npm", &["run", "--silent", script]);
+                if let Some(filter) = filter {
+                    spec.args.extend(["--".to_owned(), filter.to_owned()]);
+                }
+                spec
+            }
+            Step::Maven { goal, wrapper } => {
+                let program = if *wrapper { "./mvnw" } else { "mvn" };
+                let mut spec = CommandSpec::new(program, &["-q", "-B", "-o", "-Dstyle.color=never", goal]);
+                if let Some(filter) = filter {
+                    spec.args.push(format!("-Dtest={filter}"));
+                    spec.args.push("-Dsurefire.failIfNoSpecifiedTests=false".into());
+                }
+                spec
+            }
+            Step::Gradle { task, wrapper } => {
+                let program = if *wrapper { "./gradlew" } else { "gradle" };
+                let mut spec = CommandSpec::new(program, &["--offline", "--console=plain", task]);
+                if let Some(filter) = filter {
+                    spec.args.extend(["--tests".to_owned(), filter.to_owned()]);
+                }
+                spec
+            }
+            Step::Javac => javac_command(tree, out)?,
+            Step::Configured(line) => CommandSpec::shell(line),
+        };
+        spec.env.extend([
+            ("CARGO_TARGET_DIR".to_owned(), out.join("cargo").to_string_lossy().into_owned()),
+            ("CARGO_TERM_COLOR".to_owned(), "never".to_owned()),
+            ("RUST_BACKTRACE".to_owned(), "0".to_owned()),
+            ("NO_COLOR".to_owned(), "1".to_owned()),
+            ("FORCE_COLOR".to_owned(), "0".to_owned()),
+            ("TERM".to_owned(), "dumb".to_owned()),
+        ]);
+        Ok(spec)
+    }
+
+    /// Whether a filter narrows this step's tests.
+    pub fn takes_filter(&self) -> bool {
+        matches!(self, Step::Cargo { test: true } | Step::Npm { .. } | Step::Maven { .. } | Step::Gradle { .. })
+    }
+
+    /// The output formats to read.
+    pub fn formats(&self) -> &'static [Format] {
+        match self {
+            Step::Cargo { test: false } => &[Format::RustcJson],
+            Step::Cargo { test: true } => &[Format::RustcJson, Format::CargoTest],
+            Step::Tsc => &[Format::Tsc],
+            Step::Npm { .. } => &[Format::Tsc, Format::JsTests],
+            Step::Maven { goal: "compile", .. } => &[Format::Maven],
+            Step::Maven { .. } => &[Format::Maven, Format::MavenTests],
+            Step::Gradle { .. } => &[Format::Gradle],
+            Step::Javac => &[Format::Javac],
+            Step::Configured(_) => &Format::ALL,
+        }
+    }
+
+    /// The build tool's name, the `source` of its problems.
+    pub fn source(&self) -> &'static str {
+        match self {
+            Step::Cargo { .. } => "cargo",
+            Step::Tsc => "tsc",
+            Step::Npm { .. } => "npm",
+            Step::Maven { .. } => "maven",
+            Step::Gradle { .. } => "gradle",
+            Step::Javac => "javac",
+            Step::Configured(_) => "validate",
+        }
+    }
+
+    /// Whether the tool writes JUnit XML reports to read after it ran.
+    pub fn writes_junit(&self) -> bool {
+        matches!(self, Step::Maven { goal: "test", .. } | Step::Gradle { task: "test", .. } | Step::Configured(_))
+    }
+}
+
+/// What validation runs for a project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The build tool found, if any.
+    pub toolchain: Option<Toolchain>,
+    /// The check.
+    pub check: Option<Step>,
+    /// The tests.
+    pub test: Option<Step>,
+}
+
+fn has(root: &Path, name: &str) -> bool {
+    root.join(name).is_file()
+}
+
+fn npm_scripts(root: &Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(root.join("package.json")) else { return vec![] };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { return vec![] };
+    json.get("scripts")
+        .and_then(|s| s.as_object())
+        .map(|scripts| {
+            scripts.iter().filter_map(|(name, line)| Some((name.clone(), line.as_str()?.to_owned()))).collect()
+        })
+        .unwrap_or_default()
+}
+
+fn has_java_sources(root: &Path) -> bool {
+    ignore::WalkBuilder::new(root)
+        .max_depth(Some(12))
+        .filter_entry(|entry| !NOT_SOURCES.contains(&entry.file_name().to_string_lossy().as_ref()))
+        .build()
+        .flatten()
+        .any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
+}
+
+/// The plan for the project at `root`: configured commands first, then what its build files say.
+pub fn detect(root: &Path, settings: &ValidateSettings) -> Plan {
+    let mut plan = detect_build(root);
+    if let Some(check) = &settings.check {
+        plan.check = Some(Step::Configured(check.clone()));
+    }
+    if let Some(test) = &settings.test {
+        plan.test = Some(Step::Configured(test.clone()));
+    }
+    plan
+}
+
+fn detect_build(root: &Path) -> Plan {
+    if has(root, "Cargo.toml") {
+        return Plan {
+            toolchain: Some(Toolchain::Cargo),
+            check: Some(Step::Cargo { test: false }),
+            test: Some(Step::Cargo { test: true }),
+        };
+    }
+    if has(root, "pom.xml") {
+        let wrapper = has(root, "mvnw");
+        return Plan {
+            toolchain: Some(Toolchain::Maven),
+            check: Some(Step::Maven { goal: "compile", wrapper }),
+            test: Some(Step::Maven { goal: "test", wrapper }),
+        };
+    }
+    if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].iter().any(|f| has(root, f)) {
+        let wrapper = has(root, "gradlew");
+        return Plan {
+            toolchain: Some(Toolchain::Gradle),
+            check: Some(Step::Gradle { task: "compileJava", wrapper }),
+            test: Some(Step::Gradle { task: "test", wrapper }),
+        };
+    }
+    if has(root, "tsconfig.json") || has(root, "package.json") {
+        let scripts = npm_scripts(root);
+        let script = |names: &[&str]| {
+            names.iter().find(|name| scripts.iter().any(|(s, _)| s == *name)).map(|name| (*name).to_owned())
+        };
+        let check = if has(root, "tsconfig.json") && root.join("node_modules/.bin/tsc").exists() {
+            Some(Step::Tsc)
+        } else {
+            script(&["typecheck", "type-check", "check", "tsc", "build"]).map(|script| Step::Npm { script })
+        };
+        let placeholder = |line: &str| line.contains("no test specified");
+        let test = scripts
+            .iter()
+            .find(|(name, line)| name == "test" && !placeholder(line))
+            .map(|_| Step::Npm { script: "test".into() });
+        return Plan { toolchain: Some(Toolchain::TypeScript), check, test };
+    }
+    if has_java_sources(root) {
+        return Plan { toolchain: Some(Toolchain::Javac), check: Some(Step::Javac), test: None };
+    }
+    Plan { toolchain: None, check: None, test: None }
+}
+
+/// `javac -d out/javac-classes @out/javac-sources.txt` over every Java source in the tree,
+/// with the jars in `lib/` or `libs/` on the class path.
+fn javac_command(tree: &Path, out: &Path) -> std::io::Result<CommandSpec> {
+    let mut sources: Vec<PathBuf> = Vec::new();
+    let mut jars: Vec<PathBuf> = Vec::new();
+    let walker = ignore::WalkBuilder::new(tree)
+        .filter_entry(|entry| !NOT_SOURCES.contains(&entry.file_name().to_string_lossy().as_ref()))
+        .build();
+    for entry in walker.flatten() {
+        let path = entry.path();
+        let relative = path.strip_prefix(tree).unwrap_or(path);
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("java") => sources.push(relative.to_owned()),
+            Some("jar") if relative.starts_with("lib") || relative.starts_with("libs") => {
+                jars.push(relative.to_owned())
+            }
+            _ => {}
+        }
+    }
+    sources.sort();
+    let quote = |path: &Path| format!("\"{}\"", path.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\""));
+    let argfile = out.join("javac-sources.txt");
+    let lines: Vec<String> = sources.iter().map(|source| quote(source)).collect();
+    std::fs::write(&argfile, lines.join("\n") + "\n")?;
+    let classes = out.join("javac-classes");
+    let mut spec = CommandSpec::new(
+        "javac",
+        &["-d", &classes.to_string_lossy(), "-encoding", "UTF-8", "-Xmaxerrs", "500", "-Xlint:none"],
+    );
+    if !jars.is_empty() {
+        let classpath: Vec<String> = jars.iter().map(|jar| jar.to_string_lossy().into_owned()).collect();
+        spec.args.extend(["-cp".to_owned(), classpath.join(":")]);
+    }
+    spec.args.push(format!("@{}", argfile.to_string_lossy()));
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(files: &[&str]) -> tempfile::TempDir {
+        let dir = crate::testing::tempdir();
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let text =
+                if *file == "package.json" { r#"{"scripts": {"test": "node --test", "build": "tsc"}}"# } else { "" };
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn build_files_choose_the_toolchain() {
+        let cases: [(&[&str], Option<Toolchain>); 6] = [
+            (&["Cargo.toml"], Some(Toolchain::Cargo)),
+            (&["pom.xml", "package.json"], Some(Toolchain::Maven)),
+            (&["settings.gradle.kts"], Some(Toolchain::Gradle)),
+            (&["package.json"], Some(Toolchain::TypeScript)),
+            (&["src/a/B.java"], Some(Toolchain::Javac)),
+            (&["README.md"], None),
+        ];
+        for (files, toolchain) in cases {
+            let dir = project(files);
+            assert_eq!(detect(dir.path(), &ValidateSettings::default()).toolchain, toolchain, "{files:?}");
+        }
+    }
+
+    #[test]
+    fn npm_scripts_serve_when_there_is_no_local_tsc() {
+        let dir = project(&["package.json", "tsconfig.json"]);
+        let plan = detect(dir.path(), &ValidateSettings::default());
+        assert_eq!(plan.check, Some(Step::Npm { script: "build".into() }));
+        assert_eq!(plan.test, Some(Step::Npm { script: "test".into() }));
+    }
+
+    #[test]
+    fn configured_commands_win() {
+        let dir = project(&["Cargo.toml"]);
+        let settings = ValidateSettings { check: Some("make lint".into()), ..ValidateSettings::default() };
+        let plan = detect(dir.path(), &settings);
+        assert_eq!(plan.check, Some(Step::Configured("make lint".into())));
+        assert_eq!(plan.test, Some(Step::Cargo { test: true }));
+    }
+
+    #[test]
+    fn filters_are_names_not_options_or_shell() {
+        assert!(check_filter("tests::counts").is_ok());
+        assert!(check_filter("GreeterTest#greets*").is_ok());
+        for bad in ["", "--nocapture", "a; rm -rf /", "$(x)", "a b", &"x".repeat(201)] {
+            assert!(check_filter(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn javac_gets_every_source_in_an_argument_file() {
+        let tree = project(&["src/com/acme/A.java", "with space/B.java", "lib/dep.jar", "target/Gen.java"]);
+        let out = crate::testing::tempdir();
+        let spec = Step::Javac.command(tree.path(), out.path(), None).unwrap();
+        let argfile = std::fs::read_to_string(out.path().join("javac-sources.txt")).unwrap();
+        assert_eq!(argfile, "\"src/com/acme/A.java\"\n\"with space/B.java\"\n");
+        assert!(spec.args.windows(2).any(|pair| pair == ["-cp", "lib/dep.jar"]));
+    }
+}

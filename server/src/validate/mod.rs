@@ -1,0 +1,309 @@
+//! Validation: the project's real check and test commands run on the proposed code in the
+//! shadow workspace, their output parsed into problems placed in workspace files.
+//!
+//! A [`Validator`] belongs to one workspace. Each call syncs the shadow (the user's files,
+//! their unsaved buffers and the run's overlay), runs one command there with a time limit,
+//! and reads its output with the parsers of that tool.
+
+pub mod command;
+pub mod detect;
+pub mod parse;
+pub mod problem;
+pub mod shadow;
+mod summary;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use tokio_util::sync::CancellationToken;
+
+pub use command::{CommandOutput, CommandSpec};
+pub use detect::{BadFilter, Plan, Step, Toolchain, check_filter};
+pub use parse::{Format, MatcherError, PathMap, ProblemMatcher};
+pub use problem::{ColumnUnit, Place, Problem, Related, Replacement, Severity, Spot};
+pub use shadow::{Shadow, ShadowError, SyncStats};
+
+use crate::config::ValidateSettings;
+use crate::workspace::{WorkspacePath, strip_ansi};
+
+/// Which command a validation runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// The check (compile, type-check).
+    Check,
+    /// The tests.
+    Test,
+}
+
+impl Kind {
+    /// `check` or `test`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Check => "check",
+            Kind::Test => "test",
+        }
+    }
+}
+
+/// Why a validation could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum ValidateError {
+    /// The shadow workspace could not be prepared.
+    #[error(transparent)]
+    Shadow(#[from] ShadowError),
+    /// The configured problem matcher is unusable.
+    #[error(transparent)]
+    Matcher(#[from] MatcherError),
+    /// The blocking work was lost (the runtime is shutting down).
+    #[error("validation was interrupted: {0}")]
+    Interrupted(String),
+}
+
+/// What one validation found.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Check or test.
+    pub kind: Kind,
+    /// The command as a person would type it; `None` when there is none to run.
+    pub command: Option<String>,
+    /// The exit code.
+    pub status: Option<i32>,
+    /// Killed at the time limit.
+    pub timed_out: bool,
+    /// Stopped by a cancel.
+    pub cancelled: bool,
+    /// It ran and exited with 0.
+    pub passed: bool,
+    /// The problems found, in the tools' coordinates.
+    pub problems: Vec<Problem>,
+    /// The output, kept whole (ANSI removed) when it failed and no error in it could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unparsed: Option<String>,
+    /// Why nothing ran (no command, or the program could not be started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_run: Option<String>,
+    /// The output, ANSI removed, for the record.
+    #[serde(skip)]
+    pub output: String,
+    /// A compact account for the model: counts by file, the first errors with a few lines.
+    pub summary: String,
+    /// Wall time of the command, in milliseconds.
+    pub duration_ms: u64,
+    /// What the shadow sync did.
+    pub sync: SyncStats,
+}
+
+impl Report {
+    /// Problems of severity error.
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
+    }
+
+    /// Problems of severity warning.
+    pub fn warnings(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Warning).count()
+    }
+
+    /// Errors, counting a failure with no readable error as one.
+    pub fn error_count(&self) -> usize {
+        if self.passed { self.errors() } else { self.errors().max(1) }
+    }
+
+    fn nothing(kind: Kind, reason: String) -> Self {
+        Self {
+            kind,
+            command: None,
+            status: None,
+            timed_out: false,
+            cancelled: false,
+            passed: false,
+            problems: vec![],
+            unparsed: None,
+            summary: reason.clone(),
+            not_run: Some(reason),
+            output: String::new(),
+            duration_ms: 0,
+            sync: SyncStats::default(),
+        }
+    }
+}
+
+/// Runs a workspace's check and test commands in its shadow.
+pub struct Validator {
+    root: PathBuf,
+    settings: ValidateSettings,
+    plan: Plan,
+    matcher: Option<ProblemMatcher>,
+    cache_dir: Option<PathBuf>,
+    shadow: tokio::sync::Mutex<Option<Shadow>>,
+}
+
+impl std::fmt::Debug for Validator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validator").field("root", &self.root).field("plan", &self.plan).finish()
+    }
+}
+
+/// Longest output kept as `unparsed`, in characters (head and tail).
+const MAX_UNPARSED_CHARS: usize = 200_000;
+
+impl Validator {
+    /// A validator for the workspace at `root` (canonical), with its commands detected now.
+    /// `cache_dir` overrides the user's cache directory (where the shadow lives).
+    pub fn new(root: &Path, settings: ValidateSettings, cache_dir: Option<PathBuf>) -> Result<Self, ValidateError> {
+        let matcher = settings.problem_matcher.as_deref().map(ProblemMatcher::new).transpose()?;
+        let plan = detect::detect(root, &settings);
+        Ok(Self { root: root.to_owned(), settings, plan, matcher, cache_dir, shadow: tokio::sync::Mutex::new(None) })
+    }
+
+    /// What it runs.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The settings it was made with.
+    pub fn settings(&self) -> &ValidateSettings {
+        &self.settings
+    }
+
+    /// Whether a test command exists.
+    pub fn has_tests(&self) -> bool {
+        self.plan.test.is_some()
+    }
+
+    /// Runs the check or the tests on the workspace with `overrides` on top (unsaved
+    /// buffers and staged changes: a text, or `None` for a deleted file). One validation
+    /// runs at a time per workspace; a cancel kills the command.
+    pub async fn run(
+        &self,
+        kind: Kind,
+        overrides: BTreeMap<WorkspacePath, Option<String>>,
+        filter: Option<String>,
+        cancel: &CancellationToken,
+    ) -> Result<Report, ValidateError> {
+        let step = match kind {
+            Kind::Check => self.plan.check.clone(),
+            Kind::Test => self.plan.test.clone(),
+        };
+        let Some(step) = step else {
+            let reason = match kind {
+                Kind::Check => {
+                    "no check command: none was detected (Cargo.toml, pom.xml, build.gradle, tsconfig.json, Java sources) and `[validate] check` is not set"
+                }
+                Kind::Test => "no test command: none was detected and `[validate] test` is not set",
+            };
+            return Ok(Report::nothing(kind, reason.to_owned()));
+        };
+        let filter = filter.filter(|f| check_filter(f).is_ok() && step.takes_filter());
+
+        let mut guard = self.shadow.lock().await;
+        let shadow = match guard.take() {
+            Some(shadow) => shadow,
+            None => {
+                let (root, cache) = (self.root.clone(), self.cache_dir.clone());
+                blocking(move || match cache {
+                    Some(cache) => Shadow::open(&root, &cache),
+                    None => Shadow::for_workspace(&root),
+                })
+                .await??
+            }
+        };
+        let (shadow, synced) = blocking(move || {
+            let mut shadow = shadow;
+            let lock = shadow.lock();
+            let stats = lock.and_then(|lock| shadow.sync(&overrides).map(|stats| (stats, lock)));
+            (shadow, stats)
+        })
+        .await?;
+        let (tree, out, files) = (shadow.tree().to_owned(), shadow.out().to_owned(), shadow.files());
+        *guard = Some(shadow);
+        let (sync, _lock) = synced?;
+
+        let started = SystemTime::now();
+        let spec = match step.command(&tree, &out, filter.as_deref()) {
+            Ok(spec) => spec,
+            Err(error) => return Ok(Report::nothing(kind, format!("cannot prepare `{}`: {error}", step.source()))),
+        };
+        let output = match command::run(&spec, &tree, self.settings.timeout, cancel).await {
+            Ok(output) => output,
+            Err(error) => {
+                let mut report =
+                    Report::nothing(kind, format!("{error}; install it or set `[validate] {}`", kind.as_str()));
+                report.command = Some(spec.display());
+                report.sync = sync;
+                return Ok(report);
+            }
+        };
+        drop(guard);
+
+        let map = PathMap::new(&tree, &self.root, files);
+        let text = strip_ansi(&output.text());
+        let mut problems = parse::parse(&text, step.formats(), self.matcher.as_ref(), &map);
+        if kind == Kind::Test && step.writes_junit() {
+            problems.extend(junit_problems(&tree, started, &map, step.source()));
+        }
+        let problems = parse::dedupe(problems);
+        let passed = output.succeeded() && !output.timed_out && !output.cancelled;
+        let unparsed = (!passed && !problems.iter().any(|p| p.severity == Severity::Error))
+            .then(|| crate::workspace::cut_head_tail(&text, MAX_UNPARSED_CHARS));
+        let mut report = Report {
+            kind,
+            command: Some(spec.display()),
+            status: output.status,
+            timed_out: output.timed_out,
+            cancelled: output.cancelled,
+            passed,
+            problems,
+            unparsed,
+            not_run: None,
+            output: text,
+            summary: String::new(),
+            duration_ms: output.duration.as_millis() as u64,
+            sync,
+        };
+        report.summary = summary::for_model(&report, &tree, self.settings.timeout);
+        Ok(report)
+    }
+}
+
+/// Runs blocking file work off the async threads.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, ValidateError> {
+    tokio::task::spawn_blocking(work).await.map_err(|error| ValidateError::Interrupted(error.to_string()))
+}
+
+/// Failures in the JUnit XML reports a test run wrote (Surefire, Gradle) after `since`.
+fn junit_problems(tree: &Path, since: SystemTime, map: &PathMap, source: &str) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let walker = ignore::WalkBuilder::new(tree)
+        .standard_filters(false)
+        .filter_entry(|entry| entry.file_name() != "node_modules" && entry.file_name() != ".git")
+        .build();
+    for entry in walker.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy();
+        let in_reports = path.parent().is_some_and(|parent| {
+            parent.components().any(|c| matches!(c.as_os_str().to_str(), Some("surefire-reports" | "test-results")))
+        });
+        if !(in_reports && name.starts_with("TEST-") && name.ends_with(".xml")) {
+            continue;
+        }
+        let fresh = entry.metadata().ok().and_then(|m| m.modified().ok()).is_some_and(|modified| modified >= since);
+        if !fresh {
+            continue;
+        }
+        let Ok(xml) = std::fs::read_to_string(path) else { continue };
+        match parse::parse_junit(&xml, map, source) {
+            Ok(found) => problems.extend(found),
+            Err(error) => {
+                let shown = path.strip_prefix(tree).unwrap_or(path).display().to_string();
+                let message = format!("the test report `{shown}` could not be read: {error}");
+                problems
+                    .push(Problem { elsewhere: Some(shown), ..Problem::unplaced(Severity::Warning, source, message) });
+            }
+        }
+    }
+    problems
+}

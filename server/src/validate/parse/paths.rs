@@ -1,0 +1,146 @@
+//! Mapping the paths tools print back to workspace files: shadow paths, the user's own
+//! paths, paths relative to where the tool ran, `file://` URLs, and Java's bare file names.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+use tower_lsp::lsp_types::Url;
+
+use crate::workspace::WorkspacePath;
+
+/// Where a printed path points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// A file of the workspace.
+    Workspace(WorkspacePath),
+    /// Anything else (a dependency, the standard library, a generated file), as printed.
+    Elsewhere(String),
+}
+
+/// Maps printed paths to workspace files.
+#[derive(Debug, Clone)]
+pub struct PathMap {
+    /// Directories that stand for the workspace root: the shadow tree (and its canonical
+    /// form), and the user's root.
+    roots: Vec<PathBuf>,
+    /// Where the tool ran; relative paths start here.
+    cwd: PathBuf,
+    /// The workspace's files.
+    files: BTreeSet<String>,
+}
+
+impl PathMap {
+    /// A map for a tool run in `tree` (the shadow of `user_root`) over `files`.
+    pub fn new(tree: &Path, user_root: &Path, files: BTreeSet<String>) -> Self {
+        let mut roots = vec![tree.to_owned()];
+        if let Ok(canonical) = tree.canonicalize()
+            && canonical != tree
+        {
+            roots.push(canonical);
+        }
+        roots.push(user_root.to_owned());
+        Self { roots, cwd: tree.to_owned(), files }
+    }
+
+    /// Where `raw` points.
+    pub fn locate(&self, raw: &str) -> Located {
+        let raw = raw.trim();
+        let path = match raw.strip_prefix("file://") {
+            Some(_) => match Url::parse(raw).ok().and_then(|url| url.to_file_path().ok()) {
+                Some(path) => path,
+                None => return Located::Elsewhere(raw.to_owned()),
+            },
+            None => PathBuf::from(raw),
+        };
+        let absolute = if path.is_absolute() { path } else { self.cwd.join(path) };
+        let normal = lexical_normal(&absolute);
+        for root in &self.roots {
+            let Ok(rest) = normal.strip_prefix(root) else { continue };
+            let Some(relative) = rest.to_str() else { continue };
+            if self.files.contains(relative)
+                && let Ok(path) = WorkspacePath::parse(relative)
+            {
+                return Located::Workspace(path);
+            }
+        }
+        Located::Elsewhere(raw.to_owned())
+    }
+
+    /// The one workspace file whose path ends with `suffix` (`com/acme/Greeter.java`).
+    pub fn by_suffix(&self, suffix: &str) -> Option<WorkspacePath> {
+        let suffix = suffix.trim_start_matches('/');
+        let mut found = self.files.iter().filter(|file| {
+            file.as_str() == suffix || (file.ends_with(suffix) && file[..file.len() - suffix.len()].ends_with('/'))
+        });
+        let first = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        WorkspacePath::parse(first).ok()
+    }
+}
+
+/// `a/./b/../c` as `a/c`, without touching the disk.
+fn lexical_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> PathMap {
+        let files = ["src/lib.rs", "src dir/main.ts", "src/main/java/com/acme/Greeter.java", "b/Greeter.java"];
+        PathMap::new(
+            Path::new("/cache/shadow/tree"),
+            Path::new("/home/u/proj"),
+            files.iter().map(|f| (*f).to_owned()).collect(),
+        )
+    }
+
+    fn workspace(path: &str) -> Located {
+        Located::Workspace(WorkspacePath::parse(path).unwrap())
+    }
+
+    #[test]
+    fn shadow_user_relative_and_url_paths_map_to_workspace_files() {
+        let map = map();
+        assert_eq!(map.locate("src/lib.rs"), workspace("src/lib.rs"));
+        assert_eq!(map.locate("./src/../src/lib.rs"), workspace("src/lib.rs"));
+        assert_eq!(map.locate("/cache/shadow/tree/src dir/main.ts"), workspace("src dir/main.ts"));
+        assert_eq!(map.locate("/home/u/proj/src/lib.rs"), workspace("src/lib.rs"));
+        assert_eq!(map.locate("file:///cache/shadow/tree/src%20dir/main.ts"), workspace("src dir/main.ts"));
+    }
+
+    #[test]
+    fn other_paths_stay_as_printed() {
+        let map = map();
+        let registry = "/root/.cargo/registry/src/x/lib.rs";
+        assert_eq!(map.locate(registry), Located::Elsewhere(registry.into()));
+        assert_eq!(map.locate("target/debug/build/out.rs"), Located::Elsewhere("target/debug/build/out.rs".into()));
+        assert_eq!(map.locate("../outside.rs"), Located::Elsewhere("../outside.rs".into()));
+        assert_eq!(map.locate("file://%%bad"), Located::Elsewhere("file://%%bad".into()));
+        assert_eq!(map.locate(""), Located::Elsewhere(String::new()));
+    }
+
+    #[test]
+    fn suffixes_must_be_unique_and_whole_components() {
+        let map = map();
+        assert_eq!(
+            map.by_suffix("com/acme/Greeter.java"),
+            Some(WorkspacePath::parse("src/main/java/com/acme/Greeter.java").unwrap())
+        );
+        assert_eq!(map.by_suffix("Greeter.java"), None, "two files match");
+        assert_eq!(map.by_suffix("reeter.java"), None);
+    }
+}

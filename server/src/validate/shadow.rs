@@ -1,0 +1,455 @@
+//! The shadow workspace: a mirror of the repository where checks run on the proposed code.
+//!
+//! It lives at `<cache>/issuewright/shadow/<hash of the root>/` with `tree/` (the files:
+//! everything not ignored, then the editor's unsaved buffers and the run's overlay on top)
+//! and `out/` (build output, kept between runs so builds stay incremental). A sync only
+//! writes files whose source changed since the last one and removes files that went away;
+//! `node_modules` folders are linked, not copied. The user's files are only ever read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use crate::workspace::WorkspacePath;
+
+/// Folders never mirrored: version control and issuewright's own records.
+const SKIPPED_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".issuewright"];
+/// Folders linked into the shadow instead of copied.
+const LINKED_DIRS: [&str; 1] = ["node_modules"];
+
+/// Why the shadow could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum ShadowError {
+    /// No cache directory is known.
+    #[error("no cache directory for the shadow workspace: set XDG_CACHE_HOME or HOME")]
+    NoCacheDir,
+    /// File system trouble.
+    #[error("shadow workspace `{path}`: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ShadowError + '_ {
+    move |source| ShadowError::Io { path: path.to_owned(), source }
+}
+
+/// What the shadow holds for one path, to tell whether its source changed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+enum Entry {
+    /// A copy of a file on disk with this size and modification time.
+    Disk { size: u64, modified_ns: u128 },
+    /// Text from a buffer or the overlay, by hash.
+    Text { hash: u64 },
+    /// A symbolic link to this target.
+    Link { target: PathBuf },
+}
+
+/// What one sync did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncStats {
+    /// Files in the mirror afterwards.
+    pub files: usize,
+    /// Files (re)written.
+    pub written: usize,
+    /// Files removed.
+    pub removed: usize,
+    /// Time taken.
+    #[serde(skip)]
+    pub duration: Duration,
+}
+
+/// A mirror of one workspace.
+pub struct Shadow {
+    source: PathBuf,
+    dir: PathBuf,
+    tree: PathBuf,
+    out: PathBuf,
+    manifest: BTreeMap<String, Entry>,
+}
+
+impl Shadow {
+    /// The shadow of the workspace at `source` (canonical), under `cache_dir/issuewright/shadow/`.
+    pub fn open(source: &Path, cache_dir: &Path) -> Result<Self, ShadowError> {
+        let key = xxhash_rust::xxh3::xxh3_64(source.to_string_lossy().as_bytes());
+        let dir = cache_dir.join("issuewright").join("shadow").join(format!("{key:016x}"));
+        let (tree, out) = (dir.join("tree"), dir.join("out"));
+        for folder in [&tree, &out] {
+            std::fs::create_dir_all(folder).map_err(io_error(folder))?;
+        }
+        let mut shadow = Self { source: source.to_owned(), dir, tree, out, manifest: BTreeMap::new() };
+        shadow.load();
+        Ok(shadow)
+    }
+
+    /// The shadow of `source` under the user's cache directory.
+    pub fn for_workspace(source: &Path) -> Result<Self, ShadowError> {
+        let cache = crate::workspace::user_cache_dir().ok_or(ShadowError::NoCacheDir)?;
+        Self::open(source, &cache)
+    }
+
+    /// Reads what the tree holds from the manifest another sync (maybe in another process)
+    /// left; a manifest that does not describe the tree is dropped, so every file is copied.
+    fn load(&mut self) {
+        let tree = &self.tree;
+        self.manifest = std::fs::read(self.dir.join("manifest.bin"))
+            .ok()
+            .and_then(|bytes| postcard::from_bytes::<BTreeMap<String, Entry>>(&bytes).ok())
+            .filter(|manifest| manifest.keys().all(|path| tree.join(path).symlink_metadata().is_ok()))
+            .unwrap_or_default();
+    }
+
+    /// The mirrored files, where commands run.
+    pub fn tree(&self) -> &Path {
+        &self.tree
+    }
+
+    /// The build output folder, kept between runs.
+    pub fn out(&self) -> &Path {
+        &self.out
+    }
+
+    /// The workspace being mirrored.
+    pub fn source(&self) -> &Path {
+        &self.source
+    }
+
+    /// The workspace-relative paths of every mirrored file.
+    pub fn files(&self) -> BTreeSet<String> {
+        self.manifest.iter().filter(|(_, entry)| !matches!(entry, Entry::Link { .. })).map(|(p, _)| p.clone()).collect()
+    }
+
+    /// Takes an exclusive lock on this shadow, so two processes never sync or build in it at
+    /// once; the lock is held until the returned file is dropped.
+    pub fn lock(&self) -> Result<File, ShadowError> {
+        let path = self.dir.join("lock");
+        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_error(&path))?;
+        file.lock().map_err(io_error(&path))?;
+        Ok(file)
+    }
+
+    /// Brings the mirror up to date: the workspace's files, then `overrides` on top (a text,
+    /// or `None` for a file that is deleted in the proposal). Hold [`lock`](Self::lock) around it.
+    pub fn sync(&mut self, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Result<SyncStats, ShadowError> {
+        let started = Instant::now();
+        self.load();
+        if self.manifest.is_empty() {
+            // Nothing is known about the tree: start from an empty one, so no stale file
+            // (a source deleted meanwhile) takes part in the build.
+            remove_any(&self.tree)?;
+            std::fs::create_dir_all(&self.tree).map_err(io_error(&self.tree))?;
+        }
+        let mut stats = SyncStats::default();
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut links: Vec<(String, PathBuf)> = Vec::new();
+        let overridden: BTreeSet<&str> = overrides.keys().map(WorkspacePath::as_str).collect();
+
+        // A cache directory inside the workspace holds this very mirror: never mirror
+        // issuewright's cache folder.
+        let own = self.dir.ancestors().nth(2).unwrap_or(&self.dir).to_owned();
+        let walker = ignore::WalkBuilder::new(&self.source)
+            .hidden(false)
+            .require_git(false)
+            .filter_entry(move |entry| {
+                let name = entry.file_name().to_string_lossy();
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                !(is_dir
+                    && (SKIPPED_DIRS.contains(&name.as_ref())
+                        || LINKED_DIRS.contains(&name.as_ref())
+                        || entry.path() == own))
+            })
+            .build();
+        for entry in walker.flatten() {
+            let Some(relative) = self.relative(entry.path()) else { continue };
+            let Some(file_type) = entry.file_type() else { continue };
+            if file_type.is_dir() {
+                for linked in LINKED_DIRS {
+                    let candidate = entry.path().join(linked);
+                    if candidate.is_dir() {
+                        let name = if relative.is_empty() { linked.to_owned() } else { format!("{relative}/{linked}") };
+                        links.push((name, candidate));
+                    }
+                }
+                continue;
+            }
+            if relative.is_empty() || overridden.contains(relative.as_str()) {
+                continue;
+            }
+            seen.insert(relative.clone());
+            let Ok(metadata) = entry.path().symlink_metadata() else { continue };
+            let wanted = if file_type.is_symlink() {
+                let Ok(target) = std::fs::read_link(entry.path()) else { continue };
+                Entry::Link { target }
+            } else {
+                let modified_ns = metadata
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                Entry::Disk { size: metadata.len(), modified_ns }
+            };
+            if self.manifest.get(&relative) == Some(&wanted) {
+                continue;
+            }
+            let target = self.tree.join(&relative);
+            prepare_parent(&target)?;
+            match &wanted {
+                Entry::Link { target: link } => replace_with_link(link, &target)?,
+                _ => {
+                    remove_any(&target)?;
+                    std::fs::copy(entry.path(), &target).map_err(io_error(&target))?;
+                }
+            }
+            self.manifest.insert(relative, wanted);
+            stats.written += 1;
+        }
+
+        for (relative, source) in links {
+            seen.insert(relative.clone());
+            let wanted = Entry::Link { target: source.clone() };
+            if self.manifest.get(&relative) != Some(&wanted) {
+                let target = self.tree.join(&relative);
+                prepare_parent(&target)?;
+                replace_with_link(&source, &target)?;
+                self.manifest.insert(relative, wanted);
+            }
+        }
+
+        for (path, text) in overrides {
+            let relative = path.as_str().to_owned();
+            let target = self.tree.join(&relative);
+            match text {
+                Some(text) => {
+                    seen.insert(relative.clone());
+                    let wanted = Entry::Text { hash: xxhash_rust::xxh3::xxh3_64(text.as_bytes()) };
+                    if self.manifest.get(&relative) == Some(&wanted) {
+                        continue;
+                    }
+                    prepare_parent(&target)?;
+                    remove_any(&target)?;
+                    std::fs::write(&target, text).map_err(io_error(&target))?;
+                    self.manifest.insert(relative, wanted);
+                    stats.written += 1;
+                }
+                None => {
+                    if self.manifest.remove(&relative).is_some() {
+                        remove_any(&target)?;
+                        stats.removed += 1;
+                    }
+                }
+            }
+        }
+
+        let gone: Vec<String> = self.manifest.keys().filter(|path| !seen.contains(*path)).cloned().collect();
+        for relative in gone {
+            self.manifest.remove(&relative);
+            let target = self.tree.join(&relative);
+            // A folder there now holds newer files (the file became a folder): keep it.
+            if !target.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                remove_any(&target)?;
+                stats.removed += 1;
+            }
+        }
+        self.save()?;
+        stats.files = self.files().len();
+        stats.duration = started.elapsed();
+        Ok(stats)
+    }
+
+    fn relative(&self, path: &Path) -> Option<String> {
+        let rest = path.strip_prefix(&self.source).ok()?;
+        let text = rest.to_str()?;
+        Some(text.replace(std::path::MAIN_SEPARATOR, "/"))
+    }
+
+    fn save(&self) -> Result<(), ShadowError> {
+        let path = self.dir.join("manifest.bin");
+        let bytes = postcard::to_allocvec(&self.manifest).expect("manifests serialise");
+        let temporary = self.dir.join("manifest.bin.tmp");
+        std::fs::write(&temporary, bytes).map_err(io_error(&temporary))?;
+        std::fs::rename(&temporary, &path).map_err(io_error(&path))
+    }
+}
+
+/// Makes sure `target`'s parent is a directory, replacing a file or link in the way.
+fn prepare_parent(target: &Path) -> Result<(), ShadowError> {
+    let Some(parent) = target.parent() else { return Ok(()) };
+    if parent.is_dir() && !parent.is_symlink() {
+        return Ok(());
+    }
+    let mut ancestor = parent;
+    loop {
+        if ancestor.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+            std::fs::remove_file(ancestor).map_err(io_error(ancestor))?;
+            break;
+        }
+        match ancestor.parent() {
+            Some(up) if !up.as_os_str().is_empty() => ancestor = up,
+            _ => break,
+        }
+    }
+    std::fs::create_dir_all(parent).map_err(io_error(parent))
+}
+
+/// Removes whatever is at `target` (file, link or folder); nothing there is fine.
+fn remove_any(target: &Path) -> Result<(), ShadowError> {
+    match target.symlink_metadata() {
+        Err(_) => Ok(()),
+        Ok(metadata) if metadata.is_dir() => std::fs::remove_dir_all(target).map_err(io_error(target)),
+        Ok(_) => std::fs::remove_file(target).map_err(io_error(target)),
+    }
+}
+
+fn replace_with_link(link: &Path, target: &Path) -> Result<(), ShadowError> {
+    remove_any(target)?;
+    std::os::unix::fs::symlink(link, target).map_err(io_error(target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixture {
+        _dir: tempfile::TempDir,
+        source: PathBuf,
+        cache: PathBuf,
+    }
+
+    fn fixture(files: &[(&str, &str)]) -> Fixture {
+        let dir = crate::testing::tempdir();
+        let source = dir.path().join("my project");
+        for (path, text) in files {
+            let path = source.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let cache = dir.path().join("cache");
+        Fixture { source: source.canonicalize().unwrap(), cache, _dir: dir }
+    }
+
+    fn p(path: &str) -> WorkspacePath {
+        WorkspacePath::parse(path).unwrap()
+    }
+
+    fn snapshot(dir: &Path) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for entry in walk(dir) {
+            let text = std::fs::read_to_string(&entry).unwrap_or_else(|_| "<unreadable>".into());
+            out.insert(entry.strip_prefix(dir).unwrap().to_string_lossy().into_owned(), text);
+        }
+        out
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_symlink() || path.is_file() {
+                found.push(path);
+            } else if path.is_dir() {
+                found.extend(walk(&path));
+            }
+        }
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn mirrors_files_buffers_and_overlay_without_touching_the_source() {
+        let f = fixture(&[
+            ("src/lib.rs", "fn a() {}\n"),
+            ("src/gone.rs", "old\n"),
+            (".gitignore", "target/\n"),
+            ("target/debug/junk", "x"),
+            (".git/HEAD", "ref"),
+            (".issuewright/runs/x/ledger.jsonl", "{}"),
+            ("node_modules/typescript/package.json", "{}"),
+        ]);
+        let before = snapshot(&f.source);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        let overrides = BTreeMap::from([
+            (p("src/lib.rs"), Some("fn a() { changed }\n".to_owned())),
+            (p("src/new.rs"), Some("fn new() {}\n".to_owned())),
+            (p("src/gone.rs"), None),
+        ]);
+        let stats = shadow.sync(&overrides).unwrap();
+        let tree = snapshot(shadow.tree());
+        assert_eq!(tree.get("src/lib.rs").map(String::as_str), Some("fn a() { changed }\n"));
+        assert_eq!(tree.get("src/new.rs").map(String::as_str), Some("fn new() {}\n"));
+        assert!(!tree.contains_key("src/gone.rs"), "deleted in the overlay");
+        assert!(
+            !tree.keys().any(|k| k.starts_with("target") || k.starts_with(".git/") || k.starts_with(".issuewright"))
+        );
+        let link = shadow.tree().join("node_modules");
+        assert!(link.is_symlink(), "node_modules is linked");
+        assert_eq!(std::fs::read_link(&link).unwrap(), f.source.join("node_modules"));
+        assert_eq!(stats.files, 3, "{tree:?}");
+        assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn later_syncs_write_only_what_changed_and_mirror_deletions() {
+        let f = fixture(&[("a.txt", "a\n"), ("b.txt", "b\n"), ("dir/c.txt", "c\n")]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        assert_eq!(shadow.sync(&BTreeMap::new()).unwrap().written, 3);
+        assert_eq!(shadow.sync(&BTreeMap::new()).unwrap().written, 0, "warm and unchanged");
+
+        std::fs::write(f.source.join("a.txt"), "a changed, longer\n").unwrap();
+        std::fs::remove_file(f.source.join("dir/c.txt")).unwrap();
+        let stats = shadow.sync(&BTreeMap::new()).unwrap();
+        assert_eq!((stats.written, stats.removed), (1, 1));
+        assert_eq!(std::fs::read_to_string(shadow.tree().join("a.txt")).unwrap(), "a changed, longer\n");
+        assert!(!shadow.tree().join("dir/c.txt").exists());
+
+        // An override replaces the disk text, and when it goes the disk text comes back.
+        let overrides = BTreeMap::from([(p("b.txt"), Some("buffer\n".to_owned()))]);
+        assert_eq!(shadow.sync(&overrides).unwrap().written, 1);
+        assert_eq!(shadow.sync(&overrides).unwrap().written, 0);
+        assert_eq!(shadow.sync(&BTreeMap::new()).unwrap().written, 1);
+        assert_eq!(std::fs::read_to_string(shadow.tree().join("b.txt")).unwrap(), "b\n");
+
+        // A reopened shadow remembers what it holds.
+        let mut reopened = Shadow::open(&f.source, &f.cache).unwrap();
+        assert_eq!(reopened.sync(&BTreeMap::new()).unwrap().written, 0);
+    }
+
+    #[test]
+    fn build_output_in_the_tree_survives_a_sync() {
+        let f = fixture(&[("pom.xml", "<project/>\n")]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        std::fs::create_dir_all(shadow.tree().join("target/classes")).unwrap();
+        std::fs::write(shadow.tree().join("target/classes/A.class"), "x").unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        assert!(shadow.tree().join("target/classes/A.class").exists(), "files the shadow did not write are left alone");
+    }
+
+    #[test]
+    fn a_file_replaced_by_a_folder_and_back() {
+        let f = fixture(&[("x", "file\n")]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        std::fs::remove_file(f.source.join("x")).unwrap();
+        std::fs::create_dir(f.source.join("x")).unwrap();
+        std::fs::write(f.source.join("x/y"), "nested\n").unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        assert_eq!(std::fs::read_to_string(shadow.tree().join("x/y")).unwrap(), "nested\n");
+    }
+
+    #[test]
+    fn a_damaged_manifest_means_a_full_copy() {
+        let f = fixture(&[("a.txt", "a\n")]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        std::fs::write(shadow.dir.join("manifest.bin"), b"\xff\xff garbage").unwrap();
+        std::fs::remove_file(shadow.tree().join("a.txt")).unwrap();
+        let mut reopened = Shadow::open(&f.source, &f.cache).unwrap();
+        assert_eq!(reopened.sync(&BTreeMap::new()).unwrap().written, 1);
+        assert!(reopened.tree().join("a.txt").exists());
+    }
+}

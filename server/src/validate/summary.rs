@@ -1,0 +1,174 @@
+//! The model's view of a validation: what ran and how it ended, the count of problems by
+//! file, and the first errors with the lines around them, within a fixed size.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use super::problem::{Problem, Severity};
+use super::{Kind, Report};
+use crate::workspace::cut_head_tail;
+
+/// Errors shown in full.
+const MAX_ERRORS_SHOWN: usize = 8;
+/// Warnings shown in full when there is room.
+const MAX_WARNINGS_SHOWN: usize = 3;
+/// Longest summary, in characters.
+const MAX_SUMMARY_CHARS: usize = 8_000;
+/// Output shown when no error could be read from it.
+const MAX_RAW_CHARS: usize = 4_000;
+
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 { format!("1 {word}") } else { format!("{count} {word}s") }
+}
+
+fn counts(errors: usize, warnings: usize) -> String {
+    match (errors, warnings) {
+        (0, 0) => "no problems".into(),
+        (e, 0) => plural(e, "error"),
+        (0, w) => plural(w, "warning"),
+        (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+    }
+}
+
+/// The first line of the account: the command and its verdict.
+fn headline(report: &Report, timeout: Duration) -> String {
+    let command = report.command.as_deref().unwrap_or("?");
+    let what = match report.kind {
+        Kind::Check => "check",
+        Kind::Test => "tests",
+    };
+    let (errors, warnings) = (report.errors(), report.warnings());
+    if report.timed_out {
+        return format!("The {what} `{command}` did not finish within {} s and was stopped.", timeout.as_secs());
+    }
+    if report.cancelled {
+        return format!("The {what} `{command}` was cancelled.");
+    }
+    if report.passed {
+        return format!("The {what} `{command}` passed ({}).", counts(errors, warnings));
+    }
+    let mut by_file: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for problem in &report.problems {
+        let file = problem.place.as_ref().map_or("(no file)", |p| p.path.as_str());
+        let entry = by_file.entry(file).or_default();
+        match problem.severity {
+            Severity::Error => entry.0 += 1,
+            Severity::Warning => entry.1 += 1,
+            _ => {}
+        }
+    }
+    let files: Vec<String> = by_file
+        .iter()
+        .filter(|(_, (e, w))| e + w > 0)
+        .map(|(file, (e, w))| format!("{file}: {}", counts(*e, *w)))
+        .collect();
+    let status = report.status.map_or("no exit status".to_owned(), |s| format!("exit status {s}"));
+    if files.is_empty() {
+        format!("The {what} `{command}` failed ({status}).")
+    } else {
+        format!("The {what} `{command}` failed ({status}) with {}: {}.", counts(errors, warnings), files.join("; "))
+    }
+}
+
+/// The lines around a problem, numbered, with a caret under its column.
+fn excerpt(problem: &Problem, tree: &Path) -> Option<String> {
+    let place = problem.place.as_ref()?;
+    let text = std::fs::read_to_string(tree.join(place.path.as_str())).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let line = place.start.line as usize;
+    if line >= lines.len() {
+        return None;
+    }
+    let first = line.saturating_sub(1);
+    let last = (line + 1).min(lines.len() - 1);
+    let width = (last + 1).to_string().len();
+    let mut out = String::new();
+    for (index, content) in lines.iter().enumerate().take(last + 1).skip(first) {
+        let shown: String = content.chars().take(200).collect();
+        let _ = writeln!(out, "{:>width$} | {shown}", index + 1);
+        if index == line {
+            let pad: String =
+                content.chars().take(place.start.column as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let _ = writeln!(out, "{:>width$} | {pad}^", "");
+        }
+    }
+    Some(out)
+}
+
+fn describe(problem: &Problem, tree: &Path) -> String {
+    let severity = match problem.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+        Severity::Hint => "hint",
+    };
+    let code = problem.code.as_deref().map(|c| format!("[{c}]")).unwrap_or_default();
+    let place = match (&problem.place, &problem.elsewhere) {
+        (Some(place), _) => format!(" at {}:{}:{}", place.path, place.start.line + 1, place.start.column + 1),
+        (None, Some(elsewhere)) => format!(" at {elsewhere}"),
+        (None, None) => String::new(),
+    };
+    let mut out = format!("{severity}{code}{place}: {}\n", problem.message.trim_end());
+    if let Some(excerpt) = excerpt(problem, tree) {
+        out.push_str(&excerpt);
+    }
+    for related in problem.related.iter().take(3) {
+        let at = &related.place;
+        let _ = writeln!(out, "  see {}:{}:{}: {}", at.path, at.start.line + 1, at.start.column + 1, related.message);
+    }
+    for fix in problem.replacements.iter().take(2) {
+        let at = &fix.place;
+        let _ = writeln!(
+            out,
+            "  suggested fix at {}:{}:{}-{}:{}: `{}`",
+            at.path,
+            at.start.line + 1,
+            at.start.column + 1,
+            at.end.line + 1,
+            at.end.column + 1,
+            fix.text
+        );
+    }
+    out
+}
+
+/// The account of `report` for the model; source lines come from the shadow `tree`.
+pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
+    let mut out = headline(report, timeout);
+    out.push('\n');
+    let errors: Vec<&Problem> = report.problems.iter().filter(|p| p.severity == Severity::Error).collect();
+    let warnings: Vec<&Problem> = report.problems.iter().filter(|p| p.severity == Severity::Warning).collect();
+    let mut shown = 0;
+    for problem in errors.iter().take(MAX_ERRORS_SHOWN) {
+        let part = describe(problem, tree);
+        if out.len() + part.len() > MAX_SUMMARY_CHARS {
+            break;
+        }
+        out.push('\n');
+        out.push_str(&part);
+        shown += 1;
+    }
+    if errors.len() > shown {
+        let _ = writeln!(out, "\n... and {} more.", plural(errors.len() - shown, "error"));
+    }
+    if shown < MAX_ERRORS_SHOWN && !report.passed {
+        for problem in warnings.iter().take(MAX_WARNINGS_SHOWN) {
+            let part = describe(problem, tree);
+            if out.len() + part.len() > MAX_SUMMARY_CHARS {
+                break;
+            }
+            out.push('\n');
+            out.push_str(&part);
+        }
+    }
+    if let Some(raw) = &report.unparsed {
+        let _ = write!(
+            out,
+            "\nNo error could be read from the output; here it is:\n{}\n",
+            cut_head_tail(raw.trim(), MAX_RAW_CHARS)
+        );
+    }
+    out
+}

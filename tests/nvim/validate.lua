@@ -1,0 +1,26 @@
+-- In real Neovim: type a type error into a buffer without saving, run :IssuewrightValidate,
+-- and report the diagnostics Neovim then shows (vim.diagnostic).
+local iw = require('issuewright')
+local harness = dofile(vim.env.IW_HARNESS)
+
+harness.run(function(out)
+  vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.IW_WORKSPACE .. '/src/lib.rs'))
+  local buf = vim.api.nvim_get_current_buf()
+  harness.attached(iw)
+  out.encoding = iw.client().offset_encoding
+  vim.api.nvim_buf_set_lines(buf, 1, 1, false, { vim.env.IW_TYPED })
+
+  out.notes = {}
+  vim.notify = function(message)
+    table.insert(out.notes, message)
+  end
+  vim.cmd('IssuewrightValidate')
+  assert(vim.wait(60000, function()
+    return #vim.diagnostic.get(buf) > 0
+  end, 50), 'no diagnostics arrived')
+  out.diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(out.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, source = d.source, severity = d.severity })
+  end
+  out.modified = vim.bo[buf].modified
+end)

@@ -1,0 +1,363 @@
+//! Validation with the real tools: `issuewright validate` on fixture projects per language,
+//! compared with what each compiler reports when asked directly; commands that hang, flood
+//! or garble their output; and the project's files never written.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use issuewright_tests::toolchains::{
+    Expected, MAVEN_POM, cargo_short, javac_raw, link_typescript, offline_maven, placed, tsc_api, validate_cli,
+};
+use issuewright_tests::{Scratch, done, ledger, replay, run_cli, run_report, turn};
+use serde_json::{Value, json};
+
+/// A crate of its own (`[workspace]`: the test folders sit inside issuewright's own workspace).
+const CARGO_TOML: &str = "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+
+/// A type error after an emoji on the same line (so UTF-16 columns differ from chars), and
+/// two unused variables.
+const BROKEN_LIB: &str = "pub fn total(words: &[&str]) -> u32 {\n    let unused = 5;\n    let label = \"naïve 😀\"; let total: u32 = words.len();\n    total\n}\n";
+
+fn write_all(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+}
+
+/// A copy of `from` at `to` (files only, as the tools see them).
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else if entry.file_type().unwrap().is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A folder of the scratch area outside the workspace, for direct tool runs.
+fn beside(scratch: &Scratch, name: &str) -> PathBuf {
+    let dir = scratch.home().join("tmp").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json_output(output: &std::process::Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: stdout {}\nstderr {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The 0-based line holding `marker`, and the UTF-16 column of `at` on it.
+fn marked(text: &str, marker: &str, at: &str) -> (u64, u64) {
+    let (line, content) = text.lines().enumerate().find(|(_, l)| l.contains(marker)).expect("marker present");
+    let byte = content.find(at).expect("anchor on the marked line");
+    (line as u64, content[..byte].encode_utf16().count() as u64)
+}
+
+#[test]
+fn cargo_diagnostics_match_the_compiler_and_the_project_is_never_written() {
+    let scratch = Scratch::new(&[]);
+    let project = scratch.workspace().join("my crate");
+    write_all(&project, &[("Cargo.toml", CARGO_TOML), ("src/lib.rs", BROKEN_LIB)]);
+
+    let output = validate_cli(&scratch, &project, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "errors mean exit 1: {}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let ours = placed(&diagnostics);
+
+    let copy = beside(&scratch, "direct");
+    copy_dir(&project, &copy);
+    let theirs = cargo_short(&copy, &beside(&scratch, "direct-target"));
+    assert!(theirs.iter().any(|e| e.code.as_deref() == Some("E0308")), "{theirs:?}");
+    assert_eq!(ours, theirs, "the same places as cargo prints them");
+
+    let error = diagnostics.as_array().unwrap().iter().find(|d| d["code"] == "E0308").unwrap();
+    assert_eq!(error["source"], "cargo");
+    assert!(error["message"].as_str().unwrap().starts_with("mismatched types"), "{error}");
+    assert_eq!(
+        Scratch::files_below(&project),
+        ["Cargo.toml", "src/lib.rs"],
+        "no target/ or Cargo.lock in the user's tree"
+    );
+}
+
+#[test]
+fn cargo_test_failures_are_placed_at_the_failing_assertion() {
+    let lib = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32 + 1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {\n        let n = super::total(&[\"a\"]);\n        assert_eq!(n, 1, \"wrong count\"); // fails here\n    }\n}\n";
+    let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", lib)]);
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let (line, character) = marked(lib, "// fails here", "assert_eq!");
+    let failure = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("test `tests::counts` failed"))
+        .unwrap_or_else(|| panic!("{diagnostics:#}"));
+    assert_eq!(failure["path"], "src/lib.rs");
+    assert_eq!(failure["range"]["start"], json!({"line": line, "character": character}));
+    assert!(failure["message"].as_str().unwrap().contains("wrong count"), "{failure}");
+    assert!(stderr(&output).contains("The tests `cargo test"), "{}", stderr(&output));
+}
+
+const GREETER: &str = "package com.acme;\n\npublic class Greeter {\n    public String greet(String name) {\n        int length = name;\n        return \"Héllo 😀, \" + nme;\n    }\n\tpublic void tabbed() { undefinedCall(); }\n}\n";
+
+#[test]
+fn javac_positions_match_its_raw_diagnostics() {
+    let scratch = Scratch::new(&[
+        ("src/com/acme/Greeter.java", GREETER),
+        ("with space/Other.java", "class Other {\n    void f() { String s = 1; }\n}\n"),
+    ]);
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let ours = placed(&diagnostics);
+    let theirs = javac_raw(
+        &scratch.workspace(),
+        &["src/com/acme/Greeter.java", "with space/Other.java"],
+        &beside(&scratch, "javac-out"),
+    );
+    assert_eq!(theirs.len(), 4, "{theirs:?}");
+    assert_eq!(ours, theirs);
+    let symbol = diagnostics.as_array().unwrap().iter().find(|d| d["range"]["start"]["line"] == 5).unwrap();
+    assert_eq!(symbol["source"], "javac");
+    assert_eq!(symbol["message"], "cannot find symbol\nsymbol:   variable nme\nlocation: class Greeter");
+    assert!(!scratch.workspace().join("src/com/acme/Greeter.class").exists());
+}
+
+#[test]
+fn maven_offline_compile_errors_then_surefire_failures() {
+    let test = "package com.acme;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class GreeterTest {\n    @Test\n    public void greetsWarmly() {\n        assertEquals(\"Hi, Ann\", new Greeter().greet(\"Ann\")); // fails here\n    }\n}\n";
+    let scratch = Scratch::new(&[
+        ("pom.xml", MAVEN_POM),
+        ("src/main/java/com/acme/Greeter.java", GREETER),
+        ("src/test/java/com/acme/GreeterTest.java", test),
+    ]);
+    offline_maven(&scratch);
+
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let ours = placed(&diagnostics);
+    let theirs = javac_raw(
+        &scratch.workspace().join("src/main/java"),
+        &["com/acme/Greeter.java"],
+        &beside(&scratch, "javac-out"),
+    )
+    .into_iter()
+    .map(|e| Expected { path: format!("src/main/java/{}", e.path), ..e })
+    .collect::<Vec<_>>();
+    assert_eq!(ours, theirs, "Maven's compiler plugin reports what javac does");
+    assert!(diagnostics.as_array().unwrap().iter().all(|d| d["source"] == "maven"));
+
+    let fixed = "package com.acme;\n\npublic class Greeter {\n    public String greet(String name) {\n        return \"Hello, \" + name;\n    }\n}\n";
+    scratch.write("src/main/java/com/acme/Greeter.java", fixed);
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let (line, _) = marked(test, "// fails here", "assertEquals");
+    let failure = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("test `GreeterTest.greetsWarmly` failed"))
+        .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(&output)));
+    assert_eq!(failure["path"], "src/test/java/com/acme/GreeterTest.java");
+    assert_eq!(failure["range"]["start"]["line"], line);
+    assert!(failure["message"].as_str().unwrap().contains("expected:<H[i], Ann> but was:<H[ello], Ann>"), "{failure}");
+    assert!(!scratch.workspace().join("target").exists(), "Maven built in the shadow, not here");
+}
+
+#[test]
+fn tsc_positions_match_the_compiler_api() {
+    let scratch = Scratch::new(&[]);
+    let project = scratch.workspace().join("ts app");
+    write_all(
+        &project,
+        &[
+            (
+                "tsconfig.json",
+                r#"{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "types": [] }, "include": ["src dir"] }"#,
+            ),
+            ("package.json", r#"{ "name": "ts-app", "private": true }"#),
+            (
+                "src dir/main.ts",
+                "const label = \"😀\"; const count: number = \"three\";\nexport function size(word: string): number {\n  return word.lenght;\n}\n",
+            ),
+        ],
+    );
+    link_typescript(&project);
+    let output = validate_cli(&scratch, &project, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    let theirs = tsc_api(&project);
+    assert_eq!(theirs.len(), 2, "{theirs:?}");
+    assert_eq!(placed(&diagnostics), theirs);
+    let typo = diagnostics.as_array().unwrap().iter().find(|d| d["code"] == "TS2551").unwrap();
+    assert_eq!(typo["source"], "tsc");
+    assert_eq!(typo["message"], "Property 'lenght' does not exist on type 'string'. Did you mean 'length'?");
+}
+
+#[test]
+fn node_test_failures_are_placed_in_the_typescript_source() {
+    let test = "import test from \"node:test\";\nimport assert from \"node:assert/strict\";\nimport { sum } from \"./sum\";\n\ntest(\"adds two numbers\", () => {\n  const label = \"😀\"; assert.equal(sum(2, 3), 5); // fails here\n});\n";
+    let scratch = Scratch::new(&[
+        (
+            "package.json",
+            r#"{ "name": "sums", "private": true, "scripts": { "test": "tsc -p . && node --enable-source-maps --test dist/" } }"#,
+        ),
+        (
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "strict": true, "target": "es2020", "module": "commonjs", "esModuleInterop": true, "outDir": "dist", "sourceMap": true, "types": ["node"] }, "include": ["src"] }"#,
+        ),
+        ("src/sum.ts", "export function sum(a: number, b: number): number {\n  return a - b;\n}\n"),
+        ("src/sum.test.ts", test),
+    ]);
+    link_typescript(&scratch.workspace());
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    // V8 places a call at the called property.
+    let (line, character) = marked(test, "// fails here", "equal(sum");
+    let failure = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with("test `adds two numbers` failed"))
+        .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(&output)));
+    assert_eq!(failure["path"], "src/sum.test.ts");
+    assert_eq!(failure["range"]["start"], json!({"line": line, "character": character}));
+    assert!(failure["message"].as_str().unwrap().contains("-1 !== 5"), "{failure}");
+    assert!(!scratch.workspace().join("dist").exists(), "compiled in the shadow");
+}
+
+fn configured(check: &str, extra: &str) -> Scratch {
+    let toml = format!(
+        "[validate]\ncheck = {check:?}\nproblem_matcher = '^(?P<file>[^:\\s]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error|warning) (?P<code>\\w+) (?P<message>.*)$'\n{extra}"
+    );
+    Scratch::new(&[(".issuewright.toml", &toml), ("lib/a.py", "import os\nx = 1\ny = 2\n")])
+}
+
+#[test]
+fn a_check_that_hangs_is_killed_at_the_time_limit_with_everything_it_started() {
+    let scratch = configured("sleep 300 & echo $! > \"$HOME/sleeper.pid\"; wait", "timeout_s = 1\n");
+    let started = Instant::now();
+    let output = validate_cli(&scratch, &scratch.workspace(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(started.elapsed() < Duration::from_secs(60), "stopped at the limit");
+    assert!(stderr(&output).contains("did not finish within 1 s and was stopped"), "{}", stderr(&output));
+    let pid: i32 = std::fs::read_to_string(scratch.home().join("sleeper.pid")).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')))
+    };
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(), "the background sleep of the check is gone too");
+}
+
+#[test]
+fn colours_and_invalid_utf8_do_not_hide_problems() {
+    let check = "printf '\\033[1;31mlib/a.py:3:1: error E101 bad \\377\\376 bytes\\033[0m\\n\\033[33mlib/a.py:2:5: warning W7 unused\\033[0m\\n'; exit 1";
+    let scratch = configured(check, "");
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = json_output(&output);
+    assert_eq!(
+        placed(&diagnostics),
+        [
+            Expected {
+                path: "lib/a.py".into(),
+                line: 1,
+                character: 4,
+                severity: "warning".into(),
+                code: Some("W7".into())
+            },
+            Expected {
+                path: "lib/a.py".into(),
+                line: 2,
+                character: 0,
+                severity: "error".into(),
+                code: Some("E101".into())
+            },
+        ]
+    );
+    let error = diagnostics.as_array().unwrap().iter().find(|d| d["code"] == "E101").unwrap();
+    assert_eq!(error["message"], "bad \u{fffd}\u{fffd} bytes", "no escape codes, invalid bytes replaced");
+}
+
+#[test]
+fn fifty_megabytes_of_output_keep_the_error_at_the_end() {
+    let check = "head -c 52428800 /dev/zero | tr '\\000' 'x'; echo; echo 'lib/a.py:2:1: error E2 found at the very end'; exit 1";
+    let scratch = configured(check, "");
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", &stderr(&output)[..stderr(&output).len().min(2000)]);
+    let diagnostics = json_output(&output);
+    assert_eq!(diagnostics.as_array().unwrap().len(), 1);
+    assert_eq!(diagnostics[0]["message"], "found at the very end");
+}
+
+#[test]
+fn unreadable_output_is_shown_whole_and_a_missing_tool_is_named() {
+    let scratch = configured("echo 'something odd happened'; exit 3", "");
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_output(&output), json!([]));
+    assert!(stderr(&output).contains("something odd happened"), "{}", stderr(&output));
+
+    let scratch = Scratch::new(&[(".issuewright.toml", "[validate]\nproblem_matcher = '(unclosed'\n")]);
+    let output = validate_cli(&scratch, &scratch.workspace(), &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("problem_matcher` is not a valid regex"), "{}", stderr(&output));
+
+    let scratch = Scratch::new(&[("README.md", "nothing to build\n")]);
+    let output = validate_cli(&scratch, &scratch.workspace(), &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no check command"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", CARGO_TOML),
+        ("src/lib.rs", "mod extra;\n\npub fn one() -> u32 {\n    extra::ONE\n}\n"),
+        ("src/extra.rs", "pub const ONE: u32 = 1;\n"),
+    ]);
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[("delete_file", json!({"path": "src/extra.rs"}))]),
+            done("Removed the extra module."),
+            done("The crate still declares the module; that is for the issue's author to decide."),
+        ]),
+    );
+    let output = run_cli(&scratch, &["--issue", "remove extra", "--replay", "replay.jsonl", "--json"], &[]);
+    let report = run_report(&output);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(report["validation"]["build"], "failed", "{report:#}");
+    assert_eq!(report["rounds"], 3, "sent back once at its final answer");
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    let check = events.iter().find(|e| e["event"] == "validation").unwrap();
+    assert_eq!(check["passed"], false);
+    let summary = check["summary"].as_str().unwrap();
+    assert!(summary.contains("error[E0583] at src/lib.rs:1:1: file not found for module `extra`"), "{summary}");
+    assert_eq!(scratch.read("src/extra.rs").as_deref(), Some("pub const ONE: u32 = 1;\n"), "untouched");
+}
