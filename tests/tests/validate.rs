@@ -361,3 +361,43 @@ fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
     assert!(summary.contains("error[E0583] at src/lib.rs:1:1: file not found for module `extra`"), "{summary}");
     assert_eq!(scratch.read("src/extra.rs").as_deref(), Some("pub const ONE: u32 = 1;\n"), "untouched");
 }
+
+#[test]
+fn a_build_broken_before_the_run_is_not_blamed_on_it() {
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", CARGO_TOML),
+        ("src/lib.rs", "mod legacy;\n\npub fn one() -> u32 {\n    1\n}\n"),
+        // Broken before the run, and not what the issue is about.
+        ("src/legacy.rs", "pub fn label() -> u32 {\n    \"one\"\n}\n"),
+    ]);
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[(
+                "patch_file",
+                json!({"path": "src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
+            )]),
+            done("Added two()."),
+        ]),
+    );
+    let output = run_cli(&scratch, &["--issue", "add two()", "--replay", "replay.jsonl"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        progress.contains("round 1: check: the build fails with 1 error(s) (1 there before the run)"),
+        "{progress}"
+    );
+    assert!(stdout.contains("ready after 2 round(s)"), "not sent back for an error it did not cause: {stdout}");
+    assert!(
+        stdout.contains("build: fails, tests: not run (1 validation run(s), every error there before the run)"),
+        "{stdout}"
+    );
+
+    let run_id = stdout.split("issuewright: run ").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap();
+    let events = ledger(&scratch.workspace(), run_id);
+    let baseline = events.iter().find(|e| e["event"] == "baseline").expect("the build was checked without the change");
+    assert_eq!((baseline["passed"].as_bool(), baseline["errors"].as_u64()), (Some(false), Some(1)));
+    let check = events.iter().find(|e| e["event"] == "validation").unwrap();
+    assert_eq!(check["preexisting"], 1);
+    assert!(check["summary"].as_str().unwrap().contains("All of these errors were there before your changes"));
+}

@@ -148,6 +148,10 @@ pub struct ValidationStatus {
     pub tests: Verdict,
     /// Errors the latest validation found.
     pub errors: usize,
+    /// How many of them the workspace had before the run (the same command failed with
+    /// them without the proposal).
+    #[serde(default)]
+    pub preexisting: usize,
     /// Warnings it found.
     pub warnings: usize,
     /// Validations run so far.
@@ -230,6 +234,8 @@ pub enum RunEvent {
         passed: bool,
         /// Errors found.
         errors: usize,
+        /// How many of them were there before the run.
+        preexisting: usize,
         /// Warnings found.
         warnings: usize,
     },

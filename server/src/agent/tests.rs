@@ -164,11 +164,11 @@ async fn cancel_stops_the_run_and_keeps_staged_changes() {
     assert!(!scratch.dir.path().join("new.txt").exists());
 }
 
-/// A project whose check fails while `a.txt` holds `BROKEN`, counting its lines as errors
-/// (one `a.txt:N:1: error E1 broken` per line), and whose tests echo their filter.
+/// A project whose check fails while `a.txt` or `b.txt` holds `BROKEN`, counting those
+/// lines as errors (one `a.txt:N:1: error E1 broken` per line), and whose tests echo.
 fn validated(scratch: &Scratch) -> Arc<crate::validate::Validator> {
     let settings = crate::config::ValidateSettings {
-        check: Some("if grep -n BROKEN a.txt | sed 's/^\\([0-9]*\\):.*/a.txt:\\1:1: error E1 broken/' | grep .; then exit 1; fi".into()),
+        check: Some("if grep -Hn BROKEN a.txt b.txt 2>/dev/null | sed 's/^\\([^:]*\\):\\([0-9]*\\):.*/\\1:\\2:1: error E1 broken/' | grep .; then exit 1; fi".into()),
         test: Some("echo tests ran".into()),
         problem_matcher: Some(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error (?P<code>\w+) (?P<message>.*)$".into()),
         ..crate::config::ValidateSettings::default()
@@ -248,6 +248,69 @@ async fn the_model_is_sent_back_once_when_it_finishes_on_a_broken_build() {
     assert_eq!(problems[0].place.as_ref().unwrap().path.as_str(), "a.txt");
     let checks = scratch.ledger(&handle).iter().filter(|e| matches!(e, LedgerEvent::Validation { .. })).count();
     assert_eq!(checks, 1, "the final answer does not re-run an unchanged check");
+}
+
+#[tokio::test]
+async fn errors_that_were_there_before_the_run_are_told_apart() {
+    // b.txt is broken before the run; the first round changes a.txt harmlessly, the second
+    // breaks it too.
+    let scratch = Scratch::new(&[("a.txt", "ok\n"), ("b.txt", "BROKEN before\n")]);
+    let replay = [
+        patch("ok\n", "fine\n"),
+        patch("fine\n", "BROKEN too\n"),
+        "{\"content\":\"Done.\"}\n".into(),
+        "{\"content\":\"Still done.\"}\n".into(),
+    ]
+    .concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let validation = snapshot.status.validation.unwrap();
+    assert_eq!((validation.build, validation.errors, validation.preexisting), (Verdict::Failed, 2, 1));
+    assert_eq!(snapshot.status.summary, "Still done.", "sent back once: the run broke a.txt");
+
+    let ledger = scratch.ledger(&handle);
+    let baselines: Vec<&LedgerEvent> = ledger.iter().filter(|e| matches!(e, LedgerEvent::Baseline { .. })).collect();
+    assert!(
+        matches!(baselines.as_slice(), [LedgerEvent::Baseline { round: 1, kind, passed: false, errors: 1, .. }] if kind == "check"),
+        "the workspace without the proposal is checked once: {baselines:?}"
+    );
+    let checks: Vec<(usize, usize)> = ledger
+        .iter()
+        .filter_map(|e| match e {
+            LedgerEvent::Validation { kind, errors, preexisting, .. } if kind == "check" => {
+                Some((*errors, *preexisting))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [(1, 1), (2, 1)]);
+    let told: Vec<String> = ledger
+        .iter()
+        .filter_map(|e| match e {
+            LedgerEvent::Validation { summary, .. } => Some(summary.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(told[1].contains("1 of these errors were there before your changes"), "{told:?}");
+    let strategies = ledger.iter().filter(|e| matches!(e, LedgerEvent::Strategy { .. })).count();
+    assert_eq!(strategies, 0);
+}
+
+#[tokio::test]
+async fn a_run_is_not_sent_after_errors_it_did_not_cause() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n"), ("b.txt", "BROKEN before\n")]);
+    let replay = [patch("ok\n", "fine\n"), "{\"content\":\"Done.\"}\n".into()].concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    assert_eq!((snapshot.status.rounds, snapshot.status.summary.as_str()), (2, "Done."), "no nudge");
+    let validation = snapshot.status.validation.unwrap();
+    assert_eq!((validation.build, validation.errors, validation.preexisting), (Verdict::Failed, 1, 1));
+    assert_eq!(validation.tests, Verdict::NotRun, "tests wait for a clean check");
+    let told = scratch.ledger(&handle).into_iter().find_map(|e| match e {
+        LedgerEvent::Validation { summary, .. } => Some(summary),
+        _ => None,
+    });
+    assert!(told.unwrap().contains("All of these errors were there before your changes"));
 }
 
 #[tokio::test]

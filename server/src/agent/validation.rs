@@ -1,7 +1,9 @@
 //! Validation inside a run: the driver, not the model, runs the project's check after every
 //! round that changed files, the tests once the check passes, and tells the model what
 //! they found. When the error count stops falling it changes strategy instead of letting
-//! the model retry the same thing.
+//! the model retry the same thing. When a validation fails, the same command runs once on
+//! the workspace without the proposal, so errors that were there before the run are told
+//! apart from the ones the run caused: the model is not sent after the former.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -40,6 +42,9 @@ pub(super) struct Checks {
     said_spent: bool,
     /// Times the model was sent back at its final answer.
     nudges: u32,
+    /// The check and the tests on the workspace without the proposal, run once the
+    /// proposal's failed (`None` inside: that run could not tell).
+    before: Vec<(Kind, Option<Report>)>,
 }
 
 impl Checks {
@@ -56,7 +61,22 @@ impl Checks {
             unavailable: None,
             said_spent: false,
             nudges: 0,
+            before: Vec::new(),
         })
+    }
+
+    /// How many of `report`'s errors the workspace had before the run.
+    fn already(&self, report: &Report) -> usize {
+        self.before
+            .iter()
+            .find(|(kind, _)| *kind == report.kind)
+            .and_then(|(_, before)| before.as_ref())
+            .map_or(0, |before| report.errors_already_in(before))
+    }
+
+    /// The errors of `report` the run caused (all of them when nothing ran before).
+    fn new_errors(&self, report: &Report) -> usize {
+        if clean(report) { 0 } else { report.error_count().saturating_sub(self.already(report)) }
     }
 
     pub(super) fn status(&self, edits: u64) -> ValidationStatus {
@@ -76,6 +96,7 @@ impl Checks {
             build: verdict(&self.check),
             tests: verdict(&self.test),
             errors: latest.map_or(0, Report::errors),
+            preexisting: latest.map_or(0, |report| self.already(report)),
             warnings: latest.map_or(0, Report::warnings),
             runs: self.runs,
         }
@@ -91,6 +112,20 @@ impl Checks {
 
     fn tests_wanted(&self) -> bool {
         self.validator.settings().run_tests && self.validator.has_tests()
+    }
+}
+
+/// What the model hears of a report's errors that were there before its changes.
+fn already_note(report: &Report, already: usize) -> Option<String> {
+    let what = if report.kind == Kind::Check { "check" } else { "tests" };
+    match already {
+        0 => None,
+        n if n >= report.error_count() => Some(format!(
+            "All of these errors were there before your changes: the {what} fails the same way without them. Your changes add none; leave them unless the issue is about them."
+        )),
+        n => Some(format!(
+            "{n} of these errors were there before your changes (the {what} fails with them without your changes too). Fix the ones your changes caused; leave those unless the issue is about them."
+        )),
     }
 }
 
@@ -127,6 +162,7 @@ impl Driver {
         self.status.summary = format!("round {round}: {what}");
         self.publish_status();
         let overrides = self.overrides();
+        let filter_was_none = filter.is_none();
         let result = validator.run(kind, overrides, filter, &self.cancel).await;
         let edits = self.edits;
         let checks = self.checks.as_mut()?;
@@ -142,6 +178,24 @@ impl Driver {
         if report.not_run.is_some() {
             checks.unavailable = report.not_run.clone();
         }
+        let unknown_before = !checks.before.iter().any(|(known, _)| *known == kind);
+        let comparable = report.not_run.is_none() && !report.cancelled && !report.timed_out && filter_was_none;
+        if unknown_before && comparable && self.overlay.changes().is_empty() {
+            // Nothing is staged yet: this is the workspace as it was.
+            checks.before.push((kind, Some(report.clone())));
+        } else if unknown_before && comparable && !clean(&report) {
+            let before = self.validate_before_the_run(round, kind).await;
+            self.checks.as_mut()?.before.push((kind, before));
+        }
+        let checks = self.checks.as_mut()?;
+        let preexisting = checks.already(&report);
+        let mut report = report;
+        if let Some(note) = already_note(&report, preexisting) {
+            if !report.summary.ends_with('\n') {
+                report.summary.push('\n');
+            }
+            report.summary.push_str(&note);
+        }
         match kind {
             Kind::Check => checks.check = Some((report.clone(), edits)),
             Kind::Test => checks.test = Some((report.clone(), edits)),
@@ -153,6 +207,7 @@ impl Driver {
             command: report.command.clone(),
             passed: report.passed,
             errors: report.errors(),
+            preexisting,
             warnings: report.warnings(),
             duration_ms: report.duration_ms,
             summary: report.summary.clone(),
@@ -174,7 +229,38 @@ impl Driver {
             step: kind.as_str().to_owned(),
             passed: report.passed,
             errors: report.errors(),
+            preexisting,
             warnings: report.warnings(),
+        });
+        Some(report)
+    }
+
+    /// Runs `kind` on the workspace without the proposal (the editor's buffers only), to
+    /// learn which errors were there before the run. `None` when that cannot tell.
+    async fn validate_before_the_run(&mut self, round: u32, kind: Kind) -> Option<Report> {
+        let validator = self.checks.as_ref()?.validator.clone();
+        let what = if kind == Kind::Check { "checking the build" } else { "running the tests" };
+        self.status.summary = format!("round {round}: {what} without the changes, to compare");
+        self.publish_status();
+        let mut overrides = self.overrides();
+        for change in self.overlay.changes() {
+            overrides.remove(&change.path);
+        }
+        let report = match validator.run(kind, overrides, None, &self.cancel).await {
+            Ok(report) if report.not_run.is_none() && !report.cancelled => report,
+            Ok(_) => return None,
+            Err(error) => {
+                tracing::warn!("validation without the changes could not run: {error}");
+                return None;
+            }
+        };
+        self.log(LedgerEvent::Baseline {
+            round,
+            kind: kind.as_str().to_owned(),
+            command: report.command.clone(),
+            passed: report.passed,
+            errors: report.errors(),
+            duration_ms: report.duration_ms,
         });
         Some(report)
     }
@@ -183,13 +269,15 @@ impl Driver {
     async fn check_and_test(&mut self, round: u32) -> Option<(String, usize)> {
         let check = self.validate(round, Kind::Check, None).await?;
         let mut text = check.summary.clone();
-        let mut count = check.error_count();
-        let wants_tests = self.checks.as_ref().is_some_and(Checks::tests_wanted);
+        let checks = self.checks.as_ref()?;
+        let mut count = checks.new_errors(&check);
+        let wants_tests = checks.tests_wanted();
         if clean(&check) && wants_tests && !self.cancel.is_cancelled() {
             if let Some(test) = self.validate(round, Kind::Test, None).await {
+                let checks = self.checks.as_ref()?;
                 text.push('\n');
                 text.push_str(&test.summary);
-                count = if clean(&test) { 0 } else { test.error_count() };
+                count = checks.new_errors(&test);
             }
         } else if check.not_run.is_some() {
             text = format!("Validation is not available: {}. Your changes will not be checked.", check.summary);
@@ -296,13 +384,15 @@ impl Driver {
             let failing = [&checks.check, &checks.test]
                 .into_iter()
                 .flatten()
-                .find(|(report, _)| !clean(report))
+                .find(|(report, _)| checks.new_errors(report) > 0)
                 .map(|(report, _)| report.summary.clone());
             failing.unwrap_or_default()
         };
         let checks = self.checks.as_mut()?;
-        let failing =
-            [&checks.check, &checks.test].into_iter().flatten().any(|(report, seen)| *seen == edits && !clean(report));
+        let failing = [&checks.check, &checks.test]
+            .into_iter()
+            .flatten()
+            .any(|(report, seen)| *seen == edits && checks.new_errors(report) > 0);
         if !failing || checks.nudges >= self.spec.budgets.max_final_nudges || self.cancel.is_cancelled() {
             return None;
         }

@@ -117,15 +117,17 @@ fn progress_line(event: &RunEvent) -> Option<String> {
             path.as_deref().unwrap_or_default(),
             if *ok { String::new() } else { format!(" -- failed: {message}") }
         )),
-        RunEvent::Validation { round, step, passed, errors, warnings } => {
+        RunEvent::Validation { round, step, passed, errors, preexisting, warnings } => {
             let verdict = match (step.as_str(), passed) {
                 ("check", true) => "the build passes".to_owned(),
                 ("check", false) => format!("the build fails with {errors} error(s)"),
                 (_, true) => "the tests pass".to_owned(),
                 (_, false) => format!("{errors} test failure(s)"),
             };
+            let before =
+                if *preexisting > 0 { format!(" ({preexisting} there before the run)") } else { String::new() };
             let warnings = if *warnings > 0 { format!(", {warnings} warning(s)") } else { String::new() };
-            Some(format!("  round {round}: {step}: {verdict}{warnings}"))
+            Some(format!("  round {round}: {step}: {verdict}{before}{warnings}"))
         }
         RunEvent::Round { .. } | RunEvent::Finished { .. } => None,
     }
@@ -210,8 +212,13 @@ fn report(
             Verdict::Unavailable => "could not run",
             Verdict::NotRun => "not run",
         };
+        let before = match validation.preexisting {
+            0 => String::new(),
+            n if n >= validation.errors => ", every error there before the run".to_owned(),
+            n => format!(", {n} of {} errors there before the run", validation.errors),
+        };
         println!(
-            "  build: {}, tests: {} ({} validation run(s))",
+            "  build: {}, tests: {} ({} validation run(s){before})",
             words(validation.build),
             words(validation.tests),
             validation.runs

@@ -60,14 +60,15 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
                     percentage: None,
                 }))
             }
-            RunEvent::Validation { round, step, passed, errors, .. } => {
+            RunEvent::Validation { round, step, passed, errors, preexisting, .. } => {
+                let before = if *preexisting > 0 { format!(", {preexisting} there before") } else { String::new() };
                 Some(WorkDoneProgress::Report(WorkDoneProgressReport {
                     cancellable: Some(true),
                     message: Some(match (step.as_str(), passed) {
                         ("check", true) => format!("round {round}: the build passes"),
-                        ("check", false) => format!("round {round}: the build fails ({errors} error(s))"),
+                        ("check", false) => format!("round {round}: the build fails ({errors} error(s){before})"),
                         (_, true) => format!("round {round}: the tests pass"),
-                        (_, false) => format!("round {round}: tests fail ({errors} failure(s))"),
+                        (_, false) => format!("round {round}: tests fail ({errors} failure(s){before})"),
                     }),
                     percentage: None,
                 }))

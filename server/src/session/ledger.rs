@@ -90,12 +90,32 @@ pub enum LedgerEvent {
         passed: bool,
         /// Errors found.
         errors: usize,
+        /// How many of them the same command found without the proposal.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        preexisting: usize,
         /// Warnings found.
         warnings: usize,
         /// Wall time in milliseconds.
         duration_ms: u64,
         /// What the model was told.
         summary: String,
+    },
+    /// A validation of the proposal failed, so the driver ran the same command on the
+    /// workspace without it, to tell errors already there from new ones.
+    Baseline {
+        /// Round it followed.
+        round: u32,
+        /// `check` or `test`.
+        kind: String,
+        /// The command.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+        /// It exited with 0.
+        passed: bool,
+        /// Errors found.
+        errors: usize,
+        /// Wall time in milliseconds.
+        duration_ms: u64,
     },
     /// The driver changed strategy because validation errors stopped falling.
     Strategy {
@@ -140,6 +160,10 @@ pub enum LedgerEvent {
     },
     /// The user discarded the proposal.
     ProposalDiscarded,
+}
+
+fn is_zero(value: &usize) -> bool {
+    *value == 0
 }
 
 /// A ledger line: the event with its time.

@@ -12,7 +12,7 @@ pub mod problem;
 pub mod shadow;
 mod summary;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -110,6 +110,30 @@ impl Report {
     /// Errors, counting a failure with no readable error as one.
     pub fn error_count(&self) -> usize {
         if self.passed { self.errors() } else { self.errors().max(1) }
+    }
+
+    /// How many of this report's errors (as [`Report::error_count`] counts them) `before`,
+    /// a report of the same command on the workspace without the proposal, already had.
+    /// Errors match by file, tool, code and message, not by line: edits move lines.
+    pub fn errors_already_in(&self, before: &Report) -> usize {
+        if before.passed || before.not_run.is_some() || before.timed_out || before.cancelled {
+            return 0;
+        }
+        let mut earlier: HashMap<problem::ProblemIdentity<'_>, usize> = HashMap::new();
+        for problem in before.problems.iter().filter(|p| p.severity == Severity::Error) {
+            *earlier.entry(problem.identity()).or_default() += 1;
+        }
+        let mut matched = 0;
+        for problem in self.problems.iter().filter(|p| p.severity == Severity::Error) {
+            if let Some(left) = earlier.get_mut(&problem.identity())
+                && *left > 0
+            {
+                *left -= 1;
+                matched += 1;
+            }
+        }
+        // A failure neither run could read counts as the same failure.
+        if self.errors() == 0 && !self.passed && before.errors() == 0 { 1 } else { matched }
     }
 
     fn nothing(kind: Kind, reason: String) -> Self {
@@ -306,4 +330,50 @@ fn junit_problems(tree: &Path, since: SystemTime, map: &PathMap, source: &str) -
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(path: &str, line: u32, code: &str, message: &str) -> Problem {
+        let place = Place {
+            path: WorkspacePath::parse(path).unwrap(),
+            start: Spot { line, column: 0 },
+            end: Spot { line, column: 1 },
+        };
+        let mut problem = Problem::at(place, ColumnUnit::Chars, Severity::Error, "cargo", message.into());
+        problem.code = Some(code.into());
+        problem
+    }
+
+    fn failed(problems: Vec<Problem>) -> Report {
+        Report {
+            passed: false,
+            status: Some(101),
+            problems,
+            not_run: None,
+            ..Report::nothing(Kind::Check, "failed".into())
+        }
+    }
+
+    #[test]
+    fn errors_already_there_match_by_file_code_and_message_not_by_line() {
+        let before = failed(vec![
+            error("src/old.rs", 4, "E0425", "cannot find value `x` in this scope"),
+            error("src/old.rs", 9, "E0308", "mismatched types"),
+        ]);
+        let after = failed(vec![
+            error("src/old.rs", 6, "E0425", "cannot find value `x` in this scope"),
+            error("src/old.rs", 11, "E0308", "mismatched types"),
+            error("src/old.rs", 30, "E0308", "mismatched types"),
+            error("src/new.rs", 2, "E0425", "cannot find value `x` in this scope"),
+        ]);
+        assert_eq!(after.errors_already_in(&before), 2, "each earlier error matches once");
+        let clean = Report { passed: true, status: Some(0), problems: vec![], ..failed(vec![]) };
+        assert_eq!(after.errors_already_in(&clean), 0);
+        assert_eq!(failed(vec![]).errors_already_in(&failed(vec![])), 1, "the same unreadable failure");
+        let not_run = Report { not_run: Some("cargo is not installed".into()), ..failed(vec![]) };
+        assert_eq!(after.errors_already_in(&not_run), 0);
+    }
 }

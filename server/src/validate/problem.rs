@@ -103,7 +103,22 @@ pub struct Problem {
     pub replacements: Vec<Replacement>,
 }
 
+/// A problem's file, tool, code and message without numbers: see [`Problem::identity`].
+pub type ProblemIdentity<'a> = (Option<&'a str>, &'a str, Option<&'a str>, String);
+
 impl Problem {
+    /// What identifies the problem across edits that move lines: its file, tool, code, and
+    /// the first line of its message with numbers left out (they often quote positions).
+    pub fn identity(&self) -> ProblemIdentity<'_> {
+        let first = self.message.lines().next().unwrap_or_default();
+        (
+            self.place.as_ref().map(|place| place.path.as_str()),
+            self.source.as_str(),
+            self.code.as_deref(),
+            first.chars().filter(|c| !c.is_ascii_digit()).collect(),
+        )
+    }
+
     /// A problem with no place in the workspace (a linker error, a missing tool, a test
     /// without a location).
     pub fn unplaced(severity: Severity, source: &str, message: String) -> Self {
