@@ -66,7 +66,10 @@ impl Driver {
             model: model_name,
         });
         let ending = match connected {
-            Ok(connected) => self.drive(connected.model.as_ref(), connected.info).await,
+            Ok(connected) => {
+                self.start_validation();
+                self.drive(connected.model.as_ref(), connected.info).await
+            }
             Err(error) => Ending::Failed(error.to_string()),
         };
         self.finish(ending);

@@ -166,14 +166,22 @@ async fn cancel_stops_the_run_and_keeps_staged_changes() {
 
 /// A project whose check fails while `a.txt` or `b.txt` holds `BROKEN`, counting those
 /// lines as errors (one `a.txt:N:1: error E1 broken` per line), and whose tests echo.
+/// Each check appends the `a.txt` it saw to `.cache-for-tests/checked.log`.
 fn validated(scratch: &Scratch) -> Arc<crate::validate::Validator> {
+    let cache = scratch.dir.path().join(".cache-for-tests");
+    std::fs::create_dir_all(&cache).unwrap();
+    let views = cache.join("checked.log");
     let settings = crate::config::ValidateSettings {
-        check: Some("if grep -Hn BROKEN a.txt b.txt 2>/dev/null | sed 's/^\\([^:]*\\):\\([0-9]*\\):.*/\\1:\\2:1: error E1 broken/' | grep .; then exit 1; fi".into()),
+        check: Some(
+            format!("cat a.txt >> '{}'; ", views.display())
+                + "if grep -Hn BROKEN a.txt b.txt 2>/dev/null | sed 's/^\\([^:]*\\):\\([0-9]*\\):.*/\\1:\\2:1: error E1 broken/' | grep .; then exit 1; fi",
+        ),
         test: Some("echo tests ran".into()),
-        problem_matcher: Some(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error (?P<code>\w+) (?P<message>.*)$".into()),
+        problem_matcher: Some(
+            r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error (?P<code>\w+) (?P<message>.*)$".into(),
+        ),
         ..crate::config::ValidateSettings::default()
     };
-    let cache = scratch.dir.path().join(".cache-for-tests");
     let root = Root::new(scratch.dir.path()).unwrap();
     Arc::new(crate::validate::Validator::new(root.path(), settings, Some(cache)).unwrap())
 }
@@ -294,6 +302,14 @@ async fn errors_that_were_there_before_the_run_are_told_apart() {
     assert!(told[1].contains("1 of these errors were there before your changes"), "{told:?}");
     let strategies = ledger.iter().filter(|e| matches!(e, LedgerEvent::Strategy { .. })).count();
     assert_eq!(strategies, 0);
+    // The workspace as it was is checked once (started with the run), then each proposal.
+    let mut seen: Vec<String> = std::fs::read_to_string(scratch.dir.path().join(".cache-for-tests/checked.log"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    seen.sort();
+    assert_eq!(seen, ["BROKEN too", "fine", "ok"]);
 }
 
 #[tokio::test]

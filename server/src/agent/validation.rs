@@ -3,19 +3,23 @@
 //! they found. When the error count stops falling it changes strategy instead of letting
 //! the model retry the same thing. When a validation fails, the same command runs once on
 //! the workspace without the proposal, so errors that were there before the run are told
-//! apart from the ones the run caused: the model is not sent after the former.
+//! apart from the ones the run caused: the model is not sent after the former. That check
+//! of the workspace as it was starts with the run, while the model reads the code, which
+//! also warms the shadow's build for the first check of the proposal.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::json;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use super::driver::Driver;
 use super::run::{FinalValidation, RunEvent, RunSpec, ValidationStatus, Verdict};
 use crate::llm::ToolCall;
 use crate::session::LedgerEvent;
 use crate::tools::RunTestsArgs;
-use crate::validate::{Kind, Report, Severity, Validator, check_filter};
+use crate::validate::{Kind, Report, Severity, ValidateError, Validator, check_filter};
 use crate::workspace::WorkspacePath;
 
 /// Lines of a file shown to the model when it needs more context on an error.
@@ -45,6 +49,22 @@ pub(super) struct Checks {
     /// The check and the tests on the workspace without the proposal, run once the
     /// proposal's failed (`None` inside: that run could not tell).
     before: Vec<(Kind, Option<Report>)>,
+    /// The check of the workspace as it was, started with the run.
+    head_start: Option<HeadStart>,
+}
+
+/// A check running in the background on the workspace without the proposal.
+struct HeadStart {
+    task: JoinHandle<Result<Report, ValidateError>>,
+    cancel: CancellationToken,
+}
+
+impl Drop for Checks {
+    fn drop(&mut self) {
+        if let Some(head_start) = &self.head_start {
+            head_start.cancel.cancel();
+        }
+    }
 }
 
 impl Checks {
@@ -62,7 +82,25 @@ impl Checks {
             said_spent: false,
             nudges: 0,
             before: Vec::new(),
+            head_start: None,
         })
+    }
+
+    /// Starts checking the workspace as it is (`overrides`: the editor's buffers), in the
+    /// background; stopped by `cancel` or when the run ends.
+    pub(super) fn start_head_start(
+        &mut self,
+        overrides: BTreeMap<WorkspacePath, Option<String>>,
+        cancel: &CancellationToken,
+    ) {
+        if self.validator.plan().check.is_none() {
+            return;
+        }
+        let validator = self.validator.clone();
+        let cancel = cancel.child_token();
+        let token = cancel.clone();
+        let task = tokio::spawn(async move { validator.run(Kind::Check, overrides, None, &token).await });
+        self.head_start = Some(HeadStart { task, cancel });
     }
 
     /// How many of `report`'s errors the workspace had before the run.
@@ -135,6 +173,15 @@ fn clean(report: &Report) -> bool {
 }
 
 impl Driver {
+    /// Starts the check of the workspace as it was, if the run validates.
+    pub(super) fn start_validation(&mut self) {
+        let overrides = self.overrides();
+        let cancel = self.cancel.clone();
+        if let Some(checks) = self.checks.as_mut() {
+            checks.start_head_start(overrides, &cancel);
+        }
+    }
+
     /// The texts validation sees on top of the disk: the editor's unsaved buffers, then
     /// the run's staged changes (`None` for a deleted file).
     fn overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
@@ -238,15 +285,30 @@ impl Driver {
     /// Runs `kind` on the workspace without the proposal (the editor's buffers only), to
     /// learn which errors were there before the run. `None` when that cannot tell.
     async fn validate_before_the_run(&mut self, round: u32, kind: Kind) -> Option<Report> {
-        let validator = self.checks.as_ref()?.validator.clone();
+        let checks = self.checks.as_mut()?;
+        let validator = checks.validator.clone();
+        let head_start = if kind == Kind::Check { checks.head_start.take() } else { None };
         let what = if kind == Kind::Check { "checking the build" } else { "running the tests" };
         self.status.summary = format!("round {round}: {what} without the changes, to compare");
         self.publish_status();
-        let mut overrides = self.overrides();
-        for change in self.overlay.changes() {
-            overrides.remove(&change.path);
-        }
-        let report = match validator.run(kind, overrides, None, &self.cancel).await {
+        let result = match head_start {
+            // Started with the run; it has usually finished by now.
+            Some(head_start) => {
+                let task = head_start.task;
+                tokio::select! {
+                    () = self.cancel.cancelled() => return None,
+                    joined = task => joined.map_err(|error| ValidateError::Interrupted(error.to_string())).and_then(|r| r),
+                }
+            }
+            None => {
+                let mut overrides = self.overrides();
+                for change in self.overlay.changes() {
+                    overrides.remove(&change.path);
+                }
+                validator.run(kind, overrides, None, &self.cancel).await
+            }
+        };
+        let report = match result {
             Ok(report) if report.not_run.is_none() && !report.cancelled => report,
             Ok(_) => return None,
             Err(error) => {
