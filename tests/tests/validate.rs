@@ -180,6 +180,8 @@ fn maven_offline_compile_errors_then_surefire_failures() {
         .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(&output)));
     assert_eq!(failure["path"], "src/test/java/com/acme/GreeterTest.java");
     assert_eq!(failure["range"]["start"]["line"], line);
+    let at_line = diagnostics.as_array().unwrap().iter().filter(|d| d["range"]["start"]["line"] == line).count();
+    assert_eq!(at_line, 1, "the console and the XML report say the same failure once: {diagnostics:#}");
     assert!(failure["message"].as_str().unwrap().contains("expected:<H[i], Ann> but was:<H[ello], Ann>"), "{failure}");
     assert!(!scratch.workspace().join("target").exists(), "Maven built in the shadow, not here");
 }

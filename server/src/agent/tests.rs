@@ -259,6 +259,61 @@ async fn the_model_is_sent_back_once_when_it_finishes_on_a_broken_build() {
 }
 
 #[tokio::test]
+async fn a_project_with_only_tests_is_validated_by_its_tests() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let settings = crate::config::ValidateSettings {
+        test: Some("if grep -q BROKEN a.txt; then echo 'a.txt:1:1: error E1 broken'; exit 1; fi".into()),
+        problem_matcher: Some(
+            r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error (?P<code>\w+) (?P<message>.*)$".into(),
+        ),
+        ..crate::config::ValidateSettings::default()
+    };
+    let root = Root::new(scratch.dir.path()).unwrap();
+    let cache = Some(scratch.dir.path().join(".cache-for-tests"));
+    let validator = Arc::new(crate::validate::Validator::new(root.path(), settings, cache).unwrap());
+    let replay =
+        [patch("ok\n", "BROKEN\n"), patch("BROKEN\n", "fine\n"), "{\"content\":\"Done.\"}\n".to_owned()].concat();
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    spec.validator = Some(validator);
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    let validation = snapshot.status.validation.unwrap();
+    assert_eq!((validation.build, validation.tests), (Verdict::NotRun, Verdict::Passed), "{validation:?}");
+    let tests: Vec<bool> = scratch
+        .ledger(&handle)
+        .iter()
+        .filter_map(|e| match e {
+            LedgerEvent::Validation { kind, passed, .. } if kind == "test" => Some(*passed),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tests, [false, true], "the tests ran after each round that changed files");
+}
+
+#[tokio::test]
+async fn a_filtered_test_run_does_not_stand_for_the_suite() {
+    // The check fails, so the suite does not run; the model runs one test by name.
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let calls =
+        serde_json::json!({"tool_calls": [{"id": "1", "name": "run_tests", "arguments": {"filter": "only_this"}}]});
+    let replay = [
+        patch("ok\n", "BROKEN\n"),
+        format!("{calls}\n"),
+        "{\"content\":\"Done.\"}\n".to_owned(),
+        "{\"content\":\"Still done.\"}\n".to_owned(),
+    ]
+    .concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    let validation = snapshot.status.validation.unwrap();
+    assert_eq!((validation.build, validation.tests), (Verdict::Failed, Verdict::NotRun), "{validation:?}");
+    let filtered = scratch.ledger(&handle).into_iter().find_map(|e| match e {
+        LedgerEvent::ToolResult { ok, output, .. } if output.contains("tests") => Some((ok, output)),
+        _ => None,
+    });
+    assert!(filtered.is_some_and(|(ok, output)| ok && output.contains("passed")), "the filtered run itself passed");
+}
+
+#[tokio::test]
 async fn errors_that_were_there_before_the_run_are_told_apart() {
     // b.txt is broken before the run; the first round changes a.txt harmlessly, the second
     // breaks it too.

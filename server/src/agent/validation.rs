@@ -51,6 +51,8 @@ pub(super) struct Checks {
     before: Vec<(Kind, Option<Report>)>,
     /// The check of the workspace as it was, started with the run.
     head_start: Option<HeadStart>,
+    /// Kinds whose run without the proposal was tried, once per try.
+    tried_before: Vec<Kind>,
 }
 
 /// A check running in the background on the workspace without the proposal.
@@ -83,6 +85,7 @@ impl Checks {
             nudges: 0,
             before: Vec::new(),
             head_start: None,
+            tried_before: Vec::new(),
         })
     }
 
@@ -146,6 +149,10 @@ impl Checks {
             |entry: &Option<(Report, u64)>| entry.as_ref().filter(|(_, seen)| *seen == edits).map(|(r, _)| r.clone());
         let validation = FinalValidation { check: current(&self.check), test: current(&self.test) };
         (validation.check.is_some() || validation.test.is_some()).then_some(validation)
+    }
+
+    fn has_check(&self) -> bool {
+        self.validator.plan().check.is_some()
     }
 
     fn tests_wanted(&self) -> bool {
@@ -222,7 +229,8 @@ impl Driver {
                 return None;
             }
         };
-        if report.not_run.is_some() {
+        // A check that cannot run turns validation off; tests that cannot run leave the check.
+        if report.not_run.is_some() && kind == Kind::Check {
             checks.unavailable = report.not_run.clone();
         }
         let unknown_before = !checks.before.iter().any(|(known, _)| *known == kind);
@@ -232,7 +240,13 @@ impl Driver {
             checks.before.push((kind, Some(report.clone())));
         } else if unknown_before && comparable && !clean(&report) {
             let before = self.validate_before_the_run(round, kind).await;
-            self.checks.as_mut()?.before.push((kind, before));
+            let checks = self.checks.as_mut()?;
+            // One that could not tell (it timed out, cold) is tried once more, later.
+            let tried = checks.tried_before.iter().filter(|k| **k == kind).count();
+            if before.is_some() || tried >= 1 {
+                checks.before.push((kind, before));
+            }
+            checks.tried_before.push(kind);
         }
         let checks = self.checks.as_mut()?;
         let preexisting = checks.already(&report);
@@ -245,7 +259,9 @@ impl Driver {
         }
         match kind {
             Kind::Check => checks.check = Some((report.clone(), edits)),
-            Kind::Test => checks.test = Some((report.clone(), edits)),
+            // A filtered run does not speak for the whole suite.
+            Kind::Test if filter_was_none => checks.test = Some((report.clone(), edits)),
+            Kind::Test => {}
         }
         self.status.validation = Some(checks.status(edits));
         self.log(LedgerEvent::Validation {
@@ -309,7 +325,7 @@ impl Driver {
             }
         };
         let report = match result {
-            Ok(report) if report.not_run.is_none() && !report.cancelled => report,
+            Ok(report) if report.not_run.is_none() && !report.cancelled && !report.timed_out => report,
             Ok(_) => return None,
             Err(error) => {
                 tracing::warn!("validation without the changes could not run: {error}");
@@ -329,22 +345,30 @@ impl Driver {
 
     /// The check, then the tests when it passes; the account for the model.
     async fn check_and_test(&mut self, round: u32) -> Option<(String, usize)> {
-        let check = self.validate(round, Kind::Check, None).await?;
-        let mut text = check.summary.clone();
         let checks = self.checks.as_ref()?;
-        let mut count = checks.new_errors(&check);
-        let wants_tests = checks.tests_wanted();
-        if clean(&check) && wants_tests && !self.cancel.is_cancelled() {
-            if let Some(test) = self.validate(round, Kind::Test, None).await {
-                let checks = self.checks.as_ref()?;
-                text.push('\n');
-                text.push_str(&test.summary);
-                count = checks.new_errors(&test);
+        let (wants_tests, has_check) = (checks.tests_wanted(), checks.has_check());
+        let (mut text, mut count, check_clean) = if has_check {
+            let check = self.validate(round, Kind::Check, None).await?;
+            if check.not_run.is_some() {
+                let text = format!("Validation is not available: {}. Your changes will not be checked.", check.summary);
+                return Some((text, 0));
             }
-        } else if check.not_run.is_some() {
-            text = format!("Validation is not available: {}. Your changes will not be checked.", check.summary);
+            (check.summary.clone(), self.checks.as_ref()?.new_errors(&check), clean(&check))
+        } else {
+            (String::new(), 0, true)
+        };
+        if check_clean
+            && wants_tests
+            && !self.cancel.is_cancelled()
+            && let Some(test) = self.validate(round, Kind::Test, None).await
+        {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&test.summary);
+            count = self.checks.as_ref()?.new_errors(&test);
         }
-        Some((text, count))
+        (!text.is_empty()).then_some((text, count))
     }
 
     /// After a round that changed files: validate and say what the model should hear,
@@ -436,9 +460,10 @@ impl Driver {
         if checks.unavailable.is_some() || edits == 0 {
             return None;
         }
-        let check_current = checks.check.as_ref().is_some_and(|(_, seen)| *seen == edits);
+        let no_check = !checks.has_check();
+        let check_current = no_check || checks.check.as_ref().is_some_and(|(_, seen)| *seen == edits);
         let test_current = checks.test.as_ref().is_some_and(|(_, seen)| *seen == edits);
-        let check_clean = checks.check.as_ref().is_some_and(|(report, _)| clean(report));
+        let check_clean = no_check || checks.check.as_ref().is_some_and(|(report, _)| clean(report));
         let needs_tests = checks.tests_wanted() && !test_current;
         let summary = if !check_current || (check_clean && needs_tests) {
             self.check_and_test(round).await?.0

@@ -59,13 +59,18 @@ pub fn diagnostics_by_file<'a>(
     by_file
 }
 
+/// The open buffers' texts and versions at the moment a validation took them.
+pub type BufferSnapshot = HashMap<std::path::PathBuf, (String, i32)>;
+
 /// Replaces every diagnostic issuewright published with `by_file`: files that no longer
-/// have problems are cleared.
+/// have problems are cleared. Versions come from `validated` (the buffers the problems were
+/// found in) when given, else from the documents as they are now.
 pub async fn publish(
     client: &Client,
     state: &ServerState,
     root: &Root,
     by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>>,
+    validated: Option<&BufferSnapshot>,
 ) {
     let fresh: HashMap<Url, Vec<Diagnostic>> =
         by_file.into_iter().map(|(path, diagnostics)| (uri_of(root, &path), diagnostics)).collect();
@@ -79,7 +84,10 @@ pub async fn publish(
         client.publish_diagnostics(uri, Vec::new(), None).await;
     }
     for (uri, diagnostics) in fresh {
-        let version = uri.to_file_path().ok().and_then(|path| state.documents.get(&path)).map(|(_, version)| version);
+        let version = uri.to_file_path().ok().and_then(|path| match validated {
+            Some(buffers) => buffers.get(&path).map(|(_, version)| *version),
+            None => state.documents.get(&path).map(|(_, version)| version),
+        });
         client.publish_diagnostics(uri, diagnostics, version).await;
     }
 }
@@ -90,13 +98,13 @@ pub fn current_text(state: &ServerState, root: &Root, path: &WorkspacePath) -> O
     state.documents.get(&absolute).map(|(text, _)| text).or_else(|| read_disk_text(&absolute).ok().flatten())
 }
 
-/// The open buffers, as validation overrides.
-fn buffers(state: &ServerState, root: &Root) -> BTreeMap<WorkspacePath, Option<String>> {
-    state
-        .documents
-        .texts()
-        .into_iter()
-        .filter_map(|(absolute, text)| Some((root.relative(&absolute).filter(|p| !p.is_root())?, Some(text))))
+/// Buffers as validation overrides.
+fn overrides(buffers: &BufferSnapshot, root: &Root) -> BTreeMap<WorkspacePath, Option<String>> {
+    buffers
+        .iter()
+        .filter_map(|(absolute, (text, _))| {
+            Some((root.relative(absolute).filter(|p| !p.is_root())?, Some(text.clone())))
+        })
         .collect()
 }
 
@@ -136,7 +144,10 @@ pub async fn validate_workspace(
     tests: bool,
     cancel: &CancellationToken,
 ) -> Result<Value, CommandError> {
-    let run = |kind| validator.run(kind, buffers(state, root), None, cancel);
+    // Problems are placed in, and published for, the buffers as they were validated: the
+    // user may type on while the build runs.
+    let buffers = state.documents.snapshot();
+    let run = |kind| validator.run(kind, overrides(&buffers, root), None, cancel);
     let check = run(Kind::Check).await.map_err(|error| CommandError::Validation(error.to_string()))?;
     let mut reports = vec![check];
     if tests && reports[0].passed && validator.has_tests() && !cancel.is_cancelled() {
@@ -146,14 +157,18 @@ pub async fn validate_workspace(
         return Ok(json!({"cancelled": true}));
     }
     let encoding = state.profile().encoding;
-    let text_of = |path: &WorkspacePath| current_text(state, root, path);
+    let text_of = |path: &WorkspacePath| {
+        let absolute = root.path().join(path.as_str());
+        buffers.get(&absolute).map(|(text, _)| text.clone()).or_else(|| read_disk_text(&absolute).ok().flatten())
+    };
     let by_file = diagnostics_by_file(reports.iter().flat_map(|r| &r.problems), root, encoding, &text_of);
     let files: Vec<Value> = by_file
         .iter()
         .map(|(path, d)| json!({"path": path, "uri": uri_of(root, path), "diagnostics": d.len()}))
         .collect();
-    if reports.iter().all(|report| report.not_run.is_none()) {
-        publish(client, state, root, by_file).await;
+    // A check that did not finish says nothing about the diagnostics shown so far.
+    if reports.iter().all(|report| report.not_run.is_none() && !report.timed_out) {
+        publish(client, state, root, by_file, Some(&buffers)).await;
     }
     let passed = reports.iter().all(|report| report.passed);
     Ok(json!({

@@ -269,7 +269,7 @@ pub async fn apply(
     let verified = answer.applied && problems.is_empty();
     // The files now hold the proposed texts, so the validation's positions match them.
     if verified && proposal.complete && proposal.validation.is_some() {
-        publish(client, state, root, proposal.diagnostics(state, root)).await;
+        publish(client, state, root, proposal.diagnostics(state, root), None).await;
     }
     if answer.applied && !verified {
         let message = format!("issuewright: some files did not end up as proposed: {}", problems.join("; "));

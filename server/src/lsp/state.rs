@@ -49,6 +49,12 @@ impl DocumentStore {
         documents.get(path).map(|document: &Document| (document.text(), document.version()))
     }
 
+    /// Every open document's path, text and version, taken at one moment.
+    pub fn snapshot(&self) -> std::collections::HashMap<std::path::PathBuf, (String, i32)> {
+        let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        documents.iter().map(|(path, document)| (path.to_owned(), (document.text(), document.version()))).collect()
+    }
+
     /// Every open document's path and text.
     pub fn texts(&self) -> Vec<(std::path::PathBuf, String)> {
         let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());

@@ -132,6 +132,25 @@ async fn drain(mut reader: impl AsyncRead + Unpin) -> Capped {
     capped
 }
 
+/// How long the output is still read after the command ended or was killed: a process
+/// that left the group (`setsid`) may hold the pipes open.
+const OUTPUT_GRACE: Duration = Duration::from_secs(5);
+
+/// Kills the command's process group when dropped while armed: if the future running a
+/// command is dropped (the server shuts down, a request is cancelled), nothing it started
+/// keeps running.
+struct GroupGuard {
+    pid: Option<u32>,
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid {
+            kill_group(pid);
+        }
+    }
+}
+
 fn kill_group(pid: u32) {
     // SAFETY: killpg only sends a signal; the group id is the child's pid (process_group(0)).
     unsafe {
@@ -161,6 +180,7 @@ pub async fn run(
         .kill_on_drop(true);
     let mut child = command.spawn().map_err(|source| CommandError { command: spec.display(), source })?;
     let pid = child.id().expect("a just-spawned child has a pid");
+    let mut guard = GroupGuard { pid: Some(pid) };
     let stdout = tokio::spawn(drain(child.stdout.take().expect("piped")));
     let stderr = tokio::spawn(drain(child.stderr.take().expect("piped")));
 
@@ -181,13 +201,29 @@ pub async fn run(
             let _ = child.wait().await;
         }
     }
-    let (out, dropped_out) = stdout.await.unwrap_or_default().finish();
-    let (err, dropped_err) = stderr.await.unwrap_or_default().finish();
+    // The group is gone (killed above); the pid may be reused from here on.
+    guard.pid = None;
+    let grace = tokio::time::Instant::now() + OUTPUT_GRACE;
+    let (out, dropped_out) = within_grace(stdout, grace).await.finish();
+    let (err, dropped_err) = within_grace(stderr, grace).await.finish();
     output.stdout = out;
     output.stderr = err;
     output.dropped_bytes = dropped_out + dropped_err;
     output.duration = started.elapsed();
     Ok(output)
+}
+
+/// What a reader collected, unless the pipe stays open past [`OUTPUT_GRACE`] (then it is
+/// stopped and its output lost, rather than holding up the validation).
+async fn within_grace(mut reader: tokio::task::JoinHandle<Capped>, until: tokio::time::Instant) -> Capped {
+    match tokio::time::timeout_at(until, &mut reader).await {
+        Ok(collected) => collected.unwrap_or_default(),
+        Err(_) => {
+            reader.abort();
+            tracing::warn!("a process outside the command's group kept its output open; the output is dropped");
+            Capped::default()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -236,6 +272,37 @@ mod tests {
         let output = sh("sleep 60 & echo done", Duration::from_secs(30)).await;
         assert_eq!(output.stdout, b"done\n");
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[tokio::test]
+    async fn dropping_a_running_command_kills_its_group() {
+        let dir = crate::testing::tempdir();
+        let pidfile = dir.path().join("pid");
+        let line = format!("sleep 60 & echo $! > '{}'; wait", pidfile.display());
+        let running = sh(&line, Duration::from_secs(60));
+        assert!(tokio::time::timeout(Duration::from_millis(500), running).await.is_err(), "still running");
+        let grandchild: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive(grandchild) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!alive(grandchild), "the server shutting down leaves nothing running");
+    }
+
+    #[tokio::test]
+    async fn a_process_that_leaves_the_group_cannot_hold_the_run() {
+        let dir = crate::testing::tempdir();
+        let pidfile = dir.path().join("pid");
+        // `setsid` puts the sleep in a session of its own, with the output pipes inherited.
+        let line = format!("setsid sh -c 'echo $$ > \"{}\"; exec sleep 60' & sleep 0.2; echo done", pidfile.display());
+        let started = Instant::now();
+        let output = sh(&line, Duration::from_secs(60)).await;
+        assert!(started.elapsed() < Duration::from_secs(30), "returned after the grace period, not after the sleep");
+        assert_eq!(output.status, Some(0));
+        if let Ok(pid) = std::fs::read_to_string(&pidfile).unwrap_or_default().trim().parse::<i32>() {
+            // SAFETY: sends a signal to the test's own stray process.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
     }
 
     #[tokio::test]

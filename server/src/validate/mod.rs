@@ -116,7 +116,9 @@ impl Report {
     /// a report of the same command on the workspace without the proposal, already had.
     /// Errors match by file, tool, code and message, not by line: edits move lines.
     pub fn errors_already_in(&self, before: &Report) -> usize {
-        if before.passed || before.not_run.is_some() || before.timed_out || before.cancelled {
+        let inconclusive = |report: &Report| report.not_run.is_some() || report.timed_out || report.cancelled;
+        // A time-out or a cancel is never an old failure; an old one that ended so tells nothing.
+        if before.passed || inconclusive(before) || inconclusive(self) {
             return 0;
         }
         let mut earlier: HashMap<problem::ProblemIdentity<'_>, usize> = HashMap::new();
@@ -223,7 +225,14 @@ impl Validator {
         };
         let filter = filter.filter(|f| check_filter(f).is_ok() && step.takes_filter());
 
-        let mut guard = self.shadow.lock().await;
+        // Another validation may be building in the shadow; a cancel while waiting ends this one.
+        let mut guard = tokio::select! {
+            guard = self.shadow.lock() => guard,
+            () = cancel.cancelled() => {
+                let summary = "cancelled before it started".to_owned();
+                return Ok(Report { cancelled: true, not_run: None, ..Report::nothing(kind, summary) });
+            }
+        };
         let shadow = match guard.take() {
             Some(shadow) => shadow,
             None => {
@@ -267,7 +276,15 @@ impl Validator {
         let text = strip_ansi(&output.text());
         let mut problems = parse::parse(&text, step.formats(), self.matcher.as_ref(), &map);
         if kind == Kind::Test && step.writes_junit() {
-            problems.extend(junit_problems(&tree, started, &map, step.source()));
+            // The XML reports say more than the console's one-line summary of the same failure.
+            let reported = junit_problems(&tree, started, &map, step.source());
+            let places: std::collections::HashSet<(&str, u32)> =
+                reported.iter().filter_map(|p| p.place.as_ref()).map(|p| (p.path.as_str(), p.start.line)).collect();
+            problems.retain(|problem| {
+                problem.severity != Severity::Error
+                    || !problem.place.as_ref().is_some_and(|p| places.contains(&(p.path.as_str(), p.start.line)))
+            });
+            problems.extend(reported.iter().cloned());
         }
         let problems = parse::dedupe(problems);
         let passed = output.succeeded() && !output.timed_out && !output.cancelled;
@@ -375,5 +392,8 @@ mod tests {
         assert_eq!(failed(vec![]).errors_already_in(&failed(vec![])), 1, "the same unreadable failure");
         let not_run = Report { not_run: Some("cargo is not installed".into()), ..failed(vec![]) };
         assert_eq!(after.errors_already_in(&not_run), 0);
+        let timed_out = Report { timed_out: true, ..failed(vec![]) };
+        assert_eq!(timed_out.errors_already_in(&failed(vec![])), 0, "a time-out is new");
+        assert_eq!(failed(vec![]).errors_already_in(&timed_out), 0);
     }
 }

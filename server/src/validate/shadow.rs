@@ -181,9 +181,17 @@ impl Shadow {
                 continue;
             }
             seen.insert(relative.clone());
+            // FIFOs, sockets and devices are not sources, and opening a FIFO would block.
+            if !file_type.is_file() && !file_type.is_symlink() {
+                continue;
+            }
             let Ok(metadata) = entry.path().symlink_metadata() else { continue };
             let wanted = if file_type.is_symlink() {
                 let Ok(target) = std::fs::read_link(entry.path()) else { continue };
+                // The manifest stores link targets as text.
+                if target.to_str().is_none() {
+                    continue;
+                }
                 Entry::Link { target }
             } else {
                 let modified_ns = metadata
@@ -197,12 +205,18 @@ impl Shadow {
                 continue;
             }
             let target = self.tree.join(&relative);
-            prepare_parent(&target)?;
+            self.prepare_parent(&relative)?;
             match &wanted {
                 Entry::Link { target: link } => replace_with_link(link, &target)?,
                 _ => {
                     remove_any(&target)?;
-                    std::fs::copy(entry.path(), &target).map_err(io_error(&target))?;
+                    // A file that cannot be read (permissions, gone meanwhile) is left out
+                    // of the build rather than failing it; it is tried again next time.
+                    if let Err(error) = std::fs::copy(entry.path(), &target) {
+                        tracing::warn!("not mirrored: {}: {error}", entry.path().display());
+                        self.manifest.remove(&relative);
+                        continue;
+                    }
                 }
             }
             self.manifest.insert(relative, wanted);
@@ -214,7 +228,7 @@ impl Shadow {
             let wanted = Entry::Link { target: source.clone() };
             if self.manifest.get(&relative) != Some(&wanted) {
                 let target = self.tree.join(&relative);
-                prepare_parent(&target)?;
+                self.prepare_parent(&relative)?;
                 replace_with_link(&source, &target)?;
                 self.manifest.insert(relative, wanted);
             }
@@ -222,6 +236,11 @@ impl Shadow {
 
         for (path, text) in overrides {
             let relative = path.as_str().to_owned();
+            // A buffer inside a linked folder (`node_modules`, a link to elsewhere) is not
+            // part of the mirror: writing it there would write through the link.
+            if self.behind_link(&relative) {
+                continue;
+            }
             let target = self.tree.join(&relative);
             match text {
                 Some(text) => {
@@ -230,7 +249,7 @@ impl Shadow {
                     if self.manifest.get(&relative) == Some(&wanted) {
                         continue;
                     }
-                    prepare_parent(&target)?;
+                    self.prepare_parent(&relative)?;
                     remove_any(&target)?;
                     std::fs::write(&target, text).map_err(io_error(&target))?;
                     self.manifest.insert(relative, wanted);
@@ -248,6 +267,9 @@ impl Shadow {
         let gone: Vec<String> = self.manifest.keys().filter(|path| !seen.contains(*path)).cloned().collect();
         for relative in gone {
             self.manifest.remove(&relative);
+            if self.behind_link_in(&relative, false) {
+                continue;
+            }
             let target = self.tree.join(&relative);
             // A folder there now holds newer files (the file became a folder): keep it.
             if !target.symlink_metadata().is_ok_and(|m| m.is_dir()) {
@@ -267,33 +289,65 @@ impl Shadow {
         Some(text.replace(std::path::MAIN_SEPARATOR, "/"))
     }
 
+    /// Whether `relative` lies below a link or a linked folder, in the workspace or in the
+    /// mirror: such paths are never written or removed in the mirror.
+    fn behind_link(&self, relative: &str) -> bool {
+        self.behind_link_in(relative, true)
+    }
+
+    /// [`behind_link`](Self::behind_link), looking at the mirror only when `source` is false.
+    fn behind_link_in(&self, relative: &str, source: bool) -> bool {
+        let mut prefix = String::new();
+        let mut parts = relative.split('/').peekable();
+        while let Some(part) = parts.next() {
+            if parts.peek().is_none() {
+                break;
+            }
+            if LINKED_DIRS.contains(&part) {
+                return true;
+            }
+            if !prefix.is_empty() {
+                prefix.push('/');
+            }
+            prefix.push_str(part);
+            let is_link = |root: &Path| root.join(&prefix).symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+            if (source && is_link(&self.source)) || is_link(&self.tree) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Makes every folder above `relative` in the mirror a real folder, replacing a file or
+    /// a link in the way (and forgetting it in the manifest). Never follows a link and never
+    /// touches anything outside the mirror.
+    fn prepare_parent(&mut self, relative: &str) -> Result<(), ShadowError> {
+        let parts: Vec<&str> = relative.split('/').collect();
+        let mut path = self.tree.clone();
+        for (depth, part) in parts.iter().enumerate().take(parts.len().saturating_sub(1)) {
+            path.push(part);
+            match path.symlink_metadata() {
+                Ok(metadata) if metadata.is_dir() => continue,
+                Ok(_) => {
+                    std::fs::remove_file(&path).map_err(io_error(&path))?;
+                    self.manifest.remove(&parts[..=depth].join("/"));
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(io_error(&path)(error)),
+            }
+            std::fs::create_dir(&path).map_err(io_error(&path))?;
+        }
+        Ok(())
+    }
+
     fn save(&self) -> Result<(), ShadowError> {
         let path = self.dir.join("manifest.bin");
-        let bytes = postcard::to_allocvec(&self.manifest).expect("manifests serialise");
+        let bytes = postcard::to_allocvec(&self.manifest)
+            .map_err(|error| io_error(&path)(std::io::Error::new(std::io::ErrorKind::InvalidData, error)))?;
         let temporary = self.dir.join("manifest.bin.tmp");
         std::fs::write(&temporary, bytes).map_err(io_error(&temporary))?;
         std::fs::rename(&temporary, &path).map_err(io_error(&path))
     }
-}
-
-/// Makes sure `target`'s parent is a directory, replacing a file or link in the way.
-fn prepare_parent(target: &Path) -> Result<(), ShadowError> {
-    let Some(parent) = target.parent() else { return Ok(()) };
-    if parent.is_dir() && !parent.is_symlink() {
-        return Ok(());
-    }
-    let mut ancestor = parent;
-    loop {
-        if ancestor.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
-            std::fs::remove_file(ancestor).map_err(io_error(ancestor))?;
-            break;
-        }
-        match ancestor.parent() {
-            Some(up) if !up.as_os_str().is_empty() => ancestor = up,
-            _ => break,
-        }
-    }
-    std::fs::create_dir_all(parent).map_err(io_error(parent))
 }
 
 /// Removes whatever is at `target` (file, link or folder); nothing there is fine.
@@ -416,6 +470,44 @@ mod tests {
         // A reopened shadow remembers what it holds.
         let mut reopened = Shadow::open(&f.source, &f.cache).unwrap();
         assert_eq!(reopened.sync(&BTreeMap::new()).unwrap().written, 0);
+    }
+
+    #[test]
+    fn buffers_inside_linked_folders_never_write_through_the_link() {
+        let f = fixture(&[("src/lib.rs", "x\n"), ("node_modules/@types/node/fs.d.ts", "declare const fs: 1;\n")]);
+        let outside = f.cache.parent().unwrap().join("elsewhere");
+        std::fs::create_dir_all(outside.join("deep")).unwrap();
+        std::fs::write(outside.join("deep/lib.rs"), "the real one\n").unwrap();
+        std::os::unix::fs::symlink(&outside, f.source.join("vendor")).unwrap();
+        let before = (snapshot(&f.source), snapshot(&outside));
+
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        // The editor has a file open in each linked folder (go to definition), edited.
+        let overrides = BTreeMap::from([
+            (p("node_modules/@types/node/fs.d.ts"), Some("edited\n".to_owned())),
+            (p("vendor/deep/lib.rs"), Some("edited\n".to_owned())),
+            (p("vendor/deep/new.rs"), Some("new\n".to_owned())),
+        ]);
+        shadow.sync(&overrides).unwrap();
+        // Then closes them (the overrides go), and a proposal deletes one.
+        shadow.sync(&BTreeMap::from([(p("vendor/deep/lib.rs"), None)])).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        assert_eq!((snapshot(&f.source), snapshot(&outside)), before, "nothing behind a link was written or removed");
+        assert!(shadow.tree().join("vendor").is_symlink(), "the link is mirrored as a link");
+    }
+
+    #[test]
+    fn fifos_and_sockets_are_skipped_not_opened() {
+        let f = fixture(&[("a.txt", "a\n")]);
+        let fifo = f.source.join("pipe");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let _socket = std::os::unix::net::UnixListener::bind(f.source.join("socket")).unwrap();
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        let stats = shadow.sync(&BTreeMap::new()).unwrap();
+        assert_eq!(stats.files, 1);
+        assert!(!shadow.tree().join("pipe").exists() && !shadow.tree().join("socket").exists());
     }
 
     #[test]

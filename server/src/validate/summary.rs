@@ -142,8 +142,12 @@ pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
     let warnings: Vec<&Problem> = report.problems.iter().filter(|p| p.severity == Severity::Warning).collect();
     let mut shown = 0;
     for problem in errors.iter().take(MAX_ERRORS_SHOWN) {
-        let part = describe(problem, tree);
-        if out.len() + part.len() > MAX_SUMMARY_CHARS {
+        let mut part = describe(problem, tree);
+        if shown == 0 && out.len() + part.len() > MAX_SUMMARY_CHARS {
+            // The first error is always shown, cut if need be (a panic with long captured output).
+            part = cut_head_tail(&part, MAX_SUMMARY_CHARS.saturating_sub(out.len() + 200));
+        }
+        if shown > 0 && out.len() + part.len() > MAX_SUMMARY_CHARS {
             break;
         }
         out.push('\n');
@@ -171,4 +175,37 @@ pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::problem::Problem;
+
+    #[test]
+    fn a_very_long_first_error_is_cut_not_hidden() {
+        let captured =
+            format!("thread 'counts' panicked\n{}\nassertion failed: left == right", "log line\n".repeat(5_000));
+        let report = Report {
+            kind: Kind::Test,
+            command: Some("cargo test".into()),
+            status: Some(101),
+            timed_out: false,
+            cancelled: false,
+            passed: false,
+            problems: vec![Problem::unplaced(Severity::Error, "cargo", captured)],
+            unparsed: None,
+            not_run: None,
+            output: String::new(),
+            summary: String::new(),
+            duration_ms: 1,
+            sync: Default::default(),
+        };
+        let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
+        assert!(summary.contains("thread 'counts' panicked"), "{summary}");
+        assert!(summary.contains("assertion failed: left == right"));
+        assert!(summary.contains("characters cut"));
+        assert!(!summary.contains("more error"));
+        assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{}", summary.len());
+    }
 }
