@@ -23,4 +23,10 @@ harness.run(function(out)
     table.insert(out.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, source = d.source, severity = d.severity })
   end
   out.modified = vim.bo[buf].modified
+
+  -- Saving makes the server read Neovim's settings (a request to Neovim); it must go on
+  -- answering afterwards.
+  vim.cmd('write')
+  local again, err = iw.command('validate', {}, 60000)
+  out.after_save = again and again.errors or err
 end)

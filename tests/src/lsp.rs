@@ -30,6 +30,8 @@ pub struct ClientOptions {
     pub initialization_options: Value,
     /// Extra environment for the server process.
     pub env: Vec<(String, String)>,
+    /// The workspace folder as the editor names it (default: the scratch workspace).
+    pub root: Option<PathBuf>,
 }
 
 impl Default for ClientOptions {
@@ -50,6 +52,7 @@ impl Default for ClientOptions {
             }),
             initialization_options: Value::Null,
             env: Vec::new(),
+            root: None,
         }
     }
 }
@@ -129,7 +132,7 @@ impl LspClient {
             messages,
             next_id: 0,
             stderr,
-            root: scratch.workspace(),
+            root: options.root.clone().unwrap_or_else(|| scratch.workspace()),
             editor: Editor::default(),
             notifications: Vec::new(),
             server_requests: Vec::new(),

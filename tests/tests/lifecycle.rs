@@ -67,3 +67,29 @@ fn malformed_messages_are_answered_and_the_server_lives_on() {
     assert!(status["message"].as_str().unwrap().contains("no run `20200101-000000-0000`"), "{status}");
     assert!(client.shutdown().success());
 }
+
+#[test]
+fn requests_to_the_client_from_notifications_never_stall_the_session() {
+    let scratch = Scratch::new(&[("a.txt", "a\n")]);
+    let mut options = ClientOptions::default();
+    // As VS Code and Neovim do: the server may ask for settings and register file watching.
+    options.capabilities["workspace"]["configuration"] = json!(true);
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.open("a.txt", "a\n");
+    let uri = issuewright_tests::uri_of(&scratch.workspace().join("a.txt"));
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    // Answered, while the server waits on its own requests to the client.
+    let answer = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
+    assert!(answer.unwrap_err()["message"].as_str().unwrap().contains("no-such-run"));
+    let asked: Vec<&str> = client.server_requests.iter().filter_map(|r| r["method"].as_str()).collect();
+    assert!(asked.contains(&"client/registerCapability"), "{asked:?}");
+    // The settings request after the save is answered within the session too.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !client.server_requests.iter().any(|r| r["method"] == "workspace/configuration") {
+        assert!(std::time::Instant::now() < deadline, "the save never asked for settings");
+        let _ = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
+    }
+    let after = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
+    assert!(after.is_err(), "still answering after the settings request");
+}

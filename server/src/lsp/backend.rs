@@ -130,9 +130,14 @@ impl LanguageServer for Backend {
                 method: "workspace/didChangeWatchedFiles".into(),
                 register_options: serde_json::to_value(options).ok(),
             };
-            if let Err(error) = self.client.register_capability(vec![registration]).await {
-                tracing::warn!("file watching not registered: {}", error.message);
-            }
+            // Notifications are handled in order, one at a time: one that waited here for the
+            // client's answer would keep that answer from being read. Ask in the background.
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                if let Err(error) = client.register_capability(vec![registration]).await {
+                    tracing::warn!("file watching not registered: {}", error.message);
+                }
+            });
         }
     }
 
@@ -186,20 +191,25 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, _: DidSaveTextDocumentParams) {
         let Some(root) = self.state.root.get().cloned() else { return };
-        let config = match commands::run_config(&self.client, &self.state, &root, None).await {
-            Ok(config) => config,
-            Err(error) => {
-                tracing::warn!("validation after save: {error}");
+        // Reading the editor's settings is a request to the client: never wait for its
+        // answer inside a notification (see `initialized`).
+        let (client, state) = (self.client.clone(), self.state.clone());
+        tokio::spawn(async move {
+            let config = match commands::run_config(&client, &state, &root, None).await {
+                Ok(config) => config,
+                Err(error) => {
+                    tracing::warn!("validation after save: {error}");
+                    return;
+                }
+            };
+            if !config.validate.on_save {
                 return;
             }
-        };
-        if !config.validate.on_save {
-            return;
-        }
-        match diagnostics::validator(&self.state, &root, &config.validate) {
-            Ok(validator) => diagnostics::schedule_after_save(self.client.clone(), self.state.clone(), root, validator),
-            Err(error) => tracing::warn!("validation after save: {error}"),
-        }
+            match diagnostics::validator(&state, &root, &config.validate) {
+                Ok(validator) => diagnostics::schedule_after_save(client, state, root, validator),
+                Err(error) => tracing::warn!("validation after save: {error}"),
+            }
+        });
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -105,6 +105,21 @@ impl<'de> serde::Deserialize<'de> for WorkspacePath {
     }
 }
 
+/// Whether a path component names `reserved` on a case-insensitive file system (macOS,
+/// Windows): case, trailing dots and spaces, and characters such file systems ignore
+/// (zero-width joiners and the like) do not matter.
+fn folds_to(part: &str, reserved: &str) -> bool {
+    let folded: String = part
+        .chars()
+        .filter(
+            |c| !matches!(*c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}'),
+        )
+        .collect::<String>()
+        .trim_end_matches(['.', ' '])
+        .to_lowercase();
+    folded == reserved
+}
+
 fn normalise(raw: &str) -> Result<String, PathError> {
     if let Some(bad) = raw.chars().find(|c| *c == '\\' || c.is_control()) {
         let what = if bad == '\\' { "a backslash" } else { "a control character" };
@@ -123,11 +138,11 @@ fn normalise(raw: &str) -> Result<String, PathError> {
                     return Err(PathError::EscapesRoot(raw.to_owned()));
                 }
             }
-            ".git" => return Err(PathError::GitDirectory(raw.to_owned())),
+            _ if folds_to(part, ".git") => return Err(PathError::GitDirectory(raw.to_owned())),
             _ => parts.push(part),
         }
     }
-    if parts.first() == Some(&".issuewright") {
+    if parts.first().is_some_and(|first| folds_to(first, ".issuewright")) {
         return Err(PathError::RunRecords(raw.to_owned()));
     }
     Ok(parts.join("/"))
@@ -136,16 +151,24 @@ fn normalise(raw: &str) -> Result<String, PathError> {
 /// The workspace root on disk: the one directory tool calls may read and stage changes in.
 #[derive(Clone, Debug)]
 pub struct Root {
+    /// As the editor or the user named it (absolute): paths and URIs handed out use this
+    /// form, so they match the editor's own (`/home/me/p` where `/home` is a link).
     path: PathBuf,
+    /// With every link resolved, for the symlink checks.
+    canonical: PathBuf,
 }
 
 impl Root {
-    /// The root at `path`, canonicalised so symlink checks compare like with like.
+    /// The root at `path` (made absolute; canonicalised when it holds `.` or `..`).
     pub fn new(path: &Path) -> std::io::Result<Self> {
-        Ok(Self { path: path.canonicalize()? })
+        let canonical = path.canonicalize()?;
+        let absolute = std::path::absolute(path)?;
+        let plain = absolute.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        let path = if plain { absolute } else { canonical.clone() };
+        Ok(Self { path, canonical })
     }
 
-    /// The canonical root directory.
+    /// The root directory, in the form it was named.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -161,13 +184,26 @@ impl Root {
                 return Ok(self.path.join(relative.as_str()));
             };
             if metadata.file_type().is_symlink() {
-                let inside = current
-                    .canonicalize()
-                    .map(|target| target.starts_with(&self.path))
+                let target = current.canonicalize();
+                let inside = target
+                    .as_ref()
+                    .map(|target| target.starts_with(&self.canonical))
                     // A dangling link could be created outside later: refuse it.
                     .unwrap_or(false);
                 if !inside {
                     return Err(PathError::SymlinkEscape(relative.to_string()));
+                }
+                // A link may not lead where a path may not go.
+                if let Ok(target) = &target {
+                    let rest = target.strip_prefix(&self.canonical).unwrap_or(target);
+                    if let Some(first) = rest.components().next().and_then(|c| c.as_os_str().to_str()) {
+                        if folds_to(first, ".git") {
+                            return Err(PathError::GitDirectory(relative.to_string()));
+                        }
+                        if folds_to(first, ".issuewright") {
+                            return Err(PathError::RunRecords(relative.to_string()));
+                        }
+                    }
                 }
             }
         }
@@ -176,7 +212,7 @@ impl Root {
 
     /// The workspace path of an absolute path below the root, if it is one a tool may name.
     pub fn relative(&self, absolute: &Path) -> Option<WorkspacePath> {
-        let rest = absolute.strip_prefix(&self.path).ok()?;
+        let rest = absolute.strip_prefix(&self.path).or_else(|_| absolute.strip_prefix(&self.canonical)).ok()?;
         let mut parts = Vec::new();
         for component in rest.components() {
             match component {
@@ -191,6 +227,40 @@ impl Root {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_folders_are_refused_in_any_spelling_a_file_system_folds() {
+        for raw in [".GIT/config", "src/.Git/hooks/pre-commit", ".git./config", ".g\u{200c}it/config", ".git /x"] {
+            assert!(matches!(WorkspacePath::parse(raw), Err(PathError::GitDirectory(_))), "{raw}");
+        }
+        assert!(matches!(WorkspacePath::parse(".IssueWright/runs/x"), Err(PathError::RunRecords(_))));
+        assert!(WorkspacePath::parse(".github/workflows/ci.yml").is_ok());
+        assert!(WorkspacePath::parse("src/gitignore.rs").is_ok());
+    }
+
+    #[test]
+    fn a_root_named_through_a_link_keeps_its_name_and_its_checks() {
+        let dir = crate::testing::tempdir();
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("src")).unwrap();
+        std::fs::create_dir_all(dir.path().join("outside")).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("alias")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside"), real.join("escape")).unwrap();
+        let root = Root::new(&dir.path().join("alias")).unwrap();
+        assert_eq!(root.path(), dir.path().join("alias"), "paths handed out keep the editor's form");
+        let lib = WorkspacePath::parse("src/lib.rs").unwrap();
+        assert_eq!(root.relative(&dir.path().join("alias/src/lib.rs")), Some(lib.clone()));
+        assert_eq!(root.relative(&real.canonicalize().unwrap().join("src/lib.rs")), Some(lib.clone()));
+        assert_eq!(root.resolve(&lib).unwrap(), dir.path().join("alias/src/lib.rs"));
+        let escape = WorkspacePath::parse("escape/x.rs").unwrap();
+        assert!(matches!(root.resolve(&escape), Err(PathError::SymlinkEscape(_))));
+        std::fs::create_dir_all(real.join(".git")).unwrap();
+        std::os::unix::fs::symlink(real.join(".git"), real.join("gitlink")).unwrap();
+        let through = WorkspacePath::parse("gitlink/config").unwrap();
+        assert!(matches!(root.resolve(&through), Err(PathError::GitDirectory(_))), "a link into .git");
+        let dotted = Root::new(&dir.path().join("real/src/..")).unwrap();
+        assert_eq!(dotted.path(), real.canonicalize().unwrap());
+    }
 
     #[test]
     fn plain_relative_paths_are_normalised() {
