@@ -14,10 +14,39 @@ pub struct IndexCache {
     entries: HashMap<(u64, Language), IndexedFile>,
 }
 
-/// The cache file of a workspace: `<cache dir>/issuewright/index/<hash of the root>.bin`.
+/// Raised when what is cached changes shape or meaning without a new release.
+const SCHEMA: u32 = 2;
+
+/// What a cached extraction depends on besides the file: this program's version, the cache
+/// schema, and the text of the queries. A cache written under another key is not read.
+fn format_key() -> u64 {
+    let mut what = format!("{} {SCHEMA}", env!("CARGO_PKG_VERSION"));
+    for text in super::language::QUERY_TEXTS {
+        what.push_str(text);
+    }
+    xxhash_rust::xxh3::xxh3_64(what.as_bytes())
+}
+
+/// The cache file of a workspace:
+/// `<cache dir>/issuewright/index/<hash of the root>-<format key>.bin`.
 pub fn cache_file(cache_dir: &Path, root: &Path) -> PathBuf {
     let key = xxhash_rust::xxh3::xxh3_64(root.to_string_lossy().as_bytes());
-    cache_dir.join("issuewright").join("index").join(format!("{key:016x}.bin"))
+    cache_dir.join("issuewright").join("index").join(format!("{key:016x}-{:016x}.bin", format_key()))
+}
+
+/// Removes the workspace's cache files written under other format keys (older versions).
+fn remove_outdated(path: &Path) {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
+    let Some((workspace, _)) = name.split_once('-') else { return };
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    for entry in entries.flatten() {
+        let other = entry.file_name();
+        let other = other.to_string_lossy();
+        let outdated = other.starts_with(workspace) && other.ends_with(".bin") && other != name;
+        if outdated {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 impl IndexCache {
@@ -46,7 +75,9 @@ impl IndexCache {
         std::fs::create_dir_all(parent)?;
         let temporary = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&temporary, bytes)?;
-        std::fs::rename(&temporary, path)
+        std::fs::rename(&temporary, path)?;
+        remove_outdated(path);
+        Ok(())
     }
 
     /// Number of entries.
@@ -83,6 +114,24 @@ mod tests {
         assert_eq!(second.stats.cache_hits, 1, "only the changed file is parsed again");
         assert_eq!(second.file("src/b.rs").unwrap().symbols.definitions.len(), 2);
         assert_eq!(second.file("src/a.rs"), first.file("src/a.rs"));
+    }
+
+    #[test]
+    fn a_cache_written_by_another_version_is_neither_read_nor_kept() {
+        let dir = crate::testing::tempdir();
+        let cache = dir.path().join("cache");
+        let file = cache_file(&cache, dir.path());
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let (workspace, key) = name.split_once('-').unwrap();
+        assert_eq!(key, format!("{:016x}.bin", format_key()), "the file name carries the format key");
+        let older = file.with_file_name(format!("{workspace}-0000000000000000.bin"));
+        let other_workspace = file.with_file_name("ffffffffffffffff-0000000000000000.bin");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&older, b"old").unwrap();
+        std::fs::write(&other_workspace, b"other").unwrap();
+        IndexCache::save(&file, std::iter::empty()).unwrap();
+        assert!(!older.exists(), "the outdated cache of this workspace is removed");
+        assert!(other_workspace.exists(), "other workspaces' caches are left alone");
     }
 
     #[test]

@@ -228,12 +228,26 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
     }
 }
 
+/// How deep a type is searched for its name: `&&&&...X` or deeply nested generics in
+/// generated code must not exhaust the stack, and real names sit near the top.
+const MAX_NAME_DEPTH: usize = 64;
+
+/// The first type or plain identifier in `node`, depth first, skipping lifetimes
+/// (`impl<'a> Iterator for &'a Foo` is about `Foo`, not `a`).
 fn first_named_identifier(node: Node<'_>, source: &[u8]) -> Option<String> {
-    if node.kind() == "type_identifier" || node.kind() == "identifier" {
-        return Some(text(node, source).to_owned());
+    let mut stack = vec![(node, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        match node.kind() {
+            "type_identifier" | "identifier" => return Some(text(node, source).to_owned()),
+            "lifetime" => continue,
+            _ if depth >= MAX_NAME_DEPTH => continue,
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev().map(|child| (child, depth + 1)));
     }
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).find_map(|child| first_named_identifier(child, source))
+    None
 }
 
 /// The nearest enclosing container of a definition (a few levels up at most).
@@ -302,6 +316,20 @@ mod tests {
 
     fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
         (name.to_owned(), kind, container.map(str::to_owned))
+    }
+
+    #[test]
+    fn impl_targets_skip_lifetimes_and_deep_types_do_not_exhaust_the_stack() {
+        let found = symbols(Language::Rust, "impl<'a> Iterator for &'a Foo { fn next(&mut self) {} }\n");
+        assert_eq!(definitions(&found), [def("next", DefinitionKind::Method, Some("Foo"))]);
+        // Generated code can nest far deeper than any name search should go.
+        let deep = format!("impl T for {}X {{ fn f() {{}} }}\n", "&".repeat(20_000));
+        let parsed = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || symbols(Language::Rust, &deep).definitions.len())
+            .unwrap()
+            .join();
+        assert!(parsed.is_ok(), "a 2 MB stack, as on the indexing threads, suffices");
     }
 
     #[test]

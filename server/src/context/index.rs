@@ -267,13 +267,56 @@ impl Index {
         self.files.remove(path);
     }
 
-    /// Re-reads one file from disk: indexed again if it still exists, forgotten if not.
+    /// Re-reads one path from disk: a file the walk would index is indexed again; anything
+    /// else there (gone, ignored, too large, a link, a FIFO) is forgotten, and a folder that
+    /// went away takes every file below it along.
     pub fn refresh_from_disk(&mut self, path: &str) {
-        match std::fs::read(self.root.join(path)) {
-            Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => self.update(path, &bytes),
-            _ => self.remove(path),
+        let absolute = self.root.join(path);
+        match absolute.symlink_metadata() {
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
+                match std::fs::read(&absolute) {
+                    Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => {
+                        self.update(path, &bytes)
+                    }
+                    _ => self.remove(path),
+                }
+            }
+            Ok(_) => self.remove(path),
+            Err(_) => {
+                self.remove(path);
+                let below = format!("{path}/");
+                self.files.retain(|file, _| !file.starts_with(&below));
+            }
         }
     }
+}
+
+/// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
+/// not hidden, not below a skipped or hidden folder, not ignored by a `.gitignore` on its way.
+/// For files the editor and the file watcher report, which do not come through the walk.
+pub fn indexable(root: &Path, relative: &str) -> bool {
+    if Language::of_path(relative).is_none() {
+        return false;
+    }
+    let parts: Vec<&str> = relative.split('/').collect();
+    let (name, folders) = parts.split_last().expect("split yields a part");
+    if name.starts_with('.') || folders.iter().any(|f| f.starts_with('.') || SKIPPED_DIRS.contains(f)) {
+        return false;
+    }
+    let mut dir = root.to_path_buf();
+    for (depth, part) in parts.iter().enumerate() {
+        let rules = dir.join(".gitignore");
+        if rules.is_file() {
+            let (matcher, _) = ignore::gitignore::Gitignore::new(&rules);
+            let below: PathBuf = parts[depth..].iter().collect();
+            if matcher.matched_path_or_any_parents(dir.join(below), false).is_ignore() {
+                return false;
+            }
+        }
+        dir.push(part);
+    }
+    true
 }
 
 /// A file indexed (and whether from the cache), or why it was skipped.

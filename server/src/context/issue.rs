@@ -34,6 +34,13 @@ pub struct IssueQuery {
 /// Source file extensions recognised in mentions.
 const SOURCE_EXTENSIONS: [&str; 10] = ["rs", "java", "ts", "tsx", "js", "jsx", "mjs", "kt", "go", "py"];
 
+/// How much of an issue's text is read.
+const MAX_ISSUE_CHARS: usize = 200_000;
+
+/// How many qualifiers of a chain are kept with each part (`a::b::c::D` keeps `b, c` for `D`
+/// when this is 2).
+const MAX_QUALIFIERS: usize = 3;
+
 /// Where a piece of the text sits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Region {
@@ -42,37 +49,40 @@ enum Region {
     CodeBlock,
 }
 
-/// Splits Markdown into prose, `inline code` and fenced code blocks.
+/// Splits Markdown into prose, `inline code` and fenced code blocks. Linear in the text:
+/// the next fence is searched for again only once it has been passed.
 fn regions(text: &str) -> Vec<(Region, &str)> {
     let mut out = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        let fence = rest.find("```");
-        let tick = rest.find('`');
+    let mut at = 0;
+    let mut fence = text.find("```");
+    while at < text.len() {
+        if fence.is_some_and(|f| f < at) {
+            fence = text[at..].find("```").map(|f| at + f);
+        }
+        let tick = text[at..].find('`').map(|t| at + t);
         match (fence, tick) {
             (Some(f), Some(t)) if f <= t => {
-                out.push((Region::Prose, &rest[..f]));
-                let after = &rest[f + 3..];
-                let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
-                let body = &after[body_start..];
-                let end = body.find("```").unwrap_or(body.len());
-                out.push((Region::CodeBlock, &body[..end]));
-                rest = body.get(end + 3..).unwrap_or("");
+                out.push((Region::Prose, &text[at..f]));
+                let after = f + 3;
+                let body_start = text[after..].find('\n').map_or(text.len(), |n| after + n + 1);
+                let end = text[body_start..].find("```").map_or(text.len(), |e| body_start + e);
+                out.push((Region::CodeBlock, &text[body_start..end]));
+                at = (end + 3).min(text.len());
             }
             (_, Some(t)) => {
-                out.push((Region::Prose, &rest[..t]));
-                let after = &rest[t + 1..];
-                match after.find(['`', '\n']) {
-                    Some(end) if after.as_bytes()[end] == b'`' => {
-                        out.push((Region::InlineCode, &after[..end]));
-                        rest = &after[end + 1..];
+                out.push((Region::Prose, &text[at..t]));
+                let after = t + 1;
+                match text[after..].find(['`', '\n']).map(|e| after + e) {
+                    Some(end) if text.as_bytes()[end] == b'`' => {
+                        out.push((Region::InlineCode, &text[after..end]));
+                        at = end + 1;
                     }
-                    _ => rest = after,
+                    _ => at = after,
                 }
             }
             _ => {
-                out.push((Region::Prose, rest));
-                rest = "";
+                out.push((Region::Prose, &text[at..]));
+                at = text.len();
             }
         }
     }
@@ -149,6 +159,11 @@ fn without_template(text: &str) -> (String, String) {
 
 /// Reads an issue: the title (first line) counts more than the body.
 pub fn analyze(text: &str) -> IssueQuery {
+    // A pasted log can be megabytes; its start names what matters.
+    let text = match text.char_indices().nth(MAX_ISSUE_CHARS) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
     let (title, body) = without_template(text);
     let mut title_query = analyze_part(&title);
     let body_query = analyze_part(&body);
@@ -247,7 +262,9 @@ fn analyze_part(text: &str) -> IssueQuery {
                 if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
                     continue;
                 }
-                let qualifiers = parts[..position].iter().map(|q| (*q).to_owned()).collect();
+                // The nearest qualifiers say enough, and a long chain stays linear.
+                let qualifiers =
+                    parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
                 let weight = region_weight * if position + 1 == parts.len() { 1.0 } else { 0.7 };
                 let entry = symbol_weights.entry(((*part).to_owned(), qualifiers)).or_default();
                 *entry = entry.max(weight);
@@ -316,6 +333,19 @@ mod tests {
 
     fn symbol<'a>(query: &'a IssueQuery, name: &str) -> Option<&'a SymbolMention> {
         query.symbols.iter().find(|s| s.name == name)
+    }
+
+    #[test]
+    fn pathological_issues_are_read_in_bounded_form() {
+        let chain = vec!["part"; 5_000].join(".");
+        let query = analyze(&format!("Crash in `{chain}`"));
+        assert!(query.symbols.iter().all(|s| s.qualifiers.len() <= MAX_QUALIFIERS));
+        assert!(query.symbols.iter().any(|s| s.name == "part" && s.qualifiers == ["part", "part", "part"]));
+        // Half a megabyte of inline code and a log past the cap: the start is what is read.
+        let ticks = "`a` ".repeat(150_000);
+        let query = analyze(&format!("`JoinSet` leaks\n{ticks}`NeverReached`"));
+        assert!(symbol(&query, "JoinSet").is_some());
+        assert!(symbol(&query, "NeverReached").is_none(), "text past the cap is not read");
     }
 
     #[test]

@@ -95,6 +95,19 @@ macro_rules! grammar_file {
     };
 }
 
+/// The text of every query file, for telling whether a cached extraction is still valid.
+pub const QUERY_TEXTS: [&str; 9] = [
+    grammar_file!("rust", "definitions"),
+    grammar_file!("rust", "references"),
+    grammar_file!("rust", "imports"),
+    grammar_file!("java", "definitions"),
+    grammar_file!("java", "references"),
+    grammar_file!("java", "imports"),
+    grammar_file!("typescript", "definitions"),
+    grammar_file!("typescript", "references"),
+    grammar_file!("typescript", "imports"),
+];
+
 static RUST: LazyLock<Queries> = LazyLock::new(|| {
     compile(
         Language::Rust,

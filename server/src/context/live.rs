@@ -1,7 +1,7 @@
 //! The index of a running language server: built in the background, kept fresh as the
 //! editor types (incremental tree-sitter parsing of open documents) and as files change on disk.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -11,7 +11,7 @@ use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
 use super::extract;
-use super::index::{Index, IndexedFile};
+use super::index::{Index, IndexedFile, MAX_SOURCE_BYTES, indexable};
 use super::language::Language;
 use crate::workspace::ByteEdit;
 
@@ -26,6 +26,18 @@ struct OpenTree {
 struct State {
     index: Option<Arc<Index>>,
     open: HashMap<String, OpenTree>,
+    /// The workspace root, once a build started.
+    root: Option<std::path::PathBuf>,
+    /// Paths that changed on disk (or were closed) while the first build ran: read again
+    /// when it is installed, since the build may have read them before the change.
+    dirty: BTreeSet<String>,
+}
+
+impl State {
+    /// Whether an editor document at `path` with `len` bytes belongs in the index.
+    fn wants(&self, path: &str, len: usize) -> bool {
+        len as u64 <= MAX_SOURCE_BYTES && self.root.as_deref().is_none_or(|root| indexable(root, path))
+    }
 }
 
 /// The index, shared between the server's handlers and its runs.
@@ -44,6 +56,7 @@ impl LiveIndex {
     /// Builds the index of `root` on a blocking thread (through the on-disk cache in
     /// `cache_dir`, when given) and makes it available when done.
     pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>) {
+        self.write().root = Some(root.to_owned());
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
@@ -67,6 +80,11 @@ impl LiveIndex {
     /// Makes `index` current, with the open documents' texts in place of the disk's.
     pub fn install(&self, mut index: Index) {
         let mut state = self.write();
+        for path in std::mem::take(&mut state.dirty) {
+            if !state.open.contains_key(&path) {
+                index.refresh_from_disk(&path);
+            }
+        }
         for (path, open) in &state.open {
             index.insert(IndexedFile::from_source(path, open.language, open.text.as_bytes()));
         }
@@ -90,6 +108,9 @@ impl LiveIndex {
     /// An editor opened `path` (workspace-relative) with `text`.
     pub fn open(&self, path: &str, text: &str) {
         let Some(language) = Language::of_path(path) else { return };
+        if !self.read().wants(path, text.len()) {
+            return;
+        }
         let tree = extract::parse(language, text.as_bytes(), None);
         let file = indexed(path, language, tree.as_ref(), text);
         let mut state = self.write();
@@ -101,6 +122,15 @@ impl LiveIndex {
     /// The previous tree is edited and reparsed incrementally.
     pub fn change(&self, path: &str, edits: Option<&[ByteEdit]>, text: &str) {
         let mut state = self.write();
+        if !state.wants(path, text.len()) {
+            // Grown past the limit: the disk's version (if indexable) stands in.
+            if state.open.remove(path).is_some()
+                && let Some(index) = state.index.as_mut()
+            {
+                Arc::make_mut(index).refresh_from_disk(path);
+            }
+            return;
+        }
         let Some(open) = state.open.get_mut(path) else {
             drop(state);
             return self.open(path, text);
@@ -120,8 +150,11 @@ impl LiveIndex {
     pub fn close(&self, path: &str) {
         let mut state = self.write();
         state.open.remove(path);
-        if let Some(index) = state.index.as_mut() {
-            Arc::make_mut(index).refresh_from_disk(path);
+        match state.index.as_mut() {
+            Some(index) => Arc::make_mut(index).refresh_from_disk(path),
+            None => {
+                state.dirty.insert(path.to_owned());
+            }
         }
     }
 
@@ -131,8 +164,11 @@ impl LiveIndex {
         if state.open.contains_key(path) {
             return;
         }
-        if let Some(index) = state.index.as_mut() {
-            Arc::make_mut(index).refresh_from_disk(path);
+        match state.index.as_mut() {
+            Some(index) => Arc::make_mut(index).refresh_from_disk(path),
+            None => {
+                state.dirty.insert(path.to_owned());
+            }
         }
     }
 
@@ -208,6 +244,52 @@ mod tests {
         std::fs::remove_file(dir.path().join("b.rs")).unwrap();
         live.disk_changed("b.rs");
         assert!(live.snapshot().unwrap().file("b.rs").is_none());
+    }
+
+    #[test]
+    fn generated_ignored_and_oversized_files_stay_out_as_the_walk_leaves_them() {
+        let dir = crate::testing::tempdir();
+        let root = dir.path();
+        std::fs::write(root.join(".gitignore"), "/generated/\n").unwrap();
+        std::fs::create_dir_all(root.join("src/old")).unwrap();
+        std::fs::write(root.join("src/old/a.rs"), "fn old_a() {}\n").unwrap();
+        std::fs::write(root.join("src/old/b.rs"), "fn old_b() {}\n").unwrap();
+        let live = LiveIndex::default();
+        live.write().root = Some(root.to_owned());
+        live.install(Index::build(root, None));
+
+        // A watcher reports output in an ignored folder and in a skipped one.
+        for (path, name) in
+            [("generated/x.rs", "gen"), ("target/debug/build/out.rs", "built"), ("dist/app.ts", "bundle")]
+        {
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), format!("fn {name}() {{}}\n")).unwrap();
+            live.disk_changed(path);
+        }
+        // The editor opens a dependency's file and a huge generated one.
+        live.open("node_modules/lib/index.ts", "export function dep() {}\n");
+        live.open("src/huge.rs", &"fn f() {}\n".repeat(200_000));
+        let index = live.snapshot().unwrap();
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/old/a.rs", "src/old/b.rs"]);
+
+        // A folder deleted whole takes its files along.
+        std::fs::remove_dir_all(root.join("src/old")).unwrap();
+        live.disk_changed("src/old");
+        assert_eq!(live.snapshot().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn files_changed_while_the_first_build_runs_are_read_again() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("a.rs"), "fn before() {}\n").unwrap();
+        let live = LiveIndex::default();
+        let built = Index::build(dir.path(), None);
+        // Saved and closed after the build read it, before the build was installed.
+        std::fs::write(dir.path().join("a.rs"), "fn after() {}\n").unwrap();
+        live.disk_changed("a.rs");
+        live.install(built);
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["after"]);
     }
 
     #[tokio::test]

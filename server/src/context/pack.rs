@@ -37,6 +37,15 @@ pub fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(CHARS_PER_TOKEN)
 }
 
+const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
+const FULL_HEADING: &str = "## The most relevant files, in full";
+
+/// A code fence longer than any run of backticks in `text`, so the text cannot end it.
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
 /// Builds the pack for `ranked` files within `budget_tokens`; `read` gives a file's current
 /// text (the editor's buffer, or the disk), `None` when it cannot be read.
 pub fn build_pack(
@@ -52,7 +61,9 @@ pub fn build_pack(
     let mut full_files = Vec::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else { continue };
-        let block = format!("### {}\n```\n{}{}```\n\n", file.path, text, if text.ends_with('\n') { "" } else { "\n" });
+        let fence = fence_for(&text);
+        let newline = if text.ends_with('\n') { "" } else { "\n" };
+        let block = format!("### {}\n{fence}\n{text}{newline}{fence}\n\n", file.path);
         if full_section.len() + block.len() > full_budget {
             // A file too big for what is left: the map will show its signatures instead.
             continue;
@@ -62,7 +73,7 @@ pub fn build_pack(
     }
 
     let mentioned: HashSet<String> = issue::analyze(issue_text).symbols.into_iter().map(|s| s.name).collect();
-    let map_budget = budget_chars.saturating_sub(full_section.len());
+    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
@@ -77,13 +88,10 @@ pub fn build_pack(
 
     let mut text = String::new();
     if !map_section.is_empty() {
-        let _ = write!(
-            text,
-            "## Repository map (files ranked for this issue, with their main definitions)\n\n{map_section}\n"
-        );
+        let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
     }
     if !full_section.is_empty() {
-        let _ = write!(text, "## The most relevant files, in full\n\n{full_section}");
+        let _ = write!(text, "{FULL_HEADING}\n\n{full_section}");
     }
     let tokens = estimate_tokens(&text);
     ContextPack { text, full_files, mapped_files, tokens }
@@ -137,6 +145,18 @@ mod tests {
         let tight = build_pack(&index, &ranked, issue, 12, read);
         assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
         assert!(tight.tokens <= 12, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_file_holding_fences_cannot_end_its_block() {
+        let doc =
+            "/// ```\n/// let x = 1;\n/// ```\npub fn documented() {}\n/// ````text\n/// ````\npub fn more() {}\n";
+        let (dir, index) = workspace(&[("src/doc.rs", doc.into())]);
+        let ranked = rank(&index, "fix `documented`");
+        let pack = build_pack(&index, &ranked, "fix `documented`", 10_000, |p| {
+            std::fs::read_to_string(dir.path().join(p)).ok()
+        });
+        assert!(pack.text.contains(&format!("### src/doc.rs\n`````\n{doc}`````\n")), "{}", pack.text);
     }
 
     #[test]

@@ -105,10 +105,19 @@ impl Document {
     }
 }
 
-/// A char offset as (row, byte column).
+/// A char offset as tree-sitter's (row, byte column): rows count `\n` only, where LSP
+/// lines (and the rope) also break at a lone `\r`.
 fn point(text: &Rope, char_index: usize) -> (usize, usize) {
-    let line = text.char_to_line(char_index);
-    (line, text.char_to_byte(char_index) - text.line_to_byte(line))
+    let byte = text.char_to_byte(char_index);
+    let (mut row, mut line_start, mut offset) = (0, 0, 0);
+    for chunk in text.byte_slice(..byte).chunks() {
+        for (at, _) in chunk.bytes().enumerate().filter(|(_, b)| *b == b'\n') {
+            row += 1;
+            line_start = offset + at + 1;
+        }
+        offset += chunk.len();
+    }
+    (row, byte - line_start)
 }
 
 /// The set of open documents, keyed by absolute file path.
@@ -217,6 +226,15 @@ mod tests {
         );
         let full = TextDocumentContentChangeEvent { range: None, range_length: None, text: "x".into() };
         assert_eq!(document.apply_changes(3, &[full], PositionEncoding::Utf16), None);
+    }
+
+    #[test]
+    fn points_count_rows_as_tree_sitter_does_past_a_lone_carriage_return() {
+        // LSP line 2 is "c" (a lone CR breaks a line); tree-sitter's row 1 (only LF does).
+        let mut document = Document::new("a\rb\nc\n", 1, "rust");
+        let edits = document.apply_changes(2, &[change(((2, 0), (2, 1)), "C")], PositionEncoding::Utf16).unwrap();
+        assert_eq!(document.text(), "a\rb\nC\n");
+        assert_eq!((edits[0].start_byte, edits[0].start_point, edits[0].new_end_point), (4, (1, 0), (1, 1)));
     }
 
     #[test]
