@@ -137,6 +137,20 @@ fn a_file_created_meanwhile_is_never_overwritten() {
 }
 
 #[test]
+fn a_file_created_meanwhile_that_is_not_text_is_never_written_over() {
+    let scratch = scratch();
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, _) = client.run_issue("ten", "replay.jsonl");
+    let binary = scratch.workspace().join("notes/ünï 😀.md");
+    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    std::fs::write(&binary, b"\xff\xfe not UTF-8").unwrap();
+    let error = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap_err();
+    assert!(error["message"].as_str().unwrap().contains("cannot be read now"), "{error}");
+    assert_eq!(std::fs::read(&binary).unwrap(), b"\xff\xfe not UTF-8");
+    assert_eq!(scratch.read("src/lib.rs").unwrap(), LIB, "nothing is applied on a conflict");
+}
+
+#[test]
 fn a_deleted_file_edited_meanwhile_is_kept() {
     let scratch = scratch();
     let mut client = LspClient::start(&scratch, ClientOptions::default());

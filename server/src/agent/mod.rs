@@ -38,8 +38,18 @@ pub fn start(
     base: Arc<dyn BaseSource>,
     events: Option<mpsc::UnboundedSender<RunEvent>>,
 ) -> Result<RunHandle, RunError> {
-    let id = RunId::generate();
-    let record = RunRecord::create(spec.root.path(), &id)?;
+    // Ids carry the second and 16 random bits; a clash is retried with a fresh id.
+    let (id, record) = {
+        let mut attempt = 0;
+        loop {
+            let id = RunId::generate();
+            match RunRecord::create(spec.root.path(), &id) {
+                Ok(record) => break (id, record),
+                Err(error) if attempt < 3 && error.is_already_there() => attempt += 1,
+                Err(error) => return Err(error.into()),
+            }
+        }
+    };
     let status = RunStatus {
         state: RunState::Running,
         rounds: 0,

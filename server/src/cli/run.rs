@@ -149,16 +149,30 @@ fn apply(root: &Root, run_id: &RunId, changes: &[FileChange]) -> Result<usize, S
         let list: Vec<String> = conflicts.iter().map(ToString::to_string).collect();
         return Err(format!("nothing was written: {}", list.join("; ")));
     }
+    let mut written: Vec<String> = Vec::new();
+    let mut failure = None;
     for (path, landing) in &landings {
-        write_landing(root, path, landing).map_err(|error| error.to_string())?;
+        match write_landing(root, path, landing) {
+            Ok(()) => written.push(path.to_string()),
+            Err(error) => {
+                failure = Some(format!("`{path}`: {error}"));
+                break;
+            }
+        }
     }
-    let files = landings.iter().map(|(path, _)| path.to_string()).collect();
-    if let Err(error) =
-        session::append_to(root.path(), run_id, LedgerEvent::ProposalApplied { files, problems: vec![] })
-    {
+    let problems: Vec<String> = failure.iter().cloned().collect();
+    let event = LedgerEvent::ProposalApplied { files: written.clone(), problems };
+    if let Err(error) = session::append_to(root.path(), run_id, event) {
         tracing::warn!("{error}");
     }
-    Ok(landings.len())
+    match failure {
+        None => Ok(landings.len()),
+        // Say exactly what is on disk now.
+        Some(failure) => Err(format!(
+            "writing stopped at {failure}; written before it: {}; the other files are unchanged",
+            if written.is_empty() { "none".to_owned() } else { written.join(", ") }
+        )),
+    }
 }
 
 fn report(

@@ -110,6 +110,7 @@ pub async fn execute(
             let args: ApplyArgs = arguments(command, args, run_example)?;
             let root = root(state)?;
             let found = Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.select(args.files.as_deref())?;
+            let _applying = ApplyingGuard::take(state, &args.run_id)?;
             proposal::apply(client, state, root, found).await
         }
         DISCARD_PROPOSAL => {
@@ -263,5 +264,43 @@ fn cancel(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
             session::load_proposal(root(state)?.path(), run_id)?;
             Ok(json!({"runId": run_id, "cancelled": false}))
         }
+    }
+}
+
+/// Marks a run's proposal as being applied until dropped: a second apply computed before the
+/// first lands would apply the same edits twice.
+struct ApplyingGuard<'a> {
+    state: &'a ServerState,
+    run_id: String,
+}
+
+impl<'a> ApplyingGuard<'a> {
+    fn take(state: &'a ServerState, run_id: &str) -> Result<Self, CommandError> {
+        let mut applying = state.applying.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !applying.insert(run_id.to_owned()) {
+            return Err(CommandError::AlreadyApplying(run_id.to_owned()));
+        }
+        Ok(Self { state, run_id: run_id.to_owned() })
+    }
+}
+
+impl Drop for ApplyingGuard<'_> {
+    fn drop(&mut self) {
+        self.state.applying.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(&self.run_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_apply_at_a_time_per_run_even_when_one_is_abandoned() {
+        let state = ServerState::default();
+        let first = ApplyingGuard::take(&state, "20261121-1").unwrap();
+        assert!(matches!(ApplyingGuard::take(&state, "20261121-1"), Err(CommandError::AlreadyApplying(_))));
+        assert!(ApplyingGuard::take(&state, "20261121-2").is_ok(), "other runs are not held up");
+        drop(first); // finished, or its request cancelled
+        assert!(ApplyingGuard::take(&state, "20261121-1").is_ok());
     }
 }

@@ -45,6 +45,9 @@ pub enum CommandError {
     /// The proposal was discarded.
     #[error("the proposal of run `{0}` was discarded")]
     Discarded(String),
+    /// Another apply of the same proposal has not finished.
+    #[error("the proposal of run `{0}` is being applied already; wait for that to finish")]
+    AlreadyApplying(String),
     /// `files` names a file the proposal does not change.
     #[error("`{0}` is not part of the proposal of run `{1}`")]
     NotInProposal(String, String),

@@ -173,11 +173,15 @@ pub fn uri_of(root: &Root, path: &WorkspacePath) -> Url {
     Url::from_file_path(root.path().join(path.as_str())).expect("the root is absolute")
 }
 
-/// A file's text as the user has it right now, with the open document's version.
-fn current_text_and_version(state: &ServerState, absolute: &std::path::Path) -> (Option<String>, Option<i32>) {
+/// A file's text as the user has it right now, with the open document's version; an error
+/// when it is on disk but cannot be read as text.
+fn current_text_and_version(
+    state: &ServerState,
+    absolute: &std::path::Path,
+) -> Result<(Option<String>, Option<i32>), String> {
     match state.documents.get(absolute) {
-        Some((text, version)) => (Some(text), Some(version)),
-        None => (read_disk_text(absolute).ok().flatten(), None),
+        Some((text, version)) => Ok((Some(text), Some(version))),
+        None => read_disk_text(absolute).map(|text| (text, None)).map_err(|error| error.to_string()),
     }
 }
 
@@ -200,8 +204,29 @@ pub async fn apply(
     let mut already = Vec::new();
     let mut conflicts: Vec<Conflict> = Vec::new();
     for change in &proposal.changes {
-        let absolute = root.path().join(change.path.as_str());
-        let (current, version) = current_text_and_version(state, &absolute);
+        // The workspace may have changed since the run (a folder became a link), and a record
+        // read back from disk is outside data: every path is checked again.
+        let checked = if change.path.is_root() {
+            Err("names the workspace folder itself".to_owned())
+        } else {
+            root.resolve(&change.path).map_err(|error| error.to_string())
+        };
+        let absolute = match checked {
+            Ok(absolute) => absolute,
+            Err(reason) => {
+                conflicts.push(Conflict { path: change.path.clone(), reason });
+                continue;
+            }
+        };
+        let (current, version) = match current_text_and_version(state, &absolute) {
+            Ok(found) => found,
+            Err(error) => {
+                // Never taken for "absent": a create would land on top of it.
+                let reason = format!("cannot be read now ({error}); nothing is applied to it");
+                conflicts.push(Conflict { path: change.path.clone(), reason });
+                continue;
+            }
+        };
         match change.land_on(current.as_deref()) {
             Ok(Landing::AlreadyThere) => already.push(change.path.clone()),
             Ok(landing) => edits.push(FileEdit {

@@ -112,6 +112,8 @@ pub struct ServerState {
     pub published: Mutex<HashSet<Url>>,
     /// The pending or running validation after a save, to cancel when a newer save comes.
     pub save_validation: Mutex<Option<CancellationToken>>,
+    /// Runs whose proposal is being applied now (one apply at a time per run).
+    pub applying: Mutex<HashSet<String>>,
 }
 
 impl ServerState {

@@ -42,6 +42,13 @@ pub enum SessionError {
     UnknownRun(RunId),
 }
 
+impl SessionError {
+    /// True when a record of that id is there already.
+    pub fn is_already_there(&self) -> bool {
+        matches!(self, SessionError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists)
+    }
+}
+
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> SessionError + '_ {
     move |source| SessionError::Io { path: path.to_owned(), source }
 }
@@ -99,11 +106,18 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    /// Creates `.issuewright/runs/<id>/` under `root` (and `.issuewright/.gitignore`).
+    /// Creates `.issuewright/runs/<id>/` under `root` (and `.issuewright/.gitignore`); a
+    /// folder of that id already there is an error (two runs never share a record).
     pub fn create(root: &Path, id: &RunId) -> Result<Self, SessionError> {
         let records = root.join(RECORDS_DIR);
-        let dir = records.join("runs").join(id.as_str());
-        std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        if records.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            let source = std::io::Error::other("`.issuewright` is a link; run records are kept in the workspace only");
+            return Err(SessionError::Io { path: records, source });
+        }
+        let runs = records.join("runs");
+        std::fs::create_dir_all(&runs).map_err(io_error(&runs))?;
+        let dir = runs.join(id.as_str());
+        std::fs::create_dir(&dir).map_err(io_error(&dir))?;
         let gitignore = records.join(".gitignore");
         if !gitignore.exists() {
             std::fs::write(&gitignore, "*\n").map_err(io_error(&gitignore))?;
@@ -147,9 +161,9 @@ impl RunRecord {
     pub fn write_proposal(&self, proposal: &StoredProposal, diff: &str) -> Result<(), SessionError> {
         let path = self.dir.join("proposal.json");
         let json = serde_json::to_string_pretty(proposal).expect("proposals serialise");
-        std::fs::write(&path, json).map_err(io_error(&path))?;
+        write_whole(&path, json.as_bytes())?;
         let path = self.dir.join("diff.patch");
-        std::fs::write(&path, diff).map_err(io_error(&path))
+        write_whole(&path, diff.as_bytes())
     }
 }
 
@@ -188,8 +202,16 @@ pub fn mark_discarded(root: &Path, id: &RunId) -> Result<(), SessionError> {
     proposal.discarded = true;
     let path = run_dir(root, id).join("proposal.json");
     let json = serde_json::to_string_pretty(&proposal).expect("proposals serialise");
-    std::fs::write(&path, json).map_err(io_error(&path))?;
+    write_whole(&path, json.as_bytes())?;
     append_to(root, id, LedgerEvent::ProposalDiscarded)
+}
+
+/// Replaces a record file whole or not at all (a temporary file, then a rename): a crash or
+/// a full disk never leaves half a proposal.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
+    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&temporary, bytes).map_err(io_error(&temporary))?;
+    std::fs::rename(&temporary, path).map_err(io_error(path))
 }
 
 /// Reads a run's ledger, line by line; a damaged line is reported with its number.
@@ -212,6 +234,22 @@ pub fn read_ledger(root: &Path, id: &RunId) -> Result<Vec<LedgerLine>, SessionEr
 mod tests {
     use super::*;
     use crate::workspace::{BaseText, WorkspacePath};
+
+    #[test]
+    fn two_runs_never_share_a_record_and_a_linked_folder_is_refused() {
+        let dir = crate::testing::tempdir();
+        let id = RunId::generate();
+        RunRecord::create(dir.path(), &id).unwrap();
+        let again = RunRecord::create(dir.path(), &id).err().expect("the id is taken");
+        assert!(again.is_already_there(), "{again}");
+
+        let linked = crate::testing::tempdir();
+        std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), linked.path().join(RECORDS_DIR)).unwrap();
+        let refused = RunRecord::create(linked.path(), &id).err().expect("refused");
+        assert!(refused.to_string().contains("is a link"), "{refused}");
+        assert_eq!(std::fs::read_dir(dir.path().join("elsewhere")).unwrap().count(), 0, "nothing written there");
+    }
 
     #[test]
     fn records_round_trip_and_ignore_themselves() {

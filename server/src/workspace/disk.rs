@@ -26,11 +26,36 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
     match landing {
         Landing::AlreadyThere => Ok(()),
         Landing::Delete => std::fs::remove_file(&absolute).map_err(io),
-        Landing::Write(text) => write_atomically(&absolute, text.as_bytes()).map_err(io),
+        Landing::Write(text) => {
+            // A file that began with a byte-order mark keeps it (texts are read without it).
+            let had_bom = std::fs::File::open(&absolute)
+                .and_then(|mut file| {
+                    let mut start = [0u8; 3];
+                    std::io::Read::read_exact(&mut file, &mut start).map(|()| start == BOM)
+                })
+                .unwrap_or(false);
+            let mut bytes = Vec::with_capacity(text.len() + 3);
+            if had_bom && !text.starts_with('\u{feff}') {
+                bytes.extend_from_slice(&BOM);
+            }
+            bytes.extend_from_slice(text.as_bytes());
+            write_atomically(&absolute, &bytes).map_err(io)
+        }
     }
 }
 
+/// UTF-8's byte-order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
 fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // A link (checked to stay inside the workspace) keeps being a link: its target is written.
+    let resolved;
+    let absolute = if absolute.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        resolved = absolute.canonicalize()?;
+        resolved.as_path()
+    } else {
+        absolute
+    };
     let parent = absolute.parent().expect("a file below the root has a parent");
     std::fs::create_dir_all(parent)?;
     let mut temporary = tempfile_in(parent)?;
@@ -71,6 +96,32 @@ mod tests {
         assert!(!dir.path().join("old.txt").exists());
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a/b")).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_read_away_and_written_back() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("A.java"), b"\xEF\xBB\xBFclass A {}\n").unwrap();
+        let text = crate::workspace::read_disk_text(&dir.path().join("A.java")).unwrap().unwrap();
+        assert_eq!(text, "class A {}\n", "as an editor shows it");
+        let root = Root::new(dir.path()).unwrap();
+        let path = WorkspacePath::parse("A.java").unwrap();
+        write_landing(&root, &path, &Landing::Write("class A { int x; }\n".into())).unwrap();
+        assert_eq!(std::fs::read(dir.path().join("A.java")).unwrap(), b"\xEF\xBB\xBFclass A { int x; }\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_file_stays_a_link_and_its_target_changes() {
+        let dir = crate::testing::tempdir();
+        std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+        std::fs::write(dir.path().join("docs/CHANGELOG.md"), "old\n").unwrap();
+        std::os::unix::fs::symlink("docs/CHANGELOG.md", dir.path().join("CHANGELOG.md")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let path = WorkspacePath::parse("CHANGELOG.md").unwrap();
+        write_landing(&root, &path, &Landing::Write("new\n".into())).unwrap();
+        assert!(dir.path().join("CHANGELOG.md").is_symlink());
+        assert_eq!(std::fs::read_to_string(dir.path().join("docs/CHANGELOG.md")).unwrap(), "new\n");
     }
 
     #[cfg(unix)]

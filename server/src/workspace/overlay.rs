@@ -56,7 +56,8 @@ impl BaseSource for DiskBase {
     }
 }
 
-/// Reads a file from disk as UTF-8 text; `None` when it does not exist.
+/// Reads a file from disk as UTF-8 text, without a byte-order mark (as editors show it;
+/// writing keeps the mark); `None` when it does not exist.
 pub fn read_disk_text(absolute: &Path) -> Result<Option<String>, BaseError> {
     let metadata = match std::fs::metadata(absolute) {
         Ok(metadata) => metadata,
@@ -69,7 +70,10 @@ pub fn read_disk_text(absolute: &Path) -> Result<Option<String>, BaseError> {
     if metadata.len() > MAX_FILE_BYTES {
         return Err(BaseError::TooLarge(metadata.len()));
     }
-    let bytes = std::fs::read(absolute)?;
+    let mut bytes = std::fs::read(absolute)?;
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map(Some).map_err(|_| BaseError::NotText)
 }
 
