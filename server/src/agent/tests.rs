@@ -385,6 +385,18 @@ async fn a_run_is_not_sent_after_errors_it_did_not_cause() {
 }
 
 #[tokio::test]
+async fn a_final_answer_in_the_last_round_stands_with_its_failing_build() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let replay = [patch("ok\n", "BROKEN\n"), "{\"content\":\"Done.\"}\n".into()].concat();
+    let mut spec = scratch.spec(&replay, Budgets { max_rounds: 2, ..Budgets::default() });
+    spec.validator = Some(validated(&scratch));
+    let snapshot = start(spec, Arc::new(DiskBase), None).unwrap().finished().await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "not \"out of rounds\": {:?}", snapshot.status);
+    assert_eq!(snapshot.status.summary, "Done.");
+    assert_eq!(snapshot.status.validation.unwrap().build, Verdict::Failed);
+}
+
+#[tokio::test]
 async fn run_check_and_run_tests_run_only_the_configured_commands() {
     let scratch = Scratch::new(&[("a.txt", "BROKEN\n")]);
     let calls = serde_json::json!({"tool_calls": [

@@ -124,7 +124,8 @@ impl Checks {
         let verdict = |entry: &Option<(Report, u64)>| match entry {
             _ if self.unavailable.is_some() => Verdict::Unavailable,
             Some((report, seen)) if *seen == edits && report.passed => Verdict::Passed,
-            Some((report, seen)) if *seen == edits && report.not_run.is_none() => Verdict::Failed,
+            // A cancelled check says nothing about the proposal.
+            Some((report, seen)) if *seen == edits && report.not_run.is_none() && !report.cancelled => Verdict::Failed,
             _ => Verdict::NotRun,
         };
         let latest = [&self.test, &self.check]
@@ -480,7 +481,14 @@ impl Driver {
             .into_iter()
             .flatten()
             .any(|(report, seen)| *seen == edits && checks.new_errors(report) > 0);
-        if !failing || checks.nudges >= self.spec.budgets.max_final_nudges || self.cancel.is_cancelled() {
+        // With no round left the answer stands (with its failing verdict) rather than ending
+        // the run as out of rounds.
+        let no_round_left = self.status.rounds >= self.spec.budgets.max_rounds;
+        if !failing
+            || checks.nudges >= self.spec.budgets.max_final_nudges
+            || self.cancel.is_cancelled()
+            || no_round_left
+        {
             return None;
         }
         checks.nudges += 1;

@@ -13,11 +13,12 @@ use issuewright::validate::{Kind, Problem, Severity, Validator};
 use issuewright::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 
 /// Validates `--repo`; exit status 0 when there are no errors, 1 when there are, 2 when
-/// validation could not run.
+/// validation could not run or did not finish (timed out, interrupted).
 pub async fn run(args: ValidateArgs) -> ExitCode {
     match run_inner(&args).await {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok(Verdict::Clean) => ExitCode::SUCCESS,
+        Ok(Verdict::Errors) => ExitCode::FAILURE,
+        Ok(Verdict::Unfinished) => ExitCode::from(2),
         Err(message) => {
             eprintln!("issuewright: {message}");
             ExitCode::from(2)
@@ -25,7 +26,15 @@ pub async fn run(args: ValidateArgs) -> ExitCode {
     }
 }
 
-async fn run_inner(args: &ValidateArgs) -> Result<bool, String> {
+/// What a finished validation says.
+enum Verdict {
+    Clean,
+    Errors,
+    /// A check or test run did not finish: nothing can be said.
+    Unfinished,
+}
+
+async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     let root = Root::new(&args.repo).map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
     let layers = config::file_layers(root.path()).map_err(|error| error.to_string())?;
     let config = Config::resolve(layers, root.path()).map_err(|error| error.to_string())?;
@@ -61,7 +70,14 @@ async fn run_inner(args: &ValidateArgs) -> Result<bool, String> {
             eprintln!("{output}");
         }
     }
-    Ok(reports.iter().all(|report| report.passed && report.errors() == 0))
+    if reports.iter().any(|report| report.timed_out || report.cancelled) {
+        return Ok(Verdict::Unfinished);
+    }
+    Ok(if reports.iter().all(|report| report.passed && report.errors() == 0) {
+        Verdict::Clean
+    } else {
+        Verdict::Errors
+    })
 }
 
 fn severity(severity: Severity) -> &'static str {

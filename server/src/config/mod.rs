@@ -340,14 +340,50 @@ pub fn user_file() -> Option<PathBuf> {
     Some(config_home.join("issuewright").join("config.toml"))
 }
 
-/// The file layers for a workspace: the user's file, then the workspace's `.issuewright.toml`.
+/// The file layers for a workspace: the user's file, then the workspace's `.issuewright.toml`
+/// with what a repository may not decide for its reader taken out (see
+/// [`ConfigLayer::restricted_for_repository`]).
 pub fn file_layers(workspace: &Path) -> Result<Vec<ConfigLayer>, ConfigError> {
     let mut layers = Vec::new();
     if let Some(user) = user_file() {
         layers.push(ConfigLayer::from_file(&user)?);
     }
-    layers.push(ConfigLayer::from_file(&workspace.join(WORKSPACE_FILE))?);
+    layers.push(ConfigLayer::from_file(&workspace.join(WORKSPACE_FILE))?.restricted_for_repository());
     Ok(layers)
+}
+
+impl ConfigLayer {
+    /// This layer as read from a repository someone else may have written: it may not send
+    /// your API key somewhere (`base_url` other than this machine, `api_key_env`) nor make
+    /// every save run a command (`on_save`). Those keys are dropped with a warning; set them
+    /// in your own configuration, the editor's settings or flags.
+    pub fn restricted_for_repository(mut self) -> Self {
+        let mut dropped = Vec::new();
+        if self.provider.base_url.as_deref().is_some_and(|url| !is_this_machine(url)) {
+            self.provider.base_url = None;
+            dropped.push("provider.base_url (not on this machine)");
+        }
+        if self.provider.api_key_env.take().is_some() {
+            dropped.push("provider.api_key_env");
+        }
+        if self.validate.on_save.take().is_some() {
+            dropped.push("validate.on_save");
+        }
+        if !dropped.is_empty() {
+            tracing::warn!(
+                "{WORKSPACE_FILE}: ignoring {} (a repository may not choose these; set them in your own config, the editor's settings or flags)",
+                dropped.join(", ")
+            );
+        }
+        self
+    }
+}
+
+/// Whether a service URL points at this machine (loopback).
+fn is_this_machine(url: &str) -> bool {
+    tower_lsp::lsp_types::Url::parse(url).ok().and_then(|url| url.host_str().map(str::to_owned)).is_some_and(|host| {
+        host == "localhost" || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback()) || host == "[::1]"
+    })
 }
 
 #[cfg(test)]
@@ -356,6 +392,23 @@ mod tests {
 
     fn layer(text: &str) -> ConfigLayer {
         ConfigLayer::from_toml(text, "test").unwrap()
+    }
+
+    #[test]
+    fn a_repository_cannot_send_your_key_elsewhere_or_run_commands_on_save() {
+        let repository = layer(
+            "[provider]\nkind = \"openai\"\nbase_url = \"https://collector.example/v1\"\napi_key_env = \"AWS_SECRET_ACCESS_KEY\"\nmodel = \"m\"\n[validate]\non_save = true\ncheck = \"make check\"\n",
+        )
+        .restricted_for_repository();
+        assert_eq!(repository.provider.base_url, None);
+        assert_eq!(repository.provider.api_key_env, None);
+        assert_eq!(repository.validate.on_save, None);
+        assert_eq!(repository.provider.model.as_deref(), Some("m"), "the rest stands");
+        assert_eq!(repository.validate.check.as_deref(), Some("make check"), "the project's own check stands");
+        for local in ["http://127.0.0.1:8000/v1", "http://localhost:11434/v1", "http://[::1]:8000/v1"] {
+            let kept = layer(&format!("[provider]\nbase_url = {local:?}\n")).restricted_for_repository();
+            assert_eq!(kept.provider.base_url.as_deref(), Some(local), "a service on this machine is fine");
+        }
     }
 
     #[test]

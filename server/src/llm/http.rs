@@ -67,7 +67,7 @@ impl Transport {
 
     /// Posts `body` and decodes the streamed answer, retrying retryable faults.
     pub async fn complete<D: Decoder>(&self, endpoint: &Endpoint, body: &Value) -> Result<AssistantTurn, LlmError> {
-        let body = self.redactor.redact(&body.to_string()).into_owned();
+        let body = self.redactor.redact_json(body).to_string();
         let mut retries = 0;
         loop {
             let started = Instant::now();

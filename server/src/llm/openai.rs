@@ -2,7 +2,7 @@
 //! chunks (text, tool-call fragments by `index`, the finish chunk, the usage chunk, `[DONE]`).
 //! The same client serves every OpenAI-compatible server, Ollama's `/v1` included.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
@@ -119,7 +119,10 @@ struct PartialCall {
 #[derive(Debug, Default)]
 pub struct ChunkAssembler {
     text: String,
+    /// Calls in the order they began.
     calls: BTreeMap<u64, PartialCall>,
+    /// The call each wire `index` currently feeds.
+    slots: HashMap<u64, u64>,
     finish_reason: Option<String>,
     usage: Option<Usage>,
 }
@@ -156,11 +159,30 @@ impl Decoder for ChunkAssembler {
         }
         for (position, fragment) in delta["tool_calls"].as_array().into_iter().flatten().enumerate() {
             let index = fragment["index"].as_u64().unwrap_or(position as u64);
-            let call = self.calls.entry(index).or_default();
-            if let Some(id) = fragment["id"].as_str().filter(|id| !id.is_empty()) {
+            let id = fragment["id"].as_str().filter(|id| !id.is_empty());
+            let name = fragment["function"]["name"].as_str().filter(|n| !n.is_empty());
+            // Some servers (Ollama) give every parallel call index 0: a new id, or a new name
+            // after complete arguments, starts a new call rather than extending the last.
+            let current = self.slots.get(&index).and_then(|slot| self.calls.get(slot));
+            let starts_new = match current {
+                None => true,
+                Some(call) => {
+                    id.is_some_and(|id| call.id.as_deref().is_some_and(|known| known != id))
+                        || (name.is_some()
+                            && !call.name.is_empty()
+                            && serde_json::from_str::<Value>(&call.arguments).is_ok())
+                }
+            };
+            if starts_new {
+                let slot = self.calls.len() as u64;
+                self.calls.insert(slot, PartialCall::default());
+                self.slots.insert(index, slot);
+            }
+            let call = self.calls.get_mut(&self.slots[&index]).expect("the slot was just made");
+            if let Some(id) = id {
                 call.id = Some(id.to_owned());
             }
-            if let Some(name) = fragment["function"]["name"].as_str().filter(|n| !n.is_empty()) {
+            if let Some(name) = name {
                 call.name = name.to_owned();
             }
             if let Some(arguments) = fragment["function"]["arguments"].as_str() {
@@ -251,6 +273,36 @@ mod tests {
         assert_eq!(turn.tool_calls[0].arguments, json!({"city": "Edinburgh", "country": "GB", "units": "c"}));
         assert_eq!(turn.tool_calls[0].id, "call_JMW1whyEaYG438VE1OIflxA2");
         assert_eq!(turn.usage, Some(Usage { input_tokens: 149, output_tokens: 60 }));
+    }
+
+    #[test]
+    fn parallel_calls_that_all_say_index_0_stay_separate() {
+        // As Ollama's compatible endpoint streams two parallel calls.
+        let chunk = |call: Value| {
+            let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]});
+            format!("data: {delta}\n\n")
+        };
+        let stream = [
+            chunk(json!({"index": 0, "id": "call_a", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":"}})),
+            chunk(json!({"index": 0, "function": {"arguments": "\"a.rs\"}"}})),
+            chunk(json!({"index": 0, "id": "call_b", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"b.rs\"}"}})),
+            // Without ids: a new name after complete arguments is a new call too.
+            chunk(json!({"index": 0, "function": {"name": "list_files", "arguments": "{}"}})),
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n".to_owned(),
+        ]
+        .concat();
+        let turn = decode_bytes(stream.as_bytes()).unwrap();
+        let calls: Vec<(&str, String)> =
+            turn.tool_calls.iter().map(|c| (c.name.as_str(), c.arguments.to_string())).collect();
+        assert_eq!(
+            calls,
+            [
+                ("read_file", r#"{"path":"a.rs"}"#.to_owned()),
+                ("read_file", r#"{"path":"b.rs"}"#.to_owned()),
+                ("list_files", "{}".to_owned())
+            ]
+        );
+        assert!(turn.tool_calls.iter().all(|c| c.malformed.is_none()));
     }
 
     #[test]

@@ -12,13 +12,15 @@ pub const REDACTED: &str = "[REDACTED]";
 /// Credential shapes worth catching wherever they appear (a `.env` file the model read, say).
 static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
-        r"sk-(?:proj-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_\-]{20,}",
-        r"gh[pousr]_[A-Za-z0-9]{36,}",
-        r"github_pat_[A-Za-z0-9_]{40,}",
-        r"glpat-[A-Za-z0-9_\-]{20,}",
-        r"AKIA[0-9A-Z]{16}",
-        r"xox[abprs]-[A-Za-z0-9\-]{10,}",
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+        // Each starts at a word boundary: `task-scheduler-configuration` holds no `sk-` key.
+        r"\bsk-(?:proj-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_\-]{20,}",
+        r"\bgh[pousr]_[A-Za-z0-9]{36,}",
+        r"\bgithub_pat_[A-Za-z0-9_]{40,}",
+        r"\bglpat-[A-Za-z0-9_\-]{20,}",
+        r"\bAKIA[0-9A-Z]{16}\b",
+        r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",
+        // Within one text (a request's strings are scrubbed one by one), to its end if cut.
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[\s\S]*)",
     ]
     .iter()
     .map(|pattern| Regex::new(pattern).expect("valid pattern"))
@@ -57,6 +59,20 @@ impl Redactor {
         Self::new(values)
     }
 
+    /// `value` with every string in it scrubbed on its own (before JSON escaping, so a
+    /// secret holding `"` or `\` is still found, and no match spans two messages).
+    pub fn redact_json(&self, value: &serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match value {
+            Value::String(text) => Value::String(self.redact(text).into_owned()),
+            Value::Array(items) => Value::Array(items.iter().map(|item| self.redact_json(item)).collect()),
+            Value::Object(fields) => {
+                Value::Object(fields.iter().map(|(key, item)| (key.clone(), self.redact_json(item))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
     /// `text` with every secret replaced by [`REDACTED`].
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);
@@ -90,6 +106,22 @@ mod tests {
         }
         assert!(clean.contains("short stays"), "values under 8 characters are not treated as secrets");
         assert_eq!(clean.matches(REDACTED).count(), 5, "{clean}");
+    }
+
+    #[test]
+    fn request_strings_are_scrubbed_one_by_one_and_words_are_not_keys() {
+        let redactor = Redactor::new(["a\\b\"c-secret-value".to_owned()]);
+        let body = serde_json::json!({"messages": [
+            {"role": "tool", "content": "read config/task-scheduler-configuration-settings.yaml; pw=a\\b\"c-secret-value"},
+            {"role": "tool", "content": "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA"},
+            {"role": "user", "content": "keep me -----END RSA PRIVATE KEY-----"},
+        ]});
+        let clean = redactor.redact_json(&body);
+        let first = clean["messages"][0]["content"].as_str().unwrap();
+        assert!(first.contains("task-scheduler-configuration-settings.yaml"), "{first}");
+        assert!(first.ends_with("pw=[REDACTED]"), "a secret holding quote and backslash: {first}");
+        assert_eq!(clean["messages"][1]["content"], "[REDACTED]", "a key cut off by a partial read");
+        assert_eq!(clean["messages"][2]["content"], "keep me -----END RSA PRIVATE KEY-----", "never across messages");
     }
 
     #[test]

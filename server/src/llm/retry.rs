@@ -44,11 +44,11 @@ pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>
     if let Some(ms) =
         retry_after_ms.and_then(|v| v.trim().parse::<f64>().ok()).filter(|ms| ms.is_finite() && *ms >= 0.0)
     {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
+        return Duration::try_from_secs_f64(ms / 1000.0).ok();
     }
     let value = retry_after?.trim();
     if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds));
+        return Duration::try_from_secs_f64(seconds).ok();
     }
     let date = jiff::fmt::rfc2822::parse(value).ok()?.timestamp();
     let now = jiff::Timestamp::try_from(now).ok()?;
@@ -59,6 +59,15 @@ pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absurd_waits_are_no_wait_rather_than_a_crash() {
+        let now = SystemTime::now();
+        assert_eq!(parse_retry_after(Some("1e20"), None, now), None);
+        assert_eq!(parse_retry_after(None, Some("1e25"), now), None);
+        assert_eq!(parse_retry_after(Some("-3"), None, now), None);
+        assert_eq!(parse_retry_after(Some("2.5"), None, now), Some(Duration::from_millis(2500)));
+    }
 
     #[test]
     fn backoff_grows_with_jitter_and_caps() {

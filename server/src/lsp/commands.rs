@@ -226,6 +226,8 @@ fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError
 
 fn discard(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {
     let root = root(state)?.clone();
+    // The editor may be showing the edit for confirmation: it is not discarded under it.
+    let _applying = ApplyingGuard::take(state, run_id.as_str())?;
     let running = state.with_runs(|runs| {
         runs.get_mut(run_id).map(|entry| {
             entry.discarded = true;

@@ -46,7 +46,7 @@ pub enum CommandError {
     #[error("the proposal of run `{0}` was discarded")]
     Discarded(String),
     /// Another apply of the same proposal has not finished.
-    #[error("the proposal of run `{0}` is being applied already; wait for that to finish")]
+    #[error("the proposal of run `{0}` is being applied right now; wait for that to finish")]
     AlreadyApplying(String),
     /// `files` names a file the proposal does not change.
     #[error("`{0}` is not part of the proposal of run `{1}`")]

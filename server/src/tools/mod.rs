@@ -26,6 +26,8 @@ use args::{
 pub const MAX_OUTPUT_CHARS: usize = 60_000;
 /// Most lines one `read_file` returns.
 pub const MAX_READ_LINES: usize = 2_000;
+/// Most bytes of file text one `read_file` returns (whole lines; the rest on request).
+pub const MAX_READ_CHARS: usize = 50_000;
 /// Most entries one `list_files` returns.
 pub const MAX_LISTED: usize = 1_000;
 
@@ -209,7 +211,7 @@ impl Toolset {
         };
         match result {
             Ok(outcome) => ToolOutcome { output: cut_head_tail(&outcome.output, MAX_OUTPUT_CHARS), ..outcome },
-            Err(error) => ToolOutcome::error(error),
+            Err(error) => ToolOutcome::error(cut_head_tail(&error, MAX_OUTPUT_CHARS)),
         }
     }
 }
@@ -242,8 +244,17 @@ fn read_file(overlay: &mut Overlay, args: ReadFileArgs) -> Result<ToolOutcome, O
     if view.total_lines == 0 {
         return Ok(ToolOutcome::ok(format!("{path} is empty.\n"), false));
     }
-    let last = view.last_line.min(view.first_line + MAX_READ_LINES - 1);
-    let text: String = view.text.split_inclusive('\n').take(last + 1 - view.first_line).collect();
+    // Whole lines only, within both the line and the character budget: the model is told
+    // exactly where to go on, and never gets a text with its middle cut out.
+    let mut last = view.last_line.min(view.first_line + MAX_READ_LINES - 1);
+    let mut text = String::new();
+    for (number, line) in (view.first_line..=last).zip(view.text.split_inclusive('\n')) {
+        if !text.is_empty() && text.len() + line.len() > MAX_READ_CHARS {
+            last = number - 1;
+            break;
+        }
+        text.push_str(line);
+    }
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
     if last < view.total_lines {
         if !output.ends_with('\n') {
@@ -344,6 +355,21 @@ mod tests {
         assert_eq!(required, ["new_text", "old_text", "path"]);
         assert!(patch.parameters["properties"]["old_text"]["description"].as_str().unwrap().contains("exactly once"));
         assert!(patch.parameters.get("$schema").is_none());
+    }
+
+    #[test]
+    fn long_reads_stop_at_a_whole_line_and_say_where_to_go_on() {
+        let text: String = (1..=1500).map(|n| format!("{n:>5} {}\n", "x".repeat(93))).collect();
+        let (_dir, mut overlay) = overlay(&[("big.txt", &text)]);
+        let tools = Toolset::standard();
+        let first = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "big.txt"})));
+        assert!(first.ok);
+        assert!(first.output.starts_with("big.txt (lines 1-500 of 1500):\n"), "{}", &first.output[..60]);
+        assert!(first.output.contains("  500 xxx") && !first.output.contains("  501 xxx"));
+        assert!(first.output.ends_with("[1000 more lines; call read_file with start_line=501]\n"));
+        assert!(!first.output.contains("characters cut"), "nothing is cut from the middle");
+        let next = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "big.txt", "start_line": 501})));
+        assert!(next.output.starts_with("big.txt (lines 501-1000 of 1500):\n  501 xxx"));
     }
 
     #[test]

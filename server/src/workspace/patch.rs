@@ -25,14 +25,16 @@ pub enum PatchError {
     },
     /// `old_text` occurs more than once.
     #[error(
-        "old_text occurs {} times in `{path}` (starting at lines {}); include more surrounding lines so it matches exactly once. Nothing was changed",
-        lines.len(), join_lines(lines)
+        "old_text occurs {count} times in `{path}` (starting at lines {}{}); include more surrounding lines so it matches exactly once. Nothing was changed",
+        join_lines(lines), if *count > lines.len() { ", ..." } else { "" }
     )]
     Ambiguous {
         /// The file, as the tool call named it.
         path: String,
-        /// The 1-based line where each occurrence starts.
+        /// The 1-based line where each of the first occurrences starts (at most [`MAX_LISTED`]).
         lines: Vec<usize>,
+        /// How many occurrences there are.
+        count: usize,
     },
 }
 
@@ -145,9 +147,26 @@ pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patch
         }
         several => Err(PatchError::Ambiguous {
             path: path.to_owned(),
-            lines: several.iter().map(|start| line_number(&normalised.text, *start)).collect(),
+            lines: line_numbers(&normalised.text, &several[..several.len().min(MAX_LISTED)]),
+            count: several.len(),
         }),
     }
+}
+
+/// How many lines of an ambiguous match are listed.
+pub const MAX_LISTED: usize = 20;
+
+/// The 1-based line of each of `offsets` (ascending), in one pass over the text.
+fn line_numbers(text: &str, offsets: &[usize]) -> Vec<usize> {
+    let (mut line, mut from) = (1, 0);
+    offsets
+        .iter()
+        .map(|offset| {
+            line += text[from..*offset].matches('\n').count();
+            from = *offset;
+            line
+        })
+        .collect()
 }
 
 /// A text with `\r\n` turned into `\n`, and the way back to offsets in the original.
@@ -188,10 +207,6 @@ fn occurrences(haystack: &str, needle: &str) -> Vec<usize> {
         from = start + step;
     }
     starts
-}
-
-fn line_number(text: &str, offset: usize) -> usize {
-    text[..offset].matches('\n').count() + 1
 }
 
 fn without_whitespace(line: &str) -> String {
@@ -255,8 +270,21 @@ mod tests {
     fn several_matches_list_each_line_and_change_nothing() {
         let text = "x = 1\ny = 2\nx = 1\n\nx = 1\n";
         let err = apply_patch("cfg.py", text, "x = 1", "x = 3").unwrap_err();
-        assert_eq!(err, PatchError::Ambiguous { path: "cfg.py".into(), lines: vec![1, 3, 5] });
+        assert_eq!(err, PatchError::Ambiguous { path: "cfg.py".into(), lines: vec![1, 3, 5], count: 3 });
         assert!(err.to_string().contains("3 times in `cfg.py` (starting at lines 1, 3, 5)"));
+    }
+
+    #[test]
+    fn a_match_everywhere_lists_the_first_lines_only() {
+        let text = "x\n".repeat(100_000);
+        let err = apply_patch("big.txt", &text, "x", "y").unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.starts_with("old_text occurs 100000 times in `big.txt` (starting at lines 1, 2, 3"),
+            "{message}"
+        );
+        assert!(message.contains("19, 20, ...)"), "{message}");
+        assert!(message.len() < 400);
     }
 
     #[test]
