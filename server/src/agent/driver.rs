@@ -47,6 +47,9 @@ pub(super) struct Driver {
     pub(super) events: Option<mpsc::UnboundedSender<RunEvent>>,
     pub(super) publish: watch::Sender<RunSnapshot>,
     pub(super) cancel: CancellationToken,
+    /// Cancelled with the run and at its wall-clock deadline: stops a check or test run that
+    /// would outlast the run's time.
+    pub(super) work: CancellationToken,
     pub(super) status: RunStatus,
 }
 
@@ -85,6 +88,11 @@ impl Driver {
         let mut messages = vec![Message::System(system), Message::User(user)];
         let budgets = self.spec.budgets;
         let deadline = Instant::now() + budgets.wall_clock;
+        let at_deadline = self.work.clone();
+        let _deadline_timer = AbortOnDrop(tokio::spawn(async move {
+            tokio::time::sleep_until(deadline).await;
+            at_deadline.cancel();
+        }));
         let mut repeats = Repeats::default();
         let mut protocol_errors = 0;
 
@@ -415,5 +423,14 @@ impl Repeats {
             self.count = 1;
         }
         self.count
+    }
+}
+
+/// Aborts a background task when dropped (the run's deadline timer when the run ends).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }

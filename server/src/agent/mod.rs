@@ -77,6 +77,7 @@ pub fn start(
         record: Arc::new(record),
         events,
         publish: publish.clone(),
+        work: cancel.child_token(),
         cancel,
         status,
     };

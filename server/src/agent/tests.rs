@@ -385,6 +385,23 @@ async fn a_run_is_not_sent_after_errors_it_did_not_cause() {
 }
 
 #[tokio::test]
+async fn the_wall_clock_also_stops_a_check_that_would_outlast_the_run() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let settings = crate::config::ValidateSettings { check: Some("sleep 300".into()), ..Default::default() };
+    let root = Root::new(scratch.dir.path()).unwrap();
+    let cache = Some(scratch.dir.path().join(".cache-for-tests"));
+    let validator = Arc::new(crate::validate::Validator::new(root.path(), settings, cache).unwrap());
+    let replay = [patch("ok\n", "fine\n"), "{\"content\":\"Done.\"}\n".into()].concat();
+    let mut spec = scratch.spec(&replay, Budgets { wall_clock: Duration::from_secs(2), ..Budgets::default() });
+    spec.validator = Some(validator);
+    let started = std::time::Instant::now();
+    let snapshot = start(spec, Arc::new(DiskBase), None).unwrap().finished().await;
+    assert!(started.elapsed() < Duration::from_secs(60), "stopped at the deadline, not after the check");
+    assert_eq!(snapshot.status.state, RunState::Failed);
+    assert!(snapshot.status.error.unwrap().contains("wall_clock"));
+}
+
+#[tokio::test]
 async fn a_final_answer_in_the_last_round_stands_with_its_failing_build() {
     let scratch = Scratch::new(&[("a.txt", "ok\n")]);
     let replay = [patch("ok\n", "BROKEN\n"), "{\"content\":\"Done.\"}\n".into()].concat();

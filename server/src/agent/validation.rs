@@ -218,7 +218,7 @@ impl Driver {
         self.publish_status();
         let overrides = self.overrides();
         let filter_was_none = filter.is_none();
-        let result = validator.run(kind, overrides, filter, &self.cancel).await;
+        let result = validator.run(kind, overrides, filter, &self.work).await;
         let edits = self.edits;
         let checks = self.checks.as_mut()?;
         checks.runs += 1;
@@ -322,7 +322,7 @@ impl Driver {
                 for change in self.overlay.changes() {
                     overrides.remove(&change.path);
                 }
-                validator.run(kind, overrides, None, &self.cancel).await
+                validator.run(kind, overrides, None, &self.work).await
             }
         };
         let report = match result {

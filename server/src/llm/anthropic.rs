@@ -29,7 +29,7 @@ pub struct AnthropicMessages {
 #[async_trait::async_trait]
 impl ChatModel for AnthropicMessages {
     fn describe(&self) -> String {
-        format!("anthropic:{} at {}", self.model, self.endpoint.url)
+        format!("anthropic:{} at {}", self.model, self.endpoint.shown_url())
     }
 
     async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {

@@ -30,10 +30,35 @@ pub struct Endpoint {
     pub unreachable_hint: String,
 }
 
+impl Endpoint {
+    /// The URL as it may be shown and recorded: a password in it and the values of its
+    /// query (`?key=...`, as some gateways take keys) are replaced.
+    pub fn shown_url(&self) -> String {
+        shown_url(&self.url)
+    }
+}
+
+/// `url` with its password and query values replaced by `[REDACTED]`.
+pub fn shown_url(url: &str) -> String {
+    let Ok(mut parsed) = tower_lsp::lsp_types::Url::parse(url) else { return url.to_owned() };
+    if parsed.password().is_some() {
+        let _ = parsed.set_password(Some("REDACTED"));
+    }
+    if parsed.query().is_some() {
+        let pairs: Vec<(String, String)> =
+            parsed.query_pairs().map(|(k, _)| (k.into_owned(), "REDACTED".into())).collect();
+        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    parsed.to_string()
+}
+
 impl std::fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Headers hold keys: leave them out.
-        f.debug_struct("Endpoint").field("provider", &self.provider).field("url", &self.url).finish_non_exhaustive()
+        f.debug_struct("Endpoint")
+            .field("provider", &self.provider)
+            .field("url", &self.shown_url())
+            .finish_non_exhaustive()
     }
 }
 
@@ -87,7 +112,7 @@ impl Transport {
             self.trace.record(json!({
                 "kind": "failure",
                 "provider": endpoint.provider,
-                "url": endpoint.url,
+                "url": endpoint.shown_url(),
                 "class": format!("{:?}", fault.class),
                 "message": self.redactor.redact(&fault.message),
                 "elapsed_ms": started.elapsed().as_millis() as u64,
@@ -109,7 +134,7 @@ impl Transport {
         self.trace.record(json!({
             "kind": "request",
             "provider": endpoint.provider,
-            "url": endpoint.url,
+            "url": endpoint.shown_url(),
             "body": serde_json::from_str::<Value>(body).unwrap_or_else(|_| Value::String(body.to_owned())),
         }));
         let mut request =
@@ -179,17 +204,28 @@ impl Transport {
 
 /// A failure to send: nothing listening is a configuration problem, the rest is transient.
 fn send_fault(error: &reqwest::Error, endpoint: &Endpoint) -> Fault {
-    let detail = source_chain(error);
+    // The client's messages quote the URL, query and all; the message names it shown safely.
+    let mut detail = source_chain(error);
+    if let Some(url) = error.url() {
+        let mut bare = url.clone();
+        bare.set_query(None);
+        let _ = bare.set_password(None);
+        detail = detail.replace(&format!(" for url ({url})"), "").replace(&format!(" for url ({bare})"), "");
+        detail = detail.replace(url.as_str(), &endpoint.shown_url());
+    }
     if error.is_connect() {
-        return Fault::new(FaultClass::Unreachable, format!("cannot connect to {}: {detail}", endpoint.url));
+        return Fault::new(FaultClass::Unreachable, format!("cannot connect to {}: {detail}", endpoint.shown_url()));
     }
     if error.is_timeout() {
-        return Fault::new(FaultClass::Retryable, format!("request to {} timed out", endpoint.url));
+        return Fault::new(FaultClass::Retryable, format!("request to {} timed out", endpoint.shown_url()));
     }
     if error.is_builder() {
-        return Fault::new(FaultClass::BadRequest, format!("cannot build a request to {}: {detail}", endpoint.url));
+        return Fault::new(
+            FaultClass::BadRequest,
+            format!("cannot build a request to {}: {detail}", endpoint.shown_url()),
+        );
     }
-    Fault::new(FaultClass::Retryable, format!("request to {} failed: {detail}", endpoint.url))
+    Fault::new(FaultClass::Retryable, format!("request to {} failed: {detail}", endpoint.shown_url()))
 }
 
 /// An error with its causes, e.g. `error sending request: connection refused`.
@@ -205,4 +241,42 @@ fn source_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::openai::ChunkAssembler;
+    use crate::llm::redact::Redactor;
+    use crate::llm::retry::RetryPolicy;
+    use crate::llm::trace::NoTrace;
+
+    #[test]
+    fn urls_are_shown_without_passwords_or_query_values() {
+        assert_eq!(
+            shown_url("https://me:hunter2hunter2@gw.example/v1?key=abc123&api-version=1"),
+            "https://me:REDACTED@gw.example/v1?key=REDACTED&api-version=REDACTED"
+        );
+        assert_eq!(
+            shown_url("http://127.0.0.1:11434/v1/chat/completions"),
+            "http://127.0.0.1:11434/v1/chat/completions"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_connection_does_not_repeat_the_password() {
+        // Nothing listens on port 1.
+        let endpoint = Endpoint {
+            provider: "openai",
+            url: "http://me:hunter2hunter2@127.0.0.1:1/v1/chat/completions?key=abc123".into(),
+            headers: vec![],
+            unreachable_hint: String::new(),
+        };
+        let policy = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
+        let transport = Transport::new(policy, Duration::from_secs(5), Redactor::default(), Arc::new(NoTrace));
+        let error = transport.complete::<ChunkAssembler>(&endpoint, &serde_json::json!({})).await.unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("127.0.0.1:1"), "{message}");
+        assert!(!message.contains("hunter2") && !message.contains("abc123"), "{message}");
+    }
 }

@@ -38,7 +38,7 @@ pub struct OpenAiChat {
 #[async_trait::async_trait]
 impl ChatModel for OpenAiChat {
     fn describe(&self) -> String {
-        format!("{}:{} at {}", self.endpoint.provider, self.model, self.endpoint.url)
+        format!("{}:{} at {}", self.endpoint.provider, self.model, self.endpoint.shown_url())
     }
 
     async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {

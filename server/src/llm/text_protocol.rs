@@ -52,9 +52,19 @@ impl ChatModel for TextProtocol {
         let text = answer.content.clone().unwrap_or_default();
         let mut turn = AssistantTurn { content: answer.content, usage: answer.usage, ..AssistantTurn::default() };
         match parse_answer(&text) {
-            Ok(parsed) => {
+            Ok(mut parsed) => {
                 turn.repairs = u32::from(parsed.repaired);
                 turn.stop = if parsed.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
+                // Closing the brackets of an answer cut off at the output limit makes valid
+                // JSON of a call that is not whole (half a file for write_file): refused.
+                if parsed.repaired
+                    && answer.stop == StopReason::MaxTokens
+                    && let Some(last) = parsed.calls.last_mut()
+                {
+                    last.malformed = Some(
+                        "the answer was cut off at the output limit, so this call is incomplete; send it again in smaller parts (patch_file, or a shorter write_file)".into(),
+                    );
+                }
                 turn.tool_calls = parsed.calls;
                 if let Some(done) = parsed.done {
                     turn.content = Some(done);
@@ -376,6 +386,35 @@ mod tests {
         assert_eq!(dangling.calls[0].arguments, json!({"path": "src"}));
         let key_only = parse_answer(r#"{"tool_calls": [{"name": "list_files", "arguments": {"path":"#).unwrap();
         assert_eq!(key_only.calls[0].arguments, json!({}));
+    }
+
+    /// A model that always gives the same answer.
+    struct Fixed(AssistantTurn);
+
+    #[async_trait::async_trait]
+    impl ChatModel for Fixed {
+        fn describe(&self) -> String {
+            "fixed".into()
+        }
+        async fn complete(&self, _: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {
+            Ok(self.0.clone())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_cut_off_at_the_output_limit_is_refused_not_half_written() {
+        let cut =
+            r#"{"tool_calls": [{"name": "write_file", "arguments": {"path": "a.rs", "content": "fn main() { let half"#;
+        let answer = |stop| AssistantTurn { content: Some(cut.into()), stop, ..AssistantTurn::default() };
+        let request = ChatRequest { messages: &[], tools: &[] };
+        let limited =
+            TextProtocol::new(Arc::new(Fixed(answer(StopReason::MaxTokens)))).complete(request).await.unwrap();
+        assert_eq!(limited.tool_calls.len(), 1);
+        assert!(limited.tool_calls[0].malformed.as_deref().unwrap().contains("cut off at the output limit"));
+        // The same text from a model that stopped on its own: repaired, as before.
+        let request = ChatRequest { messages: &[], tools: &[] };
+        let ended = TextProtocol::new(Arc::new(Fixed(answer(StopReason::EndTurn)))).complete(request).await.unwrap();
+        assert!(ended.tool_calls.iter().all(|c| c.malformed.is_none()));
     }
 
     #[test]
