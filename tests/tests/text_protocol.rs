@@ -98,16 +98,14 @@ fn a_model_without_tool_support_switches_to_the_text_protocol() {
 #[test]
 fn secrets_read_from_the_workspace_never_reach_the_provider() {
     let github = format!("ghp_{}", "x1Y2z3".repeat(6));
-    let scratch = Scratch::new(&[(".env", &format!("GITHUB_TOKEN={github}\nDEPLOY_TOKEN=plain-but-secret-value\n"))]);
+    let secrets = format!("GITHUB_TOKEN={github}\nDEPLOY_TOKEN=plain-but-secret-value\n");
+    // `.env` is refused outright; the same lines in a note are scrubbed on the way out.
+    let scratch = Scratch::new(&[(".env", &secrets), ("notes/deploy.md", &secrets)]);
     let fake = FakeProvider::start(specs::openai_chat_request());
+    let reads =
+        vec![("read_file".into(), json!({"path": ".env"})), ("read_file".into(), json!({"path": "notes/deploy.md"}))];
     fake.push([
-        Reply::stream(
-            &streams::openai(
-                &Turn { text: None, calls: vec![("read_file".into(), json!({"path": ".env"}))], usage: (1, 1) },
-                None,
-            ),
-            50,
-        ),
+        Reply::stream(&streams::openai(&Turn { text: None, calls: reads, usage: (1, 1) }, None), 50),
         text("done"),
     ]);
     let base_url = format!("{}/v1", fake.url());
@@ -121,6 +119,7 @@ fn secrets_read_from_the_workspace_never_reach_the_provider() {
     assert!(!second.contains(&github), "a credential-shaped token leaked");
     assert!(!second.contains("plain-but-secret-value"), "a secret from the environment leaked");
     assert!(second.contains("GITHUB_TOKEN=[REDACTED]"), "{second}");
+    assert!(second.contains("`.env` holds credentials and is not shown"), "{second}");
 }
 
 #[test]

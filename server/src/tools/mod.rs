@@ -236,8 +236,23 @@ fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
     Ok(WorkspacePath::parse(raw)?)
 }
 
+/// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
+/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials. The model
+/// may not read or search them; what it needs to know about settings is in the code.
+pub fn holds_secrets(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
+    (name == ".env" || (name.starts_with(".env.") && !example))
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].iter().any(|ext| name.ends_with(ext))
+        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name == *key)
+        || [".netrc", ".pgpass", ".npmrc", ".pypirc", "credentials", ".git-credentials"].contains(&name.as_str())
+}
+
 fn read_file(overlay: &mut Overlay, args: ReadFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    if holds_secrets(path.as_str()) {
+        return Err(OverlayError::Secret(path));
+    }
     let start = args.start_line.map(|line| line as usize);
     let end = args.end_line.map(|line| line as usize);
     let view = overlay.read_file(&path, start, end)?;
@@ -355,6 +370,26 @@ mod tests {
         assert_eq!(required, ["new_text", "old_text", "path"]);
         assert!(patch.parameters["properties"]["old_text"]["description"].as_str().unwrap().contains("exactly once"));
         assert!(patch.parameters.get("$schema").is_none());
+    }
+
+    #[test]
+    fn credential_files_are_neither_read_nor_searched() {
+        let (_dir, mut overlay) = overlay(&[
+            (".env", "DB_PASSWORD=hunter2\n"),
+            ("config/.env.production", "TOKEN=abc\n"),
+            (".env.example", "DB_PASSWORD=\n"),
+            ("deploy/server.pem", "-----BEGIN PRIVATE KEY-----\n"),
+            ("src/env.rs", "let password = std::env::var(\"DB_PASSWORD\");\n"),
+        ]);
+        let tools = Toolset::standard();
+        for path in [".env", "config/.env.production", "deploy/server.pem"] {
+            let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": path})));
+            assert!(!read.ok && read.output.contains("holds credentials"), "{path}: {}", read.output);
+        }
+        assert!(tools.execute(&mut overlay, None, &call("read_file", json!({"path": ".env.example"}))).ok);
+        let grep = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "PASSWORD"})));
+        assert!(grep.output.contains("src/env.rs") && grep.output.contains(".env.example"), "{}", grep.output);
+        assert!(!grep.output.contains("hunter2") && !grep.output.contains(".env:"), "{}", grep.output);
     }
 
     #[test]

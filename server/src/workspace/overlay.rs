@@ -86,6 +86,9 @@ pub enum OverlayError {
     /// The file does not exist (in the overlay's view).
     #[error("`{0}` does not exist")]
     NotFound(WorkspacePath),
+    /// The file holds credentials, which the model may not read.
+    #[error("`{0}` holds credentials and is not shown; work from the code that reads these settings")]
+    Secret(WorkspacePath),
     /// A file operation named a directory.
     #[error("`{0}` is a directory, not a file")]
     IsDirectory(WorkspacePath),
