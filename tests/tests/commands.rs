@@ -182,17 +182,20 @@ fn cancelling_a_finished_run_changes_nothing() {
 #[test]
 fn proposals_survive_a_restart() {
     let scratch = three_kinds();
-    let run_id = {
+    let (run_id, before) = {
         let mut first = LspClient::start(&scratch, ClientOptions::default());
-        let (run_id, _) = first.run_issue("Say hello", "replay.jsonl");
+        let (run_id, status) = first.run_issue("Say hello", "replay.jsonl");
         assert!(first.shutdown().success());
-        run_id
+        (run_id, status)
     };
     let mut second = LspClient::start(&scratch, ClientOptions::default());
     let status = second.command("issuewright.runStatus", json!({"runId": run_id})).unwrap();
     assert_eq!(status["state"], "ready");
     assert_eq!(status["files"], 3);
     assert_eq!(status["failedToolCalls"], 1);
+    for key in ["rounds", "toolCalls", "schemaViolations", "parseRepairs", "usage", "summary"] {
+        assert_eq!(status[key], before[key], "{key} is the same after the restart");
+    }
     let applied = second.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert_eq!(applied["verified"], true, "{applied}");
     assert_eq!(scratch.read("src/new.rs").unwrap(), "pub fn new() {}\n");

@@ -367,6 +367,9 @@ impl Driver {
             error: self.status.error.clone(),
             changes: outcome.changes.clone(),
             validation: validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
+            verdicts: self.status.validation.and_then(|v| serde_json::to_value(v).ok()),
+            schema_violations: self.status.schema_violations,
+            parse_repairs: self.status.parse_repairs,
             discarded: false,
         };
         if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {

@@ -82,12 +82,16 @@ pub fn start(
         status,
     };
 
+    let (record, events, run_id, title) =
+        (driver.record.clone(), driver.events.clone(), driver.id.clone(), driver.spec.issue.title.clone());
     let task = tokio::spawn(driver.run());
-    // If the driver panics, the run still ends, as failed, and says so.
+    // If the driver panics, the run still ends, as failed, and says so: in its status, its
+    // record (so it can be discarded, and is still known after a restart) and its events.
     tokio::spawn(async move {
         if let Err(error) = task.await {
             let message = format!("internal error: {error}");
             tracing::error!("{message}");
+            let mut ended = None;
             publish.send_modify(|snapshot| {
                 if snapshot.outcome.is_none() {
                     snapshot.status.state = RunState::Failed;
@@ -95,8 +99,34 @@ pub fn start(
                     snapshot.status.error = Some(message.clone());
                     snapshot.outcome =
                         Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![], validation: None }));
+                    ended = Some(snapshot.status.clone());
                 }
             });
+            let Some(status) = ended else { return };
+            let _ = record.append(crate::session::LedgerEvent::Error { message: message.clone() });
+            let stored = crate::session::StoredProposal {
+                run_id,
+                title,
+                state: status.state.as_str().to_owned(),
+                rounds: status.rounds,
+                tool_calls: status.tool_calls,
+                failed_tool_calls: status.failed_tool_calls,
+                usage: status.usage,
+                summary: status.summary.clone(),
+                error: status.error.clone(),
+                changes: vec![],
+                validation: None,
+                verdicts: None,
+                schema_violations: status.schema_violations,
+                parse_repairs: status.parse_repairs,
+                discarded: false,
+            };
+            if let Err(error) = record.write_proposal(&stored, "") {
+                tracing::error!("{error}");
+            }
+            if let Some(events) = events {
+                let _ = events.send(RunEvent::Finished { status, files: 0 });
+            }
         }
     });
     Ok(handle)

@@ -210,18 +210,27 @@ fn run_status(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError
         return Ok(value);
     }
     let stored = session::load_proposal(root(state)?.path(), run_id)?;
-    Ok(json!({
+    let mut value = json!({
         "runId": run_id,
         "state": stored.state,
         "rounds": stored.rounds,
         "toolCalls": stored.tool_calls,
         "failedToolCalls": stored.failed_tool_calls,
+        "schemaViolations": stored.schema_violations,
+        "parseRepairs": stored.parse_repairs,
         "usage": stored.usage,
+        "validation": stored.verdicts,
         "summary": stored.summary,
         "error": stored.error,
         "discarded": stored.discarded,
         "files": stored.changes.len(),
-    }))
+    });
+    if stored.verdicts.is_none()
+        && let Some(fields) = value.as_object_mut()
+    {
+        fields.remove("validation");
+    }
+    Ok(value)
 }
 
 fn discard(state: &ServerState, run_id: &RunId) -> Result<Value, CommandError> {

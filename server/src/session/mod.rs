@@ -93,6 +93,15 @@ pub struct StoredProposal {
     /// agent recorded it; absent when nothing validated it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<serde_json::Value>,
+    /// The run status's verdicts (`{build, tests, errors, preexisting, warnings, runs}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdicts: Option<serde_json::Value>,
+    /// Tool calls whose arguments broke their schema.
+    #[serde(default)]
+    pub schema_violations: u32,
+    /// Answers the text protocol had to repair.
+    #[serde(default)]
+    pub parse_repairs: u32,
     /// Set when the user discarded the proposal; it may not be applied then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub discarded: bool,
@@ -274,6 +283,9 @@ mod tests {
                 new_text: Some("b".into()),
             }],
             validation: Some(serde_json::json!({"check": {"passed": true}})),
+            verdicts: None,
+            schema_violations: 0,
+            parse_repairs: 0,
             discarded: false,
         };
         record.write_proposal(&proposal, "diff").unwrap();
