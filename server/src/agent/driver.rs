@@ -10,6 +10,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::compact;
 use super::prompt;
 use super::run::{RunEvent, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus};
 use super::validation::Checks;
@@ -114,6 +115,10 @@ impl Driver {
             self.publish_status();
             self.emit(RunEvent::Round { round });
 
+            let elided = compact::compact(&mut messages, info.context_window);
+            if elided > 0 {
+                tracing::info!(run = %self.id, elided, "older tool output elided to fit the context window");
+            }
             let request = ChatRequest { messages: &messages, tools: &specs };
             let turn: AssistantTurn = tokio::select! {
                 biased;
@@ -122,7 +127,9 @@ impl Driver {
                 answer = model.complete(request) => match answer {
                     Ok(turn) => turn,
                     Err(error) if error.is_context_overflow() => {
-                        return Ending::Failed(format!("{error} (the conversation cannot be compacted yet)"));
+                        return Ending::Failed(format!(
+                            "{error} (older tool output is elided as the conversation grows; this model's window is too small for what is left)"
+                        ));
                     }
                     Err(error) => return Ending::Failed(error.to_string()),
                 },
@@ -211,7 +218,7 @@ impl Driver {
                 messages.push(Message::ToolResult {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
-                    content: output,
+                    content: compact::fit_result(&output, info.context_window),
                     is_error: !ok,
                 });
             }

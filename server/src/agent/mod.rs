@@ -1,6 +1,7 @@
 //! The agent: one run of an issue, driven to a proposal. Both faces (the language server
 //! and the CLI) start runs through [`start`] and follow them through a [`RunHandle`].
 
+mod compact;
 mod driver;
 mod prompt;
 mod run;

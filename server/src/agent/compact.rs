@@ -1,0 +1,128 @@
+//! Keeping the conversation inside the model's context window. One tool result may take at
+//! most a quarter of the window; once the whole conversation passes three fifths of it, the
+//! oldest tool results (never those of the latest turn, which the model has not seen yet)
+//! give way to a line saying what they were, which the model can ask for again.
+
+use crate::context::estimate_tokens;
+use crate::llm::Message;
+use crate::workspace::cut_head_tail;
+
+/// Share of the window (percent) one tool result may take.
+const RESULT_SHARE_PERCENT: usize = 25;
+/// Share of the window (percent) past which old tool results are elided.
+const COMPACT_AT_PERCENT: usize = 60;
+/// Share of the window (percent) compaction brings the conversation down to.
+const COMPACT_TO_PERCENT: usize = 45;
+/// Characters per token of the estimate (as the context pack counts).
+const CHARS_PER_TOKEN: usize = 4;
+
+/// `output` cut (head and tail kept) to the share of a window of `context_window` tokens one
+/// tool result may take.
+pub(super) fn fit_result(output: &str, context_window: u32) -> String {
+    let budget_chars = (context_window as usize * RESULT_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(2_000);
+    cut_head_tail(output, budget_chars)
+}
+
+/// Elides the oldest tool results until the conversation fits comfortably in the window;
+/// returns how many were elided.
+pub(super) fn compact(messages: &mut [Message], context_window: u32) -> usize {
+    let window = context_window as usize;
+    let mut total: usize = messages.iter().map(tokens).sum();
+    if total <= window * COMPACT_AT_PERCENT / 100 {
+        return 0;
+    }
+    let target = window * COMPACT_TO_PERCENT / 100;
+    // The results of the latest turn are what the model is about to read.
+    let latest_turn = messages.iter().rposition(|m| matches!(m, Message::Assistant(_))).unwrap_or(0);
+    let older: Vec<usize> = messages[..latest_turn]
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m, Message::ToolResult { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let mut elided = 0;
+    for at in older {
+        if total <= target {
+            break;
+        }
+        if let Message::ToolResult { name, content, .. } = &mut messages[at] {
+            if content.starts_with(ELIDED) {
+                continue;
+            }
+            let before = estimate_tokens(content);
+            *content = format!(
+                "{ELIDED} ({name}, {before} tokens) to keep the conversation within the model's context; call the tool again if you need it]"
+            );
+            total = total - before + estimate_tokens(content);
+            elided += 1;
+        }
+    }
+    elided
+}
+
+/// How an elided result begins.
+const ELIDED: &str = "[earlier output elided";
+
+fn tokens(message: &Message) -> usize {
+    match message {
+        Message::System(text) | Message::User(text) => estimate_tokens(text),
+        Message::Assistant(turn) => {
+            let calls: usize =
+                turn.tool_calls.iter().map(|call| estimate_tokens(&call.arguments.to_string()) + 10).sum();
+            turn.content.as_deref().map_or(0, estimate_tokens) + calls
+        }
+        Message::ToolResult { content, .. } => estimate_tokens(content) + 10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(n: usize, size: usize) -> Message {
+        Message::ToolResult {
+            call_id: format!("c{n}"),
+            name: "read_file".into(),
+            content: format!("result {n}: {}", "x".repeat(size)),
+            is_error: false,
+        }
+    }
+
+    #[test]
+    fn old_results_give_way_and_the_issue_and_latest_results_stay() {
+        let issue = "Implement this issue: make parse() accept tabs".to_owned();
+        let mut messages = vec![Message::System("rules".into()), Message::User(issue.clone())];
+        for n in 0..20 {
+            messages.push(Message::Assistant(crate::llm::AssistantTurn::default()));
+            messages.push(result(n, 4_000));
+        }
+        // 20 results of about 1,000 tokens each in an 8,192-token window.
+        let elided = compact(&mut messages, 8_192);
+        assert!(elided > 0);
+        let total: usize = messages.iter().map(tokens).sum();
+        assert!(total <= 8_192 * COMPACT_TO_PERCENT / 100, "{total}");
+        assert!(matches!(&messages[1], Message::User(text) if *text == issue));
+        let contents: Vec<&str> = messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::ToolResult { content, .. } => Some(content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(contents[0].starts_with(ELIDED) && contents[0].contains("read_file"));
+        assert!(contents[19].starts_with("result 19"), "the latest turn's result is whole");
+        assert!(contents.iter().filter(|c| c.starts_with("result")).count() >= 2, "recent ones stay while they fit");
+
+        let again = compact(&mut messages, 8_192);
+        assert_eq!(again, 0, "nothing more to do while it fits");
+    }
+
+    #[test]
+    fn a_roomy_window_changes_nothing_and_one_result_takes_at_most_a_quarter() {
+        let mut messages = vec![Message::User("issue".into()), result(0, 40_000)];
+        assert_eq!(compact(&mut messages, 200_000), 0);
+        let fitted = fit_result(&"y".repeat(100_000), 8_192);
+        assert!(fitted.len() < 8_192 + 200, "{}", fitted.len());
+        assert!(fitted.contains("characters cut"));
+    }
+}
