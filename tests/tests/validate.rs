@@ -403,3 +403,20 @@ fn a_build_broken_before_the_run_is_not_blamed_on_it() {
     assert_eq!(check["preexisting"], 1);
     assert!(check["summary"].as_str().unwrap().contains("All of these errors were there before your changes"));
 }
+
+#[test]
+fn a_check_a_repository_names_runs_without_the_users_model_keys() {
+    // A cloned repository's check tries to print the key where issuewright would show it.
+    let scratch =
+        configured("echo \"lib/a.py:1:1: error E1 key=${OPENAI_API_KEY:-gone} npm=${NPM_TOKEN:-gone}\"; exit 1", "");
+    let mut command = std::process::Command::new(issuewright_tests::binary());
+    command.args(["validate", "--json", "--repo"]).arg(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    command.env("OPENAI_API_KEY", "sk-test-not-for-checks").env("NPM_TOKEN", "registry-token");
+    let output = command.output().unwrap();
+    let diagnostics = json_output(&output);
+    let message = diagnostics[0]["message"].as_str().unwrap();
+    assert_eq!(message, "key=gone npm=registry-token", "model keys are withheld, build tokens are not");
+}

@@ -1,5 +1,6 @@
-//! Keeping the conversation inside the model's context window. One tool result may take at
-//! most a quarter of the window; once the whole conversation passes three fifths of it, the
+//! Keeping the conversation inside the model's context window, less the answer's room and
+//! the tools' descriptions. One tool result may take at most a quarter of that, one turn's
+//! results half; once the whole conversation passes three fifths of it, the
 //! oldest tool results (never those of the latest turn, which the model has not seen yet)
 //! give way to a line saying what they were, which the model can ask for again.
 
@@ -7,26 +8,50 @@ use crate::context::estimate_tokens;
 use crate::llm::Message;
 use crate::workspace::cut_head_tail;
 
-/// Share of the window (percent) one tool result may take.
+/// Share of the room (percent) one tool result may take.
 const RESULT_SHARE_PERCENT: usize = 25;
-/// Share of the window (percent) past which old tool results are elided.
+/// Share of the room (percent) all results of one turn may take together.
+const TURN_SHARE_PERCENT: usize = 50;
+/// Share of the room (percent) past which old tool results are elided.
 const COMPACT_AT_PERCENT: usize = 60;
-/// Share of the window (percent) compaction brings the conversation down to.
+/// Share of the room (percent) compaction brings the conversation down to.
 const COMPACT_TO_PERCENT: usize = 45;
 /// Characters per token of the estimate (as the context pack counts).
 const CHARS_PER_TOKEN: usize = 4;
 
-/// `output` cut (head and tail kept) to the share of a window of `context_window` tokens one
-/// tool result may take.
-pub(super) fn fit_result(output: &str, context_window: u32) -> String {
-    let budget_chars = (context_window as usize * RESULT_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(2_000);
-    cut_head_tail(output, budget_chars)
+/// The tokens a conversation may take: the window less the answer's room and the tools'
+/// descriptions (both are part of every request).
+pub(super) fn room(context_window: u32, max_output: u32, tool_specs_tokens: usize) -> usize {
+    let answer = max_output.min(context_window / 2) as usize;
+    (context_window as usize).saturating_sub(answer).saturating_sub(tool_specs_tokens).max(1_000)
 }
 
-/// Elides the oldest tool results until the conversation fits comfortably in the window;
+/// How many characters one tool result may take.
+fn result_budget(room: usize) -> usize {
+    (room * RESULT_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(2_000)
+}
+
+/// How many characters all results of one turn may take together.
+pub(super) fn turn_budget(room: usize) -> usize {
+    (room * TURN_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(4_000)
+}
+
+/// How much file text one `read_file` may return, so that its result fits whole (whole
+/// lines, and the line to go on from) rather than being cut in the middle.
+pub(super) fn read_budget(room: usize) -> usize {
+    result_budget(room).saturating_sub(1_000).max(1_000)
+}
+
+/// `output` cut (head and tail kept) to what one result may take, and to `left_in_turn`
+/// characters (what the turn's earlier results left; never under 1,000).
+pub(super) fn fit_result(output: &str, room: usize, left_in_turn: usize) -> String {
+    cut_head_tail(output, result_budget(room).min(left_in_turn.max(1_000)))
+}
+
+/// Elides the oldest tool results until the conversation fits comfortably in `room` tokens;
 /// returns how many were elided.
-pub(super) fn compact(messages: &mut [Message], context_window: u32) -> usize {
-    let window = context_window as usize;
+pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
+    let window = room;
     let mut total: usize = messages.iter().map(tokens).sum();
     if total <= window * COMPACT_AT_PERCENT / 100 {
         return 0;
@@ -121,8 +146,12 @@ mod tests {
     fn a_roomy_window_changes_nothing_and_one_result_takes_at_most_a_quarter() {
         let mut messages = vec![Message::User("issue".into()), result(0, 40_000)];
         assert_eq!(compact(&mut messages, 200_000), 0);
-        let fitted = fit_result(&"y".repeat(100_000), 8_192);
+        let fitted = fit_result(&"y".repeat(100_000), 8_192, usize::MAX);
         assert!(fitted.len() < 8_192 + 200, "{}", fitted.len());
         assert!(fitted.contains("characters cut"));
+        let late_in_turn = fit_result(&"y".repeat(100_000), 8_192, 3_000);
+        assert!(late_in_turn.len() < 3_000 + 200, "a turn's results share their budget");
+        // gemma: 8,192 tokens, 4,096 of them for the answer, 1,500 for the tools.
+        assert_eq!(room(8_192, 4_096, 1_500), 2_596);
     }
 }

@@ -83,6 +83,8 @@ impl Driver {
         let validating = self.checks.is_some();
         let tools = if validating { Toolset::with_validation() } else { Toolset::standard() };
         let specs = tools.specs();
+        let specs_tokens = crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default());
+        let room = compact::room(info.context_window, info.max_output, specs_tokens);
         let pack = self.context_pack(info);
         let (system, user) = (prompt::system(validating), prompt::first_message(&self.spec.issue, pack.as_ref()));
         self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
@@ -115,7 +117,7 @@ impl Driver {
             self.publish_status();
             self.emit(RunEvent::Round { round });
 
-            let elided = compact::compact(&mut messages, info.context_window);
+            let elided = compact::compact(&mut messages, room);
             if elided > 0 {
                 tracing::info!(run = %self.id, elided, "older tool output elided to fit the context window");
             }
@@ -195,6 +197,7 @@ impl Driver {
             }
 
             let edits_before = self.edits;
+            let mut turn_left = compact::turn_budget(room);
             for (position, call) in turn.tool_calls.iter().enumerate() {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
@@ -210,15 +213,17 @@ impl Driver {
                 } else if VALIDATION_TOOLS.contains(&call.name.as_str()) && validating {
                     self.execute_validation(round, call, tools).await
                 } else {
-                    self.execute(round, call, tools)
+                    self.execute(round, call, tools, compact::read_budget(room))
                 };
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
                 }
+                let content = compact::fit_result(&output, room, turn_left);
+                turn_left = turn_left.saturating_sub(content.len());
                 messages.push(Message::ToolResult {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
-                    content: compact::fit_result(&output, info.context_window),
+                    content,
                     is_error: !ok,
                 });
             }
@@ -280,14 +285,14 @@ impl Driver {
         (ok, output)
     }
 
-    fn execute(&mut self, round: u32, call: &ToolCall, tools: &Toolset) -> (bool, String) {
+    fn execute(&mut self, round: u32, call: &ToolCall, tools: &Toolset, read_budget: usize) -> (bool, String) {
         self.log(LedgerEvent::ToolCall {
             round,
             id: call.id.clone(),
             name: call.name.clone(),
             arguments: call.arguments.clone(),
         });
-        let outcome = tools.execute(&mut self.overlay, self.spec.index.as_deref(), call);
+        let outcome = tools.execute_within(&mut self.overlay, self.spec.index.as_deref(), call, read_budget);
         self.status.tool_calls += 1;
         if outcome.changed {
             self.edits += 1;

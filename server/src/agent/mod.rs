@@ -92,18 +92,15 @@ pub fn start(
         if let Err(error) = task.await {
             let message = format!("internal error: {error}");
             tracing::error!("{message}");
-            let mut ended = None;
-            publish.send_modify(|snapshot| {
-                if snapshot.outcome.is_none() {
-                    snapshot.status.state = RunState::Failed;
-                    snapshot.status.summary = format!("The run failed: {message}");
-                    snapshot.status.error = Some(message.clone());
-                    snapshot.outcome =
-                        Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![], validation: None }));
-                    ended = Some(snapshot.status.clone());
-                }
-            });
-            let Some(status) = ended else { return };
+            let current = publish.borrow().clone();
+            if current.outcome.is_some() {
+                return;
+            }
+            let mut status = current.status;
+            status.state = RunState::Failed;
+            status.summary = format!("The run failed: {message}");
+            status.error = Some(message.clone());
+            // The record first: whoever waits for the end (a discard) finds it written.
             let _ = record.append(crate::session::LedgerEvent::Error { message: message.clone() });
             let stored = crate::session::StoredProposal {
                 run_id,
@@ -125,6 +122,13 @@ pub fn start(
             if let Err(error) = record.write_proposal(&stored, "") {
                 tracing::error!("{error}");
             }
+            publish.send_modify(|snapshot| {
+                if snapshot.outcome.is_none() {
+                    snapshot.status = status.clone();
+                    snapshot.outcome =
+                        Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![], validation: None }));
+                }
+            });
             if let Some(events) = events {
                 let _ = events.send(RunEvent::Finished { status, files: 0 });
             }

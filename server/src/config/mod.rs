@@ -353,10 +353,10 @@ pub fn file_layers(workspace: &Path) -> Result<Vec<ConfigLayer>, ConfigError> {
 }
 
 impl ConfigLayer {
-    /// This layer as read from a repository someone else may have written: it may not send
-    /// your API key somewhere (`base_url` other than this machine, `api_key_env`) nor make
-    /// every save run a command (`on_save`). Those keys are dropped with a warning; set them
-    /// in your own configuration, the editor's settings or flags.
+    /// This layer as read from a repository someone else may have written: it may not choose
+    /// the service your code and key go to (`kind`, `base_url` other than this machine,
+    /// `api_key_env`) nor make every save run a command (`on_save`). Those keys are dropped
+    /// with a warning; set them in your own configuration, the editor's settings or flags.
     pub fn restricted_for_repository(mut self) -> Self {
         let mut dropped = Vec::new();
         if self.provider.base_url.as_deref().is_some_and(|url| !is_this_machine(url)) {
@@ -365,6 +365,10 @@ impl ConfigLayer {
         }
         if self.provider.api_key_env.take().is_some() {
             dropped.push("provider.api_key_env");
+        }
+        // Which service sees your code (a cloud model instead of the local one) is yours to say.
+        if self.provider.kind.take().is_some() {
+            dropped.push("provider.kind");
         }
         if self.validate.on_save.take().is_some() {
             dropped.push("validate.on_save");
@@ -402,6 +406,7 @@ mod tests {
         .restricted_for_repository();
         assert_eq!(repository.provider.base_url, None);
         assert_eq!(repository.provider.api_key_env, None);
+        assert_eq!(repository.provider.kind, None);
         assert_eq!(repository.validate.on_save, None);
         assert_eq!(repository.provider.model.as_deref(), Some("m"), "the rest stands");
         assert_eq!(repository.validate.check.as_deref(), Some("make check"), "the project's own check stands");

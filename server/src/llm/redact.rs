@@ -19,8 +19,9 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"\bglpat-[A-Za-z0-9_\-]{20,}",
         r"\bAKIA[0-9A-Z]{16}\b",
         r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",
-        // Within one text (a request's strings are scrubbed one by one), to its end if cut.
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[\s\S]*)",
+        // Key material between the markers (base64 and PEM headers only, so code quoting the
+        // markers is not wiped), or, when the end was cut off, the key lines that follow.
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\-]*?-----END [A-Z ]*PRIVATE KEY-----|\r?\n[A-Za-z0-9+/=:,\-\s]{40,})",
     ]
     .iter()
     .map(|pattern| Regex::new(pattern).expect("valid pattern"))
@@ -113,7 +114,7 @@ mod tests {
         let redactor = Redactor::new(["a\\b\"c-secret-value".to_owned()]);
         let body = serde_json::json!({"messages": [
             {"role": "tool", "content": "read config/task-scheduler-configuration-settings.yaml; pw=a\\b\"c-secret-value"},
-            {"role": "tool", "content": "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA"},
+            {"role": "tool", "content": "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx3bZ9qLmN0pQrStUvWxYz1234567890abcdefGHIJ"},
             {"role": "user", "content": "keep me -----END RSA PRIVATE KEY-----"},
         ]});
         let clean = redactor.redact_json(&body);
@@ -121,6 +122,8 @@ mod tests {
         assert!(first.contains("task-scheduler-configuration-settings.yaml"), "{first}");
         assert!(first.ends_with("pw=[REDACTED]"), "a secret holding quote and backslash: {first}");
         assert_eq!(clean["messages"][1]["content"], "[REDACTED]", "a key cut off by a partial read");
+        let code = "if pem.starts_with(\"-----BEGIN RSA PRIVATE KEY-----\") {\n    load(pem)\n}\nconst END: &str = \"-----END RSA PRIVATE KEY-----\";\n";
+        assert_eq!(redactor.redact(code), code, "code that quotes the markers stays");
         assert_eq!(clean["messages"][2]["content"], "keep me -----END RSA PRIVATE KEY-----", "never across messages");
     }
 

@@ -186,6 +186,18 @@ impl Toolset {
 
     /// Validates and runs one call against the overlay; `index` answers `find_symbol`.
     pub fn execute(&self, overlay: &mut Overlay, index: Option<&Index>, call: &ToolCall) -> ToolOutcome {
+        self.execute_within(overlay, index, call, MAX_READ_CHARS)
+    }
+
+    /// [`execute`](Self::execute), with `read_file` returning at most `max_read_bytes` of
+    /// text (whole lines): a model with a small context window reads in smaller pieces.
+    pub fn execute_within(
+        &self,
+        overlay: &mut Overlay,
+        index: Option<&Index>,
+        call: &ToolCall,
+        max_read_bytes: usize,
+    ) -> ToolOutcome {
         if let Some(problem) = &call.malformed {
             return ToolOutcome::invalid(format!(
                 "the arguments of `{}` are not valid JSON ({problem}); nothing was run. If your answer was cut off, make smaller changes per call",
@@ -196,7 +208,9 @@ impl Toolset {
             return ToolOutcome::invalid(message);
         }
         let result = match call.name.as_str() {
-            "read_file" => with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a)),
+            "read_file" => {
+                with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a, max_read_bytes.min(MAX_READ_CHARS)))
+            }
             "list_files" => with_args(&call.arguments, |a: ListFilesArgs| list_files(overlay, a)),
             "grep" => search_args(&call.arguments, |a: GrepArgs| search::grep(overlay, a)),
             "find_symbol" => search_args(&call.arguments, |a: FindSymbolArgs| search::find_symbol(overlay, index, a)),
@@ -236,21 +250,9 @@ fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
     Ok(WorkspacePath::parse(raw)?)
 }
 
-/// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
-/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials. The model
-/// may not read or search them; what it needs to know about settings is in the code.
-pub fn holds_secrets(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
-    (name == ".env" || (name.starts_with(".env.") && !example))
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].iter().any(|ext| name.ends_with(ext))
-        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name == *key)
-        || [".netrc", ".pgpass", ".npmrc", ".pypirc", "credentials", ".git-credentials"].contains(&name.as_str())
-}
-
-fn read_file(overlay: &mut Overlay, args: ReadFileArgs) -> Result<ToolOutcome, OverlayError> {
+fn read_file(overlay: &mut Overlay, args: ReadFileArgs, max_bytes: usize) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    if holds_secrets(path.as_str()) {
+    if crate::workspace::holds_secrets(path.as_str()) {
         return Err(OverlayError::Secret(path));
     }
     let start = args.start_line.map(|line| line as usize);
@@ -264,7 +266,7 @@ fn read_file(overlay: &mut Overlay, args: ReadFileArgs) -> Result<ToolOutcome, O
     let mut last = view.last_line.min(view.first_line + MAX_READ_LINES - 1);
     let mut text = String::new();
     for (number, line) in (view.first_line..=last).zip(view.text.split_inclusive('\n')) {
-        if !text.is_empty() && text.len() + line.len() > MAX_READ_CHARS {
+        if !text.is_empty() && text.len() + line.len() > max_bytes {
             last = number - 1;
             break;
         }
@@ -405,6 +407,10 @@ mod tests {
         assert!(!first.output.contains("characters cut"), "nothing is cut from the middle");
         let next = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "big.txt", "start_line": 501})));
         assert!(next.output.starts_with("big.txt (lines 501-1000 of 1500):\n  501 xxx"));
+        // A model with a small window reads in smaller whole pieces.
+        let small = tools.execute_within(&mut overlay, None, &call("read_file", json!({"path": "big.txt"})), 5_000);
+        assert!(small.output.starts_with("big.txt (lines 1-50 of 1500):\n"), "{}", &small.output[..40]);
+        assert!(small.output.ends_with("call read_file with start_line=51]\n"));
     }
 
     #[test]

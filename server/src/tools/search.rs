@@ -37,7 +37,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     };
     let mut output = String::new();
     let mut matches = 0;
-    'files: for path in files.iter().filter(|path| !super::holds_secrets(path.as_str())) {
+    'files: for path in files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())) {
         let Some(text) = overlay.peek(path) else { continue };
         for (number, line) in text.lines().enumerate() {
             if regex.is_match(line) {

@@ -158,6 +158,15 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// Variables holding model and forge credentials: `*API_KEY*`, `OPENAI_*`, `ANTHROPIC_*`,
+/// `AZURE_OPENAI_*`, `GITHUB_TOKEN`, `GITEA_TOKEN` (registry tokens a build needs stay).
+pub fn is_credential_variable(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.contains("API_KEY")
+        || ["OPENAI_", "ANTHROPIC_", "AZURE_OPENAI_"].iter().any(|prefix| upper.starts_with(prefix))
+        || ["GITHUB_TOKEN", "GH_TOKEN", "GITEA_TOKEN"].contains(&upper.as_str())
+}
+
 /// Runs `spec` in `cwd`. On timeout or cancel its whole process group is killed; when the
 /// command itself ends, anything it left running in its group is killed too, so a stray
 /// background process cannot hold the output open.
@@ -169,6 +178,13 @@ pub async fn run(
 ) -> Result<CommandOutput, CommandError> {
     let started = Instant::now();
     let mut command = tokio::process::Command::new(&spec.program);
+    // A project's check is the project's code (and a repository may name its own): it runs
+    // without the keys issuewright talks to models and forges with.
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(is_credential_variable) {
+            command.env_remove(&name);
+        }
+    }
     command
         .args(&spec.args)
         .current_dir(cwd)
@@ -238,6 +254,16 @@ mod tests {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Ok(stat) => !stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
             Err(_) => false,
+        }
+    }
+
+    #[test]
+    fn model_and_forge_keys_are_told_from_build_variables() {
+        for name in ["OPENAI_API_KEY", "my_api_key", "ANTHROPIC_BASE_URL", "AZURE_OPENAI_KEY", "GITHUB_TOKEN"] {
+            assert!(is_credential_variable(name), "{name}");
+        }
+        for name in ["NPM_TOKEN", "CARGO_REGISTRIES_MY_TOKEN", "PATH", "HOME", "JAVA_HOME"] {
+            assert!(!is_credential_variable(name), "{name}");
         }
     }
 

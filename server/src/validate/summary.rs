@@ -75,6 +75,10 @@ fn headline(report: &Report, timeout: Duration) -> String {
 /// The lines around a problem, numbered, with a caret under its column.
 fn excerpt(problem: &Problem, tree: &Path) -> Option<String> {
     let place = problem.place.as_ref()?;
+    // A linter may point into `.env`: its lines are not shown to the model.
+    if crate::workspace::holds_secrets(place.path.as_str()) {
+        return None;
+    }
     let text = std::fs::read_to_string(tree.join(place.path.as_str())).ok()?;
     let lines: Vec<&str> = text.lines().collect();
     let line = place.start.line as usize;
@@ -181,6 +185,22 @@ pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
 mod tests {
     use super::*;
     use crate::validate::problem::Problem;
+
+    #[test]
+    fn lines_of_credential_files_are_not_quoted() {
+        let tree = crate::testing::tempdir();
+        std::fs::write(tree.path().join(".env"), "DB_PASSWORD=hunter2hunter2\n").unwrap();
+        let place = crate::validate::Place {
+            path: crate::workspace::WorkspacePath::parse(".env").unwrap(),
+            start: crate::validate::Spot { line: 0, column: 0 },
+            end: crate::validate::Spot { line: 0, column: 1 },
+        };
+        let problem =
+            Problem::at(place, crate::validate::ColumnUnit::Chars, Severity::Error, "lint", "unquoted value".into());
+        let summary = describe(&problem, tree.path());
+        assert!(summary.contains("error at .env:1:1: unquoted value"), "{summary}");
+        assert!(!summary.contains("hunter2"), "{summary}");
+    }
 
     #[test]
     fn a_very_long_first_error_is_cut_not_hidden() {

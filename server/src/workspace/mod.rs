@@ -26,7 +26,7 @@ pub use overlay::{
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath};
 pub use position::{LineIndex, PositionEncoding};
-pub use sanitize::{cut_head_tail, strip_ansi};
+pub use sanitize::{cut_head_tail, holds_secrets, strip_ansi};
 
 /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
 pub fn user_cache_dir() -> Option<std::path::PathBuf> {

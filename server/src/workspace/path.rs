@@ -196,13 +196,13 @@ impl Root {
                 // A link may not lead where a path may not go.
                 if let Ok(target) = &target {
                     let rest = target.strip_prefix(&self.canonical).unwrap_or(target);
-                    if let Some(first) = rest.components().next().and_then(|c| c.as_os_str().to_str()) {
-                        if folds_to(first, ".git") {
-                            return Err(PathError::GitDirectory(relative.to_string()));
-                        }
-                        if folds_to(first, ".issuewright") {
-                            return Err(PathError::RunRecords(relative.to_string()));
-                        }
+                    let mut parts = rest.components().filter_map(|c| c.as_os_str().to_str());
+                    if parts.next().is_some_and(|first| folds_to(first, ".issuewright")) {
+                        return Err(PathError::RunRecords(relative.to_string()));
+                    }
+                    // `.git` at any depth, as for plain paths (a nested repository's hooks too).
+                    if rest.components().filter_map(|c| c.as_os_str().to_str()).any(|part| folds_to(part, ".git")) {
+                        return Err(PathError::GitDirectory(relative.to_string()));
                     }
                 }
             }
@@ -258,6 +258,10 @@ mod tests {
         std::os::unix::fs::symlink(real.join(".git"), real.join("gitlink")).unwrap();
         let through = WorkspacePath::parse("gitlink/config").unwrap();
         assert!(matches!(root.resolve(&through), Err(PathError::GitDirectory(_))), "a link into .git");
+        std::fs::create_dir_all(real.join("vendor/lib/.git/hooks")).unwrap();
+        std::os::unix::fs::symlink(real.join("vendor/lib/.git/hooks"), real.join("hooks")).unwrap();
+        let nested = WorkspacePath::parse("hooks/post-checkout").unwrap();
+        assert!(matches!(root.resolve(&nested), Err(PathError::GitDirectory(_))), "a link into a nested .git");
         let dotted = Root::new(&dir.path().join("real/src/..")).unwrap();
         assert_eq!(dotted.path(), real.canonicalize().unwrap());
     }

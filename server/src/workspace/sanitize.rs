@@ -49,6 +49,19 @@ pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
     format!("{head}\n[... {} characters cut ...]\n{tail}", total - 2 * (max_chars / 2))
 }
 
+/// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
+/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials. The model
+/// may not read or search them; what it needs to know about settings is in the code.
+pub fn holds_secrets(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
+    (name == ".env" || (name.starts_with(".env.") && !example))
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].iter().any(|ext| name.ends_with(ext))
+        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name == *key)
+        || [".netrc", ".pgpass", ".npmrc", ".pypirc", ".envrc", "credentials", ".git-credentials"]
+            .contains(&name.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
