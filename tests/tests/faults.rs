@@ -261,3 +261,28 @@ fn a_paused_turn_is_sent_back_to_continue() {
     let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
     assert!(events.iter().any(|e| e["event"] == "model_turn" && e["stop"] == "paused"));
 }
+
+#[test]
+fn a_slow_steady_stream_is_waited_for_and_a_silent_one_is_retried() {
+    // timeout_s bounds each wait, not the whole answer: 1 s here.
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    scratch.write(".issuewright.toml", "[provider]\nmax_retries = 1\ntimeout_s = 1\n");
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let slow = |turn: &Turn, pause: Duration| match openai(turn) {
+        Reply::Stream { chunks, cut_after, .. } => Reply::Stream { chunks, pause, cut_after },
+        other => other,
+    };
+    fake.push([
+        // Many chunks 150 ms apart: longer than 1 s in all, never silent for 1 s.
+        slow(&patch_turn(), Duration::from_millis(150)),
+        // Silent for 1.6 s before each chunk: given up on, and retried.
+        slow(&done_turn(), Duration::from_millis(1_600)),
+        openai(&done_turn()),
+    ]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(scratch.read("a.txt").unwrap(), "hello\n");
+    assert_eq!(fake.received().len(), 3, "the slow answer once, the silent one and its retry");
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    assert_eq!(events.iter().filter(|e| e["event"] == "tool_result" && e["ok"] == true).count(), 1);
+}

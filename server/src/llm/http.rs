@@ -96,13 +96,9 @@ impl Transport {
         let mut retries = 0;
         loop {
             let started = Instant::now();
-            let result = match tokio::time::timeout(self.timeout, self.attempt::<D>(endpoint, &body)).await {
-                Ok(result) => result,
-                Err(_) => Err(Fault::new(
-                    FaultClass::Retryable,
-                    format!("no complete answer within {}s", self.timeout.as_secs()),
-                )),
-            };
+            // `timeout` bounds each wait (for the answer to start, for its next part), not the
+            // whole answer: a slow local model streaming for ten minutes is fine; a silent one is not.
+            let result = self.attempt::<D>(endpoint, &body).await;
             let fault = match result {
                 Ok(turn) => return Ok(turn),
                 Err(fault) => fault,
@@ -142,7 +138,13 @@ impl Transport {
         for (name, value) in &endpoint.headers {
             request = request.header(*name, value);
         }
-        let response = request.send().await.map_err(|error| send_fault(&error, endpoint))?;
+        let silent = |what: &str| {
+            Fault::new(FaultClass::Retryable, format!("{what} within {}s (timeout_s)", self.timeout.as_secs()))
+        };
+        let response = tokio::time::timeout(self.timeout, request.send())
+            .await
+            .map_err(|_| silent("no answer"))?
+            .map_err(|error| send_fault(&error, endpoint))?;
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if !(200..300).contains(&status) {
@@ -152,7 +154,7 @@ impl Transport {
                 SystemTime::now(),
             );
             let should_retry = header("x-should-retry").map(|v| v == "true");
-            let text = response.text().await.unwrap_or_default();
+            let text = bounded_text(response, self.timeout).await;
             self.trace_response(endpoint, status, started, &text);
             return Err(classify_status(status, &text, retry_after, should_retry));
         }
@@ -163,7 +165,10 @@ impl Transport {
         let mut stream = response.bytes_stream();
         let mut complete = false;
         let outcome: Result<(), Fault> = async {
-            while let Some(chunk) = stream.next().await {
+            while let Some(chunk) = tokio::time::timeout(self.timeout, stream.next())
+                .await
+                .map_err(|_| silent("the answer stopped coming: nothing more"))?
+            {
                 let chunk = chunk.map_err(|error| {
                     Fault::new(
                         FaultClass::Retryable,
@@ -203,6 +208,23 @@ impl Transport {
 }
 
 /// A failure to send: nothing listening is a configuration problem, the rest is transient.
+/// Most bytes of an error response that are read (an error page can be anything).
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// The start of an error response's body, read within `timeout`.
+async fn bounded_text(response: reqwest::Response, timeout: Duration) -> String {
+    let mut body = Vec::new();
+    let mut stream = response.bytes_stream();
+    while body.len() < MAX_ERROR_BODY {
+        match tokio::time::timeout(timeout, stream.next()).await {
+            Ok(Some(Ok(chunk))) => body.extend_from_slice(&chunk),
+            _ => break,
+        }
+    }
+    body.truncate(MAX_ERROR_BODY);
+    String::from_utf8_lossy(&body).into_owned()
+}
+
 fn send_fault(error: &reqwest::Error, endpoint: &Endpoint) -> Fault {
     // The client's messages quote the URL, query and all; the message names it shown safely.
     let mut detail = source_chain(error);
