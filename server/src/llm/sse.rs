@@ -18,29 +18,47 @@ pub enum SseItem {
     Stray(String),
 }
 
+/// The longest line a stream may send (a model's answer arrives in many small events).
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
 /// An incremental SSE parser: feed it bytes as they arrive.
 #[derive(Debug, Default)]
 pub struct SseParser {
     pending: Vec<u8>,
+    /// How much of `pending` holds no line end (it is not searched again).
+    scanned: usize,
     event: Option<String>,
     data: Vec<String>,
 }
 
 impl SseParser {
-    /// Consumes `bytes` and returns the items completed by them.
+    /// Consumes `bytes` and returns the items completed by them. Linear in the bytes: each is
+    /// looked at once, and what was consumed is dropped once per call.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseItem> {
+        let resume = self.scanned;
         self.pending.extend_from_slice(bytes);
         let mut items = Vec::new();
-        while let Some(end) = self.pending.iter().position(|b| *b == b'\n' || *b == b'\r') {
+        let mut start = 0;
+        let mut at = resume;
+        while let Some(offset) = self.pending[at..].iter().position(|b| *b == b'\n' || *b == b'\r') {
+            let end = at + offset;
             let carriage_return = self.pending[end] == b'\r';
             // A `\r` at the very end may be the first half of `\r\n`: wait for more bytes.
             if carriage_return && end + 1 == self.pending.len() {
                 break;
             }
             let terminator = if carriage_return && self.pending[end + 1] == b'\n' { 2 } else { 1 };
-            let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
-            self.pending.drain(..end + terminator);
+            let line = String::from_utf8_lossy(&self.pending[start..end]).into_owned();
+            start = end + terminator;
+            at = start;
             self.line(&line, &mut items);
+        }
+        self.pending.drain(..start);
+        self.scanned = self.pending.len().saturating_sub(1).max(at - start);
+        if self.pending.len() > MAX_LINE_BYTES {
+            self.pending.clear();
+            self.scanned = 0;
+            items.push(SseItem::Stray(format!("a line of over {MAX_LINE_BYTES} bytes: this is not an event stream")));
         }
         items
     }
@@ -49,6 +67,7 @@ impl SseParser {
     pub fn finish(&mut self) -> Vec<SseItem> {
         let mut items = Vec::new();
         let rest = std::mem::take(&mut self.pending);
+        self.scanned = 0;
         let rest = String::from_utf8_lossy(&rest);
         let rest = rest.trim_end_matches('\r');
         if !rest.is_empty() {
@@ -108,6 +127,23 @@ mod tests {
                 SseItem::Stray(line) => format!("STRAY {line}"),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_response_that_never_ends_a_line_is_not_kept_whole() {
+        let mut parser = SseParser::default();
+        let mut items = Vec::new();
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..17 {
+            items.extend(parser.feed(&block));
+        }
+        assert!(matches!(items.as_slice(), [SseItem::Stray(text)] if text.contains("not an event stream")));
+        assert!(parser.pending.len() < MAX_LINE_BYTES);
+        // And it goes on reading events after that.
+        assert_eq!(
+            parser.feed(b"\ndata: ok\n\n").last(),
+            Some(&SseItem::Event(SseEvent { event: None, data: "ok".into() }))
+        );
     }
 
     #[test]
