@@ -84,6 +84,12 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
     assert!(answer.unwrap_err()["message"].as_str().unwrap().contains("no-such-run"));
     let asked: Vec<&str> = client.server_requests.iter().filter_map(|r| r["method"].as_str()).collect();
     assert!(asked.contains(&"client/registerCapability"), "{asked:?}");
+    let registration = client.server_requests.iter().find(|r| r["method"] == "client/registerCapability").unwrap();
+    let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
+    assert!(
+        watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/*" && w["kind"] == 4),
+        "deleted folders are watched too: {watchers}"
+    );
     // The settings request after the save is answered within the session too.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !client.server_requests.iter().any(|r| r["method"] == "workspace/configuration") {

@@ -285,8 +285,17 @@ impl Index {
             Ok(_) => self.remove(path),
             Err(_) => {
                 self.remove(path);
+                // Files below sort together right after `path/`: a range, not a scan.
                 let below = format!("{path}/");
-                self.files.retain(|file, _| !file.starts_with(&below));
+                let doomed: Vec<String> = self
+                    .files
+                    .range(below.clone()..)
+                    .take_while(|(file, _)| file.starts_with(&below))
+                    .map(|(file, _)| file.clone())
+                    .collect();
+                for file in doomed {
+                    self.files.remove(&file);
+                }
             }
         }
     }

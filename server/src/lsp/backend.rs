@@ -10,7 +10,8 @@ use tower_lsp::lsp_types::{
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandOptions,
     ExecuteCommandParams, FileSystemWatcher, GlobPattern, InitializeParams, InitializeResult, InitializedParams,
     MessageType, Registration, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WorkDoneProgressCancelParams,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WatchKind,
+    WorkDoneProgressCancelParams,
 };
 use tower_lsp::{Client, LanguageServer};
 
@@ -120,10 +121,14 @@ impl LanguageServer for Backend {
             self.client.show_message(MessageType::WARNING, message).await;
         }
         if self.state.profile().watch_files {
-            let watchers = vec![FileSystemWatcher {
-                glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
-                kind: None,
-            }];
+            let watchers = vec![
+                FileSystemWatcher {
+                    glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
+                    kind: None,
+                },
+                // A deleted folder comes as one event for the folder: its files leave the index.
+                FileSystemWatcher { glob_pattern: GlobPattern::String("**/*".into()), kind: Some(WatchKind::Delete) },
+            ];
             let options = DidChangeWatchedFilesRegistrationOptions { watchers };
             let registration = Registration {
                 id: "issuewright-sources".into(),
