@@ -30,6 +30,17 @@ pub(crate) mod testing {
         tempfile::tempdir_in(base).expect("create a temporary directory")
     }
 
+    /// A temporary directory holding `files` (relative path, contents), folders created.
+    pub fn tree<T: AsRef<[u8]>>(files: &[(&str, T)]) -> tempfile::TempDir {
+        let dir = tempdir();
+        for (path, text) in files {
+            let absolute = dir.path().join(path);
+            std::fs::create_dir_all(absolute.parent().expect("a file has a folder")).expect("mkdir");
+            std::fs::write(absolute, text.as_ref()).expect("write a fixture file");
+        }
+        dir
+    }
+
     /// The official wire-format specifications and recorded payloads the provider code is
     /// built and tested against: `$ISSUEWRIGHT_SPECS`, else `shared/specs` beside the checkout.
     pub fn specs_dir() -> std::path::PathBuf {

@@ -322,10 +322,12 @@ impl Driver {
     /// within a budget of the model's context window.
     fn context_pack(&mut self, info: ModelInfo) -> Option<ContextPack> {
         let index = self.spec.index.clone()?;
-        let ranked = context::rank(&index, &self.spec.issue.text);
+        // The issue is analysed once, for the ranking and for the pack's map.
+        let query = context::issue::analyze(&self.spec.issue.text);
+        let ranked = context::rank::rank_for(&index, &query);
         let budget = (info.context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS);
         let overlay = &self.overlay;
-        let pack = context::build_pack(&index, &ranked, &self.spec.issue.text, budget, |path| {
+        let pack = context::build_pack(&index, &ranked, &query, budget, |path| {
             WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
         });
         self.log(LedgerEvent::ContextPack {

@@ -14,12 +14,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(files: &[(&str, &str)]) -> Self {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let absolute = dir.path().join(path);
-            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            std::fs::write(absolute, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         Self { dir }
     }
 

@@ -1,7 +1,7 @@
 //! `issuewright validate`: the project's check (and tests) in the shadow workspace, printed
 //! as diagnostics.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
@@ -57,7 +57,9 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     }
     let problems: Vec<&Problem> = reports.iter().flat_map(|report| &report.problems).collect();
     if args.json {
-        let entries: Vec<Value> = problems.iter().map(|problem| entry(&root, problem)).collect();
+        // Each file is read once, however many problems it has.
+        let mut texts: HashMap<WorkspacePath, String> = HashMap::new();
+        let entries: Vec<Value> = problems.iter().map(|problem| entry(&root, problem, &mut texts)).collect();
         println!("{:#}", Value::Array(entries));
     } else {
         for problem in &problems {
@@ -91,12 +93,13 @@ fn severity(severity: Severity) -> &'static str {
 
 /// `{"path", "range", "severity", "code", "source", "message"}`; the range is 0-based with
 /// UTF-16 columns, as LSP has it; a problem outside the workspace has no path or range.
-fn entry(root: &Root, problem: &Problem) -> Value {
-    let text_of = |path: &WorkspacePath| read_disk_text(&root.path().join(path.as_str())).ok().flatten();
+fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, String>) -> Value {
     let (path, range) = match &problem.place {
         Some(place) => {
-            let text = text_of(&place.path).unwrap_or_default();
-            let range = Problem::range_in(place, problem.unit, &text, PositionEncoding::Utf16);
+            let text = texts.entry(place.path.clone()).or_insert_with(|| {
+                read_disk_text(&root.path().join(place.path.as_str())).ok().flatten().unwrap_or_default()
+            });
+            let range = Problem::range_in(place, problem.unit, text, PositionEncoding::Utf16);
             (json!(place.path), json!(range))
         }
         None => (Value::Null, Value::Null),

@@ -398,13 +398,7 @@ mod tests {
     use super::*;
 
     fn workspace(files: &[(&str, &[u8])]) -> tempfile::TempDir {
-        let dir = crate::testing::tempdir();
-        for (path, bytes) in files {
-            let absolute = dir.path().join(path);
-            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            std::fs::write(absolute, bytes).unwrap();
-        }
-        dir
+        crate::testing::tree(files)
     }
 
     #[test]

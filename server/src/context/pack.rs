@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::index::{Index, IndexedFile};
-use super::issue;
+use super::issue::IssueQuery;
 use super::rank::RankedFile;
 
 /// Characters per token, roughly, for code and English.
@@ -51,7 +51,7 @@ fn fence_for(text: &str) -> String {
 pub fn build_pack(
     index: &Index,
     ranked: &[RankedFile],
-    issue_text: &str,
+    issue: &IssueQuery,
     budget_tokens: usize,
     read: impl Fn(&str) -> Option<String>,
 ) -> ContextPack {
@@ -72,7 +72,7 @@ pub fn build_pack(
         full_files.push(file.path.clone());
     }
 
-    let mentioned: HashSet<String> = issue::analyze(issue_text).symbols.into_iter().map(|s| s.name).collect();
+    let mentioned: HashSet<&str> = issue.symbols.iter().map(|s| s.name.as_str()).collect();
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
@@ -99,9 +99,9 @@ pub fn build_pack(
 
 /// One file of the map: its path, then its definitions' signatures with line numbers,
 /// the ones the issue names first, then types, then the rest in source order.
-fn map_entry(file: &IndexedFile, mentioned: &HashSet<String>) -> String {
+fn map_entry(file: &IndexedFile, mentioned: &HashSet<&str>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    definitions.sort_by_key(|d| (!mentioned.contains(&d.name), !d.kind.is_type(), d.line));
+    definitions.sort_by_key(|d| (!mentioned.contains(d.name.as_str()), !d.kind.is_type(), d.line));
     let mut block = format!("{}\n", file.path);
     for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
         let _ = writeln!(block, "  {:>5}: {}", definition.line, definition.signature);
@@ -115,15 +115,11 @@ fn map_entry(file: &IndexedFile, mentioned: &HashSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::issue::analyze;
     use crate::context::rank;
 
     fn workspace(files: &[(&str, String)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let absolute = dir.path().join(path);
-            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            std::fs::write(absolute, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         let index = Index::build(dir.path(), None);
         (dir, index)
     }
@@ -137,12 +133,12 @@ mod tests {
         let issue = "Add try_join_next to `JoinSet`";
         let ranked = rank(&index, issue);
         let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &ranked, issue, 10_000, read);
+        let pack = build_pack(&index, &ranked, &analyze(issue), 10_000, read);
         assert_eq!(pack.full_files[0], "src/set.rs");
         assert!(pack.text.contains("### src/set.rs\n```\npub struct JoinSet;"), "{}", pack.text);
         assert!(pack.tokens <= 10_000);
 
-        let tight = build_pack(&index, &ranked, issue, 12, read);
+        let tight = build_pack(&index, &ranked, &analyze(issue), 12, read);
         assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
         assert!(tight.tokens <= 12, "{}", tight.text);
     }
@@ -153,7 +149,7 @@ mod tests {
             "/// ```\n/// let x = 1;\n/// ```\npub fn documented() {}\n/// ````text\n/// ````\npub fn more() {}\n";
         let (dir, index) = workspace(&[("src/doc.rs", doc.into())]);
         let ranked = rank(&index, "fix `documented`");
-        let pack = build_pack(&index, &ranked, "fix `documented`", 10_000, |p| {
+        let pack = build_pack(&index, &ranked, &analyze("fix `documented`"), 10_000, |p| {
             std::fs::read_to_string(dir.path().join(p)).ok()
         });
         assert!(pack.text.contains(&format!("### src/doc.rs\n`````\n{doc}`````\n")), "{}", pack.text);
@@ -169,8 +165,9 @@ mod tests {
         let (dir, index) = workspace(&[("src/big.rs", big)]);
         let issue = "implement `try_join_next`";
         let ranked = rank(&index, issue);
-        let pack =
-            build_pack(&index, &ranked, issue, 1_000, |path| std::fs::read_to_string(dir.path().join(path)).ok());
+        let pack = build_pack(&index, &ranked, &analyze(issue), 1_000, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        });
         assert!(pack.full_files.is_empty());
         assert_eq!(pack.mapped_files, ["src/big.rs"]);
         assert!(pack.text.contains("src/big.rs\n    401: pub fn try_join_next()"), "{}", pack.text);

@@ -151,13 +151,17 @@ pub struct Signals {
 
 /// Computes the signals of `index`'s files for `issue_text`.
 pub fn signals(index: &Index, issue_text: &str) -> Signals {
-    let query = issue::analyze(issue_text);
+    signals_for(index, &issue::analyze(issue_text))
+}
+
+/// Computes the signals of `index`'s files for an analysed issue.
+pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
-    let lexical = lexical_signal(&files, &query);
+    let lexical = lexical_signal(&files, query);
     let definitions = definition_table(&files);
-    let (symbols, hit_types) = symbol_signal(&files, &query, &definitions);
-    let path_mentions = path_signal(&files, &query);
+    let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
+    let path_mentions = path_signal(&files, query);
     let relations = relation_signal(&files, &hit_types);
     let graph = reference_graph(&files, &definitions);
 
@@ -182,6 +186,11 @@ pub fn signals(index: &Index, issue_text: &str) -> Signals {
         relations,
         prior,
     }
+}
+
+/// Ranks the index's files for an analysed issue (the default weights), best first.
+pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
+    combine(&signals_for(index, query), &WEIGHTS)
 }
 
 /// Ranks with explicit weights.
@@ -530,12 +539,7 @@ mod tests {
     use super::*;
 
     fn index(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let absolute = dir.path().join(path);
-            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            std::fs::write(absolute, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         let index = Index::build(dir.path(), None);
         (dir, index)
     }

@@ -245,23 +245,40 @@ fn json_in(text: &str) -> Option<(Value, bool)> {
     serde_json::from_str::<Value>(&repaired).ok().filter(Value::is_object).map(|value| (value, true))
 }
 
+/// Where a scan of JSON text is with respect to strings.
+#[derive(Default)]
+struct Strings {
+    inside: bool,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Takes the next character; true when it is part of a string (quotes included), so
+    /// brackets in it do not count.
+    fn skips(&mut self, c: char) -> bool {
+        if self.inside {
+            match c {
+                _ if self.escaped => self.escaped = false,
+                '\\' => self.escaped = true,
+                '"' => self.inside = false,
+                _ => {}
+            }
+            return true;
+        }
+        self.inside = c == '"';
+        self.inside
+    }
+}
+
 /// The length of the balanced bracket group at the start of `text`, strings respected.
 fn balanced_end(text: &str) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = Strings::default();
     for (at, c) in text.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if strings.skips(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' | '[' => depth += 1,
             '}' | ']' => {
                 depth = depth.checked_sub(1)?;
@@ -278,20 +295,12 @@ fn balanced_end(text: &str) -> Option<usize> {
 /// Closes what a cut-off JSON text left open: the string, dangling separators, brackets.
 fn complete_truncated(text: &str) -> String {
     let mut stack = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut strings = Strings::default();
     for c in text.chars() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if strings.skips(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' => stack.push('}'),
             '[' => stack.push(']'),
             '}' | ']' => {
@@ -301,10 +310,10 @@ fn complete_truncated(text: &str) -> String {
         }
     }
     let mut out = text.trim_end().to_owned();
-    if escaped {
+    if strings.escaped {
         out.pop();
     }
-    if in_string {
+    if strings.inside {
         out.push('"');
     }
     loop {

@@ -95,7 +95,12 @@ pub async fn publish(
 /// A file's text as the user has it now: the open buffer, else the disk.
 pub fn current_text(state: &ServerState, root: &Root, path: &WorkspacePath) -> Option<String> {
     let absolute = root.path().join(path.as_str());
-    state.documents.get(&absolute).map(|(text, _)| text).or_else(|| read_disk_text(&absolute).ok().flatten())
+    buffer_or_disk(state.documents.get(&absolute).map(|(text, _)| text), &absolute)
+}
+
+/// `buffer` when a document is open, else the file's text on disk.
+fn buffer_or_disk(buffer: Option<String>, absolute: &std::path::Path) -> Option<String> {
+    buffer.or_else(|| read_disk_text(absolute).ok().flatten())
 }
 
 /// Buffers as validation overrides.
@@ -147,7 +152,8 @@ pub async fn validate_workspace(
     // Problems are placed in, and published for, the buffers as they were validated: the
     // user may type on while the build runs.
     let buffers = state.documents.snapshot();
-    let run = |kind| validator.run(kind, overrides(&buffers, root), None, cancel);
+    let overrides = overrides(&buffers, root);
+    let run = |kind| validator.run(kind, overrides.clone(), None, cancel);
     let check = run(Kind::Check).await.map_err(|error| CommandError::Validation(error.to_string()))?;
     let mut reports = vec![check];
     if tests && reports[0].passed && validator.has_tests() && !cancel.is_cancelled() {
@@ -159,7 +165,7 @@ pub async fn validate_workspace(
     let encoding = state.profile().encoding;
     let text_of = |path: &WorkspacePath| {
         let absolute = root.path().join(path.as_str());
-        buffers.get(&absolute).map(|(text, _)| text.clone()).or_else(|| read_disk_text(&absolute).ok().flatten())
+        buffer_or_disk(buffers.get(&absolute).map(|(text, _)| text.clone()), &absolute)
     };
     let by_file = diagnostics_by_file(reports.iter().flat_map(|r| &r.problems), root, encoding, &text_of);
     let files: Vec<Value> = by_file

@@ -346,12 +346,7 @@ mod tests {
     use std::sync::Arc;
 
     fn overlay(files: &[(&str, &str)]) -> (tempfile::TempDir, Overlay) {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let absolute = dir.path().join(path);
-            std::fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            std::fs::write(absolute, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         let overlay = Overlay::new(Root::new(dir.path()).unwrap(), Arc::new(DiskBase));
         (dir, overlay)
     }

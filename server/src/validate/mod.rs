@@ -272,41 +272,47 @@ impl Validator {
         };
         drop(guard);
 
-        let map = PathMap::new(&tree, &self.root, files);
-        let text = strip_ansi(&output.text());
-        let mut problems = parse::parse(&text, step.formats(), self.matcher.as_ref(), &map);
-        if kind == Kind::Test && step.writes_junit() {
-            // The XML reports say more than the console's one-line summary of the same failure.
-            let reported = junit_problems(&tree, started, &map, step.source());
-            let places: std::collections::HashSet<(&str, u32)> =
-                reported.iter().filter_map(|p| p.place.as_ref()).map(|p| (p.path.as_str(), p.start.line)).collect();
-            problems.retain(|problem| {
-                problem.severity != Severity::Error
-                    || !problem.place.as_ref().is_some_and(|p| places.contains(&(p.path.as_str(), p.start.line)))
-            });
-            problems.extend(reported.iter().cloned());
-        }
-        let problems = parse::dedupe(problems);
-        let passed = output.succeeded() && !output.timed_out && !output.cancelled;
-        let unparsed = (!passed && !problems.iter().any(|p| p.severity == Severity::Error))
-            .then(|| crate::workspace::cut_head_tail(&text, MAX_UNPARSED_CHARS));
-        let mut report = Report {
-            kind,
-            command: Some(spec.display()),
-            status: output.status,
-            timed_out: output.timed_out,
-            cancelled: output.cancelled,
-            passed,
-            problems,
-            unparsed,
-            not_run: None,
-            output: text,
-            summary: String::new(),
-            duration_ms: output.duration.as_millis() as u64,
-            sync,
-        };
-        report.summary = summary::for_model(&report, &tree, self.settings.timeout);
-        Ok(report)
+        // Parsing and the report files' walk are file work: off the async threads.
+        let (root, matcher, timeout, command) =
+            (self.root.clone(), self.matcher.clone(), self.settings.timeout, spec.display());
+        blocking(move || {
+            let map = PathMap::new(&tree, &root, files);
+            let text = strip_ansi(&output.text());
+            let mut problems = parse::parse(&text, step.formats(), matcher.as_ref(), &map);
+            if kind == Kind::Test && step.writes_junit() {
+                // The XML reports say more than the console's one-line summary of the same failure.
+                let reported = junit_problems(&tree, started, &map, step.source());
+                let places: std::collections::HashSet<(&str, u32)> =
+                    reported.iter().filter_map(|p| p.place.as_ref()).map(|p| (p.path.as_str(), p.start.line)).collect();
+                problems.retain(|problem| {
+                    problem.severity != Severity::Error
+                        || !problem.place.as_ref().is_some_and(|p| places.contains(&(p.path.as_str(), p.start.line)))
+                });
+                problems.extend(reported.iter().cloned());
+            }
+            let problems = parse::dedupe(problems);
+            let passed = output.succeeded() && !output.timed_out && !output.cancelled;
+            let unparsed = (!passed && !problems.iter().any(|p| p.severity == Severity::Error))
+                .then(|| crate::workspace::cut_head_tail(&text, MAX_UNPARSED_CHARS));
+            let mut report = Report {
+                kind,
+                command: Some(command),
+                status: output.status,
+                timed_out: output.timed_out,
+                cancelled: output.cancelled,
+                passed,
+                problems,
+                unparsed,
+                not_run: None,
+                output: text,
+                summary: String::new(),
+                duration_ms: output.duration.as_millis() as u64,
+                sync,
+            };
+            report.summary = summary::for_model(&report, &tree, timeout);
+            report
+        })
+        .await
     }
 }
 

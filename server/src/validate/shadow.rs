@@ -82,9 +82,8 @@ impl Shadow {
         for folder in [&tree, &out] {
             std::fs::create_dir_all(folder).map_err(io_error(folder))?;
         }
-        let mut shadow = Self { source: source.to_owned(), dir, tree, out, manifest: BTreeMap::new() };
-        shadow.load();
-        Ok(shadow)
+        // The manifest is read by each sync (another process may have synced meanwhile).
+        Ok(Self { source: source.to_owned(), dir, tree, out, manifest: BTreeMap::new() })
     }
 
     /// The shadow of `source` under the user's cache directory.
@@ -112,11 +111,6 @@ impl Shadow {
     /// The build output folder, kept between runs.
     pub fn out(&self) -> &Path {
         &self.out
-    }
-
-    /// The workspace being mirrored.
-    pub fn source(&self) -> &Path {
-        &self.source
     }
 
     /// The workspace-relative paths of every mirrored file.
@@ -238,7 +232,7 @@ impl Shadow {
             let relative = path.as_str().to_owned();
             // A buffer inside a linked folder (`node_modules`, a link to elsewhere) is not
             // part of the mirror: writing it there would write through the link.
-            if self.behind_link(&relative) {
+            if self.behind_link(&relative, true) {
                 continue;
             }
             let target = self.tree.join(&relative);
@@ -267,7 +261,7 @@ impl Shadow {
         let gone: Vec<String> = self.manifest.keys().filter(|path| !seen.contains(*path)).cloned().collect();
         for relative in gone {
             self.manifest.remove(&relative);
-            if self.behind_link_in(&relative, false) {
+            if self.behind_link(&relative, false) {
                 continue;
             }
             let target = self.tree.join(&relative);
@@ -278,7 +272,7 @@ impl Shadow {
             }
         }
         self.save()?;
-        stats.files = self.files().len();
+        stats.files = self.manifest.values().filter(|entry| !matches!(entry, Entry::Link { .. })).count();
         stats.duration = started.elapsed();
         Ok(stats)
     }
@@ -289,14 +283,9 @@ impl Shadow {
         Some(text.replace(std::path::MAIN_SEPARATOR, "/"))
     }
 
-    /// Whether `relative` lies below a link or a linked folder, in the workspace or in the
-    /// mirror: such paths are never written or removed in the mirror.
-    fn behind_link(&self, relative: &str) -> bool {
-        self.behind_link_in(relative, true)
-    }
-
-    /// [`behind_link`](Self::behind_link), looking at the mirror only when `source` is false.
-    fn behind_link_in(&self, relative: &str, source: bool) -> bool {
+    /// Whether `relative` lies below a link or a linked folder, in the mirror (and, with
+    /// `in_source`, in the workspace): such paths are never written or removed in the mirror.
+    fn behind_link(&self, relative: &str, in_source: bool) -> bool {
         let mut prefix = String::new();
         let mut parts = relative.split('/').peekable();
         while let Some(part) = parts.next() {
@@ -311,7 +300,7 @@ impl Shadow {
             }
             prefix.push_str(part);
             let is_link = |root: &Path| root.join(&prefix).symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
-            if (source && is_link(&self.source)) || is_link(&self.tree) {
+            if (in_source && is_link(&self.source)) || is_link(&self.tree) {
                 return true;
             }
         }

@@ -83,10 +83,11 @@ impl Document {
                     let start = index.char_of(range.start);
                     let end = index.char_of(range.end).max(start);
                     let (start_byte, old_end_byte) = (self.text.char_to_byte(start), self.text.char_to_byte(end));
-                    let (start_point, old_end_point) = (point(&self.text, start), point(&self.text, end));
+                    // One scan up to the change; the ends follow from the text removed and inserted.
+                    let start_point = point(&self.text, start);
+                    let old_end_point = self.text.slice(start..end).chunks().fold(start_point, advance);
                     self.text.remove(start..end);
                     self.text.insert(start, &change.text);
-                    let new_end = start + change.text.chars().count();
                     if let Some(edits) = edits.as_mut() {
                         edits.push(ByteEdit {
                             start_byte,
@@ -94,7 +95,7 @@ impl Document {
                             new_end_byte: start_byte + change.text.len(),
                             start_point,
                             old_end_point,
-                            new_end_point: point(&self.text, new_end),
+                            new_end_point: advance(start_point, &change.text),
                         });
                     }
                 }
@@ -118,6 +119,14 @@ fn point(text: &Rope, char_index: usize) -> (usize, usize) {
         offset += chunk.len();
     }
     (row, byte - line_start)
+}
+
+/// `from` moved past `text`, rows counting `\n` only.
+fn advance((row, column): (usize, usize), text: &str) -> (usize, usize) {
+    match text.rfind('\n') {
+        Some(last) => (row + text.bytes().filter(|b| *b == b'\n').count(), text.len() - last - 1),
+        None => (row, column + text.len()),
+    }
 }
 
 /// The set of open documents, keyed by absolute file path.

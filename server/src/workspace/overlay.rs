@@ -455,12 +455,7 @@ mod tests {
     }
 
     fn fixture(files: &[(&str, &str)]) -> Fixture {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let absolute = dir.path().join(path);
-            fs::create_dir_all(absolute.parent().unwrap()).unwrap();
-            fs::write(absolute, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         let root = Root::new(dir.path()).unwrap();
         Fixture { overlay: Overlay::new(root, Arc::new(DiskBase)), _dir: dir }
     }
