@@ -183,7 +183,7 @@ fn clean(report: &Report) -> bool {
 impl Driver {
     /// Starts the check of the workspace as it was, if the run validates.
     pub(super) fn start_validation(&mut self) {
-        let overrides = self.overrides();
+        let overrides = self.buffer_overrides();
         let cancel = self.cancel.clone();
         if let Some(checks) = self.checks.as_mut() {
             checks.start_head_start(overrides, &cancel);
@@ -193,14 +193,20 @@ impl Driver {
     /// The texts validation sees on top of the disk: the editor's unsaved buffers, then
     /// the run's staged changes (`None` for a deleted file).
     fn overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
+        let mut overrides = self.buffer_overrides();
+        for change in self.overlay.changes() {
+            overrides.insert(change.path, change.new_text);
+        }
+        overrides
+    }
+
+    /// The editor's unsaved buffers, as validation sees them without the run's changes.
+    fn buffer_overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
         let mut overrides = BTreeMap::new();
         for (absolute, text) in self.base.open_texts() {
             if let Some(path) = self.spec.root.relative(&absolute).filter(|path| !path.is_root()) {
                 overrides.insert(path, Some(text));
             }
-        }
-        for change in self.overlay.changes() {
-            overrides.insert(change.path, change.new_text);
         }
         overrides
     }
@@ -318,11 +324,8 @@ impl Driver {
                 }
             }
             None => {
-                let mut overrides = self.overrides();
-                for change in self.overlay.changes() {
-                    overrides.remove(&change.path);
-                }
-                validator.run(kind, overrides, None, &self.work).await
+                // The workspace as the user has it, unsaved buffers of changed files included.
+                validator.run(kind, self.buffer_overrides(), None, &self.work).await
             }
         };
         let report = match result {
