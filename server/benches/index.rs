@@ -4,16 +4,18 @@
 //!
 //! For each repository: `ctags -R` and `issuewright index --no-cache` (a cold index) run as
 //! processes, five times each; the median wall time, files/s, MB/s and peak memory (from
-//! `/usr/bin/time`, when installed) are printed. Then the live index (the one the language
-//! server keeps) takes a one-line edit in a 3,000-line file, 50 times: the median time to
-//! bring the index up to date is printed.
+//! `/usr/bin/time`, when installed) are printed, and the time tree-sitter alone takes to
+//! parse the same files on all cores (the floor of a cold index). Then the live index (the
+//! one the language server keeps) takes a one-line edit in a 3,000-line file, 50 times: the
+//! median time to bring the index up to date is printed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use issuewright::context::{Index, Language, LiveIndex};
+use issuewright::context::{Index, Language, LiveIndex, extract};
 use issuewright::workspace::{Document, PositionEncoding};
+use rayon::prelude::*;
 use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 const RUNS: usize = 5;
@@ -36,6 +38,7 @@ fn main() {
         let mut index = Command::new(env!("CARGO_BIN_EXE_issuewright"));
         index.args(["index", "--no-cache", "--json", "--repo"]).arg(repo);
         row(&name, "issuewright index (cold)", files, bytes, measure(&mut index));
+        row(&name, "tree-sitter parsing alone", files, bytes, Some((parsing_alone(repo), None)));
     }
     println!();
     for repo in &repos {
@@ -47,6 +50,26 @@ fn main() {
 fn sources(repo: &Path) -> (usize, u64) {
     let index = Index::build(repo, None);
     (index.stats.files, index.stats.bytes)
+}
+
+/// The floor of any index that parses every file: the median time to parse the indexed
+/// files on all cores, in process, with their text already in memory (no walk, no reads, no
+/// queries, no process start).
+fn parsing_alone(repo: &Path) -> Duration {
+    let index = Index::build(repo, None);
+    let sources: Vec<(Language, Vec<u8>)> =
+        index.files().filter_map(|f| Some((f.language, std::fs::read(index.root().join(&f.path)).ok()?))).collect();
+    let mut times: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let started = Instant::now();
+            sources.par_iter().for_each(|(language, source)| {
+                std::hint::black_box(extract::parse(*language, source, None));
+            });
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
 }
 
 /// Median wall time and the largest peak RSS (kB) over the runs; `None` when it cannot run.

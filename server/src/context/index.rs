@@ -66,8 +66,7 @@ impl IndexedFile {
 
     /// Builds the entry from already extracted symbols (an incremental parse).
     pub fn with_symbols(path: &str, language: Language, source: &[u8], text: &str, symbols: FileSymbols) -> Self {
-        let words = terms::words(text);
-        let word_count = words.len() as u32;
+        let (terms, word_count) = terms::word_counts(text);
         Self {
             path: path.to_owned(),
             language,
@@ -75,7 +74,7 @@ impl IndexedFile {
             lines: text.lines().count() as u32,
             hash: xxhash_rust::xxh3::xxh3_64(source),
             symbols,
-            terms: terms::counts(words),
+            terms,
             word_count,
         }
     }

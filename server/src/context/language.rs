@@ -79,14 +79,19 @@ pub struct Queries {
 
 fn compile(language: Language, definitions: &str, references: &str, imports: &str) -> Queries {
     let grammar = language.grammar();
-    // Each file on its own first, so an error names the file it is in.
-    for (source, what) in [(definitions, "definitions"), (references, "references"), (imports, "imports")] {
-        if let Err(error) = Query::new(&grammar, source) {
-            panic!("grammars/{}/{what}.scm: {error}", language.name());
+    let combined = format!("{definitions}\n{references}\n{imports}");
+    match Query::new(&grammar, &combined) {
+        Ok(combined) => Queries { combined },
+        // Compiling is costly, so the files are compiled one by one only to name the broken one.
+        Err(error) => {
+            for (source, what) in [(definitions, "definitions"), (references, "references"), (imports, "imports")] {
+                if let Err(error) = Query::new(&grammar, source) {
+                    panic!("grammars/{}/{what}.scm: {error}", language.name());
+                }
+            }
+            panic!("grammars/{}: the files do not compile together: {error}", language.name());
         }
     }
-    let combined = format!("{definitions}\n{references}\n{imports}");
-    Queries { combined: Query::new(&grammar, &combined).expect("the files compile one by one") }
 }
 
 macro_rules! grammar_file {

@@ -73,15 +73,27 @@ pub fn split_identifier(token: &str) -> Vec<String> {
     parts
 }
 
-/// Counts of each word, sorted by word.
-pub fn counts(words: Vec<String>) -> Vec<(String, u32)> {
-    let mut map: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
-    for word in words {
-        *map.entry(word).or_default() += 1;
+/// Counts of each word of `text`, sorted by word, and the number of words: the same as
+/// counting [`words`], but each distinct identifier is split only once.
+pub fn word_counts(text: &str) -> (Vec<(String, u32)>, u32) {
+    let mut tokens: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for token in identifiers(text) {
+        *tokens.entry(token).or_default() += 1;
     }
-    let mut counted: Vec<(String, u32)> = map.into_iter().collect();
-    counted.sort();
-    counted
+    let mut counted: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut total = 0;
+    let mut words = Vec::new();
+    for (token, repeats) in tokens {
+        words.clear();
+        push_identifier(token, &mut words);
+        total += repeats * words.len() as u32;
+        for word in words.drain(..) {
+            *counted.entry(word).or_default() += repeats;
+        }
+    }
+    let mut counted: Vec<(String, u32)> = counted.into_iter().collect();
+    counted.sort_unstable();
+    (counted, total)
 }
 
 #[cfg(test)]
@@ -101,6 +113,25 @@ mod tests {
         assert_eq!(split_identifier("UTF8Decoder"), ["utf8", "decoder"]);
         assert_eq!(split_identifier("mpsc::Sender"), ["mpsc", "sender"]);
         assert_eq!(split_identifier("kebab-case-name"), ["kebab", "case", "name"]);
+    }
+
+    fn counts(words: Vec<String>) -> Vec<(String, u32)> {
+        let mut map: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+        for word in words {
+            *map.entry(word).or_default() += 1;
+        }
+        let mut counted: Vec<(String, u32)> = map.into_iter().collect();
+        counted.sort();
+        counted
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn word_counts_count_the_words(text in "([a-zA-Z_]{1,12}|[A-Z][a-z]{1,5}|[0-9]{1,3}|[ .:(){}-]){0,60}") {
+            let words = words(&text);
+            let total = words.len() as u32;
+            proptest::prop_assert_eq!(word_counts(&text), (counts(words), total));
+        }
     }
 
     #[test]
