@@ -1,7 +1,7 @@
 //! Full runs against fake OpenAI, Anthropic and Ollama servers speaking the official wire
 //! formats: the demo issue fixed through each provider, headless and from the editor.
 
-use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::fake::{FakeProvider, Received, Reply};
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::streams::{self, Turn};
 use issuewright_tests::{Scratch, records_text, run_cli, run_report, specs};
@@ -28,6 +28,21 @@ fn assert_demo_fixed(report: &Value) {
     );
 }
 
+/// Runs the demo issue through `fake` with `args`, checks the run fixed it with one request
+/// per turn, each valid against the official schema, and returns the requests.
+fn run_demo(scratch: &Scratch, fake: &FakeProvider, args: &[&str], env: &[(&str, &str)]) -> Vec<Received> {
+    let mut all = vec!["--issue", "@ISSUE.md"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let output = run_cli(scratch, &all, env);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_demo_fixed(&run_report(&output));
+    let received = fake.received();
+    assert_eq!(received.len(), demo_turns(scratch).len(), "one request per turn");
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    received
+}
+
 fn assert_traced_without_secrets(scratch: &Scratch, secret: &str) {
     let records = records_text(scratch);
     assert!(
@@ -43,17 +58,12 @@ fn openai_fixes_the_demo() {
     let fake = FakeProvider::start(specs::openai_chat_request());
     fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::openai(turn, None), 61)));
     let base_url = format!("{}/v1", fake.url());
-    let output = run_cli(
+    let received = run_demo(
         &scratch,
-        &["--issue", "@ISSUE.md", "--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o", "--json"],
+        &fake,
+        &["--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o"],
         &[("OPENAI_API_KEY", OPENAI_KEY)],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_demo_fixed(&run_report(&output));
-
-    let received = fake.received();
-    assert_eq!(received.len(), 5);
-    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
     for request in &received {
         assert_eq!(request.line, "POST /v1/chat/completions");
         assert_eq!(request.header("authorization"), Some(format!("Bearer {OPENAI_KEY}").as_str()));
@@ -90,27 +100,12 @@ fn anthropic_fixes_the_demo() {
     let scratch = Scratch::with_demo();
     let fake = FakeProvider::start(specs::anthropic_messages_request());
     fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::anthropic(turn, None), 53)));
-    let output = run_cli(
+    let received = run_demo(
         &scratch,
-        &[
-            "--issue",
-            "@ISSUE.md",
-            "--provider",
-            "anthropic",
-            "--base-url",
-            &fake.url(),
-            "--model",
-            "claude-sonnet-4-5",
-            "--json",
-        ],
+        &fake,
+        &["--provider", "anthropic", "--base-url", &fake.url(), "--model", "claude-sonnet-4-5"],
         &[("ANTHROPIC_API_KEY", ANTHROPIC_KEY)],
     );
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_demo_fixed(&run_report(&output));
-
-    let received = fake.received();
-    assert_eq!(received.len(), 5);
-    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
     for request in &received {
         assert_eq!(request.line, "POST /v1/messages");
         assert_eq!(request.header("x-api-key"), Some(ANTHROPIC_KEY));
@@ -132,15 +127,14 @@ fn ollama_fixes_the_demo_without_a_key() {
     let fake = FakeProvider::start(specs::openai_chat_request());
     fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::openai(turn, None), 200)));
     let base_url = format!("{}/v1", fake.url());
-    let output =
-        run_cli(&scratch, &["--issue", "@ISSUE.md", "--provider", "ollama", "--base-url", &base_url, "--json"], &[]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_demo_fixed(&run_report(&output));
-    let received = fake.received();
-    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
-    assert_eq!(received[0].header("authorization"), None);
-    assert_eq!(received[0].body["model"], "qwen2.5-coder:7b", "the default model");
-    assert_eq!(received[0].body["max_tokens"], 8192, "compatible servers get max_tokens");
+    let received = run_demo(&scratch, &fake, &["--provider", "ollama", "--base-url", &base_url], &[]);
+    for request in &received {
+        assert_eq!(request.line, "POST /v1/chat/completions");
+        assert_eq!(request.header("authorization"), None, "Ollama needs no key");
+        assert_eq!(request.body["model"], "qwen2.5-coder:7b", "the default model");
+        assert_eq!(request.body["max_tokens"], 8192, "compatible servers get max_tokens");
+        assert_eq!(request.body["stream"], true);
+    }
 }
 
 #[test]
