@@ -56,6 +56,45 @@ fn context_ranks_every_file_with_reasons() {
 }
 
 #[test]
+fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
+    let scratch = crate_with_modules();
+    // A large file about the issue: it fits a large model's budget in full, not a small one's.
+    let mut pool = String::from("use crate::limiter::RateLimiter;\n\n");
+    for n in 0..900 {
+        pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
+    }
+    scratch.write("src/pool.rs", &pool);
+    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
+    let issue = scratch.workspace().join("ISSUE.md");
+    let issue = issue.to_str().unwrap();
+
+    let large =
+        cli(&scratch, &["context", "--json", "--top", "1", "--issue-file", issue, "--pack", "--model", "gpt-4o"]);
+    assert_eq!(large["files"].as_array().unwrap().len(), 1, "--top limits the listing, not the pack");
+    let pack = &large["pack"];
+    assert_eq!(pack["model"], "gpt-4o");
+    assert_eq!(pack["budgetTokens"], 32_000, "30% of a 128k window, at most 32k");
+    assert!(pack["tokens"].as_u64().unwrap() <= 32_000, "{pack:#}");
+    let full: Vec<&str> = pack["fullFiles"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(full[0], large["files"][0]["path"], "the best file comes first, in full");
+    assert!(full.contains(&"src/limiter.rs") && full.contains(&"src/pool.rs"), "{full:?}");
+    let text = pack["text"].as_str().unwrap();
+    assert!(text.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;\n"), "{text}");
+
+    // A model the registry does not know gets a 32k window: the large file moves to the map.
+    scratch.write(".issuewright.toml", "[provider]\nmodel = \"some-local-model\"\n");
+    let small = cli(&scratch, &["context", "--json", "--issue-file", issue, "--pack"]);
+    let pack = &small["pack"];
+    assert_eq!(pack["model"], "some-local-model", "the configured model");
+    assert_eq!(pack["budgetTokens"], 9_830);
+    assert!(pack["tokens"].as_u64().unwrap() <= 9_830, "{pack:#}");
+    let full = pack["fullFiles"].as_array().unwrap();
+    assert!(full.contains(&json!("src/limiter.rs")) && !full.contains(&json!("src/pool.rs")), "{pack:#}");
+    assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");
+    assert!(pack["text"].as_str().unwrap().contains("src/pool.rs"), "the map names it");
+}
+
+#[test]
 fn index_reports_counts_per_language() {
     let scratch = crate_with_modules();
     scratch.write("web/app.ts", "export function start(): void {}\nexport class App {}\n");

@@ -21,11 +21,6 @@ use crate::session::{LedgerEvent, RunRecord, StoredProposal};
 use crate::tools::{Toolset, VALIDATION_TOOLS};
 use crate::workspace::{BaseSource, Overlay, WorkspacePath, unified_diff};
 
-/// Share of the model's context window the first message's context pack may take, in percent.
-const PACK_SHARE_PERCENT: usize = 30;
-/// The largest context pack, in tokens, however large the window.
-const MAX_PACK_TOKENS: usize = 32_000;
-
 /// How a loop ended, before the outcome is recorded.
 enum Ending {
     Done(String),
@@ -325,7 +320,7 @@ impl Driver {
         // The issue is analysed once, for the ranking and for the pack's map.
         let query = context::issue::analyze(&self.spec.issue.text);
         let ranked = context::rank::rank_for(&index, &query);
-        let budget = (info.context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS);
+        let budget = context::pack::pack_budget(info.context_window);
         let overlay = &self.overlay;
         let pack = context::build_pack(&index, &ranked, &query, budget, |path| {
             WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))

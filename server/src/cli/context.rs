@@ -1,44 +1,107 @@
-//! `issuewright context`: rank a repository's files for an issue.
+//! `issuewright context`: rank a repository's files for an issue, and show the context pack
+//! a run would start from.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::ContextArgs;
-use issuewright::context::rank;
+use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
+use issuewright::context::{ContextPack, Index, RankedFile, build_pack, issue, pack, rank};
+use issuewright::llm::registry;
+use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
 
 /// Ranks `--repo`'s files for the issue in `--issue-file` and prints them, best first.
 pub fn run(args: &ContextArgs) -> ExitCode {
+    match run_inner(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("issuewright: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
-    let root = match args.repo.canonicalize() {
-        Ok(root) => root,
-        Err(error) => {
-            eprintln!("issuewright: --repo {}: {error}", args.repo.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let issue = match std::fs::read(&args.issue_file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(error) => {
-            eprintln!("issuewright: --issue-file {}: {error}", args.issue_file.display());
-            return ExitCode::FAILURE;
-        }
-    };
+    let root = args.repo.canonicalize().map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
+    let text = std::fs::read(&args.issue_file)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|error| format!("--issue-file {}: {error}", args.issue_file.display()))?;
+    // The model is resolved before the index is built, so a bad configuration fails at once.
+    let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
-    let mut ranked = rank(&index, &issue);
-    ranked.truncate(args.top);
+    let query = issue::analyze(&text);
+    let ranked = rank::rank_for(&index, &query);
     let elapsed_ms = started.elapsed().as_millis() as u64;
+    let packed = match &model {
+        Some(model) => Some(pack_for(&index, &ranked, &query, model, &root)?),
+        None => None,
+    };
+    let listed = &ranked[..ranked.len().min(args.top)];
     if args.json {
-        println!("{}", json!({"files": ranked, "elapsed_ms": elapsed_ms}));
+        let mut out = json!({"files": listed, "elapsed_ms": elapsed_ms});
+        if let Some((model, budget, pack)) = &packed {
+            out["pack"] = pack_json(model, *budget, pack);
+        }
+        println!("{out}");
     } else {
-        for (position, file) in ranked.iter().enumerate() {
+        for (position, file) in listed.iter().enumerate() {
             println!("{:>3}. {}  ({:.3})", position + 1, file.path, file.score);
             for reason in &file.reasons {
                 println!("       {reason}");
             }
         }
         eprintln!("{} files indexed, ranked in {elapsed_ms} ms", index.len());
+        if let Some((model, budget, pack)) = &packed {
+            println!("\n{}", pack.text);
+            eprintln!(
+                "context pack for {model}: {} of {budget} tokens; {} files in full, {} in the map",
+                pack.tokens,
+                pack.full_files.len(),
+                pack.mapped_files.len()
+            );
+        }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--model`, else the model the configuration files name, else the provider's default.
+fn model_name(args: &ContextArgs, root: &std::path::Path) -> Result<String, String> {
+    let mut layers = config::file_layers(root).map_err(|error| error.to_string())?;
+    layers.push(ConfigLayer {
+        provider: ProviderLayer { model: args.model.clone(), ..ProviderLayer::default() },
+        ..ConfigLayer::default()
+    });
+    Ok(Config::resolve(layers, root).map_err(|error| error.to_string())?.provider.model)
+}
+
+/// The pack a run with `model` would start from, read the way a run reads files.
+fn pack_for(
+    index: &Index,
+    ranked: &[RankedFile],
+    query: &issue::IssueQuery,
+    model: &str,
+    root: &std::path::Path,
+) -> Result<(String, usize, ContextPack), String> {
+    let root = Root::new(root).map_err(|error| format!("--repo {}: {error}", root.display()))?;
+    let overlay = Overlay::new(root, Arc::new(DiskBase));
+    let budget = pack::pack_budget(registry::lookup(model).context_window);
+    let pack = build_pack(index, ranked, query, budget, |path| {
+        WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
+    });
+    Ok((model.to_owned(), budget, pack))
+}
+
+fn pack_json(model: &str, budget: usize, pack: &ContextPack) -> Value {
+    json!({
+        "model": model,
+        "budgetTokens": budget,
+        "tokens": pack.tokens,
+        "fullFiles": pack.full_files,
+        "mappedFiles": pack.mapped_files,
+        "text": pack.text,
+    })
 }

@@ -65,6 +65,13 @@ pub struct ContextArgs {
     /// Parse every file, ignoring and not writing the on-disk cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Also print the context pack a run's first prompt would hold: the best files in full
+    /// and the repository map, within the model's budget.
+    #[arg(long)]
+    pub pack: bool,
+    /// The model whose context window sets the pack's budget (default: the configured one).
+    #[arg(long, value_name = "NAME", requires = "pack")]
+    pub model: Option<String>,
 }
 
 /// Arguments of `issuewright index`.

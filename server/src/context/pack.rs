@@ -10,6 +10,16 @@ use super::index::{Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::rank::RankedFile;
 
+/// Share of the model's context window the pack may take, in percent.
+const PACK_SHARE_PERCENT: usize = 30;
+/// The largest pack, in tokens, however large the window.
+const MAX_PACK_TOKENS: usize = 32_000;
+
+/// The pack's token budget for a model with a context window of `context_window` tokens.
+pub fn pack_budget(context_window: u32) -> usize {
+    (context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS)
+}
+
 /// Characters per token, roughly, for code and English.
 const CHARS_PER_TOKEN: usize = 4;
 /// Share of the budget full files may take at most.
