@@ -293,12 +293,14 @@ fn analyze_part(text: &str) -> IssueQuery {
 }
 
 /// Path-like tokens ending in a source extension: `src/walk.rs`, `JsonParser.java`,
-/// `tokio-1.2.0/src/io/mod.rs:12:5` (the location suffix dropped).
+/// `tokio-1.2.0/src/io/mod.rs:12:5` (the location suffix dropped), and links to a file on a
+/// forge (`https://github.com/o/r/blob/main/src/walk.rs#L10-L20` names `src/walk.rs`).
 fn path_mentions(text: &str) -> Vec<String> {
     text.split(|c: char| {
         c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
     })
     .filter_map(|token| {
+        let token = linked_path(token);
         let token = token.trim_end_matches(|c: char| c == ':' || c == '.' || c.is_ascii_digit());
         let token = token.trim_start_matches("./");
         let extension = token.rsplit_once('.')?.1;
@@ -306,6 +308,24 @@ fn path_mentions(text: &str) -> Vec<String> {
     })
     .filter(|token| token.len() > 3)
     .collect()
+}
+
+/// Where a link to a file on a forge points inside its repository: the path after
+/// `/blob/REF/` (GitHub, GitLab's `/-/blob/REF/`), `/src/branch/REF/`, `/src/commit/REF/` or
+/// `/src/tag/REF/` (Gitea, Forgejo), without `#L12` or `?plain=1`. Other text is returned
+/// as it is.
+fn linked_path(token: &str) -> &str {
+    if !(token.starts_with("https://") || token.starts_with("http://")) {
+        return token;
+    }
+    let token = token.split(['#', '?']).next().unwrap_or(token);
+    for marker in ["/blob/", "/src/branch/", "/src/commit/", "/src/tag/"] {
+        if let Some((_, after)) = token.split_once(marker) {
+            // The next component is the branch, tag or commit.
+            return after.split_once('/').map_or(token, |(_, path)| path);
+        }
+    }
+    token
 }
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix and the method.
@@ -388,6 +408,21 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn links_to_files_on_a_forge_name_their_paths() {
+        let query = analyze(
+            "Filter bug\nSee [this](https://github.com/o/r/blob/66cd79f/sub/src/filter/layers.rs#L379-L391) and \
+             https://github.com/o/r/blob/2.15/src/main/java/a/b/Delegate.java#L314, \
+             https://gitlab.com/g/p/-/blob/main/lib/x.ts?plain=1#L3, \
+             https://codeberg.org/o/r/src/branch/main/src/y.rs and https://example.com/docs#section.\n",
+        );
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["lib/x.ts", "src/main/java/a/b/Delegate.java", "src/y.rs", "sub/src/filter/layers.rs"]);
+        // Links that stop short of a file name nothing.
+        let query = analyze("x\nhttps://github.com/o/r/blob/ https://github.com/o/r/blob/main https:// http://#.rs\n");
+        assert!(query.paths.is_empty(), "{:?}", query.paths);
     }
 
     #[test]
