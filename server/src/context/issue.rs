@@ -1,6 +1,7 @@
 //! Reading an issue for what it names: code identifiers (with their qualifiers), file paths,
 //! stack-trace frames, and the words that describe the problem.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::terms;
@@ -312,20 +313,27 @@ fn path_mentions(text: &str) -> Vec<String> {
 
 /// Where a link to a file on a forge points inside its repository: the path after
 /// `/blob/REF/` (GitHub, GitLab's `/-/blob/REF/`), `/src/branch/REF/`, `/src/commit/REF/` or
-/// `/src/tag/REF/` (Gitea, Forgejo), without `#L12` or `?plain=1`. Other text is returned
-/// as it is.
-fn linked_path(token: &str) -> &str {
+/// `/src/tag/REF/` (Gitea, Forgejo), without `#L12` or `?plain=1`; a rustdoc source page
+/// (`docs.rs/CRATE/VERSION/src/CRATE_NAME/io/mod.rs.html`) names `src/io/mod.rs`. Other
+/// text is returned as it is.
+fn linked_path(token: &str) -> Cow<'_, str> {
     if !(token.starts_with("https://") || token.starts_with("http://")) {
-        return token;
+        return Cow::Borrowed(token);
     }
     let token = token.split(['#', '?']).next().unwrap_or(token);
     for marker in ["/blob/", "/src/branch/", "/src/commit/", "/src/tag/"] {
         if let Some((_, after)) = token.split_once(marker) {
             // The next component is the branch, tag or commit.
-            return after.split_once('/').map_or(token, |(_, path)| path);
+            return Cow::Borrowed(after.split_once('/').map_or(token, |(_, path)| path));
         }
     }
-    token
+    if let Some(source) = token.strip_suffix(".rs.html")
+        && let Some((_, after)) = source.rsplit_once("/src/")
+        && let Some((_crate_name, path)) = after.split_once('/')
+    {
+        return Cow::Owned(format!("src/{path}.rs"));
+    }
+    Cow::Borrowed(token)
 }
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix and the method.
@@ -416,12 +424,25 @@ mod tests {
             "Filter bug\nSee [this](https://github.com/o/r/blob/66cd79f/sub/src/filter/layers.rs#L379-L391) and \
              https://github.com/o/r/blob/2.15/src/main/java/a/b/Delegate.java#L314, \
              https://gitlab.com/g/p/-/blob/main/lib/x.ts?plain=1#L3, \
-             https://codeberg.org/o/r/src/branch/main/src/y.rs and https://example.com/docs#section.\n",
+             https://codeberg.org/o/r/src/branch/main/src/y.rs and https://example.com/docs#section, \
+             https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520.\n",
         );
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(paths, ["lib/x.ts", "src/main/java/a/b/Delegate.java", "src/y.rs", "sub/src/filter/layers.rs"]);
+        assert_eq!(
+            paths,
+            [
+                "lib/x.ts",
+                "src/main/java/a/b/Delegate.java",
+                "src/stream_map.rs",
+                "src/y.rs",
+                "sub/src/filter/layers.rs"
+            ]
+        );
         // Links that stop short of a file name nothing.
-        let query = analyze("x\nhttps://github.com/o/r/blob/ https://github.com/o/r/blob/main https:// http://#.rs\n");
+        let query = analyze(
+            "x\nhttps://github.com/o/r/blob/ https://github.com/o/r/blob/main https:// http://#.rs \
+             https://docs.rs/x/latest/src/x.rs.html\n",
+        );
         assert!(query.paths.is_empty(), "{:?}", query.paths);
     }
 
