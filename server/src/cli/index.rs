@@ -38,8 +38,15 @@ pub fn run(args: &IndexArgs) -> ExitCode {
         );
         for (language, counts) in &stats.languages {
             println!(
-                "  {language:<11} {:>6} files {:>10} bytes {:>7} definitions {:>7} references {:>4} parse errors {:>6} ms cpu",
-                counts.files, counts.bytes, counts.definitions, counts.references, counts.parse_errors, counts.cpu_ms
+                "  {language:<11} {:>6} files {:>10} bytes {:>7} definitions {:>7} references {:>6} imports ({} in the workspace) {:>4} parse errors {:>6} ms cpu",
+                counts.files,
+                counts.bytes,
+                counts.definitions,
+                counts.references,
+                counts.imports,
+                counts.resolved_imports,
+                counts.parse_errors,
+                counts.cpu_ms
             );
         }
         for (path, why) in &stats.skipped {

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::cache::IndexCache;
 use super::extract::{self, FileSymbols};
 use super::language::Language;
+use super::modules::{ModuleTable, Modules, TsConfig};
 use super::terms;
 
 /// Source files larger than this are left out (generated code, vendored bundles).
@@ -126,6 +127,10 @@ pub struct LanguageStats {
     pub references: usize,
     /// Syntax errors recovered from.
     pub parse_errors: u64,
+    /// Imports (`use`, `import`, `import ... from`).
+    pub imports: usize,
+    /// Imports that name a file of the workspace.
+    pub resolved_imports: usize,
     /// Milliseconds spent reading, parsing and extracting its files (summed over threads).
     pub cpu_ms: u64,
 }
@@ -153,6 +158,7 @@ pub struct Index {
     root: PathBuf,
     files: BTreeMap<String, Arc<IndexedFile>>,
     crates: Vec<Crate>,
+    modules: Modules,
     /// How the last full build went.
     pub stats: BuildStats,
 }
@@ -191,11 +197,25 @@ impl Index {
                 Err(skipped) => stats.skipped.push(skipped),
             }
         }
-        let crates = manifests.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
-        let mut index = Self { root: root.to_owned(), files, crates, stats };
+        let crates: Vec<Crate> = manifests.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
+        let mut tsconfigs = Vec::new();
+        for relative in &manifests.tsconfigs {
+            match TsConfig::read(root, relative) {
+                Ok(config) => tsconfigs.push(config),
+                Err(error) => stats.skipped.push((relative.clone(), error.to_string())),
+            }
+        }
+        let modules = Modules::new(crates.clone(), tsconfigs);
+        let mut index = Self { root: root.to_owned(), files, crates, modules, stats };
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
+        for (language, (imports, resolved)) in index.import_counts() {
+            if let Some(entry) = index.stats.languages.get_mut(language) {
+                entry.imports = imports;
+                entry.resolved_imports = resolved;
+            }
+        }
         for (language, micros) in cpu_micros {
             if let Some(entry) = index.stats.languages.get_mut(language) {
                 entry.cpu_ms = micros / 1000;
@@ -216,6 +236,54 @@ impl Index {
             entry.parse_errors += u64::from(file.symbols.parse_errors);
         }
         languages
+    }
+
+    /// Imports and those naming a workspace file, per language.
+    fn import_counts(&self) -> BTreeMap<&'static str, (usize, usize)> {
+        let table = self.module_table();
+        let mut counts: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
+        for file in self.files.values() {
+            let entry = counts.entry(file.language.name()).or_default();
+            for import in &file.symbols.imports {
+                entry.0 += 1;
+                entry.1 += usize::from(!self.resolve_import(file, import, &table).is_empty());
+            }
+        }
+        counts
+    }
+
+    /// The unit `path` belongs to: its Java package, Rust module path (`tokio::sync::mpsc`),
+    /// TypeScript path alias or folder.
+    pub fn module_of(&self, path: &str) -> Option<String> {
+        Some(self.module_for(self.files.get(path)?))
+    }
+
+    /// The unit `file` belongs to, whether indexed or not (a file a run has just written).
+    pub fn module_for(&self, file: &IndexedFile) -> String {
+        self.modules.module_of(&file.path, file.language, &file.symbols)
+    }
+
+    /// Rust module paths and Java packages, each with its files, for resolving imports.
+    pub fn module_table(&self) -> ModuleTable {
+        let mut table = ModuleTable::new();
+        for file in self.files.values() {
+            let module = match file.language {
+                Language::Rust => self.modules.rust_module(&file.path),
+                Language::Java => file.symbols.package.clone(),
+                _ => None,
+            };
+            if let Some(module) = module {
+                table.entry(module).or_default().push(file.path.clone());
+            }
+        }
+        table
+    }
+
+    /// The workspace files an import of `file` names (none for imports from outside).
+    pub fn resolve_import(&self, file: &IndexedFile, import: &str, table: &ModuleTable) -> Vec<String> {
+        let mut named = self.modules.resolve(&file.path, file.language, import, table, |p| self.files.contains_key(p));
+        named.retain(|path| *path != file.path);
+        named
     }
 
     /// The workspace root.
@@ -354,10 +422,19 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes.iter().take(8192).any(|b| *b == 0)
 }
 
+/// The files that say how the workspace's modules are laid out.
+#[derive(Default)]
+struct Manifests {
+    /// `Cargo.toml` files.
+    crates: Vec<PathBuf>,
+    /// `tsconfig.json` files, relative to the root.
+    tsconfigs: Vec<String>,
+}
+
 /// Source files and manifests below `root`, `.gitignore` respected, build output skipped.
-fn walk(root: &Path) -> (Vec<Found>, Vec<PathBuf>) {
+fn walk(root: &Path) -> (Vec<Found>, Manifests) {
     let mut found = Vec::new();
-    let mut manifests = Vec::new();
+    let mut manifests = Manifests::default();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .require_git(false)
@@ -374,7 +451,11 @@ fn walk(root: &Path) -> (Vec<Found>, Vec<PathBuf>) {
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
         let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else { continue };
         if entry.file_name() == "Cargo.toml" {
-            manifests.push(entry.path().to_owned());
+            manifests.crates.push(entry.path().to_owned());
+            continue;
+        }
+        if entry.file_name() == "tsconfig.json" {
+            manifests.tsconfigs.push(relative);
             continue;
         }
         let Some(language) = Language::of_path(&relative) else { continue };
@@ -398,6 +479,44 @@ mod tests {
 
     fn workspace(files: &[(&str, &[u8])]) -> tempfile::TempDir {
         crate::testing::tree(files)
+    }
+
+    #[test]
+    fn files_know_their_modules_and_imports_resolve_to_files() {
+        let dir = workspace(&[
+            ("Cargo.toml", b"[package]\nname = \"net-kit\"\n"),
+            ("src/lib.rs", b"pub mod net;\nuse crate::net::tcp::TcpStream;\nuse std::io;\n"),
+            ("src/net/mod.rs", b"pub mod tcp;\n"),
+            ("src/net/tcp.rs", b"use super::super::Config;\npub struct TcpStream;\n"),
+            ("app/tsconfig.json", b"{ // aliases\n \"compilerOptions\": { \"baseUrl\": \"src\", \"paths\": { \"@ui/*\": [\"ui/*\"], }, }, }\n"),
+            ("app/src/ui/button.ts", b"import { theme } from '../theme';\nexport class Button {}\n"),
+            ("app/src/theme.ts", b"export const theme = 1;\n"),
+            ("app/src/main.ts", b"import { Button } from '@ui/button';\nimport React from 'react';\n"),
+            ("broken/tsconfig.json", b"{ \"compilerOptions\": "),
+            ("broken/x.ts", b"import { y } from './y';\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        assert_eq!(index.module_of("src/net/tcp.rs").as_deref(), Some("net_kit::net::tcp"));
+        assert_eq!(index.module_of("src/net/mod.rs").as_deref(), Some("net_kit::net"));
+        assert_eq!(index.module_of("app/src/ui/button.ts").as_deref(), Some("@ui"));
+        assert_eq!(index.module_of("app/src/main.ts").as_deref(), Some("app/src"));
+        assert_eq!(index.module_of("nope.rs"), None);
+        let table = index.module_table();
+        let resolved = |path: &str| -> Vec<Vec<String>> {
+            let file = index.file(path).unwrap();
+            file.symbols.imports.iter().map(|import| index.resolve_import(file, import, &table)).collect()
+        };
+        assert_eq!(resolved("src/lib.rs"), [vec!["src/net/tcp.rs".to_owned()], vec![]]);
+        assert_eq!(resolved("src/net/tcp.rs"), [vec!["src/lib.rs".to_owned()]], "`super::super` from a leaf module");
+        assert_eq!(resolved("app/src/main.ts"), [vec!["app/src/ui/button.ts".to_owned()], vec![]]);
+        assert_eq!(resolved("app/src/ui/button.ts"), [vec!["app/src/theme.ts".to_owned()]]);
+        let rust = &index.stats.languages["rust"];
+        assert_eq!((rust.imports, rust.resolved_imports), (3, 2));
+        // A tsconfig.json that is not JSON is named among the skipped files; its folder still indexes.
+        let (path, why) = index.stats.skipped.iter().find(|(p, _)| p.ends_with("tsconfig.json")).unwrap();
+        assert_eq!(path, "broken/tsconfig.json");
+        assert!(why.contains("not valid JSON"), "{why}");
+        assert!(index.file("broken/x.ts").is_some());
     }
 
     #[test]

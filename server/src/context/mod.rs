@@ -8,6 +8,7 @@ pub mod index;
 pub mod issue;
 pub mod language;
 pub mod live;
+pub mod modules;
 pub mod pack;
 pub mod rank;
 pub mod terms;

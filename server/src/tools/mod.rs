@@ -510,6 +510,40 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_names_the_module_to_import_from() {
+        let (dir, mut overlay) = overlay(&[
+            ("Cargo.toml", "[package]\nname = \"join-sets\"\n"),
+            ("src/lib.rs", "pub mod task;\n"),
+            ("src/task/set.rs", "pub struct JoinSet;\n"),
+            ("web/tsconfig.json", "{ \"compilerOptions\": { \"paths\": { \"@ui/*\": [\"src/ui/*\"] } } }"),
+            ("web/src/ui/button.ts", "export class Button {}\n"),
+            ("Mapper.java", "package com.acme.json;\npublic class Mapper {}\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let tools = Toolset::standard();
+        let find = |overlay: &mut Overlay, name: &str| {
+            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
+        };
+        assert!(
+            find(&mut overlay, "JoinSet").starts_with(
+                "`JoinSet` is defined at:\nsrc/task/set.rs:1: pub struct JoinSet (in `join_sets::task::set`)\n"
+            ),
+            "{}",
+            find(&mut overlay, "JoinSet")
+        );
+        let button = find(&mut overlay, "Button");
+        assert!(button.contains("web/src/ui/button.ts:1: class Button (in `@ui`)"), "{button}");
+        assert!(find(&mut overlay, "Mapper").contains("Mapper.java:2: public class Mapper (in `com.acme.json`)"));
+        // A file the run has just written is placed the same way.
+        tools.execute(
+            &mut overlay,
+            Some(&index),
+            &call("write_file", json!({"path": "src/task/local.rs", "content": "pub struct LocalSet;\n"})),
+        );
+        assert!(find(&mut overlay, "LocalSet").contains("(in `join_sets::task::local`)"));
+    }
+
+    #[test]
     fn long_files_are_read_in_windows() {
         let long: String = (1..=2500).map(|n| format!("{n}\n")).collect();
         let (_dir, mut overlay) = overlay(&[("long.txt", &long)]);

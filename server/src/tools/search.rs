@@ -81,13 +81,17 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .collect();
 
     let name = args.name.trim();
-    let mut definitions: Vec<(&str, u32, String)> = Vec::new();
+    let mut definitions: Vec<(&str, u32, String, Option<String>)> = Vec::new();
     for exact in [true, false] {
         for file in &current {
             for definition in &file.symbols.definitions {
                 let matches = if exact { definition.name == name } else { definition.name.eq_ignore_ascii_case(name) };
                 if matches {
-                    definitions.push((&file.path, definition.line, definition.signature.clone()));
+                    // The module says how to import it, when it is more than the folder.
+                    let module = index.module_for(file);
+                    let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                    let module = (module != folder).then_some(module);
+                    definitions.push((&file.path, definition.line, definition.signature.clone(), module));
                 }
             }
         }
@@ -110,8 +114,12 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         let _ = writeln!(output, "no definition of `{name}` in the index.");
     } else {
         let _ = writeln!(output, "`{name}` is defined at:");
-        for (path, line, signature) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
-            let _ = writeln!(output, "{path}:{line}: {signature}");
+        for (path, line, signature, module) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
+            match module {
+                Some(module) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
+                None => writeln!(output, "{path}:{line}: {signature}"),
+            }
+            .expect("writing to a String cannot fail");
         }
     }
     if !users.is_empty() {

@@ -1,0 +1,418 @@
+//! Which unit of meaning each file belongs to (the Java package, the Rust module path, the
+//! TypeScript folder and the `tsconfig.json` path alias naming it), and which of the
+//! workspace's files an import names.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::extract::FileSymbols;
+use super::index::Crate;
+use super::language::Language;
+
+/// TypeScript and JavaScript extensions an import may leave out, in the order resolution tries them.
+const SCRIPT_EXTENSIONS: [&str; 7] = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs"];
+
+/// A `tsconfig.json`'s module resolution: where non-relative imports start, and its aliases.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TsConfig {
+    /// The folder holding it, relative to the workspace (`""` for the root).
+    pub dir: String,
+    /// `compilerOptions.baseUrl`, relative to the workspace, if set.
+    pub base_url: Option<String>,
+    /// `compilerOptions.paths`: a pattern (`@app/*`) and where it points, relative to the workspace.
+    pub paths: Vec<(String, Vec<String>)>,
+}
+
+/// Why a `tsconfig.json` could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TsConfigError {
+    /// Not readable.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// Not JSON, even with comments and trailing commas allowed.
+    #[error("{path} is not valid JSON: {source}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: serde_json::Error,
+    },
+}
+
+impl TsConfig {
+    /// Reads the `tsconfig.json` at `relative` below `root` (JSON with comments, as TypeScript reads it).
+    pub fn read(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
+        let mut text = std::fs::read_to_string(root.join(relative))
+            .map_err(|source| TsConfigError::Read { path: relative.to_owned(), source })?;
+        Self::parse(relative, &mut text)
+    }
+
+    /// Parses the text of the `tsconfig.json` at `relative` (stripped of comments in place).
+    pub fn parse(relative: &str, text: &mut str) -> Result<Self, TsConfigError> {
+        let parse_error = |source| TsConfigError::Parse { path: relative.to_owned(), source };
+        json_strip_comments::strip(text).map_err(|error| parse_error(serde_json::Error::io(error)))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(parse_error)?;
+        let dir = relative.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+        let options = &value["compilerOptions"];
+        let base_url = options["baseUrl"].as_str().map(|base| join(&dir, base));
+        let paths_base = base_url.clone().unwrap_or_else(|| dir.clone());
+        let paths = options["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(pattern, targets)| {
+                let targets = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str());
+                (pattern.clone(), targets.map(|target| join(&paths_base, target)).collect())
+            })
+            .collect();
+        Ok(Self { dir, base_url, paths })
+    }
+}
+
+/// The workspace's Rust crates and TypeScript configurations, for naming modules and
+/// resolving imports.
+#[derive(Debug, Clone, Default)]
+pub struct Modules {
+    crates: Vec<Crate>,
+    tsconfigs: Vec<TsConfig>,
+}
+
+impl Modules {
+    /// Module knowledge from the crates and `tsconfig.json` files found.
+    pub fn new(mut crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
+        // The deepest folder first: a file belongs to its nearest crate or configuration.
+        crates.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
+        tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
+        Self { crates, tsconfigs }
+    }
+
+    /// The unit `path` belongs to: the Java package, the Rust module path
+    /// (`tokio::sync::mpsc` for `tokio/src/sync/mpsc/mod.rs`), for TypeScript the alias a
+    /// `tsconfig.json` gives its folder (`@app/utils`), else its folder.
+    pub fn module_of(&self, path: &str, language: Language, symbols: &FileSymbols) -> String {
+        let folder = || path.rsplit_once('/').map_or(String::new(), |(dir, _)| dir.to_owned());
+        match language {
+            Language::Java => symbols.package.clone().unwrap_or_else(folder),
+            Language::Rust => self.rust_module(path).unwrap_or_else(folder),
+            _ => self.script_alias(&folder()).unwrap_or_else(folder),
+        }
+    }
+
+    /// The Rust module path of a file below a crate's `src/` (`crate_name::a::b`).
+    pub fn rust_module(&self, path: &str) -> Option<String> {
+        let krate = self.crates.iter().find(|c| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))?;
+        let inside = if krate.dir.is_empty() { path } else { &path[krate.dir.len() + 1..] };
+        let mut parts: Vec<&str> = inside.strip_prefix("src/")?.strip_suffix(".rs")?.split('/').collect();
+        if matches!(parts.last(), Some(&("lib" | "main" | "mod"))) {
+            parts.pop();
+        }
+        Some(std::iter::once(krate.name.as_str()).chain(parts).collect::<Vec<_>>().join("::"))
+    }
+
+    /// The alias a `tsconfig.json` path pattern gives `folder`, if one covers it.
+    fn script_alias(&self, folder: &str) -> Option<String> {
+        self.tsconfigs.iter().find_map(|config| {
+            config.paths.iter().find_map(|(pattern, targets)| {
+                let prefix = pattern.strip_suffix('*')?;
+                targets.iter().find_map(|target| {
+                    let target = target.strip_suffix('*')?.trim_end_matches('/');
+                    let rest = if folder == target { "" } else { folder.strip_prefix(&format!("{target}/"))? };
+                    Some(format!("{prefix}{rest}").trim_end_matches('/').to_owned())
+                })
+            })
+        })
+    }
+
+    /// The workspace files `import` (as written in the file at `from`) names; `modules` maps
+    /// each Rust module path and Java package to its files, `exists` says whether a path is
+    /// an indexed file.
+    pub fn resolve(
+        &self,
+        from: &str,
+        language: Language,
+        import: &str,
+        modules: &ModuleTable,
+        exists: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        match language {
+            Language::Rust => self.resolve_rust(from, import, modules),
+            Language::Java => resolve_java(import, modules),
+            _ => self.resolve_script(from, import, exists).into_iter().collect(),
+        }
+    }
+
+    fn resolve_rust(&self, from: &str, import: &str, modules: &ModuleTable) -> Vec<String> {
+        let Some(current) = self.rust_module(from) else { return Vec::new() };
+        let own_crate = current.split("::").next().unwrap_or_default().to_owned();
+        let mut resolved = Vec::new();
+        for path in expand_use(import) {
+            let mut segments: Vec<String> = Vec::new();
+            for (position, segment) in path.split("::").map(str::trim).enumerate() {
+                match (position, segment) {
+                    (0, "crate") => segments.push(own_crate.clone()),
+                    (0, "self") => segments.extend(current.split("::").map(str::to_owned)),
+                    // `mod.rs` is its folder's module, so `super` is always one module up.
+                    (0, "super") => {
+                        segments.extend(current.split("::").map(str::to_owned));
+                        segments.pop();
+                    }
+                    (_, "super") => {
+                        segments.pop();
+                    }
+                    (_, "self" | "*") | (_, "") => {}
+                    (_, segment) => segments.push(segment.to_owned()),
+                }
+            }
+            // The longest prefix that is a module of the workspace.
+            for end in (1..=segments.len()).rev() {
+                if let Some(files) = modules.get(&segments[..end].join("::")) {
+                    resolved.extend(files.iter().cloned());
+                    break;
+                }
+            }
+        }
+        resolved.sort();
+        resolved.dedup();
+        resolved
+    }
+
+    fn resolve_script(&self, from: &str, import: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
+        let dir = from.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let candidates: Vec<String> = if import.starts_with("./") || import.starts_with("../") {
+            vec![join(dir, import)]
+        } else {
+            let config = self.tsconfigs.iter().find(|c| c.dir.is_empty() || from.starts_with(&format!("{}/", c.dir)));
+            let mut found = Vec::new();
+            for config in config.into_iter() {
+                for (pattern, targets) in &config.paths {
+                    let matched = match pattern.strip_suffix('*') {
+                        Some(prefix) => import.strip_prefix(prefix),
+                        None => (import == pattern).then_some(""),
+                    };
+                    if let Some(rest) = matched {
+                        found.extend(targets.iter().map(|target| target.replacen('*', rest, 1)));
+                    }
+                }
+                if let Some(base) = &config.base_url {
+                    found.push(join(base, import));
+                }
+            }
+            found
+        };
+        candidates.iter().find_map(|candidate| script_file(candidate, &exists))
+    }
+}
+
+/// Rust module paths and Java packages, each with the files that make it up.
+pub type ModuleTable = HashMap<String, Vec<String>>;
+
+/// The file an extensionless script import names: itself, with an extension, or its folder's index.
+fn script_file(candidate: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
+    if Language::of_path(candidate).is_some() && exists(candidate) {
+        return Some(candidate.to_owned());
+    }
+    let with_extension = SCRIPT_EXTENSIONS.iter().map(|ext| format!("{candidate}.{ext}"));
+    let index = SCRIPT_EXTENSIONS.iter().map(|ext| join(candidate, &format!("index.{ext}")));
+    with_extension.chain(index).find(|path| exists(path))
+}
+
+/// `import com.x.Foo;` names Foo's file, `import com.x.*;` (written `com.x`) the package's
+/// files, `import static com.x.Foo.bar;` Foo's file.
+fn resolve_java(import: &str, modules: &ModuleTable) -> Vec<String> {
+    let parts: Vec<&str> = import.split('.').map(str::trim).collect();
+    if let Some(files) = modules.get(import) {
+        return files.clone();
+    }
+    for end in (1..parts.len()).rev() {
+        let (package, class) = (parts[..end].join("."), parts[end]);
+        if let Some(files) = modules.get(&package) {
+            let wanted = format!("{class}.java");
+            return files.iter().filter(|f| f.rsplit('/').next() == Some(wanted.as_str())).cloned().collect();
+        }
+    }
+    Vec::new()
+}
+
+/// The paths a `use` argument names, one level of braces expanded:
+/// `crate::a::{b, c::D as E}` gives `crate::a::b` and `crate::a::c::D`.
+fn expand_use(import: &str) -> Vec<String> {
+    let Some((prefix, rest)) = import.split_once('{') else { return vec![use_path(import)] };
+    let inner = rest.strip_suffix('}').unwrap_or(rest);
+    let mut items = Vec::new();
+    let mut depth = 0_i32;
+    let mut start = 0;
+    for (at, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items.into_iter().map(|item| use_path(&format!("{}{}", prefix.trim(), item.trim()))).collect()
+}
+
+/// One path of a `use`, without its alias or nested braces (`a::b::{c, d}` names at least `a::b`).
+fn use_path(path: &str) -> String {
+    let path = path.split(" as ").next().unwrap_or(path);
+    let path = path.split('{').next().unwrap_or(path);
+    path.chars().filter(|c| !c.is_whitespace()).collect::<String>().trim_end_matches("::").to_owned()
+}
+
+/// `dir` joined with a relative `path`, `.` and `..` resolved (never above the workspace).
+fn join(dir: &str, path: &str) -> String {
+    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn krate(dir: &str, name: &str) -> Crate {
+        Crate { dir: dir.to_owned(), name: name.to_owned() }
+    }
+
+    fn rust_modules() -> (Modules, ModuleTable) {
+        let modules =
+            Modules::new(vec![krate("", "ws"), krate("tokio", "tokio"), krate("tokio-util", "tokio_util")], vec![]);
+        let files = [
+            "tokio/src/lib.rs",
+            "tokio/src/sync/mod.rs",
+            "tokio/src/sync/mpsc/mod.rs",
+            "tokio/src/sync/mpsc/bounded.rs",
+            "tokio/src/sync/semaphore.rs",
+            "tokio-util/src/sync/poll_semaphore.rs",
+            "tokio/tests/sync.rs",
+        ];
+        let mut table = ModuleTable::new();
+        for file in files {
+            if let Some(module) = modules.rust_module(file) {
+                table.entry(module).or_default().push(file.to_owned());
+            }
+        }
+        (modules, table)
+    }
+
+    #[test]
+    fn rust_files_get_their_module_paths() {
+        let (modules, _) = rust_modules();
+        let module = |path: &str| modules.module_of(path, Language::Rust, &FileSymbols::default());
+        assert_eq!(module("tokio/src/lib.rs"), "tokio");
+        assert_eq!(module("tokio/src/sync/mpsc/mod.rs"), "tokio::sync::mpsc");
+        assert_eq!(module("tokio/src/sync/mpsc/bounded.rs"), "tokio::sync::mpsc::bounded");
+        assert_eq!(module("tokio-util/src/sync/poll_semaphore.rs"), "tokio_util::sync::poll_semaphore");
+        assert_eq!(module("tokio/tests/sync.rs"), "tokio/tests", "outside src/: the folder");
+    }
+
+    #[test]
+    fn rust_imports_resolve_to_module_files() {
+        let (modules, table) = rust_modules();
+        let resolve = |from: &str, import: &str| modules.resolve(from, Language::Rust, import, &table, |_| false);
+        assert_eq!(
+            resolve("tokio/src/sync/mpsc/bounded.rs", "crate::sync::semaphore::Semaphore"),
+            ["tokio/src/sync/semaphore.rs"]
+        );
+        assert_eq!(
+            resolve("tokio/src/sync/mpsc/bounded.rs", "super::super::semaphore"),
+            ["tokio/src/sync/semaphore.rs"]
+        );
+        assert_eq!(resolve("tokio/src/sync/mpsc/mod.rs", "self::bounded::Sender"), ["tokio/src/sync/mpsc/bounded.rs"]);
+        assert_eq!(resolve("tokio/src/sync/mpsc/mod.rs", "super::semaphore"), ["tokio/src/sync/semaphore.rs"]);
+        assert_eq!(
+            resolve(
+                "tokio-util/src/sync/poll_semaphore.rs",
+                "tokio::sync::{mpsc::{self, Sender}, semaphore::Semaphore as S}"
+            ),
+            ["tokio/src/sync/mpsc/mod.rs", "tokio/src/sync/semaphore.rs"]
+        );
+        assert_eq!(resolve("tokio/src/sync/mod.rs", "std::sync::Arc"), Vec::<String>::new(), "outside the workspace");
+        for malformed in ["", "::", "{", "}", "crate::{", "super::super::super::super", "a::{b,,}", "{{{}}}"] {
+            let _ = resolve("tokio/src/sync/mpsc/bounded.rs", malformed);
+        }
+        assert_eq!(
+            resolve("tokio/tests/sync.rs", "crate::sync"),
+            Vec::<String>::new(),
+            "a file outside src/ has no module"
+        );
+    }
+
+    #[test]
+    fn java_imports_resolve_to_classes_and_packages() {
+        let mut table = ModuleTable::new();
+        table.insert("com.y".into(), vec!["src/com/y/Foo.java".into(), "src/com/y/Bar.java".into()]);
+        let modules = Modules::default();
+        let resolve = |import: &str| modules.resolve("src/com/x/Imp.java", Language::Java, import, &table, |_| false);
+        assert_eq!(resolve("com.y.Foo"), ["src/com/y/Foo.java"]);
+        assert_eq!(resolve("com.y"), ["src/com/y/Foo.java", "src/com/y/Bar.java"], "a wildcard import");
+        assert_eq!(resolve("com.y.Bar.baz"), ["src/com/y/Bar.java"], "a static import");
+        assert_eq!(resolve("java.util.List"), Vec::<String>::new());
+        assert_eq!(resolve(""), Vec::<String>::new());
+    }
+
+    #[test]
+    fn script_imports_follow_relative_paths_and_tsconfig_aliases() {
+        let mut text = r#"{
+            // comments and trailing commas, as tsconfig.json allows
+            "compilerOptions": { "baseUrl": ".", "paths": { "@app/*": ["src/app/*"], "~lib": ["lib/index"], }, },
+        }"#
+        .to_owned();
+        let config = TsConfig::parse("web/tsconfig.json", &mut text).unwrap();
+        assert_eq!(config.base_url.as_deref(), Some("web"));
+        let modules = Modules::new(vec![], vec![config]);
+        let files = [
+            "web/src/app/core/thing.ts",
+            "web/src/util.ts",
+            "web/x/index.tsx",
+            "web/lib/index.ts",
+            "web/src/app/main.ts",
+        ];
+        let resolve = |from: &str, import: &str| {
+            modules.resolve(from, Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+        };
+        assert_eq!(resolve("web/src/app/main.ts", "../util"), ["web/src/util.ts"]);
+        assert_eq!(resolve("web/src/app/main.ts", "@app/core/thing"), ["web/src/app/core/thing.ts"]);
+        assert_eq!(resolve("web/src/app/main.ts", "../../x"), ["web/x/index.tsx"], "a folder's index");
+        assert_eq!(resolve("web/src/app/main.ts", "~lib"), ["web/lib/index.ts"]);
+        assert_eq!(resolve("web/src/app/main.ts", "src/util"), ["web/src/util.ts"], "from baseUrl");
+        assert_eq!(resolve("web/src/app/main.ts", "react"), Vec::<String>::new());
+        assert_eq!(resolve("web/src/app/main.ts", "../../../../../etc/passwd"), Vec::<String>::new());
+        let module = |path: &str| modules.module_of(path, Language::TypeScript, &FileSymbols::default());
+        assert_eq!(module("web/src/app/core/thing.ts"), "@app/core");
+        assert_eq!(module("web/src/app/main.ts"), "@app");
+        assert_eq!(module("web/src/util.ts"), "web/src");
+    }
+
+    #[test]
+    fn malformed_tsconfig_files_are_named_errors() {
+        for text in ["", "{", "{\"compilerOptions\": }", "/* unclosed", "[1, 2", "\u{0}"] {
+            let error = TsConfig::parse("tsconfig.json", &mut text.to_owned()).unwrap_err();
+            assert!(error.to_string().starts_with("tsconfig.json is not valid JSON"), "{error}");
+        }
+        // Odd but valid shapes read as far as they make sense.
+        let config = TsConfig::parse(
+            "tsconfig.json",
+            &mut r#"{"compilerOptions": {"paths": {"a/*": "x", "b": [1]}}}"#.to_owned(),
+        )
+        .unwrap();
+        assert_eq!(config.paths, [("a/*".to_owned(), vec![]), ("b".to_owned(), vec![])]);
+    }
+}
