@@ -140,7 +140,11 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "module.declaration" => symbols.module_declarations.push(collapsed(node, source)),
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
-                reference if reference.starts_with("reference.") => *counts.entry(text(node, source)).or_default() += 1,
+                // A definition's own name is not a use of it.
+                reference if reference.starts_with("reference.") && !names_its_parent(node) => {
+                    *counts.entry(text(node, source)).or_default() += 1
+                }
+                reference if reference.starts_with("reference.") => {}
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
                         definition = Some((kind, node));
@@ -167,6 +171,16 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols.references.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     symbols
+}
+
+/// True when `node` is the name a definition around it declares (`struct Foo`, `class Foo`),
+/// not a call's or a path's name.
+fn names_its_parent(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|parent| {
+        let kind = parent.kind();
+        (kind.ends_with("_item") || kind.ends_with("_declaration") || kind.ends_with("_definition"))
+            && parent.child_by_field_name("name").is_some_and(|name| name.id() == node.id())
+    })
 }
 
 fn push_unique(list: &mut Vec<String>, name: &str) {

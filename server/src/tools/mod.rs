@@ -524,12 +524,10 @@ mod tests {
         let find = |overlay: &mut Overlay, name: &str| {
             tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
         };
-        assert!(
-            find(&mut overlay, "JoinSet").starts_with(
-                "`JoinSet` is defined at:\nsrc/task/set.rs:1: pub struct JoinSet (in `join_sets::task::set`)\n"
-            ),
-            "{}",
-            find(&mut overlay, "JoinSet")
+        assert_eq!(
+            find(&mut overlay, "JoinSet"),
+            "`JoinSet` is defined at:\nsrc/task/set.rs:1: pub struct JoinSet (in `join_sets::task::set`)\n",
+            "its own name is not a use"
         );
         let button = find(&mut overlay, "Button");
         assert!(button.contains("web/src/ui/button.ts:1: class Button (in `@ui`)"), "{button}");
