@@ -21,7 +21,12 @@ pub struct TsConfig {
     pub base_url: Option<String>,
     /// `compilerOptions.paths`: a pattern (`@app/*`) and where it points, relative to the workspace.
     pub paths: Vec<(String, Vec<String>)>,
+    /// The configurations it `extends` inside the workspace, relative to it.
+    pub extends: Vec<String>,
 }
+
+/// How many `extends` deep a configuration is followed.
+const MAX_EXTENDS_DEPTH: usize = 8;
 
 /// Why a `tsconfig.json` could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -45,8 +50,32 @@ pub enum TsConfigError {
 }
 
 impl TsConfig {
-    /// Reads the `tsconfig.json` at `relative` below `root` (JSON with comments, as TypeScript reads it).
+    /// Reads the `tsconfig.json` at `relative` below `root` (JSON with comments, as TypeScript
+    /// reads it), taking `baseUrl` and `paths` it leaves out from the configurations it
+    /// `extends` (a monorepo's shared base), when those are in the workspace.
     pub fn read(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
+        let mut config = Self::read_one(root, relative)?;
+        let mut pending = std::mem::take(&mut config.extends);
+        let mut seen = vec![relative.to_owned()];
+        while let Some(base) = pending.pop() {
+            if seen.len() > MAX_EXTENDS_DEPTH || seen.contains(&base) {
+                continue;
+            }
+            seen.push(base.clone());
+            // A base that is missing or broken leaves what the file itself says.
+            let Ok(mut inherited) = Self::read_one(root, &base) else { continue };
+            if config.base_url.is_none() {
+                config.base_url = inherited.base_url.take();
+            }
+            if config.paths.is_empty() {
+                config.paths = std::mem::take(&mut inherited.paths);
+            }
+            pending.extend(inherited.extends);
+        }
+        Ok(config)
+    }
+
+    fn read_one(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
         let mut text = std::fs::read_to_string(root.join(relative))
             .map_err(|source| TsConfigError::Read { path: relative.to_owned(), source })?;
         Self::parse(relative, &mut text)
@@ -70,7 +99,21 @@ impl TsConfig {
                 (pattern.clone(), targets.map(|target| join(&paths_base, target)).collect())
             })
             .collect();
-        Ok(Self { dir, base_url, paths })
+        let extends = match &value["extends"] {
+            serde_json::Value::String(one) => vec![one.as_str()],
+            serde_json::Value::Array(many) => many.iter().filter_map(|v| v.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        // Only files in the workspace (`./base.json`, `../tsconfig.base`), not packages.
+        let extends = extends
+            .into_iter()
+            .filter(|base| base.starts_with("./") || base.starts_with("../"))
+            .map(|base| {
+                let path = join(&dir, base);
+                if path.ends_with(".json") { path } else { format!("{path}.json") }
+            })
+            .collect();
+        Ok(Self { dir, base_url, paths, extends })
     }
 }
 
@@ -399,6 +442,36 @@ mod tests {
         assert_eq!(module("web/src/app/core/thing.ts"), "@app/core");
         assert_eq!(module("web/src/app/main.ts"), "@app");
         assert_eq!(module("web/src/util.ts"), "web/src");
+    }
+
+    #[test]
+    fn tsconfig_files_inherit_aliases_from_what_they_extend() {
+        let dir = crate::testing::tree(&[
+            ("tsconfig.base.json", b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@shared/*\": [\"libs/shared/*\"] } } }" as &[u8]),
+            ("apps/web/tsconfig.json", b"{ \"extends\": \"../../tsconfig.base.json\", \"compilerOptions\": { \"strict\": true } }"),
+            ("apps/own/tsconfig.json", b"{ \"extends\": [\"../../tsconfig.base\"], \"compilerOptions\": { \"paths\": { \"~/*\": [\"./src/*\"] } } }"),
+            ("apps/loop/tsconfig.json", b"{ \"extends\": \"./tsconfig.json\" }"),
+            ("apps/gone/tsconfig.json", b"{ \"extends\": \"../missing.json\", \"compilerOptions\": { \"baseUrl\": \"src\" } }"),
+        ]);
+        let web = TsConfig::read(dir.path(), "apps/web/tsconfig.json").unwrap();
+        assert_eq!(web.base_url.as_deref(), Some(""));
+        assert_eq!(web.paths, [("@shared/*".to_owned(), vec!["libs/shared/*".to_owned()])]);
+        let own = TsConfig::read(dir.path(), "apps/own/tsconfig.json").unwrap();
+        assert_eq!(own.paths, [("~/*".to_owned(), vec!["apps/own/src/*".to_owned()])], "its own paths win");
+        assert_eq!(own.base_url.as_deref(), Some(""), "the base's baseUrl fills the gap");
+        assert!(TsConfig::read(dir.path(), "apps/loop/tsconfig.json").unwrap().paths.is_empty(), "a cycle ends");
+        assert_eq!(
+            TsConfig::read(dir.path(), "apps/gone/tsconfig.json").unwrap().base_url.as_deref(),
+            Some("apps/gone/src")
+        );
+        // A base from a package is not in the workspace.
+        let mut text = r#"{ "extends": "@tsconfig/node20/tsconfig.json" }"#.to_owned();
+        assert!(TsConfig::parse("apps/pkg/tsconfig.json", &mut text).unwrap().extends.is_empty());
+        let mut text = r#"{ "extends": ["./a", "../b.json", 3] }"#.to_owned();
+        assert_eq!(
+            TsConfig::parse("apps/pkg/tsconfig.json", &mut text).unwrap().extends,
+            ["apps/pkg/a.json", "apps/b.json"]
+        );
     }
 
     #[test]
