@@ -25,6 +25,9 @@ pub struct TsConfig {
     pub extends: Vec<String>,
 }
 
+/// The largest `tsconfig.json` read.
+const MAX_TSCONFIG_BYTES: u64 = 1 << 20;
+
 /// How many `extends` deep a configuration is followed.
 const MAX_EXTENDS_DEPTH: usize = 8;
 
@@ -38,6 +41,12 @@ pub enum TsConfigError {
         path: String,
         /// What went wrong.
         source: std::io::Error,
+    },
+    /// Larger than any real configuration.
+    #[error("{path} is larger than {MAX_TSCONFIG_BYTES} bytes")]
+    TooLarge {
+        /// The file.
+        path: String,
     },
     /// Not JSON, even with comments and trailing commas allowed.
     #[error("{path} is not valid JSON: {source}")]
@@ -76,8 +85,12 @@ impl TsConfig {
     }
 
     fn read_one(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
-        let mut text = std::fs::read_to_string(root.join(relative))
-            .map_err(|source| TsConfigError::Read { path: relative.to_owned(), source })?;
+        let read_error = |source| TsConfigError::Read { path: relative.to_owned(), source };
+        let path = root.join(relative);
+        if std::fs::metadata(&path).map_err(read_error)?.len() > MAX_TSCONFIG_BYTES {
+            return Err(TsConfigError::TooLarge { path: relative.to_owned() });
+        }
+        let mut text = std::fs::read_to_string(&path).map_err(read_error)?;
         Self::parse(relative, &mut text)
     }
 
@@ -480,6 +493,12 @@ mod tests {
             let error = TsConfig::parse("tsconfig.json", &mut text.to_owned()).unwrap_err();
             assert!(error.to_string().starts_with("tsconfig.json is not valid JSON"), "{error}");
         }
+        let dir = crate::testing::tree(&[("tsconfig.json", &vec![b' '; (MAX_TSCONFIG_BYTES + 1) as usize] as &[u8])]);
+        let error = TsConfig::read(dir.path(), "tsconfig.json").unwrap_err();
+        assert_eq!(error.to_string(), format!("tsconfig.json is larger than {MAX_TSCONFIG_BYTES} bytes"));
+        assert!(
+            TsConfig::read(dir.path(), "missing/tsconfig.json").unwrap_err().to_string().starts_with("cannot read")
+        );
         // Odd but valid shapes read as far as they make sense.
         let config = TsConfig::parse(
             "tsconfig.json",
