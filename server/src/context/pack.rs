@@ -88,7 +88,10 @@ pub fn build_pack(
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let block = map_entry(entry, &mentioned);
+        // The module says how to import what the file defines, when it is more than the folder.
+        let module = index.module_for(entry);
+        let folder = entry.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let block = map_entry(entry, (module != folder).then_some(module.as_str()), &mentioned);
         if map_section.len() + block.len() > map_budget {
             break;
         }
@@ -109,10 +112,13 @@ pub fn build_pack(
 
 /// One file of the map: its path, then its definitions' signatures with line numbers,
 /// the ones the issue names first, then types, then the rest in source order.
-fn map_entry(file: &IndexedFile, mentioned: &HashSet<&str>) -> String {
+fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &HashSet<&str>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
     definitions.sort_by_key(|d| (!mentioned.contains(d.name.as_str()), !d.kind.is_type(), d.line));
-    let mut block = format!("{}\n", file.path);
+    let mut block = match module {
+        Some(module) => format!("{} (`{module}`)\n", file.path),
+        None => format!("{}\n", file.path),
+    };
     for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
         let _ = writeln!(block, "  {:>5}: {}", definition.line, definition.signature);
     }
@@ -172,7 +178,7 @@ mod tests {
             let _ = writeln!(big, "pub fn filler_{n}() {{}}");
         }
         big.push_str("pub fn try_join_next() {}\n");
-        let (dir, index) = workspace(&[("src/big.rs", big)]);
+        let (dir, index) = workspace(&[("src/big.rs", big), ("Cargo.toml", "[package]\nname = \"tasks\"\n".into())]);
         let issue = "implement `try_join_next`";
         let ranked = rank(&index, issue);
         let pack = build_pack(&index, &ranked, &analyze(issue), 1_000, |path| {
@@ -180,7 +186,7 @@ mod tests {
         });
         assert!(pack.full_files.is_empty());
         assert_eq!(pack.mapped_files, ["src/big.rs"]);
-        assert!(pack.text.contains("src/big.rs\n    401: pub fn try_join_next()"), "{}", pack.text);
+        assert!(pack.text.contains("src/big.rs (`tasks::big`)\n    401: pub fn try_join_next()"), "{}", pack.text);
         assert!(pack.text.contains("... 389 more"), "{}", pack.text);
     }
 }
