@@ -241,6 +241,15 @@ impl LspClient {
         }
     }
 
+    /// Reads everything the server sent before now: the answer to a request comes after
+    /// every message the server sent before it.
+    pub fn catch_up(&mut self) {
+        let _ = self.request(
+            "workspace/executeCommand",
+            json!({"command": "issuewright.runStatus", "arguments": [{"runId": "none"}]}),
+        );
+    }
+
     /// Runs `workspace/executeCommand`.
     pub fn command(&mut self, command: &str, argument: Value) -> Result<Value, Value> {
         self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]}))

@@ -97,6 +97,12 @@ fn a_run_that_breaks_the_build_shows_why_and_a_second_run_fixes_it() {
             && n["params"]["uri"] == uri
             && n["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
     });
+
+    // The verdict is kept with the proposal: a restarted server still tells it.
+    assert!(client.shutdown().success());
+    let mut restarted = LspClient::start(&scratch, ClientOptions::default());
+    let proposal = restarted.command("issuewright.proposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(proposal["validation"]["build"], "failed", "{proposal:#}");
 }
 
 #[test]
@@ -165,6 +171,7 @@ fn saves_validate_when_configured_and_a_newer_save_supersedes_a_running_check() 
     );
     assert_eq!(published["params"]["diagnostics"][0]["message"], "still wrong");
     std::thread::sleep(Duration::from_millis(500));
+    client.catch_up();
     let log = client.stderr();
     assert_eq!(log.matches("validating after save").count(), 2, "three saves, two validations:\n{log}");
     assert_eq!(log.matches("superseded by a newer save").count(), 1, "{log}");
@@ -179,6 +186,7 @@ fn saves_do_not_validate_by_default() {
     client.open("src/lib.rs", BROKEN);
     client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
     std::thread::sleep(Duration::from_millis(1000));
+    client.catch_up();
     assert!(!client.stderr().contains("validating after save"));
     assert!(published_for(&client, &uri).is_empty());
 }

@@ -337,6 +337,15 @@ fn unreadable_output_is_shown_whole_and_a_missing_tool_is_named() {
 }
 
 #[test]
+fn tests_asked_for_where_there_are_none_leave_the_check_standing() {
+    let scratch = configured("echo 'lib/a.py:2:1: warning W1 unused'", "");
+    let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(json_output(&output)[0]["code"], "W1", "the check's findings are printed");
+    assert!(stderr(&output).contains("no test command for this project"), "{}", stderr(&output));
+}
+
+#[test]
 fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
     let scratch = Scratch::new(&[
         ("Cargo.toml", CARGO_TOML),

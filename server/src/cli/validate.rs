@@ -50,7 +50,13 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     let mut reports =
         vec![validator.run(Kind::Check, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?];
     if args.tests && reports[0].passed {
-        reports.push(validator.run(Kind::Test, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?);
+        if validator.has_tests() {
+            reports.push(validator.run(Kind::Test, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?);
+        } else {
+            eprintln!(
+                "no test command for this project (set [validate] test in .issuewright.toml); the check ran alone"
+            );
+        }
     }
     if let Some(reason) = reports.iter().find_map(|report| report.not_run.clone()) {
         return Err(reason);

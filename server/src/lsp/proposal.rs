@@ -83,7 +83,7 @@ impl Proposal {
                     state: stored.state,
                     changes: stored.changes,
                     empty_dirs: vec![],
-                    verdict: None,
+                    verdict: stored.verdicts.and_then(|value| serde_json::from_value(value).ok()),
                     validation: validation.map(Arc::new),
                     complete: true,
                 })
