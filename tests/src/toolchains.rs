@@ -196,6 +196,9 @@ pub fn link_typescript(project: &Path) {
 
 const MAVEN_SETTINGS: &str = "<settings>\n  <localRepository>{repo}</localRepository>\n  <mirrors>\n    <mirror><id>debian</id><mirrorOf>*</mirrorOf><url>file:///usr/share/maven-repo</url></mirror>\n  </mirrors>\n</settings>\n";
 
+/// A Cargo crate of its own (`[workspace]`: test folders sit inside issuewright's own workspace).
+pub const CARGO_TOML: &str = "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+
 /// A pom for a JUnit 4 project built with Debian's packaged Maven plugins.
 pub const MAVEN_POM: &str = r#"<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>

@@ -5,12 +5,10 @@
 use std::time::Duration;
 
 use issuewright_tests::lsp::{BUILD_TIMEOUT, ClientOptions, LspClient};
-use issuewright_tests::toolchains::{Expected, cargo_short};
+use issuewright_tests::toolchains::{CARGO_TOML, Expected, cargo_short};
 use issuewright_tests::{Scratch, done, replay, turn, uri_of};
 use serde_json::{Value, json};
 
-/// A crate of its own (`[workspace]`: the test folders sit inside issuewright's own workspace).
-const CARGO_TOML: &str = "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
 const LIB: &str = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
 const BROKEN: &str = "pub fn total(words: &[&str]) -> u32 {\n    let n: u32 = words.len();\n    n\n}\n";
 

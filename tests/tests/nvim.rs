@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use issuewright_tests::toolchains::CARGO_TOML;
 use issuewright_tests::{Scratch, binary, done, ledger, replay, repo_root, turn};
 use serde_json::{Value, json};
 
@@ -152,10 +153,7 @@ fn neovim_runs_and_applies_a_proposal() {
 #[test]
 fn neovim_shows_validation_diagnostics_for_an_unsaved_buffer() {
     let lib = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
-    let scratch = Scratch::new(&[
-        ("Cargo.toml", "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n"),
-        ("src/lib.rs", lib),
-    ]);
+    let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", lib)]);
     git_init(&scratch);
     let typed = "    let s = \"Grüße 😀\"; let n: u32 = \"three\";";
     let result = run_scenario(&scratch, "validate.lua", &[("IW_TYPED", typed)]);

@@ -6,13 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use issuewright_tests::toolchains::{
-    Expected, MAVEN_POM, cargo_short, javac_raw, link_typescript, offline_maven, placed, tsc_api, validate_cli,
+    CARGO_TOML, Expected, MAVEN_POM, cargo_short, javac_raw, link_typescript, offline_maven, placed, tsc_api,
+    validate_cli,
 };
 use issuewright_tests::{Scratch, done, ledger, replay, run_cli, run_report, turn};
-use serde_json::{Value, json};
-
-/// A crate of its own (`[workspace]`: the test folders sit inside issuewright's own workspace).
-const CARGO_TOML: &str = "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+use serde_json::json;
 
 /// A type error after an emoji on the same line (so UTF-16 columns differ from chars), and
 /// two unused variables.
@@ -48,16 +46,6 @@ fn beside(scratch: &Scratch, name: &str) -> PathBuf {
     dir
 }
 
-fn json_output(output: &std::process::Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: stdout {}\nstderr {}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
-
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -77,7 +65,7 @@ fn cargo_diagnostics_match_the_compiler_and_the_project_is_never_written() {
 
     let output = validate_cli(&scratch, &project, &["--json"]);
     assert_eq!(output.status.code(), Some(1), "errors mean exit 1: {}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let ours = placed(&diagnostics);
 
     let copy = beside(&scratch, "direct");
@@ -102,7 +90,7 @@ fn cargo_test_failures_are_placed_at_the_failing_assertion() {
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", lib)]);
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let (line, character) = marked(lib, "// fails here", "assert_eq!");
     let failure = diagnostics
         .as_array()
@@ -126,7 +114,7 @@ fn javac_positions_match_its_raw_diagnostics() {
     ]);
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let ours = placed(&diagnostics);
     let theirs = javac_raw(
         &scratch.workspace(),
@@ -153,7 +141,7 @@ fn maven_offline_compile_errors_then_surefire_failures() {
 
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let ours = placed(&diagnostics);
     let theirs = javac_raw(
         &scratch.workspace().join("src/main/java"),
@@ -170,7 +158,7 @@ fn maven_offline_compile_errors_then_surefire_failures() {
     scratch.write("src/main/java/com/acme/Greeter.java", fixed);
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let (line, _) = marked(test, "// fails here", "assertEquals");
     let failure = diagnostics
         .as_array()
@@ -207,7 +195,7 @@ fn tsc_positions_match_the_compiler_api() {
     link_typescript(&project);
     let output = validate_cli(&scratch, &project, &["--json"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let theirs = tsc_api(&project);
     assert_eq!(theirs.len(), 2, "{theirs:?}");
     assert_eq!(placed(&diagnostics), theirs);
@@ -234,7 +222,7 @@ fn node_test_failures_are_placed_in_the_typescript_source() {
     link_typescript(&scratch.workspace());
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     // V8 places a call at the called property.
     let (line, character) = marked(test, "// fails here", "equal(sum");
     let failure = diagnostics
@@ -282,7 +270,7 @@ fn colours_and_invalid_utf8_do_not_hide_problems() {
     let scratch = configured(check, "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     assert_eq!(
         placed(&diagnostics),
         [
@@ -312,7 +300,7 @@ fn fifty_megabytes_of_output_keep_the_error_at_the_end() {
     let scratch = configured(check, "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1), "{}", &stderr(&output)[..stderr(&output).len().min(2000)]);
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     assert_eq!(diagnostics.as_array().unwrap().len(), 1);
     assert_eq!(diagnostics[0]["message"], "found at the very end");
 }
@@ -322,7 +310,7 @@ fn unreadable_output_is_shown_whole_and_a_missing_tool_is_named() {
     let scratch = configured("echo 'something odd happened'; exit 3", "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(json_output(&output), json!([]));
+    assert_eq!(run_report(&output), json!([]));
     assert!(stderr(&output).contains("something odd happened"), "{}", stderr(&output));
 
     let scratch = Scratch::new(&[(".issuewright.toml", "[validate]\nproblem_matcher = '(unclosed'\n")]);
@@ -341,7 +329,7 @@ fn tests_asked_for_where_there_are_none_leave_the_check_standing() {
     let scratch = configured("echo 'lib/a.py:2:1: warning W1 unused'", "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json", "--tests"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(json_output(&output)[0]["code"], "W1", "the check's findings are printed");
+    assert_eq!(run_report(&output)[0]["code"], "W1", "the check's findings are printed");
     assert!(stderr(&output).contains("no test command for this project"), "{}", stderr(&output));
 }
 
@@ -425,7 +413,7 @@ fn a_check_a_repository_names_runs_without_the_users_model_keys() {
     }
     command.env("OPENAI_API_KEY", "sk-test-not-for-checks").env("NPM_TOKEN", "registry-token");
     let output = command.output().unwrap();
-    let diagnostics = json_output(&output);
+    let diagnostics = run_report(&output);
     let message = diagnostics[0]["message"].as_str().unwrap();
     assert_eq!(message, "key=gone npm=registry-token", "model keys are withheld, build tokens are not");
 }

@@ -5,6 +5,7 @@
 //! give way to a line saying what they were, which the model can ask for again.
 
 use crate::context::estimate_tokens;
+use crate::context::pack::CHARS_PER_TOKEN;
 use crate::llm::Message;
 use crate::workspace::cut_head_tail;
 
@@ -16,8 +17,6 @@ const TURN_SHARE_PERCENT: usize = 50;
 const COMPACT_AT_PERCENT: usize = 60;
 /// Share of the room (percent) compaction brings the conversation down to.
 const COMPACT_TO_PERCENT: usize = 45;
-/// Characters per token of the estimate (as the context pack counts).
-const CHARS_PER_TOKEN: usize = 4;
 
 /// The tokens a conversation may take: the window less the answer's room and the tools'
 /// descriptions (both are part of every request).
@@ -51,12 +50,11 @@ pub(super) fn fit_result(output: &str, room: usize, left_in_turn: usize) -> Stri
 /// Elides the oldest tool results until the conversation fits comfortably in `room` tokens;
 /// returns how many were elided.
 pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
-    let window = room;
     let mut total: usize = messages.iter().map(tokens).sum();
-    if total <= window * COMPACT_AT_PERCENT / 100 {
+    if total <= room * COMPACT_AT_PERCENT / 100 {
         return 0;
     }
-    let target = window * COMPACT_TO_PERCENT / 100;
+    let target = room * COMPACT_TO_PERCENT / 100;
     // The results of the latest turn are what the model is about to read.
     let latest_turn = messages.iter().rposition(|m| matches!(m, Message::Assistant(_))).unwrap_or(0);
     let older: Vec<usize> = messages[..latest_turn]

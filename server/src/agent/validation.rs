@@ -190,25 +190,9 @@ impl Driver {
         }
     }
 
-    /// The texts validation sees on top of the disk: the editor's unsaved buffers, then
-    /// the run's staged changes (`None` for a deleted file).
-    fn overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
-        let mut overrides = self.buffer_overrides();
-        for change in self.overlay.changes() {
-            overrides.insert(change.path, change.new_text);
-        }
-        overrides
-    }
-
     /// The editor's unsaved buffers, as validation sees them without the run's changes.
     fn buffer_overrides(&self) -> BTreeMap<WorkspacePath, Option<String>> {
-        let mut overrides = BTreeMap::new();
-        for (absolute, text) in self.base.open_texts() {
-            if let Some(path) = self.spec.root.relative(&absolute).filter(|path| !path.is_root()) {
-                overrides.insert(path, Some(text));
-            }
-        }
-        overrides
+        crate::validate::buffer_overrides(&self.spec.root, self.base.open_texts())
     }
 
     /// Runs one validation, records it, and publishes the new status. `None` when
@@ -222,7 +206,12 @@ impl Driver {
         let what = if kind == Kind::Check { "checking the build" } else { "running the tests" };
         self.status.summary = format!("round {round}: {what}");
         self.publish_status();
-        let overrides = self.overrides();
+        // What validation sees on top of the disk: the editor's unsaved buffers, then the
+        // run's staged changes (`None` for a deleted file).
+        let staged = self.overlay.changes();
+        let nothing_staged = staged.is_empty();
+        let mut overrides = self.buffer_overrides();
+        overrides.extend(staged.into_iter().map(|change| (change.path, change.new_text)));
         let filter_was_none = filter.is_none();
         let result = validator.run(kind, overrides, filter, &self.work).await;
         let edits = self.edits;
@@ -242,15 +231,14 @@ impl Driver {
         }
         let unknown_before = !checks.before.iter().any(|(known, _)| *known == kind);
         let comparable = report.not_run.is_none() && !report.cancelled && !report.timed_out && filter_was_none;
-        if unknown_before && comparable && self.overlay.changes().is_empty() {
+        if unknown_before && comparable && nothing_staged {
             // Nothing is staged yet: this is the workspace as it was.
             checks.before.push((kind, Some(report.clone())));
         } else if unknown_before && comparable && !clean(&report) {
             let before = self.validate_before_the_run(round, kind).await;
             let checks = self.checks.as_mut()?;
             // One that could not tell (it timed out, cold) is tried once more, later.
-            let tried = checks.tried_before.iter().filter(|k| **k == kind).count();
-            if before.is_some() || tried >= 1 {
+            if before.is_some() || checks.tried_before.contains(&kind) {
                 checks.before.push((kind, before));
             }
             checks.tried_before.push(kind);

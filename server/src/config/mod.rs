@@ -316,14 +316,14 @@ impl Config {
             },
             agent: AgentSettings { max_rounds },
             validate: {
-                let v = merged.validate;
+                let (v, default) = (merged.validate, ValidateSettings::default());
                 ValidateSettings {
                     check: v.check.filter(|c| !c.trim().is_empty()),
                     test: v.test.filter(|c| !c.trim().is_empty()),
-                    timeout: Duration::from_secs(v.timeout_s.unwrap_or(600).max(1)),
-                    on_save: v.on_save.unwrap_or(false),
-                    run_tests: v.run_tests.unwrap_or(true),
-                    enabled: v.enabled.unwrap_or(true),
+                    timeout: v.timeout_s.map_or(default.timeout, |seconds| Duration::from_secs(seconds.max(1))),
+                    on_save: v.on_save.unwrap_or(default.on_save),
+                    run_tests: v.run_tests.unwrap_or(default.run_tests),
+                    enabled: v.enabled.unwrap_or(default.enabled),
                     problem_matcher: v.problem_matcher,
                 }
             },

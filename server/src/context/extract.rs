@@ -140,11 +140,12 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "module.declaration" => symbols.module_declarations.push(collapsed(node, source)),
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
-                // A definition's own name is not a use of it.
-                reference if reference.starts_with("reference.") && !names_its_parent(node) => {
-                    *counts.entry(text(node, source)).or_default() += 1
+                reference if reference.starts_with("reference.") => {
+                    // A definition's own name is not a use of it.
+                    if !names_its_parent(node) {
+                        *counts.entry(text(node, source)).or_default() += 1;
+                    }
                 }
-                reference if reference.starts_with("reference.") => {}
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
                         definition = Some((kind, node));

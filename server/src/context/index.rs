@@ -157,7 +157,6 @@ pub struct BuildStats {
 pub struct Index {
     root: PathBuf,
     files: BTreeMap<String, Arc<IndexedFile>>,
-    crates: Vec<Crate>,
     modules: Modules,
     /// How the last full build went.
     pub stats: BuildStats,
@@ -205,8 +204,8 @@ impl Index {
                 Err(error) => stats.skipped.push((relative.clone(), error.to_string())),
             }
         }
-        let modules = Modules::new(crates.clone(), tsconfigs);
-        let mut index = Self { root: root.to_owned(), files, crates, modules, stats };
+        let modules = Modules::new(crates, tsconfigs);
+        let mut index = Self { root: root.to_owned(), files, modules, stats };
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -263,6 +262,14 @@ impl Index {
         self.modules.module_of(&file.path, file.language, &file.symbols)
     }
 
+    /// The module to import what `file` defines from, when that says more than its folder
+    /// (a Rust module path, a Java package, a TypeScript alias).
+    pub fn import_module(&self, file: &IndexedFile) -> Option<String> {
+        let module = self.module_for(file);
+        let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        (module != folder).then_some(module)
+    }
+
     /// Rust module paths and Java packages, each with its files, for resolving imports.
     pub fn module_table(&self) -> ModuleTable {
         let mut table = ModuleTable::new();
@@ -313,7 +320,7 @@ impl Index {
 
     /// The Rust crates found.
     pub fn crates(&self) -> &[Crate] {
-        &self.crates
+        self.modules.crates()
     }
 
     /// Re-indexes one file from its current text (an editor buffer, or the disk after a save).

@@ -140,11 +140,15 @@ pub struct Modules {
 
 impl Modules {
     /// Module knowledge from the crates and `tsconfig.json` files found.
-    pub fn new(mut crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
-        // The deepest folder first: a file belongs to its nearest crate or configuration.
-        crates.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
+    pub fn new(crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
+        // The deepest folder first: a folder's aliases come before those of the folders above.
         tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
         Self { crates, tsconfigs }
+    }
+
+    /// The Rust crates, as found.
+    pub fn crates(&self) -> &[Crate] {
+        &self.crates
     }
 
     /// The unit `path` belongs to: the Java package, the Rust module path
@@ -161,7 +165,8 @@ impl Modules {
 
     /// The Rust module path of a file below a crate's `src/` (`crate_name::a::b`).
     pub fn rust_module(&self, path: &str) -> Option<String> {
-        let krate = self.crates.iter().find(|c| c.dir.is_empty() || path.starts_with(&format!("{}/", c.dir)))?;
+        // A file belongs to its nearest crate.
+        let krate = self.crates.iter().filter(|c| contains(&c.dir, path)).max_by_key(|c| c.dir.len())?;
         let inside = if krate.dir.is_empty() { path } else { &path[krate.dir.len() + 1..] };
         let mut parts: Vec<&str> = inside.strip_prefix("src/")?.strip_suffix(".rs")?.split('/').collect();
         if matches!(parts.last(), Some(&("lib" | "main" | "mod"))) {
@@ -242,7 +247,7 @@ impl Modules {
         let candidates: Vec<String> = if import.starts_with("./") || import.starts_with("../") {
             vec![join(dir, import)]
         } else {
-            let config = self.tsconfigs.iter().find(|c| c.dir.is_empty() || from.starts_with(&format!("{}/", c.dir)));
+            let config = self.tsconfigs.iter().find(|c| contains(&c.dir, from));
             let mut found = Vec::new();
             for config in config.into_iter() {
                 for (pattern, targets) in &config.paths {
@@ -262,6 +267,11 @@ impl Modules {
         };
         candidates.iter().find_map(|candidate| script_file(candidate, &exists))
     }
+}
+
+/// Whether the workspace folder `dir` (`""` for the root) holds `path`.
+fn contains(dir: &str, path: &str) -> bool {
+    dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// Rust module paths and Java packages, each with the files that make it up.

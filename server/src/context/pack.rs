@@ -21,7 +21,7 @@ pub fn pack_budget(context_window: u32) -> usize {
 }
 
 /// Characters per token, roughly, for code and English.
-const CHARS_PER_TOKEN: usize = 4;
+pub const CHARS_PER_TOKEN: usize = 4;
 /// Share of the budget full files may take at most.
 const FULL_FILES_SHARE: f64 = 0.7;
 /// Files of the map at most.
@@ -88,10 +88,7 @@ pub fn build_pack(
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        // The module says how to import what the file defines, when it is more than the folder.
-        let module = index.module_for(entry);
-        let folder = entry.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let block = map_entry(entry, (module != folder).then_some(module.as_str()), &mentioned);
+        let block = map_entry(entry, index.import_module(entry).as_deref(), &mentioned);
         if map_section.len() + block.len() > map_budget {
             break;
         }

@@ -2,6 +2,7 @@
 //! `issuewright.validate` command, and validation after saves (debounced; a newer save
 //! cancels the validation it supersedes).
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,9 +51,13 @@ pub fn diagnostics_by_file<'a>(
 ) -> BTreeMap<WorkspacePath, Vec<Diagnostic>> {
     let mut by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>> = BTreeMap::new();
     let uri = |path: &WorkspacePath| uri_of(root, path);
+    // A build can report hundreds of problems in one file: it is read once.
+    let texts: RefCell<HashMap<WorkspacePath, Option<String>>> = RefCell::default();
+    let text_once =
+        |path: &WorkspacePath| texts.borrow_mut().entry(path.clone()).or_insert_with(|| text_of(path)).clone();
     for problem in problems {
         let Some(place) = &problem.place else { continue };
-        if let Some(diagnostic) = problem.to_diagnostic(text_of, &uri, encoding) {
+        if let Some(diagnostic) = problem.to_diagnostic(&text_once, &uri, encoding) {
             by_file.entry(place.path.clone()).or_default().push(diagnostic);
         }
     }
@@ -105,12 +110,10 @@ fn buffer_or_disk(buffer: Option<String>, absolute: &std::path::Path) -> Option<
 
 /// Buffers as validation overrides.
 fn overrides(buffers: &BufferSnapshot, root: &Root) -> BTreeMap<WorkspacePath, Option<String>> {
-    buffers
-        .iter()
-        .filter_map(|(absolute, (text, _))| {
-            Some((root.relative(absolute).filter(|p| !p.is_root())?, Some(text.clone())))
-        })
-        .collect()
+    crate::validate::buffer_overrides(
+        root,
+        buffers.iter().map(|(absolute, (text, _))| (absolute.clone(), text.clone())),
+    )
 }
 
 /// A report as the client sees it: the verdict, the command, the summary, and problems

@@ -55,12 +55,6 @@ impl DocumentStore {
         documents.iter().map(|(path, document)| (path.to_owned(), (document.text(), document.version()))).collect()
     }
 
-    /// Every open document's path and text.
-    pub fn texts(&self) -> Vec<(std::path::PathBuf, String)> {
-        let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        documents.iter().map(|(path, document)| (path.to_owned(), document.text())).collect()
-    }
-
     /// A receiver that wakes when any document changes.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.generation.subscribe()
@@ -79,7 +73,7 @@ impl BaseSource for EditorBase {
     }
 
     fn open_texts(&self) -> Vec<(std::path::PathBuf, String)> {
-        self.0.texts()
+        self.0.snapshot().into_iter().map(|(path, (text, _))| (path, text)).collect()
     }
 }
 

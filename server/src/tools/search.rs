@@ -87,10 +87,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             for definition in &file.symbols.definitions {
                 let matches = if exact { definition.name == name } else { definition.name.eq_ignore_ascii_case(name) };
                 if matches {
-                    // The module says how to import it, when it is more than the folder.
-                    let module = index.module_for(file);
-                    let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-                    let module = (module != folder).then_some(module);
+                    let module = index.import_module(file);
                     definitions.push((&file.path, definition.line, definition.signature.clone(), module));
                 }
             }

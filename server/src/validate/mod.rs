@@ -157,6 +157,18 @@ impl Report {
     }
 }
 
+/// Editor buffers (absolute path and text) as validation overrides: each buffer inside
+/// `root` stands in for its file.
+pub fn buffer_overrides(
+    root: &crate::workspace::Root,
+    buffers: impl IntoIterator<Item = (PathBuf, String)>,
+) -> BTreeMap<WorkspacePath, Option<String>> {
+    buffers
+        .into_iter()
+        .filter_map(|(absolute, text)| Some((root.relative(&absolute).filter(|p| !p.is_root())?, Some(text))))
+        .collect()
+}
+
 /// Runs a workspace's check and test commands in its shadow.
 pub struct Validator {
     root: PathBuf,
@@ -256,7 +268,12 @@ impl Validator {
         let (sync, _lock) = synced?;
 
         let started = SystemTime::now();
-        let spec = match step.command(&tree, &out, filter.as_deref()) {
+        // Preparing a command can walk the tree (javac's list of sources): file work too.
+        let prepared = {
+            let (step, tree, filter) = (step.clone(), tree.clone(), filter.clone());
+            blocking(move || step.command(&tree, &out, filter.as_deref())).await?
+        };
+        let spec = match prepared {
             Ok(spec) => spec,
             Err(error) => return Ok(Report::nothing(kind, format!("cannot prepare `{}`: {error}", step.source()))),
         };

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::paths::PathMap;
-use super::{at, unplaced};
+use super::at;
 use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 
 /// `thread 'name' (1234) panicked at src/lib.rs:11:9:` (Rust 1.73 and later).
@@ -88,7 +88,7 @@ pub fn parse(text: &str, map: &PathMap) -> Vec<Problem> {
     }
     close(section.take(), lines.len());
     for (name, body) in quiet_failures {
-        problems.push(unplaced(Severity::Error, "cargo", failed(&name, &body)));
+        problems.push(Problem::unplaced(Severity::Error, "cargo", failed(&name, &body)));
     }
     problems
 }

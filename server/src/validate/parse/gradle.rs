@@ -45,7 +45,7 @@ pub fn parse(text: &str, map: &PathMap) -> Vec<Problem> {
                     let message = format!("test `{name}` failed: {}", &cause["exception"]);
                     located_by_suffix(map, &file, cause["line"].parse().unwrap_or(1), "gradle", message)
                 }
-                None => super::unplaced(Severity::Error, "gradle", format!("test `{name}` failed")),
+                None => Problem::unplaced(Severity::Error, "gradle", format!("test `{name}` failed")),
             };
             problems.push(problem);
         }

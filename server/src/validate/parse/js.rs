@@ -9,7 +9,6 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::paths::{Located, PathMap};
-use super::unplaced;
 use crate::validate::problem::{ColumnUnit, Place, Problem, Severity, Spot};
 
 static NOT_OK: LazyLock<Regex> =
@@ -35,7 +34,7 @@ fn first_workspace_frame<'a>(lines: impl IntoIterator<Item = &'a str>, map: &Pat
 fn placed(place: Option<Place>, message: String) -> Problem {
     match place {
         Some(place) => Problem::at(place, ColumnUnit::Utf16, Severity::Error, "test", message),
-        None => unplaced(Severity::Error, "test", message),
+        None => Problem::unplaced(Severity::Error, "test", message),
     }
 }
 

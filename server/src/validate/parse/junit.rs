@@ -8,7 +8,7 @@ use quick_xml::events::{BytesStart, Event};
 use regex::Regex;
 
 use super::paths::PathMap;
-use super::{located_by_suffix, unplaced};
+use super::located_by_suffix;
 use crate::validate::problem::{Problem, Severity};
 
 /// `at com.acme.GreeterTest.greetsWarmly(GreeterTest.java:9)`
@@ -81,7 +81,7 @@ fn problem_of(case: &Case, failure: &Failure, map: &PathMap, source: &str) -> Pr
     if let (Some(file), Some(line)) = (&case.file, case.line) {
         return located_by_suffix(map, file, line, source, message);
     }
-    let mut problem = unplaced(Severity::Error, source, message);
+    let mut problem = Problem::unplaced(Severity::Error, source, message);
     if !failure.text.trim().is_empty() {
         problem.message.push('\n');
         problem.message.push_str(&crate::workspace::cut_head_tail(failure.text.trim(), 2_000));

@@ -119,14 +119,9 @@ fn at(
         Located::Workspace(path) => Problem::at(Place { path, start, end }, unit, severity, source, message),
         Located::Elsewhere(printed) => Problem {
             elsewhere: Some(format!("{printed}:{}:{}", start.line + 1, start.column + 1)),
-            ..unplaced(severity, source, message)
+            ..Problem::unplaced(severity, source, message)
         },
     }
-}
-
-/// A problem with no place.
-fn unplaced(severity: Severity, source: &str, message: String) -> Problem {
-    Problem::unplaced(severity, source, message)
 }
 
 /// An error at a 1-based `line` of the one workspace file ending with `suffix` (how Java
@@ -137,6 +132,6 @@ fn located_by_suffix(map: &PathMap, suffix: &str, line: u32, source: &str, messa
         Some(path) => {
             Problem::at(Place { path, start, end: start }, ColumnUnit::Chars, Severity::Error, source, message)
         }
-        None => Problem { elsewhere: Some(format!("{suffix}:{line}")), ..unplaced(Severity::Error, source, message) },
+        None => Problem { elsewhere: Some(format!("{suffix}:{line}")), ..Problem::unplaced(Severity::Error, source, message) },
     }
 }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::paths::PathMap;
-use super::{at, unplaced};
+use super::at;
 use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 
 static PLACED: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,7 +46,7 @@ pub fn parse(text: &str, map: &PathMap) -> Vec<Problem> {
             problem.code = Some(captures["code"].to_owned());
             problems.push(problem);
         } else if let Some(captures) = GLOBAL.captures(line) {
-            let mut problem = unplaced(severity(&captures["severity"]), "tsc", captures["message"].to_owned());
+            let mut problem = Problem::unplaced(severity(&captures["severity"]), "tsc", captures["message"].to_owned());
             problem.code = Some(captures["code"].to_owned());
             problems.push(problem);
         } else if line.starts_with("  ")
