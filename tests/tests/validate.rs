@@ -3,6 +3,7 @@
 //! or garble their output; and the project's files never written.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use issuewright_tests::toolchains::{
@@ -10,7 +11,7 @@ use issuewright_tests::toolchains::{
     validate_cli,
 };
 use issuewright_tests::{Scratch, done, ledger, replay, run_cli, run_report, turn};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// A type error after an emoji on the same line (so UTF-16 columns differ from chars), and
 /// two unused variables.
@@ -92,12 +93,7 @@ fn cargo_test_failures_are_placed_at_the_failing_assertion() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let diagnostics = run_report(&output);
     let (line, character) = marked(lib, "// fails here", "assert_eq!");
-    let failure = diagnostics
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["message"].as_str().unwrap().starts_with("test `tests::counts` failed"))
-        .unwrap_or_else(|| panic!("{diagnostics:#}"));
+    let failure = failure(&diagnostics, "tests::counts", &output);
     assert_eq!(failure["path"], "src/lib.rs");
     assert_eq!(failure["range"]["start"], json!({"line": line, "character": character}));
     assert!(failure["message"].as_str().unwrap().contains("wrong count"), "{failure}");
@@ -160,12 +156,7 @@ fn maven_offline_compile_errors_then_surefire_failures() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let diagnostics = run_report(&output);
     let (line, _) = marked(test, "// fails here", "assertEquals");
-    let failure = diagnostics
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["message"].as_str().unwrap().starts_with("test `GreeterTest.greetsWarmly` failed"))
-        .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(&output)));
+    let failure = failure(&diagnostics, "GreeterTest.greetsWarmly", &output);
     assert_eq!(failure["path"], "src/test/java/com/acme/GreeterTest.java");
     assert_eq!(failure["range"]["start"]["line"], line);
     let at_line = diagnostics.as_array().unwrap().iter().filter(|d| d["range"]["start"]["line"] == line).count();
@@ -225,16 +216,22 @@ fn node_test_failures_are_placed_in_the_typescript_source() {
     let diagnostics = run_report(&output);
     // V8 places a call at the called property.
     let (line, character) = marked(test, "// fails here", "equal(sum");
-    let failure = diagnostics
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["message"].as_str().unwrap().starts_with("test `adds two numbers` failed"))
-        .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(&output)));
+    let failure = failure(&diagnostics, "adds two numbers", &output);
     assert_eq!(failure["path"], "src/sum.test.ts");
     assert_eq!(failure["range"]["start"], json!({"line": line, "character": character}));
     assert!(failure["message"].as_str().unwrap().contains("-1 !== 5"), "{failure}");
     assert!(!scratch.workspace().join("dist").exists(), "compiled in the shadow");
+}
+
+/// The diagnostic of the failed test `name`.
+fn failure<'a>(diagnostics: &'a Value, name: &str, output: &Output) -> &'a Value {
+    let title = format!("test `{name}` failed");
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().starts_with(&title))
+        .unwrap_or_else(|| panic!("{diagnostics:#}\n{}", stderr(output)))
 }
 
 fn configured(check: &str, extra: &str) -> Scratch {

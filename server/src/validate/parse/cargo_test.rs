@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::paths::PathMap;
 use super::at;
+use super::paths::PathMap;
 use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 
 /// `thread 'name' (1234) panicked at src/lib.rs:11:9:` (Rust 1.73 and later).

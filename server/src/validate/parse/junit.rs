@@ -7,8 +7,8 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use regex::Regex;
 
-use super::paths::PathMap;
 use super::located_by_suffix;
+use super::paths::PathMap;
 use crate::validate::problem::{Problem, Severity};
 
 /// `at com.acme.GreeterTest.greetsWarmly(GreeterTest.java:9)`

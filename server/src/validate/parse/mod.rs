@@ -132,6 +132,9 @@ fn located_by_suffix(map: &PathMap, suffix: &str, line: u32, source: &str, messa
         Some(path) => {
             Problem::at(Place { path, start, end: start }, ColumnUnit::Chars, Severity::Error, source, message)
         }
-        None => Problem { elsewhere: Some(format!("{suffix}:{line}")), ..Problem::unplaced(Severity::Error, source, message) },
+        None => Problem {
+            elsewhere: Some(format!("{suffix}:{line}")),
+            ..Problem::unplaced(Severity::Error, source, message)
+        },
     }
 }

@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::paths::PathMap;
 use super::at;
+use super::paths::PathMap;
 use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 
 static PLACED: LazyLock<Regex> = LazyLock::new(|| {
