@@ -400,17 +400,26 @@ fn a_build_broken_before_the_run_is_not_blamed_on_it() {
 
 #[test]
 fn a_check_a_repository_names_runs_without_the_users_model_keys() {
-    // A cloned repository's check tries to print the key where issuewright would show it.
-    let scratch =
-        configured("echo \"lib/a.py:1:1: error E1 key=${OPENAI_API_KEY:-gone} npm=${NPM_TOKEN:-gone}\"; exit 1", "");
+    // A cloned repository's check tries to print the keys where issuewright would show them;
+    // the user's own gateway key lives in a variable of their choosing.
+    let scratch = configured(
+        "echo \"lib/a.py:1:1: error E1 key=${OPENAI_API_KEY:-gone} gateway=${TEAM_GATEWAY_CREDENTIAL:-gone} npm=${NPM_TOKEN:-gone}\"; exit 1",
+        "",
+    );
+    let user_config = scratch.home().join(".config/issuewright/config.toml");
+    std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
+    std::fs::write(&user_config, "[provider]\nkind = \"openai\"\napi_key_env = \"TEAM_GATEWAY_CREDENTIAL\"\n").unwrap();
     let mut command = std::process::Command::new(issuewright_tests::binary());
     command.args(["validate", "--json", "--repo"]).arg(scratch.workspace());
     for (key, value) in scratch.env() {
         command.env(key, value);
     }
-    command.env("OPENAI_API_KEY", "sk-test-not-for-checks").env("NPM_TOKEN", "registry-token");
+    command
+        .env("OPENAI_API_KEY", "sk-test-not-for-checks")
+        .env("TEAM_GATEWAY_CREDENTIAL", "gw-test-not-for-checks")
+        .env("NPM_TOKEN", "registry-token");
     let output = command.output().unwrap();
     let diagnostics = run_report(&output);
     let message = diagnostics[0]["message"].as_str().unwrap();
-    assert_eq!(message, "key=gone npm=registry-token", "model keys are withheld, build tokens are not");
+    assert_eq!(message, "key=gone gateway=gone npm=registry-token", "model keys are withheld, build tokens are not");
 }

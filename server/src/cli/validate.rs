@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ValidateArgs;
 use issuewright::config::{self, Config};
-use issuewright::validate::{Kind, Problem, Severity, Validator};
+use issuewright::validate::{Kind, Problem, Validator};
 use issuewright::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 
 /// Validates `--repo`; exit status 0 when there are no errors, 1 when there are, 2 when
@@ -88,15 +88,6 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     })
 }
 
-fn severity(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "information",
-        Severity::Hint => "hint",
-    }
-}
-
 /// `{"path", "range", "severity", "code", "source", "message"}`; the range is 0-based with
 /// UTF-16 columns, as LSP has it; a problem outside the workspace has no path or range.
 fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, String>) -> Value {
@@ -113,7 +104,7 @@ fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, Stri
     let mut value = json!({
         "path": path,
         "range": range,
-        "severity": severity(problem.severity),
+        "severity": problem.severity,
         "code": problem.code,
         "source": problem.source,
         "message": problem.message,
@@ -132,5 +123,5 @@ fn line(problem: &Problem) -> String {
         (None, None) => String::new(),
     };
     let code = problem.code.as_deref().map(|code| format!("[{code}]")).unwrap_or_default();
-    format!("{place}{}{code}: {} ({})", severity(problem.severity), problem.message, problem.source)
+    format!("{place}{}{code}: {} ({})", problem.severity.as_str(), problem.message, problem.source)
 }

@@ -253,6 +253,9 @@ pub struct ValidateSettings {
     pub enabled: bool,
     /// A problem matcher regex for other tools.
     pub problem_matcher: Option<String>,
+    /// Environment variables check and test commands never see, besides the well-known
+    /// credential names: the provider's key variable, whatever it is called.
+    pub withheld_variables: Vec<String>,
 }
 
 impl Default for ValidateSettings {
@@ -265,6 +268,7 @@ impl Default for ValidateSettings {
             run_tests: true,
             enabled: true,
             problem_matcher: None,
+            withheld_variables: Vec::new(),
         }
     }
 }
@@ -302,12 +306,13 @@ impl Config {
         if max_rounds == 0 {
             return Err(ConfigError::Inconsistent("agent max_rounds must be at least 1".into()));
         }
+        let api_key_env = p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned));
         Ok(Self {
             provider: ProviderSettings {
                 kind,
                 base_url: base_url.trim_end_matches('/').to_owned(),
                 model: p.model.unwrap_or_else(|| kind.default_model().to_owned()),
-                api_key_env: p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned)),
+                api_key_env: api_key_env.clone(),
                 max_output_tokens: p.max_output_tokens,
                 native_tools: p.native_tools.unwrap_or(true),
                 replay: p.replay.map(|path| base_dir.join(path)),
@@ -325,6 +330,7 @@ impl Config {
                     run_tests: v.run_tests.unwrap_or(default.run_tests),
                     enabled: v.enabled.unwrap_or(default.enabled),
                     problem_matcher: v.problem_matcher,
+                    withheld_variables: api_key_env.into_iter().collect(),
                 }
             },
         })

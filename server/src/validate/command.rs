@@ -22,12 +22,20 @@ pub struct CommandSpec {
     pub args: Vec<String>,
     /// Extra environment.
     pub env: Vec<(String, String)>,
+    /// Variables of this process's environment the command does not inherit, besides the
+    /// credential names [`is_credential_variable`] knows.
+    pub withheld: Vec<String>,
 }
 
 impl CommandSpec {
     /// A program with arguments.
     pub fn new(program: &str, args: &[&str]) -> Self {
-        Self { program: program.to_owned(), args: args.iter().map(|a| (*a).to_owned()).collect(), env: Vec::new() }
+        Self {
+            program: program.to_owned(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            env: Vec::new(),
+            withheld: Vec::new(),
+        }
     }
 
     /// A command line run by `sh -c` (as written in `.issuewright.toml`).
@@ -181,7 +189,7 @@ pub async fn run(
     // A project's check is the project's code (and a repository may name its own): it runs
     // without the keys issuewright talks to models and forges with.
     for (name, _) in std::env::vars_os() {
-        if name.to_str().is_some_and(is_credential_variable) {
+        if name.to_str().is_some_and(|name| is_credential_variable(name) || spec.withheld.iter().any(|w| w == name)) {
             command.env_remove(&name);
         }
     }

@@ -274,7 +274,7 @@ impl Validator {
             blocking(move || step.command(&tree, &out, filter.as_deref())).await?
         };
         let spec = match prepared {
-            Ok(spec) => spec,
+            Ok(spec) => CommandSpec { withheld: self.settings.withheld_variables.clone(), ..spec },
             Err(error) => return Ok(Report::nothing(kind, format!("cannot prepare `{}`: {error}", step.source()))),
         };
         let output = match command::run(&spec, &tree, self.settings.timeout, cancel).await {

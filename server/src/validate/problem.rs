@@ -23,6 +23,18 @@ pub enum Severity {
     Hint,
 }
 
+impl Severity {
+    /// The lower-case name, as JSON reports spell it (`error`, `warning`, `info`, `hint`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Info => "info",
+            Self::Hint => "hint",
+        }
+    }
+}
+
 /// What a tool counts in a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ColumnUnit {
@@ -227,6 +239,13 @@ mod tests {
             path: WorkspacePath::parse("a.rs").unwrap(),
             start: Spot { line, column: start },
             end: Spot { line, column: end },
+        }
+    }
+
+    #[test]
+    fn a_severity_has_one_name_in_text_and_json() {
+        for severity in [Severity::Error, Severity::Warning, Severity::Info, Severity::Hint] {
+            assert_eq!(serde_json::to_value(severity).unwrap(), severity.as_str());
         }
     }
 
