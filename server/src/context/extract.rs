@@ -1,7 +1,7 @@
 //! What one file defines, uses and imports, read from its syntax tree with the queries.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
 
@@ -124,7 +124,10 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     let names = query.capture_names();
     let root = tree.root_node();
     let mut symbols = FileSymbols { parse_errors: count_errors(root), ..FileSymbols::default() };
-    let mut counts: HashMap<&str, u32> = HashMap::new();
+    // Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
+    // and the definition's match may come before or after the reference's.
+    let mut uses: Vec<(usize, &str)> = Vec::new();
+    let mut defined_names: HashSet<usize> = HashSet::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
@@ -140,12 +143,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "module.declaration" => symbols.module_declarations.push(collapsed(node, source)),
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
-                reference if reference.starts_with("reference.") => {
-                    // A definition's own name is not a use of it.
-                    if !names_its_parent(node) {
-                        *counts.entry(text(node, source)).or_default() += 1;
-                    }
-                }
+                reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
                         definition = Some((kind, node));
@@ -154,6 +152,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             }
         }
         if let (Some(name), Some((kind, node))) = (name, definition) {
+            defined_names.insert(name.id());
             let container = container_of(node, source);
             let kind = match kind {
                 DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
@@ -168,20 +167,14 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             });
         }
     }
+    let mut counts: HashMap<&str, u32> = HashMap::new();
+    for (_, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
+        *counts.entry(name).or_default() += 1;
+    }
     symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
     symbols.references.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     symbols
-}
-
-/// True when `node` is the name a definition around it declares (`struct Foo`, `class Foo`),
-/// not a call's or a path's name.
-fn names_its_parent(node: Node<'_>) -> bool {
-    node.parent().is_some_and(|parent| {
-        let kind = parent.kind();
-        (kind.ends_with("_item") || kind.ends_with("_declaration") || kind.ends_with("_definition"))
-            && parent.child_by_field_name("name").is_some_and(|name| name.id() == node.id())
-    })
 }
 
 fn push_unique(list: &mut Vec<String>, name: &str) {
