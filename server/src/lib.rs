@@ -50,4 +50,25 @@ pub(crate) mod testing {
         assert!(dir.is_dir(), "wire-format specs not found at {}; set ISSUEWRIGHT_SPECS", dir.display());
         dir
     }
+
+    /// A ranged `didChange` change at a random place (positions may lie past a line's or the
+    /// text's end, as a client's may) over up to two lines, inserting up to three `pieces`.
+    pub fn typed_change(
+        pieces: Vec<&'static str>,
+    ) -> impl proptest::strategy::Strategy<Value = tower_lsp::lsp_types::TextDocumentContentChangeEvent> {
+        use proptest::prelude::*;
+        use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+        let text = proptest::collection::vec(proptest::sample::select(pieces), 0..4).prop_map(|p| p.concat());
+        ((0u32..30, 0u32..40), (0u32..3, 0u32..20), text).prop_map(|((line, character), (lines, characters), text)| {
+            let end = match lines {
+                0 => Position::new(line, character + characters),
+                _ => Position::new(line + lines, characters),
+            };
+            TextDocumentContentChangeEvent {
+                range: Some(Range::new(Position::new(line, character), end)),
+                range_length: None,
+                text,
+            }
+        })
+    }
 }

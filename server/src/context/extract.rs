@@ -457,6 +457,43 @@ mod tests {
         assert_eq!(definitions(&typescript), [def("f", Function, None)]);
     }
 
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// Any source, however broken, is read without panicking into definitions that are
+        /// in it: a name it holds, a line it has, a one-line signature of bounded length.
+        #[test]
+        fn any_source_yields_definitions_drawn_from_it(
+            language in proptest::sample::select(vec![Language::Rust, Language::Java, Language::TypeScript, Language::Tsx]),
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "fn ", "pub ", "struct ", "impl ", "trait ", "enum ", "mod ", "use ", "class ", "interface ",
+                    "function ", "export ", "import ", "package ", "const ", "type ", "void ", "<", ">", "'a ", "&",
+                    "{", "}", "(", ")", ";", ":", "::", ".", "=", "=>", ",", "\n", "\r", "\"", "//", "/*", "*/",
+                    "Name", "x", "é", "😀", "\u{0}",
+                    // Whole definitions, some spread over lines.
+                    "fn spread(\n    a: i32,\n) -> u8 {}\n", "pub struct Point {\n    x: i32,\n}\n", "impl Point { fn x(&self) {} }",
+                    "class A {\n  void m(\n    int a) {}\n}\n", "interface I { int f(); }", "package a.b;\n",
+                    "export function g(\n  a: number,\n): void {}\n", "type T = {\n a: number };\n", "const K = 1;",
+                ]).prop_map(str::to_owned),
+                proptest::prelude::any::<String>(),
+            ], 0..60),
+        ) {
+            let source = pieces.concat();
+            let found = symbols(language, &source);
+            let lines = source.split('\n').count() as u32;
+            for definition in &found.definitions {
+                proptest::prop_assert!(!definition.name.is_empty() && source.contains(&definition.name), "{definition:?}");
+                proptest::prop_assert!((1..=lines).contains(&definition.line), "{definition:?} in {lines} lines");
+                proptest::prop_assert!(!definition.signature.contains('\n'), "{definition:?}");
+                proptest::prop_assert!(definition.signature.chars().count() <= 201, "{definition:?}");
+            }
+            for (name, count) in &found.references {
+                proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
+            }
+        }
+    }
+
     #[test]
     fn broken_source_still_yields_what_parses() {
         let found = symbols(Language::Rust, "fn good() {}\nfn broken( {\nstruct Fine;\n");

@@ -469,6 +469,40 @@ mod tests {
         assert!(symbol(&query, "JoinSet").is_some());
     }
 
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// Any text, Markdown-shaped or not, is read without panicking, and what comes back
+        /// is drawn from it: names it holds, at most a few qualifiers, finite positive weights.
+        #[test]
+        fn any_issue_text_is_read_into_names_it_holds(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "`", "```", "```rust\n", "\n", "\r\n", "::", ".", "/", "#", "# ", "(", ")", "**", "[", "](", " ",
+                    "src/lib.rs", "JoinSet", "try_join_next", "getNumberType()", "tokio::task::JoinSet::spawn",
+                    "\tat com.fasterxml.jackson.core.JsonParser.nextToken(JsonParser.java:12)\n",
+                    "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
+                    "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
+                ]).prop_map(str::to_owned),
+                proptest::prelude::any::<String>(),
+            ], 0..40),
+        ) {
+            let text = pieces.concat();
+            let query = analyze(&text);
+            for (term, weight) in &query.terms {
+                proptest::prop_assert!(!term.is_empty() && weight.is_finite() && *weight > 0.0, "{term} {weight}");
+            }
+            for symbol in &query.symbols {
+                proptest::prop_assert!(!symbol.name.is_empty() && text.contains(&symbol.name), "{symbol:?}");
+                proptest::prop_assert!(symbol.qualifiers.len() <= MAX_QUALIFIERS, "{symbol:?}");
+                proptest::prop_assert!(symbol.weight.is_finite() && symbol.weight > 0.0, "{symbol:?}");
+            }
+            for (path, weight) in &query.paths {
+                proptest::prop_assert!(!path.is_empty() && weight.is_finite() && *weight > 0.0, "{path} {weight}");
+            }
+        }
+    }
+
     #[test]
     fn regions_split_markdown() {
         let parts = regions("a `b` c\n```rust\nfn x() {}\n```\nd ` unclosed\ne");

@@ -208,6 +208,7 @@ fn input_edit(edit: &ByteEdit) -> InputEdit {
 mod tests {
     use super::*;
     use crate::workspace::{Document, PositionEncoding};
+    use proptest::strategy::Strategy as _;
     use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
     fn names(index: &Index, path: &str) -> Vec<String> {
@@ -290,6 +291,103 @@ mod tests {
         live.disk_changed("a.rs");
         live.install(built);
         assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["after"]);
+    }
+
+    /// Per language: a file whose every line is a whole item, and lines of the same kind.
+    fn items(language_id: &str) -> (&'static str, Vec<&'static str>) {
+        match language_id {
+            "rust" => (
+                "a.rs",
+                vec![
+                    "pub struct Point { x: i32 }\n",
+                    "fn f(a: u8) -> u8 { a }\n",
+                    "impl Point { fn x(&self) -> i32 { self.x } }\n",
+                    "use crate::a::{b, c};\n",
+                    "// é 😀\n",
+                ],
+            ),
+            "java" => (
+                "A.java",
+                vec![
+                    "class A { int y() { return 1; } }\n",
+                    "interface I { void m(); }\n",
+                    "enum E { X, Y }\n",
+                    "// é 😀\n",
+                ],
+            ),
+            _ => (
+                "a.ts",
+                vec![
+                    "function g(a: number) { return a; }\n",
+                    "class C { m(): void {} }\n",
+                    "const k = \"é 😀\";\n",
+                    "interface I { a: number }\n",
+                ],
+            ),
+        }
+    }
+
+    /// A change that keeps every line a whole item: lines inserted at a line's start,
+    /// whole lines deleted, a comment or blanks typed at a line's end.
+    fn item_change(
+        lines: Vec<&'static str>,
+    ) -> impl proptest::strategy::Strategy<Value = TextDocumentContentChangeEvent> {
+        use proptest::prelude::*;
+        let inserted = proptest::collection::vec(proptest::sample::select(lines), 0..3).prop_map(|l| l.concat());
+        let range = |from: (u32, u32), to: (u32, u32)| {
+            Some(Range::new(Position::new(from.0, from.1), Position::new(to.0, to.1)))
+        };
+        prop_oneof![
+            (0u32..40, 0u32..3, inserted).prop_map(move |(line, deleted, text)| TextDocumentContentChangeEvent {
+                range: range((line, 0), (line + deleted, 0)),
+                range_length: None,
+                text,
+            }),
+            (0u32..40, proptest::sample::select(vec!["  ", " // é😀 typed", "\t"])).prop_map(move |(line, text)| {
+                TextDocumentContentChangeEvent {
+                    range: range((line, 500), (line, 500)),
+                    range_length: None,
+                    text: text.into(),
+                }
+            }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever lines are added, removed or typed at, in whichever position encoding,
+        /// the incrementally parsed entry of an open document is the one a fresh parse of its
+        /// text gives. (Edits that break the syntax are left out: tree-sitter's error recovery
+        /// may then differ between the two; `Document`'s byte edits are checked for any change.)
+        #[test]
+        fn editing_a_document_indexes_it_as_a_fresh_parse_would(
+            (language_id, changes) in proptest::sample::select(vec!["rust", "java", "typescript"]).prop_flat_map(|id| {
+                let lines = items(id).1;
+                (proptest::strategy::Just(id), proptest::collection::vec(proptest::collection::vec(item_change(lines), 1..4), 1..6))
+            }),
+            utf8 in proptest::bool::ANY,
+            crlf in proptest::bool::ANY,
+        ) {
+            let (path, lines) = items(language_id);
+            let mut start = lines.concat().repeat(6);
+            if crlf {
+                start = start.replace('\n', "\r\n");
+            }
+            let encoding = if utf8 { PositionEncoding::Utf8 } else { PositionEncoding::Utf16 };
+            let dir = crate::testing::tempdir();
+            let live = LiveIndex::default();
+            live.install(Index::build(dir.path(), None));
+            live.open(path, &start);
+            let mut document = Document::new(&start, 1, language_id);
+            for (version, typed) in changes.iter().enumerate() {
+                let edits = document.apply_changes(version as i32 + 2, typed, encoding);
+                live.change(path, edits.as_deref(), &document.text());
+            }
+            let text = document.text();
+            let fresh = IndexedFile::from_source(path, Language::of_path(path).unwrap(), text.as_bytes());
+            proptest::prop_assert_eq!(fresh.symbols.parse_errors, 0, "the edits keep the syntax whole: {:?}", text);
+            let index = live.snapshot().unwrap();
+            proptest::prop_assert_eq!(index.file(path).map(|f| f.as_ref()), Some(&fresh), "text: {:?}", text);
+        }
     }
 
     #[tokio::test]

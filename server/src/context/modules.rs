@@ -517,4 +517,50 @@ mod tests {
         .unwrap();
         assert_eq!(config.paths, [("a/*".to_owned(), vec![]), ("b".to_owned(), vec![])]);
     }
+
+    use proptest::strategy::Strategy as _;
+
+    fn import_text() -> impl proptest::strategy::Strategy<Value = String> {
+        let pieces = proptest::sample::select(vec![
+            "crate", "self", "super", "tokio", "sync", "::", "{", "}", ",", " as ", "*", ".", "..", "/", "./", "../",
+            "@app", "~lib", "com", "y", "Foo", "index", "", " ", "é",
+        ]);
+        proptest::collection::vec(pieces.prop_map(str::to_owned), 0..12).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        /// Any import, against any `paths` table, resolves without panicking, and only to
+        /// files the workspace has.
+        #[test]
+        fn any_import_resolves_only_to_workspace_files(
+            patterns in proptest::collection::vec((import_text(), proptest::collection::vec(import_text(), 0..3)), 0..4),
+            base_url in proptest::option::of(import_text()),
+            imports in proptest::collection::vec(import_text(), 1..8),
+        ) {
+            let paths: serde_json::Map<String, serde_json::Value> =
+                patterns.into_iter().map(|(pattern, targets)| (pattern, serde_json::json!(targets))).collect();
+            let mut text = serde_json::json!({ "compilerOptions": { "baseUrl": base_url, "paths": paths } }).to_string();
+            let config = TsConfig::parse("web/tsconfig.json", &mut text).unwrap();
+            let (rust, table) = rust_modules();
+            let modules = Modules::new(rust.crates().to_vec(), vec![config]);
+            let mut table = table;
+            table.insert("com.y".into(), vec!["src/com/y/Foo.java".into()]);
+            let scripts = ["web/src/app/core/thing.ts", "web/index.ts", "web/lib/index.ts"];
+            let known: Vec<&String> = table.values().flatten().collect();
+            for import in &imports {
+                for (from, language) in [
+                    ("tokio/src/sync/mpsc/bounded.rs", Language::Rust),
+                    ("src/com/x/Imp.java", Language::Java),
+                    ("web/src/app/main.ts", Language::TypeScript),
+                ] {
+                    for file in modules.resolve(from, language, import, &table, |p| scripts.contains(&p)) {
+                        proptest::prop_assert!(
+                            known.contains(&&file) || scripts.contains(&file.as_str()),
+                            "{import:?} from {from} gave {file}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

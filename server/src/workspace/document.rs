@@ -216,6 +216,45 @@ mod tests {
         assert_eq!(document.text(), "日-語\r\nx\r\n");
     }
 
+    /// (row, byte column) of `byte` in `text`, rows counting `\n` only.
+    fn reference_point(text: &str, byte: usize) -> (usize, usize) {
+        let before = &text[..byte];
+        (before.matches('\n').count(), byte - before.rfind('\n').map_or(0, |at| at + 1))
+    }
+
+    proptest::proptest! {
+        /// Whatever a client sends, each byte edit says exactly what changed: the texts agree
+        /// outside it, and its points are the rows and byte columns of its bytes.
+        #[test]
+        fn byte_edits_describe_any_change_exactly(
+            start in "(fn x\\(\\) \\{\\}|é|😀|\r\n|\r|\n| |a){0,40}",
+            utf8 in proptest::bool::ANY,
+            changes in proptest::collection::vec(
+                crate::testing::typed_change(vec!["x", "é", "😀", "\n", "\r\n", "\r", "{", " "]),
+                1..6,
+            ),
+        ) {
+            let encoding = if utf8 { PositionEncoding::Utf8 } else { PositionEncoding::Utf16 };
+            let mut one_by_one = Document::new(&start, 1, "rust");
+            let mut edits = Vec::new();
+            for change in &changes {
+                let old = one_by_one.text();
+                let edit = one_by_one.apply_changes(2, std::slice::from_ref(change), encoding).unwrap()[0];
+                let new = one_by_one.text();
+                proptest::prop_assert_eq!(&old[..edit.start_byte], &new[..edit.start_byte]);
+                proptest::prop_assert_eq!(&old[edit.old_end_byte..], &new[edit.new_end_byte..]);
+                proptest::prop_assert_eq!(&new[edit.start_byte..edit.new_end_byte], change.text.as_str());
+                proptest::prop_assert_eq!(edit.start_point, reference_point(&old, edit.start_byte));
+                proptest::prop_assert_eq!(edit.old_end_point, reference_point(&old, edit.old_end_byte));
+                proptest::prop_assert_eq!(edit.new_end_point, reference_point(&new, edit.new_end_byte));
+                edits.push(edit);
+            }
+            let mut at_once = Document::new(&start, 1, "rust");
+            proptest::prop_assert_eq!(at_once.apply_changes(2, &changes, encoding), Some(edits), "one didChange, many changes");
+            proptest::prop_assert_eq!(at_once.text(), one_by_one.text());
+        }
+    }
+
     #[test]
     fn byte_edits_describe_each_change_in_bytes_and_points() {
         let mut document = Document::new("héllo\nwörld\n", 1, "rust");
