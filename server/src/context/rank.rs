@@ -177,7 +177,7 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
         examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
         packages: files.iter().map(|f| package_of(f)).collect(),
         about_tests: query.about_tests,
-        about_examples: query.words.iter().any(|w| w == "example" || w == "examples"),
+        about_examples: query.words.iter().any(|w| matches!(w.as_str(), "example" | "examples" | "demo" | "demos")),
         package: package_signal(&files, &direct),
         parent: parent_signal(&files, &direct),
         lexical,
@@ -252,9 +252,13 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     ranked
 }
 
-/// True for example programs (`examples/`, `example/`).
+/// True for example and demonstration programs (`examples/`, `example/`, `demo/`, a
+/// `rayon-demo` crate).
 fn is_example_path(path: &str) -> bool {
-    path.split('/').any(|part| part == "examples" || part == "example")
+    let mut folders = path.split('/').rev().skip(1);
+    folders.any(|part| {
+        matches!(part, "examples" | "example" | "demo" | "demos") || part.ends_with("-demo") || part.ends_with("_demo")
+    })
 }
 
 fn normalise(values: &[f64]) -> Vec<f64> {
@@ -605,6 +609,21 @@ mod tests {
         assert_eq!(rank(&index, "walk_symlinks omits broken symlinks")[0].path, "src/walk.rs");
         let about_tests = rank(&index, "flaky test: walk_symlinks_test fails on CI");
         assert_eq!(about_tests[0].path, "tests/walk.rs");
+    }
+
+    #[test]
+    fn examples_and_demo_crates_sink_unless_the_issue_is_about_them() {
+        let files = [
+            ("src/iter/chunks.rs", "pub fn par_chunks(size: usize) {}\n"),
+            ("rayon-demo/src/sieve/mod.rs", "fn sieve() { par_chunks(8); par_chunks(16); par_chunks(32); }\n"),
+            ("examples/chunked.rs", "fn main() { par_chunks(8); par_chunks(16); par_chunks(32); }\n"),
+        ];
+        let (_dir, index) = index(&files);
+        let ranked = rank(&index, "par_chunks panics on chunk size 0");
+        assert_eq!(ranked[0].path, "src/iter/chunks.rs", "{ranked:?}");
+        assert!(ranked[1].reasons.iter().any(|r| r == "example code (ranked down)"), "{:?}", ranked[1]);
+        let about_demo = rank(&index, "the sieve demo calls par_chunks with a size of 0");
+        assert_eq!(about_demo[0].path, "rayon-demo/src/sieve/mod.rs", "{about_demo:?}");
     }
 
     #[test]
