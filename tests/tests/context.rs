@@ -109,6 +109,32 @@ fn index_reports_counts_per_language() {
 }
 
 #[test]
+fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
+    let scratch = crate_with_modules();
+    let mut command = Command::new(binary());
+    command.args(["index", "--json", "--no-cache", "--repo"]).arg(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    let output = command.env("ISSUEWRIGHT_MAX_INDEXED_FILES", "5").output().unwrap();
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((report["files"].as_u64(), report["fileLimit"].as_u64()), (Some(5), Some(5)), "{report}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("holds more than 5 source files; only the first 5 are indexed"), "{stderr}");
+    assert_eq!(cli(&scratch, &["index", "--json", "--no-cache"])["fileLimit"], Value::Null, "within the limit");
+
+    // The editor hears it once the index is built.
+    let options =
+        ClientOptions { env: vec![("ISSUEWRIGHT_MAX_INDEXED_FILES".into(), "5".into())], ..Default::default() };
+    let mut client = LspClient::start(&scratch, options);
+    let warning = client.wait_for_notification(|n| n["method"] == "window/showMessage");
+    let message = warning["params"]["message"].as_str().unwrap();
+    assert_eq!(warning["params"]["type"], 2, "{warning}");
+    assert!(message.contains("only the first 5 are indexed. Open the project's own folder"), "{message}");
+}
+
+#[test]
 fn a_run_sees_what_the_editor_just_typed() {
     let scratch = crate_with_modules();
     scratch.write(

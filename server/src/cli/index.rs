@@ -28,6 +28,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "elapsedMs": stats.elapsed_ms,
             "languages": stats.languages,
             "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
+            "fileLimit": stats.file_limit,
             "crates": index.crates(),
         });
         println!("{value:#}");
@@ -56,13 +57,17 @@ pub fn run(args: &IndexArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it).
+/// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it),
+/// and warns on standard error when the tree held more source files than are indexed.
 /// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too.
 pub fn build(root: &Path, use_cache: bool) -> Index {
     let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
     let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
     let loaded = file.as_deref().map(IndexCache::load);
     let index = Index::build(root, loaded.as_ref());
+    if let Some(warning) = index.stats.limit_warning(root) {
+        eprintln!("issuewright: {warning}");
+    }
     if let Some(file) = &file
         && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
     {

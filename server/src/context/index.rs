@@ -17,6 +17,16 @@ use super::terms;
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 
+/// Most source files one index holds: in a larger tree (a home folder opened as the
+/// workspace) the walk stops there, and the build says so.
+pub const MAX_INDEXED_FILES: usize = 50_000;
+
+/// The source file limit in force: `ISSUEWRIGHT_MAX_INDEXED_FILES` when it holds a number,
+/// else [`MAX_INDEXED_FILES`].
+pub fn file_limit() -> usize {
+    std::env::var("ISSUEWRIGHT_MAX_INDEXED_FILES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(MAX_INDEXED_FILES)
+}
+
 /// Folders never indexed: build output, dependencies, tool state.
 const SKIPPED_DIRS: [&str; 12] = [
     "target",
@@ -150,6 +160,22 @@ pub struct BuildStats {
     pub languages: BTreeMap<String, LanguageStats>,
     /// Milliseconds for the whole build.
     pub elapsed_ms: u64,
+    /// The source file limit, when the tree held more source files than it: the walk
+    /// stopped there and the rest is not indexed.
+    pub file_limit: Option<usize>,
+}
+
+impl BuildStats {
+    /// What to tell the user when the file limit cut the walk short.
+    pub fn limit_warning(&self, root: &Path) -> Option<String> {
+        self.file_limit.map(|limit| {
+            format!(
+                "{} holds more than {limit} source files; only the first {limit} are indexed. Open the project's own \
+                 folder as the workspace, or raise ISSUEWRIGHT_MAX_INDEXED_FILES",
+                root.display()
+            )
+        })
+    }
 }
 
 /// The index of one workspace.
@@ -171,11 +197,17 @@ struct Found {
 }
 
 impl Index {
-    /// Indexes every source file below `root`, reusing `cache` entries whose content hash matches.
+    /// Indexes every source file below `root` (up to [`file_limit`]), reusing `cache`
+    /// entries whose content hash matches.
     pub fn build(root: &Path, cache: Option<&IndexCache>) -> Self {
+        Self::build_limited(root, cache, file_limit())
+    }
+
+    /// [`Index::build`] with at most `max_files` source files.
+    pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
         let started = Instant::now();
-        let (found, manifests) = walk(root);
-        let mut stats = BuildStats::default();
+        let (found, manifests, limited) = walk(root, max_files);
+        let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
             .map(|file| {
@@ -438,8 +470,9 @@ struct Manifests {
     tsconfigs: Vec<String>,
 }
 
-/// Source files and manifests below `root`, `.gitignore` respected, build output skipped.
-fn walk(root: &Path) -> (Vec<Found>, Manifests) {
+/// Source files and manifests below `root`, `.gitignore` respected, build output skipped;
+/// at most `max_files` source files, and whether there were more.
+fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
     let mut found = Vec::new();
     let mut manifests = Manifests::default();
     let walker = ignore::WalkBuilder::new(root)
@@ -466,10 +499,13 @@ fn walk(root: &Path) -> (Vec<Found>, Manifests) {
             continue;
         }
         let Some(language) = Language::of_path(&relative) else { continue };
+        if found.len() == max_files {
+            return (found, manifests, true);
+        }
         let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
     }
-    (found, manifests)
+    (found, manifests, false)
 }
 
 fn read_crate(root: &Path, manifest: &Path) -> Option<Crate> {
@@ -567,6 +603,23 @@ mod tests {
         std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
         index.refresh_from_disk("src/a.rs");
         assert!(index.is_empty());
+    }
+
+    #[test]
+    fn the_walk_stops_at_the_file_limit_and_says_so() {
+        let dir = workspace(&[
+            ("a.rs", b"fn a() {}\n"),
+            ("b.rs", b"fn b() {}\n"),
+            ("c.rs", b"fn c() {}\n"),
+            ("d.md", b"# d\n"),
+        ]);
+        let cut = Index::build_limited(dir.path(), None, 2);
+        assert_eq!((cut.len(), cut.stats.file_limit), (2, Some(2)));
+        let warning = cut.stats.limit_warning(dir.path()).unwrap();
+        assert!(warning.contains("holds more than 2 source files; only the first 2 are indexed"), "{warning}");
+        let whole = Index::build_limited(dir.path(), None, 3);
+        assert_eq!((whole.len(), whole.stats.file_limit), (3, None), "exactly the limit is all of it");
+        assert_eq!(whole.stats.limit_warning(dir.path()), None);
     }
 
     #[test]

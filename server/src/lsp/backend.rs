@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
@@ -116,9 +117,21 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        if self.state.root.get().is_none() {
-            let message = "issuewright: no workspace folder; open a folder to implement issues";
-            self.client.show_message(MessageType::WARNING, message).await;
+        match self.state.root.get() {
+            None => {
+                let message = "issuewright: no workspace folder; open a folder to implement issues";
+                self.client.show_message(MessageType::WARNING, message).await;
+            }
+            Some(root) => {
+                // A workspace too large to index whole (a home folder) is worth saying once built.
+                let (client, state, root) = (self.client.clone(), self.state.clone(), root.path().to_owned());
+                tokio::spawn(async move {
+                    let index = state.index.ready(Duration::from_secs(24 * 60 * 60)).await;
+                    if let Some(warning) = index.and_then(|index| index.stats.limit_warning(&root)) {
+                        client.show_message(MessageType::WARNING, format!("issuewright: {warning}")).await;
+                    }
+                });
+            }
         }
         if self.state.profile().watch_files {
             let watchers = vec![
