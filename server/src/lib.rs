@@ -52,7 +52,7 @@ pub(crate) mod testing {
     }
 
     /// A ranged `didChange` change at a random place (positions may lie past a line's or the
-    /// text's end, as a client's may) over up to two lines, inserting up to three `pieces`.
+    /// text's end, as a client's may) over up to three lines, inserting up to three `pieces`.
     pub fn typed_change(
         pieces: Vec<&'static str>,
     ) -> impl proptest::strategy::Strategy<Value = tower_lsp::lsp_types::TextDocumentContentChangeEvent> {

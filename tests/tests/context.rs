@@ -121,8 +121,16 @@ fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!((report["files"].as_u64(), report["fileLimit"].as_u64()), (Some(5), Some(5)), "{report}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("holds more than 5 source files; only the first 5 are indexed"), "{stderr}");
+    assert!(stderr.contains("holds more than 5 source files; the index stopped there"), "{stderr}");
     assert_eq!(cli(&scratch, &["index", "--json", "--no-cache"])["fileLimit"], Value::Null, "within the limit");
+    let mut command = Command::new(binary());
+    command.args(["index", "--json", "--no-cache", "--repo"]).arg(scratch.workspace());
+    for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    let unlimited: Value =
+        serde_json::from_slice(&command.env("ISSUEWRIGHT_MAX_INDEXED_FILES", "0").output().unwrap().stdout).unwrap();
+    assert_eq!((unlimited["files"].as_u64(), &unlimited["fileLimit"]), (Some(26), &Value::Null), "0 lifts the limit");
 
     // The editor hears it once the index is built.
     let options =
@@ -131,7 +139,7 @@ fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
     let warning = client.wait_for_notification(|n| n["method"] == "window/showMessage");
     let message = warning["params"]["message"].as_str().unwrap();
     assert_eq!(warning["params"]["type"], 2, "{warning}");
-    assert!(message.contains("only the first 5 are indexed. Open the project's own folder"), "{message}");
+    assert!(message.contains("the index stopped there and is incomplete. Open the project's own folder"), "{message}");
 }
 
 #[test]

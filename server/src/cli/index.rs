@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::IndexArgs;
-use issuewright::context::{Index, IndexCache, cache};
+use issuewright::context::{Index, IndexCache, MAX_INDEXED_FILES, cache};
 
 /// Builds the index of `--repo` and prints counts per language (or JSON).
 pub fn run(args: &IndexArgs) -> ExitCode {
@@ -59,12 +59,14 @@ pub fn run(args: &IndexArgs) -> ExitCode {
 
 /// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it),
 /// and warns on standard error when the tree held more source files than are indexed.
-/// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too.
+/// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too;
+/// `ISSUEWRIGHT_MAX_INDEXED_FILES` sets the source file limit.
 pub fn build(root: &Path, use_cache: bool) -> Index {
     let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
     let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
     let loaded = file.as_deref().map(IndexCache::load);
-    let index = Index::build(root, loaded.as_ref());
+    let limit = issuewright::config::index_file_limit().unwrap_or(MAX_INDEXED_FILES);
+    let index = Index::build_limited(root, loaded.as_ref(), limit);
     if let Some(warning) = index.stats.limit_warning(root) {
         eprintln!("issuewright: {warning}");
     }

@@ -337,6 +337,13 @@ impl Config {
     }
 }
 
+/// The source file limit of the workspace index set by `ISSUEWRIGHT_MAX_INDEXED_FILES`, if it
+/// holds a number (0 lifts the limit).
+pub fn index_file_limit() -> Option<usize> {
+    let limit: usize = std::env::var("ISSUEWRIGHT_MAX_INDEXED_FILES").ok()?.trim().parse().ok()?;
+    Some(if limit == 0 { usize::MAX } else { limit })
+}
+
 /// `$XDG_CONFIG_HOME/issuewright/config.toml`, else `~/.config/issuewright/config.toml`.
 pub fn user_file() -> Option<PathBuf> {
     let config_home = std::env::var_os("XDG_CONFIG_HOME")

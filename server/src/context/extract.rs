@@ -151,7 +151,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 }
             }
         }
-        if let (Some(name), Some((kind, node))) = (name, definition) {
+        // A name tree-sitter inserted to recover from an error (`enum x { pub }`) is empty.
+        if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
             defined_names.insert(name.id());
             let container = container_of(node, source);
             let kind = match kind {
@@ -501,6 +502,9 @@ mod tests {
         assert!(found.definitions.iter().any(|d| d.name == "good"), "{:?}", found.definitions);
         let empty = symbols(Language::Java, "");
         assert_eq!(empty, FileSymbols::default());
+        // tree-sitter repairs `void ()` with a missing, empty method name.
+        let repaired = symbols(Language::Java, "class A { void () {} }\n");
+        assert_eq!(definitions(&repaired), [def("A", DefinitionKind::Class, None)]);
         let binaryish = symbols(Language::TypeScript, "\u{0}\u{1}\u{fffd}garbage {{{{");
         assert!(binaryish.parse_errors > 0);
     }

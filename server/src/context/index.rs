@@ -17,15 +17,10 @@ use super::terms;
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 
-/// Most source files one index holds: in a larger tree (a home folder opened as the
-/// workspace) the walk stops there, and the build says so.
+/// Most source files a full build walks to by default: in a larger tree (a home folder
+/// opened as the workspace) the walk takes no more, and the build says so. Files opened or
+/// changed later are still added.
 pub const MAX_INDEXED_FILES: usize = 50_000;
-
-/// The source file limit in force: `ISSUEWRIGHT_MAX_INDEXED_FILES` when it holds a number,
-/// else [`MAX_INDEXED_FILES`].
-pub fn file_limit() -> usize {
-    std::env::var("ISSUEWRIGHT_MAX_INDEXED_FILES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(MAX_INDEXED_FILES)
-}
 
 /// Folders never indexed: build output, dependencies, tool state.
 const SKIPPED_DIRS: [&str; 12] = [
@@ -160,8 +155,8 @@ pub struct BuildStats {
     pub languages: BTreeMap<String, LanguageStats>,
     /// Milliseconds for the whole build.
     pub elapsed_ms: u64,
-    /// The source file limit, when the tree held more source files than it: the walk
-    /// stopped there and the rest is not indexed.
+    /// The source file limit, when the tree held more source files than it: the walk took
+    /// no more, and the rest is not indexed.
     pub file_limit: Option<usize>,
 }
 
@@ -170,8 +165,8 @@ impl BuildStats {
     pub fn limit_warning(&self, root: &Path) -> Option<String> {
         self.file_limit.map(|limit| {
             format!(
-                "{} holds more than {limit} source files; only the first {limit} are indexed. Open the project's own \
-                 folder as the workspace, or raise ISSUEWRIGHT_MAX_INDEXED_FILES",
+                "{} holds more than {limit} source files; the index stopped there and is incomplete. Open the \
+                 project's own folder as the workspace, or raise ISSUEWRIGHT_MAX_INDEXED_FILES (0: no limit)",
                 root.display()
             )
         })
@@ -197,13 +192,14 @@ struct Found {
 }
 
 impl Index {
-    /// Indexes every source file below `root` (up to [`file_limit`]), reusing `cache`
+    /// Indexes every source file below `root` (up to [`MAX_INDEXED_FILES`]), reusing `cache`
     /// entries whose content hash matches.
     pub fn build(root: &Path, cache: Option<&IndexCache>) -> Self {
-        Self::build_limited(root, cache, file_limit())
+        Self::build_limited(root, cache, MAX_INDEXED_FILES)
     }
 
-    /// [`Index::build`] with at most `max_files` source files.
+    /// [`Index::build`] taking at most `max_files` source files from the walk (in path order,
+    /// so the same ones each time); manifests are read from the whole tree.
     pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, max_files);
@@ -470,14 +466,17 @@ struct Manifests {
     tsconfigs: Vec<String>,
 }
 
-/// Source files and manifests below `root`, `.gitignore` respected, build output skipped;
-/// at most `max_files` source files, and whether there were more.
+/// Source files and manifests below `root`, `.gitignore` respected, build output skipped,
+/// in path order; at most `max_files` source files, and whether there were more. The walk
+/// goes on past the limit for manifests only: the files taken need their crate and tsconfig.
 fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
     let mut found = Vec::new();
     let mut manifests = Manifests::default();
+    let mut limited = false;
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(|entry| {
             !(entry.file_type().is_some_and(|t| t.is_dir())
                 && entry.depth() > 0
@@ -500,12 +499,13 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         }
         let Some(language) = Language::of_path(&relative) else { continue };
         if found.len() == max_files {
-            return (found, manifests, true);
+            limited = true;
+            continue;
         }
         let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
     }
-    (found, manifests, false)
+    (found, manifests, limited)
 }
 
 fn read_crate(root: &Path, manifest: &Path) -> Option<Crate> {
@@ -608,15 +608,26 @@ mod tests {
     #[test]
     fn the_walk_stops_at_the_file_limit_and_says_so() {
         let dir = workspace(&[
-            ("a.rs", b"fn a() {}\n"),
-            ("b.rs", b"fn b() {}\n"),
-            ("c.rs", b"fn c() {}\n"),
-            ("d.md", b"# d\n"),
+            ("web/lib/a.ts", b"export const a = 1;\n"),
+            ("web/lib/b.ts", b"export const b = 1;\n"),
+            ("web/lib/c.ts", b"export const c = 1;\n"),
+            ("web/notes.md", b"# notes\n"),
+            // Walked after the files it covers.
+            (
+                "web/tsconfig.json",
+                b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@w/*\": [\"lib/*\"] } } }",
+            ),
         ]);
         let cut = Index::build_limited(dir.path(), None, 2);
-        assert_eq!((cut.len(), cut.stats.file_limit), (2, Some(2)));
+        let paths: Vec<&str> = cut.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            (paths, cut.stats.file_limit),
+            (vec!["web/lib/a.ts", "web/lib/b.ts"], Some(2)),
+            "the first in path order"
+        );
+        assert_eq!(cut.module_of("web/lib/a.ts").as_deref(), Some("@w"), "manifests past the limit are still read");
         let warning = cut.stats.limit_warning(dir.path()).unwrap();
-        assert!(warning.contains("holds more than 2 source files; only the first 2 are indexed"), "{warning}");
+        assert!(warning.contains("holds more than 2 source files; the index stopped there"), "{warning}");
         let whole = Index::build_limited(dir.path(), None, 3);
         assert_eq!((whole.len(), whole.stats.file_limit), (3, None), "exactly the limit is all of it");
         assert_eq!(whole.stats.limit_warning(dir.path()), None);

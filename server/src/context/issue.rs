@@ -30,6 +30,9 @@ pub struct IssueQuery {
     pub words: Vec<String>,
     /// True when the issue is about tests.
     pub about_tests: bool,
+    /// True when the issue is about example or demonstration programs: its title says so, or
+    /// it names a file under `examples/` or `demo/` (a "for example" in the body does not).
+    pub about_examples: bool,
 }
 
 /// Source file extensions recognised in mentions.
@@ -198,7 +201,9 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         paths: paths.into_iter().collect(),
         words: title.words.into_iter().chain(body.words).collect(),
         about_tests: about_tests(whole),
+        about_examples: false,
     };
+    query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
     query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
@@ -223,6 +228,13 @@ fn about_tests(text: &str) -> bool {
         ]
         .iter()
         .any(|phrase| lower.contains(phrase))
+}
+
+fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
+    let is_example_word = |w: &str| matches!(w, "example" | "examples" | "demo" | "demos");
+    let title = text.lines().find(|line| !line.trim().is_empty()).unwrap_or_default().to_ascii_lowercase();
+    title.split(|c: char| !c.is_ascii_alphanumeric()).any(is_example_word)
+        || paths.iter().any(|(path, _)| path.split('/').rev().skip(1).any(is_example_word))
 }
 
 /// Reads one part of an issue.

@@ -53,15 +53,15 @@ impl Default for LiveIndex {
 }
 
 impl LiveIndex {
-    /// Builds the index of `root` on a blocking thread (through the on-disk cache in
-    /// `cache_dir`, when given) and makes it available when done.
-    pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>) {
+    /// Builds the index of `root` (at most `max_files` source files) on a blocking thread,
+    /// through the on-disk cache in `cache_dir` when given, and makes it available when done.
+    pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>, max_files: usize) {
         self.write().root = Some(root.to_owned());
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
             let cache = cache_file.as_deref().map(IndexCache::load);
-            let index = Index::build(&root, cache.as_ref());
+            let index = Index::build_limited(&root, cache.as_ref(), max_files);
             tracing::info!(
                 files = index.len(),
                 ms = index.stats.elapsed_ms,
@@ -396,7 +396,7 @@ mod tests {
         std::fs::write(dir.path().join("lib.rs"), "pub fn built() {}\n").unwrap();
         let live = Arc::new(LiveIndex::default());
         assert!(live.snapshot().is_none());
-        live.build_in_background(dir.path(), Some(&dir.path().join("cache")));
+        live.build_in_background(dir.path(), Some(&dir.path().join("cache")), super::super::index::MAX_INDEXED_FILES);
         let index = live.ready(Duration::from_secs(20)).await.expect("built");
         assert_eq!(names(&index, "lib.rs"), ["built"]);
         assert!(cache::cache_file(&dir.path().join("cache"), dir.path()).exists(), "the cache is written");

@@ -15,7 +15,7 @@ pub mod terms;
 
 pub use cache::IndexCache;
 pub use extract::{Definition, DefinitionKind, FileSymbols};
-pub use index::{BuildStats, Index, IndexedFile};
+pub use index::{BuildStats, Index, IndexedFile, MAX_INDEXED_FILES};
 pub use language::Language;
 pub use live::LiveIndex;
 pub use pack::{ContextPack, build_pack, estimate_tokens};

@@ -177,7 +177,7 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
         examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
         packages: files.iter().map(|f| package_of(f)).collect(),
         about_tests: query.about_tests,
-        about_examples: query.words.iter().any(|w| matches!(w.as_str(), "example" | "examples" | "demo" | "demos")),
+        about_examples: query.about_examples,
         package: package_signal(&files, &direct),
         parent: parent_signal(&files, &direct),
         lexical,
@@ -619,11 +619,14 @@ mod tests {
             ("examples/chunked.rs", "fn main() { par_chunks(8); par_chunks(16); par_chunks(32); }\n"),
         ];
         let (_dir, index) = index(&files);
-        let ranked = rank(&index, "par_chunks panics on chunk size 0");
-        assert_eq!(ranked[0].path, "src/iter/chunks.rs", "{ranked:?}");
+        let ranked =
+            rank(&index, "par_chunks panics on chunk size 0\nFor example, a small demo calling par_chunks(0).");
+        assert_eq!(ranked[0].path, "src/iter/chunks.rs", "an example in the body is not about examples: {ranked:?}");
         assert!(ranked[1].reasons.iter().any(|r| r == "example code (ranked down)"), "{:?}", ranked[1]);
         let about_demo = rank(&index, "the sieve demo calls par_chunks with a size of 0");
         assert_eq!(about_demo[0].path, "rayon-demo/src/sieve/mod.rs", "{about_demo:?}");
+        let named = rank(&index, "chunk size 0 panics\nSee examples/chunked.rs: par_chunks(0) panics.");
+        assert_eq!(named[0].path, "examples/chunked.rs", "{named:?}");
     }
 
     #[test]

@@ -88,7 +88,8 @@ impl LanguageServer for Backend {
             Some((Ok(root), _)) => {
                 tracing::info!(root = %root.path().display(), "workspace");
                 let cache_dir = crate::context::cache::user_cache_dir();
-                self.state.index.build_in_background(root.path(), cache_dir.as_deref());
+                let max_files = crate::config::index_file_limit().unwrap_or(crate::context::MAX_INDEXED_FILES);
+                self.state.index.build_in_background(root.path(), cache_dir.as_deref(), max_files);
                 let _ = self.state.root.set(root);
             }
             Some((Err(error), folder)) => tracing::warn!("workspace folder {}: {error}", folder.display()),
