@@ -266,13 +266,15 @@ pub trait ChatModel: Send + Sync {
 pub struct Connected {
     /// The model.
     pub model: Box<dyn ChatModel>,
-    /// Its limits, from the registry.
+    /// Its limits: the registry's, with the configured answer limit (`max_output_tokens`).
     pub info: ModelInfo,
 }
 
 /// Builds the model the settings name. Keys are read from the environment here, and only here.
 pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result<Connected, LlmError> {
-    let info = registry::lookup(&settings.model);
+    let known = registry::lookup(&settings.model);
+    // Answers are as long as configured, and the room left for the prompt follows from that.
+    let info = ModelInfo { max_output: settings.max_output_tokens.unwrap_or(known.max_output), ..known };
     if settings.kind == ProviderKind::Replay {
         let path = settings.replay.as_deref().expect("configuration checks that replay has a file");
         return Ok(Connected { model: Box::new(ReplayModel::load(path)?), info });
@@ -295,7 +297,7 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
     let redactor = redact::Redactor::from_environment(&[settings.api_key_env.as_deref().unwrap_or("")]);
     let policy = RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() };
     let transport = Transport::new(policy, settings.timeout, redactor, trace);
-    let max_output_tokens = settings.max_output_tokens.unwrap_or(info.max_output);
+    let max_output_tokens = info.max_output;
     let configure_hint = "Or configure another provider in .issuewright.toml: [provider] kind = \"openai\" | \"anthropic\", base_url, model";
     let model: Arc<dyn ChatModel> = match settings.kind {
         ProviderKind::Anthropic => {
@@ -409,6 +411,27 @@ mod tests {
         );
         assert_eq!(auth_header(azure, "k".into()), ("api-key", "k".to_owned()));
         assert_eq!(auth_header("https://api.openai.com/v1", "k".into()), ("authorization", "Bearer k".to_owned()));
+    }
+
+    #[test]
+    fn a_configured_answer_limit_is_the_models_limit() {
+        let settings = ProviderSettings {
+            kind: ProviderKind::Ollama,
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "qwen2.5-coder:7b".into(),
+            api_key_env: None,
+            max_output_tokens: None,
+            native_tools: true,
+            replay: None,
+            max_retries: 0,
+            timeout: std::time::Duration::from_secs(1),
+        };
+        let registry = registry::lookup(&settings.model);
+        let connected = connect(&settings, Arc::new(trace::NoTrace)).unwrap();
+        assert_eq!(connected.info, registry);
+        let limited = ProviderSettings { max_output_tokens: Some(1_234), ..settings };
+        let connected = connect(&limited, Arc::new(trace::NoTrace)).unwrap();
+        assert_eq!(connected.info, ModelInfo { max_output: 1_234, ..registry }, "the room for prompts follows it");
     }
 
     #[test]
