@@ -23,6 +23,7 @@ harness.run(function(out)
     table.insert(out.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, source = d.source, severity = d.severity })
   end
   out.modified = vim.bo[buf].modified
+  out.disk = table.concat(vim.fn.readfile(vim.env.IW_WORKSPACE .. '/src/lib.rs'), '\n') .. '\n'
 
   -- Saving makes the server read Neovim's settings (a request to Neovim); it must go on
   -- answering afterwards.

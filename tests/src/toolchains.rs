@@ -170,9 +170,17 @@ pub fn placed(diagnostics: &serde_json::Value) -> Vec<Expected> {
 
 /// Runs `issuewright validate --repo DIR ARGS` with the scratch environment.
 pub fn validate_cli(scratch: &Scratch, dir: &Path, args: &[&str]) -> Output {
+    validate_cli_with_env(scratch, dir, args, &[])
+}
+
+/// [`validate_cli`] with `env` added to the environment.
+pub fn validate_cli_with_env(scratch: &Scratch, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(binary());
     command.arg("validate").arg("--repo").arg(dir).args(args).current_dir(scratch.workspace());
     for (key, value) in scratch.env() {
+        command.env(key, value);
+    }
+    for (key, value) in env {
         command.env(key, value);
     }
     command.output().expect("run issuewright validate")

@@ -1,7 +1,7 @@
 //! Context gathering end to end: `issuewright context` and `index`, and the index a language
 //! server keeps while the editor types.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::{Scratch, binary, done, ledger, replay, turn};
@@ -27,14 +27,22 @@ fn crate_with_modules() -> Scratch {
 }
 
 fn cli(scratch: &Scratch, args: &[&str]) -> Value {
+    let output = cli_output(scratch, args, &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// `issuewright ARGS --repo WORKSPACE` with `env` added to the scratch environment.
+fn cli_output(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(binary());
     command.args(args).arg("--repo").arg(scratch.workspace());
     for (key, value) in scratch.env() {
         command.env(key, value);
     }
-    let output = command.output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().unwrap()
 }
 
 #[test]
@@ -111,25 +119,15 @@ fn index_reports_counts_per_language() {
 #[test]
 fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
     let scratch = crate_with_modules();
-    let mut command = Command::new(binary());
-    command.args(["index", "--json", "--no-cache", "--repo"]).arg(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    let output = command.env("ISSUEWRIGHT_MAX_INDEXED_FILES", "5").output().unwrap();
+    let output = cli_output(&scratch, &["index", "--json", "--no-cache"], &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "5")]);
     assert!(output.status.success());
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!((report["files"].as_u64(), report["fileLimit"].as_u64()), (Some(5), Some(5)), "{report}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("holds more than 5 source files; the index stopped there"), "{stderr}");
     assert_eq!(cli(&scratch, &["index", "--json", "--no-cache"])["fileLimit"], Value::Null, "within the limit");
-    let mut command = Command::new(binary());
-    command.args(["index", "--json", "--no-cache", "--repo"]).arg(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    let unlimited: Value =
-        serde_json::from_slice(&command.env("ISSUEWRIGHT_MAX_INDEXED_FILES", "0").output().unwrap().stdout).unwrap();
+    let unlimited = cli_output(&scratch, &["index", "--json", "--no-cache"], &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "0")]);
+    let unlimited: Value = serde_json::from_slice(&unlimited.stdout).unwrap();
     assert_eq!((unlimited["files"].as_u64(), &unlimited["fileLimit"]), (Some(26), &Value::Null), "0 lifts the limit");
 
     // The editor hears it once the index is built.

@@ -77,18 +77,25 @@ fn closed_documents_read_from_disk_again() {
     assert_eq!(read_result(&client, &run_id), "disk\n");
 }
 
-#[test]
-fn a_patch_matches_unsaved_buffer_text_and_carries_its_version() {
-    let scratch = Scratch::new(&[("src/lib.rs", "fn old() {}\n")]);
+/// Types `fn unsaved() {}` over `fn old() {}` in an open buffer (never saved), and has a run
+/// rename it with a patch that only the buffer's text can match: the proposal's first
+/// document change.
+fn rename_in_unsaved_buffer(scratch: &Scratch, options: ClientOptions) -> Value {
     let patch = json!({"path": "src/lib.rs", "old_text": "fn unsaved() {}", "new_text": "fn renamed() {}"});
     scratch.write("replay.jsonl", &replay(&[turn(&[("patch_file", patch)]), done("renamed")]));
-    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let mut client = LspClient::start(scratch, options);
     client.open("src/lib.rs", "fn old() {}\n");
     client.edit("src/lib.rs", 0, "fn old() {}".len(), "fn unsaved() {}");
     let (run_id, status) = client.run_issue("rename", "replay.jsonl");
-    assert_eq!(status["failedToolCalls"], 0, "{status}");
+    assert_eq!(status["failedToolCalls"], 0, "the run read the unsaved buffer: {status}");
     let proposal = client.command("issuewright.proposal", json!({"runId": run_id})).unwrap();
-    let edit: &Value = &proposal["edit"]["documentChanges"][0];
+    proposal["edit"]["documentChanges"][0].clone()
+}
+
+#[test]
+fn a_patch_matches_unsaved_buffer_text_and_carries_its_version() {
+    let scratch = Scratch::new(&[("src/lib.rs", "fn old() {}\n")]);
+    let edit = rename_in_unsaved_buffer(&scratch, ClientOptions::default());
     assert_eq!(edit["textDocument"]["version"], 2, "the version of the buffer the run read");
     assert_eq!(scratch.read("src/lib.rs").unwrap(), "fn old() {}\n", "disk untouched");
 }
@@ -100,16 +107,8 @@ fn a_workspace_opened_through_a_link_still_sees_its_buffers() {
     let scratch = Scratch::new(&[("src/lib.rs", "fn old() {}\n")]);
     let alias = scratch.home().join("linked-workspace");
     std::os::unix::fs::symlink(scratch.workspace(), &alias).unwrap();
-    let patch = json!({"path": "src/lib.rs", "old_text": "fn unsaved() {}", "new_text": "fn renamed() {}"});
-    scratch.write("replay.jsonl", &replay(&[turn(&[("patch_file", patch)]), done("renamed")]));
-    let options = ClientOptions { root: Some(alias.clone()), ..ClientOptions::default() };
-    let mut client = LspClient::start(&scratch, options);
-    client.open("src/lib.rs", "fn old() {}\n");
-    client.edit("src/lib.rs", 0, "fn old() {}".len(), "fn unsaved() {}");
-    let (run_id, status) = client.run_issue("rename", "replay.jsonl");
-    assert_eq!(status["failedToolCalls"], 0, "the run read the unsaved buffer: {status}");
-    let proposal = client.command("issuewright.proposal", json!({"runId": run_id})).unwrap();
-    let edit: &Value = &proposal["edit"]["documentChanges"][0];
+    let edit =
+        rename_in_unsaved_buffer(&scratch, ClientOptions { root: Some(alias.clone()), ..ClientOptions::default() });
     assert_eq!(edit["textDocument"]["uri"], issuewright_tests::uri_of(&alias.join("src/lib.rs")));
     assert_eq!(edit["textDocument"]["version"], 2);
 }

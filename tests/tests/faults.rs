@@ -272,9 +272,12 @@ fn a_slow_steady_stream_is_waited_for_and_a_silent_one_is_retried() {
         Reply::Stream { chunks, cut_after, .. } => Reply::Stream { chunks, pause, cut_after },
         other => other,
     };
+    let steady = slow(&patch_turn(), Duration::from_millis(150));
+    let Reply::Stream { chunks, .. } = &steady else { panic!("a streamed answer") };
+    assert!(chunks.len() * 150 > 1_000, "the steady answer must outlast timeout_s: {} chunks", chunks.len());
     fake.push([
         // Many chunks 150 ms apart: longer than 1 s in all, never silent for 1 s.
-        slow(&patch_turn(), Duration::from_millis(150)),
+        steady,
         // Silent for 1.6 s before each chunk: given up on, and retried.
         slow(&done_turn(), Duration::from_millis(1_600)),
         openai(&done_turn()),

@@ -174,5 +174,6 @@ fn neovim_shows_validation_diagnostics_for_an_unsaved_buffer() {
         "the command tells what it found: {notes:?}"
     );
     assert_eq!(result["modified"], true, "the buffer was never saved");
+    assert_eq!(result["disk"], lib, "validating left the file on disk as it was");
     assert_eq!(result["after_save"], 1, "after `:write` the server still answers: {result:#}");
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use issuewright_tests::toolchains::{
     CARGO_TOML, Expected, MAVEN_POM, cargo_short, javac_raw, link_typescript, offline_maven, placed, tsc_api,
-    validate_cli,
+    validate_cli, validate_cli_with_env,
 };
 use issuewright_tests::{Scratch, done, ledger, replay, run_cli, run_report, turn};
 use serde_json::{Value, json};
@@ -409,16 +409,16 @@ fn a_check_a_repository_names_runs_without_the_users_model_keys() {
     let user_config = scratch.home().join(".config/issuewright/config.toml");
     std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
     std::fs::write(&user_config, "[provider]\nkind = \"openai\"\napi_key_env = \"TEAM_GATEWAY_CREDENTIAL\"\n").unwrap();
-    let mut command = std::process::Command::new(issuewright_tests::binary());
-    command.args(["validate", "--json", "--repo"]).arg(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    command
-        .env("OPENAI_API_KEY", "sk-test-not-for-checks")
-        .env("TEAM_GATEWAY_CREDENTIAL", "gw-test-not-for-checks")
-        .env("NPM_TOKEN", "registry-token");
-    let output = command.output().unwrap();
+    let output = validate_cli_with_env(
+        &scratch,
+        &scratch.workspace(),
+        &["--json"],
+        &[
+            ("OPENAI_API_KEY", "sk-test-not-for-checks"),
+            ("TEAM_GATEWAY_CREDENTIAL", "gw-test-not-for-checks"),
+            ("NPM_TOKEN", "registry-token"),
+        ],
+    );
     let diagnostics = run_report(&output);
     let message = diagnostics[0]["message"].as_str().unwrap();
     assert_eq!(message, "key=gone gateway=gone npm=registry-token", "model keys are withheld, build tokens are not");

@@ -17,7 +17,7 @@ use super::validation::Checks;
 use crate::context::{self, ContextPack};
 use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
-use crate::session::{LedgerEvent, RunRecord, StoredProposal};
+use crate::session::{LedgerEvent, RunRecord};
 use crate::tools::{Toolset, VALIDATION_TOOLS};
 use crate::workspace::{BaseSource, Overlay, WorkspacePath, unified_diff};
 
@@ -334,17 +334,21 @@ impl Driver {
     }
 
     fn finish(mut self, ending: Ending) {
-        let (state, summary, error) = match ending {
-            Ending::Done(summary) => (RunState::Ready, summary, None),
-            Ending::Failed(error) => (RunState::Failed, format!("The run failed: {error}"), Some(error)),
-            Ending::Cancelled => (RunState::Cancelled, "The run was cancelled.".to_owned(), None),
-        };
-        if let Some(message) = &error {
-            self.log(LedgerEvent::Error { message: message.clone() });
+        match ending {
+            Ending::Done(summary) => {
+                self.status.state = RunState::Ready;
+                self.status.summary = summary;
+            }
+            Ending::Failed(error) => {
+                self.log(LedgerEvent::Error { message: error.clone() });
+                self.status.fail(error);
+            }
+            Ending::Cancelled => {
+                self.status.state = RunState::Cancelled;
+                self.status.summary = "The run was cancelled.".to_owned();
+            }
         }
-        self.status.state = state;
-        self.status.summary = summary;
-        self.status.error = error;
+        let state = self.status.state;
 
         let validation = self.final_validation();
         if let Some(checks) = &self.checks {
@@ -364,23 +368,13 @@ impl Driver {
             error: self.status.error.clone(),
             files: outcome.changes.iter().map(|c| (c.path.to_string(), c.kind())).collect(),
         });
-        let stored = StoredProposal {
-            run_id: self.id.clone(),
-            title: self.spec.issue.title.clone(),
-            state: state.as_str().to_owned(),
-            rounds: self.status.rounds,
-            tool_calls: self.status.tool_calls,
-            failed_tool_calls: self.status.failed_tool_calls,
-            usage: self.status.usage,
-            summary: self.status.summary.clone(),
-            error: self.status.error.clone(),
-            changes: outcome.changes.clone(),
-            validation: validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
-            verdicts: self.status.validation.and_then(|v| serde_json::to_value(v).ok()),
-            schema_violations: self.status.schema_violations,
-            parse_repairs: self.status.parse_repairs,
-            discarded: false,
-        };
+        let stored = self.status.stored(
+            self.id.clone(),
+            self.spec.issue.title.clone(),
+            outcome.changes.clone(),
+            validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
+            self.status.validation.and_then(|v| serde_json::to_value(v).ok()),
+        );
         if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {
             tracing::error!(run = %self.id, "{error}");
         }

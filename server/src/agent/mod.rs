@@ -97,28 +97,10 @@ pub fn start(
                 return;
             }
             let mut status = current.status;
-            status.state = RunState::Failed;
-            status.summary = format!("The run failed: {message}");
-            status.error = Some(message.clone());
+            status.fail(message.clone());
             // The record first: whoever waits for the end (a discard) finds it written.
-            let _ = record.append(crate::session::LedgerEvent::Error { message: message.clone() });
-            let stored = crate::session::StoredProposal {
-                run_id,
-                title,
-                state: status.state.as_str().to_owned(),
-                rounds: status.rounds,
-                tool_calls: status.tool_calls,
-                failed_tool_calls: status.failed_tool_calls,
-                usage: status.usage,
-                summary: status.summary.clone(),
-                error: status.error.clone(),
-                changes: vec![],
-                validation: None,
-                verdicts: None,
-                schema_violations: status.schema_violations,
-                parse_repairs: status.parse_repairs,
-                discarded: false,
-            };
+            let _ = record.append(crate::session::LedgerEvent::Error { message });
+            let stored = status.stored(run_id, title, vec![], None, None);
             if let Err(error) = record.write_proposal(&stored, "") {
                 tracing::error!("{error}");
             }

@@ -124,6 +124,44 @@ pub struct RunStatus {
     pub validation: Option<ValidationStatus>,
 }
 
+impl RunStatus {
+    /// Ends the run as failed by `message` (a broken provider, an internal error).
+    pub(crate) fn fail(&mut self, message: String) {
+        self.state = RunState::Failed;
+        self.summary = format!("The run failed: {message}");
+        self.error = Some(message);
+    }
+
+    /// The record of a finished run with this status: its `changes`, the final validation
+    /// report and the verdicts (both as JSON), for `proposal.json`.
+    pub(crate) fn stored(
+        &self,
+        run_id: RunId,
+        title: String,
+        changes: Vec<FileChange>,
+        validation: Option<serde_json::Value>,
+        verdicts: Option<serde_json::Value>,
+    ) -> crate::session::StoredProposal {
+        crate::session::StoredProposal {
+            run_id,
+            title,
+            state: self.state.as_str().to_owned(),
+            rounds: self.rounds,
+            tool_calls: self.tool_calls,
+            failed_tool_calls: self.failed_tool_calls,
+            usage: self.usage,
+            summary: self.summary.clone(),
+            error: self.error.clone(),
+            changes,
+            validation,
+            verdicts,
+            schema_violations: self.schema_violations,
+            parse_repairs: self.parse_repairs,
+            discarded: false,
+        }
+    }
+}
+
 /// How a validation of the proposal ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

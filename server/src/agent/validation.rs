@@ -184,9 +184,9 @@ impl Driver {
     /// Starts the check of the workspace as it was, if the run validates.
     pub(super) fn start_validation(&mut self) {
         let overrides = self.buffer_overrides();
-        let cancel = self.cancel.clone();
+        let work = self.work.clone();
         if let Some(checks) = self.checks.as_mut() {
-            checks.start_head_start(overrides, &cancel);
+            checks.start_head_start(overrides, &work);
         }
     }
 
@@ -230,7 +230,7 @@ impl Driver {
             checks.unavailable = report.not_run.clone();
         }
         let unknown_before = !checks.before.iter().any(|(known, _)| *known == kind);
-        let comparable = report.not_run.is_none() && !report.cancelled && !report.timed_out && filter_was_none;
+        let comparable = !report.inconclusive() && filter_was_none;
         if unknown_before && comparable && nothing_staged {
             // Nothing is staged yet: this is the workspace as it was.
             checks.before.push((kind, Some(report.clone())));
@@ -307,7 +307,7 @@ impl Driver {
             Some(head_start) => {
                 let task = head_start.task;
                 tokio::select! {
-                    () = self.cancel.cancelled() => return None,
+                    () = self.work.cancelled() => return None,
                     joined = task => joined.map_err(|error| ValidateError::Interrupted(error.to_string())).and_then(|r| r),
                 }
             }
@@ -317,7 +317,7 @@ impl Driver {
             }
         };
         let report = match result {
-            Ok(report) if report.not_run.is_none() && !report.cancelled && !report.timed_out => report,
+            Ok(report) if !report.inconclusive() => report,
             Ok(_) => return None,
             Err(error) => {
                 tracing::warn!("validation without the changes could not run: {error}");

@@ -4,12 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::process::ExitCode;
 
+use ropey::Rope;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ValidateArgs;
 use issuewright::config::{self, Config};
-use issuewright::validate::{Kind, Problem, Validator};
+use issuewright::validate::{Kind, Problem, Report, Validator};
 use issuewright::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 
 /// Validates `--repo`; exit status 0 when there are no errors, 1 when there are, 2 when
@@ -64,7 +65,7 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     let problems: Vec<&Problem> = reports.iter().flat_map(|report| &report.problems).collect();
     if args.json {
         // Each file is read once, however many problems it has.
-        let mut texts: HashMap<WorkspacePath, String> = HashMap::new();
+        let mut texts: HashMap<WorkspacePath, Rope> = HashMap::new();
         let entries: Vec<Value> = problems.iter().map(|problem| entry(&root, problem, &mut texts)).collect();
         println!("{:#}", Value::Array(entries));
     } else {
@@ -78,7 +79,8 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
             eprintln!("{output}");
         }
     }
-    if reports.iter().any(|report| report.timed_out || report.cancelled) {
+    // Reports that were not run returned above.
+    if reports.iter().any(Report::inconclusive) {
         return Ok(Verdict::Unfinished);
     }
     Ok(if reports.iter().all(|report| report.passed && report.errors() == 0) {
@@ -90,11 +92,13 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
 
 /// `{"path", "range", "severity", "code", "source", "message"}`; the range is 0-based with
 /// UTF-16 columns, as LSP has it; a problem outside the workspace has no path or range.
-fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, String>) -> Value {
+fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, Rope>) -> Value {
     let (path, range) = match &problem.place {
         Some(place) => {
             let text = texts.entry(place.path.clone()).or_insert_with(|| {
-                read_disk_text(&root.path().join(place.path.as_str())).ok().flatten().unwrap_or_default()
+                Rope::from_str(
+                    &read_disk_text(&root.path().join(place.path.as_str())).ok().flatten().unwrap_or_default(),
+                )
             });
             let range = Problem::range_in(place, problem.unit, text, PositionEncoding::Utf16);
             (json!(place.path), json!(range))

@@ -71,11 +71,7 @@ impl IndexCache {
     pub fn save<'a>(path: &Path, files: impl Iterator<Item = &'a IndexedFile>) -> std::io::Result<()> {
         let files: Vec<&IndexedFile> = files.collect();
         let bytes = postcard::to_stdvec(&files).map_err(std::io::Error::other)?;
-        let parent = path.parent().expect("cache files live in a folder");
-        std::fs::create_dir_all(parent)?;
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&temporary, bytes)?;
-        std::fs::rename(&temporary, path)?;
+        crate::workspace::write_atomically(path, &bytes)?;
         remove_outdated(path);
         Ok(())
     }

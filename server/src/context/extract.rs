@@ -151,7 +151,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 }
             }
         }
-        // A name tree-sitter inserted to recover from an error (`enum x { pub }`) is empty.
+        // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
         if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
             defined_names.insert(name.id());
             let container = container_of(node, source);

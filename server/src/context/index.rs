@@ -110,6 +110,18 @@ pub fn is_test_path(path: &str) -> bool {
         || name.contains(".spec.")
 }
 
+/// True for example and demonstration programs (`examples/`, `example/`, `demo/`, a
+/// `rayon-demo` crate).
+pub fn is_example_path(path: &str) -> bool {
+    let mut folders = path.split('/').rev().skip(1);
+    folders.any(|part| is_example_word(part) || part.ends_with("-demo") || part.ends_with("_demo"))
+}
+
+/// `example`, `examples`, `demo` or `demos`: a folder or word meaning example code.
+pub fn is_example_word(word: &str) -> bool {
+    matches!(word, "example" | "examples" | "demo" | "demos")
+}
+
 /// A Rust crate in the workspace: its folder and name.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Crate {

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::index::{is_example_path, is_example_word};
 use super::terms;
 
 /// An identifier the issue names, e.g. `JoinSet::try_join_next` or `getNumberType()`.
@@ -231,10 +232,9 @@ fn about_tests(text: &str) -> bool {
 }
 
 fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
-    let is_example_word = |w: &str| matches!(w, "example" | "examples" | "demo" | "demos");
     let title = text.lines().find(|line| !line.trim().is_empty()).unwrap_or_default().to_ascii_lowercase();
     title.split(|c: char| !c.is_ascii_alphanumeric()).any(is_example_word)
-        || paths.iter().any(|(path, _)| path.split('/').rev().skip(1).any(is_example_word))
+        || paths.iter().any(|(path, _)| is_example_path(path))
 }
 
 /// Reads one part of an issue.

@@ -122,19 +122,20 @@ impl LiveIndex {
     /// The previous tree is edited and reparsed incrementally.
     pub fn change(&self, path: &str, edits: Option<&[ByteEdit]>, text: &str) {
         let mut state = self.write();
-        if !state.wants(path, text.len()) {
+        if !state.open.contains_key(path) {
+            drop(state);
+            return self.open(path, text);
+        }
+        // Where it lies was checked when it opened; per keystroke only its size can change.
+        if text.len() as u64 > MAX_SOURCE_BYTES {
             // Grown past the limit: the disk's version (if indexable) stands in.
-            if state.open.remove(path).is_some()
-                && let Some(index) = state.index.as_mut()
-            {
+            state.open.remove(path);
+            if let Some(index) = state.index.as_mut() {
                 Arc::make_mut(index).refresh_from_disk(path);
             }
             return;
         }
-        let Some(open) = state.open.get_mut(path) else {
-            drop(state);
-            return self.open(path, text);
-        };
+        let Some(open) = state.open.get_mut(path) else { return };
         let mut old = open.tree.take();
         match (old.as_mut(), edits) {
             (Some(tree), Some(edits)) => edits.iter().for_each(|edit| tree.edit(&input_edit(edit))),
@@ -396,7 +397,7 @@ mod tests {
         std::fs::write(dir.path().join("lib.rs"), "pub fn built() {}\n").unwrap();
         let live = Arc::new(LiveIndex::default());
         assert!(live.snapshot().is_none());
-        live.build_in_background(dir.path(), Some(&dir.path().join("cache")), super::super::index::MAX_INDEXED_FILES);
+        live.build_in_background(dir.path(), Some(&dir.path().join("cache")), crate::context::MAX_INDEXED_FILES);
         let index = live.ready(Duration::from_secs(20)).await.expect("built");
         assert_eq!(names(&index, "lib.rs"), ["built"]);
         assert!(cache::cache_file(&dir.path().join("cache"), dir.path()).exists(), "the cache is written");

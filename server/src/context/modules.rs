@@ -247,9 +247,8 @@ impl Modules {
         let candidates: Vec<String> = if import.starts_with("./") || import.starts_with("../") {
             vec![join(dir, import)]
         } else {
-            let config = self.tsconfigs.iter().find(|c| contains(&c.dir, from));
             let mut found = Vec::new();
-            for config in config.into_iter() {
+            if let Some(config) = self.tsconfigs.iter().find(|c| contains(&c.dir, from)) {
                 for (pattern, targets) in &config.paths {
                     let matched = match pattern.strip_suffix('*') {
                         Some(prefix) => import.strip_prefix(prefix),

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::DefinitionKind;
 use super::graph::FileGraph;
-use super::index::{Index, IndexedFile, is_test_path};
+use super::index::{Index, IndexedFile, is_example_path, is_test_path};
 use super::issue::{self, IssueQuery};
 use super::terms;
 
@@ -250,15 +250,6 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
     ranked
-}
-
-/// True for example and demonstration programs (`examples/`, `example/`, `demo/`, a
-/// `rayon-demo` crate).
-fn is_example_path(path: &str) -> bool {
-    let mut folders = path.split('/').rev().skip(1);
-    folders.any(|part| {
-        matches!(part, "examples" | "example" | "demo" | "demos") || part.ends_with("-demo") || part.ends_with("_demo")
-    })
 }
 
 fn normalise(values: &[f64]) -> Vec<f64> {

@@ -40,7 +40,7 @@ impl Endpoint {
 
 /// `url` with its password and query values replaced by `[REDACTED]`.
 pub fn shown_url(url: &str) -> String {
-    let Ok(mut parsed) = tower_lsp::lsp_types::Url::parse(url) else { return url.to_owned() };
+    let Ok(mut parsed) = reqwest::Url::parse(url) else { return url.to_owned() };
     if parsed.password().is_some() {
         let _ = parsed.set_password(Some("REDACTED"));
     }
@@ -144,7 +144,7 @@ impl Transport {
         let response = tokio::time::timeout(self.timeout, request.send())
             .await
             .map_err(|_| silent("no answer"))?
-            .map_err(|error| send_fault(&error, endpoint))?;
+            .map_err(|error| send_fault(error, endpoint))?;
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if !(200..300).contains(&status) {
@@ -207,7 +207,6 @@ impl Transport {
     }
 }
 
-/// A failure to send: nothing listening is a configuration problem, the rest is transient.
 /// Most bytes of an error response that are read (an error page can be anything).
 const MAX_ERROR_BODY: usize = 64 * 1024;
 
@@ -225,16 +224,11 @@ async fn bounded_text(response: reqwest::Response, timeout: Duration) -> String 
     String::from_utf8_lossy(&body).into_owned()
 }
 
-fn send_fault(error: &reqwest::Error, endpoint: &Endpoint) -> Fault {
+/// A failure to send: nothing listening is a configuration problem, the rest is transient.
+fn send_fault(error: reqwest::Error, endpoint: &Endpoint) -> Fault {
     // The client's messages quote the URL, query and all; the message names it shown safely.
-    let mut detail = source_chain(error);
-    if let Some(url) = error.url() {
-        let mut bare = url.clone();
-        bare.set_query(None);
-        let _ = bare.set_password(None);
-        detail = detail.replace(&format!(" for url ({url})"), "").replace(&format!(" for url ({bare})"), "");
-        detail = detail.replace(url.as_str(), &endpoint.shown_url());
-    }
+    let error = error.without_url();
+    let detail = source_chain(&error);
     if error.is_connect() {
         return Fault::new(FaultClass::Unreachable, format!("cannot connect to {}: {detail}", endpoint.shown_url()));
     }

@@ -2,7 +2,7 @@
 //! chunks (text, tool-call fragments by `index`, the finish chunk, the usage chunk, `[DONE]`).
 //! The same client serves every OpenAI-compatible server, Ollama's `/v1` included.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
@@ -120,9 +120,9 @@ struct PartialCall {
 pub struct ChunkAssembler {
     text: String,
     /// Calls in the order they began.
-    calls: BTreeMap<u64, PartialCall>,
-    /// The call each wire `index` currently feeds.
-    slots: HashMap<u64, u64>,
+    calls: Vec<PartialCall>,
+    /// The call (a position in `calls`) each wire `index` currently feeds.
+    slots: HashMap<u64, usize>,
     finish_reason: Option<String>,
     usage: Option<Usage>,
 }
@@ -163,7 +163,7 @@ impl Decoder for ChunkAssembler {
             let name = fragment["function"]["name"].as_str().filter(|n| !n.is_empty());
             // Some servers (Ollama) give every parallel call index 0: a new id, or a new name
             // after complete arguments, starts a new call rather than extending the last.
-            let current = self.slots.get(&index).and_then(|slot| self.calls.get(slot));
+            let current = self.slots.get(&index).map(|slot| &self.calls[*slot]);
             let starts_new = match current {
                 None => true,
                 Some(call) => {
@@ -174,11 +174,10 @@ impl Decoder for ChunkAssembler {
                 }
             };
             if starts_new {
-                let slot = self.calls.len() as u64;
-                self.calls.insert(slot, PartialCall::default());
-                self.slots.insert(index, slot);
+                self.slots.insert(index, self.calls.len());
+                self.calls.push(PartialCall::default());
             }
-            let call = self.calls.get_mut(&self.slots[&index]).expect("the slot was just made");
+            let call = &mut self.calls[self.slots[&index]];
             if let Some(id) = id {
                 call.id = Some(id.to_owned());
             }
@@ -203,6 +202,7 @@ impl Decoder for ChunkAssembler {
         let tool_calls: Vec<ToolCall> = self
             .calls
             .into_iter()
+            .enumerate()
             .map(|(index, call)| {
                 let (arguments, malformed) = parse_arguments(&call.arguments);
                 ToolCall {

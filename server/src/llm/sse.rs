@@ -54,7 +54,8 @@ impl SseParser {
             self.line(&line, &mut items);
         }
         self.pending.drain(..start);
-        self.scanned = self.pending.len().saturating_sub(1).max(at - start);
+        // All but a last byte that may be a `\r` waiting for its `\n` holds no line end.
+        self.scanned = self.pending.len().saturating_sub(1);
         if self.pending.len() > MAX_LINE_BYTES {
             self.pending.clear();
             self.scanned = 0;

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+use ropey::Rope;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use tower_lsp::Client;
@@ -51,10 +52,12 @@ pub fn diagnostics_by_file<'a>(
 ) -> BTreeMap<WorkspacePath, Vec<Diagnostic>> {
     let mut by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>> = BTreeMap::new();
     let uri = |path: &WorkspacePath| uri_of(root, path);
-    // A build can report hundreds of problems in one file: it is read once.
-    let texts: RefCell<HashMap<WorkspacePath, Option<String>>> = RefCell::default();
-    let text_once =
-        |path: &WorkspacePath| texts.borrow_mut().entry(path.clone()).or_insert_with(|| text_of(path)).clone();
+    // A build can report hundreds of problems in one file: it is read once, into a rope
+    // every problem shares.
+    let texts: RefCell<HashMap<WorkspacePath, Option<Rope>>> = RefCell::default();
+    let text_once = |path: &WorkspacePath| {
+        texts.borrow_mut().entry(path.clone()).or_insert_with(|| text_of(path).map(|t| Rope::from_str(&t))).clone()
+    };
     for problem in problems {
         let Some(place) = &problem.place else { continue };
         if let Some(diagnostic) = problem.to_diagnostic(&text_once, &uri, encoding) {

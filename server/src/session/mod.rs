@@ -215,12 +215,10 @@ pub fn mark_discarded(root: &Path, id: &RunId) -> Result<(), SessionError> {
     append_to(root, id, LedgerEvent::ProposalDiscarded)
 }
 
-/// Replaces a record file whole or not at all (a temporary file, then a rename): a crash or
-/// a full disk never leaves half a proposal.
+/// Replaces a record file whole or not at all: a crash or a full disk never leaves half a
+/// proposal.
 fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
-    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&temporary, bytes).map_err(io_error(&temporary))?;
-    std::fs::rename(&temporary, path).map_err(io_error(path))
+    crate::workspace::write_atomically(path, bytes).map_err(io_error(path))
 }
 
 /// Reads a run's ledger, line by line; a damaged line is reported with its number.

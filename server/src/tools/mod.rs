@@ -384,9 +384,11 @@ mod tests {
             assert!(!read.ok && read.output.contains("holds credentials"), "{path}: {}", read.output);
         }
         assert!(tools.execute(&mut overlay, None, &call("read_file", json!({"path": ".env.example"}))).ok);
-        let grep = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "PASSWORD"})));
+        let grep = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "PASSWORD|TOKEN|PRIVATE"})));
         assert!(grep.output.contains("src/env.rs") && grep.output.contains(".env.example"), "{}", grep.output);
-        assert!(!grep.output.contains("hunter2") && !grep.output.contains(".env:"), "{}", grep.output);
+        for secret in ["hunter2", ".env:", "config/.env.production", "server.pem", "abc", "BEGIN PRIVATE"] {
+            assert!(!grep.output.contains(secret), "{secret} in {}", grep.output);
+        }
     }
 
     #[test]

@@ -112,13 +112,18 @@ impl Report {
         if self.passed { self.errors() } else { self.errors().max(1) }
     }
 
+    /// True when the command did not run to its end (not run, timed out or cancelled): its
+    /// problems say nothing about the proposal as a whole.
+    pub fn inconclusive(&self) -> bool {
+        self.not_run.is_some() || self.timed_out || self.cancelled
+    }
+
     /// How many of this report's errors (as [`Report::error_count`] counts them) `before`,
     /// a report of the same command on the workspace without the proposal, already had.
     /// Errors match by file, tool, code and message, not by line: edits move lines.
     pub fn errors_already_in(&self, before: &Report) -> usize {
-        let inconclusive = |report: &Report| report.not_run.is_some() || report.timed_out || report.cancelled;
         // A time-out or a cancel is never an old failure; an old one that ended so tells nothing.
-        if before.passed || inconclusive(before) || inconclusive(self) {
+        if before.passed || before.inconclusive() || self.inconclusive() {
             return 0;
         }
         let mut earlier: HashMap<problem::ProblemIdentity<'_>, usize> = HashMap::new();

@@ -153,17 +153,17 @@ impl Problem {
     }
 
     /// The LSP range of a place in `text`, in `encoding`.
-    pub fn range_in(place: &Place, unit: ColumnUnit, text: &str, encoding: PositionEncoding) -> Range {
-        let rope = Rope::from_str(text);
-        let index = LineIndex::new(&rope, encoding);
-        let position = |spot: Spot| index.position_of_char(char_of(&rope, spot, unit));
+    pub fn range_in(place: &Place, unit: ColumnUnit, text: &Rope, encoding: PositionEncoding) -> Range {
+        let index = LineIndex::new(text, encoding);
+        let position = |spot: Spot| index.position_of_char(char_of(text, spot, unit));
         Range::new(position(place.start), position(place.end))
     }
 
-    /// The diagnostic for the editor; `text_of` gives a workspace file's current text, `uri_of` its URI.
+    /// The diagnostic for the editor; `text_of` gives a workspace file's current text (a rope:
+    /// cloning it is cheap), `uri_of` its URI.
     pub fn to_diagnostic(
         &self,
-        text_of: &dyn Fn(&WorkspacePath) -> Option<String>,
+        text_of: &dyn Fn(&WorkspacePath) -> Option<Rope>,
         uri_of: &dyn Fn(&WorkspacePath) -> Url,
         encoding: PositionEncoding,
     ) -> Option<Diagnostic> {
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn columns_convert_from_each_unit_to_each_encoding() {
-        let text = "let s = \"😀\"; x\n\tint y = z;\n";
+        let text = &Rope::from_str("let s = \"😀\"; x\n\tint y = z;\n");
         // "x" is char 13 on line 0; the emoji is 2 UTF-16 units and 4 UTF-8 bytes.
         let chars = Problem::range_in(&place(0, 13, 14), ColumnUnit::Chars, text, PositionEncoding::Utf16);
         assert_eq!(chars.start, position(0, 14));
@@ -274,7 +274,8 @@ mod tests {
         problem.related.push(Related { place: place(0, 4, 5), message: "expected due to this".into() });
         problem.replacements.push(Replacement { place: place(0, 3, 3), text: ".into()".into() });
         let uri = |p: &WorkspacePath| Url::parse(&format!("file:///w/{p}")).unwrap();
-        let diagnostic = problem.to_diagnostic(&|_| Some("abc d\n".into()), &uri, PositionEncoding::Utf16).unwrap();
+        let diagnostic =
+            problem.to_diagnostic(&|_| Some(Rope::from_str("abc d\n")), &uri, PositionEncoding::Utf16).unwrap();
         assert_eq!(diagnostic.code, Some(NumberOrString::String("E0308".into())));
         assert_eq!(diagnostic.source.as_deref(), Some("cargo"));
         assert_eq!(diagnostic.related_information.unwrap()[0].location.range.start, position(0, 4));

@@ -39,7 +39,13 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
                 bytes.extend_from_slice(&BOM);
             }
             bytes.extend_from_slice(text.as_bytes());
-            write_atomically(&absolute, &bytes).map_err(io)
+            // A link (checked to stay inside the workspace) keeps being a link: its target is written.
+            let target = if absolute.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+                absolute.canonicalize().map_err(io)?
+            } else {
+                absolute
+            };
+            write_atomically(&target, &bytes).map_err(io)
         }
     }
 }
@@ -47,16 +53,11 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
 /// UTF-8's byte-order mark.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
-fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // A link (checked to stay inside the workspace) keeps being a link: its target is written.
-    let resolved;
-    let absolute = if absolute.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
-        resolved = absolute.canonicalize()?;
-        resolved.as_path()
-    } else {
-        absolute
-    };
-    let parent = absolute.parent().expect("a file below the root has a parent");
+/// Replaces the file at `absolute` whole or not at all: a fresh temporary file beside it,
+/// synced, given the old file's permissions, then renamed over it (a link there is replaced,
+/// not followed). Folders on the way are made.
+pub fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let parent = absolute.parent().expect("a file to write has a parent folder");
     std::fs::create_dir_all(parent)?;
     let mut temporary = tempfile_in(parent)?;
     temporary.1.write_all(bytes)?;

@@ -184,24 +184,21 @@ impl Root {
                 return Ok(self.path.join(relative.as_str()));
             };
             if metadata.file_type().is_symlink() {
-                let target = current.canonicalize();
-                let inside = target
-                    .as_ref()
-                    .map(|target| target.starts_with(&self.canonical))
-                    // A dangling link could be created outside later: refuse it.
-                    .unwrap_or(false);
-                if !inside {
+                // Where it leads, inside the root; a dangling link could be created outside later.
+                let Some(rest) = current
+                    .canonicalize()
+                    .ok()
+                    .and_then(|target| target.strip_prefix(&self.canonical).ok().map(Path::to_owned))
+                else {
                     return Err(PathError::SymlinkEscape(relative.to_string()));
-                }
-                // A link may not lead where a path may not go.
-                if let Ok(target) = &target {
-                    let rest = target.strip_prefix(&self.canonical).unwrap_or(target);
-                    let mut parts = rest.components().filter_map(|c| c.as_os_str().to_str());
-                    if parts.next().is_some_and(|first| folds_to(first, ".issuewright")) {
+                };
+                // A link may not lead where a path may not go: the run records at the top,
+                // `.git` at any depth (as for plain paths; a nested repository's hooks too).
+                for (depth, part) in rest.components().filter_map(|c| c.as_os_str().to_str()).enumerate() {
+                    if depth == 0 && folds_to(part, ".issuewright") {
                         return Err(PathError::RunRecords(relative.to_string()));
                     }
-                    // `.git` at any depth, as for plain paths (a nested repository's hooks too).
-                    if rest.components().filter_map(|c| c.as_os_str().to_str()).any(|part| folds_to(part, ".git")) {
+                    if folds_to(part, ".git") {
                         return Err(PathError::GitDirectory(relative.to_string()));
                     }
                 }
