@@ -80,6 +80,17 @@ pub struct Definition {
     pub container: Option<String>,
 }
 
+/// A Rust `mod name;` declaration: a submodule whose source is another file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ModuleDeclaration {
+    /// The module's name (`r#` taken off a raw identifier).
+    pub name: String,
+    /// The file a `#[path = "..."]` attribute names for it, as written.
+    pub path: Option<String>,
+    /// The inline modules (`mod a { ... }`) it is declared in, outermost first.
+    pub within: Vec<String>,
+}
+
 /// Everything extracted from one file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileSymbols {
@@ -90,7 +101,7 @@ pub struct FileSymbols {
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
     /// Rust `mod name;` declarations (submodules in other files).
-    pub module_declarations: Vec<String>,
+    pub module_declarations: Vec<ModuleDeclaration>,
     /// Types this file's types extend or implement (traits its `impl` blocks implement).
     pub supertypes: Vec<String>,
     /// Types this file's Rust `impl` blocks are for.
@@ -140,7 +151,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "name" => name = Some(node),
                 "import" => symbols.imports.push(collapsed(node, source)),
                 "package" => symbols.package = Some(collapsed(node, source)),
-                "module.declaration" => symbols.module_declarations.push(collapsed(node, source)),
+                "module.declaration" => symbols.module_declarations.push(module_declaration(node, source)),
+                "module.in_macro" => symbols.module_declarations.extend(module_declaration_in_macro(node, source)),
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
@@ -176,6 +188,101 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols.references.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     symbols
+}
+
+/// The declaration whose name is `name`, with its `#[path]` and the inline modules around it.
+fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclaration {
+    let item = name.parent();
+    let path = item.and_then(|item| path_attribute(item, source));
+    let within = item.map(|item| enclosing_modules(item, source)).unwrap_or_default();
+    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within }
+}
+
+/// A `mod name;` among a macro's tokens (`cfg_rt! { pub mod runtime; }`, `cfg_if!`), the way
+/// crates put declarations behind conditions; `keyword` is its `mod` token.
+fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> Option<ModuleDeclaration> {
+    let name = keyword.next_sibling().filter(|name| name.kind() == "identifier")?;
+    name.next_sibling().filter(|end| end.kind() == ";")?;
+    // Attributes come before visibility: `#[path = "x.rs"] pub(crate) mod x;`.
+    let mut path = None;
+    let mut sibling = keyword.prev_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "pub" | "#" | "line_comment" | "block_comment" => {}
+            "token_tree" if text(node, source).starts_with('(') => {}
+            "token_tree" if text(node, source).starts_with('[') => {
+                let key = node.named_child(0).filter(|key| key.kind() == "identifier");
+                let value = node.named_child(1).filter(|value| value.kind() == "string_literal");
+                if let (Some(key), Some(value)) = (key, value)
+                    && text(key, source) == "path"
+                {
+                    path = first_of_kind(value, "string_content").map(|content| text(content, source).to_owned());
+                }
+            }
+            _ => break,
+        }
+        sibling = node.prev_sibling();
+    }
+    Some(ModuleDeclaration {
+        name: unraw(text(name, source)).to_owned(),
+        path,
+        within: enclosing_modules(keyword, source),
+    })
+}
+
+/// The names of the inline modules around `node`, outermost first: `mod a { ... }` items,
+/// and `mod a { ... }` written among a macro's tokens.
+fn enclosing_modules(node: Node<'_>, source: &[u8]) -> Vec<String> {
+    let mut within = Vec::new();
+    let mut ancestor = node.parent();
+    while let Some(node) = ancestor {
+        let name = match node.kind() {
+            "mod_item" => node.child_by_field_name("name"),
+            "token_tree" => node
+                .prev_sibling()
+                .filter(|name| name.kind() == "identifier")
+                .filter(|name| name.prev_sibling().is_some_and(|keyword| keyword.kind() == "mod")),
+            _ => None,
+        };
+        if let Some(name) = name {
+            within.push(unraw(text(name, source)).to_owned());
+        }
+        ancestor = node.parent();
+    }
+    within.reverse();
+    within
+}
+
+/// The value of a `#[path = "..."]` among the attributes just before `item`.
+fn path_attribute(item: Node<'_>, source: &[u8]) -> Option<String> {
+    let mut sibling = item.prev_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => {
+                let attribute = node.named_child(0).filter(|a| a.kind() == "attribute");
+                let value = attribute
+                    .filter(|a| a.named_child(0).is_some_and(|key| text(key, source) == "path"))
+                    .and_then(|a| a.child_by_field_name("value"));
+                if let Some(content) = value.and_then(|v| first_of_kind(v, "string_content")) {
+                    return Some(text(content, source).to_owned());
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        sibling = node.prev_sibling();
+    }
+    None
+}
+
+fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).find(|child| child.kind() == kind)
+}
+
+/// A Rust identifier without the `r#` of a raw identifier.
+fn unraw(name: &str) -> &str {
+    name.strip_prefix("r#").unwrap_or(name)
 }
 
 fn push_unique(list: &mut Vec<String>, name: &str) {
@@ -380,13 +487,64 @@ mod tests {
             assert!(names.contains(&expected), "{expected} missing from {names:?}");
         }
         assert_eq!(found.imports, ["std::collections::HashMap", "crate::sync::{mpsc, Mutex as Lock}", "alloc"]);
-        assert_eq!(found.module_declarations, ["declared"]);
+        let declared: Vec<&str> = found.module_declarations.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(declared, ["declared"]);
         assert_eq!(found.impl_targets, ["Sender"]);
         assert!(found.supertypes.is_empty());
         assert_eq!(found.parse_errors, 0);
         let implementing = symbols(Language::Rust, "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n");
         assert_eq!(implementing.supertypes, ["Debug", "Channel"]);
         assert_eq!(implementing.impl_targets, ["Sender", "Pipe"]);
+    }
+
+    #[test]
+    fn module_declarations_carry_their_path_attribute_and_inline_modules() {
+        let source = r##"
+#[cfg(unix)]
+#[path = "unix/mod.rs"]
+// the platform's half
+mod imp;
+#[path = r"raw/dir.rs"] mod raw;
+#[doc = "not a path"]
+pub(crate) mod r#try;
+mod outer {
+    pub mod inner {
+        #[path = "deep.rs"]
+        mod leaf;
+    }
+    mod plain;
+}
+mod inline { fn body() {} }
+cfg_rt! {
+    #[cfg_attr(docsrs, doc(cfg(feature = "rt")))]
+    #[path = "rt/mod.rs"]
+    pub(crate) mod runtime;
+    pub use self::runtime::Runtime;
+}
+cfg_if::cfg_if! {
+    if #[cfg(unix)] { mod unix; } else { mod other { mod nested; fn f() {} } }
+}
+macro_rules! declare { ($name:ident) => { mod $name; }; }
+"##;
+        let found = symbols(Language::Rust, source);
+        let declared: Vec<(&str, Option<&str>, Vec<&str>)> = found
+            .module_declarations
+            .iter()
+            .map(|d| (d.name.as_str(), d.path.as_deref(), d.within.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            declared,
+            [
+                ("imp", Some("unix/mod.rs"), vec![]),
+                ("raw", Some("raw/dir.rs"), vec![]),
+                ("try", None, vec![]),
+                ("leaf", Some("deep.rs"), vec!["outer", "inner"]),
+                ("plain", None, vec!["outer"]),
+                ("runtime", Some("rt/mod.rs"), vec![]),
+                ("unix", None, vec![]),
+                ("nested", None, vec!["other"]),
+            ]
+        );
     }
 
     #[test]

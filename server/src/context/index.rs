@@ -9,9 +9,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::IndexCache;
-use super::extract::{self, FileSymbols};
+use super::extract::{self, FileSymbols, ModuleDeclaration};
 use super::language::Language;
-use super::modules::{ModuleTable, Modules, TsConfig};
+use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
 
 /// Source files larger than this are left out (generated code, vendored bundles).
@@ -122,13 +122,25 @@ pub fn is_example_word(word: &str) -> bool {
     matches!(word, "example" | "examples" | "demo" | "demos")
 }
 
-/// A Rust crate in the workspace: its folder and name.
+/// A Rust crate in the workspace: its folder, name and the files its targets compile from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Crate {
     /// The folder holding `Cargo.toml` (`""` for the root).
     pub dir: String,
-    /// The package name, `-` turned into `_`.
+    /// The name other crates `use` it by: `[lib] name`, else the package name, `-` turned into `_`.
     pub name: String,
+    /// The library's and binaries' root files the manifest names or implies (binaries in
+    /// `src/bin/` are found among the indexed files).
+    pub roots: Vec<CrateRoot>,
+}
+
+/// A file a crate target is compiled from (`src/lib.rs`), with the target's name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CrateRoot {
+    /// The target's name, `-` turned into `_`: the first segment of its module paths.
+    pub name: String,
+    /// The root file, relative to the workspace.
+    pub path: String,
 }
 
 /// Counts for one language.
@@ -246,6 +258,7 @@ impl Index {
         }
         let modules = Modules::new(crates, tsconfigs);
         let mut index = Self { root: root.to_owned(), files, modules, stats };
+        index.follow_module_declarations();
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -373,12 +386,34 @@ impl Index {
 
     /// Puts an already built entry in place (e.g. from an incremental parse).
     pub fn insert(&mut self, file: IndexedFile) {
+        let redeclares = file.language == Language::Rust
+            && self
+                .files
+                .get(&file.path)
+                .is_none_or(|old| old.symbols.module_declarations != file.symbols.module_declarations);
         self.files.insert(file.path.clone(), Arc::new(file));
+        if redeclares {
+            self.follow_module_declarations();
+        }
     }
 
     /// Forgets a deleted file.
     pub fn remove(&mut self, path: &str) {
-        self.files.remove(path);
+        if self.files.remove(path).is_some_and(|old| old.language == Language::Rust) {
+            self.follow_module_declarations();
+        }
+    }
+
+    /// Gives Rust files the module paths their crates' `mod` declarations give them.
+    fn follow_module_declarations(&mut self) {
+        let rust_files: BTreeMap<&str, &[ModuleDeclaration]> = self
+            .files
+            .values()
+            .filter(|file| file.language == Language::Rust)
+            .map(|file| (file.path.as_str(), file.symbols.module_declarations.as_slice()))
+            .collect();
+        let declared = self.modules.declared_modules(&rust_files);
+        self.modules.set_declared(declared);
     }
 
     /// Re-reads one path from disk: a file the walk would index is indexed again; anything
@@ -407,8 +442,12 @@ impl Index {
                     .take_while(|(file, _)| file.starts_with(&below))
                     .map(|(file, _)| file.clone())
                     .collect();
+                let mut rust_gone = false;
                 for file in doomed {
-                    self.files.remove(&file);
+                    rust_gone |= self.files.remove(&file).is_some_and(|old| old.language == Language::Rust);
+                }
+                if rust_gone {
+                    self.follow_module_declarations();
                 }
             }
         }
@@ -523,9 +562,25 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
 fn read_crate(root: &Path, manifest: &Path) -> Option<Crate> {
     let text = std::fs::read_to_string(manifest).ok()?;
     let value: toml::Table = toml::from_str(&text).ok()?;
-    let name = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
+    let package = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
     let dir = manifest.parent()?.strip_prefix(root).ok()?.to_str()?.replace('\\', "/");
-    Some(Crate { dir, name })
+    let text_of = |table: Option<&toml::Value>, key: &str| table?.get(key)?.as_str().map(str::to_owned);
+    let in_crate = |path: &str| join(&dir, path);
+    let lib = value.get("lib");
+    let name = text_of(lib, "name").map_or(package.clone(), |name| name.replace('-', "_"));
+    let lib_path = text_of(lib, "path").unwrap_or_else(|| "src/lib.rs".to_owned());
+    let mut roots = vec![CrateRoot { name: name.clone(), path: in_crate(&lib_path) }];
+    for bin in value.get("bin").and_then(toml::Value::as_array).into_iter().flatten() {
+        let bin_name = text_of(Some(bin), "name");
+        let Some(path) = text_of(Some(bin), "path").or_else(|| bin_name.as_ref().map(|n| format!("src/bin/{n}.rs")))
+        else {
+            continue;
+        };
+        let bin_name = bin_name.map_or(package.clone(), |n| n.replace('-', "_"));
+        roots.push(CrateRoot { name: bin_name, path: in_crate(&path) });
+    }
+    roots.push(CrateRoot { name: package, path: in_crate("src/main.rs") });
+    Some(Crate { dir, name, roots })
 }
 
 #[cfg(test)]
@@ -534,6 +589,74 @@ mod tests {
 
     fn workspace(files: &[(&str, &[u8])]) -> tempfile::TempDir {
         crate::testing::tree(files)
+    }
+
+    #[test]
+    fn rust_modules_follow_mod_declarations_path_attributes_and_targets() {
+        let dir = workspace(&[
+            ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
+            (
+                "src/lib.rs",
+                b"mod net;\n#[cfg(unix)]\n#[path = \"platform/unix.rs\"]\nmod sys;\nmod outer { pub mod inner; }\nmod r#try;\n",
+            ),
+            ("src/net.rs", b"mod tcp;\n#[path = \"wire.rs\"] mod wire;\nmod proto { mod frame; }\nuse crate::sys::helpers;\n"),
+            ("src/net/tcp.rs", b"use super::wire::Frame;\n"),
+            ("src/wire.rs", b""),
+            ("src/net/proto/frame.rs", b""),
+            ("src/platform/unix.rs", b"mod helpers;\n"),
+            ("src/platform/helpers.rs", b""),
+            ("src/outer/inner.rs", b""),
+            ("src/try.rs", b""),
+            ("src/orphan/x.rs", b""),
+            ("src/bin/tool.rs", b"mod common;\nuse kit::outer;\n"),
+            ("src/bin/common/mod.rs", b"use crate::common::Shared;\n"),
+            ("src/bin/multi-word/main.rs", b""),
+            ("flat/Cargo.toml", b"[package]\nname = \"flat\"\n[lib]\nname = \"flat-core\"\npath = \"lib.rs\"\n[[bin]]\nname = \"flat-cli\"\npath = \"cli/main.rs\"\n"),
+            ("flat/lib.rs", b"pub mod util;\n"),
+            ("flat/util.rs", b""),
+            ("flat/cli/main.rs", b"mod args;\n"),
+            ("flat/cli/args.rs", b""),
+        ]);
+        let mut index = Index::build(dir.path(), None);
+        let module = |index: &Index, path: &str| index.module_of(path).unwrap();
+        for (path, expected) in [
+            ("src/lib.rs", "kit"),
+            ("src/net.rs", "kit::net"),
+            ("src/net/tcp.rs", "kit::net::tcp"),
+            ("src/wire.rs", "kit::net::wire"),
+            ("src/net/proto/frame.rs", "kit::net::proto::frame"),
+            ("src/platform/unix.rs", "kit::sys"),
+            ("src/platform/helpers.rs", "kit::sys::helpers"),
+            ("src/outer/inner.rs", "kit::outer::inner"),
+            ("src/try.rs", "kit::try"),
+            ("src/orphan/x.rs", "kit::orphan::x"),
+            ("src/bin/tool.rs", "tool"),
+            ("src/bin/common/mod.rs", "tool::common"),
+            ("src/bin/multi-word/main.rs", "multi_word"),
+            ("flat/lib.rs", "flat_core"),
+            ("flat/util.rs", "flat_core::util"),
+            ("flat/cli/main.rs", "flat_cli"),
+            ("flat/cli/args.rs", "flat_cli::args"),
+        ] {
+            assert_eq!(module(&index, path), expected, "{path}");
+        }
+        let table = index.module_table();
+        let resolved = |index: &Index, path: &str| -> Vec<String> {
+            let file = index.file(path).unwrap();
+            file.symbols.imports.iter().flat_map(|import| index.resolve_import(file, import, &table)).collect()
+        };
+        assert_eq!(resolved(&index, "src/net.rs"), ["src/platform/helpers.rs"]);
+        assert_eq!(resolved(&index, "src/net/tcp.rs"), ["src/wire.rs"], "`super` of a `#[path]` module");
+        assert_eq!(resolved(&index, "src/bin/tool.rs"), ["src/lib.rs"], "the library, from a binary");
+        assert_eq!(resolved(&index, "src/bin/common/mod.rs"), Vec::<String>::new(), "`crate` is the binary");
+
+        // An edit that drops a declaration takes the file back to the path it lives at.
+        index.update("src/lib.rs", b"mod net;\nmod outer { pub mod inner; }\nmod r#try;\n");
+        assert_eq!(module(&index, "src/platform/unix.rs"), "kit::platform::unix");
+        index.update("src/lib.rs", b"#[path = \"platform/unix.rs\"]\nmod sys;\n");
+        assert_eq!(module(&index, "src/platform/unix.rs"), "kit::sys");
+        index.remove("src/lib.rs");
+        assert_eq!(module(&index, "src/platform/helpers.rs"), "kit::platform::helpers", "no root, no declarations");
     }
 
     #[test]
@@ -597,7 +720,17 @@ mod tests {
         let skipped: Vec<&str> = index.stats.skipped.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(skipped.len(), 2, "{skipped:?}");
         assert!(skipped.contains(&"huge.rs") && skipped.contains(&"blob.rs"));
-        assert_eq!(index.crates(), [Crate { dir: String::new(), name: "my_crate".into() }]);
+        assert_eq!(
+            index.crates(),
+            [Crate {
+                dir: String::new(),
+                name: "my_crate".into(),
+                roots: vec![
+                    CrateRoot { name: "my_crate".into(), path: "src/lib.rs".into() },
+                    CrateRoot { name: "my_crate".into(), path: "src/main.rs".into() },
+                ],
+            }]
+        );
         let latin = index.file("latin1.java").unwrap();
         assert_eq!(latin.symbols.definitions.len(), 2, "non-UTF-8 source is read lossily: {:?}", latin.symbols);
         assert_eq!(index.stats.languages["rust"].files, 2);

@@ -2,11 +2,11 @@
 //! TypeScript folder and the `tsconfig.json` path alias naming it), and which of the
 //! workspace's files an import names.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
 
-use super::extract::FileSymbols;
-use super::index::Crate;
+use super::extract::{FileSymbols, ModuleDeclaration};
+use super::index::{Crate, CrateRoot};
 use super::language::Language;
 
 /// TypeScript and JavaScript extensions an import may leave out, in the order resolution tries them.
@@ -136,6 +136,9 @@ impl TsConfig {
 pub struct Modules {
     crates: Vec<Crate>,
     tsconfigs: Vec<TsConfig>,
+    /// Rust files reached by following `mod` declarations from a crate root, with the
+    /// module path that gives them.
+    declared: HashMap<String, String>,
 }
 
 impl Modules {
@@ -143,7 +146,59 @@ impl Modules {
     pub fn new(crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
         // The deepest folder first: a folder's aliases come before those of the folders above.
         tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
-        Self { crates, tsconfigs }
+        Self { crates, tsconfigs, declared: HashMap::new() }
+    }
+
+    /// The module path of every Rust file reached by following `mod` declarations (with
+    /// their `#[path]` attributes and inline modules) from the crates' roots: the library,
+    /// `src/main.rs`, the manifest's binaries and `src/bin/`. `rust_files` holds every
+    /// indexed Rust file with its declarations. A file reached twice keeps the first path,
+    /// taking roots in crate order and modules breadth first.
+    pub fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> HashMap<String, String> {
+        let mut declared: HashMap<String, String> = HashMap::new();
+        // (file, its module path, whether its submodules live in its own folder)
+        let mut queue: VecDeque<(String, String, bool)> = self
+            .crates
+            .iter()
+            .flat_map(|krate| crate_roots(krate, rust_files))
+            .map(|root| (root.path, root.name, true))
+            .collect();
+        while let Some((file, module, owns_folder)) = queue.pop_front() {
+            if declared.contains_key(&file) {
+                continue;
+            }
+            let Some(declarations) = rust_files.get(file.as_str()) else { continue };
+            let (folder, name) = file.rsplit_once('/').unwrap_or(("", &file));
+            // `a.rs` keeps its submodules in `a/`; a crate root, `mod.rs` and a file a
+            // `#[path]` named keep them beside themselves.
+            let own_folder = if owns_folder { folder.to_owned() } else { join(folder, name.trim_end_matches(".rs")) };
+            for declaration in declarations.iter() {
+                let inline = join(&own_folder, &declaration.within.join("/"));
+                let candidates = match &declaration.path {
+                    // Outside inline modules a `#[path]` is relative to the declaring file's folder.
+                    Some(path) if declaration.within.is_empty() => vec![(join(folder, path), true)],
+                    Some(path) => vec![(join(&inline, path), true)],
+                    None => vec![
+                        (join(&inline, &format!("{}.rs", declaration.name)), false),
+                        (join(&inline, &format!("{}/mod.rs", declaration.name)), true),
+                    ],
+                };
+                if let Some((child, owns)) =
+                    candidates.into_iter().find(|(path, _)| rust_files.contains_key(path.as_str()))
+                {
+                    let segments = declaration.within.iter().chain(std::iter::once(&declaration.name));
+                    let child_module = segments.fold(module.clone(), |path, segment| format!("{path}::{segment}"));
+                    queue.push_back((child, child_module, owns));
+                }
+            }
+            declared.insert(file, module);
+        }
+        declared
+    }
+
+    /// Takes the module paths [`Modules::declared_modules`] found.
+    pub fn set_declared(&mut self, declared: HashMap<String, String>) {
+        self.declared = declared;
     }
 
     /// The Rust crates, as found.
@@ -163,8 +218,13 @@ impl Modules {
         }
     }
 
-    /// The Rust module path of a file below a crate's `src/` (`crate_name::a::b`).
+    /// The Rust module path of a file (`crate_name::a::b`): the one its crate's `mod`
+    /// declarations give it, else (a module declared inside a macro, a file no root reaches)
+    /// the one its place below the crate's `src/` implies.
     pub fn rust_module(&self, path: &str) -> Option<String> {
+        if let Some(module) = self.declared.get(path) {
+            return Some(module.clone());
+        }
         // A file belongs to its nearest crate.
         let krate = self.crates.iter().filter(|c| contains(&c.dir, path)).max_by_key(|c| c.dir.len())?;
         let inside = if krate.dir.is_empty() { path } else { &path[krate.dir.len() + 1..] };
@@ -273,6 +333,26 @@ fn contains(dir: &str, path: &str) -> bool {
     dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// The roots of `krate`'s targets among the indexed files: those its manifest names or
+/// implies, then each binary in `src/bin/` (`src/bin/x.rs`, `src/bin/x/main.rs`).
+fn crate_roots(krate: &Crate, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> Vec<CrateRoot> {
+    let mut roots = krate.roots.clone();
+    let bin_folder = join(&krate.dir, "src/bin");
+    for path in rust_files.keys() {
+        let Some(inside) = path.strip_prefix(&bin_folder).and_then(|rest| rest.strip_prefix('/')) else { continue };
+        let name = match inside.split('/').collect::<Vec<_>>()[..] {
+            [file] => file.strip_suffix(".rs"),
+            [folder, "main.rs"] => Some(folder),
+            _ => None,
+        };
+        if let Some(name) = name {
+            roots.push(CrateRoot { name: name.replace('-', "_"), path: (*path).to_owned() });
+        }
+    }
+    roots.retain(|root| rust_files.contains_key(root.path.as_str()));
+    roots
+}
+
 /// Rust module paths and Java packages, each with the files that make it up.
 pub type ModuleTable = HashMap<String, Vec<String>>;
 
@@ -334,7 +414,7 @@ fn use_path(path: &str) -> String {
 }
 
 /// `dir` joined with a relative `path`, `.` and `..` resolved (never above the workspace).
-fn join(dir: &str, path: &str) -> String {
+pub(super) fn join(dir: &str, path: &str) -> String {
     let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
     for part in path.split('/') {
         match part {
@@ -353,7 +433,7 @@ mod tests {
     use super::*;
 
     fn krate(dir: &str, name: &str) -> Crate {
-        Crate { dir: dir.to_owned(), name: name.to_owned() }
+        Crate { dir: dir.to_owned(), name: name.to_owned(), roots: Vec::new() }
     }
 
     fn rust_modules() -> (Modules, ModuleTable) {
