@@ -43,6 +43,10 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "fuzz targets: fmt and clippy (fuzzing them needs nightly: fuzz/run.sh)"
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+cargo clippy --manifest-path fuzz/Cargo.toml --locked --target-dir target/fuzz-check -- -D warnings
+
 step "build"
 cargo build --workspace --all-targets --locked
 

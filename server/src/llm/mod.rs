@@ -5,6 +5,8 @@
 
 mod anthropic;
 mod fault;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod http;
 mod openai;
 pub mod redact;

@@ -1,0 +1,20 @@
+//! A source file of any content, indexed as Rust, Java, TypeScript or TSX (the first byte
+//! picks the language).
+#![no_main]
+
+use issuewright::context::{IndexedFile, Language};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&choice, source)) = data.split_first() else { return };
+    let (path, language) = match choice % 4 {
+        0 => ("src/lib.rs", Language::Rust),
+        1 => ("src/main/java/a/App.java", Language::Java),
+        2 => ("web/app.ts", Language::TypeScript),
+        _ => ("web/view.tsx", Language::Tsx),
+    };
+    let file = IndexedFile::from_source(path, language, source);
+    for definition in &file.symbols.definitions {
+        assert!(definition.line >= 1, "lines are 1-based");
+    }
+});

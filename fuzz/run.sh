@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Fuzzes each target for SECONDS (default 60; `bash fuzz/run.sh 600 model_stream` for one),
+# seeding its corpus from the wire-format examples, the grammar fixtures and the recorded
+# build outputs. Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+# Inputs that crash are left in fuzz/artifacts/TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+shift || true
+specs=../../shared/specs
+samples=../server/src/validate/parse/samples
+
+seed() { # target name bytes-file [prefix byte in octal]
+    mkdir -p "corpus/$1"
+    if [ -n "${4:-}" ]; then
+        { printf "\\$4"; cat "$3"; } >"corpus/$1/$2"
+    else
+        cp "$3" "corpus/$1/$2"
+    fi
+}
+
+for file in "$specs"/openai/examples/*.sse; do seed model_stream "openai-$(basename "$file")" "$file" 020; done
+for file in "$specs"/anthropic/examples/*.sse; do seed model_stream "anthropic-$(basename "$file")" "$file" 021; done
+for file in "$samples"/*; do seed compiler_output "$(basename "$file")" "$file"; done
+seed source_file rust ../grammars/rust/fixture.rs 000
+seed source_file java ../grammars/java/fixture.java 001
+seed source_file tsx ../grammars/typescript/fixture.tsx 003
+for file in "$specs"/github/examples/*.json; do seed issue_text "$(basename "$file")" "$file"; done
+mkdir -p corpus/lsp_message corpus/model_answer corpus/document_changes corpus/tsconfig corpus/exact_edit
+printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"shutdown","params":null}' >corpus/lsp_message/shutdown
+printf '{"tool_calls": [{"name": "read_file", "arguments": {"path": "src/lib.rs"}}]}' >corpus/model_answer/call
+printf '```json\n{"done": "Added the retry."}\n```' >corpus/model_answer/done
+printf '\001[{"range":{"start":{"line":1,"character":8},"end":{"line":1,"character":9}},"text":"x"}]' \
+    >corpus/document_changes/utf16
+printf '{ // aliases\n "extends": "./base", "compilerOptions": { "baseUrl": "src", "paths": { "@ui/*": ["ui/*"], }, }, }' \
+    >corpus/tsconfig/aliases
+printf 'fn a() {\r\n    1\r\n}\n\0    1\n\0    2\n' >corpus/exact_edit/crlf
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
+for target in "${targets[@]}"; do
+    echo "== $target ($seconds s)"
+    cargo +nightly fuzz run "$target" -- -max_total_time="$seconds" -max_len=65536 2>&1 | tail -n 4
+done
