@@ -387,13 +387,25 @@ impl ConfigLayer {
             dropped.push("validate.on_save");
         }
         if !dropped.is_empty() {
-            tracing::warn!(
+            warn_once(format!(
                 "{WORKSPACE_FILE}: ignoring {} (a repository may not choose these; set them in your own config, the editor's settings or flags)",
                 dropped.join(", ")
-            );
+            ));
         }
         self
     }
+}
+
+/// Logs `message` as a warning the first time this process meets it, and says whether it
+/// did: the files are read again for every run and save, and one complaint is enough.
+fn warn_once(message: String) -> bool {
+    static SEEN: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let first = SEEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(message.clone());
+    if first {
+        tracing::warn!("{message}");
+    }
+    first
 }
 
 /// Whether a service URL points at this machine (loopback).
@@ -427,6 +439,14 @@ mod tests {
             let kept = layer(&format!("[provider]\nbase_url = {local:?}\n")).restricted_for_repository();
             assert_eq!(kept.provider.base_url.as_deref(), Some(local), "a service on this machine is fine");
         }
+    }
+
+    #[test]
+    fn the_same_warning_is_logged_once() {
+        let message = "test: the same complaint, twice".to_owned();
+        assert!(warn_once(message.clone()));
+        assert!(!warn_once(message), "read again at the next save, it stays quiet");
+        assert!(warn_once("test: another complaint".to_owned()));
     }
 
     #[test]
