@@ -258,7 +258,6 @@ impl Index {
         }
         let modules = Modules::new(crates, tsconfigs);
         let mut index = Self { root: root.to_owned(), files, modules, stats };
-        index.follow_module_declarations();
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -312,7 +311,7 @@ impl Index {
 
     /// The unit `file` belongs to, whether indexed or not (a file a run has just written).
     pub fn module_for(&self, file: &IndexedFile) -> String {
-        self.modules.module_of(&file.path, file.language, &file.symbols)
+        self.modules().module_of(&file.path, file.language, &file.symbols)
     }
 
     /// The module to import what `file` defines from, when that says more than its folder
@@ -328,7 +327,7 @@ impl Index {
         let mut table = ModuleTable::new();
         for file in self.files.values() {
             let module = match file.language {
-                Language::Rust => self.modules.rust_module(&file.path),
+                Language::Rust => self.modules().rust_module(&file.path),
                 Language::Java => file.symbols.package.clone(),
                 _ => None,
             };
@@ -341,7 +340,8 @@ impl Index {
 
     /// The workspace files an import of `file` names (none for imports from outside).
     pub fn resolve_import(&self, file: &IndexedFile, import: &str, table: &ModuleTable) -> Vec<String> {
-        let mut named = self.modules.resolve(&file.path, file.language, import, table, |p| self.files.contains_key(p));
+        let mut named =
+            self.modules().resolve(&file.path, file.language, import, table, |p| self.files.contains_key(p));
         named.retain(|path| *path != file.path);
         named
     }
@@ -393,27 +393,30 @@ impl Index {
                 .is_none_or(|old| old.symbols.module_declarations != file.symbols.module_declarations);
         self.files.insert(file.path.clone(), Arc::new(file));
         if redeclares {
-            self.follow_module_declarations();
+            self.modules.forget_declared();
         }
     }
 
     /// Forgets a deleted file.
     pub fn remove(&mut self, path: &str) {
         if self.files.remove(path).is_some_and(|old| old.language == Language::Rust) {
-            self.follow_module_declarations();
+            self.modules.forget_declared();
         }
     }
 
-    /// Gives Rust files the module paths their crates' `mod` declarations give them.
-    fn follow_module_declarations(&mut self) {
-        let rust_files: BTreeMap<&str, &[ModuleDeclaration]> = self
-            .files
-            .values()
-            .filter(|file| file.language == Language::Rust)
-            .map(|file| (file.path.as_str(), file.symbols.module_declarations.as_slice()))
-            .collect();
-        let declared = self.modules.declared_modules(&rust_files);
-        self.modules.set_declared(declared);
+    /// The module knowledge, Rust files given the module paths their crates' `mod`
+    /// declarations give them (followed again after a change, when first needed).
+    fn modules(&self) -> &Modules {
+        self.modules.ensure_declared(|| {
+            let rust_files: BTreeMap<&str, &[ModuleDeclaration]> = self
+                .files
+                .values()
+                .filter(|file| file.language == Language::Rust)
+                .map(|file| (file.path.as_str(), file.symbols.module_declarations.as_slice()))
+                .collect();
+            self.modules.declared_modules(&rust_files)
+        });
+        &self.modules
     }
 
     /// Re-reads one path from disk: a file the walk would index is indexed again; anything
@@ -447,7 +450,7 @@ impl Index {
                     rust_gone |= self.files.remove(&file).is_some_and(|old| old.language == Language::Rust);
                 }
                 if rust_gone {
-                    self.follow_module_declarations();
+                    self.modules.forget_declared();
                 }
             }
         }

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::extract::{FileSymbols, ModuleDeclaration};
 use super::index::{Crate, CrateRoot};
@@ -137,8 +138,8 @@ pub struct Modules {
     crates: Vec<Crate>,
     tsconfigs: Vec<TsConfig>,
     /// Rust files reached by following `mod` declarations from a crate root, with the
-    /// module path that gives them.
-    declared: HashMap<String, String>,
+    /// module path that gives them; worked out when first asked for after a change.
+    declared: OnceLock<HashMap<String, String>>,
 }
 
 impl Modules {
@@ -146,7 +147,7 @@ impl Modules {
     pub fn new(crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
         // The deepest folder first: a folder's aliases come before those of the folders above.
         tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
-        Self { crates, tsconfigs, declared: HashMap::new() }
+        Self { crates, tsconfigs, declared: OnceLock::new() }
     }
 
     /// The module path of every Rust file reached by following `mod` declarations (with
@@ -196,9 +197,15 @@ impl Modules {
         declared
     }
 
-    /// Takes the module paths [`Modules::declared_modules`] found.
-    pub fn set_declared(&mut self, declared: HashMap<String, String>) {
-        self.declared = declared;
+    /// Works out the declared module paths with `follow` (see [`Modules::declared_modules`])
+    /// unless they are known; until then Rust files get the module paths their places imply.
+    pub fn ensure_declared(&self, follow: impl FnOnce() -> HashMap<String, String>) {
+        self.declared.get_or_init(follow);
+    }
+
+    /// Forgets the declared module paths: a file's declarations changed, or a file came or went.
+    pub fn forget_declared(&mut self) {
+        self.declared = OnceLock::new();
     }
 
     /// The Rust crates, as found.
@@ -222,7 +229,7 @@ impl Modules {
     /// declarations give it, else (a module declared inside a macro, a file no root reaches)
     /// the one its place below the crate's `src/` implies.
     pub fn rust_module(&self, path: &str) -> Option<String> {
-        if let Some(module) = self.declared.get(path) {
+        if let Some(module) = self.declared.get().and_then(|declared| declared.get(path)) {
             return Some(module.clone());
         }
         // A file belongs to its nearest crate.
