@@ -176,3 +176,28 @@ fn a_run_sees_what_the_editor_just_typed() {
     let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
     assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
 }
+
+#[test]
+fn a_saved_manifest_renames_the_crate_for_the_next_run() {
+    let scratch = crate_with_modules();
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("first.jsonl", &looking);
+    scratch.write("second.jsonl", &looking);
+    let symbol_result = |run_id: &str| -> String {
+        let events = ledger(&scratch.workspace(), run_id);
+        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+        result["output"].as_str().unwrap().to_owned()
+    };
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    let before = symbol_result(&first);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter (in `limits::limiter`)"), "{before}");
+
+    // Saved in the editor, as a client that watches no files reports it.
+    scratch.write("Cargo.toml", "[package]\nname = \"limits\"\nversion = \"0.1.0\"\n[lib]\nname = \"throttle\"\n");
+    let uri = issuewright_tests::uri_of(&scratch.workspace().join("Cargo.toml"));
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = symbol_result(&second);
+    assert!(after.contains("src/limiter.rs:4: pub struct RateLimiter (in `throttle::limiter`)"), "{after}");
+}

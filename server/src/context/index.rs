@@ -203,6 +203,7 @@ pub struct Index {
     root: PathBuf,
     files: BTreeMap<String, Arc<IndexedFile>>,
     modules: Modules,
+    manifests: Manifests,
     /// How the last full build went.
     pub stats: BuildStats,
 }
@@ -248,16 +249,8 @@ impl Index {
                 Err(skipped) => stats.skipped.push(skipped),
             }
         }
-        let crates: Vec<Crate> = manifests.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
-        let mut tsconfigs = Vec::new();
-        for relative in &manifests.tsconfigs {
-            match TsConfig::read(root, relative) {
-                Ok(config) => tsconfigs.push(config),
-                Err(error) => stats.skipped.push((relative.clone(), error.to_string())),
-            }
-        }
-        let modules = Modules::new(crates, tsconfigs);
-        let mut index = Self { root: root.to_owned(), files, modules, stats };
+        let modules = manifests.read(root, &mut stats.skipped);
+        let mut index = Self { root: root.to_owned(), files, modules, manifests, stats };
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -404,6 +397,16 @@ impl Index {
         }
     }
 
+    /// Reads the crates' and TypeScript configurations again, after one changed, came or went
+    /// (a `tsconfig.json` may extend another, so all of them).
+    fn reread_manifests(&mut self) {
+        let mut unreadable = Vec::new();
+        self.modules = self.manifests.read(&self.root, &mut unreadable);
+        for (path, why) in unreadable {
+            tracing::warn!("{path}: {why}");
+        }
+    }
+
     /// The module knowledge, Rust files given the module paths their crates' `mod`
     /// declarations give them (followed again after a change, when first needed).
     fn modules(&self) -> &Modules {
@@ -424,6 +427,12 @@ impl Index {
     /// went away takes every file below it along.
     pub fn refresh_from_disk(&mut self, path: &str) {
         let absolute = self.root.join(path);
+        if MANIFEST_NAMES.iter().any(|name| path.rsplit('/').next() == Some(*name)) {
+            let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
+            self.manifests.note(path, present);
+            self.reread_manifests();
+            return;
+        }
         match absolute.symlink_metadata() {
             Ok(metadata) if metadata.is_dir() => {}
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
@@ -449,7 +458,12 @@ impl Index {
                 for file in doomed {
                     rust_gone |= self.files.remove(&file).is_some_and(|old| old.language == Language::Rust);
                 }
-                if rust_gone {
+                let manifests_before = self.manifests.crates.len() + self.manifests.tsconfigs.len();
+                self.manifests.crates.retain(|manifest| !manifest.starts_with(&below));
+                self.manifests.tsconfigs.retain(|manifest| !manifest.starts_with(&below));
+                if manifests_before != self.manifests.crates.len() + self.manifests.tsconfigs.len() {
+                    self.reread_manifests();
+                } else if rust_gone {
                     self.modules.forget_declared();
                 }
             }
@@ -461,9 +475,12 @@ impl Index {
 /// not hidden, not below a skipped or hidden folder, not ignored by a `.gitignore` on its way.
 /// For files the editor and the file watcher report, which do not come through the walk.
 pub fn indexable(root: &Path, relative: &str) -> bool {
-    if Language::of_path(relative).is_none() {
-        return false;
-    }
+    Language::of_path(relative).is_some() && walkable(root, relative)
+}
+
+/// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
+/// folder, not ignored by a `.gitignore` on its way.
+fn walkable(root: &Path, relative: &str) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
     if name.starts_with('.') || folders.iter().any(|f| f.starts_with('.') || SKIPPED_DIRS.contains(f)) {
@@ -511,13 +528,44 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes.iter().take(8192).any(|b| *b == 0)
 }
 
-/// The files that say how the workspace's modules are laid out.
-#[derive(Default)]
+/// The files that say how the workspace's modules are laid out, relative to the root.
+#[derive(Debug, Clone, Default)]
 struct Manifests {
     /// `Cargo.toml` files.
-    crates: Vec<PathBuf>,
-    /// `tsconfig.json` files, relative to the root.
+    crates: Vec<String>,
+    /// `tsconfig.json` files.
     tsconfigs: Vec<String>,
+}
+
+/// The manifest file names the walk collects.
+const MANIFEST_NAMES: [&str; 2] = ["Cargo.toml", "tsconfig.json"];
+
+impl Manifests {
+    /// The module knowledge they give, read from below `root`; those that cannot be read are
+    /// added to `skipped`, with why.
+    fn read(&self, root: &Path, skipped: &mut Vec<(String, String)>) -> Modules {
+        let crates: Vec<Crate> = self.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
+        let mut tsconfigs = Vec::new();
+        for relative in &self.tsconfigs {
+            match TsConfig::read(root, relative) {
+                Ok(config) => tsconfigs.push(config),
+                Err(error) => skipped.push((relative.clone(), error.to_string())),
+            }
+        }
+        Modules::new(crates, tsconfigs)
+    }
+
+    /// Takes `relative` into (`present`) or out of the list its name belongs to.
+    fn note(&mut self, relative: &str, present: bool) {
+        let list = if relative.ends_with("Cargo.toml") { &mut self.crates } else { &mut self.tsconfigs };
+        match (list.binary_search_by(|known| known.as_str().cmp(relative)), present) {
+            (Err(at), true) => list.insert(at, relative.to_owned()),
+            (Ok(at), false) => {
+                list.remove(at);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Source files and manifests below `root`, `.gitignore` respected, build output skipped,
@@ -544,7 +592,7 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
         let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else { continue };
         if entry.file_name() == "Cargo.toml" {
-            manifests.crates.push(entry.path().to_owned());
+            manifests.crates.push(relative);
             continue;
         }
         if entry.file_name() == "tsconfig.json" {
@@ -559,14 +607,17 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
     }
+    // Kept sorted, for the changes the file watcher reports later.
+    manifests.crates.sort();
+    manifests.tsconfigs.sort();
     (found, manifests, limited)
 }
 
-fn read_crate(root: &Path, manifest: &Path) -> Option<Crate> {
-    let text = std::fs::read_to_string(manifest).ok()?;
+fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
+    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
     let value: toml::Table = toml::from_str(&text).ok()?;
     let package = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
-    let dir = manifest.parent()?.strip_prefix(root).ok()?.to_str()?.replace('\\', "/");
+    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
     let text_of = |table: Option<&toml::Value>, key: &str| table?.get(key)?.as_str().map(str::to_owned);
     let in_crate = |path: &str| join(&dir, path);
     let lib = value.get("lib");
@@ -660,6 +711,43 @@ mod tests {
         assert_eq!(module(&index, "src/platform/unix.rs"), "kit::sys");
         index.remove("src/lib.rs");
         assert_eq!(module(&index, "src/platform/helpers.rs"), "kit::platform::helpers", "no root, no declarations");
+    }
+
+    #[test]
+    fn manifests_that_change_come_or_go_are_read_again() {
+        let dir = workspace(&[
+            ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
+            ("src/lib.rs", b"pub mod net;\n"),
+            ("src/net.rs", b""),
+            ("web/src/ui/button.ts", b"export class Button {}\n"),
+            ("tools/gen/src/lib.rs", b""),
+        ]);
+        let mut index = Index::build(dir.path(), None);
+        assert_eq!(index.module_of("src/net.rs").as_deref(), Some("kit::net"));
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("web/src/ui"));
+        assert_eq!(index.module_of("tools/gen/src/lib.rs").as_deref(), Some("tools/gen/src"));
+
+        let write = |relative: &str, text: &str| std::fs::write(dir.path().join(relative), text).unwrap();
+        write("Cargo.toml", "[package]\nname = \"kit\"\n[lib]\nname = \"toolkit\"\n");
+        index.refresh_from_disk("Cargo.toml");
+        assert_eq!(index.module_of("src/net.rs").as_deref(), Some("toolkit::net"), "a changed manifest");
+        write("tools/gen/Cargo.toml", "[package]\nname = \"gen\"\n");
+        index.refresh_from_disk("tools/gen/Cargo.toml");
+        assert_eq!(index.module_of("tools/gen/src/lib.rs").as_deref(), Some("gen"), "a new crate");
+        write("web/tsconfig.json", r#"{ "compilerOptions": { "baseUrl": "src", "paths": { "@ui/*": ["ui/*"] } } }"#);
+        index.refresh_from_disk("web/tsconfig.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@ui"), "a new tsconfig.json");
+
+        std::fs::remove_dir_all(dir.path().join("tools")).unwrap();
+        index.refresh_from_disk("tools");
+        assert!(index.crates().iter().all(|krate| krate.name != "gen"), "a deleted folder takes its crate along");
+        std::fs::remove_file(dir.path().join("web/tsconfig.json")).unwrap();
+        index.refresh_from_disk("web/tsconfig.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("web/src/ui"), "a deleted tsconfig.json");
+        std::fs::create_dir_all(dir.path().join("target/debug")).unwrap();
+        write("target/debug/Cargo.toml", "[package]\nname = \"built\"\n");
+        index.refresh_from_disk("target/debug/Cargo.toml");
+        assert_eq!(index.crates().len(), 1, "build output is not walked, nor watched");
     }
 
     #[test]

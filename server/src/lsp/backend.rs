@@ -140,6 +140,11 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
                     kind: None,
                 },
+                // The manifests that lay out crates and TypeScript aliases.
+                FileSystemWatcher {
+                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig.json}".into()),
+                    kind: None,
+                },
                 // A deleted folder comes as one event for the folder: its files leave the index.
                 FileSystemWatcher { glob_pattern: GlobPattern::String("**/*".into()), kind: Some(WatchKind::Delete) },
             ];
@@ -208,7 +213,12 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out,
+        // for clients that watch no files; an open source file is already current.
+        if let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path)) {
+            self.state.index.disk_changed(&relative);
+        }
         let Some(root) = self.state.root.get().cloned() else { return };
         // Reading the editor's settings is a request to the client: never wait for its
         // answer inside a notification (see `initialized`).
