@@ -344,9 +344,11 @@ fn contains(dir: &str, path: &str) -> bool {
 /// implies, then each binary in `src/bin/` (`src/bin/x.rs`, `src/bin/x/main.rs`).
 fn crate_roots(krate: &Crate, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> Vec<CrateRoot> {
     let mut roots = krate.roots.clone();
-    let bin_folder = join(&krate.dir, "src/bin");
-    for path in rust_files.keys() {
-        let Some(inside) = path.strip_prefix(&bin_folder).and_then(|rest| rest.strip_prefix('/')) else { continue };
+    let bin_folder = format!("{}/", join(&krate.dir, "src/bin"));
+    // Paths below a folder sort together: a range, not a scan.
+    let below = rust_files.range(bin_folder.as_str()..).take_while(|(path, _)| path.starts_with(&bin_folder));
+    for (path, _) in below {
+        let Some(inside) = path.strip_prefix(&bin_folder) else { continue };
         let name = match inside.split('/').collect::<Vec<_>>()[..] {
             [file] => file.strip_suffix(".rs"),
             [folder, "main.rs"] => Some(folder),
