@@ -129,8 +129,8 @@ pub struct Crate {
     pub dir: String,
     /// The name other crates `use` it by: `[lib] name`, else the package name, `-` turned into `_`.
     pub name: String,
-    /// The library's and binaries' root files the manifest names or implies (binaries in
-    /// `src/bin/` are found among the indexed files).
+    /// The library's and binaries' root files the manifest names or implies, whether or not
+    /// they exist yet (binaries in `src/bin/` are found among the indexed files).
     pub roots: Vec<CrateRoot>,
 }
 
@@ -633,7 +633,10 @@ fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
         let bin_name = bin_name.map_or(package.clone(), |n| n.replace('-', "_"));
         roots.push(CrateRoot { name: bin_name, path: in_crate(&path) });
     }
-    roots.push(CrateRoot { name: package, path: in_crate("src/main.rs") });
+    let main = in_crate("src/main.rs");
+    if !roots.iter().any(|root| root.path == main) {
+        roots.push(CrateRoot { name: package, path: main });
+    }
     Some(Crate { dir, name, roots })
 }
 
@@ -670,6 +673,9 @@ mod tests {
             ("flat/util.rs", b""),
             ("flat/cli/main.rs", b"mod args;\n"),
             ("flat/cli/args.rs", b""),
+            ("tool/Cargo.toml", b"[package]\nname = \"tool-find\"\n[[bin]]\nname = \"tl\"\npath = \"src/main.rs\"\n"),
+            ("tool/src/main.rs", b"mod walk;\n"),
+            ("tool/src/walk.rs", b""),
         ]);
         let mut index = Index::build(dir.path(), None);
         let module = |index: &Index, path: &str| index.module_of(path).unwrap();
@@ -691,9 +697,14 @@ mod tests {
             ("flat/util.rs", "flat_core::util"),
             ("flat/cli/main.rs", "flat_cli"),
             ("flat/cli/args.rs", "flat_cli::args"),
+            ("tool/src/main.rs", "tl"),
+            ("tool/src/walk.rs", "tl::walk"),
         ] {
             assert_eq!(module(&index, path), expected, "{path}");
         }
+        let tool = index.crates().iter().find(|krate| krate.dir == "tool").unwrap();
+        let roots: Vec<(&str, &str)> = tool.roots.iter().map(|r| (r.name.as_str(), r.path.as_str())).collect();
+        assert_eq!(roots, [("tool_find", "tool/src/lib.rs"), ("tl", "tool/src/main.rs")], "a binary named once");
         let table = index.module_table();
         let resolved = |index: &Index, path: &str| -> Vec<String> {
             let file = index.file(path).unwrap();
