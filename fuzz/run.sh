@@ -35,6 +35,14 @@ printf '\001[{"range":{"start":{"line":1,"character":8},"end":{"line":1,"charact
 printf '{ // aliases\n "extends": "./base", "compilerOptions": { "baseUrl": "src", "paths": { "@ui/*": ["ui/*"], }, }, }' \
     >corpus/tsconfig/aliases
 printf 'fn a() {\r\n    1\r\n}\n\0    1\n\0    2\n' >corpus/exact_edit/crlf
+# Tool calls: NUL between calls, each led by a byte picking the tool (9 = read_file, 1 =
+# list_files, 2 = grep, 3 = find_symbol, 4 = patch_file, 5 = write_file, 6 = mkdir, 7 = delete_file).
+mkdir -p corpus/tool_calls
+printf '\011{"path":"src/lib.rs","start_line":1}\0\004{"path":"src/lib.rs","old_text":"{ 1 }","new_text":"{ 2 }"}\0\002{"pattern":"fn ","path":"src"}' \
+    >corpus/tool_calls/read-patch-grep
+printf '\005{"path":"src/new.rs","content":"pub fn x() {}\\n"}\0\003{"name":"Clock"}\0\001{}\0\007{"path":"src/clock.rs"}' \
+    >corpus/tool_calls/write-find-list-delete
+printf '\005{"path":"../outside.txt","content":"x"}\0\011{"path":".env"}\0\006{"path":"/tmp/x"}' >corpus/tool_calls/escapes
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list)
