@@ -427,9 +427,15 @@ impl Index {
     /// went away takes every file below it along.
     pub fn refresh_from_disk(&mut self, path: &str) {
         let absolute = self.root.join(path);
-        if MANIFEST_NAMES.iter().any(|name| path.rsplit('/').next() == Some(*name)) {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if MANIFEST_NAMES.contains(&name) {
             let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
             self.manifests.note(path, present);
+            self.reread_manifests();
+            return;
+        }
+        // A base a `tsconfig.json` extends (`tsconfig.base.json`).
+        if name.starts_with("tsconfig") && name.ends_with(".json") {
             self.reread_manifests();
             return;
         }
@@ -748,6 +754,14 @@ mod tests {
         write("web/tsconfig.json", r#"{ "compilerOptions": { "baseUrl": "src", "paths": { "@ui/*": ["ui/*"] } } }"#);
         index.refresh_from_disk("web/tsconfig.json");
         assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@ui"), "a new tsconfig.json");
+
+        write("web/tsconfig.base.json", r#"{ "compilerOptions": { "paths": { "@kit/*": ["src/ui/*"] } } }"#);
+        write("web/tsconfig.json", r#"{ "extends": "./tsconfig.base.json" }"#);
+        index.refresh_from_disk("web/tsconfig.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@kit"), "from the base it extends");
+        write("web/tsconfig.base.json", r#"{ "compilerOptions": { "paths": { "@shared/*": ["src/ui/*"] } } }"#);
+        index.refresh_from_disk("web/tsconfig.base.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@shared"), "a changed base");
 
         std::fs::remove_dir_all(dir.path().join("tools")).unwrap();
         index.refresh_from_disk("tools");

@@ -140,9 +140,9 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
                     kind: None,
                 },
-                // The manifests that lay out crates and TypeScript aliases.
+                // The manifests that lay out crates and TypeScript aliases (and the bases they extend).
                 FileSystemWatcher {
-                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig.json}".into()),
+                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json}".into()),
                     kind: None,
                 },
                 // A deleted folder comes as one event for the folder: its files leave the index.
