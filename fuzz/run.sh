@@ -4,6 +4,7 @@
 # build outputs. Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # Inputs that crash are left in fuzz/artifacts/TARGET/.
 set -euo pipefail
+shopt -s nullglob # seeds that are not there (no shared/specs beside the checkout) are skipped
 cd "$(dirname "$0")"
 seconds=${1:-60}
 shift || true
