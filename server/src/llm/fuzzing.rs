@@ -2,9 +2,8 @@
 //! arbitrary bytes in arbitrary pieces. Built only with the `fuzzing` feature.
 
 use super::anthropic::MessageAssembler;
-use super::http::Decoder;
+use super::http::{Decoder, StreamReader};
 use super::openai::ChunkAssembler;
-use super::sse::SseParser;
 
 /// Whose stream format to read.
 #[derive(Debug, Clone, Copy)]
@@ -15,8 +14,8 @@ pub enum StreamFormat {
     Anthropic,
 }
 
-/// Reads `pieces` as one response body of `format` arriving piece by piece, as a run reads
-/// it, until the stream ends or an event is refused. True when a whole answer came out.
+/// Reads `pieces` as one response body of `format` arriving piece by piece, the way a run
+/// reads it. True when a whole answer came out.
 pub fn read_stream(format: StreamFormat, pieces: &[&[u8]]) -> bool {
     match format {
         StreamFormat::OpenAi => read::<ChunkAssembler>(pieces),
@@ -25,22 +24,13 @@ pub fn read_stream(format: StreamFormat, pieces: &[&[u8]]) -> bool {
 }
 
 fn read<D: Decoder>(pieces: &[&[u8]]) -> bool {
-    let mut parser = SseParser::default();
-    let mut decoder = D::default();
-    let mut complete = false;
+    let mut reader = StreamReader::<D>::default();
     for piece in pieces {
-        for item in parser.feed(piece) {
-            match decoder.item(item) {
-                Ok(done) => complete |= done,
-                Err(_) => return false,
-            }
-        }
-    }
-    for item in parser.finish() {
-        match decoder.item(item) {
-            Ok(done) => complete |= done,
+        match reader.feed(piece) {
+            Ok(true) => break,
+            Ok(false) => {}
             Err(_) => return false,
         }
     }
-    decoder.finish(complete).is_ok()
+    reader.finish().is_ok()
 }

@@ -70,6 +70,37 @@ pub trait Decoder: Default + Send {
     fn finish(self, complete: bool) -> Result<AssistantTurn, Fault>;
 }
 
+/// Reads one streamed answer as its body arrives: server-sent events through a provider's
+/// decoder, until the answer is complete or the body ends.
+#[derive(Default)]
+pub struct StreamReader<D> {
+    parser: SseParser,
+    decoder: D,
+    complete: bool,
+}
+
+impl<D: Decoder> StreamReader<D> {
+    /// Takes the next piece of the body; true once the answer is complete (the rest of the
+    /// body, if any, is not needed).
+    pub fn feed(&mut self, piece: &[u8]) -> Result<bool, Fault> {
+        for item in self.parser.feed(piece) {
+            self.complete |= self.decoder.item(item)?;
+        }
+        Ok(self.complete)
+    }
+
+    /// The answer, once the answer is complete or the body ended: a last event without its
+    /// blank line still counts.
+    pub fn finish(mut self) -> Result<AssistantTurn, Fault> {
+        if !self.complete {
+            for item in self.parser.finish() {
+                self.complete |= self.decoder.item(item)?;
+            }
+        }
+        self.decoder.finish(self.complete)
+    }
+}
+
 /// Sends requests, retries what is worth retrying, records traffic.
 pub struct Transport {
     client: reqwest::Client,
@@ -159,11 +190,9 @@ impl Transport {
             return Err(classify_status(status, &text, retry_after, should_retry));
         }
 
-        let mut decoder = D::default();
-        let mut parser = SseParser::default();
+        let mut reader = StreamReader::<D>::default();
         let mut raw: Vec<u8> = Vec::new();
         let mut stream = response.bytes_stream();
-        let mut complete = false;
         let outcome: Result<(), Fault> = async {
             while let Some(chunk) = tokio::time::timeout(self.timeout, stream.next())
                 .await
@@ -178,22 +207,16 @@ impl Transport {
                 if raw.len() < MAX_TRACED_BYTES {
                     raw.extend_from_slice(&chunk);
                 }
-                for item in parser.feed(&chunk) {
-                    complete |= decoder.item(item)?;
-                }
-                if complete {
+                if reader.feed(&chunk)? {
                     return Ok(());
                 }
-            }
-            for item in parser.finish() {
-                complete |= decoder.item(item)?;
             }
             Ok(())
         }
         .await;
         self.trace_response(endpoint, status, started, &String::from_utf8_lossy(&raw));
         outcome?;
-        decoder.finish(complete)
+        reader.finish()
     }
 
     fn trace_response(&self, endpoint: &Endpoint, status: u16, started: Instant, body: &str) {

@@ -196,24 +196,21 @@ mod tests {
 #[cfg(test)]
 mod robustness {
     use super::super::anthropic::MessageAssembler;
-    use super::super::http::Decoder;
+    use super::super::http::{Decoder, StreamReader};
     use super::super::openai::ChunkAssembler;
-    use super::*;
     use proptest::prelude::*;
 
+    /// Reads `chunks` as a run reads a body.
     fn feed<D: Decoder>(chunks: &[Vec<u8>]) {
-        let mut parser = SseParser::default();
-        let mut decoder = D::default();
-        let mut complete = false;
+        let mut reader = StreamReader::<D>::default();
         for chunk in chunks {
-            for item in parser.feed(chunk) {
-                match decoder.item(item) {
-                    Ok(done) => complete |= done,
-                    Err(_) => return,
-                }
+            match reader.feed(chunk) {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(_) => return,
             }
         }
-        let _ = decoder.finish(complete);
+        let _ = reader.finish();
     }
 
     proptest! {
