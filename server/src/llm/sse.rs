@@ -213,6 +213,31 @@ mod robustness {
         let _ = reader.finish();
     }
 
+    #[test]
+    fn the_reader_stops_at_the_end_of_the_answer() {
+        let dir = crate::testing::specs_dir();
+        let mut body = std::fs::read(dir.join("anthropic/examples/stream.text.docs.sse")).unwrap();
+        body.push(b'\n'); // the recording ends before the last event's blank line
+        let whole = body.len();
+        body.extend_from_slice(b"{\"type\":\"error\"} and whatever else a proxy appends\n\n");
+        let mut reader = StreamReader::<MessageAssembler>::default();
+        let pieces: Vec<&[u8]> = body.chunks(7).collect();
+        let mut read = 0;
+        for piece in pieces {
+            read += piece.len();
+            if reader.feed(piece).unwrap() {
+                break;
+            }
+        }
+        assert!(read <= whole + 7, "stopped at message_stop, {read} of {} bytes read", body.len());
+        let turn = reader.finish().unwrap();
+        assert!(turn.content.as_deref().is_some_and(|text| !text.is_empty()), "{turn:?}");
+
+        let mut cut = StreamReader::<MessageAssembler>::default();
+        assert!(!cut.feed(&body[..whole / 2]).unwrap(), "half an answer is not complete");
+        assert!(cut.finish().is_err(), "a body that ends early is an error, not half an answer");
+    }
+
     proptest! {
         /// Arbitrary bytes, in arbitrary chunks, never make the stream readers panic.
         #[test]
