@@ -17,7 +17,8 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let index = build(&root, !args.no_cache);
+    let mut index = build(&root, !args.no_cache);
+    index.count_imports();
     let stats = &index.stats;
     if args.json {
         let value = json!({

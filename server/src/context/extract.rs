@@ -302,7 +302,11 @@ fn text<'a>(node: Node<'_>, source: &'a [u8]) -> &'a str {
 /// Nodes whose body ends a signature.
 const BODY_FIELDS: [&str; 2] = ["body", "value"];
 
-/// The definition's text up to its body, on one line, at most 200 characters.
+/// The most characters of a signature kept (an ellipsis follows when it is cut).
+const MAX_SIGNATURE_CHARS: usize = 200;
+
+/// The definition's text up to its body, on one line, at most [`MAX_SIGNATURE_CHARS`]
+/// characters and an ellipsis.
 fn signature(node: Node<'_>, source: &[u8]) -> String {
     let end = BODY_FIELDS
         .iter()
@@ -318,8 +322,8 @@ fn signature(node: Node<'_>, source: &[u8]) -> String {
             one_line = stripped.to_owned();
         }
     }
-    if one_line.chars().count() > 200 {
-        one_line = one_line.chars().take(200).collect::<String>() + "…";
+    if one_line.chars().count() > MAX_SIGNATURE_CHARS {
+        one_line = one_line.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
     }
     one_line
 }
@@ -645,7 +649,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 proptest::prop_assert!(!definition.name.is_empty() && source.contains(&definition.name), "{definition:?}");
                 proptest::prop_assert!((1..=lines).contains(&definition.line), "{definition:?} in {lines} lines");
                 proptest::prop_assert!(!definition.signature.contains('\n'), "{definition:?}");
-                proptest::prop_assert!(definition.signature.chars().count() <= 201, "{definition:?}");
+                proptest::prop_assert!(definition.signature.chars().count() <= MAX_SIGNATURE_CHARS + 1, "{definition:?}");
             }
             for (name, count) in &found.references {
                 proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");

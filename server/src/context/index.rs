@@ -9,7 +9,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::IndexCache;
-use super::extract::{self, FileSymbols, ModuleDeclaration};
+use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
@@ -254,12 +254,6 @@ impl Index {
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
-        for (language, (imports, resolved)) in index.import_counts() {
-            if let Some(entry) = index.stats.languages.get_mut(language) {
-                entry.imports = imports;
-                entry.resolved_imports = resolved;
-            }
-        }
         for (language, micros) in cpu_micros {
             if let Some(entry) = index.stats.languages.get_mut(language) {
                 entry.cpu_ms = micros / 1000;
@@ -282,8 +276,9 @@ impl Index {
         languages
     }
 
-    /// Imports and those naming a workspace file, per language.
-    fn import_counts(&self) -> BTreeMap<&'static str, (usize, usize)> {
+    /// Fills each language's `imports` and `resolved_imports` in [`Index::stats`]: every
+    /// import is resolved, so a report asks for it; building and ranking do not.
+    pub fn count_imports(&mut self) {
         let table = self.module_table();
         let mut counts: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
         for file in self.files.values() {
@@ -293,7 +288,12 @@ impl Index {
                 entry.1 += usize::from(!self.resolve_import(file, import, &table).is_empty());
             }
         }
-        counts
+        for (language, (imports, resolved)) in counts {
+            if let Some(entry) = self.stats.languages.get_mut(language) {
+                entry.imports = imports;
+                entry.resolved_imports = resolved;
+            }
+        }
     }
 
     /// The unit `path` belongs to: its Java package, Rust module path (`tokio::sync::mpsc`),
@@ -411,32 +411,34 @@ impl Index {
     /// declarations give them (followed again after a change, when first needed).
     fn modules(&self) -> &Modules {
         self.modules.ensure_declared(|| {
-            let rust_files: BTreeMap<&str, &[ModuleDeclaration]> = self
-                .files
+            self.files
                 .values()
                 .filter(|file| file.language == Language::Rust)
                 .map(|file| (file.path.as_str(), file.symbols.module_declarations.as_slice()))
-                .collect();
-            self.modules.declared_modules(&rust_files)
+                .collect()
         });
         &self.modules
     }
 
     /// Re-reads one path from disk: a file the walk would index is indexed again; anything
     /// else there (gone, ignored, too large, a link, a FIFO) is forgotten, and a folder that
-    /// went away takes every file below it along.
+    /// went away takes every file below it along. A `Cargo.toml` or `tsconfig*.json` indexes
+    /// nothing: the manifests are read again when it is (or was) one the walk would take.
     pub fn refresh_from_disk(&mut self, path: &str) {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
-        if MANIFEST_NAMES.contains(&name) {
+        if Manifests::is_manifest(name) {
             let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
-            self.manifests.note(path, present);
-            self.reread_manifests();
+            if self.manifests.note(path, present) {
+                self.reread_manifests();
+            }
             return;
         }
         // A base a `tsconfig.json` extends (`tsconfig.base.json`).
         if name.starts_with("tsconfig") && name.ends_with(".json") {
-            self.reread_manifests();
+            if walkable(&self.root, path) {
+                self.reread_manifests();
+            }
             return;
         }
         match absolute.symlink_metadata() {
@@ -460,17 +462,11 @@ impl Index {
                     .take_while(|(file, _)| file.starts_with(&below))
                     .map(|(file, _)| file.clone())
                     .collect();
-                let mut rust_gone = false;
                 for file in doomed {
-                    rust_gone |= self.files.remove(&file).is_some_and(|old| old.language == Language::Rust);
+                    self.remove(&file);
                 }
-                let manifests_before = self.manifests.crates.len() + self.manifests.tsconfigs.len();
-                self.manifests.crates.retain(|manifest| !manifest.starts_with(&below));
-                self.manifests.tsconfigs.retain(|manifest| !manifest.starts_with(&below));
-                if manifests_before != self.manifests.crates.len() + self.manifests.tsconfigs.len() {
+                if self.manifests.forget_below(&below) {
                     self.reread_manifests();
-                } else if rust_gone {
-                    self.modules.forget_declared();
                 }
             }
         }
@@ -543,10 +539,17 @@ struct Manifests {
     tsconfigs: Vec<String>,
 }
 
-/// The manifest file names the walk collects.
-const MANIFEST_NAMES: [&str; 2] = ["Cargo.toml", "tsconfig.json"];
-
 impl Manifests {
+    /// Whether a file named `name` is a manifest the walk collects.
+    fn is_manifest(name: &str) -> bool {
+        matches!(name, "Cargo.toml" | "tsconfig.json")
+    }
+
+    /// The list a manifest at `relative` belongs in.
+    fn list_for(&mut self, relative: &str) -> &mut Vec<String> {
+        if relative.ends_with("Cargo.toml") { &mut self.crates } else { &mut self.tsconfigs }
+    }
+
     /// The module knowledge they give, read from below `root`; those that cannot be read are
     /// added to `skipped`, with why.
     fn read(&self, root: &Path, skipped: &mut Vec<(String, String)>) -> Modules {
@@ -561,16 +564,27 @@ impl Manifests {
         Modules::new(crates, tsconfigs)
     }
 
-    /// Takes `relative` into (`present`) or out of the list its name belongs to.
-    fn note(&mut self, relative: &str, present: bool) {
-        let list = if relative.ends_with("Cargo.toml") { &mut self.crates } else { &mut self.tsconfigs };
+    /// Takes `relative` into (`present`) or out of the list its name belongs to; true when it
+    /// is or was listed, so the module knowledge may have changed.
+    fn note(&mut self, relative: &str, present: bool) -> bool {
+        let list = self.list_for(relative);
         match (list.binary_search_by(|known| known.as_str().cmp(relative)), present) {
             (Err(at), true) => list.insert(at, relative.to_owned()),
             (Ok(at), false) => {
                 list.remove(at);
             }
-            _ => {}
+            (Ok(_), true) => {}
+            (Err(_), false) => return false,
         }
+        true
+    }
+
+    /// Forgets the manifests below the folder `below` (ending in `/`); true when there were any.
+    fn forget_below(&mut self, below: &str) -> bool {
+        let before = self.crates.len() + self.tsconfigs.len();
+        self.crates.retain(|manifest| !manifest.starts_with(below));
+        self.tsconfigs.retain(|manifest| !manifest.starts_with(below));
+        before != self.crates.len() + self.tsconfigs.len()
     }
 }
 
@@ -597,12 +611,8 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         }
         let Ok(relative) = entry.path().strip_prefix(root) else { continue };
         let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else { continue };
-        if entry.file_name() == "Cargo.toml" {
-            manifests.crates.push(relative);
-            continue;
-        }
-        if entry.file_name() == "tsconfig.json" {
-            manifests.tsconfigs.push(relative);
+        if entry.file_name().to_str().is_some_and(Manifests::is_manifest) {
+            manifests.list_for(&relative).push(relative);
             continue;
         }
         let Some(language) = Language::of_path(&relative) else { continue };
@@ -804,7 +814,9 @@ mod tests {
         assert_eq!(resolved("src/net/tcp.rs"), [vec!["src/lib.rs".to_owned()]], "`super::super` from a leaf module");
         assert_eq!(resolved("app/src/main.ts"), [vec!["app/src/ui/button.ts".to_owned()], vec![]]);
         assert_eq!(resolved("app/src/ui/button.ts"), [vec!["app/src/theme.ts".to_owned()]]);
-        let rust = &index.stats.languages["rust"];
+        let mut counted = index.clone();
+        counted.count_imports();
+        let rust = &counted.stats.languages["rust"];
         assert_eq!((rust.imports, rust.resolved_imports), (3, 2));
         // A tsconfig.json that is not JSON is named among the skipped files; its folder still indexes.
         let (path, why) = index.stats.skipped.iter().find(|(p, _)| p.ends_with("tsconfig.json")).unwrap();

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::extract::{FileSymbols, ModuleDeclaration};
 use super::index::{Crate, CrateRoot};
@@ -138,8 +138,9 @@ pub struct Modules {
     crates: Vec<Crate>,
     tsconfigs: Vec<TsConfig>,
     /// Rust files reached by following `mod` declarations from a crate root, with the
-    /// module path that gives them; worked out when first asked for after a change.
-    declared: OnceLock<HashMap<String, String>>,
+    /// module path that gives them; worked out when first asked for after a change, and
+    /// shared by the copies a snapshot makes.
+    declared: OnceLock<Arc<HashMap<String, String>>>,
 }
 
 impl Modules {
@@ -155,7 +156,7 @@ impl Modules {
     /// `src/main.rs`, the manifest's binaries and `src/bin/`. `rust_files` holds every
     /// indexed Rust file with its declarations. A file reached twice keeps the first path,
     /// taking roots in crate order and modules breadth first.
-    pub fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> HashMap<String, String> {
+    fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> HashMap<String, String> {
         let mut declared: HashMap<String, String> = HashMap::new();
         // (file, its module path, whether its submodules live in its own folder)
         let mut queue: VecDeque<(String, String, bool)> = self
@@ -197,10 +198,11 @@ impl Modules {
         declared
     }
 
-    /// Works out the declared module paths with `follow` (see [`Modules::declared_modules`])
-    /// unless they are known; until then Rust files get the module paths their places imply.
-    pub fn ensure_declared(&self, follow: impl FnOnce() -> HashMap<String, String>) {
-        self.declared.get_or_init(follow);
+    /// Follows the `mod` declarations of `rust_files` (every indexed Rust file, with its
+    /// declarations, from [`ensure_declared`](Self::ensure_declared)'s caller) unless they were
+    /// followed since the last change; until then Rust files get the module paths their places imply.
+    pub fn ensure_declared<'a>(&self, rust_files: impl FnOnce() -> BTreeMap<&'a str, &'a [ModuleDeclaration]>) {
+        self.declared.get_or_init(|| Arc::new(self.declared_modules(&rust_files())));
     }
 
     /// Forgets the declared module paths: a file's declarations changed, or a file came or went.
@@ -226,8 +228,8 @@ impl Modules {
     }
 
     /// The Rust module path of a file (`crate_name::a::b`): the one its crate's `mod`
-    /// declarations give it, else (a module declared inside a macro, a file no root reaches)
-    /// the one its place below the crate's `src/` implies.
+    /// declarations give it, else (a module a macro names, `mod $name;`, or a file no root
+    /// reaches) the one its place below the crate's `src/` implies.
     pub fn rust_module(&self, path: &str) -> Option<String> {
         if let Some(module) = self.declared.get().and_then(|declared| declared.get(path)) {
             return Some(module.clone());
@@ -617,8 +619,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Any import, against any `paths` table, resolves without panicking, and only to
-        /// files the workspace has.
+        /// Any import, against any `paths` table, resolves without panicking, only to files
+        /// the workspace has, and never looks for a file above the workspace.
         #[test]
         fn any_import_resolves_only_to_workspace_files(
             patterns in proptest::collection::vec((import_text(), proptest::collection::vec(import_text(), 0..3)), 0..4),
@@ -641,10 +643,21 @@ mod tests {
                     ("src/com/x/Imp.java", Language::Java),
                     ("web/src/app/main.ts", Language::TypeScript),
                 ] {
-                    for file in modules.resolve(from, language, import, &table, |p| scripts.contains(&p)) {
+                    let asked = std::cell::RefCell::new(Vec::new());
+                    let exists = |p: &str| {
+                        asked.borrow_mut().push(p.to_owned());
+                        scripts.contains(&p)
+                    };
+                    for file in modules.resolve(from, language, import, &table, exists) {
                         proptest::prop_assert!(
                             known.contains(&&file) || scripts.contains(&file.as_str()),
                             "{import:?} from {from} gave {file}"
+                        );
+                    }
+                    for candidate in asked.into_inner() {
+                        proptest::prop_assert!(
+                            !candidate.starts_with('/') && !candidate.split('/').any(|part| part == ".."),
+                            "{import:?} from {from} looked for {candidate}"
                         );
                     }
                 }

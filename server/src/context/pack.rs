@@ -107,7 +107,7 @@ pub fn build_pack(
     ContextPack { text, full_files, mapped_files, tokens }
 }
 
-/// One file of the map: its path, then its definitions' signatures with line numbers,
+/// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
 /// the ones the issue names first, then types, then the rest in source order.
 fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &HashSet<&str>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
