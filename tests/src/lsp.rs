@@ -241,13 +241,26 @@ impl LspClient {
         }
     }
 
-    /// Reads everything the server sent before now: the answer to a request comes after
-    /// every message the server sent before it.
+    /// Reads every message the server sent before now: the answer to a request comes after
+    /// every message the server sent before it. (Standard error is read apart, unordered.)
     pub fn catch_up(&mut self) {
         let _ = self.request(
             "workspace/executeCommand",
             json!({"command": "issuewright.runStatus", "arguments": [{"runId": "none"}]}),
         );
+    }
+
+    /// Waits up to [`TIMEOUT`] for the server to send a request of `method`, asking it a
+    /// question meanwhile (so it must keep answering), and returns the request.
+    pub fn wait_for_server_request(&mut self, method: &str) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(request) = self.server_requests.iter().find(|r| r["method"] == method) {
+                return request.clone();
+            }
+            assert!(Instant::now() < deadline, "the server never asked `{method}`");
+            self.catch_up();
+        }
     }
 
     /// Runs `workspace/executeCommand`.

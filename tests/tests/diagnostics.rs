@@ -178,12 +178,15 @@ fn saves_validate_when_configured_and_a_newer_save_supersedes_a_running_check() 
 
 #[test]
 fn saves_do_not_validate_by_default() {
-    let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", BROKEN)]);
-    let uri = uri_of(&scratch.workspace().join("src/lib.rs"));
+    // A check that answers at once: were saves to validate, its problem would be published
+    // well within the wait below.
+    let toml = "[validate]\ncheck = \"echo 'src/a.txt:1:1: error E1 wrong'; exit 1\"\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n";
+    let scratch = Scratch::new(&[(".issuewright.toml", toml), ("src/a.txt", "a\n")]);
+    let uri = uri_of(&scratch.workspace().join("src/a.txt"));
     let mut client = LspClient::start(&scratch, ClientOptions::default());
-    client.open("src/lib.rs", BROKEN);
+    client.open("src/a.txt", "a\n");
     client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
-    std::thread::sleep(Duration::from_millis(1000));
+    std::thread::sleep(Duration::from_millis(1500)); // the debounce, and the check, over and again
     client.catch_up();
     assert!(!client.stderr().contains("validating after save"));
     assert!(published_for(&client, &uri).is_empty());

@@ -83,23 +83,18 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
     let answer = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
     assert!(answer.unwrap_err()["message"].as_str().unwrap().contains("no-such-run"));
     // The registration is asked for in the background; the session answers meanwhile.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !client.server_requests.iter().any(|r| r["method"] == "client/registerCapability") {
-        assert!(std::time::Instant::now() < deadline, "file watching was never registered");
-        let _ = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
-    }
-    let registration = client.server_requests.iter().find(|r| r["method"] == "client/registerCapability").unwrap();
+    let registration = client.wait_for_server_request("client/registerCapability");
     let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
     assert!(
         watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/*" && w["kind"] == 4),
         "deleted folders are watched too: {watchers}"
     );
+    assert!(
+        watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json}"),
+        "so are the manifests: {watchers}"
+    );
     // The settings request after the save is answered within the session too.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !client.server_requests.iter().any(|r| r["method"] == "workspace/configuration") {
-        assert!(std::time::Instant::now() < deadline, "the save never asked for settings");
-        let _ = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
-    }
+    client.wait_for_server_request("workspace/configuration");
     let after = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
     assert!(after.is_err(), "still answering after the settings request");
 }

@@ -51,7 +51,7 @@ pub(super) struct Checks {
     before: Vec<(Kind, Option<Report>)>,
     /// The check of the workspace as it was, started with the run.
     head_start: Option<HeadStart>,
-    /// Kinds whose run without the proposal was tried, once per try.
+    /// Kinds whose run without the proposal was tried at least once.
     tried_before: Vec<Kind>,
 }
 
@@ -238,10 +238,13 @@ impl Driver {
             let before = self.validate_before_the_run(round, kind).await;
             let checks = self.checks.as_mut()?;
             // One that could not tell (it timed out, cold) is tried once more, later.
-            if before.is_some() || checks.tried_before.contains(&kind) {
+            let tried = checks.tried_before.contains(&kind);
+            if before.is_some() || tried {
                 checks.before.push((kind, before));
             }
-            checks.tried_before.push(kind);
+            if !tried {
+                checks.tried_before.push(kind);
+            }
         }
         let checks = self.checks.as_mut()?;
         let preexisting = checks.already(&report);

@@ -473,6 +473,13 @@ impl Index {
     }
 }
 
+/// Whether `relative` is a file that lays out modules: a `Cargo.toml`, a `tsconfig.json`, or
+/// a `tsconfig*.json` base one extends.
+pub fn lays_out_modules(relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    Manifests::is_manifest(name) || (name.starts_with("tsconfig") && name.ends_with(".json"))
+}
+
 /// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
 /// not hidden, not below a skipped or hidden folder, not ignored by a `.gitignore` on its way.
 /// For files the editor and the file watcher report, which do not come through the walk.

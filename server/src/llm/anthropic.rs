@@ -213,17 +213,13 @@ impl Decoder for MessageAssembler {
 mod tests {
     use super::*;
     use crate::llm::ToolSpec;
-    use crate::llm::sse::SseParser;
+    use crate::llm::http::StreamReader;
 
     fn decode(path: &str) -> Result<AssistantTurn, Fault> {
         let bytes = std::fs::read(crate::testing::specs_dir().join(path)).expect("spec stream");
-        let mut parser = SseParser::default();
-        let mut assembler = MessageAssembler::default();
-        let mut complete = false;
-        for item in parser.feed(&bytes).into_iter().chain(parser.finish()) {
-            complete |= assembler.item(item)?;
-        }
-        assembler.finish(complete)
+        let mut reader = StreamReader::<MessageAssembler>::default();
+        reader.feed(&bytes)?;
+        reader.finish()
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 mod anthropic;
 mod fault;
-#[cfg(feature = "fuzzing")]
+#[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod http;
 mod openai;

@@ -228,7 +228,7 @@ impl Decoder for ChunkAssembler {
 mod tests {
     use super::*;
     use crate::llm::ToolSpec;
-    use crate::llm::sse::SseParser;
+    use crate::llm::http::StreamReader;
 
     fn decode(path: &str) -> Result<AssistantTurn, Fault> {
         let bytes = std::fs::read(crate::testing::specs_dir().join(path)).expect("spec stream");
@@ -236,13 +236,9 @@ mod tests {
     }
 
     fn decode_bytes(bytes: &[u8]) -> Result<AssistantTurn, Fault> {
-        let mut parser = SseParser::default();
-        let mut assembler = ChunkAssembler::default();
-        let mut complete = false;
-        for item in parser.feed(bytes).into_iter().chain(parser.finish()) {
-            complete |= assembler.item(item)?;
-        }
-        assembler.finish(complete)
+        let mut reader = StreamReader::<ChunkAssembler>::default();
+        reader.feed(bytes)?;
+        reader.finish()
     }
 
     #[test]

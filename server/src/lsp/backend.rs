@@ -214,9 +214,12 @@ impl LanguageServer for Backend {
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out,
-        // for clients that watch no files; an open source file is already current.
-        if let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path)) {
+        // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out.
+        // A client that watches files reports it as a change too; one that does not, only so.
+        if !self.state.profile().watch_files
+            && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path))
+            && crate::context::index::lays_out_modules(&relative)
+        {
             self.state.index.disk_changed(&relative);
         }
         let Some(root) = self.state.root.get().cloned() else { return };

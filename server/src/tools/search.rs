@@ -7,7 +7,7 @@ use regex::RegexBuilder;
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
-use crate::context::{Index, IndexedFile, Language};
+use crate::context::{Definition, Index, IndexedFile, Language};
 use crate::workspace::{Overlay, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -81,14 +81,13 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .collect();
 
     let name = args.name.trim();
-    let mut definitions: Vec<(&str, u32, String, Option<String>)> = Vec::new();
+    let mut definitions: Vec<(&IndexedFile, &Definition)> = Vec::new();
     for exact in [true, false] {
         for file in &current {
             for definition in &file.symbols.definitions {
                 let matches = if exact { definition.name == name } else { definition.name.eq_ignore_ascii_case(name) };
                 if matches {
-                    let module = index.import_module(file);
-                    definitions.push((&file.path, definition.line, definition.signature.clone(), module));
+                    definitions.push((file, definition));
                 }
             }
         }
@@ -96,7 +95,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             break;
         }
     }
-    definitions.sort();
+    definitions.sort_by(|(a, x), (b, y)| (&a.path, x.line, &x.signature).cmp(&(&b.path, y.line, &y.signature)));
     let mut users: Vec<(&str, u32)> = current
         .iter()
         .filter_map(|file| {
@@ -111,8 +110,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         let _ = writeln!(output, "no definition of `{name}` in the index.");
     } else {
         let _ = writeln!(output, "`{name}` is defined at:");
-        for (path, line, signature, module) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
-            match module {
+        for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
+            let (path, line, signature) = (&file.path, definition.line, &definition.signature);
+            // Only for the lines shown: working out a module is not free.
+            match index.import_module(file) {
                 Some(module) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
                 None => writeln!(output, "{path}:{line}: {signature}"),
             }
