@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -224,7 +225,7 @@ impl Index {
     }
 
     /// [`Index::build`] taking at most `max_files` source files from the walk (in path order,
-    /// so the same ones each time); manifests are read from the whole tree.
+    /// so the same ones each time), with the manifests that cover them.
     pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, max_files);
@@ -308,8 +309,12 @@ impl Index {
     }
 
     /// The module to import what `file` defines from, when that says more than its folder
-    /// (a Rust module path, a Java package, a TypeScript alias).
+    /// (a Rust module path, a Java package, a TypeScript specifier through a path alias:
+    /// `@ui/button`).
     pub fn import_module(&self, file: &IndexedFile) -> Option<String> {
+        if matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
+            return self.modules().script_specifier(&file.path);
+        }
         let module = self.module_for(file);
         let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
         (module != folder).then_some(module)
@@ -596,20 +601,28 @@ impl Manifests {
 }
 
 /// Source files and manifests below `root`, `.gitignore` respected, build output skipped,
-/// in path order; at most `max_files` source files, and whether there were more. The walk
-/// goes on past the limit for manifests only: the files taken need their crate and tsconfig.
+/// in path order; at most `max_files` source files, and whether there were more. Past the
+/// limit the walk only finishes the folders it is in, for the manifests there (the files
+/// taken need their crate and tsconfig), and enters no other: a workspace that is a home
+/// folder is not listed to the end.
 fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
     let mut found = Vec::new();
     let mut manifests = Manifests::default();
     let mut limited = false;
+    // Set at the limit; a folder the walk reaches after it holds none of the files taken.
+    let full = Arc::new(AtomicBool::new(false));
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|entry| {
-            !(entry.file_type().is_some_and(|t| t.is_dir())
-                && entry.depth() > 0
-                && entry.file_name().to_str().is_some_and(|name| SKIPPED_DIRS.contains(&name)))
+        .filter_entry({
+            let full = Arc::clone(&full);
+            move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
+                !(is_dir
+                    && (full.load(Ordering::Relaxed)
+                        || entry.file_name().to_str().is_some_and(|name| SKIPPED_DIRS.contains(&name))))
+            }
         })
         .build();
     for entry in walker.flatten() {
@@ -625,6 +638,7 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         let Some(language) = Language::of_path(&relative) else { continue };
         if found.len() == max_files {
             limited = true;
+            full.store(true, Ordering::Relaxed);
             continue;
         }
         let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
@@ -897,6 +911,9 @@ mod tests {
                 "web/tsconfig.json",
                 b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@w/*\": [\"lib/*\"] } } }",
             ),
+            // A folder past the limit holds none of the files taken: not entered.
+            ("zz/Cargo.toml", b"[package]\nname = \"zz\"\n"),
+            ("zz/src/lib.rs", b"pub fn zz() {}\n"),
         ]);
         let cut = Index::build_limited(dir.path(), None, 2);
         let paths: Vec<&str> = cut.files().map(|f| f.path.as_str()).collect();
@@ -906,10 +923,12 @@ mod tests {
             "the first in path order"
         );
         assert_eq!(cut.module_of("web/lib/a.ts").as_deref(), Some("@w"), "manifests past the limit are still read");
+        assert!(cut.manifests.crates.is_empty(), "{:?}", cut.manifests.crates);
         let warning = cut.stats.limit_warning(dir.path()).unwrap();
         assert!(warning.contains("holds more than 2 source files; the index stopped there"), "{warning}");
-        let whole = Index::build_limited(dir.path(), None, 3);
-        assert_eq!((whole.len(), whole.stats.file_limit), (3, None), "exactly the limit is all of it");
+        let whole = Index::build_limited(dir.path(), None, 4);
+        assert_eq!((whole.len(), whole.stats.file_limit), (4, None), "exactly the limit is all of it");
+        assert_eq!(whole.module_of("zz/src/lib.rs").as_deref(), Some("zz"));
         assert_eq!(whole.stats.limit_warning(dir.path()), None);
     }
 
