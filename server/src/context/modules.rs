@@ -244,6 +244,36 @@ impl Modules {
         Some(std::iter::once(krate.name.as_str()).chain(parts).collect::<Vec<_>>().join("::"))
     }
 
+    /// The specifier another file imports the script at `path` by through a `tsconfig.json`
+    /// alias (`@ui/button` for `web/src/ui/button.ts` under `"@ui/*": ["web/src/ui/*"]`; a
+    /// folder's `index` is the folder), if an alias covers it.
+    pub fn script_specifier(&self, path: &str) -> Option<String> {
+        let stem = [".d.ts", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"]
+            .iter()
+            .find_map(|extension| path.strip_suffix(extension))?;
+        let folder_stem = stem.strip_suffix("/index");
+        // What follows `target` in `candidate`, when `target` is it or a folder above it.
+        let below = |candidate: &str, target: &str| {
+            let rest = candidate.strip_prefix(target)?;
+            (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/').to_owned())
+        };
+        self.tsconfigs.iter().flat_map(|config| &config.paths).find_map(|(pattern, targets)| {
+            targets.iter().find_map(|target| match (pattern.strip_suffix('*'), target.strip_suffix('*')) {
+                (Some(prefix), Some(target)) => {
+                    let target = target.trim_end_matches('/');
+                    // `@app/*` matches `@app/core` (a folder's index) but not `@app` itself.
+                    let rest = folder_stem.and_then(|folder| below(folder, target)).filter(|rest| !rest.is_empty());
+                    Some(format!("{prefix}{}", rest.or_else(|| below(stem, target).filter(|rest| !rest.is_empty()))?))
+                }
+                (None, None) => {
+                    let target = target.trim_end_matches('/');
+                    (stem == target || folder_stem == Some(target)).then(|| pattern.clone())
+                }
+                _ => None,
+            })
+        })
+    }
+
     /// The alias a `tsconfig.json` path pattern gives `folder`, if one covers it.
     fn script_alias(&self, folder: &str) -> Option<String> {
         self.tsconfigs.iter().find_map(|config| {
@@ -555,6 +585,16 @@ mod tests {
         assert_eq!(module("web/src/app/core/thing.ts"), "@app/core");
         assert_eq!(module("web/src/app/main.ts"), "@app");
         assert_eq!(module("web/src/util.ts"), "web/src");
+        let specifier = |path: &str| modules.script_specifier(path);
+        assert_eq!(specifier("web/src/app/core/thing.ts").as_deref(), Some("@app/core/thing"));
+        assert_eq!(specifier("web/src/app/main.tsx").as_deref(), Some("@app/main"));
+        assert_eq!(specifier("web/src/app/core/index.ts").as_deref(), Some("@app/core"), "a folder's index");
+        assert_eq!(specifier("web/src/app/index.ts").as_deref(), Some("@app/index"), "`@app/*` does not match `@app`");
+        assert_eq!(specifier("web/src/app/types.d.ts").as_deref(), Some("@app/types"));
+        assert_eq!(specifier("web/lib/index.ts").as_deref(), Some("~lib"), "an alias without a wildcard");
+        assert_eq!(specifier("web/lib/other.ts"), None);
+        assert_eq!(specifier("web/src/util.ts"), None, "no alias covers it");
+        assert_eq!(specifier("web/src/application.ts"), None, "a folder is not a prefix of a name");
     }
 
     #[test]

@@ -532,7 +532,7 @@ mod tests {
             "its own name is not a use"
         );
         let button = find(&mut overlay, "Button");
-        assert!(button.contains("web/src/ui/button.ts:1: class Button (in `@ui`)"), "{button}");
+        assert!(button.contains("web/src/ui/button.ts:1: class Button (in `@ui/button`)"), "{button}");
         assert!(find(&mut overlay, "Mapper").contains("Mapper.java:2: public class Mapper (in `com.acme.json`)"));
         // A file the run has just written is placed the same way.
         tools.execute(
