@@ -373,7 +373,6 @@ impl Driver {
             self.spec.issue.title.clone(),
             outcome.changes.clone(),
             validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
-            self.status.validation.and_then(|v| serde_json::to_value(v).ok()),
         );
         if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {
             tracing::error!(run = %self.id, "{error}");

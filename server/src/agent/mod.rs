@@ -100,7 +100,7 @@ pub fn start(
             status.fail(message.clone());
             // The record first: whoever waits for the end (a discard) finds it written.
             let _ = record.append(crate::session::LedgerEvent::Error { message });
-            let stored = status.stored(run_id, title, vec![], None, None);
+            let stored = status.stored(run_id, title, vec![], None);
             if let Err(error) = record.write_proposal(&stored, "") {
                 tracing::error!("{error}");
             }

@@ -132,15 +132,15 @@ impl RunStatus {
         self.error = Some(message);
     }
 
-    /// The record of a finished run with this status: its `changes`, the final validation
-    /// report and the verdicts (both as JSON), for `proposal.json`.
+    /// The record of a finished run with this status, for `proposal.json`: its `changes`,
+    /// the final validation report (as JSON) and this status's verdicts, so a run reads the
+    /// same after a restart as before it.
     pub(crate) fn stored(
         &self,
         run_id: RunId,
         title: String,
         changes: Vec<FileChange>,
         validation: Option<serde_json::Value>,
-        verdicts: Option<serde_json::Value>,
     ) -> crate::session::StoredProposal {
         crate::session::StoredProposal {
             run_id,
@@ -154,7 +154,7 @@ impl RunStatus {
             error: self.error.clone(),
             changes,
             validation,
-            verdicts,
+            verdicts: self.validation.and_then(|verdicts| serde_json::to_value(verdicts).ok()),
             schema_violations: self.schema_violations,
             parse_repairs: self.parse_repairs,
             discarded: false,

@@ -191,6 +191,42 @@ impl Scratch {
     }
 }
 
+/// The disk, except that reading `b.txt` panics: a fault inside the run.
+struct PanicsOnB;
+
+impl crate::workspace::BaseSource for PanicsOnB {
+    fn read(
+        &self,
+        absolute: &std::path::Path,
+    ) -> Result<Option<crate::workspace::BaseText>, crate::workspace::BaseError> {
+        assert!(!absolute.ends_with("b.txt"), "a fault while reading b.txt");
+        DiskBase.read(absolute)
+    }
+}
+
+#[tokio::test]
+async fn a_run_that_panics_ends_failed_and_its_record_keeps_its_verdicts() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n"), ("b.txt", "b\n")]);
+    let read_b = r#"{"tool_calls":[{"name":"read_file","arguments":{"path":"b.txt"}}]}"#;
+    let mut spec = scratch.spec(&format!("{}{read_b}\n", patch("ok\n", "BROKEN\n")), Budgets::default());
+    spec.validator = Some(validated(&scratch));
+    let handle = start(spec, Arc::new(PanicsOnB), None).unwrap();
+    let snapshot = handle.finished().await;
+    assert_eq!(snapshot.status.state, RunState::Failed);
+    assert!(snapshot.status.error.as_deref().unwrap().contains("internal error"), "{:?}", snapshot.status);
+    let live = snapshot.status.validation.expect("the check of the staged change ran");
+    assert_eq!(live.build, Verdict::Failed);
+
+    // After a restart the run is read from its record: the same state, error and verdicts.
+    let stored = crate::session::load_proposal(scratch.dir.path(), handle.id()).unwrap();
+    assert_eq!((stored.state.as_str(), stored.error), ("failed", snapshot.status.error));
+    assert_eq!(stored.verdicts, Some(serde_json::to_value(live).unwrap()));
+    assert!(
+        matches!(scratch.ledger(&handle).last(), Some(LedgerEvent::Error { message }) if message.contains("internal error"))
+    );
+    assert_eq!(std::fs::read_to_string(scratch.dir.path().join("a.txt")).unwrap(), "ok\n", "the file is untouched");
+}
+
 fn patch(old: &str, new: &str) -> String {
     serde_json::json!({"tool_calls": [{"name": "patch_file", "arguments": {"path": "a.txt", "old_text": old, "new_text": new}}]}).to_string() + "\n"
 }
