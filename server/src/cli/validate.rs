@@ -1,16 +1,15 @@
 //! `issuewright validate`: the project's check (and tests) in the shadow workspace, printed
 //! as diagnostics.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use ropey::Rope;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::ValidateArgs;
 use issuewright::config::{self, Config};
-use issuewright::validate::{Kind, Problem, Report, Validator};
+use issuewright::validate::{Kind, Problem, Report, TextsOnce, Validator};
 use issuewright::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 
 /// Validates `--repo`; exit status 0 when there are no errors, 1 when there are, 2 when
@@ -65,8 +64,9 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
     let problems: Vec<&Problem> = reports.iter().flat_map(|report| &report.problems).collect();
     if args.json {
         // Each file is read once, however many problems it has.
-        let mut texts: HashMap<WorkspacePath, Rope> = HashMap::new();
-        let entries: Vec<Value> = problems.iter().map(|problem| entry(&root, problem, &mut texts)).collect();
+        let read = |path: &WorkspacePath| read_disk_text(&root.path().join(path.as_str())).ok().flatten();
+        let texts = TextsOnce::new(&read);
+        let entries: Vec<Value> = problems.iter().map(|problem| entry(problem, &texts)).collect();
         println!("{:#}", Value::Array(entries));
     } else {
         for problem in &problems {
@@ -92,15 +92,11 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
 
 /// `{"path", "range", "severity", "code", "source", "message"}`; the range is 0-based with
 /// UTF-16 columns, as LSP has it; a problem outside the workspace has no path or range.
-fn entry(root: &Root, problem: &Problem, texts: &mut HashMap<WorkspacePath, Rope>) -> Value {
+fn entry(problem: &Problem, texts: &TextsOnce) -> Value {
     let (path, range) = match &problem.place {
         Some(place) => {
-            let text = texts.entry(place.path.clone()).or_insert_with(|| {
-                Rope::from_str(
-                    &read_disk_text(&root.path().join(place.path.as_str())).ok().flatten().unwrap_or_default(),
-                )
-            });
-            let range = Problem::range_in(place, problem.unit, text, PositionEncoding::Utf16);
+            let text = texts.get(&place.path).unwrap_or_default();
+            let range = Problem::range_in(place, problem.unit, &text, PositionEncoding::Utf16);
             (json!(place.path), json!(range))
         }
         None => (Value::Null, Value::Null),

@@ -2,12 +2,10 @@
 //! `issuewright.validate` command, and validation after saves (debounced; a newer save
 //! cancels the validation it supersedes).
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ropey::Rope;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use tower_lsp::Client;
@@ -17,7 +15,7 @@ use super::errors::CommandError;
 use super::proposal::uri_of;
 use super::state::ServerState;
 use crate::config::ValidateSettings;
-use crate::validate::{Kind, Problem, Report, Validator};
+use crate::validate::{Kind, Problem, Report, TextsOnce, Validator};
 use crate::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 
 /// How long after a save the validation starts; another save in this time restarts the wait.
@@ -52,15 +50,10 @@ pub fn diagnostics_by_file<'a>(
 ) -> BTreeMap<WorkspacePath, Vec<Diagnostic>> {
     let mut by_file: BTreeMap<WorkspacePath, Vec<Diagnostic>> = BTreeMap::new();
     let uri = |path: &WorkspacePath| uri_of(root, path);
-    // A build can report hundreds of problems in one file: it is read once, into a rope
-    // every problem shares.
-    let texts: RefCell<HashMap<WorkspacePath, Option<Rope>>> = RefCell::default();
-    let text_once = |path: &WorkspacePath| {
-        texts.borrow_mut().entry(path.clone()).or_insert_with(|| text_of(path).map(|t| Rope::from_str(&t))).clone()
-    };
+    let texts = TextsOnce::new(text_of);
     for problem in problems {
         let Some(place) = &problem.place else { continue };
-        if let Some(diagnostic) = problem.to_diagnostic(&text_once, &uri, encoding) {
+        if let Some(diagnostic) = problem.to_diagnostic(&|path| texts.get(path), &uri, encoding) {
             by_file.entry(place.path.clone()).or_default().push(diagnostic);
         }
     }

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 pub use command::{CommandOutput, CommandSpec};
 pub use detect::{BadFilter, Plan, Step, Toolchain, check_filter};
 pub use parse::{Format, MatcherError, PathMap, ProblemMatcher};
-pub use problem::{ColumnUnit, Place, Problem, Related, Replacement, Severity, Spot};
+pub use problem::{ColumnUnit, Place, Problem, Related, Replacement, Severity, Spot, TextsOnce};
 pub use shadow::{Shadow, ShadowError, SyncStats};
 
 use crate::config::ValidateSettings;

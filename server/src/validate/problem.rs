@@ -1,6 +1,9 @@
 //! A problem a build or test run reported, in the tool's own coordinates, and its conversion
 //! to an LSP diagnostic in the negotiated position encoding.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use ropey::Rope;
 use serde_json::json;
 use tower_lsp::lsp_types::{
@@ -201,6 +204,29 @@ impl Problem {
     }
 }
 
+/// Workspace texts for placing problems, each file read at most once: a build can report
+/// hundreds of problems in one file, and they share its rope.
+pub struct TextsOnce<'a> {
+    read: &'a dyn Fn(&WorkspacePath) -> Option<String>,
+    ropes: RefCell<HashMap<WorkspacePath, Option<Rope>>>,
+}
+
+impl<'a> TextsOnce<'a> {
+    /// Texts `read` gives (`None`: no such file).
+    pub fn new(read: &'a dyn Fn(&WorkspacePath) -> Option<String>) -> Self {
+        Self { read, ropes: RefCell::default() }
+    }
+
+    /// The text of `path` (cloning a rope is cheap).
+    pub fn get(&self, path: &WorkspacePath) -> Option<Rope> {
+        self.ropes
+            .borrow_mut()
+            .entry(path.clone())
+            .or_insert_with(|| (self.read)(path).map(|t| Rope::from_str(&t)))
+            .clone()
+    }
+}
+
 /// The char offset of a spot, clamped into its line.
 fn char_of(rope: &Rope, spot: Spot, unit: ColumnUnit) -> usize {
     let line = spot.line as usize;
@@ -233,6 +259,23 @@ pub fn position(line: u32, character: u32) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_file_is_read_once_however_many_problems_it_has() {
+        let reads = std::cell::Cell::new(0);
+        let read = |path: &WorkspacePath| {
+            reads.set(reads.get() + 1);
+            (path.as_str() == "a.rs").then(|| "fn a() {}\n".to_owned())
+        };
+        let texts = TextsOnce::new(&read);
+        let a = WorkspacePath::parse("a.rs").unwrap();
+        let gone = WorkspacePath::parse("gone.rs").unwrap();
+        for _ in 0..3 {
+            assert_eq!(texts.get(&a).map(|rope| rope.to_string()).as_deref(), Some("fn a() {}\n"));
+            assert_eq!(texts.get(&gone), None);
+        }
+        assert_eq!(reads.get(), 2, "a missing file is not asked again either");
+    }
 
     fn place(line: u32, start: u32, end: u32) -> Place {
         Place {
