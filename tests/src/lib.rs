@@ -190,19 +190,29 @@ impl Scratch {
     }
 }
 
-/// Runs `issuewright run --repo <workspace> ARGS` in the workspace with the scratch
-/// environment plus `env`.
-pub fn run_cli(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+/// Runs `issuewright ARGS` in the workspace with the scratch environment plus `env`; the
+/// model keys of the surrounding environment are left out.
+pub fn issuewright<S: AsRef<std::ffi::OsStr>>(
+    scratch: &Scratch,
+    args: &[S],
+    env: &[(&str, &str)],
+) -> std::process::Output {
     let mut command = std::process::Command::new(binary());
-    command.arg("run").arg("--repo").arg(scratch.workspace()).args(args).current_dir(scratch.workspace());
+    command.args(args).current_dir(scratch.workspace());
     command.env_remove("OPENAI_API_KEY").env_remove("ANTHROPIC_API_KEY");
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
+    command.envs(scratch.env());
+    command.envs(env.iter().copied());
     command.output().expect("run issuewright")
+}
+
+/// Runs `issuewright run --repo <workspace> ARGS` (see [`issuewright`]).
+pub fn run_cli(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let repo = scratch.workspace();
+    let all: Vec<&std::ffi::OsStr> = ["run".as_ref(), "--repo".as_ref(), repo.as_os_str()]
+        .into_iter()
+        .chain(args.iter().map(|a| a.as_ref()))
+        .collect();
+    issuewright(scratch, &all, env)
 }
 
 /// The JSON object `issuewright run --json` printed.

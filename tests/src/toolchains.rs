@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use regex::Regex;
 
-use crate::{Scratch, binary, profile_dir, repo_root};
+use crate::{Scratch, profile_dir, repo_root};
 
 /// A diagnostic as the tool itself reports it: 0-based line, 0-based UTF-16 column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -175,15 +175,11 @@ pub fn validate_cli(scratch: &Scratch, dir: &Path, args: &[&str]) -> Output {
 
 /// [`validate_cli`] with `env` added to the environment.
 pub fn validate_cli_with_env(scratch: &Scratch, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(binary());
-    command.arg("validate").arg("--repo").arg(dir).args(args).current_dir(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    command.output().expect("run issuewright validate")
+    let all: Vec<&std::ffi::OsStr> = ["validate".as_ref(), "--repo".as_ref(), dir.as_os_str()]
+        .into_iter()
+        .chain(args.iter().map(|a| a.as_ref()))
+        .collect();
+    crate::issuewright(scratch, &all, env)
 }
 
 /// The fixture `node_modules` holding TypeScript and Node's types (installed by tests/run.sh).

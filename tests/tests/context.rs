@@ -1,10 +1,10 @@
 //! Context gathering end to end: `issuewright context` and `index`, and the index a language
 //! server keeps while the editor types.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, binary, done, ledger, replay, turn};
+use issuewright_tests::{Scratch, done, issuewright, ledger, replay, turn};
 use serde_json::{Value, json};
 
 /// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
@@ -34,15 +34,10 @@ fn cli(scratch: &Scratch, args: &[&str]) -> Value {
 
 /// `issuewright ARGS --repo WORKSPACE` with `env` added to the scratch environment.
 fn cli_output(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(binary());
-    command.args(args).arg("--repo").arg(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    command.output().unwrap()
+    let repo = scratch.workspace();
+    let all: Vec<&std::ffi::OsStr> =
+        args.iter().map(|a| a.as_ref()).chain(["--repo".as_ref(), repo.as_os_str()]).collect();
+    issuewright(scratch, &all, env)
 }
 
 #[test]

@@ -2,10 +2,8 @@
 //! (`$XDG_CACHE_HOME/issuewright`: the index and the shadow workspace where builds run):
 //! not the home folder, not the config, not /tmp; and builds write nothing in the workspace.
 
-use std::process::Command;
-
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, binary, done, replay, turn};
+use issuewright_tests::{Scratch, done, issuewright, replay, turn};
 use serde_json::json;
 
 #[test]
@@ -34,13 +32,7 @@ fn runs_and_applies_write_only_inside_the_workspace() {
     client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert!(client.shutdown().success());
 
-    let mut command = Command::new(binary());
-    command.args(["run", "--issue", "add b", "--replay", "replay.jsonl", "--repo", "."]);
-    command.current_dir(scratch.workspace());
-    for (key, value) in scratch.env() {
-        command.env(key, value);
-    }
-    let output = command.output().unwrap();
+    let output = issuewright(&scratch, &["run", "--issue", "add b", "--replay", "replay.jsonl", "--repo", "."], &[]);
     assert!(output.status.success(), "gone.txt is gone now: delete_file fails, is recorded, and the run goes on");
 
     let written: Vec<String> =
