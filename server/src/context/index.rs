@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rayon::prelude::*;
 
 use super::cache::IndexCache;
@@ -23,21 +24,20 @@ pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 /// changed later are still added.
 pub const MAX_INDEXED_FILES: usize = 50_000;
 
-/// Folders never indexed: build output, dependencies, tool state.
-const SKIPPED_DIRS: [&str; 12] = [
-    "target",
-    "node_modules",
-    "dist",
-    "build",
-    "out",
-    ".gradle",
-    ".idea",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".git",
-    ".issuewright",
-];
+/// Folders never indexed: dependencies, tool state.
+const SKIPPED_DIRS: [&str; 8] =
+    ["node_modules", ".gradle", ".idea", ".venv", "venv", "__pycache__", ".git", ".issuewright"];
+
+/// Names build tools give their output folders: never indexed, except inside a `src`
+/// folder, where they are packages or modules (`src/main/java/com/acme/build/`).
+const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
+
+/// Whether the folder at `relative` (`a/b`) is one the walk never enters for its name.
+fn skipped_folder(relative: &str) -> bool {
+    let mut folders = relative.rsplit('/');
+    let name = folders.next().unwrap_or(relative);
+    SKIPPED_DIRS.contains(&name) || (OUTPUT_DIRS.contains(&name) && !folders.any(|folder| folder == "src"))
+}
 
 /// One indexed file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -228,7 +228,7 @@ impl Index {
     /// so the same ones each time), with the manifests that cover them.
     pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
         let started = Instant::now();
-        let (found, manifests, limited) = walk(root, max_files);
+        let (found, manifests, limited) = walk(root, "", max_files);
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
@@ -447,7 +447,7 @@ impl Index {
             return;
         }
         match absolute.symlink_metadata() {
-            Ok(metadata) if metadata.is_dir() => {}
+            Ok(metadata) if metadata.is_dir() => self.refresh_folder(path),
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
                 match std::fs::read(&absolute) {
                     Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => {
@@ -476,6 +476,43 @@ impl Index {
             }
         }
     }
+
+    /// Indexes the folder at `path` again, as the walk would: a folder that appeared (moved,
+    /// renamed or generated) comes as one event, not one per file. Files below it that are
+    /// indexed and no longer there are forgotten.
+    fn refresh_folder(&mut self, path: &str) {
+        if !walkable(&self.root, path) || skipped_folder(path) {
+            return;
+        }
+        let (found, manifests, _) = walk(&self.root, path, usize::MAX);
+        let below = format!("{path}/");
+        let taken: std::collections::HashSet<&str> = found.iter().map(|file| file.relative.as_str()).collect();
+        let gone: Vec<String> = self
+            .files
+            .range(below.clone()..)
+            .take_while(|(file, _)| file.starts_with(&below))
+            .filter(|(file, _)| !taken.contains(file.as_str()))
+            .map(|(file, _)| file.clone())
+            .collect();
+        for file in gone {
+            self.remove(&file);
+        }
+        let indexed: Vec<Indexed> = found.par_iter().map(|file| index_found(file, None)).collect();
+        for result in indexed {
+            match result {
+                Ok((file, _)) => self.insert(file),
+                Err((path, why)) => tracing::debug!("{path}: {why}"),
+            }
+        }
+        let before = self.manifests.below(&below);
+        self.manifests.forget_below(&below);
+        for manifest in manifests.crates.iter().chain(&manifests.tsconfigs) {
+            self.manifests.note(manifest, true);
+        }
+        if self.manifests.below(&below) != before {
+            self.reread_manifests();
+        }
+    }
 }
 
 /// Whether `relative` is a file that lays out modules: a `Cargo.toml`, a `tsconfig.json`, or
@@ -493,26 +530,51 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 }
 
 /// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
-/// folder, not ignored by a `.gitignore` on its way.
+/// folder, not ignored by the ignore files the walk reads (`.ignore`, `.gitignore` and
+/// `.git/info/exclude`, in the workspace and the folders above it), nor below a folder they
+/// ignore. A deeper file's rule wins over a shallower one's (`!keep.gen.ts` under `*.gen.ts`).
 fn walkable(root: &Path, relative: &str) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
-    if name.starts_with('.') || folders.iter().any(|f| f.starts_with('.') || SKIPPED_DIRS.contains(f)) {
+    if name.starts_with('.')
+        || folders.iter().enumerate().any(|(at, f)| f.starts_with('.') || skipped_folder(&parts[..=at].join("/")))
+    {
         return false;
+    }
+    // The rules in force, outermost first, each folder's in rising precedence.
+    let mut rules: Vec<Gitignore> = Vec::new();
+    let mut outside: Vec<&Path> = root.ancestors().skip(1).collect();
+    outside.reverse();
+    for dir in outside {
+        rules.extend(ignore_rules(dir));
     }
     let mut dir = root.to_path_buf();
     for (depth, part) in parts.iter().enumerate() {
-        let rules = dir.join(".gitignore");
-        if rules.is_file() {
-            let (matcher, _) = ignore::gitignore::Gitignore::new(&rules);
-            let below: PathBuf = parts[depth..].iter().collect();
-            if matcher.matched_path_or_any_parents(dir.join(below), false).is_ignore() {
-                return false;
-            }
-        }
+        rules.extend(ignore_rules(&dir));
         dir.push(part);
+        let is_dir = depth + 1 < parts.len();
+        // The deepest rule that says anything decides.
+        let said = rules.iter().rev().map(|matcher| matcher.matched(&dir, is_dir)).find(|m| !m.is_none());
+        if said.is_some_and(|m| m.is_ignore()) {
+            return false;
+        }
     }
     true
+}
+
+/// The ignore rules `dir` holds, in rising precedence: `.git/info/exclude`, `.gitignore`,
+/// `.ignore` (an unreadable or malformed file adds what it can).
+fn ignore_rules(dir: &Path) -> Vec<Gitignore> {
+    let files = [dir.join(".git/info/exclude"), dir.join(".gitignore"), dir.join(".ignore")];
+    files
+        .into_iter()
+        .filter(|file| file.is_file())
+        .filter_map(|file| {
+            let mut builder = GitignoreBuilder::new(dir);
+            let _ = builder.add(file);
+            builder.build().ok()
+        })
+        .collect()
 }
 
 /// A file indexed (and whether from the cache), or why it was skipped.
@@ -591,6 +653,11 @@ impl Manifests {
         true
     }
 
+    /// The manifests below the folder `below` (ending in `/`).
+    fn below(&self, below: &str) -> Vec<String> {
+        self.crates.iter().chain(&self.tsconfigs).filter(|m| m.starts_with(below)).cloned().collect()
+    }
+
     /// Forgets the manifests below the folder `below` (ending in `/`); true when there were any.
     fn forget_below(&mut self, below: &str) -> bool {
         let before = self.crates.len() + self.tsconfigs.len();
@@ -600,28 +667,28 @@ impl Manifests {
     }
 }
 
-/// Source files and manifests below `root`, `.gitignore` respected, build output skipped,
-/// in path order; at most `max_files` source files, and whether there were more. Past the
-/// limit the walk only finishes the folders it is in, for the manifests there (the files
-/// taken need their crate and tsconfig), and enters no other: a workspace that is a home
-/// folder is not listed to the end.
-fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
+/// Source files and manifests below the folder `below` of `root` (`""`: all of it),
+/// `.gitignore` respected, build output skipped, in path order; at most `max_files` source
+/// files, and whether there were more. Past the limit the walk only finishes the folders it
+/// is in, for the manifests there (the files taken need their crate and tsconfig), and
+/// enters no other: a workspace that is a home folder is not listed to the end.
+fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, Manifests, bool) {
     let mut found = Vec::new();
     let mut manifests = Manifests::default();
     let mut limited = false;
     // Set at the limit; a folder the walk reaches after it holds none of the files taken.
     let full = Arc::new(AtomicBool::new(false));
-    let walker = ignore::WalkBuilder::new(root)
+    let walker = ignore::WalkBuilder::new(root.join(below))
         .hidden(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
-            let full = Arc::clone(&full);
+            let (full, root) = (Arc::clone(&full), root.to_owned());
             move |entry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
                 !(is_dir
                     && (full.load(Ordering::Relaxed)
-                        || entry.file_name().to_str().is_some_and(|name| SKIPPED_DIRS.contains(&name))))
+                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&relative))))
             }
         })
         .build();
@@ -629,8 +696,7 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Ok(relative) = entry.path().strip_prefix(root) else { continue };
-        let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else { continue };
+        let Some(relative) = relative_path(root, entry.path()) else { continue };
         if entry.file_name().to_str().is_some_and(Manifests::is_manifest) {
             manifests.list_for(&relative).push(relative);
             continue;
@@ -648,6 +714,17 @@ fn walk(root: &Path, max_files: usize) -> (Vec<Found>, Manifests, bool) {
     manifests.crates.sort();
     manifests.tsconfigs.sort();
     (found, manifests, limited)
+}
+
+/// `absolute` relative to `root` with `/` separators; none outside it, or for a name that
+/// is not UTF-8 or (off Windows) holds a backslash, which no workspace path can name.
+fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
+    let relative = absolute.strip_prefix(root).ok()?.to_str()?;
+    if cfg!(windows) {
+        Some(relative.replace('\\', "/"))
+    } else {
+        (!relative.contains('\\')).then(|| relative.to_owned())
+    }
 }
 
 fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
@@ -897,6 +974,100 @@ mod tests {
         std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
         index.refresh_from_disk("src/a.rs");
         assert!(index.is_empty());
+    }
+
+    #[test]
+    fn a_folder_that_appears_is_indexed_whole_and_one_moved_away_is_forgotten() {
+        let dir = workspace(&[
+            ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
+            ("src/lib.rs", b"mod old;\n"),
+            ("src/old/mod.rs", b"mod deep;\npub fn moved() {}\n"),
+            ("src/old/deep.rs", b"pub fn deeper() {}\n"),
+        ]);
+        let mut index = Index::build(dir.path(), None);
+        // `mv src/old src/new`: the watcher reports the two folders, nothing for the files in them.
+        std::fs::rename(dir.path().join("src/old"), dir.path().join("src/new")).unwrap();
+        std::fs::write(dir.path().join("src/new/notes.txt"), "not source").unwrap();
+        std::fs::create_dir_all(dir.path().join("src/new/target")).unwrap();
+        std::fs::write(dir.path().join("src/new/target/kept.rs"), "pub fn kept() {}\n").unwrap();
+        index.refresh_from_disk("src/old");
+        index.refresh_from_disk("src/new");
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/lib.rs", "src/new/deep.rs", "src/new/mod.rs", "src/new/target/kept.rs"]);
+        assert_eq!(index.module_of("src/new/deep.rs").as_deref(), Some("kit::new::deep"));
+
+        // A generated folder, with a crate of its own, then regenerated with fewer files.
+        let generated = dir.path().join("gen");
+        std::fs::create_dir_all(generated.join("src")).unwrap();
+        std::fs::write(generated.join("Cargo.toml"), "[package]\nname = \"generated\"\n").unwrap();
+        std::fs::write(generated.join("src/lib.rs"), "pub fn made() {}\n").unwrap();
+        std::fs::write(generated.join("src/extra.rs"), "pub fn extra() {}\n").unwrap();
+        std::fs::create_dir_all(generated.join("target/debug")).unwrap();
+        std::fs::write(generated.join("target/debug/build.rs"), "fn output() {}\n").unwrap();
+        index.refresh_from_disk("gen");
+        assert_eq!(index.module_of("gen/src/lib.rs").as_deref(), Some("generated"), "its manifest is read");
+        assert!(index.file("gen/src/extra.rs").is_some());
+        assert!(index.file("gen/target/debug/build.rs").is_none(), "build output stays out");
+        std::fs::remove_file(generated.join("src/extra.rs")).unwrap();
+        index.refresh_from_disk("gen");
+        assert!(index.file("gen/src/extra.rs").is_none(), "a file gone from a folder seen again is forgotten");
+
+        // Folders the walk never enters are not entered for an event either.
+        std::fs::create_dir_all(dir.path().join("node_modules/pkg")).unwrap();
+        std::fs::write(dir.path().join("node_modules/pkg/index.ts"), "export const x = 1;\n").unwrap();
+        index.refresh_from_disk("node_modules");
+        index.refresh_from_disk("node_modules/pkg");
+        assert!(index.file("node_modules/pkg/index.ts").is_none());
+    }
+
+    #[test]
+    fn files_reported_later_are_judged_by_the_rules_the_walk_follows() {
+        let dir = workspace(&[
+            // Rules above the workspace (it is a folder of a larger repository).
+            ("repo/.gitignore", b"generated/\n*.gen.ts\n"),
+            ("repo/web/src/app.ts", b"export const app = 1;\n"),
+            ("repo/web/src/generated/api.ts", b"export const api = 1;\n"),
+            ("repo/web/src/types.gen.ts", b"export type T = 1;\n"),
+            // A deeper rule wins over a shallower one.
+            ("repo/web/src/keep/.gitignore", b"!keep.gen.ts\n"),
+            ("repo/web/src/keep/keep.gen.ts", b"export const kept = 1;\n"),
+            ("repo/web/.ignore", b"scratch.ts\n"),
+            ("repo/web/scratch.ts", b"export const s = 1;\n"),
+            ("repo/web/.git/info/exclude", b"local/\n"),
+            ("repo/web/local/mine.ts", b"export const m = 1;\n"),
+            // Nor can a file be taken back from a folder that is ignored.
+            ("repo/web/vendor/.gitignore", b"!lib.ts\n"),
+            ("repo/web/.gitignore", b"vendor/\n"),
+            ("repo/web/vendor/lib.ts", b"export const v = 1;\n"),
+        ]);
+        let root = dir.path().join("repo/web");
+        let index = Index::build(&root, None);
+        let indexed: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(indexed, ["src/app.ts", "src/keep/keep.gen.ts"]);
+        for file in ["src/app.ts", "src/generated/api.ts", "src/types.gen.ts", "src/keep/keep.gen.ts", "scratch.ts"]
+            .into_iter()
+            .chain(["local/mine.ts", "vendor/lib.ts", "src/new.ts", "src/generated/new.ts"])
+        {
+            let walked = indexed.contains(&file) || file == "src/new.ts";
+            assert_eq!(indexable(&root, file), walked, "{file}: the walk and a later event disagree");
+        }
+    }
+
+    #[test]
+    fn output_folder_names_inside_src_are_packages() {
+        let dir = workspace(&[
+            ("src/main/java/com/acme/build/Plan.java", b"package com.acme.build;\npublic class Plan {}\n"),
+            ("src/out/mod.rs", b"pub fn out() {}\n"),
+            ("build/classes/Plan.java", b"public class Plan {}\n"),
+            ("web/dist/app.js", b"export const app = 1;\n"),
+            ("target/debug/x.rs", b"fn x() {}\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/main/java/com/acme/build/Plan.java", "src/out/mod.rs"]);
+        assert!(indexable(dir.path(), "src/main/java/com/acme/build/Plan.java"));
+        assert!(!indexable(dir.path(), "build/classes/Plan.java"));
+        assert!(!indexable(dir.path(), "src/node_modules/x.ts"), "dependencies are never source");
     }
 
     #[test]

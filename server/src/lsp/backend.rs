@@ -145,8 +145,12 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json}".into()),
                     kind: None,
                 },
-                // A deleted folder comes as one event for the folder: its files leave the index.
-                FileSystemWatcher { glob_pattern: GlobPattern::String("**/*".into()), kind: Some(WatchKind::Delete) },
+                // A folder that comes (moved, renamed, generated) or goes is one event for the
+                // folder, which no pattern above matches: its files enter or leave the index.
+                FileSystemWatcher {
+                    glob_pattern: GlobPattern::String("**/*".into()),
+                    kind: Some(WatchKind::Create | WatchKind::Delete),
+                },
             ];
             let options = DidChangeWatchedFilesRegistrationOptions { watchers };
             let registration = Registration {
