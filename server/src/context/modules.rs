@@ -254,11 +254,15 @@ impl Modules {
         let folder_stem = stem.strip_suffix("/index");
         // What follows `target` in `candidate`, when `target` is it or a folder above it.
         let below = |candidate: &str, target: &str| {
+            if target.is_empty() {
+                return Some(candidate.to_owned());
+            }
             let rest = candidate.strip_prefix(target)?;
             (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/').to_owned())
         };
-        self.tsconfigs.iter().flat_map(|config| &config.paths).find_map(|(pattern, targets)| {
-            targets.iter().find_map(|target| match (pattern.strip_suffix('*'), target.strip_suffix('*')) {
+        // Of the aliases that cover it, the shortest specifier: the most specific alias.
+        self.alias_targets()
+            .filter_map(|(pattern, target)| match (pattern.strip_suffix('*'), target.strip_suffix('*')) {
                 (Some(prefix), Some(target)) => {
                     let target = target.trim_end_matches('/');
                     // `@app/*` matches `@app/core` (a folder's index) but not `@app` itself.
@@ -267,25 +271,34 @@ impl Modules {
                 }
                 (None, None) => {
                     let target = target.trim_end_matches('/');
-                    (stem == target || folder_stem == Some(target)).then(|| pattern.clone())
+                    (path == target || stem == target || folder_stem == Some(target)).then(|| pattern.clone())
                 }
                 _ => None,
             })
-        })
+            .min_by_key(String::len)
+    }
+
+    /// Every `tsconfig.json` path pattern with each place it points to.
+    fn alias_targets(&self) -> impl Iterator<Item = (&String, &String)> {
+        let aliases = self.tsconfigs.iter().flat_map(|config| &config.paths);
+        aliases.flat_map(|(pattern, targets)| targets.iter().map(move |target| (pattern, target)))
     }
 
     /// The alias a `tsconfig.json` path pattern gives `folder`, if one covers it.
     fn script_alias(&self, folder: &str) -> Option<String> {
-        self.tsconfigs.iter().find_map(|config| {
-            config.paths.iter().find_map(|(pattern, targets)| {
+        // Of the aliases that cover it, the shortest: the most specific.
+        self.alias_targets()
+            .filter_map(|(pattern, target)| {
                 let prefix = pattern.strip_suffix('*')?;
-                targets.iter().find_map(|target| {
-                    let target = target.strip_suffix('*')?.trim_end_matches('/');
-                    let rest = if folder == target { "" } else { folder.strip_prefix(&format!("{target}/"))? };
-                    Some(format!("{prefix}{rest}").trim_end_matches('/').to_owned())
-                })
+                let target = target.strip_suffix('*')?.trim_end_matches('/');
+                let rest = match target {
+                    "" => folder,
+                    _ if folder == target => "",
+                    _ => folder.strip_prefix(&format!("{target}/"))?,
+                };
+                Some(format!("{prefix}{rest}").trim_end_matches('/').to_owned())
             })
-        })
+            .min_by_key(String::len)
     }
 
     /// The workspace files `import` (as written in the file at `from`) names; `modules` maps
@@ -595,6 +608,25 @@ mod tests {
         assert_eq!(specifier("web/lib/other.ts"), None);
         assert_eq!(specifier("web/src/util.ts"), None, "no alias covers it");
         assert_eq!(specifier("web/src/application.ts"), None, "a folder is not a prefix of a name");
+    }
+
+    #[test]
+    fn an_alias_for_the_whole_project_covers_every_folder() {
+        // The alias a Next.js project starts with, and one naming a file with its extension.
+        let mut text = r#"{ "compilerOptions": { "paths": { "@/*": ["./*"], "~cfg": ["./config.ts"] } } }"#.to_owned();
+        let config = TsConfig::parse("tsconfig.json", &mut text).unwrap();
+        let modules = Modules::new(vec![], vec![config]);
+        let files = ["components/button.tsx", "config.ts"];
+        let resolve = |import: &str| {
+            modules.resolve("app/page.tsx", Language::Tsx, import, &ModuleTable::new(), |p| files.contains(&p))
+        };
+        assert_eq!(resolve("@/components/button"), ["components/button.tsx"]);
+        assert_eq!(modules.script_specifier("components/button.tsx").as_deref(), Some("@/components/button"));
+        assert_eq!(modules.script_specifier("components/ui/index.ts").as_deref(), Some("@/components/ui"));
+        assert_eq!(modules.script_specifier("config.ts").as_deref(), Some("~cfg"));
+        let module = |path: &str| modules.module_of(path, Language::Tsx, &FileSymbols::default());
+        assert_eq!(module("components/button.tsx"), "@/components");
+        assert_eq!(module("page.tsx"), "@");
     }
 
     #[test]
