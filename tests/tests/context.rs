@@ -196,3 +196,32 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
     let after = symbol_result(&second);
     assert!(after.contains("src/limiter.rs:4: pub struct RateLimiter (in `throttle::limiter`)"), "{after}");
 }
+
+#[test]
+fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
+    let scratch = crate_with_modules();
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("first.jsonl", &looking);
+    scratch.write("second.jsonl", &looking);
+    let mut options = ClientOptions::default();
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    let found = |run_id: &str| -> String {
+        let events = ledger(&scratch.workspace(), run_id);
+        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+        result["output"].as_str().unwrap().to_owned()
+    };
+    assert!(found(&first).contains("src/limiter.rs:4: pub struct RateLimiter"), "{}", found(&first));
+
+    // `mv src throttle` in a terminal: the client reports the two folders, not the files in them.
+    std::fs::rename(scratch.workspace().join("src"), scratch.workspace().join("throttle")).unwrap();
+    let uri = |path: &str| issuewright_tests::uri_of(&scratch.workspace().join(path));
+    let changes = json!([{"uri": uri("src"), "type": 3}, {"uri": uri("throttle"), "type": 1}]);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = found(&second);
+    assert!(after.contains("throttle/limiter.rs:4: pub struct RateLimiter"), "{after}");
+    assert!(!after.contains("src/limiter.rs"), "{after}");
+}
