@@ -90,7 +90,11 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
         "folders that come or go are watched too: {watchers}"
     );
     assert!(
-        watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json}"),
+        watchers
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}"),
         "so are the manifests: {watchers}"
     );
     // The settings request after the save is answered within the session too.

@@ -230,11 +230,12 @@ impl Index {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, "", max_files);
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
+        let cached = |_: &str, hash: u64, language: Language| cache?.get(hash, language).cloned();
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
             .map(|file| {
                 let started = Instant::now();
-                let result = index_found(file, cache);
+                let result = index_found(file, &cached);
                 (result, started.elapsed().as_micros() as u64)
             })
             .collect();
@@ -439,6 +440,11 @@ impl Index {
             }
             return;
         }
+        // An ignore file: what its folder holds may have changed.
+        if is_ignore_file(name) {
+            self.refresh_folder(path.rsplit_once('/').map_or("", |(folder, _)| folder));
+            return;
+        }
         // A base a `tsconfig.json` extends (`tsconfig.base.json`).
         if name.starts_with("tsconfig") && name.ends_with(".json") {
             if walkable(&self.root, path) {
@@ -477,15 +483,18 @@ impl Index {
         }
     }
 
-    /// Indexes the folder at `path` again, as the walk would: a folder that appeared (moved,
-    /// renamed or generated) comes as one event, not one per file. Files below it that are
-    /// indexed and no longer there are forgotten.
+    /// Indexes the folder at `path` (`""`: the workspace) again, as the walk would: a folder
+    /// that appeared (moved, renamed or generated) comes as one event, not one per file, and
+    /// an edited ignore file changes what its folder holds. Files below it that are indexed
+    /// and no longer taken are forgotten; those whose content is as indexed are not parsed.
     fn refresh_folder(&mut self, path: &str) {
-        if !walkable(&self.root, path) || skipped_folder(path) {
+        if !path.is_empty() && (!walkable(&self.root, path) || skipped_folder(path)) {
             return;
         }
-        let (found, manifests, _) = walk(&self.root, path, usize::MAX);
-        let below = format!("{path}/");
+        // The whole workspace again keeps to the limit its build met.
+        let limit = if path.is_empty() { self.stats.file_limit.unwrap_or(usize::MAX) } else { usize::MAX };
+        let (found, manifests, _) = walk(&self.root, path, limit);
+        let below = if path.is_empty() { String::new() } else { format!("{path}/") };
         let taken: std::collections::HashSet<&str> = found.iter().map(|file| file.relative.as_str()).collect();
         let gone: Vec<String> = self
             .files
@@ -497,11 +506,19 @@ impl Index {
         for file in gone {
             self.remove(&file);
         }
-        let indexed: Vec<Indexed> = found.par_iter().map(|file| index_found(file, None)).collect();
+        let files = &self.files;
+        let unchanged = |relative: &str, hash: u64, _: Language| {
+            files.get(relative).filter(|file| file.hash == hash).map(|file| IndexedFile::clone(file))
+        };
+        let indexed: Vec<Indexed> = found.par_iter().map(|file| index_found(file, &unchanged)).collect();
         for result in indexed {
             match result {
-                Ok((file, _)) => self.insert(file),
-                Err((path, why)) => tracing::debug!("{path}: {why}"),
+                Ok((_, true)) => {}
+                Ok((file, false)) => self.insert(file),
+                Err((path, why)) => {
+                    tracing::debug!("{path}: {why}");
+                    self.remove(&path);
+                }
             }
         }
         let before = self.manifests.below(&below);
@@ -515,11 +532,17 @@ impl Index {
     }
 }
 
-/// Whether `relative` is a file that lays out modules: a `Cargo.toml`, a `tsconfig.json`, or
-/// a `tsconfig*.json` base one extends.
-pub fn lays_out_modules(relative: &str) -> bool {
+/// Whether a change to `relative` changes more of the index than its own entry: a file that
+/// lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json` base one
+/// extends) or an ignore file (`.gitignore`, `.ignore`).
+pub fn shapes_the_index(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    Manifests::is_manifest(name) || (name.starts_with("tsconfig") && name.ends_with(".json"))
+    Manifests::is_manifest(name) || (name.starts_with("tsconfig") && name.ends_with(".json")) || is_ignore_file(name)
+}
+
+/// Whether a file named `name` holds ignore rules the walk follows in its folder.
+fn is_ignore_file(name: &str) -> bool {
+    matches!(name, ".gitignore" | ".ignore")
 }
 
 /// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
@@ -580,7 +603,10 @@ fn ignore_rules(dir: &Path) -> Vec<Gitignore> {
 /// A file indexed (and whether from the cache), or why it was skipped.
 type Indexed = Result<(IndexedFile, bool), (String, String)>;
 
-fn index_found(file: &Found, cache: Option<&IndexCache>) -> Indexed {
+/// What is already known of a file by its path and content hash, so it need not be parsed.
+type Known<'a> = dyn Fn(&str, u64, Language) -> Option<IndexedFile> + Sync + 'a;
+
+fn index_found(file: &Found, known: &Known) -> Indexed {
     let skip = |why: String| Err((file.relative.clone(), why));
     if file.bytes > MAX_SOURCE_BYTES {
         return skip(format!("larger than {MAX_SOURCE_BYTES} bytes"));
@@ -593,8 +619,8 @@ fn index_found(file: &Found, cache: Option<&IndexCache>) -> Indexed {
         return skip("binary".into());
     }
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-    if let Some(cached) = cache.and_then(|cache| cache.get(hash, file.language)) {
-        return Ok((IndexedFile { path: file.relative.clone(), ..cached.clone() }, true));
+    if let Some(known) = known(&file.relative, hash, file.language) {
+        return Ok((IndexedFile { path: file.relative.clone(), ..known }, true));
     }
     Ok((IndexedFile::from_source(&file.relative, file.language, &bytes), false))
 }
@@ -1054,6 +1080,36 @@ mod tests {
     }
 
     #[test]
+    fn an_edited_ignore_file_takes_files_out_of_the_index_and_lets_them_back() {
+        let dir = workspace(&[
+            ("src/app.ts", b"export const app = 1;\n"),
+            ("src/api.gen.ts", b"export const api = 1;\n"),
+            ("src/nested/deep.gen.ts", b"export const deep = 1;\n"),
+            ("web/page.ts", b"export const page = 1;\n"),
+        ]);
+        let mut index = Index::build(dir.path(), None);
+        let paths = |index: &Index| index.files().map(|f| f.path.clone()).collect::<Vec<_>>();
+        assert_eq!(paths(&index).len(), 4);
+        let before = Arc::clone(index.file("web/page.ts").unwrap());
+
+        std::fs::write(dir.path().join("src/.gitignore"), "*.gen.ts\n").unwrap();
+        index.refresh_from_disk("src/.gitignore");
+        assert_eq!(paths(&index), ["src/app.ts", "web/page.ts"]);
+
+        std::fs::write(dir.path().join(".gitignore"), "web/\n").unwrap();
+        index.refresh_from_disk(".gitignore");
+        assert_eq!(paths(&index), ["src/app.ts"], "the workspace's own rules");
+
+        std::fs::remove_file(dir.path().join(".gitignore")).unwrap();
+        std::fs::write(dir.path().join("src/.gitignore"), "nested/\n").unwrap();
+        index.refresh_from_disk(".gitignore");
+        index.refresh_from_disk("src/.gitignore");
+        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"], "let back in");
+        assert_eq!(*index.file("web/page.ts").unwrap(), before, "an unchanged file comes back as it was");
+        assert!(shapes_the_index("src/.gitignore") && shapes_the_index(".ignore") && !shapes_the_index("src/app.ts"));
+    }
+
+    #[test]
     fn output_folder_names_inside_src_are_packages() {
         let dir = workspace(&[
             ("src/main/java/com/acme/build/Plan.java", b"package com.acme.build;\npublic class Plan {}\n"),
@@ -1112,7 +1168,7 @@ mod tests {
             language: Language::Rust,
             bytes: 10,
         };
-        let (path, why) = index_found(&found, None).unwrap_err();
+        let (path, why) = index_found(&found, &|_, _, _| None).unwrap_err();
         assert_eq!(path, "gone.rs");
         assert!(why.starts_with("unreadable"), "{why}");
     }

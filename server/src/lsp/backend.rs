@@ -140,9 +140,10 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
                     kind: None,
                 },
-                // The manifests that lay out crates and TypeScript aliases (and the bases they extend).
+                // The manifests that lay out crates and TypeScript aliases (and the bases they
+                // extend), and the ignore files that say what is indexed.
                 FileSystemWatcher {
-                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json}".into()),
+                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}".into()),
                     kind: None,
                 },
                 // A folder that comes (moved, renamed, generated) or goes is one event for the
@@ -218,11 +219,12 @@ impl LanguageServer for Backend {
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out.
-        // A client that watches files reports it as a change too; one that does not, only so.
+        // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out, a
+        // saved `.gitignore` what is indexed. A client that watches files reports it as a
+        // change too; one that does not, only so.
         if !self.state.profile().watch_files
             && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path))
-            && crate::context::index::lays_out_modules(&relative)
+            && crate::context::index::shapes_the_index(&relative)
         {
             self.state.index.disk_changed(&relative);
         }
