@@ -2,6 +2,7 @@
 //! and words, built in parallel and kept fresh one file at a time.
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -230,7 +231,10 @@ impl Index {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, "", max_files);
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
-        let cached = |_: &str, hash: u64, language: Language| cache?.get(hash, language).cloned();
+        let cached = |relative: &str, hash: u64, language: Language| {
+            let cached = cache?.get(hash, language)?;
+            Some(Arc::new(IndexedFile { path: relative.to_owned(), ..cached.clone() }))
+        };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
             .map(|file| {
@@ -246,7 +250,7 @@ impl Index {
                 Ok((file, from_cache)) => {
                     stats.cache_hits += usize::from(from_cache);
                     *cpu_micros.entry(file.language.name()).or_default() += micros;
-                    files.insert(file.path.clone(), Arc::new(file));
+                    files.insert(file.path.clone(), file);
                 }
                 Err(skipped) => stats.skipped.push(skipped),
             }
@@ -385,12 +389,16 @@ impl Index {
 
     /// Puts an already built entry in place (e.g. from an incremental parse).
     pub fn insert(&mut self, file: IndexedFile) {
+        self.put(Arc::new(file));
+    }
+
+    fn put(&mut self, file: Arc<IndexedFile>) {
         let redeclares = file.language == Language::Rust
             && self
                 .files
                 .get(&file.path)
                 .is_none_or(|old| old.symbols.module_declarations != file.symbols.module_declarations);
-        self.files.insert(file.path.clone(), Arc::new(file));
+        self.files.insert(file.path.clone(), file);
         if redeclares {
             self.modules.forget_declared();
         }
@@ -465,18 +473,12 @@ impl Index {
             Ok(_) => self.remove(path),
             Err(_) => {
                 self.remove(path);
-                // Files below sort together right after `path/`: a range, not a scan.
                 let below = format!("{path}/");
-                let doomed: Vec<String> = self
-                    .files
-                    .range(below.clone()..)
-                    .take_while(|(file, _)| file.starts_with(&below))
-                    .map(|(file, _)| file.clone())
-                    .collect();
+                let doomed: Vec<String> = self.indexed_below(&below).cloned().collect();
                 for file in doomed {
                     self.remove(&file);
                 }
-                if self.manifests.forget_below(&below) {
+                if self.manifests.replace_below(&below, Manifests::default()) {
                     self.reread_manifests();
                 }
             }
@@ -496,39 +498,35 @@ impl Index {
         let (found, manifests, _) = walk(&self.root, path, limit);
         let below = if path.is_empty() { String::new() } else { format!("{path}/") };
         let taken: std::collections::HashSet<&str> = found.iter().map(|file| file.relative.as_str()).collect();
-        let gone: Vec<String> = self
-            .files
-            .range(below.clone()..)
-            .take_while(|(file, _)| file.starts_with(&below))
-            .filter(|(file, _)| !taken.contains(file.as_str()))
-            .map(|(file, _)| file.clone())
-            .collect();
+        let gone: Vec<String> =
+            self.indexed_below(&below).filter(|file| !taken.contains(file.as_str())).cloned().collect();
         for file in gone {
             self.remove(&file);
         }
         let files = &self.files;
-        let unchanged = |relative: &str, hash: u64, _: Language| {
-            files.get(relative).filter(|file| file.hash == hash).map(|file| IndexedFile::clone(file))
-        };
+        let unchanged =
+            |relative: &str, hash: u64, _: Language| files.get(relative).filter(|f| f.hash == hash).cloned();
         let indexed: Vec<Indexed> = found.par_iter().map(|file| index_found(file, &unchanged)).collect();
         for result in indexed {
             match result {
                 Ok((_, true)) => {}
-                Ok((file, false)) => self.insert(file),
+                Ok((file, false)) => self.put(file),
                 Err((path, why)) => {
                     tracing::debug!("{path}: {why}");
                     self.remove(&path);
                 }
             }
         }
-        let before = self.manifests.below(&below);
-        self.manifests.forget_below(&below);
-        for manifest in manifests.crates.iter().chain(&manifests.tsconfigs) {
-            self.manifests.note(manifest, true);
-        }
-        if self.manifests.below(&below) != before {
+        if self.manifests.replace_below(&below, manifests) {
             self.reread_manifests();
         }
+    }
+
+    /// The indexed files below the folder `below` (ending in `/`, or `""` for all of them).
+    fn indexed_below<'a>(&'a self, below: &'a str) -> impl Iterator<Item = &'a String> {
+        // Files below sort together right after `below`: a range, not a scan.
+        let from: (Bound<&str>, Bound<&str>) = (Bound::Included(below), Bound::Unbounded);
+        self.files.range::<str, _>(from).map(|(file, _)| file).take_while(move |file| file.starts_with(below))
     }
 }
 
@@ -601,10 +599,10 @@ fn ignore_rules(dir: &Path) -> Vec<Gitignore> {
 }
 
 /// A file indexed (and whether from the cache), or why it was skipped.
-type Indexed = Result<(IndexedFile, bool), (String, String)>;
+type Indexed = Result<(Arc<IndexedFile>, bool), (String, String)>;
 
-/// What is already known of a file by its path and content hash, so it need not be parsed.
-type Known<'a> = dyn Fn(&str, u64, Language) -> Option<IndexedFile> + Sync + 'a;
+/// The entry already known for a file at a path with a content hash, so it need not be parsed.
+type Known<'a> = dyn Fn(&str, u64, Language) -> Option<Arc<IndexedFile>> + Sync + 'a;
 
 fn index_found(file: &Found, known: &Known) -> Indexed {
     let skip = |why: String| Err((file.relative.clone(), why));
@@ -620,9 +618,9 @@ fn index_found(file: &Found, known: &Known) -> Indexed {
     }
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
     if let Some(known) = known(&file.relative, hash, file.language) {
-        return Ok((IndexedFile { path: file.relative.clone(), ..known }, true));
+        return Ok((known, true));
     }
-    Ok((IndexedFile::from_source(&file.relative, file.language, &bytes), false))
+    Ok((Arc::new(IndexedFile::from_source(&file.relative, file.language, &bytes)), false))
 }
 
 /// A NUL byte near the start means binary.
@@ -679,17 +677,18 @@ impl Manifests {
         true
     }
 
-    /// The manifests below the folder `below` (ending in `/`).
-    fn below(&self, below: &str) -> Vec<String> {
-        self.crates.iter().chain(&self.tsconfigs).filter(|m| m.starts_with(below)).cloned().collect()
-    }
-
-    /// Forgets the manifests below the folder `below` (ending in `/`); true when there were any.
-    fn forget_below(&mut self, below: &str) -> bool {
-        let before = self.crates.len() + self.tsconfigs.len();
-        self.crates.retain(|manifest| !manifest.starts_with(below));
-        self.tsconfigs.retain(|manifest| !manifest.starts_with(below));
-        before != self.crates.len() + self.tsconfigs.len()
+    /// Puts `found` (from a walk of the folder `below`, ending in `/`, or `""` for the whole
+    /// tree) in place of the manifests listed below it; true when the lists changed.
+    fn replace_below(&mut self, below: &str, found: Manifests) -> bool {
+        let mut changed = false;
+        for (list, found) in [(&mut self.crates, found.crates), (&mut self.tsconfigs, found.tsconfigs)] {
+            let mut kept: Vec<String> = list.iter().filter(|m| !m.starts_with(below)).cloned().collect();
+            kept.extend(found);
+            kept.sort();
+            changed |= kept != *list;
+            *list = kept;
+        }
+        changed
     }
 }
 

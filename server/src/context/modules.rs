@@ -248,26 +248,21 @@ impl Modules {
     /// alias (`@ui/button` for `web/src/ui/button.ts` under `"@ui/*": ["web/src/ui/*"]`; a
     /// folder's `index` is the folder), if an alias covers it.
     pub fn script_specifier(&self, path: &str) -> Option<String> {
-        let stem = [".d.ts", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"]
+        // The longest extension that ends it: `.d.ts` rather than `.ts`.
+        let stem = SCRIPT_EXTENSIONS
             .iter()
-            .find_map(|extension| path.strip_suffix(extension))?;
+            .filter_map(|extension| path.strip_suffix(extension)?.strip_suffix('.'))
+            .min_by_key(|stem| stem.len())?;
         let folder_stem = stem.strip_suffix("/index");
-        // What follows `target` in `candidate`, when `target` is it or a folder above it.
-        let below = |candidate: &str, target: &str| {
-            if target.is_empty() {
-                return Some(candidate.to_owned());
-            }
-            let rest = candidate.strip_prefix(target)?;
-            (rest.is_empty() || rest.starts_with('/')).then(|| rest.trim_start_matches('/').to_owned())
-        };
+        let named = |rest: &str| (!rest.is_empty()).then(|| rest.to_owned());
         // Of the aliases that cover it, the shortest specifier: the most specific alias.
         self.alias_targets()
             .filter_map(|(pattern, target)| match (pattern.strip_suffix('*'), target.strip_suffix('*')) {
                 (Some(prefix), Some(target)) => {
                     let target = target.trim_end_matches('/');
                     // `@app/*` matches `@app/core` (a folder's index) but not `@app` itself.
-                    let rest = folder_stem.and_then(|folder| below(folder, target)).filter(|rest| !rest.is_empty());
-                    Some(format!("{prefix}{}", rest.or_else(|| below(stem, target).filter(|rest| !rest.is_empty()))?))
+                    let rest = folder_stem.and_then(|folder| below_folder(folder, target)).and_then(named);
+                    Some(format!("{prefix}{}", rest.or_else(|| below_folder(stem, target).and_then(named))?))
                 }
                 (None, None) => {
                     let target = target.trim_end_matches('/');
@@ -291,11 +286,7 @@ impl Modules {
             .filter_map(|(pattern, target)| {
                 let prefix = pattern.strip_suffix('*')?;
                 let target = target.strip_suffix('*')?.trim_end_matches('/');
-                let rest = match target {
-                    "" => folder,
-                    _ if folder == target => "",
-                    _ => folder.strip_prefix(&format!("{target}/"))?,
-                };
+                let rest = below_folder(folder, target)?;
                 Some(format!("{prefix}{rest}").trim_end_matches('/').to_owned())
             })
             .min_by_key(String::len)
@@ -378,6 +369,16 @@ impl Modules {
         };
         candidates.iter().find_map(|candidate| script_file(candidate, &exists))
     }
+}
+
+/// What follows the workspace folder `folder` (`""` for the root) in `path`: `""` when it is
+/// `path` itself, none when it is not a folder above it.
+fn below_folder<'a>(path: &'a str, folder: &str) -> Option<&'a str> {
+    if folder.is_empty() {
+        return Some(path);
+    }
+    let rest = path.strip_prefix(folder)?;
+    if rest.is_empty() { Some(rest) } else { rest.strip_prefix('/') }
 }
 
 /// Whether the workspace folder `dir` (`""` for the root) holds `path`.
