@@ -439,6 +439,12 @@ impl Index {
     /// went away takes every file below it along. A `Cargo.toml` or `tsconfig*.json` indexes
     /// nothing: the manifests are read again when it is (or was) one the walk would take.
     pub fn refresh_from_disk(&mut self, path: &str) {
+        self.refresh_from_disk_keeping(path, &|_| false);
+    }
+
+    /// [`Index::refresh_from_disk`], leaving the files `keep` names as they are indexed when
+    /// a folder is read again (documents open in the editor: their buffers are their truth).
+    pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
         if Manifests::is_manifest(name) {
@@ -450,7 +456,7 @@ impl Index {
         }
         // An ignore file: what its folder holds may have changed.
         if is_ignore_file(name) {
-            self.refresh_folder(path.rsplit_once('/').map_or("", |(folder, _)| folder));
+            self.refresh_folder(path.rsplit_once('/').map_or("", |(folder, _)| folder), keep);
             return;
         }
         // A base a `tsconfig.json` extends (`tsconfig.base.json`).
@@ -461,7 +467,7 @@ impl Index {
             return;
         }
         match absolute.symlink_metadata() {
-            Ok(metadata) if metadata.is_dir() => self.refresh_folder(path),
+            Ok(metadata) if metadata.is_dir() => self.refresh_folder(path, keep),
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
                 match std::fs::read(&absolute) {
                     Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => {
@@ -489,17 +495,19 @@ impl Index {
     /// that appeared (moved, renamed or generated) comes as one event, not one per file, and
     /// an edited ignore file changes what its folder holds. Files below it that are indexed
     /// and no longer taken are forgotten; those whose content is as indexed are not parsed.
-    fn refresh_folder(&mut self, path: &str) {
+    /// Files `keep` names stay as they are.
+    fn refresh_folder(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
         if !path.is_empty() && (!walkable(&self.root, path) || skipped_folder(path)) {
             return;
         }
         // The whole workspace again keeps to the limit its build met.
         let limit = if path.is_empty() { self.stats.file_limit.unwrap_or(usize::MAX) } else { usize::MAX };
-        let (found, manifests, _) = walk(&self.root, path, limit);
+        let (mut found, manifests, _) = walk(&self.root, path, limit);
+        found.retain(|file| !keep(&file.relative));
         let below = if path.is_empty() { String::new() } else { format!("{path}/") };
         let taken: std::collections::HashSet<&str> = found.iter().map(|file| file.relative.as_str()).collect();
         let gone: Vec<String> =
-            self.indexed_below(&below).filter(|file| !taken.contains(file.as_str())).cloned().collect();
+            self.indexed_below(&below).filter(|file| !taken.contains(file.as_str()) && !keep(file)).cloned().collect();
         for file in gone {
             self.remove(&file);
         }

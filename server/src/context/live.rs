@@ -165,10 +165,11 @@ impl LiveIndex {
         if state.open.contains_key(path) {
             return;
         }
-        match state.index.as_mut() {
-            Some(index) => Arc::make_mut(index).refresh_from_disk(path),
+        let State { index, open, dirty, .. } = &mut *state;
+        match index.as_mut() {
+            Some(index) => Arc::make_mut(index).refresh_from_disk_keeping(path, &|file| open.contains_key(file)),
             None => {
-                state.dirty.insert(path.to_owned());
+                dirty.insert(path.to_owned());
             }
         }
     }
@@ -279,6 +280,25 @@ mod tests {
         std::fs::remove_dir_all(root.join("src/old")).unwrap();
         live.disk_changed("src/old");
         assert_eq!(live.snapshot().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn a_folder_read_again_leaves_open_buffers_as_typed() {
+        let dir = crate::testing::tempdir();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "fn on_disk() {}\n").unwrap();
+        let live = LiveIndex::default();
+        live.write().root = Some(dir.path().to_owned());
+        live.install(Index::build(dir.path(), None));
+        live.open("src/a.rs", "fn typed() {}\n");
+        live.open("src/unsaved.rs", "fn not_on_disk_yet() {}\n");
+
+        // An ignore file saved beside them reads their folder again.
+        std::fs::write(dir.path().join("src/.gitignore"), "*.tmp\n").unwrap();
+        live.disk_changed("src/.gitignore");
+        let index = live.snapshot().unwrap();
+        assert_eq!(names(&index, "src/a.rs"), ["typed"]);
+        assert_eq!(names(&index, "src/unsaved.rs"), ["not_on_disk_yet"]);
     }
 
     #[test]

@@ -46,6 +46,17 @@ impl Backend {
             }
         });
     }
+
+    /// Reads `paths` (workspace-relative) from disk into the index again. A folder, or an
+    /// ignore file, reads a whole folder: that is done off the async workers, while the
+    /// notifications after it wait, so they stay in order.
+    async fn read_again(&self, paths: Vec<String>) {
+        let index = self.state.index.clone();
+        let read = tokio::task::spawn_blocking(move || paths.iter().for_each(|path| index.disk_changed(path)));
+        if let Err(error) = read.await {
+            tracing::error!("reading changed files into the index: {error}");
+        }
+    }
 }
 
 /// The workspace folder the client named: the first workspace folder, else `rootUri`, else `rootPath`.
@@ -171,11 +182,9 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        for change in params.changes {
-            if let Some(relative) = path_of(&change.uri).and_then(|path| self.state.relative(&path)) {
-                self.state.index.disk_changed(&relative);
-            }
-        }
+        let paths: Vec<String> =
+            params.changes.iter().filter_map(|change| self.state.relative(&path_of(&change.uri)?)).collect();
+        self.read_again(paths).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -226,7 +235,7 @@ impl LanguageServer for Backend {
             && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path))
             && crate::context::index::shapes_the_index(&relative)
         {
-            self.state.index.disk_changed(&relative);
+            self.read_again(vec![relative]).await;
         }
         let Some(root) = self.state.root.get().cloned() else { return };
         // Reading the editor's settings is a request to the client: never wait for its
