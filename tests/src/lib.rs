@@ -9,6 +9,7 @@ pub mod streams;
 pub mod text;
 pub mod toolchains;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// The `target/<profile>` directory of this build, found from the test executable.
@@ -192,9 +193,9 @@ impl Scratch {
 
 /// Runs `issuewright ARGS` in the workspace with the scratch environment plus `env`; the
 /// model keys of the surrounding environment are left out.
-pub fn issuewright<S: AsRef<std::ffi::OsStr>>(
+pub fn issuewright(
     scratch: &Scratch,
-    args: &[S],
+    args: impl IntoIterator<Item = impl AsRef<OsStr>>,
     env: &[(&str, &str)],
 ) -> std::process::Output {
     let mut command = std::process::Command::new(binary());
@@ -205,14 +206,15 @@ pub fn issuewright<S: AsRef<std::ffi::OsStr>>(
     command.output().expect("run issuewright")
 }
 
-/// Runs `issuewright run --repo <workspace> ARGS` (see [`issuewright`]).
+/// Runs `issuewright ARGS --repo REPO` (see [`issuewright`]).
+pub fn issuewright_on(scratch: &Scratch, repo: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let args = args.iter().map(OsStr::new).chain([OsStr::new("--repo"), repo.as_os_str()]);
+    issuewright(scratch, args, env)
+}
+
+/// Runs `issuewright run ARGS --repo <workspace>` (see [`issuewright`]).
 pub fn run_cli(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
-    let repo = scratch.workspace();
-    let all: Vec<&std::ffi::OsStr> = ["run".as_ref(), "--repo".as_ref(), repo.as_os_str()]
-        .into_iter()
-        .chain(args.iter().map(|a| a.as_ref()))
-        .collect();
-    issuewright(scratch, &all, env)
+    issuewright_on(scratch, &scratch.workspace(), &[&["run"], args].concat(), env)
 }
 
 /// The JSON object `issuewright run --json` printed.

@@ -175,11 +175,7 @@ pub fn validate_cli(scratch: &Scratch, dir: &Path, args: &[&str]) -> Output {
 
 /// [`validate_cli`] with `env` added to the environment.
 pub fn validate_cli_with_env(scratch: &Scratch, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let all: Vec<&std::ffi::OsStr> = ["validate".as_ref(), "--repo".as_ref(), dir.as_os_str()]
-        .into_iter()
-        .chain(args.iter().map(|a| a.as_ref()))
-        .collect();
-    crate::issuewright(scratch, &all, env)
+    crate::issuewright_on(scratch, dir, &[&["validate"], args].concat(), env)
 }
 
 /// The fixture `node_modules` holding TypeScript and Node's types (installed by tests/run.sh).

@@ -1,10 +1,8 @@
 //! Context gathering end to end: `issuewright context` and `index`, and the index a language
 //! server keeps while the editor types.
 
-use std::process::Output;
-
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, done, issuewright, ledger, replay, turn};
+use issuewright_tests::{Scratch, done, issuewright_on, ledger, replay, turn};
 use serde_json::{Value, json};
 
 /// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
@@ -27,17 +25,9 @@ fn crate_with_modules() -> Scratch {
 }
 
 fn cli(scratch: &Scratch, args: &[&str]) -> Value {
-    let output = cli_output(scratch, args, &[]);
+    let output = issuewright_on(scratch, &scratch.workspace(), args, &[]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).unwrap()
-}
-
-/// `issuewright ARGS --repo WORKSPACE` with `env` added to the scratch environment.
-fn cli_output(scratch: &Scratch, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let repo = scratch.workspace();
-    let all: Vec<&std::ffi::OsStr> =
-        args.iter().map(|a| a.as_ref()).chain(["--repo".as_ref(), repo.as_os_str()]).collect();
-    issuewright(scratch, &all, env)
 }
 
 #[test]
@@ -114,14 +104,24 @@ fn index_reports_counts_per_language() {
 #[test]
 fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
     let scratch = crate_with_modules();
-    let output = cli_output(&scratch, &["index", "--json", "--no-cache"], &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "5")]);
+    let output = issuewright_on(
+        &scratch,
+        &scratch.workspace(),
+        &["index", "--json", "--no-cache"],
+        &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "5")],
+    );
     assert!(output.status.success());
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!((report["files"].as_u64(), report["fileLimit"].as_u64()), (Some(5), Some(5)), "{report}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("holds more than 5 source files; the index stopped there"), "{stderr}");
     assert_eq!(cli(&scratch, &["index", "--json", "--no-cache"])["fileLimit"], Value::Null, "within the limit");
-    let unlimited = cli_output(&scratch, &["index", "--json", "--no-cache"], &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "0")]);
+    let unlimited = issuewright_on(
+        &scratch,
+        &scratch.workspace(),
+        &["index", "--json", "--no-cache"],
+        &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "0")],
+    );
     let unlimited: Value = serde_json::from_slice(&unlimited.stdout).unwrap();
     assert_eq!((unlimited["files"].as_u64(), &unlimited["fileLimit"]), (Some(26), &Value::Null), "0 lifts the limit");
 
@@ -172,20 +172,27 @@ fn a_run_sees_what_the_editor_just_typed() {
     assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
 }
 
-#[test]
-fn a_saved_manifest_renames_the_crate_for_the_next_run() {
-    let scratch = crate_with_modules();
+/// Writes `first.jsonl` and `second.jsonl`, replays of a run that looks `RateLimiter` up.
+fn write_lookups(scratch: &Scratch) {
     let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
     scratch.write("first.jsonl", &looking);
     scratch.write("second.jsonl", &looking);
-    let symbol_result = |run_id: &str| -> String {
-        let events = ledger(&scratch.workspace(), run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
+}
+
+/// What `find_symbol` answered in the run `run_id`.
+fn symbol_result(scratch: &Scratch, run_id: &str) -> String {
+    let events = ledger(&scratch.workspace(), run_id);
+    let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+    result["output"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_saved_manifest_renames_the_crate_for_the_next_run() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
     let mut client = LspClient::start(&scratch, ClientOptions::default());
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    let before = symbol_result(&first);
+    let before = symbol_result(&scratch, &first);
     assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter (in `limits::limiter`)"), "{before}");
 
     // Saved in the editor, as a client that watches no files reports it.
@@ -193,27 +200,21 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
     let uri = issuewright_tests::uri_of(&scratch.workspace().join("Cargo.toml"));
     client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&second);
+    let after = symbol_result(&scratch, &second);
     assert!(after.contains("src/limiter.rs:4: pub struct RateLimiter (in `throttle::limiter`)"), "{after}");
 }
 
 #[test]
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
-    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
-    scratch.write("first.jsonl", &looking);
-    scratch.write("second.jsonl", &looking);
+    write_lookups(&scratch);
     let mut options = ClientOptions::default();
     options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
     let mut client = LspClient::start(&scratch, options);
     client.wait_for_server_request("client/registerCapability");
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    let found = |run_id: &str| -> String {
-        let events = ledger(&scratch.workspace(), run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
-    assert!(found(&first).contains("src/limiter.rs:4: pub struct RateLimiter"), "{}", found(&first));
+    let before = symbol_result(&scratch, &first);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
 
     // `mv src throttle` in a terminal: the client reports the two folders, not the files in them.
     std::fs::rename(scratch.workspace().join("src"), scratch.workspace().join("throttle")).unwrap();
@@ -221,7 +222,7 @@ fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let changes = json!([{"uri": uri("src"), "type": 3}, {"uri": uri("throttle"), "type": 1}]);
     client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = found(&second);
+    let after = symbol_result(&scratch, &second);
     assert!(after.contains("throttle/limiter.rs:4: pub struct RateLimiter"), "{after}");
     assert!(!after.contains("src/limiter.rs"), "{after}");
 }

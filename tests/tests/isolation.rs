@@ -32,7 +32,7 @@ fn runs_and_applies_write_only_inside_the_workspace() {
     client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert!(client.shutdown().success());
 
-    let output = issuewright(&scratch, &["run", "--issue", "add b", "--replay", "replay.jsonl", "--repo", "."], &[]);
+    let output = issuewright(&scratch, ["run", "--issue", "add b", "--replay", "replay.jsonl", "--repo", "."], &[]);
     assert!(output.status.success(), "gone.txt is gone now: delete_file fails, is recorded, and the run goes on");
 
     let written: Vec<String> =
