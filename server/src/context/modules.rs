@@ -383,7 +383,7 @@ fn below_folder<'a>(path: &'a str, folder: &str) -> Option<&'a str> {
 
 /// Whether the workspace folder `dir` (`""` for the root) holds `path`.
 fn contains(dir: &str, path: &str) -> bool {
-    dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+    below_folder(path, dir).is_some_and(|rest| !rest.is_empty())
 }
 
 /// The roots of `krate`'s targets among the indexed files: those its manifest names or
