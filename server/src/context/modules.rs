@@ -347,8 +347,8 @@ impl Modules {
 
     fn resolve_script(&self, from: &str, import: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
         let dir = from.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let candidates: Vec<String> = if import.starts_with("./") || import.starts_with("../") {
-            vec![join(dir, import)]
+        let candidates: Vec<Option<String>> = if import.starts_with("./") || import.starts_with("../") {
+            vec![join_inside(dir, import)]
         } else {
             let mut found = Vec::new();
             if let Some(config) = self.tsconfigs.iter().find(|c| contains(&c.dir, from)) {
@@ -358,16 +358,17 @@ impl Modules {
                         None => (import == pattern).then_some(""),
                     };
                     if let Some(rest) = matched {
-                        found.extend(targets.iter().map(|target| target.replacen('*', rest, 1)));
+                        found.extend(targets.iter().map(|target| join_inside("", &target.replacen('*', rest, 1))));
                     }
                 }
                 if let Some(base) = &config.base_url {
-                    found.push(join(base, import));
+                    found.push(join_inside(base, import));
                 }
             }
             found
         };
-        candidates.iter().find_map(|candidate| script_file(candidate, &exists))
+        // A candidate that climbs out of the workspace names no file the index could hold.
+        candidates.iter().flatten().find_map(|candidate| script_file(candidate, &exists))
     }
 }
 
@@ -483,6 +484,22 @@ pub(super) fn join(dir: &str, path: &str) -> String {
     parts.join("/")
 }
 
+/// `dir` joined with a relative `path`, `.` and `..` resolved; none when `..` climbs above the
+/// workspace, where no indexed file can be.
+fn join_inside(dir: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,6 +612,12 @@ mod tests {
         assert_eq!(resolve("web/src/app/main.ts", "src/util"), ["web/src/util.ts"], "from baseUrl");
         assert_eq!(resolve("web/src/app/main.ts", "react"), Vec::<String>::new());
         assert_eq!(resolve("web/src/app/main.ts", "../../../../../etc/passwd"), Vec::<String>::new());
+        assert_eq!(
+            resolve("web/src/app/main.ts", "../../../../web/src/util"),
+            Vec::<String>::new(),
+            "a path that climbs out of the workspace names no workspace file, even one with its name"
+        );
+        assert_eq!(resolve("web/src/app/main.ts", "@app/../util"), ["web/src/util.ts"], "an alias with `..` after it");
         let module = |path: &str| modules.module_of(path, Language::TypeScript, &FileSymbols::default());
         assert_eq!(module("web/src/app/core/thing.ts"), "@app/core");
         assert_eq!(module("web/src/app/main.ts"), "@app");
