@@ -210,6 +210,15 @@ pub struct Index {
     pub stats: BuildStats,
 }
 
+/// A folder read again from disk, not yet current: see [`Index::read_folder`].
+pub struct FolderRead {
+    root: PathBuf,
+    /// The folder, ending in `/` (`""`: the workspace).
+    below: String,
+    indexed: Vec<Indexed>,
+    manifests: Manifests,
+}
+
 /// A source file found by the walk.
 struct Found {
     relative: String,
@@ -454,9 +463,10 @@ impl Index {
             }
             return;
         }
-        // An ignore file: what its folder holds may have changed.
-        if is_ignore_file(name) {
-            self.refresh_folder(path.rsplit_once('/').map_or("", |(folder, _)| folder), keep);
+        if let Some(folder) = self.folder_read_for(path) {
+            if let Some(read) = self.read_folder(&folder) {
+                self.apply_folder(read, keep);
+            }
             return;
         }
         // A base a `tsconfig.json` extends (`tsconfig.base.json`).
@@ -467,7 +477,6 @@ impl Index {
             return;
         }
         match absolute.symlink_metadata() {
-            Ok(metadata) if metadata.is_dir() => self.refresh_folder(path, keep),
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
                 match std::fs::read(&absolute) {
                     Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => {
@@ -491,41 +500,79 @@ impl Index {
         }
     }
 
-    /// Indexes the folder at `path` (`""`: the workspace) again, as the walk would: a folder
-    /// that appeared (moved, renamed or generated) comes as one event, not one per file, and
-    /// an edited ignore file changes what its folder holds. Files below it that are indexed
-    /// and no longer taken are forgotten; those whose content is as indexed are not parsed.
-    /// Files `keep` names stay as they are.
-    fn refresh_folder(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
+    /// The folder (`""`: the workspace) a change at `path` makes the index read again as a
+    /// whole: a folder that appeared (moved, renamed or generated comes as one event, not one
+    /// per file), or the folder of an edited ignore file. None for any other change.
+    pub fn folder_read_for(&self, path: &str) -> Option<String> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if Manifests::is_manifest(name) {
+            None
+        } else if is_ignore_file(name) {
+            Some(path.rsplit_once('/').map_or("", |(folder, _)| folder).to_owned())
+        } else {
+            self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_dir()).then(|| path.to_owned())
+        }
+    }
+
+    /// Reads the folder at `path` (`""`: the workspace) as the walk would, without changing
+    /// the index, so it can be done while others read the index; [`Index::apply_folder`]
+    /// makes it current. Files whose content is as indexed are not parsed. None when the walk
+    /// would not enter the folder.
+    pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
         if !path.is_empty() && (!walkable(&self.root, path) || skipped_folder(path)) {
-            return;
+            return None;
         }
         // The whole workspace again keeps to the limit its build met.
         let limit = if path.is_empty() { self.stats.file_limit.unwrap_or(usize::MAX) } else { usize::MAX };
-        let (mut found, manifests, _) = walk(&self.root, path, limit);
-        found.retain(|file| !keep(&file.relative));
-        let below = if path.is_empty() { String::new() } else { format!("{path}/") };
-        let taken: std::collections::HashSet<&str> = found.iter().map(|file| file.relative.as_str()).collect();
-        let gone: Vec<String> =
-            self.indexed_below(&below).filter(|file| !taken.contains(file.as_str()) && !keep(file)).cloned().collect();
-        for file in gone {
-            self.remove(&file);
-        }
+        let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
         let unchanged =
             |relative: &str, hash: u64, _: Language| files.get(relative).filter(|f| f.hash == hash).cloned();
-        let indexed: Vec<Indexed> = found.par_iter().map(|file| index_found(file, &unchanged)).collect();
-        for result in indexed {
+        Some(FolderRead {
+            root: self.root.clone(),
+            below: if path.is_empty() { String::new() } else { format!("{path}/") },
+            indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
+            manifests,
+        })
+    }
+
+    /// Makes a [`Index::read_folder`] current: files below the folder that are indexed and
+    /// were not found are forgotten, those found are indexed. Files `keep` names (documents
+    /// open in the editor, whose buffers are their truth) stay as they are. A read of
+    /// another workspace changes nothing.
+    pub fn apply_folder(&mut self, read: FolderRead, keep: &dyn Fn(&str) -> bool) {
+        if read.root != self.root {
+            return;
+        }
+        let taken: std::collections::HashSet<&str> = read
+            .indexed
+            .iter()
+            .map(|result| match result {
+                Ok((file, _)) => file.path.as_str(),
+                Err((path, _)) => path.as_str(),
+            })
+            .collect();
+        let gone: Vec<String> = self
+            .indexed_below(&read.below)
+            .filter(|file| !taken.contains(file.as_str()) && !keep(file))
+            .cloned()
+            .collect();
+        for file in gone {
+            self.remove(&file);
+        }
+        for result in read.indexed {
             match result {
-                Ok((_, true)) => {}
-                Ok((file, false)) => self.put(file),
+                Ok((file, _)) if keep(&file.path) => {}
+                Ok((file, _)) if self.files.get(&file.path).is_some_and(|known| Arc::ptr_eq(known, &file)) => {}
+                Ok((file, _)) => self.put(file),
+                Err((path, _)) if keep(&path) => {}
                 Err((path, why)) => {
                     tracing::debug!("{path}: {why}");
                     self.remove(&path);
                 }
             }
         }
-        if self.manifests.replace_below(&below, manifests) {
+        if self.manifests.replace_below(&read.below, read.manifests) {
             self.reread_manifests();
         }
     }
@@ -1051,6 +1098,40 @@ mod tests {
         index.refresh_from_disk("node_modules");
         index.refresh_from_disk("node_modules/pkg");
         assert!(index.file("node_modules/pkg/index.ts").is_none());
+    }
+
+    #[test]
+    fn a_folder_read_is_made_current_apart_from_the_documents_opened_meanwhile() {
+        let dir = workspace(&[("src/lib.rs", b"pub fn a() {}\n"), ("src/old.rs", b"pub fn old() {}\n")]);
+        let mut index = Index::build(dir.path(), None);
+        std::fs::create_dir_all(dir.path().join("src/net")).unwrap();
+        std::fs::write(dir.path().join("src/net/tcp.rs"), "pub fn on_disk() {}\n").unwrap();
+        std::fs::remove_file(dir.path().join("src/old.rs")).unwrap();
+        assert_eq!(index.folder_read_for("src/net").as_deref(), Some("src/net"));
+        assert_eq!(index.folder_read_for("src/.gitignore").as_deref(), Some("src"));
+        assert_eq!(index.folder_read_for(".ignore").as_deref(), Some(""));
+        assert_eq!(index.folder_read_for("src/lib.rs"), None);
+        assert_eq!(index.folder_read_for("Cargo.toml"), None);
+
+        let read = index.read_folder("src").unwrap();
+        assert!(
+            index.file("src/net/tcp.rs").is_none() && index.file("src/old.rs").is_some(),
+            "reading changes nothing"
+        );
+        // Opened and typed into while the read ran: the buffer stays the truth.
+        index.update("src/net/tcp.rs", b"pub fn typed() {}\n");
+        index.apply_folder(read, &|file| file == "src/net/tcp.rs");
+        let names = |path: &str| -> Vec<String> {
+            index.file(path).map(|f| f.symbols.definitions.iter().map(|d| d.name.clone()).collect()).unwrap_or_default()
+        };
+        assert_eq!(names("src/net/tcp.rs"), ["typed"]);
+        assert!(index.file("src/old.rs").is_none(), "a file gone from the folder is forgotten");
+
+        // A read of another workspace (the editor switched folders meanwhile) changes nothing.
+        let other = workspace(&[("src/other.rs", b"pub fn other() {}\n")]);
+        let foreign = Index::build(other.path(), None).read_folder("src").unwrap();
+        index.apply_folder(foreign, &|_| false);
+        assert!(index.file("src/other.rs").is_none() && index.file("src/lib.rs").is_some());
     }
 
     #[test]

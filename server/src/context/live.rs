@@ -161,6 +161,9 @@ impl LiveIndex {
 
     /// A file changed, appeared or went away on disk (not open in the editor).
     pub fn disk_changed(&self, path: &str) {
+        if self.folder_changed(path) {
+            return;
+        }
         let mut state = self.write();
         if state.open.contains_key(path) {
             return;
@@ -172,6 +175,24 @@ impl LiveIndex {
                 dirty.insert(path.to_owned());
             }
         }
+    }
+
+    /// Reads a folder again when a change at `path` calls for it (see
+    /// [`Index::folder_read_for`]), from a snapshot of the index, so rankings and lookups go
+    /// on meanwhile; the index is locked only to make the result current. False when `path`
+    /// is not such a change, or no index is built yet.
+    fn folder_changed(&self, path: &str) -> bool {
+        let Some(snapshot) = self.read().index.clone() else { return false };
+        let Some(folder) = snapshot.folder_read_for(path) else { return false };
+        let read = snapshot.read_folder(&folder);
+        // Holding the snapshot would make the update below copy the whole index.
+        drop(snapshot);
+        let mut state = self.write();
+        let State { index, open, .. } = &mut *state;
+        if let (Some(index), Some(read)) = (index.as_mut(), read) {
+            Arc::make_mut(index).apply_folder(read, &|file| open.contains_key(file));
+        }
+        true
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
