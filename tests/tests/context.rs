@@ -205,6 +205,36 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
 }
 
 #[test]
+fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    // `core.excludesFile` unset: git reads `$XDG_CONFIG_HOME/git/ignore`.
+    let excludes = scratch.home().join(".config/git/ignore");
+    std::fs::create_dir_all(excludes.parent().unwrap()).unwrap();
+    std::fs::write(&excludes, "*_generated.rs\n").unwrap();
+    scratch.write("src/table_generated.rs", "pub struct RateLimiter;\n");
+    let mut options = ClientOptions::default();
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    let before = symbol_result(&scratch, &first);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
+    assert!(!before.contains("table_generated.rs"), "the walk leaves it out: {before}");
+
+    // A code generator writes another such file, and someone a file of their own.
+    scratch.write("src/codes_generated.rs", "pub struct RateLimiter;\n");
+    scratch.write("src/spare.rs", "pub struct RateLimiter;\n");
+    let uri = |path: &str| issuewright_tests::uri_of(&scratch.workspace().join(path));
+    let changes = json!([{"uri": uri("src/codes_generated.rs"), "type": 1}, {"uri": uri("src/spare.rs"), "type": 1}]);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = symbol_result(&scratch, &second);
+    assert!(after.contains("src/spare.rs:1: pub struct RateLimiter"), "{after}");
+    assert!(!after.contains("_generated.rs"), "{after}");
+}
+
+#[test]
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

@@ -97,6 +97,10 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
             .any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}"),
         "so are the manifests: {watchers}"
     );
+    assert!(
+        watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/.git/info/exclude"),
+        "and a repository's own excludes: {watchers}"
+    );
     // The settings request after the save is answered within the session too.
     client.wait_for_server_request("workspace/configuration");
     let after = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));

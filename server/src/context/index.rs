@@ -507,8 +507,8 @@ impl Index {
         let name = path.rsplit('/').next().unwrap_or(path);
         if Manifests::is_manifest(name) {
             None
-        } else if is_ignore_file(name) {
-            Some(path.rsplit_once('/').map_or("", |(folder, _)| folder).to_owned())
+        } else if let Some(folder) = ruled_folder(path) {
+            Some(folder.to_owned())
         } else {
             self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_dir()).then(|| path.to_owned())
         }
@@ -590,12 +590,23 @@ impl Index {
 /// extends) or an ignore file (`.gitignore`, `.ignore`).
 pub fn shapes_the_index(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    Manifests::is_manifest(name) || (name.starts_with("tsconfig") && name.ends_with(".json")) || is_ignore_file(name)
+    Manifests::is_manifest(name)
+        || (name.starts_with("tsconfig") && name.ends_with(".json"))
+        || ruled_folder(relative).is_some()
 }
 
-/// Whether a file named `name` holds ignore rules the walk follows in its folder.
-fn is_ignore_file(name: &str) -> bool {
-    matches!(name, ".gitignore" | ".ignore")
+/// The folder (`""`: the workspace) whose files the ignore rules in `relative` judge, when
+/// it holds rules the walk follows: a `.gitignore` or `.ignore` its own folder's, a
+/// `.git/info/exclude` its repository's.
+fn ruled_folder(relative: &str) -> Option<&str> {
+    let (folder, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    if matches!(name, ".gitignore" | ".ignore") {
+        return Some(folder);
+    }
+    match relative.strip_suffix(".git/info/exclude")? {
+        "" => Some(""),
+        repository => repository.strip_suffix('/'),
+    }
 }
 
 /// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
@@ -607,8 +618,9 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 
 /// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
 /// folder, not ignored by the ignore files the walk reads (`.ignore`, `.gitignore` and
-/// `.git/info/exclude`, in the workspace and the folders above it), nor below a folder they
-/// ignore. A deeper file's rule wins over a shallower one's (`!keep.gen.ts` under `*.gen.ts`).
+/// `.git/info/exclude`, in the workspace and the folders above it, and the user's global git
+/// excludes), nor below a folder they ignore. A deeper file's rule wins over a shallower
+/// one's (`!keep.gen.ts` under `*.gen.ts`).
 fn walkable(root: &Path, relative: &str) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
@@ -617,8 +629,9 @@ fn walkable(root: &Path, relative: &str) -> bool {
     {
         return false;
     }
-    // The rules in force, outermost first, each folder's in rising precedence.
-    let mut rules: Vec<Gitignore> = Vec::new();
+    // The rules in force, outermost first, each folder's in rising precedence; the user's
+    // global git excludes (`core.excludesFile`) below them all, as in the walk.
+    let mut rules: Vec<Gitignore> = vec![GitignoreBuilder::new(root).build_global().0];
     let mut outside: Vec<&Path> = root.ancestors().skip(1).collect();
     outside.reverse();
     for dir in outside {
@@ -759,6 +772,9 @@ fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, Manifests, b
     // Set at the limit; a folder the walk reaches after it holds none of the files taken.
     let full = Arc::new(AtomicBool::new(false));
     let walker = ignore::WalkBuilder::new(root.join(below))
+        // The user's global git excludes apply from the workspace's top, as git applies them
+        // from a repository's, whatever folder the server was started in.
+        .current_dir(root)
         .hidden(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
@@ -1195,6 +1211,27 @@ mod tests {
         assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"], "let back in");
         assert_eq!(*index.file("web/page.ts").unwrap(), before, "an unchanged file comes back as it was");
         assert!(shapes_the_index("src/.gitignore") && shapes_the_index(".ignore") && !shapes_the_index("src/app.ts"));
+
+        // The repository's own excludes, which git keeps out of the tree.
+        std::fs::create_dir_all(dir.path().join(".git/info")).unwrap();
+        std::fs::write(dir.path().join(".git/info/exclude"), "web/\n").unwrap();
+        assert!(shapes_the_index(".git/info/exclude"));
+        index.refresh_from_disk(".git/info/exclude");
+        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts"]);
+        std::fs::write(dir.path().join(".git/info/exclude"), "").unwrap();
+        index.refresh_from_disk(".git/info/exclude");
+        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"]);
+    }
+
+    #[test]
+    fn ignore_files_rule_their_folder_or_their_repository() {
+        assert_eq!(ruled_folder(".gitignore"), Some(""));
+        assert_eq!(ruled_folder("web/src/.ignore"), Some("web/src"));
+        assert_eq!(ruled_folder(".git/info/exclude"), Some(""));
+        assert_eq!(ruled_folder("vendor/lib/.git/info/exclude"), Some("vendor/lib"));
+        for other in ["src/app.ts", "gitignore", "src/my.gitignore", "x.git/info/exclude", "info/exclude", ""] {
+            assert_eq!(ruled_folder(other), None, "{other}");
+        }
     }
 
     #[test]

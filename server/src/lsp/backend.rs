@@ -157,6 +157,7 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}".into()),
                     kind: None,
                 },
+                FileSystemWatcher { glob_pattern: GlobPattern::String("**/.git/info/exclude".into()), kind: None },
                 // A folder that comes (moved, renamed, generated) or goes is one event for the
                 // folder, which no pattern above matches: its files enter or leave the index.
                 FileSystemWatcher {
