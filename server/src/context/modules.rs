@@ -13,6 +13,28 @@ use super::language::Language;
 /// TypeScript and JavaScript extensions an import may leave out, in the order resolution tries them.
 const SCRIPT_EXTENSIONS: [&str; 7] = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs"];
 
+/// Each script extension with what an import of such a file writes in its place: nothing
+/// (`./util` for `util.ts`), or for ES and CommonJS modules, which are never found without
+/// one, the emitted file's (`./util.mjs` for `util.mts`).
+const SPECIFIER_EXTENSIONS: [(&str, &str); 11] = [
+    ("ts", ""),
+    ("tsx", ""),
+    ("d.ts", ""),
+    ("js", ""),
+    ("jsx", ""),
+    ("mts", ".mjs"),
+    ("d.mts", ".mjs"),
+    ("mjs", ".mjs"),
+    ("cts", ".cjs"),
+    ("d.cts", ".cjs"),
+    ("cjs", ".cjs"),
+];
+
+/// The sources TypeScript compiles to a file with each emitted extension, in the order it
+/// looks for them: an import may name the output (`./util.js`) of a source (`util.ts`).
+const EMITTED_FROM: [(&str, &[&str]); 4] =
+    [("js", &["ts", "tsx", "d.ts"]), ("jsx", &["tsx"]), ("mjs", &["mts", "d.mts"]), ("cjs", &["cts", "d.cts"])];
+
 /// A `tsconfig.json`'s module resolution: where non-relative imports start, and its aliases.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TsConfig {
@@ -248,12 +270,13 @@ impl Modules {
     /// alias (`@ui/button` for `web/src/ui/button.ts` under `"@ui/*": ["web/src/ui/*"]`; a
     /// folder's `index` is the folder), if an alias covers it.
     pub fn script_specifier(&self, path: &str) -> Option<String> {
-        // The longest extension that ends it: `.d.ts` rather than `.ts`.
-        let stem = SCRIPT_EXTENSIONS
+        // The longest extension that ends it (`.d.ts` rather than `.ts`), and what an import
+        // writes in its place: nothing, or for an ES or CommonJS module the emitted file's.
+        let (stem, written) = SPECIFIER_EXTENSIONS
             .iter()
-            .filter_map(|extension| path.strip_suffix(extension)?.strip_suffix('.'))
-            .min_by_key(|stem| stem.len())?;
-        let folder_stem = stem.strip_suffix("/index");
+            .filter_map(|(extension, written)| Some((path.strip_suffix(extension)?.strip_suffix('.')?, *written)))
+            .min_by_key(|(stem, _)| stem.len())?;
+        let folder_stem = stem.strip_suffix("/index").filter(|_| written.is_empty());
         let named = |rest: &str| (!rest.is_empty()).then(|| rest.to_owned());
         // Of the aliases that cover it, the shortest specifier: the most specific alias.
         self.alias_targets()
@@ -262,7 +285,11 @@ impl Modules {
                     let target = target.trim_end_matches('/');
                     // `@app/*` matches `@app/core` (a folder's index) but not `@app` itself.
                     let rest = folder_stem.and_then(|folder| below_folder(folder, target)).and_then(named);
-                    Some(format!("{prefix}{}", rest.or_else(|| below_folder(stem, target).and_then(named))?))
+                    let rest = match rest {
+                        Some(folder) => folder,
+                        None => format!("{}{written}", below_folder(stem, target).and_then(named)?),
+                    };
+                    Some(format!("{prefix}{rest}"))
                 }
                 (None, None) => {
                     let target = target.trim_end_matches('/');
@@ -414,6 +441,12 @@ pub type ModuleTable = HashMap<String, Vec<String>>;
 
 /// The file an extensionless script import names: itself, with an extension, or its folder's index.
 fn script_file(candidate: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
+    // A source before its output, as the compiler looks: `./util.js` is `util.ts` when there is one.
+    let (stem, extension) = candidate.rsplit_once('.').unwrap_or((candidate, ""));
+    let sources = EMITTED_FROM.iter().find(|(emitted, _)| *emitted == extension).map_or(&[][..], |(_, from)| from);
+    if let Some(source) = sources.iter().map(|source| format!("{stem}.{source}")).find(|path| exists(path)) {
+        return Some(source);
+    }
     if Language::of_path(candidate).is_some() && exists(candidate) {
         return Some(candidate.to_owned());
     }
@@ -632,6 +665,28 @@ mod tests {
         assert_eq!(specifier("web/lib/other.ts"), None);
         assert_eq!(specifier("web/src/util.ts"), None, "no alias covers it");
         assert_eq!(specifier("web/src/application.ts"), None, "a folder is not a prefix of a name");
+        // ES and CommonJS modules are imported by their output's name.
+        assert_eq!(specifier("web/src/app/worker.mts").as_deref(), Some("@app/worker.mjs"));
+        assert_eq!(specifier("web/src/app/types.d.mts").as_deref(), Some("@app/types.mjs"));
+        assert_eq!(specifier("web/src/app/legacy.cts").as_deref(), Some("@app/legacy.cjs"));
+        assert_eq!(specifier("web/src/app/plain.mjs").as_deref(), Some("@app/plain.mjs"));
+        assert_eq!(specifier("web/src/app/core/index.mts").as_deref(), Some("@app/core/index.mjs"), "not a folder's");
+    }
+
+    #[test]
+    fn imports_that_name_the_compilers_output_find_its_source() {
+        let modules = Modules::default();
+        let files = ["src/util.ts", "src/util.js", "src/view.tsx", "src/worker.mts", "src/old.cts", "src/plain.js"];
+        let resolve = |import: &str| {
+            modules.resolve("src/main.ts", Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+        };
+        assert_eq!(resolve("./util.js"), ["src/util.ts"], "the source, not the output beside it");
+        assert_eq!(resolve("./view.js"), ["src/view.tsx"]);
+        assert_eq!(resolve("./view.jsx"), ["src/view.tsx"]);
+        assert_eq!(resolve("./worker.mjs"), ["src/worker.mts"]);
+        assert_eq!(resolve("./old.cjs"), ["src/old.cts"]);
+        assert_eq!(resolve("./plain.js"), ["src/plain.js"], "a script with no source is itself");
+        assert_eq!(resolve("./worker.js"), Vec::<String>::new(), "an ES module is not a `.js` file's source");
     }
 
     #[test]
