@@ -186,6 +186,29 @@ fn symbol_result(scratch: &Scratch, run_id: &str) -> String {
     result["output"].as_str().unwrap().to_owned()
 }
 
+/// A client that watches files, started on `scratch`, and what `find_symbol` answered in its
+/// first run (`first.jsonl`).
+fn look_up_while_watching(scratch: &Scratch) -> (LspClient, String) {
+    let mut options = ClientOptions::default();
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    (client, symbol_result(scratch, &first))
+}
+
+/// What `find_symbol` answers in a second run (`second.jsonl`), after the client reported
+/// `changes` (workspace paths with their LSP change types: 1 created, 2 changed, 3 deleted).
+fn look_up_after_changes(scratch: &Scratch, client: &mut LspClient, changes: &[(&str, u8)]) -> String {
+    let changes: Vec<Value> = changes
+        .iter()
+        .map(|(path, kind)| json!({"uri": issuewright_tests::uri_of(&scratch.workspace().join(path)), "type": kind}))
+        .collect();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    symbol_result(scratch, &second)
+}
+
 #[test]
 fn a_saved_manifest_renames_the_crate_for_the_next_run() {
     let scratch = crate_with_modules();
@@ -213,23 +236,14 @@ fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
     std::fs::create_dir_all(excludes.parent().unwrap()).unwrap();
     std::fs::write(&excludes, "*_generated.rs\n").unwrap();
     scratch.write("src/table_generated.rs", "pub struct RateLimiter;\n");
-    let mut options = ClientOptions::default();
-    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
-    let mut client = LspClient::start(&scratch, options);
-    client.wait_for_server_request("client/registerCapability");
-    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    let before = symbol_result(&scratch, &first);
+    let (mut client, before) = look_up_while_watching(&scratch);
     assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
     assert!(!before.contains("table_generated.rs"), "the walk leaves it out: {before}");
 
     // A code generator writes another such file, and someone a file of their own.
     scratch.write("src/codes_generated.rs", "pub struct RateLimiter;\n");
     scratch.write("src/spare.rs", "pub struct RateLimiter;\n");
-    let uri = |path: &str| issuewright_tests::uri_of(&scratch.workspace().join(path));
-    let changes = json!([{"uri": uri("src/codes_generated.rs"), "type": 1}, {"uri": uri("src/spare.rs"), "type": 1}]);
-    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_after_changes(&scratch, &mut client, &[("src/codes_generated.rs", 1), ("src/spare.rs", 1)]);
     assert!(after.contains("src/spare.rs:1: pub struct RateLimiter"), "{after}");
     assert!(!after.contains("_generated.rs"), "{after}");
 }
@@ -238,21 +252,12 @@ fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);
-    let mut options = ClientOptions::default();
-    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
-    let mut client = LspClient::start(&scratch, options);
-    client.wait_for_server_request("client/registerCapability");
-    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    let before = symbol_result(&scratch, &first);
+    let (mut client, before) = look_up_while_watching(&scratch);
     assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
 
     // `mv src throttle` in a terminal: the client reports the two folders, not the files in them.
     std::fs::rename(scratch.workspace().join("src"), scratch.workspace().join("throttle")).unwrap();
-    let uri = |path: &str| issuewright_tests::uri_of(&scratch.workspace().join(path));
-    let changes = json!([{"uri": uri("src"), "type": 3}, {"uri": uri("throttle"), "type": 1}]);
-    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_after_changes(&scratch, &mut client, &[("src", 3), ("throttle", 1)]);
     assert!(after.contains("throttle/limiter.rs:4: pub struct RateLimiter"), "{after}");
     assert!(!after.contains("src/limiter.rs"), "{after}");
 }
