@@ -101,6 +101,10 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
         watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/.git/info/exclude"),
         "and a repository's own excludes: {watchers}"
     );
+    assert!(
+        watchers.as_array().unwrap().iter().any(|w| w["globPattern"] == "**/*.json"),
+        "and the bases a tsconfig.json extends, whatever their names: {watchers}"
+    );
     // The settings request after the save is answered within the session too.
     client.wait_for_server_request("workspace/configuration");
     let after = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));

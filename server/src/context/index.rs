@@ -469,9 +469,9 @@ impl Index {
             }
             return;
         }
-        // A base a `tsconfig.json` extends (`tsconfig.base.json`).
-        if name.starts_with("tsconfig") && name.ends_with(".json") {
-            if walkable(&self.root, path) {
+        // A base a `tsconfig.json` extends (`tsconfig.base.json`, or any name it gives).
+        if self.modules.is_tsconfig_base(path) || (name.starts_with("tsconfig") && name.ends_with(".json")) {
+            if self.modules.is_tsconfig_base(path) || walkable(&self.root, path) {
                 self.reread_manifests();
             }
             return;
@@ -497,6 +497,21 @@ impl Index {
                     self.reread_manifests();
                 }
             }
+        }
+    }
+
+    /// Whether a change to `relative` changes more of the index than its own entry: what
+    /// [`shapes_the_index`] says by name, or a configuration a `tsconfig.json` extends.
+    pub fn shapes(&self, relative: &str) -> bool {
+        shapes_the_index(relative) || self.modules.is_tsconfig_base(relative)
+    }
+
+    /// Whether a change on disk at `path` can change the index: a source file's, one that
+    /// [shapes](Index::shapes) it, or one to a folder, here or gone (not `package-lock.json`).
+    pub fn concerns(&self, path: &str) -> bool {
+        Language::of_path(path).is_some() || self.shapes(path) || self.root.join(path).is_dir() || {
+            let below = format!("{path}/");
+            self.indexed_below(&below).next().is_some() || self.manifests.any_below(&below)
         }
     }
 
@@ -585,9 +600,10 @@ impl Index {
     }
 }
 
-/// Whether a change to `relative` changes more of the index than its own entry: a file that
-/// lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json` base one
-/// extends) or an ignore file (`.gitignore`, `.ignore`).
+/// Whether a change to `relative` changes more of the index than its own entry, by its name:
+/// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json`
+/// base one extends) or an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`). A base
+/// of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
     Manifests::is_manifest(name)
@@ -743,6 +759,11 @@ impl Manifests {
             (Err(_), false) => return false,
         }
         true
+    }
+
+    /// Whether any manifest is listed below the folder `below` (ending in `/`).
+    fn any_below(&self, below: &str) -> bool {
+        self.crates.iter().chain(&self.tsconfigs).any(|manifest| manifest.starts_with(below))
     }
 
     /// Puts `found` (from a walk of the folder `below`, ending in `/`, or `""` for the whole
@@ -966,6 +987,17 @@ mod tests {
         write("web/tsconfig.base.json", r#"{ "compilerOptions": { "paths": { "@shared/*": ["src/ui/*"] } } }"#);
         index.refresh_from_disk("web/tsconfig.base.json");
         assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@shared"), "a changed base");
+        std::fs::create_dir_all(dir.path().join("web/.config")).unwrap();
+        write("web/tsconfig.json", r#"{ "extends": "./.config/paths" }"#);
+        index.refresh_from_disk("web/tsconfig.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("web/src/ui"), "its base is not there yet");
+        assert!(index.shapes("web/.config/paths.json") && !shapes_the_index("web/.config/paths.json"));
+        write("web/.config/paths.json", r#"{ "compilerOptions": { "paths": { "@base/*": ["../src/ui/*"] } } }"#);
+        index.refresh_from_disk("web/.config/paths.json");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@base"), "a base of any name, anywhere");
+        // What the index has no use for changes nothing.
+        assert!(!index.concerns("web/package-lock.json") && !index.concerns("web/.config/other.json"));
+        assert!(index.concerns("web/src/ui/new.ts") && index.concerns("web/src") && index.concerns("tools/gen"));
 
         std::fs::remove_dir_all(dir.path().join("tools")).unwrap();
         index.refresh_from_disk("tools");

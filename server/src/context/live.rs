@@ -159,10 +159,27 @@ impl LiveIndex {
         }
     }
 
+    /// Whether a change to `relative` changes more of the index than its own entry (see
+    /// [`Index::shapes`]); before the index is built, judged by the name alone.
+    pub fn shapes(&self, relative: &str) -> bool {
+        match &self.read().index {
+            Some(index) => index.shapes(relative),
+            None => super::index::shapes_the_index(relative),
+        }
+    }
+
     /// A file changed, appeared or went away on disk (not open in the editor).
     pub fn disk_changed(&self, path: &str) {
-        if self.folder_changed(path) {
-            return;
+        // Bound first: the read lock must be let go before the index is written.
+        let snapshot = self.read().index.clone();
+        if let Some(snapshot) = snapshot {
+            if !snapshot.concerns(path) {
+                return;
+            }
+            if let Some(folder) = snapshot.folder_read_for(path) {
+                self.read_folder_again(snapshot, &folder);
+                return;
+            }
         }
         let mut state = self.write();
         if state.open.contains_key(path) {
@@ -177,14 +194,10 @@ impl LiveIndex {
         }
     }
 
-    /// Reads a folder again when a change at `path` calls for it (see
-    /// [`Index::folder_read_for`]), from a snapshot of the index, so rankings and lookups go
-    /// on meanwhile; the index is locked only to make the result current. False when `path`
-    /// is not such a change, or no index is built yet.
-    fn folder_changed(&self, path: &str) -> bool {
-        let Some(snapshot) = self.read().index.clone() else { return false };
-        let Some(folder) = snapshot.folder_read_for(path) else { return false };
-        let read = snapshot.read_folder(&folder);
+    /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
+    /// meanwhile; the index is locked only to make the result current.
+    fn read_folder_again(&self, snapshot: Arc<Index>, folder: &str) {
+        let read = snapshot.read_folder(folder);
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
         let mut state = self.write();
@@ -192,7 +205,6 @@ impl LiveIndex {
         if let (Some(index), Some(read)) = (index.as_mut(), read) {
             Arc::make_mut(index).apply_folder(read, &|file| open.contains_key(file));
         }
-        true
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {

@@ -44,7 +44,8 @@ pub struct TsConfig {
     pub base_url: Option<String>,
     /// `compilerOptions.paths`: a pattern (`@app/*`) and where it points, relative to the workspace.
     pub paths: Vec<(String, Vec<String>)>,
-    /// The configurations it `extends` inside the workspace, relative to it.
+    /// The configurations it `extends` inside the workspace, relative to it: as written
+    /// ([`TsConfig::parse`]), or every one followed, bases of bases too ([`TsConfig::read`]).
     pub extends: Vec<String>,
 }
 
@@ -104,6 +105,8 @@ impl TsConfig {
             }
             pending.extend(inherited.extends);
         }
+        // Missing ones too: one written later changes what this file says.
+        config.extends = seen.split_off(1);
         Ok(config)
     }
 
@@ -235,6 +238,12 @@ impl Modules {
     /// The Rust crates, as found.
     pub fn crates(&self) -> &[Crate] {
         &self.crates
+    }
+
+    /// Whether a `tsconfig.json` of the workspace extends the file at `relative`, so a
+    /// change to it changes the aliases (a base of any name: `config/base.json`).
+    pub fn is_tsconfig_base(&self, relative: &str) -> bool {
+        self.tsconfigs.iter().any(|config| config.extends.iter().any(|base| base == relative))
     }
 
     /// The unit `path` belongs to: the Java package, the Rust module path
@@ -724,10 +733,11 @@ mod tests {
         assert_eq!(own.paths, [("~/*".to_owned(), vec!["apps/own/src/*".to_owned()])], "its own paths win");
         assert_eq!(own.base_url.as_deref(), Some(""), "the base's baseUrl fills the gap");
         assert!(TsConfig::read(dir.path(), "apps/loop/tsconfig.json").unwrap().paths.is_empty(), "a cycle ends");
-        assert_eq!(
-            TsConfig::read(dir.path(), "apps/gone/tsconfig.json").unwrap().base_url.as_deref(),
-            Some("apps/gone/src")
-        );
+        let gone = TsConfig::read(dir.path(), "apps/gone/tsconfig.json").unwrap();
+        assert_eq!(gone.base_url.as_deref(), Some("apps/gone/src"));
+        // What was followed, so that a change to it (or its creation) is read again.
+        assert_eq!(web.extends, ["tsconfig.base.json"]);
+        assert_eq!(gone.extends, ["apps/missing.json"]);
         // A base from a package is not in the workspace.
         let mut text = r#"{ "extends": "@tsconfig/node20/tsconfig.json" }"#.to_owned();
         assert!(TsConfig::parse("apps/pkg/tsconfig.json", &mut text).unwrap().extends.is_empty());

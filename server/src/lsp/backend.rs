@@ -151,13 +151,15 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
                     kind: None,
                 },
-                // The manifests that lay out crates and TypeScript aliases (and the bases they
-                // extend), and the ignore files that say what is indexed.
+                // The manifests that lay out crates and TypeScript aliases, and the ignore
+                // files that say what is indexed.
                 FileSystemWatcher {
                     glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}".into()),
                     kind: None,
                 },
                 FileSystemWatcher { glob_pattern: GlobPattern::String("**/.git/info/exclude".into()), kind: None },
+                // The bases a `tsconfig.json` extends may have any name: `config/base.json`.
+                FileSystemWatcher { glob_pattern: GlobPattern::String("**/*.json".into()), kind: None },
                 // A folder that comes (moved, renamed, generated) or goes is one event for the
                 // folder, which no pattern above matches: its files enter or leave the index.
                 FileSystemWatcher {
@@ -234,7 +236,7 @@ impl LanguageServer for Backend {
         // change too; one that does not, only so.
         if !self.state.profile().watch_files
             && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path))
-            && crate::context::index::shapes_the_index(&relative)
+            && self.state.index.shapes(&relative)
         {
             self.read_again(vec![relative]).await;
         }
