@@ -506,13 +506,18 @@ impl Index {
         shapes_the_index(relative) || self.modules.is_tsconfig_base(relative)
     }
 
-    /// Whether a change on disk at `path` can change the index: a source file's, one that
-    /// [shapes](Index::shapes) it, or one to a folder, here or gone (not `package-lock.json`).
+    /// Whether a change on disk at `path` can change the index: one to a file it holds or
+    /// would take, to one that [shapes](Index::shapes) it, or to a folder, here or gone (not
+    /// `package-lock.json`, nor a file written into `node_modules/`).
     pub fn concerns(&self, path: &str) -> bool {
-        Language::of_path(path).is_some() || self.shapes(path) || self.root.join(path).is_dir() || {
-            let below = format!("{path}/");
-            self.indexed_below(&below).next().is_some() || self.manifests.any_below(&below)
-        }
+        self.files.contains_key(path)
+            || self.shapes(path)
+            || indexable(&self.root, path)
+            || self.root.join(path).is_dir()
+            || {
+                let below = format!("{path}/");
+                self.indexed_below(&below).next().is_some() || self.manifests.any_below(&below)
+            }
     }
 
     /// The folder (`""`: the workspace) a change at `path` makes the index read again as a
@@ -998,6 +1003,7 @@ mod tests {
         // What the index has no use for changes nothing.
         assert!(!index.concerns("web/package-lock.json") && !index.concerns("web/.config/other.json"));
         assert!(index.concerns("web/src/ui/new.ts") && index.concerns("web/src") && index.concerns("tools/gen"));
+        assert!(index.concerns("web/src/ui/button.ts") && !index.concerns("node_modules/pkg/index.js"));
 
         std::fs::remove_dir_all(dir.path().join("tools")).unwrap();
         index.refresh_from_disk("tools");
