@@ -249,6 +249,20 @@ fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
 }
 
 #[test]
+fn an_edit_to_the_repositorys_own_excludes_takes_files_out() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    let (mut client, before) = look_up_while_watching(&scratch);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
+
+    scratch.write(".git/info/exclude", "/src/limiter.rs\n");
+    scratch.write("src/spare.rs", "pub struct RateLimiter;\n");
+    let after = look_up_after_changes(&scratch, &mut client, &[(".git/info/exclude", 2), ("src/spare.rs", 1)]);
+    assert!(after.contains("src/spare.rs:1: pub struct RateLimiter"), "{after}");
+    assert!(!after.contains("src/limiter.rs"), "{after}");
+}
+
+#[test]
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

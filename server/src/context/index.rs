@@ -493,7 +493,8 @@ impl Index {
                 for file in doomed {
                     self.remove(&file);
                 }
-                if self.manifests.replace_below(&below, Manifests::default()) {
+                let had_base = self.modules.has_tsconfig_base_below(&below);
+                if self.manifests.replace_below(&below, Manifests::default()) || had_base {
                     self.reread_manifests();
                 }
             }
@@ -516,7 +517,9 @@ impl Index {
             || self.root.join(path).is_dir()
             || {
                 let below = format!("{path}/");
-                self.indexed_below(&below).next().is_some() || self.manifests.any_below(&below)
+                self.indexed_below(&below).next().is_some()
+                    || self.manifests.any_below(&below)
+                    || self.modules.has_tsconfig_base_below(&below)
             }
     }
 
@@ -537,10 +540,14 @@ impl Index {
     /// Reads the folder at `path` (`""`: the workspace) as the walk would, without changing
     /// the index, so it can be done while others read the index; [`Index::apply_folder`]
     /// makes it current. Files whose content is as indexed are not parsed. None when the walk
-    /// would not enter the folder.
+    /// would not enter the folder and no tsconfig base lies in it.
     pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
+        let below = if path.is_empty() { String::new() } else { format!("{path}/") };
         if !path.is_empty() && (!walkable(&self.root, path) || skipped_folder(path)) {
-            return None;
+            // Nothing in it is indexed, but a tsconfig base may be (`.config/tsconfig.json`).
+            let empty =
+                FolderRead { root: self.root.clone(), below, indexed: Vec::new(), manifests: Manifests::default() };
+            return self.modules.has_tsconfig_base_below(&empty.below).then_some(empty);
         }
         // The whole workspace again keeps to the limit its build met.
         let limit = if path.is_empty() { self.stats.file_limit.unwrap_or(usize::MAX) } else { usize::MAX };
@@ -550,7 +557,7 @@ impl Index {
             |relative: &str, hash: u64, _: Language| files.get(relative).filter(|f| f.hash == hash).cloned();
         Some(FolderRead {
             root: self.root.clone(),
-            below: if path.is_empty() { String::new() } else { format!("{path}/") },
+            below,
             indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
             manifests,
         })
@@ -592,7 +599,8 @@ impl Index {
                 }
             }
         }
-        if self.manifests.replace_below(&read.below, read.manifests) {
+        let holds_base = self.modules.has_tsconfig_base_below(&read.below);
+        if self.manifests.replace_below(&read.below, read.manifests) || holds_base {
             self.reread_manifests();
         }
     }
@@ -638,10 +646,12 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 }
 
 /// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
-/// folder, not ignored by the ignore files the walk reads (`.ignore`, `.gitignore` and
-/// `.git/info/exclude`, in the workspace and the folders above it, and the user's global git
-/// excludes), nor below a folder they ignore. A deeper file's rule wins over a shallower
-/// one's (`!keep.gen.ts` under `*.gen.ts`).
+/// folder, not ignored by the rules the walk follows, nor below a folder they ignore. Those
+/// are weighed as the walk weighs them: `.ignore` files first, the deepest that says anything
+/// deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
+/// `.git/info/exclude`, each the same way, in the workspace and the folders above it (whether
+/// or not a folder holds a repository: a checkout without `.git` keeps its rules); last the
+/// user's global git excludes.
 fn walkable(root: &Path, relative: &str) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
@@ -650,41 +660,58 @@ fn walkable(root: &Path, relative: &str) -> bool {
     {
         return false;
     }
-    // The rules in force, outermost first, each folder's in rising precedence; the user's
-    // global git excludes (`core.excludesFile`) below them all, as in the walk.
-    let mut rules: Vec<Gitignore> = vec![GitignoreBuilder::new(root).build_global().0];
-    let mut outside: Vec<&Path> = root.ancestors().skip(1).collect();
-    outside.reverse();
-    for dir in outside {
-        rules.extend(ignore_rules(dir));
-    }
-    let mut dir = root.to_path_buf();
+    // Each folder's rules, outermost first: the folders above the workspace, then its own.
+    let mut levels: Vec<IgnoreLevel> = root.ancestors().skip(1).map(IgnoreLevel::read).collect();
+    levels.reverse();
+    let global = GitignoreBuilder::new(root).build_global().0;
+    let mut path = root.to_path_buf();
     for (depth, part) in parts.iter().enumerate() {
-        rules.extend(ignore_rules(&dir));
-        dir.push(part);
-        let is_dir = depth + 1 < parts.len();
-        // The deepest rule that says anything decides.
-        let said = rules.iter().rev().map(|matcher| matcher.matched(&dir, is_dir)).find(|m| !m.is_none());
-        if said.is_some_and(|m| m.is_ignore()) {
+        levels.push(IgnoreLevel::read(&path));
+        path.push(part);
+        if ignored(&levels, &global, &path, depth + 1 < parts.len()) {
             return false;
         }
     }
     true
 }
 
-/// The ignore rules `dir` holds, in rising precedence: `.git/info/exclude`, `.gitignore`,
-/// `.ignore` (an unreadable or malformed file adds what it can).
-fn ignore_rules(dir: &Path) -> Vec<Gitignore> {
-    let files = [dir.join(".git/info/exclude"), dir.join(".gitignore"), dir.join(".ignore")];
-    files
-        .into_iter()
-        .filter(|file| file.is_file())
-        .filter_map(|file| {
-            let mut builder = GitignoreBuilder::new(dir);
-            let _ = builder.add(file);
-            builder.build().ok()
-        })
-        .collect()
+/// Whether `path` is ignored by the rules of `levels` (the folders above it, outermost
+/// first) and `global`, weighed as the walk weighs them (see [`walkable`]).
+fn ignored(levels: &[IgnoreLevel], global: &Gitignore, path: &Path, is_dir: bool) -> bool {
+    let deepest = |rules: fn(&IgnoreLevel) -> Option<&Gitignore>| {
+        let said = levels.iter().rev().filter_map(rules).map(|matcher| matcher.matched(path, is_dir));
+        said.map(|said| said.map(|_| ())).find(|said| !said.is_none()).unwrap_or(ignore::Match::None)
+    };
+    let said = deepest(|level| level.ignore.as_ref())
+        .or(deepest(|level| level.gitignore.as_ref()))
+        .or(deepest(|level| level.exclude.as_ref()))
+        .or(global.matched(path, is_dir).map(|_| ()));
+    said.is_ignore()
+}
+
+/// The ignore rules one folder holds (an unreadable or malformed file gives what it can).
+struct IgnoreLevel {
+    ignore: Option<Gitignore>,
+    gitignore: Option<Gitignore>,
+    /// `.git/info/exclude`.
+    exclude: Option<Gitignore>,
+}
+
+impl IgnoreLevel {
+    fn read(dir: &Path) -> Self {
+        let rules = |file: PathBuf| {
+            file.is_file().then(|| {
+                let mut builder = GitignoreBuilder::new(dir);
+                let _ = builder.add(file);
+                builder.build().ok()
+            })?
+        };
+        Self {
+            ignore: rules(dir.join(".ignore")),
+            gitignore: rules(dir.join(".gitignore")),
+            exclude: rules(dir.join(".git/info/exclude")),
+        }
+    }
 }
 
 /// A file indexed (and whether from the cache), or why it was skipped.
@@ -1000,6 +1027,14 @@ mod tests {
         write("web/.config/paths.json", r#"{ "compilerOptions": { "paths": { "@base/*": ["../src/ui/*"] } } }"#);
         index.refresh_from_disk("web/.config/paths.json");
         assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@base"), "a base of any name, anywhere");
+        // The folder holding the base goes, and comes back.
+        std::fs::rename(dir.path().join("web/.config"), dir.path().join("config-away")).unwrap();
+        assert!(index.concerns("web/.config"));
+        index.refresh_from_disk("web/.config");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("web/src/ui"), "its base's folder gone");
+        std::fs::rename(dir.path().join("config-away"), dir.path().join("web/.config")).unwrap();
+        index.refresh_from_disk("web/.config");
+        assert_eq!(index.module_of("web/src/ui/button.ts").as_deref(), Some("@base"), "and back");
         // What the index has no use for changes nothing.
         assert!(!index.concerns("web/package-lock.json") && !index.concerns("web/.config/other.json"));
         assert!(index.concerns("web/src/ui/new.ts") && index.concerns("web/src") && index.concerns("tools/gen"));
@@ -1207,6 +1242,10 @@ mod tests {
             ("repo/web/vendor/.gitignore", b"!lib.ts\n"),
             ("repo/web/.gitignore", b"vendor/\n"),
             ("repo/web/vendor/lib.ts", b"export const v = 1;\n"),
+            // Any `.ignore` rule outweighs any `.gitignore` rule, however deep.
+            ("repo/web/src/mocks/.gitignore", b"!data.mock.ts\n"),
+            ("repo/web/src/mocks/data.mock.ts", b"export const d = 1;\n"),
+            ("repo/web/src/.ignore", b"*.mock.ts\n"),
         ]);
         let root = dir.path().join("repo/web");
         let index = Index::build(&root, None);
@@ -1214,7 +1253,7 @@ mod tests {
         assert_eq!(indexed, ["src/app.ts", "src/keep/keep.gen.ts"]);
         for file in ["src/app.ts", "src/generated/api.ts", "src/types.gen.ts", "src/keep/keep.gen.ts", "scratch.ts"]
             .into_iter()
-            .chain(["local/mine.ts", "vendor/lib.ts", "src/new.ts", "src/generated/new.ts"])
+            .chain(["local/mine.ts", "vendor/lib.ts", "src/new.ts", "src/generated/new.ts", "src/mocks/data.mock.ts"])
         {
             let walked = indexed.contains(&file) || file == "src/new.ts";
             assert_eq!(indexable(&root, file), walked, "{file}: the walk and a later event disagree");

@@ -127,15 +127,18 @@ impl TsConfig {
         let value: serde_json::Value = serde_json::from_str(text).map_err(parse_error)?;
         let dir = relative.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
         let options = &value["compilerOptions"];
-        let base_url = options["baseUrl"].as_str().map(|base| join(&dir, base));
-        let paths_base = base_url.clone().unwrap_or_else(|| dir.clone());
+        // Places outside the workspace hold no file the index has: they are left out, not
+        // taken as the workspace's own folders.
+        let base = options["baseUrl"].as_str();
+        let base_url = base.and_then(|base| join_inside(&dir, base));
         let paths = options["paths"]
             .as_object()
             .into_iter()
             .flatten()
             .map(|(pattern, targets)| {
                 let targets = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str());
-                (pattern.clone(), targets.map(|target| join(&paths_base, target)).collect())
+                let from_base = |target: &str| join_inside(&dir, &format!("{}/{target}", base.unwrap_or(".")));
+                (pattern.clone(), targets.filter_map(from_base).collect())
             })
             .collect();
         let extends = match &value["extends"] {
@@ -147,9 +150,9 @@ impl TsConfig {
         let extends = extends
             .into_iter()
             .filter(|base| base.starts_with("./") || base.starts_with("../"))
-            .map(|base| {
-                let path = join(&dir, base);
-                if path.ends_with(".json") { path } else { format!("{path}.json") }
+            .filter_map(|base| {
+                let path = join_inside(&dir, base)?;
+                Some(if path.ends_with(".json") { path } else { format!("{path}.json") })
             })
             .collect();
         Ok(Self { dir, base_url, paths, extends })
@@ -244,6 +247,12 @@ impl Modules {
     /// change to it changes the aliases (a base of any name: `config/base.json`).
     pub fn is_tsconfig_base(&self, relative: &str) -> bool {
         self.tsconfigs.iter().any(|config| config.extends.iter().any(|base| base == relative))
+    }
+
+    /// Whether a base a `tsconfig.json` extends lies below the folder `below` (ending in
+    /// `/`), so the folder's coming or going changes the aliases.
+    pub fn has_tsconfig_base_below(&self, below: &str) -> bool {
+        self.tsconfigs.iter().any(|config| config.extends.iter().any(|base| base.starts_with(below)))
     }
 
     /// The unit `path` belongs to: the Java package, the Rust module path
@@ -741,6 +750,13 @@ mod tests {
         // A base from a package is not in the workspace.
         let mut text = r#"{ "extends": "@tsconfig/node20/tsconfig.json" }"#.to_owned();
         assert!(TsConfig::parse("apps/pkg/tsconfig.json", &mut text).unwrap().extends.is_empty());
+        // What climbs out of the workspace is left out, not clamped to a workspace folder.
+        let mut text = r#"{ "extends": "../../base", "compilerOptions": { "baseUrl": "../..",
+            "paths": { "@s/*": ["../../shared/*", "./*"] } } }"#
+            .to_owned();
+        let outside = TsConfig::parse("web/tsconfig.json", &mut text).unwrap();
+        assert_eq!((outside.base_url, outside.extends), (None, vec![]));
+        assert_eq!(outside.paths, [("@s/*".to_owned(), vec![])], "both targets start from the base above");
         let mut text = r#"{ "extends": ["./a", "../b.json", 3] }"#.to_owned();
         assert_eq!(
             TsConfig::parse("apps/pkg/tsconfig.json", &mut text).unwrap().extends,

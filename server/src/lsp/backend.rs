@@ -1,6 +1,6 @@
 //! The tower-lsp backend: document sync, `initialize`, and command routing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,6 +45,22 @@ impl Backend {
                 }
             }
         });
+    }
+
+    /// The workspace-relative path the index knows `path` by: that of any workspace file, or
+    /// for a repository's `.git/info/exclude`, which no tool may touch but which says what is
+    /// indexed, its place below the workspace.
+    fn index_path(&self, path: &Path) -> Option<String> {
+        if let Some(relative) = self.state.relative(path) {
+            return Some(relative);
+        }
+        if !path.ends_with(".git/info/exclude") {
+            return None;
+        }
+        match self.state.relative(path.ancestors().nth(3)?)?.as_str() {
+            "." => Some(".git/info/exclude".into()),
+            repository => Some(format!("{repository}/.git/info/exclude")),
+        }
     }
 
     /// Reads `paths` (workspace-relative) from disk into the index again. A folder, or an
@@ -186,7 +202,7 @@ impl LanguageServer for Backend {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         let paths: Vec<String> =
-            params.changes.iter().filter_map(|change| self.state.relative(&path_of(&change.uri)?)).collect();
+            params.changes.iter().filter_map(|change| self.index_path(&path_of(&change.uri)?)).collect();
         self.read_again(paths).await;
     }
 
@@ -235,7 +251,7 @@ impl LanguageServer for Backend {
         // saved `.gitignore` what is indexed. A client that watches files reports it as a
         // change too; one that does not, only so.
         if !self.state.profile().watch_files
-            && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.state.relative(&path))
+            && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.index_path(&path))
             && self.state.index.shapes(&relative)
         {
             self.read_again(vec![relative]).await;
