@@ -32,8 +32,12 @@ const SPECIFIER_EXTENSIONS: [(&str, &str); 11] = [
 
 /// The sources TypeScript compiles to a file with each emitted extension, in the order it
 /// looks for them: an import may name the output (`./util.js`) of a source (`util.ts`).
-const EMITTED_FROM: [(&str, &[&str]); 4] =
-    [("js", &["ts", "tsx", "d.ts"]), ("jsx", &["tsx"]), ("mjs", &["mts", "d.mts"]), ("cjs", &["cts", "d.cts"])];
+const EMITTED_FROM: [(&str, &[&str]); 4] = [
+    ("js", &["ts", "tsx", "d.ts"]),
+    ("jsx", &["tsx", "ts", "d.ts"]),
+    ("mjs", &["mts", "d.mts"]),
+    ("cjs", &["cts", "d.cts"]),
+];
 
 /// A `tsconfig.json`'s module resolution: where non-relative imports start, and its aliases.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -701,6 +705,7 @@ mod tests {
         assert_eq!(resolve("./util.js"), ["src/util.ts"], "the source, not the output beside it");
         assert_eq!(resolve("./view.js"), ["src/view.tsx"]);
         assert_eq!(resolve("./view.jsx"), ["src/view.tsx"]);
+        assert_eq!(resolve("./util.jsx"), ["src/util.ts"], "a `.jsx` name may stand for a `.ts` file too");
         assert_eq!(resolve("./worker.mjs"), ["src/worker.mts"]);
         assert_eq!(resolve("./old.cjs"), ["src/old.cts"]);
         assert_eq!(resolve("./plain.js"), ["src/plain.js"], "a script with no source is itself");
