@@ -649,9 +649,9 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 /// folder, not ignored by the rules the walk follows, nor below a folder they ignore. Those
 /// are weighed as the walk weighs them: `.ignore` files first, the deepest that says anything
 /// deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
-/// `.git/info/exclude`, each the same way, in the workspace and the folders above it (whether
-/// or not a folder holds a repository: a checkout without `.git` keeps its rules); last the
-/// user's global git excludes.
+/// `.git/info/exclude`, each the same way, from the deepest folder up (in a repository, up to
+/// the first folder holding one: see [`crate::workspace::in_repository`]); last the user's
+/// global git excludes.
 fn walkable(root: &Path, relative: &str) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
@@ -664,11 +664,12 @@ fn walkable(root: &Path, relative: &str) -> bool {
     let mut levels: Vec<IgnoreLevel> = root.ancestors().skip(1).map(IgnoreLevel::read).collect();
     levels.reverse();
     let global = GitignoreBuilder::new(root).build_global().0;
+    let in_repository = crate::workspace::in_repository(root);
     let mut path = root.to_path_buf();
     for (depth, part) in parts.iter().enumerate() {
         levels.push(IgnoreLevel::read(&path));
         path.push(part);
-        if ignored(&levels, &global, &path, depth + 1 < parts.len()) {
+        if ignored(&levels, &global, in_repository, &path, depth + 1 < parts.len()) {
             return false;
         }
     }
@@ -676,15 +677,24 @@ fn walkable(root: &Path, relative: &str) -> bool {
 }
 
 /// Whether `path` is ignored by the rules of `levels` (the folders above it, outermost
-/// first) and `global`, weighed as the walk weighs them (see [`walkable`]).
-fn ignored(levels: &[IgnoreLevel], global: &Gitignore, path: &Path, is_dir: bool) -> bool {
-    let deepest = |rules: fn(&IgnoreLevel) -> Option<&Gitignore>| {
-        let said = levels.iter().rev().filter_map(rules).map(|matcher| matcher.matched(path, is_dir));
-        said.map(|said| said.map(|_| ())).find(|said| !said.is_none()).unwrap_or(ignore::Match::None)
+/// first) and `global`, weighed as the walk weighs them (see [`walkable`]); in a repository,
+/// git's rules are read up to the first folder holding one.
+fn ignored(levels: &[IgnoreLevel], global: &Gitignore, in_repository: bool, path: &Path, is_dir: bool) -> bool {
+    let deepest = |rules: fn(&IgnoreLevel) -> Option<&Gitignore>, git: bool| {
+        let mut said = ignore::Match::None;
+        for level in levels.iter().rev() {
+            if let Some(matcher) = rules(level) {
+                said = matcher.matched(path, is_dir).map(|_| ());
+            }
+            if !said.is_none() || (git && in_repository && level.repository) {
+                break;
+            }
+        }
+        said
     };
-    let said = deepest(|level| level.ignore.as_ref())
-        .or(deepest(|level| level.gitignore.as_ref()))
-        .or(deepest(|level| level.exclude.as_ref()))
+    let said = deepest(|level| level.ignore.as_ref(), false)
+        .or(deepest(|level| level.gitignore.as_ref(), true))
+        .or(deepest(|level| level.exclude.as_ref(), true))
         .or(global.matched(path, is_dir).map(|_| ()));
     said.is_ignore()
 }
@@ -695,6 +705,8 @@ struct IgnoreLevel {
     gitignore: Option<Gitignore>,
     /// `.git/info/exclude`.
     exclude: Option<Gitignore>,
+    /// Whether the folder holds a repository of its own.
+    repository: bool,
 }
 
 impl IgnoreLevel {
@@ -710,6 +722,7 @@ impl IgnoreLevel {
             ignore: rules(dir.join(".ignore")),
             gitignore: rules(dir.join(".gitignore")),
             exclude: rules(dir.join(".git/info/exclude")),
+            repository: crate::workspace::holds_repository(dir),
         }
     }
 }
@@ -829,7 +842,7 @@ fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, Manifests, b
         // from a repository's, whatever folder the server was started in.
         .current_dir(root)
         .hidden(true)
-        .require_git(false)
+        .require_git(crate::workspace::in_repository(root))
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
             let (full, root) = (Arc::clone(&full), root.to_owned());
@@ -1236,7 +1249,7 @@ mod tests {
             ("repo/web/src/keep/keep.gen.ts", b"export const kept = 1;\n"),
             ("repo/web/.ignore", b"scratch.ts\n"),
             ("repo/web/scratch.ts", b"export const s = 1;\n"),
-            ("repo/web/.git/info/exclude", b"local/\n"),
+            ("repo/.git/info/exclude", b"local/\n"),
             ("repo/web/local/mine.ts", b"export const m = 1;\n"),
             // Nor can a file be taken back from a folder that is ignored.
             ("repo/web/vendor/.gitignore", b"!lib.ts\n"),
@@ -1258,6 +1271,28 @@ mod tests {
             let walked = indexed.contains(&file) || file == "src/new.ts";
             assert_eq!(indexable(&root, file), walked, "{file}: the walk and a later event disagree");
         }
+    }
+
+    #[test]
+    fn a_repository_reads_no_ignore_rules_from_above_its_top() {
+        // A dotfiles repository in the home folder ignores everything it does not list.
+        let dir = workspace(&[
+            ("home/.gitignore", b"*\n!.bashrc\n"),
+            ("home/.git/HEAD", b"ref: refs/heads/main\n"),
+            ("home/code/app/.git/HEAD", b"ref: refs/heads/main\n"),
+            ("home/code/app/.gitignore", b"dist/\n"),
+            ("home/code/app/src/main.ts", b"export const app = 1;\n"),
+            ("home/code/app/lib/dist/out.ts", b"export const out = 1;\n"),
+            // Without a repository of its own, a project inside the dotfiles one is its to judge.
+            ("home/notes/todo.ts", b"export const todo = 1;\n"),
+        ]);
+        let app = dir.path().join("home/code/app");
+        let paths = |root: &Path| Index::build(root, None).files().map(|f| f.path.clone()).collect::<Vec<_>>();
+        assert_eq!(paths(&app), ["src/main.ts"]);
+        assert!(indexable(&app, "src/new.ts") && !indexable(&app, "lib/dist/new.ts"));
+        let notes = dir.path().join("home/notes");
+        assert_eq!(paths(&notes), Vec::<String>::new());
+        assert!(!indexable(&notes, "todo.ts"));
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl Shadow {
         let own = self.dir.ancestors().nth(2).unwrap_or(&self.dir).to_owned();
         let walker = ignore::WalkBuilder::new(&self.source)
             .hidden(false)
-            .require_git(false)
+            .require_git(crate::workspace::in_repository(&self.source))
             .filter_entry(move |entry| {
                 let name = entry.file_name().to_string_lossy();
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
@@ -433,6 +433,19 @@ mod tests {
         assert_eq!(std::fs::read_link(&link).unwrap(), f.source.join("node_modules"));
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn a_dotfiles_repository_above_the_project_does_not_hide_it() {
+        let f = fixture(&[("src/lib.rs", "fn a() {}\n"), (".git/HEAD", "ref"), (".gitignore", "/out/\n")]);
+        // The home folder is a repository that ignores everything it does not list.
+        let home = f.source.parent().unwrap();
+        std::fs::create_dir_all(home.join(".git")).unwrap();
+        std::fs::write(home.join(".gitignore"), "*\n").unwrap();
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        let tree = snapshot(shadow.tree());
+        assert_eq!(tree.get("src/lib.rs").map(String::as_str), Some("fn a() {}\n"), "{tree:?}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod overlay;
 mod patch;
 mod path;
 mod position;
+mod repository;
 mod sanitize;
 
 pub use change::{BaseText, ChangeKind, Conflict, FileChange, Landing};
@@ -26,6 +27,7 @@ pub use overlay::{
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath};
 pub use position::{LineIndex, PositionEncoding};
+pub use repository::{holds_repository, in_repository};
 pub use sanitize::{cut_head_tail, holds_secrets, strip_ansi};
 
 /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.

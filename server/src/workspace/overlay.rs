@@ -296,7 +296,7 @@ impl Overlay {
             let run_records = self.root.path().join(".issuewright");
             let walker = ignore::WalkBuilder::new(&absolute)
                 .hidden(false)
-                .require_git(false)
+                .require_git(super::in_repository(self.root.path()))
                 .filter_entry(move |entry| entry.file_name() != ".git" && entry.path() != run_records)
                 .build();
             for entry in walker.flatten() {
@@ -610,6 +610,19 @@ mod tests {
         assert_eq!(src.len(), 2);
         assert!(matches!(f.overlay.list_files(&p("nope")), Err(OverlayError::NotFound(_))));
         assert!(matches!(f.overlay.list_files(&p(".gitignore")), Err(OverlayError::NotADirectory(_))));
+    }
+
+    #[test]
+    fn a_dotfiles_repository_above_the_project_does_not_hide_its_files() {
+        let home = crate::testing::tempdir();
+        for (path, text) in [(".gitignore", "*\n"), (".git/HEAD", "ref"), ("app/.git/HEAD", "ref"), ("app/a.rs", "")] {
+            fs::create_dir_all(home.path().join(path).parent().unwrap()).unwrap();
+            fs::write(home.path().join(path), text).unwrap();
+        }
+        let overlay = Overlay::new(Root::new(&home.path().join("app")).unwrap(), Arc::new(DiskBase));
+        let listed: Vec<String> =
+            overlay.list_files(&WorkspacePath::root()).unwrap().into_iter().map(|e| e.path.to_string()).collect();
+        assert_eq!(listed, ["a.rs"]);
     }
 
     #[cfg(unix)]

@@ -1,0 +1,35 @@
+//! Whether a workspace lies in a repository, which decides how its ignore files are read.
+
+use std::path::Path;
+
+/// Whether `dir` holds a repository of its own: `.git` (a folder, or a file for a worktree
+/// or submodule) or `.jj`.
+pub fn holds_repository(dir: &Path) -> bool {
+    dir.join(".git").exists() || dir.join(".jj").exists()
+}
+
+/// Whether the workspace at `root` lies in a repository (it or a folder above holds one).
+/// Its ignore files are then read as git reads them: from the repository's top down, none
+/// from folders above it, so a dotfiles repository's `~/.gitignore` of `*` does not hide a
+/// project in the home folder. Outside a repository (a checkout without `.git`, an unpacked
+/// archive) every `.gitignore` on the way applies.
+pub fn in_repository(root: &Path) -> bool {
+    root.ancestors().any(holds_repository)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repository_here_or_above_counts_and_one_below_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("home/code/project");
+        std::fs::create_dir_all(project.join("vendor/lib/.git")).unwrap();
+        assert_eq!(in_repository(&project), in_repository(dir.path()), "a repository below it does not count");
+        std::fs::create_dir_all(dir.path().join("home/.git")).unwrap();
+        assert!(in_repository(&project) && holds_repository(&dir.path().join("home")));
+        std::fs::write(project.join(".git"), "gitdir: ../../.git/worktrees/project\n").unwrap();
+        assert!(holds_repository(&project), "a worktree's .git is a file");
+    }
+}
