@@ -5,10 +5,8 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rayon::prelude::*;
 
 use super::cache::IndexCache;
@@ -16,6 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
+use super::walk::{self, Found, indexable, ruled_folder, skipped_folder, walk, walkable};
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -24,21 +23,6 @@ pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 /// opened as the workspace) the walk takes no more, and the build says so. Files opened or
 /// changed later are still added.
 pub const MAX_INDEXED_FILES: usize = 50_000;
-
-/// Folders never indexed: dependencies, tool state.
-const SKIPPED_DIRS: [&str; 8] =
-    ["node_modules", ".gradle", ".idea", ".venv", "venv", "__pycache__", ".git", ".issuewright"];
-
-/// Names build tools give their output folders: never indexed, except inside a `src`
-/// folder, where they are packages or modules (`src/main/java/com/acme/build/`).
-const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
-
-/// Whether the folder at `relative` (`a/b`) is one the walk never enters for its name.
-fn skipped_folder(relative: &str) -> bool {
-    let mut folders = relative.rsplit('/');
-    let name = folders.next().unwrap_or(relative);
-    SKIPPED_DIRS.contains(&name) || (OUTPUT_DIRS.contains(&name) && !folders.any(|folder| folder == "src"))
-}
 
 /// One indexed file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -219,14 +203,6 @@ pub struct FolderRead {
     manifests: Manifests,
 }
 
-/// A source file found by the walk.
-struct Found {
-    relative: String,
-    absolute: PathBuf,
-    language: Language,
-    bytes: u64,
-}
-
 impl Index {
     /// Indexes every source file below `root` (up to [`MAX_INDEXED_FILES`]), reusing `cache`
     /// entries whose content hash matches.
@@ -239,6 +215,7 @@ impl Index {
     pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, "", max_files);
+        let manifests = Manifests::from_paths(manifests);
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
         let cached = |relative: &str, hash: u64, language: Language| {
             let cached = cache?.get(hash, language)?;
@@ -559,7 +536,7 @@ impl Index {
             root: self.root.clone(),
             below,
             indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
-            manifests,
+            manifests: Manifests::from_paths(manifests),
         })
     }
 
@@ -624,109 +601,6 @@ pub fn shapes_the_index(relative: &str) -> bool {
         || ruled_folder(relative).is_some()
 }
 
-/// The folder (`""`: the workspace) whose files the ignore rules in `relative` judge, when
-/// it holds rules the walk follows: a `.gitignore` or `.ignore` its own folder's, a
-/// `.git/info/exclude` its repository's.
-fn ruled_folder(relative: &str) -> Option<&str> {
-    let (folder, name) = relative.rsplit_once('/').unwrap_or(("", relative));
-    if matches!(name, ".gitignore" | ".ignore") {
-        return Some(folder);
-    }
-    match relative.strip_suffix(".git/info/exclude")? {
-        "" => Some(""),
-        repository => repository.strip_suffix('/'),
-    }
-}
-
-/// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
-/// not hidden, not below a skipped or hidden folder, not ignored by a `.gitignore` on its way.
-/// For files the editor and the file watcher report, which do not come through the walk.
-pub fn indexable(root: &Path, relative: &str) -> bool {
-    Language::of_path(relative).is_some() && walkable(root, relative)
-}
-
-/// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
-/// folder, not ignored by the rules the walk follows, nor below a folder they ignore. Those
-/// are weighed as the walk weighs them: `.ignore` files first, the deepest that says anything
-/// deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
-/// `.git/info/exclude`, each the same way, from the deepest folder up (in a repository, up to
-/// the first folder holding one: see [`crate::workspace::in_repository`]); last the user's
-/// global git excludes.
-fn walkable(root: &Path, relative: &str) -> bool {
-    let parts: Vec<&str> = relative.split('/').collect();
-    let (name, folders) = parts.split_last().expect("split yields a part");
-    if name.starts_with('.')
-        || folders.iter().enumerate().any(|(at, f)| f.starts_with('.') || skipped_folder(&parts[..=at].join("/")))
-    {
-        return false;
-    }
-    // Each folder's rules, outermost first: the folders above the workspace, then its own.
-    let mut levels: Vec<IgnoreLevel> = root.ancestors().skip(1).map(IgnoreLevel::read).collect();
-    levels.reverse();
-    let global = GitignoreBuilder::new(root).build_global().0;
-    let in_repository = crate::workspace::in_repository(root);
-    let mut path = root.to_path_buf();
-    for (depth, part) in parts.iter().enumerate() {
-        levels.push(IgnoreLevel::read(&path));
-        path.push(part);
-        if ignored(&levels, &global, in_repository, &path, depth + 1 < parts.len()) {
-            return false;
-        }
-    }
-    true
-}
-
-/// Whether `path` is ignored by the rules of `levels` (the folders above it, outermost
-/// first) and `global`, weighed as the walk weighs them (see [`walkable`]); in a repository,
-/// git's rules are read up to the first folder holding one.
-fn ignored(levels: &[IgnoreLevel], global: &Gitignore, in_repository: bool, path: &Path, is_dir: bool) -> bool {
-    let deepest = |rules: fn(&IgnoreLevel) -> Option<&Gitignore>, git: bool| {
-        let mut said = ignore::Match::None;
-        for level in levels.iter().rev() {
-            if let Some(matcher) = rules(level) {
-                said = matcher.matched(path, is_dir).map(|_| ());
-            }
-            if !said.is_none() || (git && in_repository && level.repository) {
-                break;
-            }
-        }
-        said
-    };
-    let said = deepest(|level| level.ignore.as_ref(), false)
-        .or(deepest(|level| level.gitignore.as_ref(), true))
-        .or(deepest(|level| level.exclude.as_ref(), true))
-        .or(global.matched(path, is_dir).map(|_| ()));
-    said.is_ignore()
-}
-
-/// The ignore rules one folder holds (an unreadable or malformed file gives what it can).
-struct IgnoreLevel {
-    ignore: Option<Gitignore>,
-    gitignore: Option<Gitignore>,
-    /// `.git/info/exclude`.
-    exclude: Option<Gitignore>,
-    /// Whether the folder holds a repository of its own.
-    repository: bool,
-}
-
-impl IgnoreLevel {
-    fn read(dir: &Path) -> Self {
-        let rules = |file: PathBuf| {
-            file.is_file().then(|| {
-                let mut builder = GitignoreBuilder::new(dir);
-                let _ = builder.add(file);
-                builder.build().ok()
-            })?
-        };
-        Self {
-            ignore: rules(dir.join(".ignore")),
-            gitignore: rules(dir.join(".gitignore")),
-            exclude: rules(dir.join(".git/info/exclude")),
-            repository: crate::workspace::holds_repository(dir),
-        }
-    }
-}
-
 /// A file indexed (and whether from the cache), or why it was skipped.
 type Indexed = Result<(Arc<IndexedFile>, bool), (String, String)>;
 
@@ -769,7 +643,19 @@ struct Manifests {
 impl Manifests {
     /// Whether a file named `name` is a manifest the walk collects.
     fn is_manifest(name: &str) -> bool {
-        matches!(name, "Cargo.toml" | "tsconfig.json")
+        walk::is_manifest(name)
+    }
+
+    /// The manifests at `paths` (as the walk finds them), each in its list, sorted for the
+    /// changes the file watcher reports later.
+    fn from_paths(paths: Vec<String>) -> Self {
+        let mut manifests = Self::default();
+        for path in paths {
+            manifests.list_for(&path).push(path);
+        }
+        manifests.crates.sort();
+        manifests.tsconfigs.sort();
+        manifests
     }
 
     /// The list a manifest at `relative` belongs in.
@@ -823,69 +709,6 @@ impl Manifests {
             *list = kept;
         }
         changed
-    }
-}
-
-/// Source files and manifests below the folder `below` of `root` (`""`: all of it),
-/// `.gitignore` respected, build output skipped, in path order; at most `max_files` source
-/// files, and whether there were more. Past the limit the walk only finishes the folders it
-/// is in, for the manifests there (the files taken need their crate and tsconfig), and
-/// enters no other: a workspace that is a home folder is not listed to the end.
-fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, Manifests, bool) {
-    let mut found = Vec::new();
-    let mut manifests = Manifests::default();
-    let mut limited = false;
-    // Set at the limit; a folder the walk reaches after it holds none of the files taken.
-    let full = Arc::new(AtomicBool::new(false));
-    let walker = ignore::WalkBuilder::new(root.join(below))
-        // The user's global git excludes apply from the workspace's top, as git applies them
-        // from a repository's, whatever folder the server was started in.
-        .current_dir(root)
-        .hidden(true)
-        .require_git(crate::workspace::in_repository(root))
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry({
-            let (full, root) = (Arc::clone(&full), root.to_owned());
-            move |entry| {
-                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
-                !(is_dir
-                    && (full.load(Ordering::Relaxed)
-                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&relative))))
-            }
-        })
-        .build();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Some(relative) = relative_path(root, entry.path()) else { continue };
-        if entry.file_name().to_str().is_some_and(Manifests::is_manifest) {
-            manifests.list_for(&relative).push(relative);
-            continue;
-        }
-        let Some(language) = Language::of_path(&relative) else { continue };
-        if found.len() == max_files {
-            limited = true;
-            full.store(true, Ordering::Relaxed);
-            continue;
-        }
-        let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
-    }
-    // Kept sorted, for the changes the file watcher reports later.
-    manifests.crates.sort();
-    manifests.tsconfigs.sort();
-    (found, manifests, limited)
-}
-
-/// `absolute` relative to `root` with `/` separators; none outside it, or for a name that
-/// is not UTF-8 or (off Windows) holds a backslash, which no workspace path can name.
-fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
-    let relative = absolute.strip_prefix(root).ok()?.to_str()?;
-    if cfg!(windows) {
-        Some(relative.replace('\\', "/"))
-    } else {
-        (!relative.contains('\\')).then(|| relative.to_owned())
     }
 }
 
@@ -1333,17 +1156,6 @@ mod tests {
         std::fs::write(dir.path().join(".git/info/exclude"), "").unwrap();
         index.refresh_from_disk(".git/info/exclude");
         assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"]);
-    }
-
-    #[test]
-    fn ignore_files_rule_their_folder_or_their_repository() {
-        assert_eq!(ruled_folder(".gitignore"), Some(""));
-        assert_eq!(ruled_folder("web/src/.ignore"), Some("web/src"));
-        assert_eq!(ruled_folder(".git/info/exclude"), Some(""));
-        assert_eq!(ruled_folder("vendor/lib/.git/info/exclude"), Some("vendor/lib"));
-        for other in ["src/app.ts", "gitignore", "src/my.gitignore", "x.git/info/exclude", "info/exclude", ""] {
-            assert_eq!(ruled_folder(other), None, "{other}");
-        }
     }
 
     #[test]

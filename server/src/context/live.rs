@@ -11,8 +11,9 @@ use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
 use super::extract;
-use super::index::{Index, IndexedFile, MAX_SOURCE_BYTES, indexable};
+use super::index::{Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::language::Language;
+use super::walk::indexable;
 use crate::workspace::ByteEdit;
 
 /// An open document's syntax tree and text.

@@ -12,6 +12,7 @@ pub mod modules;
 pub mod pack;
 pub mod rank;
 pub mod terms;
+pub mod walk;
 
 pub use cache::IndexCache;
 pub use extract::{Definition, DefinitionKind, FileSymbols};
