@@ -219,4 +219,64 @@ mod tests {
             assert_eq!(ruled_folder(other), None, "{other}");
         }
     }
+
+    const FOLDERS: [&str; 4] = ["", "a", "a/b", "c"];
+    const NAMES: [&str; 4] = ["x.ts", "y.gen.ts", "keep.gen.ts", "z.rs"];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(48))]
+        /// Whatever ignore files say, a file reported later is judged as the walk judged it:
+        /// rules of every kind, in folders above the workspace and below it, a repository at
+        /// its top and perhaps one nested in it.
+        #[test]
+        fn later_files_are_judged_as_the_walk_judged_them(
+            rules in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec!["..", "", "a", "a/b", "c"]),
+                    proptest::sample::select(vec![".gitignore", ".ignore", ".git/info/exclude"]),
+                    proptest::collection::vec(proptest::sample::select(vec![
+                        "*.gen.ts", "!keep.gen.ts", "b/", "/x.ts", "a", "!a", "*.rs", "!*.rs", "z.*",
+                        "**/b/*.ts", "a/b", "!a/b/x.ts", "c/", "*", "!*/", "#a",
+                    ]), 1..4),
+                ),
+                0..6,
+            ),
+            nested_repository in proptest::bool::ANY,
+        ) {
+            let dir = crate::testing::tempdir();
+            let root = dir.path().join("ws");
+            let write = |path: PathBuf, text: &str| {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            };
+            for folder in FOLDERS {
+                for name in NAMES {
+                    write(root.join(folder).join(name), "export const x = 1;\n");
+                }
+            }
+            write(root.join(".git/HEAD"), "ref: refs/heads/main\n");
+            if nested_repository {
+                write(root.join("a/.git/HEAD"), "ref: refs/heads/main\n");
+            }
+            for (folder, file, lines) in &rules {
+                let folder = if *file == ".git/info/exclude" && !matches!(*folder, "" | "a") { "" } else { *folder };
+                write(root.join(folder).join(file), &(lines.join("\n") + "\n"));
+            }
+            let (found, _, _) = walk(&root, "", usize::MAX);
+            let walked: Vec<&str> = found.iter().map(|file| file.relative.as_str()).collect();
+            for folder in FOLDERS {
+                for name in NAMES {
+                    let file = if folder.is_empty() { name.to_owned() } else { format!("{folder}/{name}") };
+                    proptest::prop_assert_eq!(
+                        indexable(&root, &file),
+                        walked.contains(&file.as_str()),
+                        "{}: walked {:?}, rules {:?}",
+                        file,
+                        walked,
+                        rules
+                    );
+                }
+            }
+        }
+    }
 }
