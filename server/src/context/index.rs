@@ -20,8 +20,9 @@ use super::walk::{self, Found, indexable, ruled_folder, skipped_folder, walk, wa
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
 
 /// Most source files a full build walks to by default: in a larger tree (a home folder
-/// opened as the workspace) the walk takes no more, and the build says so. Files opened or
-/// changed later are still added.
+/// opened as the workspace) the walk takes no more, and the build says so. Files and folders
+/// that appear on disk later fill no more than the room left; documents opened in the editor
+/// are still added.
 pub const MAX_INDEXED_FILES: usize = 50_000;
 
 /// One indexed file.
@@ -454,6 +455,9 @@ impl Index {
             return;
         }
         match absolute.symlink_metadata() {
+            // A tree whose build met the file limit takes no new file from disk once full;
+            // documents opened in the editor still come in (see `LiveIndex::open`).
+            Ok(_) if !self.files.contains_key(path) && self.stats.file_limit.is_some_and(|max| self.len() >= max) => {}
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
                 match std::fs::read(&absolute) {
                     Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && !looks_binary(&bytes) => {
@@ -526,8 +530,12 @@ impl Index {
                 FolderRead { root: self.root.clone(), below, indexed: Vec::new(), manifests: Manifests::default() };
             return self.modules.has_tsconfig_base_below(&empty.below).then_some(empty);
         }
-        // The whole workspace again keeps to the limit its build met.
-        let limit = if path.is_empty() { self.stats.file_limit.unwrap_or(usize::MAX) } else { usize::MAX };
+        // A tree whose build met the file limit keeps to it: a folder read again takes no more
+        // than the files it held and the room left (a tarball unpacked in a home folder).
+        let limit = match self.stats.file_limit {
+            Some(max) => max.saturating_sub(self.len()) + self.indexed_below(&below).count(),
+            None => usize::MAX,
+        };
         let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
         let unchanged =
@@ -1202,8 +1210,24 @@ mod tests {
         assert!(cut.manifests.crates.is_empty(), "{:?}", cut.manifests.crates);
         let warning = cut.stats.limit_warning(dir.path()).unwrap();
         assert!(warning.contains("holds more than 2 source files; the index stopped there"), "{warning}");
-        let whole = Index::build_limited(dir.path(), None, 4);
-        assert_eq!((whole.len(), whole.stats.file_limit), (4, None), "exactly the limit is all of it");
+        // A folder that arrives later fills no more than the room the limit leaves.
+        let mut grown = Index::build_limited(dir.path(), None, 3);
+        for name in ["x", "y"] {
+            std::fs::create_dir_all(dir.path().join(format!("web/lib/{name}"))).unwrap();
+            std::fs::write(dir.path().join(format!("web/lib/{name}/one.ts")), "export const one = 1;\n").unwrap();
+        }
+        grown.refresh_from_disk("web/lib/x");
+        grown.refresh_from_disk("web/lib/y");
+        grown.refresh_from_disk("web/lib");
+        assert_eq!(grown.len(), 3, "{:?}", grown.files().map(|f| &f.path).collect::<Vec<_>>());
+        grown.refresh_from_disk("web/lib/x/one.ts");
+        assert!(grown.file("web/lib/x/one.ts").is_none(), "nor a new file reported alone");
+        grown.update("web/lib/x/one.ts", b"export const typed = 1;\n");
+        assert!(grown.file("web/lib/x/one.ts").is_some(), "a document opened in the editor still comes in");
+        grown.refresh_from_disk("web/lib/c.ts");
+        assert!(grown.file("web/lib/c.ts").is_some(), "a file it held is still read again");
+        let whole = Index::build_limited(dir.path(), None, 6);
+        assert_eq!((whole.len(), whole.stats.file_limit), (6, None), "exactly the limit is all of it");
         assert_eq!(whole.module_of("zz/src/lib.rs").as_deref(), Some("zz"));
         assert_eq!(whole.stats.limit_warning(dir.path()), None);
     }
