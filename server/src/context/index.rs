@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
-use super::walk::{self, Found, indexable, ruled_folder, skipped_folder, walk, walkable};
+use super::walk::{self, Found, indexable, ruled_folder, skipped_folder, walk, walkable, walkable_folder};
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -524,7 +524,7 @@ impl Index {
     /// would not enter the folder and no tsconfig base lies in it.
     pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
         let below = if path.is_empty() { String::new() } else { format!("{path}/") };
-        if !path.is_empty() && (!walkable(&self.root, path) || skipped_folder(path)) {
+        if !path.is_empty() && (!walkable_folder(&self.root, path) || skipped_folder(path)) {
             // Nothing in it is indexed, but a tsconfig base may be (`.config/tsconfig.json`).
             let empty =
                 FolderRead { root: self.root.clone(), below, indexed: Vec::new(), manifests: Manifests::default() };
@@ -533,7 +533,8 @@ impl Index {
         // A tree whose build met the file limit keeps to it: a folder read again takes no more
         // than the files it held and the room left (a tarball unpacked in a home folder).
         let limit = match self.stats.file_limit {
-            Some(max) => max.saturating_sub(self.len()) + self.indexed_below(&below).count(),
+            // The room the limit leaves beside everything indexed outside the folder.
+            Some(max) => max.saturating_sub(self.len() - self.indexed_below(&below).count()),
             None => usize::MAX,
         };
         let (found, manifests, _) = walk(&self.root, path, limit);
@@ -1104,6 +1105,24 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_workspace_opened_through_a_link_is_judged_from_its_real_place() {
+        // `~/work` links to a disk elsewhere; the home folder is a dotfiles repository that ignores all.
+        let dir = workspace(&[
+            ("home/.gitignore", b"*\n"),
+            ("home/.git/HEAD", b"ref: refs/heads/main\n"),
+            ("disk/work/.gitignore", b"gen/\n"),
+            ("disk/work/app.ts", b"export const app = 1;\n"),
+            ("disk/work/gen/api.ts", b"export const api = 1;\n"),
+        ]);
+        let work = dir.path().join("home/work");
+        std::os::unix::fs::symlink(dir.path().join("disk/work"), &work).unwrap();
+        let indexed: Vec<String> = Index::build(&work, None).files().map(|f| f.path.clone()).collect();
+        assert_eq!(indexed, ["app.ts"]);
+        assert!(indexable(&work, "new.ts") && !indexable(&work, "gen/new.ts"), "later files judged alike");
+    }
+
     #[test]
     fn a_repository_reads_no_ignore_rules_from_above_its_top() {
         // A dotfiles repository in the home folder ignores everything it does not list.
@@ -1224,6 +1243,10 @@ mod tests {
         assert!(grown.file("web/lib/x/one.ts").is_none(), "nor a new file reported alone");
         grown.update("web/lib/x/one.ts", b"export const typed = 1;\n");
         assert!(grown.file("web/lib/x/one.ts").is_some(), "a document opened in the editor still comes in");
+        // A document opened past the limit does not make room for more when the tree is read again.
+        std::fs::write(dir.path().join(".gitignore"), "# nothing\n").unwrap();
+        grown.refresh_from_disk_keeping(".gitignore", &|file| file == "web/lib/x/one.ts");
+        assert_eq!(grown.len(), 4, "{:?}", grown.files().map(|f| &f.path).collect::<Vec<_>>());
         grown.refresh_from_disk("web/lib/c.ts");
         assert!(grown.file("web/lib/c.ts").is_some(), "a file it held is still read again");
         let whole = Index::build_limited(dir.path(), None, 6);

@@ -58,14 +58,24 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
     Language::of_path(relative).is_some() && walkable(root, relative)
 }
 
-/// Whether the walk would visit `relative` at all: not hidden, not below a skipped or hidden
-/// folder, not ignored by the rules the walk follows, nor below a folder they ignore. Those
-/// are weighed as the walk weighs them: `.ignore` files first, the deepest that says anything
-/// deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
+/// Whether the walk would visit the file `relative` at all: not hidden, not below a skipped
+/// or hidden folder, not ignored by the rules the walk follows, nor below a folder they
+/// ignore. Those are weighed as the walk weighs them: `.ignore` files first, the deepest that
+/// says anything deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
 /// `.git/info/exclude`, each the same way, from the deepest folder up (in a repository, up to
 /// the first folder holding one: see [`crate::workspace::in_repository`]); last the user's
 /// global git excludes.
 pub(super) fn walkable(root: &Path, relative: &str) -> bool {
+    judged_walkable(root, relative, false)
+}
+
+/// [`walkable`] for the folder `relative`: whether the walk would enter it (a rule such as
+/// `generated/` names folders only).
+pub(super) fn walkable_folder(root: &Path, relative: &str) -> bool {
+    judged_walkable(root, relative, true)
+}
+
+fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let (name, folders) = parts.split_last().expect("split yields a part");
     if name.starts_with('.')
@@ -73,16 +83,19 @@ pub(super) fn walkable(root: &Path, relative: &str) -> bool {
     {
         return false;
     }
+    // The folders above the workspace are those above its real place, as the walk finds them
+    // (a workspace opened through a link).
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
     // Each folder's rules, outermost first: the folders above the workspace, then its own.
     let mut levels: Vec<IgnoreLevel> = root.ancestors().skip(1).map(IgnoreLevel::read).collect();
     levels.reverse();
-    let global = GitignoreBuilder::new(root).build_global().0;
-    let in_repository = crate::workspace::in_repository(root);
-    let mut path = root.to_path_buf();
+    let global = GitignoreBuilder::new(&root).build_global().0;
+    let in_repository = crate::workspace::in_repository(&root);
+    let mut path = root.clone();
     for (depth, part) in parts.iter().enumerate() {
         levels.push(IgnoreLevel::read(&path));
         path.push(part);
-        if ignored(&levels, &global, in_repository, &path, depth + 1 < parts.len()) {
+        if ignored(&levels, &global, in_repository, &path, is_folder || depth + 1 < parts.len()) {
             return false;
         }
     }
@@ -156,24 +169,7 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
     let mut limited = false;
     // Set at the limit; a folder the walk reaches after it holds none of the files taken.
     let full = Arc::new(AtomicBool::new(false));
-    let walker = ignore::WalkBuilder::new(root.join(below))
-        // The user's global git excludes apply from the workspace's top, as git applies them
-        // from a repository's, whatever folder the server was started in.
-        .current_dir(root)
-        .hidden(true)
-        .require_git(crate::workspace::in_repository(root))
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry({
-            let (full, root) = (Arc::clone(&full), root.to_owned());
-            move |entry| {
-                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
-                !(is_dir
-                    && (full.load(Ordering::Relaxed)
-                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&relative))))
-            }
-        })
-        .build();
-    for entry in walker.flatten() {
+    for entry in walker(root, below, Arc::clone(&full)).flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -192,6 +188,28 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
     }
     (found, manifests, limited)
+}
+
+/// The walk of the folder `below` of `root` (`""`: all of it), files and folders in path
+/// order; once `full` is set it enters no new folder.
+fn walker(root: &Path, below: &str, full: Arc<AtomicBool>) -> ignore::Walk {
+    ignore::WalkBuilder::new(root.join(below))
+        // The user's global git excludes apply from the workspace's top, as git applies them
+        // from a repository's, whatever folder the server was started in.
+        .current_dir(root)
+        .hidden(true)
+        .require_git(crate::workspace::in_repository(root))
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry({
+            let root = root.to_owned();
+            move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
+                !(is_dir
+                    && (full.load(Ordering::Relaxed)
+                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&relative))))
+            }
+        })
+        .build()
 }
 
 /// `absolute` relative to `root` with `/` separators; none outside it, or for a name that
@@ -264,6 +282,21 @@ mod tests {
             }
             let (found, _, _) = walk(&root, "", usize::MAX);
             let walked: Vec<&str> = found.iter().map(|file| file.relative.as_str()).collect();
+            let entered: Vec<String> = walker(&root, "", Arc::default())
+                .flatten()
+                .filter(|entry| entry.file_type().is_some_and(|t| t.is_dir()))
+                .filter_map(|entry| relative_path(&root, entry.path()))
+                .collect();
+            for folder in FOLDERS.into_iter().filter(|folder| !folder.is_empty()) {
+                proptest::prop_assert_eq!(
+                    walkable_folder(&root, folder),
+                    entered.iter().any(|entered| entered == folder),
+                    "{}: entered {:?}, rules {:?}",
+                    folder,
+                    entered,
+                    rules
+                );
+            }
             for folder in FOLDERS {
                 for name in NAMES {
                     let file = if folder.is_empty() { name.to_owned() } else { format!("{folder}/{name}") };

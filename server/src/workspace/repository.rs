@@ -14,6 +14,8 @@ pub fn holds_repository(dir: &Path) -> bool {
 /// project in the home folder. Outside a repository (a checkout without `.git`, an unpacked
 /// archive) every `.gitignore` on the way applies.
 pub fn in_repository(root: &Path) -> bool {
+    // Above its real place, as a walk finds the folders above it (a workspace opened through a link).
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
     root.ancestors().any(holds_repository)
 }
 
