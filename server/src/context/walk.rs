@@ -58,9 +58,9 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
     Language::of_path(relative).is_some() && walkable(root, relative)
 }
 
-/// Whether the walk would visit the file `relative` at all: not hidden, not below a skipped
-/// or hidden folder, not ignored by the rules the walk follows, nor below a folder they
-/// ignore. Those are weighed as the walk weighs them: `.ignore` files first, the deepest that
+/// Whether the walk would visit the file `relative` at all: not below a folder it never
+/// enters, not ignored by the rules the walk follows, nor below a folder they ignore, and not
+/// hidden (nor below a hidden folder) unless a rule names it. Those are weighed as the walk weighs them: `.ignore` files first, the deepest that
 /// says anything deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
 /// `.git/info/exclude`, each the same way, from the deepest folder up (in a repository, up to
 /// the first folder holding one: see [`crate::workspace::in_repository`]); last the user's
@@ -77,10 +77,8 @@ pub(super) fn walkable_folder(root: &Path, relative: &str) -> bool {
 
 fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
-    let (name, folders) = parts.split_last().expect("split yields a part");
-    if name.starts_with('.')
-        || folders.iter().enumerate().any(|(at, f)| f.starts_with('.') || skipped_folder(&parts[..=at].join("/")))
-    {
+    let (_, folders) = parts.split_last().expect("split yields a part");
+    if folders.iter().enumerate().any(|(at, _)| skipped_folder(&parts[..=at].join("/"))) {
         return false;
     }
     // The folders above the workspace are those above its real place, as the walk finds them
@@ -106,6 +104,20 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
 /// first) and `global`, weighed as the walk weighs them (see [`walkable`]); in a repository,
 /// git's rules are read up to the first folder holding one.
 fn ignored(levels: &[IgnoreLevel], global: &Gitignore, in_repository: bool, path: &Path, is_dir: bool) -> bool {
+    let said = what_rules_say(levels, global, in_repository, path, is_dir);
+    // A hidden name is left out unless a rule names it (`!.storybook/`).
+    said.is_ignore()
+        || (said.is_none() && path.file_name().is_some_and(|name| name.as_encoded_bytes().starts_with(b".")))
+}
+
+/// What the rules say of `path`: ignored, whitelisted, or nothing.
+fn what_rules_say(
+    levels: &[IgnoreLevel],
+    global: &Gitignore,
+    in_repository: bool,
+    path: &Path,
+    is_dir: bool,
+) -> ignore::Match<()> {
     let deepest = |rules: fn(&IgnoreLevel) -> Option<&Gitignore>, git: bool| {
         let mut said = ignore::Match::None;
         for level in levels.iter().rev() {
@@ -118,11 +130,10 @@ fn ignored(levels: &[IgnoreLevel], global: &Gitignore, in_repository: bool, path
         }
         said
     };
-    let said = deepest(|level| level.ignore.as_ref(), false)
+    deepest(|level| level.ignore.as_ref(), false)
         .or(deepest(|level| level.gitignore.as_ref(), true))
         .or(deepest(|level| level.exclude.as_ref(), true))
-        .or(global.matched(path, is_dir).map(|_| ()));
-    said.is_ignore()
+        .or(global.matched(path, is_dir).map(|_| ()))
 }
 
 /// The ignore rules one folder holds (an unreadable or malformed file gives what it can).
@@ -238,7 +249,7 @@ mod tests {
         }
     }
 
-    const FOLDERS: [&str; 4] = ["", "a", "a/b", "c"];
+    const FOLDERS: [&str; 5] = ["", "a", "a/b", "c", ".hid"];
     const NAMES: [&str; 4] = ["x.ts", "y.gen.ts", "keep.gen.ts", "z.rs"];
 
     proptest::proptest! {
@@ -254,7 +265,7 @@ mod tests {
                     proptest::sample::select(vec![".gitignore", ".ignore", ".git/info/exclude"]),
                     proptest::collection::vec(proptest::sample::select(vec![
                         "*.gen.ts", "!keep.gen.ts", "b/", "/x.ts", "a", "!a", "*.rs", "!*.rs", "z.*",
-                        "**/b/*.ts", "a/b", "!a/b/x.ts", "c/", "*", "!*/", "#a",
+                        "**/b/*.ts", "a/b", "!a/b/x.ts", "c/", "*", "!*/", "#a", "!.hid/", "!.hid", "!.*",
                     ]), 1..4),
                 ),
                 0..6,
