@@ -158,10 +158,25 @@ impl IgnoreLevel {
         Self {
             ignore: rules(dir.join(".ignore")),
             gitignore: rules(dir.join(".gitignore")),
-            exclude: rules(dir.join(".git/info/exclude")),
+            exclude: git_common_dir(dir).and_then(|git| rules(git.join("info/exclude"))),
             repository: crate::workspace::holds_repository(dir),
         }
     }
+}
+
+/// The folder holding `dir`'s repository data shared by its worktrees, where `info/exclude`
+/// lives: `.git` itself, or for a worktree (`.git` a file saying `gitdir: ...`) the folder its
+/// `commondir` names. None when `dir` holds no repository, or a submodule, whose excludes the
+/// walk does not read either.
+fn git_common_dir(dir: &Path) -> Option<PathBuf> {
+    let dot_git = dir.join(".git");
+    if dot_git.is_dir() {
+        return Some(dot_git);
+    }
+    let first_line = |file: PathBuf| Some(std::fs::read_to_string(file).ok()?.lines().next()?.to_owned());
+    let git_dir = dir.join(first_line(dot_git)?.strip_prefix("gitdir: ")?);
+    let common = first_line(git_dir.join("commondir"))?;
+    Some(git_dir.join(common))
 }
 
 /// Whether a file named `name` is a manifest the walk collects: one that lays out modules.
@@ -247,6 +262,28 @@ mod tests {
         for other in ["src/app.ts", "gitignore", "src/my.gitignore", "x.git/info/exclude", "info/exclude", ""] {
             assert_eq!(ruled_folder(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_worktree_takes_the_excludes_of_its_repository() {
+        let dir = crate::testing::tempdir();
+        let main_git = dir.path().join("main/.git");
+        let write = |path: PathBuf, text: &str| {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(main_git.join("info/exclude"), "local/\n");
+        write(main_git.join("worktrees/wt/commondir"), "../..\n");
+        let worktree = dir.path().join("wt");
+        write(worktree.join(".git"), &format!("gitdir: {}\n", main_git.join("worktrees/wt").display()));
+        write(worktree.join("local/mine.ts"), "export const m = 1;\n");
+        write(worktree.join("src/app.ts"), "export const a = 1;\n");
+        let (found, _, _) = walk(&worktree, "", usize::MAX);
+        let walked: Vec<&str> = found.iter().map(|file| file.relative.as_str()).collect();
+        assert_eq!(walked, ["src/app.ts"]);
+        assert!(!indexable(&worktree, "local/mine.ts") && indexable(&worktree, "src/app.ts"));
+        // A submodule's `.git` names no `commondir`: neither side reads excludes for it.
+        assert_eq!(git_common_dir(&dir.path().join("nowhere")), None);
     }
 
     const FOLDERS: [&str; 5] = ["", "a", "a/b", "c", ".hid"];
