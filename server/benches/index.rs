@@ -9,7 +9,8 @@
 //! one the language server keeps) takes a one-line edit in a 3,000-line file, 50 times: the
 //! median time to bring the index up to date is printed. Last, the whole tree is read again
 //! as after an edit to the root `.gitignore`: the time the read takes (others may use the
-//! index meanwhile) and the time the index is locked to make it current.
+//! index meanwhile) and the time the index is locked to make it current; and the time to
+//! judge one file the editor or the file watcher reports later, the cost per event.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,6 +49,9 @@ fn main() {
     }
     for repo in &repos {
         whole_tree_read_again(repo);
+    }
+    for repo in &repos {
+        later_files_judged(repo);
     }
 }
 
@@ -205,5 +209,20 @@ fn whole_tree_read_again(repo: &Path) {
         repo.display(),
         ms(&reads),
         ms(&applies)
+    );
+}
+
+/// The time to judge whether a file reported later belongs in the index (every ignore file
+/// on its way read and weighed), per file, over every indexed file of the tree.
+fn later_files_judged(repo: &Path) {
+    let index = Index::build(repo, None);
+    let paths: Vec<String> = index.files().map(|f| f.path.clone()).collect();
+    let started = Instant::now();
+    let taken = paths.iter().filter(|path| issuewright::context::walk::indexable(repo, path)).count();
+    let each = started.elapsed().as_secs_f64() * 1e6 / paths.len().max(1) as f64;
+    println!(
+        "{}: a file reported later judged in {each:.0} µs on average ({taken} of {} taken)",
+        repo.display(),
+        paths.len()
     );
 }
