@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
-use super::walk::{self, Found, indexable, ruled_folder, skipped_folder, walk, walkable, walkable_folder};
+use super::walk::{Found, indexable, is_manifest, ruled_folder, walk, walkable, walkable_folder};
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -434,7 +434,7 @@ impl Index {
     pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
-        if Manifests::is_manifest(name) {
+        if is_manifest(name) {
             let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
             if self.manifests.note(path, present) {
                 self.reread_manifests();
@@ -448,8 +448,9 @@ impl Index {
             return;
         }
         // A base a `tsconfig.json` extends (`tsconfig.base.json`, or any name it gives).
-        if self.modules.is_tsconfig_base(path) || (name.starts_with("tsconfig") && name.ends_with(".json")) {
-            if self.modules.is_tsconfig_base(path) || walkable(&self.root, path) {
+        let extended = self.modules.is_tsconfig_base(path);
+        if extended || named_like_tsconfig(name) {
+            if extended || walkable(&self.root, path) {
                 self.reread_manifests();
             }
             return;
@@ -467,17 +468,10 @@ impl Index {
                 }
             }
             Ok(_) => self.remove(path),
+            // Gone, and with it whatever was below it, as if its folder were read again empty.
             Err(_) => {
                 self.remove(path);
-                let below = format!("{path}/");
-                let doomed: Vec<String> = self.indexed_below(&below).cloned().collect();
-                for file in doomed {
-                    self.remove(&file);
-                }
-                let had_base = self.modules.has_tsconfig_base_below(&below);
-                if self.manifests.replace_below(&below, Manifests::default()) || had_base {
-                    self.reread_manifests();
-                }
+                self.apply_folder(self.nothing_below(path), &|_| false);
             }
         }
     }
@@ -509,7 +503,7 @@ impl Index {
     /// per file), or the folder of an edited ignore file. None for any other change.
     pub fn folder_read_for(&self, path: &str) -> Option<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if Manifests::is_manifest(name) {
+        if is_manifest(name) {
             None
         } else if let Some(folder) = ruled_folder(path) {
             Some(folder.to_owned())
@@ -523,13 +517,12 @@ impl Index {
     /// makes it current. Files whose content is as indexed are not parsed. None when the walk
     /// would not enter the folder and no tsconfig base lies in it.
     pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
-        let below = if path.is_empty() { String::new() } else { format!("{path}/") };
-        if !path.is_empty() && (!walkable_folder(&self.root, path) || skipped_folder(path)) {
+        if !path.is_empty() && !walkable_folder(&self.root, path) {
             // Nothing in it is indexed, but a tsconfig base may be (`.config/tsconfig.json`).
-            let empty =
-                FolderRead { root: self.root.clone(), below, indexed: Vec::new(), manifests: Manifests::default() };
+            let empty = self.nothing_below(path);
             return self.modules.has_tsconfig_base_below(&empty.below).then_some(empty);
         }
+        let below = below_folder(path);
         // A tree whose build met the file limit keeps to it: a folder read again takes no more
         // than the files it held and the room left (a tarball unpacked in a home folder).
         let limit = match self.stats.file_limit {
@@ -547,6 +540,16 @@ impl Index {
             indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
             manifests: Manifests::from_paths(manifests),
         })
+    }
+
+    /// A read of the folder at `path` that found nothing in it.
+    fn nothing_below(&self, path: &str) -> FolderRead {
+        FolderRead {
+            root: self.root.clone(),
+            below: below_folder(path),
+            indexed: Vec::new(),
+            manifests: Manifests::default(),
+        }
     }
 
     /// Makes a [`Index::read_folder`] current: files below the folder that are indexed and
@@ -605,9 +608,17 @@ impl Index {
 /// of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    Manifests::is_manifest(name)
-        || (name.starts_with("tsconfig") && name.ends_with(".json"))
-        || ruled_folder(relative).is_some()
+    is_manifest(name) || named_like_tsconfig(name) || ruled_folder(relative).is_some()
+}
+
+/// Whether a file named `name` is named like a TypeScript configuration (`tsconfig.base.json`).
+fn named_like_tsconfig(name: &str) -> bool {
+    name.starts_with("tsconfig") && name.ends_with(".json")
+}
+
+/// The prefix of the paths below the folder `path`: `path/`, or `""` for the workspace.
+fn below_folder(path: &str) -> String {
+    if path.is_empty() { String::new() } else { format!("{path}/") }
 }
 
 /// A file indexed (and whether from the cache), or why it was skipped.
@@ -650,11 +661,6 @@ struct Manifests {
 }
 
 impl Manifests {
-    /// Whether a file named `name` is a manifest the walk collects.
-    fn is_manifest(name: &str) -> bool {
-        walk::is_manifest(name)
-    }
-
     /// The manifests at `paths` (as the walk finds them), each in its list, sorted for the
     /// changes the file watcher reports later.
     fn from_paths(paths: Vec<String>) -> Self {
@@ -754,6 +760,11 @@ mod tests {
 
     fn workspace(files: &[(&str, &[u8])]) -> tempfile::TempDir {
         crate::testing::tree(files)
+    }
+
+    /// The paths `index` holds, in order.
+    fn indexed_paths(index: &Index) -> Vec<&str> {
+        index.files().map(|f| f.path.as_str()).collect()
     }
 
     #[test]
@@ -955,7 +966,7 @@ mod tests {
             ("README.md", b"# docs\n"),
         ]);
         let index = Index::build(dir.path(), None);
-        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        let paths = indexed_paths(&index);
         assert_eq!(paths, ["latin1.java", "src/lib.rs", "src/net/tcp.rs", "web/app.ts"]);
         let skipped: Vec<&str> = index.stats.skipped.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(skipped.len(), 2, "{skipped:?}");
@@ -1006,7 +1017,7 @@ mod tests {
         std::fs::write(dir.path().join("src/new/target/kept.rs"), "pub fn kept() {}\n").unwrap();
         index.refresh_from_disk("src/old");
         index.refresh_from_disk("src/new");
-        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        let paths = indexed_paths(&index);
         assert_eq!(paths, ["src/lib.rs", "src/new/deep.rs", "src/new/mod.rs", "src/new/target/kept.rs"]);
         assert_eq!(index.module_of("src/new/deep.rs").as_deref(), Some("kit::new::deep"));
 
@@ -1094,7 +1105,7 @@ mod tests {
         ]);
         let root = dir.path().join("repo/web");
         let index = Index::build(&root, None);
-        let indexed: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        let indexed = indexed_paths(&index);
         assert_eq!(indexed, ["src/app.ts", "src/keep/keep.gen.ts"]);
         for file in ["src/app.ts", "src/generated/api.ts", "src/types.gen.ts", "src/keep/keep.gen.ts", "scratch.ts"]
             .into_iter()
@@ -1118,7 +1129,8 @@ mod tests {
         ]);
         let work = dir.path().join("home/work");
         std::os::unix::fs::symlink(dir.path().join("disk/work"), &work).unwrap();
-        let indexed: Vec<String> = Index::build(&work, None).files().map(|f| f.path.clone()).collect();
+        let index = Index::build(&work, None);
+        let indexed = indexed_paths(&index);
         assert_eq!(indexed, ["app.ts"]);
         assert!(indexable(&work, "new.ts") && !indexable(&work, "gen/new.ts"), "later files judged alike");
     }
@@ -1154,23 +1166,22 @@ mod tests {
             ("web/page.ts", b"export const page = 1;\n"),
         ]);
         let mut index = Index::build(dir.path(), None);
-        let paths = |index: &Index| index.files().map(|f| f.path.clone()).collect::<Vec<_>>();
-        assert_eq!(paths(&index).len(), 4);
+        assert_eq!(indexed_paths(&index).len(), 4);
         let before = Arc::clone(index.file("web/page.ts").unwrap());
 
         std::fs::write(dir.path().join("src/.gitignore"), "*.gen.ts\n").unwrap();
         index.refresh_from_disk("src/.gitignore");
-        assert_eq!(paths(&index), ["src/app.ts", "web/page.ts"]);
+        assert_eq!(indexed_paths(&index), ["src/app.ts", "web/page.ts"]);
 
         std::fs::write(dir.path().join(".gitignore"), "web/\n").unwrap();
         index.refresh_from_disk(".gitignore");
-        assert_eq!(paths(&index), ["src/app.ts"], "the workspace's own rules");
+        assert_eq!(indexed_paths(&index), ["src/app.ts"], "the workspace's own rules");
 
         std::fs::remove_file(dir.path().join(".gitignore")).unwrap();
         std::fs::write(dir.path().join("src/.gitignore"), "nested/\n").unwrap();
         index.refresh_from_disk(".gitignore");
         index.refresh_from_disk("src/.gitignore");
-        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"], "let back in");
+        assert_eq!(indexed_paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"], "let back in");
         assert_eq!(*index.file("web/page.ts").unwrap(), before, "an unchanged file comes back as it was");
         assert!(shapes_the_index("src/.gitignore") && shapes_the_index(".ignore") && !shapes_the_index("src/app.ts"));
 
@@ -1179,10 +1190,10 @@ mod tests {
         std::fs::write(dir.path().join(".git/info/exclude"), "web/\n").unwrap();
         assert!(shapes_the_index(".git/info/exclude"));
         index.refresh_from_disk(".git/info/exclude");
-        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts"]);
+        assert_eq!(indexed_paths(&index), ["src/api.gen.ts", "src/app.ts"]);
         std::fs::write(dir.path().join(".git/info/exclude"), "").unwrap();
         index.refresh_from_disk(".git/info/exclude");
-        assert_eq!(paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"]);
+        assert_eq!(indexed_paths(&index), ["src/api.gen.ts", "src/app.ts", "web/page.ts"]);
     }
 
     #[test]
@@ -1195,7 +1206,7 @@ mod tests {
             ("target/debug/x.rs", b"fn x() {}\n"),
         ]);
         let index = Index::build(dir.path(), None);
-        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        let paths = indexed_paths(&index);
         assert_eq!(paths, ["src/main/java/com/acme/build/Plan.java", "src/out/mod.rs"]);
         assert!(indexable(dir.path(), "src/main/java/com/acme/build/Plan.java"));
         assert!(!indexable(dir.path(), "build/classes/Plan.java"));
@@ -1219,7 +1230,7 @@ mod tests {
             ("zz/src/lib.rs", b"pub fn zz() {}\n"),
         ]);
         let cut = Index::build_limited(dir.path(), None, 2);
-        let paths: Vec<&str> = cut.files().map(|f| f.path.as_str()).collect();
+        let paths = indexed_paths(&cut);
         assert_eq!(
             (paths, cut.stats.file_limit),
             (vec!["web/lib/a.ts", "web/lib/b.ts"], Some(2)),

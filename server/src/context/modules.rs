@@ -526,33 +526,29 @@ fn use_path(path: &str) -> String {
 
 /// `dir` joined with a relative `path`, `.` and `..` resolved (never above the workspace).
 pub(super) fn join(dir: &str, path: &str) -> String {
-    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            part => parts.push(part),
-        }
-    }
-    parts.join("/")
+    resolve_dots(dir, path).0
 }
 
 /// `dir` joined with a relative `path`, `.` and `..` resolved; none when `..` climbs above the
 /// workspace, where no indexed file can be.
 fn join_inside(dir: &str, path: &str) -> Option<String> {
+    let (joined, climbed_out) = resolve_dots(dir, path);
+    (!climbed_out).then_some(joined)
+}
+
+/// `dir` joined with `path`, `.` and `..` resolved, and whether a `..` climbed above the
+/// workspace (and was dropped).
+fn resolve_dots(dir: &str, path: &str) -> (String, bool) {
     let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
+    let mut climbed_out = false;
     for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
+            ".." => climbed_out |= parts.pop().is_none(),
             part => parts.push(part),
         }
     }
-    Some(parts.join("/"))
+    (parts.join("/"), climbed_out)
 }
 
 #[cfg(test)]

@@ -51,47 +51,50 @@ pub(super) fn ruled_folder(relative: &str) -> Option<&str> {
     }
 }
 
-/// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language,
-/// not hidden, not below a skipped or hidden folder, not ignored by a `.gitignore` on its way.
-/// For files the editor and the file watcher report, which do not come through the walk.
+/// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language
+/// that it would visit ([`walkable`]). For files the editor and the file watcher report,
+/// which do not come through the walk.
 pub fn indexable(root: &Path, relative: &str) -> bool {
     Language::of_path(relative).is_some() && walkable(root, relative)
 }
 
 /// Whether the walk would visit the file `relative` at all: not below a folder it never
 /// enters, not ignored by the rules the walk follows, nor below a folder they ignore, and not
-/// hidden (nor below a hidden folder) unless a rule names it. Those are weighed as the walk weighs them: `.ignore` files first, the deepest that
-/// says anything deciding (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then
-/// `.git/info/exclude`, each the same way, from the deepest folder up (in a repository, up to
-/// the first folder holding one: see [`crate::workspace::in_repository`]); last the user's
-/// global git excludes.
+/// hidden (nor below a hidden folder) unless a rule names it. The rules are weighed as the
+/// walk weighs them: `.ignore` files first, the deepest that says anything deciding
+/// (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then `.git/info/exclude`, each
+/// the same way, from the deepest folder up (in a repository, up to the first folder holding
+/// one: see [`crate::workspace::in_repository`]); last the user's global git excludes.
 pub(super) fn walkable(root: &Path, relative: &str) -> bool {
     judged_walkable(root, relative, false)
 }
 
 /// [`walkable`] for the folder `relative`: whether the walk would enter it (a rule such as
-/// `generated/` names folders only).
+/// `generated/` names folders only, and a folder may be one the walk never enters by name).
 pub(super) fn walkable_folder(root: &Path, relative: &str) -> bool {
     judged_walkable(root, relative, true)
 }
 
 fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
-    let (_, folders) = parts.split_last().expect("split yields a part");
-    if folders.iter().enumerate().any(|(at, _)| skipped_folder(&parts[..=at].join("/"))) {
+    let folders = if is_folder { parts.len() } else { parts.len() - 1 };
+    if (1..=folders).any(|end| skipped_folder(&parts[..end].join("/"))) {
         return false;
     }
     // The folders above the workspace are those above its real place, as the walk finds them
     // (a workspace opened through a link).
     let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
-    // Each folder's rules, outermost first: the folders above the workspace, then its own.
-    let mut levels: Vec<IgnoreLevel> = root.ancestors().skip(1).map(IgnoreLevel::read).collect();
+    // Each folder's rules, outermost first: the folders above the workspace, and its own.
+    let mut levels: Vec<IgnoreLevel> = root.ancestors().map(IgnoreLevel::read).collect();
     levels.reverse();
+    // What `crate::workspace::in_repository` says, from the folders just read.
+    let in_repository = levels.iter().any(|level| level.repository);
     let global = GitignoreBuilder::new(&root).build_global().0;
-    let in_repository = crate::workspace::in_repository(&root);
     let mut path = root.clone();
     for (depth, part) in parts.iter().enumerate() {
-        levels.push(IgnoreLevel::read(&path));
+        if depth > 0 {
+            levels.push(IgnoreLevel::read(&path));
+        }
         path.push(part);
         if ignored(&levels, &global, in_repository, &path, is_folder || depth + 1 < parts.len()) {
             return false;

@@ -24,14 +24,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_repository_here_or_above_counts_and_one_below_does_not() {
-        let dir = tempfile::tempdir().unwrap();
+    fn a_folder_holds_a_repository_by_its_git_or_jj_entry() {
+        let dir = crate::testing::tempdir();
         let project = dir.path().join("home/code/project");
         std::fs::create_dir_all(project.join("vendor/lib/.git")).unwrap();
-        assert_eq!(in_repository(&project), in_repository(dir.path()), "a repository below it does not count");
+        assert!(!holds_repository(&project), "one below it is not its own");
         std::fs::create_dir_all(dir.path().join("home/.git")).unwrap();
         assert!(in_repository(&project) && holds_repository(&dir.path().join("home")));
         std::fs::write(project.join(".git"), "gitdir: ../../.git/worktrees/project\n").unwrap();
         assert!(holds_repository(&project), "a worktree's .git is a file");
+        std::fs::create_dir_all(dir.path().join("jj/.jj")).unwrap();
+        assert!(holds_repository(&dir.path().join("jj")), "a Jujutsu repository");
     }
 }
