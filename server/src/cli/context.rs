@@ -34,6 +34,12 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
     let query = issue::analyze(&text);
+    if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
+        eprintln!(
+            "issuewright: {} holds no words to rank by; the files are in order of how much code uses them",
+            args.issue_file.display()
+        );
+    }
     let ranked = rank::rank_for(&index, &query);
     let elapsed_ms = started.elapsed().as_millis() as u64;
     let packed = match &model {

@@ -5,7 +5,7 @@ mod index;
 mod run;
 mod validate;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -37,7 +37,7 @@ enum Command {
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// The repository.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
     pub repo: PathBuf,
     /// Print JSON: `[{"path", "range", "severity", "code", "source", "message"}]`.
     #[arg(long)]
@@ -51,10 +51,10 @@ pub struct ValidateArgs {
 #[derive(Debug, clap::Args)]
 pub struct ContextArgs {
     /// The repository.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
     pub repo: PathBuf,
     /// A file holding the issue text (title on the first line, then the body).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = existing_file)]
     pub issue_file: PathBuf,
     /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}`.
     #[arg(long)]
@@ -78,7 +78,7 @@ pub struct ContextArgs {
 #[derive(Debug, clap::Args)]
 pub struct IndexArgs {
     /// The repository to index.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
     pub repo: PathBuf,
     /// Print JSON.
     #[arg(long)]
@@ -91,7 +91,7 @@ pub struct IndexArgs {
 /// Arguments of `issuewright run`.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
-    /// The repository to work on.
+    /// The repository to work on. (Checked by the run itself: a run that cannot start exits 1.)
     #[arg(long, value_name = "DIR")]
     pub repo: PathBuf,
     /// The issue: a sentence, or `@FILE` for a Markdown file (relative to the current directory).
@@ -152,5 +152,41 @@ pub async fn main(cli: Cli) -> ExitCode {
         Command::Index(args) => index::run(&args),
         Command::Context(args) => context::run(&args),
         Command::Validate(args) => validate::run(args).await,
+    }
+}
+
+/// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
+fn existing_folder(value: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(value);
+    match not_a_folder(&path) {
+        Some(problem) => Err(problem),
+        None => Ok(path),
+    }
+}
+
+/// What is wrong with `path` as the project's folder, if anything.
+fn not_a_folder(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => None,
+        Ok(_) => Some(
+            "this is a file; give the project's folder (the one holding Cargo.toml, pom.xml or package.json)".into(),
+        ),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            Some("no such folder; give the path of the project's folder".into())
+        }
+        Err(error) => Some(format!("cannot read it: {error}")),
+    }
+}
+
+/// `--issue-file`: a file that exists.
+fn existing_file(value: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(value);
+    match std::fs::metadata(&path) {
+        Ok(metadata) if metadata.is_dir() => Err("this is a folder; give the file holding the issue's text".into()),
+        Ok(_) => Ok(path),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            Err("no such file; give a file holding the issue's text (title on the first line)".into())
+        }
+        Err(error) => Err(format!("cannot read it: {error}")),
     }
 }

@@ -29,6 +29,9 @@ pub async fn run(args: RunArgs) -> ExitCode {
 }
 
 async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
+    if let Some(problem) = super::not_a_folder(&args.repo) {
+        return Err(format!("--repo {}: {problem}", args.repo.display()));
+    }
     let root = Root::new(&args.repo).map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
     let cwd = std::env::current_dir().map_err(|error| format!("cannot read the current directory: {error}"))?;
     let issue = issues::resolve(&args.issue, &cwd).map_err(|error| error.to_string())?;
