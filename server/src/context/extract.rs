@@ -171,13 +171,25 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
                 other => other,
             };
-            symbols.definitions.push(Definition {
-                name: text(name, source).to_owned(),
-                kind,
-                line: node.start_position().row as u32 + 1,
-                signature: signature(node, source),
-                container,
-            });
+            let name = text(name, source).to_owned();
+            let line = node.start_position().row as u32 + 1;
+            let signature = signature(node, source);
+            // A procedural macro is used by its macro name; a derive's function keeps its own too.
+            let used_as = (kind == DefinitionKind::Function && node.kind() == "function_item")
+                .then(|| proc_macro_name(node, source))
+                .flatten();
+            let kind = if used_as.as_ref() == Some(&name) { DefinitionKind::Macro } else { kind };
+            if let Some(derived) = used_as.filter(|used_as| *used_as != name) {
+                let signature = signature.clone();
+                symbols.definitions.push(Definition {
+                    name: derived,
+                    kind: DefinitionKind::Macro,
+                    line,
+                    signature,
+                    container: None,
+                });
+            }
+            symbols.definitions.push(Definition { name, kind, line, signature, container });
         }
     }
     let mut counts: HashMap<&str, u32> = HashMap::new();
@@ -255,24 +267,46 @@ fn enclosing_modules(node: Node<'_>, source: &[u8]) -> Vec<String> {
 
 /// The value of a `#[path = "..."]` among the attributes just before `item`.
 fn path_attribute(item: Node<'_>, source: &[u8]) -> Option<String> {
+    attributes_before(item).into_iter().find_map(|attribute| {
+        let value = Some(attribute)
+            .filter(|a| a.named_child(0).is_some_and(|key| text(key, source) == "path"))
+            .and_then(|a| a.child_by_field_name("value"));
+        value.and_then(|v| first_of_kind(v, "string_content")).map(|content| text(content, source).to_owned())
+    })
+}
+
+/// The name a Rust procedural macro is used by, when `item` is one: the function's own name
+/// under `#[proc_macro]` and `#[proc_macro_attribute]` (`#[tokio::test]` is `fn test`), the
+/// derived name under `#[proc_macro_derive(Serialize, ...)]`.
+fn proc_macro_name(item: Node<'_>, source: &[u8]) -> Option<String> {
+    attributes_before(item).into_iter().find_map(|attribute| {
+        let key = attribute.named_child(0)?;
+        match text(key, source) {
+            "proc_macro" | "proc_macro_attribute" => {
+                item.child_by_field_name("name").map(|name| unraw(text(name, source)).to_owned())
+            }
+            "proc_macro_derive" => {
+                let arguments = attribute.child_by_field_name("arguments")?;
+                first_of_kind(arguments, "identifier").map(|name| text(name, source).to_owned())
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The `attribute` nodes of the `#[...]` items just before `item`, nearest first.
+fn attributes_before(item: Node<'_>) -> Vec<Node<'_>> {
+    let mut attributes = Vec::new();
     let mut sibling = item.prev_sibling();
     while let Some(node) = sibling {
         match node.kind() {
-            "attribute_item" => {
-                let attribute = node.named_child(0).filter(|a| a.kind() == "attribute");
-                let value = attribute
-                    .filter(|a| a.named_child(0).is_some_and(|key| text(key, source) == "path"))
-                    .and_then(|a| a.child_by_field_name("value"));
-                if let Some(content) = value.and_then(|v| first_of_kind(v, "string_content")) {
-                    return Some(text(content, source).to_owned());
-                }
-            }
+            "attribute_item" => attributes.extend(node.named_child(0).filter(|a| a.kind() == "attribute")),
             "line_comment" | "block_comment" => {}
             _ => break,
         }
         sibling = node.prev_sibling();
     }
-    None
+    attributes
 }
 
 fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
@@ -499,6 +533,42 @@ mod tests {
         let implementing = symbols(Language::Rust, "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n");
         assert_eq!(implementing.supertypes, ["Debug", "Channel"]);
         assert_eq!(implementing.impl_targets, ["Sender", "Pipe"]);
+    }
+
+    #[test]
+    fn procedural_macros_are_macros_by_the_name_they_are_used_by() {
+        use DefinitionKind::*;
+        let source = r#"
+/// `#[tokio::test]`
+#[proc_macro_attribute]
+pub fn test(args: TokenStream, item: TokenStream) -> TokenStream { entry::test(args, item) }
+#[proc_macro]
+// a function-like macro
+pub fn select_priv_declare_output_enum(input: TokenStream) -> TokenStream { input }
+#[proc_macro_derive(Serialize, attributes(serde))]
+pub fn derive_serialize(input: TokenStream) -> TokenStream { input }
+#[inline]
+pub fn helper() {}
+#[proc_macro_derive()]
+pub fn nameless(input: TokenStream) -> TokenStream { input }
+"#;
+        let found = symbols(Language::Rust, source);
+        assert_eq!(
+            definitions(&found),
+            [
+                def("test", Macro, None),
+                def("select_priv_declare_output_enum", Macro, None),
+                def("Serialize", Macro, None),
+                def("derive_serialize", Function, None),
+                def("helper", Function, None),
+                def("nameless", Function, None),
+            ]
+        );
+        let derive = found.definitions.iter().find(|d| d.name == "Serialize").unwrap();
+        assert_eq!(
+            (derive.line, derive.signature.as_str()),
+            (9, "pub fn derive_serialize(input: TokenStream) -> TokenStream")
+        );
     }
 
     #[test]
