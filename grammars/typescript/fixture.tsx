@@ -21,6 +21,10 @@ export class Circle extends Shape {
   area(): number {
     return Math.PI * this.r * this.r;
   }
+  onResize = (scale: number): void => {
+    this.r *= scale;
+  };
+  label = "circle";
 }
 export function greet(props: Props): string {
   return path.join("a", props.name);
@@ -30,6 +34,9 @@ function* ids() {
 }
 export const render = (p: Props) => <div>{greet(p)}</div>;
 const LIMIT = 8;
+var legacy = function (done: () => void) {
+  done();
+};
 namespace Geometry {
   export const unit = 1;
 }

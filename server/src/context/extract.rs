@@ -345,8 +345,14 @@ fn signature(node: Node<'_>, source: &[u8]) -> String {
     let end = BODY_FIELDS
         .iter()
         .filter_map(|field| node.child_by_field_name(field))
-        .filter(|body| body.kind() != "arrow_function" || node.kind() != "variable_declarator")
-        .map(|body| body.start_byte())
+        // A function held by a name (`const f = (a: A) => ...`, a class field `onClick = () => ...`)
+        // ends where its own body starts, so its parameters are kept.
+        .map(|body| match body.kind() {
+            "arrow_function" | "function_expression" | "function" => {
+                body.child_by_field_name("body").map_or(body.end_byte(), |inner| inner.start_byte())
+            }
+            _ => body.start_byte(),
+        })
         .min()
         .unwrap_or(node.end_byte());
     let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
@@ -670,10 +676,12 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("Circle", Class, None),
                 def("constructor", Method, Some("Circle")),
                 def("area", Method, Some("Circle")),
+                def("onResize", Method, Some("Circle")),
                 def("greet", Function, None),
                 def("ids", Function, None),
                 def("render", Function, None),
                 def("LIMIT", Constant, None),
+                def("legacy", Function, None),
                 def("Geometry", Module, None),
                 def("lazy", Constant, None),
             ]
@@ -682,6 +690,10 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(found.supertypes, ["Shape"]);
         let greet = found.definitions.iter().find(|d| d.name == "greet").unwrap();
         assert_eq!(greet.signature, "function greet(props: Props): string");
+        let signature_of = |name: &str| found.definitions.iter().find(|d| d.name == name).unwrap().signature.as_str();
+        assert_eq!(signature_of("render"), "render = (p: Props) =>");
+        assert_eq!(signature_of("onResize"), "onResize = (scale: number): void =>");
+        assert_eq!(signature_of("legacy"), "legacy = function (done: () => void)");
         let names = references(&found);
         for expected in ["greet", "join", "Props", "Circle", "Math", "path"] {
             assert!(names.contains(&expected), "{expected} missing from {names:?}");
