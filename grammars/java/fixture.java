@@ -22,6 +22,7 @@ public class EventBus<T> extends Base implements Closeable {
     }
 
     interface Listener {
+        int PRIORITY = 1;
         void onEvent(Object event);
     }
 

@@ -6,6 +6,7 @@
 (enum_variant name: (identifier) @name) @definition.variant
 (trait_item name: (type_identifier) @name) @definition.trait
 (type_item name: (type_identifier) @name) @definition.type
+(associated_type name: (type_identifier) @name) @definition.type
 (mod_item name: (identifier) @name) @definition.module
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.constant

@@ -28,6 +28,7 @@ pub enum Event {
 pub type Map = HashMap<String, Sender<u8>>;
 
 pub trait Channel {
+    type Item;
     fn send(&self, value: u8) -> bool;
     fn close(&mut self) {}
 }

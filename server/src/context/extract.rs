@@ -511,6 +511,7 @@ mod tests {
                 def("Close", Variant, None),
                 def("Map", Type, None),
                 def("Channel", Trait, None),
+                def("Item", Type, Some("Channel")),
                 def("send", Method, Some("Channel")),
                 def("close", Method, Some("Channel")),
                 def("new", Method, Some("Sender")),
@@ -521,7 +522,7 @@ mod tests {
         );
         let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
         assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");
-        assert_eq!(try_send.line, 40);
+        assert_eq!(try_send.line, 41);
         let sender = found.definitions.iter().find(|d| d.name == "Sender").unwrap();
         assert_eq!(sender.signature, "pub struct Sender<T>");
         let names = references(&found);
@@ -640,6 +641,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("EventBus", Method, Some("EventBus")),
                 def("publish", Method, Some("EventBus")),
                 def("Listener", Interface, Some("EventBus")),
+                def("PRIORITY", Field, Some("Listener")),
                 def("onEvent", Method, Some("Listener")),
                 def("Mode", Enum, Some("EventBus")),
                 def("SYNC", Variant, Some("Mode")),
