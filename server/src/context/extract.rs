@@ -139,6 +139,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     // and the definition's match may come before or after the reference's.
     let mut uses: Vec<(usize, &str)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
+    // Only a file that names `proc_macro` can define one (a cheap test before the attribute walk).
+    let may_define_proc_macros = language == Language::Rust && source.windows(10).any(|w| w == b"proc_macro");
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
@@ -175,9 +177,10 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let line = node.start_position().row as u32 + 1;
             let signature = signature(node, source);
             // A procedural macro is used by its macro name; a derive's function keeps its own too.
-            let used_as = (kind == DefinitionKind::Function && node.kind() == "function_item")
-                .then(|| proc_macro_name(node, source))
-                .flatten();
+            let used_as =
+                (may_define_proc_macros && kind == DefinitionKind::Function && node.kind() == "function_item")
+                    .then(|| proc_macro_name(node, source))
+                    .flatten();
             let kind = if used_as.as_ref() == Some(&name) { DefinitionKind::Macro } else { kind };
             if let Some(derived) = used_as.filter(|used_as| *used_as != name) {
                 let signature = signature.clone();
