@@ -30,5 +30,7 @@ public class EventBus<T> extends Base implements Closeable {
 
     record Pair(String a, int b) {}
 
-    @interface Marker {}
+    @interface Marker {
+        String value() default "";
+    }
 }

@@ -651,6 +651,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("ASYNC", Variant, Some("Mode")),
                 def("Pair", Class, Some("EventBus")),
                 def("Marker", Interface, Some("EventBus")),
+                def("value", Method, Some("Marker")),
             ]
         );
         assert_eq!(found.package.as_deref(), Some("com.example.events"));
