@@ -60,7 +60,8 @@ fn an_issue_without_words_is_ranked_with_a_warning_that_says_so() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let empty = dir.path().join("ISSUE.md");
     std::fs::write(&empty, "```\n```\n").expect("write the issue");
-    let output = issuewright(&["context", "--repo", example, "--issue-file", empty.to_str().unwrap(), "--json"]);
+    let output =
+        issuewright(&["context", "--repo", example, "--issue-file", empty.to_str().unwrap(), "--json", "--no-cache"]);
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("holds no words to rank by"), "{stderr}");
@@ -68,6 +69,7 @@ fn an_issue_without_words_is_ranked_with_a_warning_that_says_so() {
     assert!(!ranked["files"].as_array().unwrap().is_empty(), "the files are still listed: {ranked}");
 
     std::fs::write(&empty, "Count words case-insensitively in `count_words`\n").expect("write the issue");
-    let output = issuewright(&["context", "--repo", example, "--issue-file", empty.to_str().unwrap(), "--json"]);
+    let output =
+        issuewright(&["context", "--repo", example, "--issue-file", empty.to_str().unwrap(), "--json", "--no-cache"]);
     assert!(String::from_utf8_lossy(&output.stderr).is_empty(), "no warning for an issue with words");
 }
