@@ -140,7 +140,9 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     let mut uses: Vec<(usize, &str)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
     // Only a file that names `proc_macro` can define one (a cheap test before the attribute walk).
-    let may_define_proc_macros = language == Language::Rust && source.windows(10).any(|w| w == b"proc_macro");
+    const PROC_MACRO: &[u8] = b"proc_macro";
+    let may_define_proc_macros =
+        language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {

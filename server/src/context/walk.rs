@@ -222,12 +222,11 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
 /// The walk of the folder `below` of `root` (`""`: all of it), files and folders in path
 /// order; once `full` is set it enters no new folder.
 fn walker(root: &Path, below: &str, full: Arc<AtomicBool>) -> ignore::Walk {
-    ignore::WalkBuilder::new(root.join(below))
+    crate::workspace::workspace_walk(root, &root.join(below))
         // The user's global git excludes apply from the workspace's top, as git applies them
         // from a repository's, whatever folder the server was started in.
         .current_dir(root)
         .hidden(true)
-        .require_git(crate::workspace::in_repository(root))
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
             let root = root.to_owned();

@@ -146,9 +146,8 @@ impl Shadow {
         // A cache directory inside the workspace holds this very mirror: never mirror
         // issuewright's cache folder.
         let own = self.dir.ancestors().nth(2).unwrap_or(&self.dir).to_owned();
-        let walker = ignore::WalkBuilder::new(&self.source)
+        let walker = crate::workspace::workspace_walk(&self.source, &self.source)
             .hidden(false)
-            .require_git(crate::workspace::in_repository(&self.source))
             .filter_entry(move |entry| {
                 let name = entry.file_name().to_string_lossy();
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());

@@ -294,9 +294,8 @@ impl Overlay {
         let absolute = self.root.resolve(dir)?;
         if absolute.is_dir() {
             let run_records = self.root.path().join(".issuewright");
-            let walker = ignore::WalkBuilder::new(&absolute)
+            let walker = super::workspace_walk(self.root.path(), &absolute)
                 .hidden(false)
-                .require_git(super::in_repository(self.root.path()))
                 .filter_entry(move |entry| entry.file_name() != ".git" && entry.path() != run_records)
                 .build();
             for entry in walker.flatten() {

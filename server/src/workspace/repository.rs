@@ -19,6 +19,15 @@ pub fn in_repository(root: &Path) -> bool {
     root.ancestors().any(holds_repository)
 }
 
+/// A walk of `dir`, a folder of the workspace at `root`, that reads ignore files as
+/// [`in_repository`] says: the one rule every walk of the workspace follows (the index's,
+/// the model's `list_files`, the shadow workspace's), so they agree on what is there.
+pub fn workspace_walk(root: &Path, dir: &Path) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(dir);
+    builder.require_git(in_repository(root));
+    builder
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
