@@ -275,3 +275,49 @@ fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     assert!(after.contains("throttle/limiter.rs:4: pub struct RateLimiter"), "{after}");
     assert!(!after.contains("src/limiter.rs"), "{after}");
 }
+
+#[test]
+fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
+    let scratch = crate_with_modules();
+    // Anchored patterns name paths from the repository's top, as git reads them.
+    let excludes = scratch.home().join(".config/git/ignore");
+    std::fs::create_dir_all(excludes.parent().unwrap()).unwrap();
+    std::fs::write(&excludes, "/notes/\n/src/table_generated.rs\n").unwrap();
+    scratch.write("notes/plan.md", "private plans\n");
+    scratch.write("src/table_generated.rs", "pub struct RateLimiter;\n");
+    scratch.write("replay.jsonl", &replay(&[turn(&[("list_files", json!({}))]), done("looked")]));
+    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\n");
+
+    // Started from the home folder, not the workspace.
+    let started_elsewhere = |args: &[&str]| {
+        let output = std::process::Command::new(issuewright_tests::binary())
+            .args(args)
+            .arg("--repo")
+            .arg(scratch.workspace())
+            .current_dir(scratch.home())
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("ANTHROPIC_API_KEY")
+            .envs(scratch.env())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        output
+    };
+    let issue = scratch.workspace().join("ISSUE.md");
+    let ranked = started_elsewhere(&["context", "--json", "--top", "50", "--issue-file", issue.to_str().unwrap()]);
+    let ranked: Value = serde_json::from_slice(&ranked.stdout).unwrap();
+    let paths: Vec<&str> = ranked["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(paths.contains(&"src/limiter.rs") && !paths.contains(&"src/table_generated.rs"), "{paths:?}");
+
+    let replay = scratch.workspace().join("replay.jsonl");
+    let issue = format!("@{}", issue.display());
+    let report = started_elsewhere(&["run", "--issue", &issue, "--replay", replay.to_str().unwrap(), "--json"]);
+    let run_id = issuewright_tests::run_report(&report)["runId"].as_str().unwrap().to_owned();
+    let events = ledger(&scratch.workspace(), &run_id);
+    let listed = events.iter().find(|e| e["event"] == "tool_result").expect("list_files answered")["output"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(listed.contains("src/limiter.rs"), "{listed}");
+    assert!(!listed.contains("notes/plan.md") && !listed.contains("table_generated"), "{listed}");
+}

@@ -223,9 +223,6 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
 /// order; once `full` is set it enters no new folder.
 fn walker(root: &Path, below: &str, full: Arc<AtomicBool>) -> ignore::Walk {
     crate::workspace::workspace_walk(root, &root.join(below))
-        // The user's global git excludes apply from the workspace's top, as git applies them
-        // from a repository's, whatever folder the server was started in.
-        .current_dir(root)
         .hidden(true)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
