@@ -16,6 +16,9 @@ pub struct SymbolMention {
     pub qualifiers: Vec<String>,
     /// How confident the text is that this is code: backticks and stack frames are surest.
     pub weight: f64,
+    /// Used as a macro: invoked (`select!`) or as an attribute (`#[tokio::test]`), so it
+    /// names a macro definition, whatever else shares its name.
+    pub macro_use: bool,
 }
 
 /// What an issue names.
@@ -151,15 +154,26 @@ fn without_template(text: &str) -> (String, String) {
     stripped.push_str(rest);
     let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty());
     let title = lines.next().unwrap_or_default().trim_start_matches('#').trim().to_owned();
+    let mut in_fence = false;
     let body: Vec<&str> = lines
         .filter(|line| {
             let trimmed = line.trim();
-            let heading = trimmed.starts_with('#')
-                || (trimmed.starts_with("**") && trimmed.ends_with("**") && trimmed.len() < 80);
-            !heading
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                in_fence = !in_fence;
+                return true;
+            }
+            in_fence || !is_heading(trimmed)
         })
         .collect();
     (title, body.join("\n"))
+}
+
+/// A Markdown heading (`## Version`, `#`) or a bold line standing as one (`**Platform**`);
+/// `#[derive(Debug)]` and `#include` are code, not headings.
+fn is_heading(line: &str) -> bool {
+    let hashes = line.len() - line.trim_start_matches('#').len();
+    let atx = (1..=6).contains(&hashes) && line[hashes..].chars().next().is_none_or(char::is_whitespace);
+    atx || (line.starts_with("**") && line.ends_with("**") && line.len() < 80)
 }
 
 /// Reads an issue: the title (first line) counts more than the body.
@@ -183,10 +197,10 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     for (term, weight) in title.terms.into_iter().chain(body.terms) {
         *terms.entry(term).or_default() += weight;
     }
-    let mut symbols: HashMap<(String, Vec<String>), f64> = HashMap::new();
+    let mut symbols: HashMap<(String, Vec<String>), (f64, bool)> = HashMap::new();
     for mention in title.symbols.into_iter().chain(body.symbols) {
         let entry = symbols.entry((mention.name, mention.qualifiers)).or_default();
-        *entry = entry.max(mention.weight);
+        *entry = (entry.0.max(mention.weight), entry.1 || mention.macro_use);
     }
     let mut paths: HashMap<String, f64> = HashMap::new();
     for (path, weight) in title.paths.into_iter().chain(body.paths) {
@@ -197,7 +211,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         terms: terms.into_iter().collect(),
         symbols: symbols
             .into_iter()
-            .map(|((name, qualifiers), weight)| SymbolMention { name, qualifiers, weight })
+            .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
             .collect(),
         paths: paths.into_iter().collect(),
         words: title.words.into_iter().chain(body.words).collect(),
@@ -240,14 +254,14 @@ fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
 /// Reads one part of an issue.
 fn analyze_part(text: &str) -> IssueQuery {
     let mut query = IssueQuery::default();
-    let mut symbol_weights: HashMap<(String, Vec<String>), f64> = HashMap::new();
+    let mut symbol_weights: HashMap<(String, Vec<String>), (f64, bool)> = HashMap::new();
     let mut term_weights: HashMap<String, f64> = HashMap::new();
     let mut paths: HashMap<String, f64> = HashMap::new();
 
     for frame in java_frames(text) {
         *paths.entry(frame.0).or_default() += 2.0;
         let entry = symbol_weights.entry((frame.1, Vec::new())).or_default();
-        *entry = entry.max(1.0);
+        entry.0 = entry.0.max(1.0);
     }
     for (region, piece) in regions(text) {
         let region_weight: f64 = match region {
@@ -259,10 +273,15 @@ fn analyze_part(text: &str) -> IssueQuery {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
         for (at, chain) in chains(piece) {
-            let called = piece[at + chain.len()..].starts_with('(');
+            let after = &piece[at + chain.len()..];
+            let called = after.starts_with('(');
             let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
-            let is_code =
-                region != Region::Prose || called || parts.len() > 1 || parts.iter().any(|p| looks_like_code(p));
+            let macro_use = is_macro_use(&piece[..at], chain, after, region == Region::Prose);
+            let is_code = region != Region::Prose
+                || called
+                || macro_use
+                || parts.len() > 1
+                || parts.iter().any(|p| looks_like_code(p));
             let lexical_weight = if is_code { 1.5 } else { 1.0 };
             for word in terms::words(chain) {
                 *term_weights.entry(word).or_default() += lexical_weight;
@@ -278,9 +297,10 @@ fn analyze_part(text: &str) -> IssueQuery {
                 // The nearest qualifiers say enough, and a long chain stays linear.
                 let qualifiers =
                     parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
-                let weight = region_weight * if position + 1 == parts.len() { 1.0 } else { 0.7 };
+                let last = position + 1 == parts.len();
+                let weight = region_weight * if last { 1.0 } else { 0.7 };
                 let entry = symbol_weights.entry(((*part).to_owned(), qualifiers)).or_default();
-                *entry = entry.max(weight);
+                *entry = (entry.0.max(weight), entry.1 || (last && macro_use));
             }
         }
     }
@@ -297,12 +317,52 @@ fn analyze_part(text: &str) -> IssueQuery {
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
     query.symbols = symbol_weights
         .into_iter()
-        .map(|((name, qualifiers), weight)| SymbolMention { name, qualifiers, weight })
+        .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
         .collect();
     query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
     query.paths = paths.into_iter().collect();
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query
+}
+
+/// Attributes the Rust language defines itself: `#[test]` names no macro of the workspace.
+const BUILT_IN_ATTRIBUTES: [&str; 24] = [
+    "allow",
+    "automatically_derived",
+    "cfg",
+    "cfg_attr",
+    "cold",
+    "deny",
+    "deprecated",
+    "derive",
+    "doc",
+    "expect",
+    "forbid",
+    "ignore",
+    "inline",
+    "link",
+    "macro_export",
+    "macro_use",
+    "must_use",
+    "no_mangle",
+    "non_exhaustive",
+    "path",
+    "repr",
+    "should_panic",
+    "test",
+    "warn",
+];
+
+/// Whether `chain`, between `before` and `after` in the text, is used as a macro: invoked
+/// (`select!`, `vec![]`, but not `a != b`, nor in prose an exclamation: "it hangs!") or as
+/// an attribute (`#[tokio::test]`, `#[instrument]`, but not the built-in `#[test]`).
+fn is_macro_use(before: &str, chain: &str, after: &str, in_prose: bool) -> bool {
+    let invoked = after
+        .strip_prefix('!')
+        .is_some_and(|rest| !rest.starts_with('=') && (!in_prose || rest.starts_with(['(', '[', '{'])));
+    let attribute = (before.ends_with("#[") || before.ends_with("#!["))
+        && (chain.contains("::") || !BUILT_IN_ATTRIBUTES.contains(&chain));
+    invoked || attribute
 }
 
 /// Path-like tokens ending in a source extension: `src/walk.rs`, `JsonParser.java`,
@@ -405,6 +465,29 @@ mod tests {
     }
 
     #[test]
+    fn macro_uses_are_told_from_other_mentions() {
+        let query = analyze(
+            "`select!` hangs!\n```rust\n#[tokio::test]\n#[test]\n#[instrument(skip(x))]\nfn f() { vec![1]; if a != b {} }\n```\nIt hangs!",
+        );
+        let macro_use = |name: &str| symbol(&query, name).map(|s| s.macro_use);
+        assert_eq!(macro_use("select"), Some(true));
+        assert_eq!(
+            query.symbols.iter().find(|s| s.name == "test" && s.qualifiers == ["tokio"]).map(|s| s.macro_use),
+            Some(true)
+        );
+        assert_eq!(macro_use("tokio"), Some(false), "a qualifier is not the macro");
+        assert!(
+            query.symbols.iter().all(|s| !(s.name == "test" && s.qualifiers.is_empty() && s.macro_use)),
+            "built in"
+        );
+        assert_eq!(macro_use("instrument"), Some(true));
+        assert_eq!(macro_use("vec"), Some(true));
+        assert_eq!(macro_use("hangs"), None, "an exclamation in prose is not code");
+        assert!(!is_macro_use("", "a", "!= b", false), "a comparison");
+        assert!(is_macro_use("", "format", "!(\"x\")", true), "an invocation in prose");
+    }
+
+    #[test]
     fn java_calls_and_stack_frames() {
         let text = "Add `JsonParser.getNumberTypeFP()`\n\nException in thread \"main\" java.lang.NullPointerException\n\
                     \tat com.google.cloud.tools.jib.registry.credentials.DockerConfigCredentialRetriever.retrieve(DockerConfigCredentialRetriever.java:120)\n";
@@ -479,6 +562,13 @@ mod tests {
             assert_eq!(weight(noise), None, "{noise} comes from the template");
         }
         assert!(symbol(&query, "JoinSet").is_some());
+
+        // Lines of code that start with `#` are not headings.
+        let code = analyze(
+            "Derive breaks\n```rust\n#[derive(MyDebug)]\nstruct S;\n```\n```sh\n# cargo build_all\n```\n#include_guard\n",
+        );
+        assert!(symbol(&code, "MyDebug").is_some(), "{:?}", code.symbols);
+        assert!(symbol(&code, "build_all").is_some() && symbol(&code, "include_guard").is_some());
     }
 
     use proptest::strategy::Strategy as _;

@@ -336,8 +336,12 @@ fn symbol_signal<'a>(
         *stem_counts.entry(stem.as_str()).or_default() += 1;
     }
     for mention in &query.symbols {
-        let defining: Vec<&(usize, DefinitionKind, Option<&str>)> =
+        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>)> =
             table.get(mention.name.as_str()).map(|d| d.iter().collect()).unwrap_or_default();
+        // A macro use names a macro: the functions and modules that share its name are not it.
+        if mention.macro_use && defining.iter().any(|(_, kind, _)| *kind == DefinitionKind::Macro) {
+            defining.retain(|(_, kind, _)| *kind == DefinitionKind::Macro);
+        }
         let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
@@ -346,7 +350,14 @@ fn symbol_signal<'a>(
                 let path = &files[*file].path;
                 let qualified = mention.qualifiers.iter().any(|q| {
                     let q = squash(q);
-                    container.is_some_and(|c| squash(c) == q) || path.split('/').any(|part| squash(stem(part)) == q)
+                    container.is_some_and(|c| squash(c) == q)
+                        || path.split('/').any(|part| {
+                            let part = squash(stem(part));
+                            // A crate's procedural macros live in a crate of their own, named
+                            // after it (`tokio::test` in `tokio-macros`, `serde::Serialize` in
+                            // `serde_derive`), and the crate re-exports them under its name.
+                            part == q || (*kind == DefinitionKind::Macro && part.starts_with(&q))
+                        })
                 });
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
                 let entry = best.entry(*file).or_insert((0.0, false, *kind));
@@ -553,6 +564,27 @@ mod tests {
         let ranked = rank(&index, "Add try_join_next to `JoinSet`");
         assert_eq!(ranked[0].path, "src/set.rs");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("defines `JoinSet`")), "{:?}", ranked[0].reasons);
+    }
+
+    #[test]
+    fn a_macro_used_in_the_issue_is_found_in_its_own_crate() {
+        let (_dir, index) = index(&[
+            ("app/src/lib.rs", "pub mod runtime;\npub use app_macros::test;\n"),
+            ("app/src/runtime.rs", "pub fn test() {}\npub mod test {}\n"),
+            (
+                "app-macros/src/lib.rs",
+                "#[proc_macro_attribute]\npub fn test(args: TokenStream, item: TokenStream) -> TokenStream { item }\n",
+            ),
+        ]);
+        let ranked = rank(&index, "Renamed crate breaks the attribute\n```rust\n#[app::test]\nasync fn t() {}\n```\n");
+        assert_eq!(ranked[0].path, "app-macros/src/lib.rs", "{ranked:?}");
+        assert!(
+            ranked[0].reasons.iter().any(|r| r.contains("defines `app::test` (macro)")),
+            "re-exported under the crate's name: {:?}",
+            ranked[0].reasons
+        );
+        let called = rank(&index, "`app::test()` panics");
+        assert_eq!(called[0].path, "app/src/runtime.rs", "a call names the function: {called:?}");
     }
 
     #[test]
