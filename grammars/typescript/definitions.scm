@@ -10,6 +10,7 @@
 (method_signature name: (property_identifier) @name) @definition.method
 (abstract_method_signature name: (property_identifier) @name) @definition.method
 (internal_module name: (identifier) @name) @definition.module
+(module name: [(identifier) (string)] @name) @definition.module
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant))

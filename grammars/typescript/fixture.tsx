@@ -40,5 +40,8 @@ var legacy = function (done: () => void) {
 namespace Geometry {
   export const unit = 1;
 }
+declare module "virtual:config" {
+  export function setting(key: string): string;
+}
 const lazy = import("./lazy");
 new Circle(2);

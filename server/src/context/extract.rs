@@ -175,7 +175,11 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
                 other => other,
             };
-            let name = text(name, source).to_owned();
+            // An ambient module is named by a string (`declare module "virtual:config"`).
+            let name = match name.kind() {
+                "string" => text(name, source).trim_matches(['"', '\'']).to_owned(),
+                _ => text(name, source).to_owned(),
+            };
             let line = node.start_position().row as u32 + 1;
             let signature = signature(node, source);
             // A procedural macro is used by its macro name; a derive's function keeps its own too.
@@ -691,6 +695,8 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("LIMIT", Constant, None),
                 def("legacy", Function, None),
                 def("Geometry", Module, None),
+                def("virtual:config", Module, None),
+                def("setting", Function, None),
                 def("lazy", Constant, None),
             ]
         );
