@@ -175,11 +175,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
                 other => other,
             };
-            // An ambient module is named by a string (`declare module "virtual:config"`).
-            let name = match name.kind() {
-                "string" => text(name, source).trim_matches(['"', '\'']).to_owned(),
-                _ => text(name, source).to_owned(),
-            };
+            let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
             let signature = signature(node, source);
             // A procedural macro is used by its macro name; a derive's function keeps its own too.
@@ -391,10 +387,22 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
         | "record_declaration"
         | "abstract_class_declaration"
         | "internal_module"
+        | "module"
         | "mod_item"
-        | "annotation_type_declaration" => node.child_by_field_name("name").map(|name| text(name, source).to_owned()),
+        | "annotation_type_declaration" => definition_name(node.child_by_field_name("name")?, source),
         _ => None,
     }
+}
+
+/// The name a definition's name node gives: its text, or for an ambient module named by a
+/// string (`declare module "virtual:config"`) what the quotes hold; none when that is empty.
+fn definition_name(name: Node<'_>, source: &[u8]) -> Option<String> {
+    let written = text(name, source);
+    let name = match name.kind() {
+        "string" if written.len() >= 2 => &written[1..written.len() - 1],
+        _ => written,
+    };
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// How deep a type is searched for its name: `&&&&...X` or deeply nested generics in
@@ -696,7 +704,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("legacy", Function, None),
                 def("Geometry", Module, None),
                 def("virtual:config", Module, None),
-                def("setting", Function, None),
+                def("setting", Function, Some("virtual:config")),
                 def("lazy", Constant, None),
             ]
         );

@@ -152,20 +152,41 @@ fn without_template(text: &str) -> (String, String) {
         rest = rest[open..].find("-->").map_or("", |close| &rest[open + close + 3..]);
     }
     stripped.push_str(rest);
-    let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty());
-    let title = lines.next().unwrap_or_default().trim_start_matches('#').trim().to_owned();
-    let mut in_fence = false;
+    let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty()).peekable();
+    // An issue that opens with code has no title line.
+    let title = match lines.next_if(|line| fence(line.trim()).is_none()) {
+        Some(line) if is_heading(line.trim()) => line.trim().trim_start_matches('#').trim().to_owned(),
+        Some(line) => line.trim().to_owned(),
+        None => String::new(),
+    };
+    // The fence a code block was opened with: only a line of the same character, at least as
+    // long and with nothing after it, closes it.
+    let mut open: Option<(char, usize)> = None;
     let body: Vec<&str> = lines
         .filter(|line| {
             let trimmed = line.trim();
-            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                in_fence = !in_fence;
-                return true;
+            match (open, fence(trimmed)) {
+                (None, Some(opening)) => open = Some(opening),
+                (Some((mark, length)), Some((closing, count)))
+                    if closing == mark && count >= length && trimmed.trim_start_matches(mark).is_empty() =>
+                {
+                    open = None
+                }
+                (Some(_), _) => {}
+                (None, None) => return !is_heading(trimmed),
             }
-            in_fence || !is_heading(trimmed)
+            true
         })
         .collect();
     (title, body.join("\n"))
+}
+
+/// The fence a line starts with (three or more backticks or tildes): its character and length.
+fn fence(line: &str) -> Option<(char, usize)> {
+    let mark = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let length = line.len() - line.trim_start_matches(mark).len();
+    // A backtick fence's info string holds no backtick: ```` ```x``` ```` is inline code.
+    (length >= 3 && !(mark == '`' && line[length..].contains('`'))).then_some((mark, length))
 }
 
 /// A Markdown heading (`## Version`, `#`) or a bold line standing as one (`**Platform**`);
@@ -276,7 +297,7 @@ fn analyze_part(text: &str) -> IssueQuery {
             let after = &piece[at + chain.len()..];
             let called = after.starts_with('(');
             let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
-            let macro_use = is_macro_use(&piece[..at], chain, after, region == Region::Prose);
+            let macro_use = is_macro_use(&piece[..at], chain, after, region);
             let is_code = region != Region::Prose
                 || called
                 || macro_use
@@ -326,17 +347,20 @@ fn analyze_part(text: &str) -> IssueQuery {
 }
 
 /// Attributes the Rust language defines itself: `#[test]` names no macro of the workspace.
-const BUILT_IN_ATTRIBUTES: [&str; 24] = [
+const BUILT_IN_ATTRIBUTES: [&str; 30] = [
     "allow",
     "automatically_derived",
     "cfg",
     "cfg_attr",
     "cold",
+    "default",
     "deny",
     "deprecated",
     "derive",
     "doc",
     "expect",
+    "export_name",
+    "feature",
     "forbid",
     "ignore",
     "inline",
@@ -345,22 +369,30 @@ const BUILT_IN_ATTRIBUTES: [&str; 24] = [
     "macro_use",
     "must_use",
     "no_mangle",
+    "no_std",
     "non_exhaustive",
     "path",
     "repr",
     "should_panic",
     "test",
+    "track_caller",
+    "unsafe",
     "warn",
 ];
 
 /// Whether `chain`, between `before` and `after` in the text, is used as a macro: invoked
-/// (`select!`, `vec![]`, but not `a != b`, nor in prose an exclamation: "it hangs!") or as
+/// (`select!`, `vec![]`, but not `a != b`, nor an exclamation: "it hangs!") or as
 /// an attribute (`#[tokio::test]`, `#[instrument]`, but not the built-in `#[test]`).
-fn is_macro_use(before: &str, chain: &str, after: &str, in_prose: bool) -> bool {
-    let invoked = after
-        .strip_prefix('!')
-        .is_some_and(|rest| !rest.starts_with('=') && (!in_prose || rest.starts_with(['(', '[', '{'])));
+fn is_macro_use(before: &str, chain: &str, after: &str, region: Region) -> bool {
+    // Arguments follow an invocation; in inline code the name alone is one (`select!`), but
+    // elsewhere a bare `!` is not (`user!.name`, "it hangs!").
+    let invoked = after.strip_prefix('!').is_some_and(|rest| {
+        rest.trim_start().starts_with(['(', '[', '{']) || (region == Region::InlineCode && rest.is_empty())
+    });
+    // Tools' attributes (`#[rustfmt::skip]`, `#[clippy::msrv]`) are not macros either.
     let attribute = (before.ends_with("#[") || before.ends_with("#!["))
+        && !chain.starts_with("rustfmt::")
+        && !chain.starts_with("clippy::")
         && (chain.contains("::") || !BUILT_IN_ATTRIBUTES.contains(&chain));
     invoked || attribute
 }
@@ -483,8 +515,10 @@ mod tests {
         assert_eq!(macro_use("instrument"), Some(true));
         assert_eq!(macro_use("vec"), Some(true));
         assert_eq!(macro_use("hangs"), None, "an exclamation in prose is not code");
-        assert!(!is_macro_use("", "a", "!= b", false), "a comparison");
-        assert!(is_macro_use("", "format", "!(\"x\")", true), "an invocation in prose");
+        assert!(!is_macro_use("", "a", "!= b", Region::CodeBlock), "a comparison");
+        assert!(!is_macro_use("", "user", "!.name", Region::CodeBlock), "a non-null assertion");
+        assert!(is_macro_use("", "format", "!(\"x\")", Region::Prose), "an invocation in prose");
+        assert!(is_macro_use("", "select", "! {", Region::Prose));
     }
 
     #[test]
@@ -563,12 +597,16 @@ mod tests {
         }
         assert!(symbol(&query, "JoinSet").is_some());
 
-        // Lines of code that start with `#` are not headings.
+        // Lines of code that start with `#` are not headings; a fence closes only with its own kind.
         let code = analyze(
             "Derive breaks\n```rust\n#[derive(MyDebug)]\nstruct S;\n```\n```sh\n# cargo build_all\n```\n#include_guard\n",
         );
         assert!(symbol(&code, "MyDebug").is_some(), "{:?}", code.symbols);
         assert!(symbol(&code, "build_all").is_some() && symbol(&code, "include_guard").is_some());
+        let fences = analyze("```rust\nfn main() {}\n```\nBody\n~~~\n```\n# shell_comment\n~~~\n## Template_heading\n");
+        assert!(symbol(&fences, "shell_comment").is_some(), "{:?}", fences.symbols);
+        assert!(symbol(&fences, "Template_heading").is_none(), "{:?}", fences.symbols);
+        assert!(analyze("#[tokio::test] hangs").symbols.iter().any(|s| s.name == "test" && s.macro_use), "in a title");
     }
 
     use proptest::strategy::Strategy as _;

@@ -353,10 +353,7 @@ fn symbol_signal<'a>(
                     container.is_some_and(|c| squash(c) == q)
                         || path.split('/').any(|part| {
                             let part = squash(stem(part));
-                            // A crate's procedural macros live in a crate of their own, named
-                            // after it (`tokio::test` in `tokio-macros`, `serde::Serialize` in
-                            // `serde_derive`), and the crate re-exports them under its name.
-                            part == q || (*kind == DefinitionKind::Macro && part.starts_with(&q))
+                            part == q || (*kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
                         })
                 });
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
@@ -391,6 +388,16 @@ fn symbol_signal<'a>(
         }
     }
     (signal, hit_types)
+}
+
+/// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,
+/// `serde_derive`, `thiserror-impl`, `tracing-attributes`).
+const MACRO_CRATE_SUFFIXES: [&str; 7] = ["macros", "macro", "derive", "impl", "attributes", "codegen", "procmacro"];
+
+/// Whether the folder `part` is the macro crate of the crate `qualifier` (both squashed): a
+/// crate re-exports its procedural macros under its own name (`tokio::test`).
+fn is_macro_crate_of(part: &str, qualifier: &str) -> bool {
+    !qualifier.is_empty() && part.strip_prefix(qualifier).is_some_and(|suffix| MACRO_CRATE_SUFFIXES.contains(&suffix))
 }
 
 fn kind_name(kind: DefinitionKind) -> &'static str {
@@ -585,6 +592,9 @@ mod tests {
         );
         let called = rank(&index, "`app::test()` panics");
         assert_eq!(called[0].path, "app/src/runtime.rs", "a call names the function: {called:?}");
+        assert!(is_macro_crate_of("serdederive", "serde") && is_macro_crate_of("tracingattributes", "tracing"));
+        assert!(!is_macro_crate_of("crates", "crate") && !is_macro_crate_of("tokioutil", "tokio"));
+        assert!(!is_macro_crate_of("macros", ""), "a qualifier of underscores (`_.debounce`) squashes to nothing");
     }
 
     #[test]

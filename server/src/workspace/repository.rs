@@ -22,8 +22,9 @@ pub fn in_repository(root: &Path) -> bool {
 /// A walk of `dir`, a folder of the workspace at `root`, that reads ignore files as
 /// [`in_repository`] says: the one rule every walk of the workspace follows (the index's,
 /// the model's `list_files`, the shadow workspace's), so they agree on what is there.
-/// The user's global git excludes apply from the workspace's top, as git applies them from
-/// a repository's, whatever folder the server or the command was started in.
+/// The user's global git excludes apply from the workspace's top, whatever folder the server
+/// or the command was started in (git applies them from the repository's top, which is the
+/// same folder unless the workspace is a folder inside a repository).
 pub fn workspace_walk(root: &Path, dir: &Path) -> ignore::WalkBuilder {
     let mut builder = ignore::WalkBuilder::new(dir);
     builder.require_git(in_repository(root)).current_dir(root);
