@@ -198,8 +198,18 @@ pub fn issuewright(
     args: impl IntoIterator<Item = impl AsRef<OsStr>>,
     env: &[(&str, &str)],
 ) -> std::process::Output {
+    issuewright_in(scratch, &scratch.workspace(), args, env)
+}
+
+/// [`issuewright`] started in the folder `cwd`, as from a terminal elsewhere.
+pub fn issuewright_in(
+    scratch: &Scratch,
+    cwd: &Path,
+    args: impl IntoIterator<Item = impl AsRef<OsStr>>,
+    env: &[(&str, &str)],
+) -> std::process::Output {
     let mut command = std::process::Command::new(binary());
-    command.args(args).current_dir(scratch.workspace());
+    command.args(args).current_dir(cwd);
     command.env_remove("OPENAI_API_KEY").env_remove("ANTHROPIC_API_KEY");
     command.envs(scratch.env());
     command.envs(env.iter().copied());

@@ -1,8 +1,10 @@
 //! Context gathering end to end: `issuewright context` and `index`, and the index a language
 //! server keeps while the editor types.
 
+use std::ffi::OsStr;
+
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, done, issuewright_on, ledger, replay, turn};
+use issuewright_tests::{Scratch, done, issuewright_in, issuewright_on, ledger, replay, run_report, turn};
 use serde_json::{Value, json};
 
 /// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
@@ -290,16 +292,9 @@ fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
 
     // Started from the home folder, not the workspace.
     let started_elsewhere = |args: &[&str]| {
-        let output = std::process::Command::new(issuewright_tests::binary())
-            .args(args)
-            .arg("--repo")
-            .arg(scratch.workspace())
-            .current_dir(scratch.home())
-            .env_remove("OPENAI_API_KEY")
-            .env_remove("ANTHROPIC_API_KEY")
-            .envs(scratch.env())
-            .output()
-            .unwrap();
+        let workspace = scratch.workspace();
+        let args = args.iter().map(OsStr::new).chain([OsStr::new("--repo"), workspace.as_os_str()]);
+        let output = issuewright_in(&scratch, &scratch.home(), args, &[]);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         output
     };
@@ -312,7 +307,7 @@ fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
     let replay = scratch.workspace().join("replay.jsonl");
     let issue = format!("@{}", issue.display());
     let report = started_elsewhere(&["run", "--issue", &issue, "--replay", replay.to_str().unwrap(), "--json"]);
-    let run_id = issuewright_tests::run_report(&report)["runId"].as_str().unwrap().to_owned();
+    let run_id = run_report(&report)["runId"].as_str().unwrap().to_owned();
     let events = ledger(&scratch.workspace(), &run_id);
     let listed = events.iter().find(|e| e["event"] == "tool_result").expect("list_files answered")["output"]
         .as_str()

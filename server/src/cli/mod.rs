@@ -158,10 +158,7 @@ pub async fn main(cli: Cli) -> ExitCode {
 /// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
 fn existing_folder(value: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(value);
-    match not_a_folder(&path) {
-        Some(problem) => Err(problem),
-        None => Ok(path),
-    }
+    not_a_folder(&path).map_or(Ok(path), Err)
 }
 
 /// What is wrong with `path` as the project's folder, if anything.

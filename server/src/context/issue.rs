@@ -218,10 +218,9 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     for (term, weight) in title.terms.into_iter().chain(body.terms) {
         *terms.entry(term).or_default() += weight;
     }
-    let mut symbols: HashMap<(String, Vec<String>), (f64, bool)> = HashMap::new();
+    let mut symbols = Mentions::default();
     for mention in title.symbols.into_iter().chain(body.symbols) {
-        let entry = symbols.entry((mention.name, mention.qualifiers)).or_default();
-        *entry = (entry.0.max(mention.weight), entry.1 || mention.macro_use);
+        symbols.note(mention.name, mention.qualifiers, mention.weight, mention.macro_use);
     }
     let mut paths: HashMap<String, f64> = HashMap::new();
     for (path, weight) in title.paths.into_iter().chain(body.paths) {
@@ -230,10 +229,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
 
     let mut query = IssueQuery {
         terms: terms.into_iter().collect(),
-        symbols: symbols
-            .into_iter()
-            .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
-            .collect(),
+        symbols: symbols.into_sorted(),
         paths: paths.into_iter().collect(),
         words: title.words.into_iter().chain(body.words).collect(),
         about_tests: about_tests(whole),
@@ -241,7 +237,6 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     };
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
-    query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query.words.sort();
     query.words.dedup();
@@ -272,17 +267,39 @@ fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
         || paths.iter().any(|(path, _)| is_example_path(path))
 }
 
+/// Identifiers met so far, each once by name and qualifiers: its surest weight, and whether
+/// any mention used it as a macro.
+#[derive(Default)]
+struct Mentions(HashMap<(String, Vec<String>), (f64, bool)>);
+
+impl Mentions {
+    fn note(&mut self, name: String, qualifiers: Vec<String>, weight: f64, macro_use: bool) {
+        let entry = self.0.entry((name, qualifiers)).or_default();
+        *entry = (entry.0.max(weight), entry.1 || macro_use);
+    }
+
+    /// The mentions, by name and then qualifiers.
+    fn into_sorted(self) -> Vec<SymbolMention> {
+        let mut mentions: Vec<SymbolMention> = self
+            .0
+            .into_iter()
+            .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
+            .collect();
+        mentions.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
+        mentions
+    }
+}
+
 /// Reads one part of an issue.
 fn analyze_part(text: &str) -> IssueQuery {
     let mut query = IssueQuery::default();
-    let mut symbol_weights: HashMap<(String, Vec<String>), (f64, bool)> = HashMap::new();
+    let mut symbols = Mentions::default();
     let mut term_weights: HashMap<String, f64> = HashMap::new();
     let mut paths: HashMap<String, f64> = HashMap::new();
 
     for frame in java_frames(text) {
         *paths.entry(frame.0).or_default() += 2.0;
-        let entry = symbol_weights.entry((frame.1, Vec::new())).or_default();
-        entry.0 = entry.0.max(1.0);
+        symbols.note(frame.1, Vec::new(), 1.0, false);
     }
     for (region, piece) in regions(text) {
         let region_weight: f64 = match region {
@@ -320,8 +337,7 @@ fn analyze_part(text: &str) -> IssueQuery {
                     parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
                 let last = position + 1 == parts.len();
                 let weight = region_weight * if last { 1.0 } else { 0.7 };
-                let entry = symbol_weights.entry(((*part).to_owned(), qualifiers)).or_default();
-                *entry = (entry.0.max(weight), entry.1 || (last && macro_use));
+                symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
             }
         }
     }
@@ -336,11 +352,7 @@ fn analyze_part(text: &str) -> IssueQuery {
     query.words.dedup();
     query.terms = term_weights.into_iter().collect();
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
-    query.symbols = symbol_weights
-        .into_iter()
-        .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
-        .collect();
-    query.symbols.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
+    query.symbols = symbols.into_sorted();
     query.paths = paths.into_iter().collect();
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query
