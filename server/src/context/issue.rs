@@ -57,44 +57,84 @@ enum Region {
     CodeBlock,
 }
 
-/// Splits Markdown into prose, `inline code` and fenced code blocks. Linear in the text:
-/// the next fence is searched for again only once it has been passed.
+/// Splits Markdown into prose, `inline code` and fenced code blocks, as Markdown splits it:
+/// a block opens with a line starting with a fence (```` ``` ```` or `~~~`) and closes only
+/// with a line holding a fence of the same character, at least as long; inline code is a run
+/// of backticks closed by a run of the same length on the same line. Linear in the text.
 fn regions(text: &str) -> Vec<(Region, &str)> {
     let mut out = Vec::new();
-    let mut at = 0;
-    let mut fence = text.find("```");
-    while at < text.len() {
-        if fence.is_some_and(|f| f < at) {
-            fence = text[at..].find("```").map(|f| at + f);
-        }
-        let tick = text[at..].find('`').map(|t| at + t);
-        match (fence, tick) {
-            (Some(f), Some(t)) if f <= t => {
-                out.push((Region::Prose, &text[at..f]));
-                let after = f + 3;
-                let body_start = text[after..].find('\n').map_or(text.len(), |n| after + n + 1);
-                let end = text[body_start..].find("```").map_or(text.len(), |e| body_start + e);
-                out.push((Region::CodeBlock, &text[body_start..end]));
-                at = (end + 3).min(text.len());
+    // Where the current prose or code block began, and the fence a code block opened with.
+    let mut start = 0;
+    let mut open: Option<(char, usize)> = None;
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let line_end = line_start + line.len();
+        let trimmed = line.trim();
+        match (open, fence(trimmed)) {
+            (Some((mark, length)), Some((closing, count)))
+                if closing == mark && count >= length && trimmed.trim_start_matches(mark).is_empty() =>
+            {
+                out.push((Region::CodeBlock, &text[start..line_start]));
+                open = None;
+                start = line_end;
             }
-            (_, Some(t)) => {
-                out.push((Region::Prose, &text[at..t]));
-                let after = t + 1;
-                match text[after..].find(['`', '\n']).map(|e| after + e) {
-                    Some(end) if text.as_bytes()[end] == b'`' => {
-                        out.push((Region::InlineCode, &text[after..end]));
-                        at = end + 1;
-                    }
-                    _ => at = after,
+            (Some(_), _) => {}
+            (None, Some(opening)) => {
+                out.push((Region::Prose, &text[start..line_start]));
+                open = Some(opening);
+                start = line_end;
+            }
+            (None, None) => {
+                for (opening, closing) in inline_code_spans(line) {
+                    out.push((Region::Prose, &text[start..line_start + opening.0]));
+                    out.push((Region::InlineCode, &text[line_start + opening.1..line_start + closing.0]));
+                    start = line_start + closing.1;
                 }
             }
-            _ => {
-                out.push((Region::Prose, &text[at..]));
-                at = text.len();
+        }
+        line_start = line_end;
+    }
+    let last = if open.is_some() { Region::CodeBlock } else { Region::Prose };
+    out.push((last, &text[start..]));
+    out
+}
+
+/// The inline code spans of one line: for each, where its opening backtick run starts and ends
+/// and where its closing run starts and ends. A run is closed by the next run of the same
+/// length; a run that no later run matches is plain text.
+fn inline_code_spans(line: &str) -> Vec<((usize, usize), (usize, usize))> {
+    let bytes = line.as_bytes();
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let begin = i;
+            while i < bytes.len() && bytes[i] == b'`' {
+                i += 1;
             }
+            runs.push((begin, i));
+        } else {
+            i += 1;
         }
     }
-    out
+    // For each run, the next run of the same length, found in one pass from the right.
+    let mut next_same = vec![None; runs.len()];
+    let mut last_of_length: HashMap<usize, usize> = HashMap::new();
+    for (index, (begin, end)) in runs.iter().enumerate().rev() {
+        next_same[index] = last_of_length.insert(end - begin, index);
+    }
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while index < runs.len() {
+        match next_same[index] {
+            Some(closing) => {
+                spans.push((runs[index], runs[closing]));
+                index = closing + 1;
+            }
+            None => index += 1,
+        }
+    }
+    spans
 }
 
 /// True when a token is shaped like code rather than an English word.
@@ -173,7 +213,7 @@ fn without_template(text: &str) -> (String, String) {
                     open = None
                 }
                 (Some(_), _) => {}
-                (None, None) => return !is_heading(trimmed),
+                (None, None) => return !is_heading(line.trim_end()),
             }
             true
         })
@@ -190,8 +230,14 @@ fn fence(line: &str) -> Option<(char, usize)> {
 }
 
 /// A Markdown heading (`## Version`, `#`) or a bold line standing as one (`**Platform**`);
-/// `#[derive(Debug)]` and `#include` are code, not headings.
+/// `#[derive(Debug)]` and `#include` are code, not headings, and so is a line indented by four
+/// spaces or a tab (`    # comment` in an indented code block).
 fn is_heading(line: &str) -> bool {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent >= 4 || line[indent..].starts_with('\t') {
+        return false;
+    }
+    let line = line.trim();
     let hashes = line.len() - line.trim_start_matches('#').len();
     let atx = (1..=6).contains(&hashes) && line[hashes..].chars().next().is_none_or(char::is_whitespace);
     atx || (line.starts_with("**") && line.ends_with("**") && line.len() < 80)
@@ -657,11 +703,35 @@ mod tests {
 
     #[test]
     fn regions_split_markdown() {
-        let parts = regions("a `b` c\n```rust\nfn x() {}\n```\nd ` unclosed\ne");
-        let kinds: Vec<Region> = parts.iter().filter(|(_, p)| !p.is_empty()).map(|(r, _)| *r).collect();
+        let pieces = |text| -> Vec<(Region, &str)> {
+            regions(text).into_iter().filter(|(_, piece)| !piece.trim().is_empty()).collect()
+        };
+        use Region::{CodeBlock, InlineCode, Prose};
         assert_eq!(
-            kinds,
-            [Region::Prose, Region::InlineCode, Region::Prose, Region::CodeBlock, Region::Prose, Region::Prose]
+            pieces("a `b` c\n```rust\nfn x() {}\n```\nd ` unclosed\ne"),
+            [(Prose, "a "), (InlineCode, "b"), (Prose, " c\n"), (CodeBlock, "fn x() {}\n"), (Prose, "d ` unclosed\ne")]
         );
+        // Tildes fence code too, and only a fence of the same kind closes it.
+        assert_eq!(
+            pieces("see\n~~~\n```\nlet a = 1;\n~~~~\nafter"),
+            [(Prose, "see\n"), (CodeBlock, "```\nlet a = 1;\n"), (Prose, "after")]
+        );
+        // Backticks in the middle of a line are inline code, however many; a longer run holds a shorter one.
+        assert_eq!(
+            pieces("call ```spawn()``` or `` a`b `` now"),
+            [(Prose, "call "), (InlineCode, "spawn()"), (Prose, " or "), (InlineCode, " a`b "), (Prose, " now")]
+        );
+        // A block never closed runs to the end.
+        assert_eq!(pieces("x\n```\nfn y() {}"), [(Prose, "x\n"), (CodeBlock, "fn y() {}")]);
+    }
+
+    #[test]
+    fn code_in_tilde_fences_and_indented_blocks_is_read_as_code() {
+        let tilde = analyze("Crash\n~~~\nparse config now\n~~~\n");
+        assert!(symbol(&tilde, "parse").is_some(), "words in a ~~~ block are code: {:?}", tilde.symbols);
+        let indented = analyze("Crash\n\n    # run_all_checks\n    ./x\n");
+        assert!(symbol(&indented, "run_all_checks").is_some(), "{:?}", indented.symbols);
+        let heading = analyze("Crash\n   ## Hidden_heading\nbody");
+        assert!(symbol(&heading, "Hidden_heading").is_none(), "up to three spaces still make a heading");
     }
 }
