@@ -2,6 +2,7 @@
 //! server keeps while the editor types.
 
 use std::ffi::OsStr;
+use std::process::Command;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::{Scratch, done, issuewright_in, issuewright_on, ledger, replay, run_report, turn};
@@ -281,6 +282,7 @@ fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
 #[test]
 fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
     let scratch = crate_with_modules();
+    git(&scratch, &scratch.workspace(), &["init", "-q"]);
     // Anchored patterns name paths from the repository's top, as git reads them.
     let excludes = scratch.home().join(".config/git/ignore");
     std::fs::create_dir_all(excludes.parent().unwrap()).unwrap();
@@ -315,4 +317,61 @@ fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
         .to_owned();
     assert!(listed.contains("src/limiter.rs"), "{listed}");
     assert!(!listed.contains("notes/plan.md") && !listed.contains("table_generated"), "{listed}");
+}
+
+/// Runs git in `dir` with the scratch home as the user's, and returns what it printed.
+fn git(scratch: &Scratch, dir: &std::path::Path, args: &[&str]) -> String {
+    let output = Command::new("git").args(args).current_dir(dir).envs(scratch.env()).output().expect("git");
+    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them() {
+    // A monorepo, opened in the editor at one of its services.
+    let scratch = Scratch::new(&[
+        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
+        ("services/api/src/lib.rs", "pub mod limiter;\n"),
+        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
+        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
+        ("services/api/vendor/limiter.rs", "pub struct RateLimiter;\n"),
+    ]);
+    git(&scratch, &scratch.workspace(), &["init", "-q"]);
+    let excludes = scratch.home().join(".config/git/ignore");
+    std::fs::create_dir_all(excludes.parent().unwrap()).unwrap();
+    // From the repository's top: the service's generated code, and a `vendor` folder at the top only.
+    std::fs::write(&excludes, "/services/api/generated/\n/vendor/\n").unwrap();
+    let api = scratch.workspace().join("services/api");
+    let shown_by_git = git(&scratch, &api, &["ls-files", "--others", "--exclude-standard", "*.rs"]);
+    assert_eq!(shown_by_git, "src/lib.rs\nsrc/limiter.rs\nvendor/limiter.rs\n");
+
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("services/api/first.jsonl", &looking);
+    scratch.write("services/api/second.jsonl", &looking);
+    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let found = |run_id: &str| {
+        let events = ledger(&api, run_id);
+        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+        result["output"].as_str().unwrap().to_owned()
+    };
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    let before = found(&first);
+    assert!(before.contains("src/limiter.rs:1:") && before.contains("vendor/limiter.rs:1:"), "{before}");
+    assert!(!before.contains("generated/"), "{before}");
+
+    // Files that appear later are judged the same way.
+    scratch.write("services/api/generated/codes.rs", "pub struct RateLimiter;\n");
+    scratch.write("services/api/vendor/spare.rs", "pub struct RateLimiter;\n");
+    let changes: Vec<Value> = ["generated/codes.rs", "vendor/spare.rs"]
+        .iter()
+        .map(|path| json!({"uri": issuewright_tests::uri_of(&api.join(path)), "type": 1}))
+        .collect();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = found(&second);
+    assert!(after.contains("vendor/spare.rs:1:"), "{after}");
+    assert!(!after.contains("generated/"), "{after}");
 }

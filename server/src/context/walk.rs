@@ -81,6 +81,7 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     if (1..=folders).any(|end| skipped_folder(&parts[..end].join("/"))) {
         return false;
     }
+    let excludes_depth = crate::workspace::global_excludes_depth(root);
     // The folders above the workspace are those above its real place, as the walk finds them
     // (a workspace opened through a link).
     let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
@@ -89,7 +90,7 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     levels.reverse();
     // What `crate::workspace::in_repository` says, from the folders just read.
     let in_repository = levels.iter().any(|level| level.repository);
-    let global = GitignoreBuilder::new(&root).build_global().0;
+    let global = GitignoreBuilder::new(root.ancestors().nth(excludes_depth).unwrap_or(&root)).build_global().0;
     let mut path = root.clone();
     for (depth, part) in parts.iter().enumerate() {
         if depth > 0 {

@@ -27,7 +27,7 @@ pub use overlay::{
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath};
 pub use position::{LineIndex, PositionEncoding};
-pub use repository::{holds_repository, in_repository, workspace_walk};
+pub use repository::{global_excludes_depth, holds_repository, in_repository, workspace_walk};
 pub use sanitize::{cut_head_tail, holds_secrets, strip_ansi};
 
 /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.

@@ -19,15 +19,29 @@ pub fn in_repository(root: &Path) -> bool {
     root.ancestors().any(holds_repository)
 }
 
+/// How many folders above the workspace at `root` the user's global git excludes are anchored.
+/// Git anchors them at the repository's top, so for a workspace opened at `services/api` of a
+/// monorepo, `/services/api/generated/` names its `generated` folder and `/generated/` does not.
+/// Zero (the workspace's top) outside a repository, and for a workspace given by a relative
+/// path or opened through a link: its walks see paths below the folder as given, not below the
+/// repository's real top, so they could not be anchored there.
+pub fn global_excludes_depth(root: &Path) -> usize {
+    let real = root.canonicalize().ok();
+    if !root.is_absolute() || real.as_deref() != Some(root) {
+        return 0;
+    }
+    root.ancestors().position(holds_repository).unwrap_or(0)
+}
+
 /// A walk of `dir`, a folder of the workspace at `root`, that reads ignore files as
 /// [`in_repository`] says: the one rule every walk of the workspace follows (the index's,
 /// the model's `list_files`, the shadow workspace's), so they agree on what is there.
-/// The user's global git excludes apply from the workspace's top, whatever folder the server
-/// or the command was started in (git applies them from the repository's top, which is the
-/// same folder unless the workspace is a folder inside a repository).
+/// The user's global git excludes are anchored as [`global_excludes_depth`] says, whatever
+/// folder the server or the command was started in.
 pub fn workspace_walk(root: &Path, dir: &Path) -> ignore::WalkBuilder {
+    let anchor = root.ancestors().nth(global_excludes_depth(root)).unwrap_or(root);
     let mut builder = ignore::WalkBuilder::new(dir);
-    builder.require_git(in_repository(root)).current_dir(root);
+    builder.require_git(in_repository(root)).current_dir(anchor);
     builder
 }
 
@@ -47,5 +61,25 @@ mod tests {
         assert!(holds_repository(&project), "a worktree's .git is a file");
         std::fs::create_dir_all(dir.path().join("jj/.jj")).unwrap();
         assert!(holds_repository(&dir.path().join("jj")), "a Jujutsu repository");
+    }
+
+    #[test]
+    fn global_excludes_are_anchored_at_the_repositorys_top() {
+        let dir = crate::testing::tempdir();
+        let top = dir.path().canonicalize().unwrap().join("mono");
+        let api = top.join("services/api");
+        std::fs::create_dir_all(&api).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        assert_eq!(global_excludes_depth(&api), 3, "the nearest repository above");
+        std::fs::create_dir_all(top.join(".git")).unwrap();
+        assert_eq!(global_excludes_depth(&api), 2);
+        assert_eq!(global_excludes_depth(&top), 0);
+        assert_eq!(global_excludes_depth(&top.join("services/../services/api")), 0, "not as the walk sees it");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("api-link");
+            std::os::unix::fs::symlink(&api, &link).unwrap();
+            assert_eq!(global_excludes_depth(&link), 0, "through a link");
+        }
     }
 }
