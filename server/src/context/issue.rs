@@ -71,9 +71,7 @@ fn regions(text: &str) -> Vec<(Region, &str)> {
         let line_end = line_start + line.len();
         let trimmed = line.trim();
         match (open, fence(trimmed)) {
-            (Some((mark, length)), Some((closing, count)))
-                if closing == mark && count >= length && trimmed.trim_start_matches(mark).is_empty() =>
-            {
+            (Some(opening), Some(_)) if closes(opening, trimmed) => {
                 out.push((Region::CodeBlock, &text[start..line_start]));
                 open = None;
                 start = line_end;
@@ -199,19 +197,14 @@ fn without_template(text: &str) -> (String, String) {
         Some(line) => line.trim().to_owned(),
         None => String::new(),
     };
-    // The fence a code block was opened with: only a line of the same character, at least as
-    // long and with nothing after it, closes it.
+    // The fence a code block was opened with, until a line [`closes`] it.
     let mut open: Option<(char, usize)> = None;
     let body: Vec<&str> = lines
         .filter(|line| {
             let trimmed = line.trim();
             match (open, fence(trimmed)) {
                 (None, Some(opening)) => open = Some(opening),
-                (Some((mark, length)), Some((closing, count)))
-                    if closing == mark && count >= length && trimmed.trim_start_matches(mark).is_empty() =>
-                {
-                    open = None
-                }
+                (Some(opening), Some(_)) if closes(opening, trimmed) => open = None,
                 (Some(_), _) => {}
                 (None, None) => return !is_heading(line.trim_end()),
             }
@@ -227,6 +220,14 @@ fn fence(line: &str) -> Option<(char, usize)> {
     let length = line.len() - line.trim_start_matches(mark).len();
     // A backtick fence's info string holds no backtick: ```` ```x``` ```` is inline code.
     (length >= 3 && !(mark == '`' && line[length..].contains('`'))).then_some((mark, length))
+}
+
+/// Whether the trimmed `line` closes a code block opened with the fence `opening`: a fence of
+/// the same character, at least as long, with nothing after it.
+fn closes(opening: (char, usize), line: &str) -> bool {
+    let (mark, length) = opening;
+    fence(line).is_some_and(|(closing, count)| closing == mark && count >= length)
+        && line.trim_start_matches(mark).is_empty()
 }
 
 /// A Markdown heading (`## Version`, `#`) or a bold line standing as one (`**Platform**`);
