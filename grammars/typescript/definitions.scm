@@ -17,3 +17,5 @@
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant)))
 (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 (program (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))
+(program (export_statement "default" @name value: [(function_expression !name) (arrow_function)]) @definition.function)
+(program (export_statement "default" @name value: (class !name)) @definition.class)

@@ -45,3 +45,6 @@ declare module "virtual:config" {
 }
 const lazy = import("./lazy");
 new Circle(2);
+export default function (props: Props) {
+  return greet(props);
+}

@@ -390,6 +390,11 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
         | "module"
         | "mod_item"
         | "annotation_type_declaration" => definition_name(node.child_by_field_name("name")?, source),
+        // A class expression: by its own name, or as an anonymous default export.
+        "class" => match node.child_by_field_name("name") {
+            Some(name) => definition_name(name, source),
+            None => node.parent().filter(|parent| parent.kind() == "export_statement").map(|_| "default".to_owned()),
+        },
         _ => None,
     }
 }
@@ -706,6 +711,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("virtual:config", Module, None),
                 def("setting", Function, Some("virtual:config")),
                 def("lazy", Constant, None),
+                def("default", Function, None),
             ]
         );
         assert_eq!(found.imports, ["react", "./util/path", "./helpers", "./lazy"]);
@@ -716,12 +722,19 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(signature_of("render"), "render = (p: Props) =>");
         assert_eq!(signature_of("onResize"), "onResize = (scale: number): void =>");
         assert_eq!(signature_of("legacy"), "legacy = function (done: () => void)");
+        // An anonymous default export is known by the name its module exports it under.
+        assert_eq!(signature_of("default"), "export default function (props: Props)");
         let names = references(&found);
         for expected in ["greet", "join", "Props", "Circle", "Math", "path"] {
             assert!(names.contains(&expected), "{expected} missing from {names:?}");
         }
         let typescript = symbols(Language::TypeScript, "export function f(a: number): A { return g(a); }\n");
         assert_eq!(definitions(&typescript), [def("f", Function, None)]);
+        let class = symbols(Language::TypeScript, "export default class extends Base {\n  run() {}\n}\n");
+        assert_eq!(definitions(&class), [def("default", Class, None), def("run", Method, Some("default"))]);
+        assert_eq!(class.supertypes, ["Base"]);
+        let named = symbols(Language::TypeScript, "export default function main() {}\nexport default (() => 1);\n");
+        assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
     }
 
     use proptest::strategy::Strategy as _;
