@@ -40,7 +40,8 @@ pub struct IssueQuery {
 }
 
 /// Source file extensions recognised in mentions.
-const SOURCE_EXTENSIONS: [&str; 10] = ["rs", "java", "ts", "tsx", "js", "jsx", "mjs", "kt", "go", "py"];
+const SOURCE_EXTENSIONS: [&str; 13] =
+    ["rs", "java", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "kt", "go", "py"];
 
 /// How much of an issue's text is read.
 const MAX_ISSUE_CHARS: usize = 200_000;
@@ -457,8 +458,9 @@ fn is_macro_use(before: &str, chain: &str, after: &str, region: Region) -> bool 
 }
 
 /// Path-like tokens ending in a source extension: `src/walk.rs`, `JsonParser.java`,
-/// `tokio-1.2.0/src/io/mod.rs:12:5` (the location suffix dropped), and links to a file on a
-/// forge (`https://github.com/o/r/blob/main/src/walk.rs#L10-L20` names `src/walk.rs`).
+/// `tokio-1.2.0/src/io/mod.rs:12:5` (the location suffix dropped), Windows paths
+/// (`C:\work\app\src\net\tcp.rs:3:5` names `work/app/src/net/tcp.rs`), and links to a file on
+/// a forge (`https://github.com/o/r/blob/main/src/walk.rs#L10-L20` names `src/walk.rs`).
 fn path_mentions(text: &str) -> Vec<String> {
     text.split(|c: char| {
         c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
@@ -466,12 +468,35 @@ fn path_mentions(text: &str) -> Vec<String> {
     .filter_map(|token| {
         let token = linked_path(token);
         let token = token.trim_end_matches(|c: char| c == ':' || c == '.' || c.is_ascii_digit());
-        let token = token.trim_start_matches("./");
         let extension = token.rsplit_once('.')?.1;
-        SOURCE_EXTENSIONS.contains(&extension).then(|| token.to_owned())
+        if !SOURCE_EXTENSIONS.contains(&extension) {
+            return None;
+        }
+        let token = forward_slashes(token);
+        Some(token.trim_start_matches("./").to_owned())
     })
     .filter(|token| token.len() > 3)
     .collect()
+}
+
+/// A path as the index spells it: a Windows path's backslashes become slashes and its drive
+/// (`C:`) goes, while a backslash before punctuation is Markdown's escape (`my\_file.rs`)
+/// and is dropped.
+fn forward_slashes(token: &str) -> String {
+    let token = match token.as_bytes() {
+        [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic() => &token[3..],
+        _ => token,
+    };
+    let mut path = String::with_capacity(token.len());
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(next)) if next.is_ascii_punctuation() && *next != '.' => {}
+            ('\\', _) => path.push('/'),
+            _ => path.push(c),
+        }
+    }
+    path
 }
 
 /// Where a link to a file on a forge points inside its repository: the path after
@@ -604,6 +629,26 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn windows_paths_name_the_same_files() {
+        let query = analyze(
+            "Panics on Windows\nthread 'main' panicked at src\\net\\tcp.rs:3:5:\n\
+             see C:\\Users\\dev\\app\\crates\\core\\src\\lib.rs:10:1 and d:/app/web/main.mts, \
+             .\\scripts\\build.cjs, my\\_file.rs\n",
+        );
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "Users/dev/app/crates/core/src/lib.rs",
+                "app/web/main.mts",
+                "my_file.rs",
+                "scripts/build.cjs",
+                "src/net/tcp.rs"
+            ]
+        );
     }
 
     #[test]

@@ -611,6 +611,22 @@ mod tests {
     }
 
     #[test]
+    fn a_windows_panic_location_names_its_file() {
+        let (_dir, index) = index(&[
+            ("src/net/tcp.rs", "pub fn connect() {}\n"),
+            ("src/net/udp.rs", "pub fn connect() {}\n"),
+            ("src/tcp.rs", "pub fn listen() {}\n"),
+        ]);
+        let ranked = rank(&index, "connect panics\nthread 'main' panicked at src\\net\\tcp.rs:3:5:\nconnect failed");
+        assert_eq!(ranked[0].path, "src/net/tcp.rs", "{ranked:?}");
+        assert!(
+            ranked[0].reasons.iter().any(|r| r.contains("names its path `src/net/tcp.rs`")),
+            "{:?}",
+            ranked[0].reasons
+        );
+    }
+
+    #[test]
     fn subclasses_of_a_named_class_follow_it() {
         let (_dir, index) = index(&[
             (
