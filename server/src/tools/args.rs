@@ -71,7 +71,8 @@ pub struct GrepArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindSymbolArgs {
-    /// The name of a function, method, type, trait, constant or module, e.g. `JoinSet` or `try_join_next`.
+    /// The name of a function, method, type, trait, constant or module, e.g. `JoinSet` or `try_join_next`,
+    /// qualified if need be: `JoinSet::spawn`, `ObjectMapper.readValue`, `tokio::net::TcpStream`.
     pub name: String,
 }
 

@@ -115,7 +115,7 @@ impl Toolset {
             },
             ToolSpec {
                 name: "find_symbol",
-                description: "Find where a function, type, trait, constant or module is defined (with its signature) and which files use it.",
+                description: "Find where a function, type, trait, constant or module is defined (with its signature) and which files use it. Qualify a common name to narrow it: `Type::method`, `Class.method`, `module::Name`.",
                 parameters: parameters::<FindSymbolArgs>(),
             },
             ToolSpec {
@@ -509,6 +509,66 @@ mod tests {
         assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
         let without = tools.execute(&mut overlay, None, &call("find_symbol", json!({"name": "JoinSet"})));
         assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
+    }
+
+    #[test]
+    fn find_symbol_reads_qualified_names() {
+        let (dir, mut overlay) = overlay(&[
+            ("Cargo.toml", "[package]\nname = \"stores\"\n"),
+            ("src/lib.rs", "pub mod store;\npub mod queue;\n"),
+            ("src/store.rs", "pub struct Store;\nimpl Store {\n    pub fn dispatch(&self) {}\n}\n"),
+            ("src/queue.rs", "pub struct Queue;\nimpl Queue {\n    pub fn dispatch(&self) {}\n}\npub fn drain() {}\n"),
+            (
+                "src/main/java/com/acme/Mapper.java",
+                "package com.acme;\npublic class Mapper {\n    public Object readValue() { return null; }\n}\n",
+            ),
+            (
+                "src/main/java/com/acme/Reader.java",
+                "package com.acme;\npublic class Reader {\n    Object readValue() { return new Mapper().readValue(); }\n}\n",
+            ),
+            ("src/user.rs", "fn f(s: Store) { s.dispatch(); }\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let tools = Toolset::standard();
+        let find = |overlay: &mut Overlay, name: &str| {
+            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
+        };
+        let method = find(&mut overlay, "Store::dispatch");
+        assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (in `stores::store`)\nused in:\n"), "{method}");
+        assert!(!method.contains("queue.rs"), "{method}");
+        let java = find(&mut overlay, "Mapper.readValue()");
+        assert!(java.contains("Mapper.java:3:") && !java.contains("Reader.java:3:"), "{java}");
+        assert!(java.contains("used in:\nsrc/main/java/com/acme/Reader.java (1 use)"), "{java}");
+        let by_module = find(&mut overlay, "crate::queue::drain");
+        assert!(
+            by_module.starts_with("`crate::queue::drain` is defined at:\nsrc/queue.rs:5: pub fn drain()"),
+            "{by_module}"
+        );
+        // Qualifiers that fit nothing show every definition of the name, and say so.
+        let unfit = find(&mut overlay, "Cache::dispatch");
+        assert!(
+            unfit.starts_with("no definition of `dispatch` fits `Cache::dispatch`; every `dispatch`:\n"),
+            "{unfit}"
+        );
+        assert!(unfit.contains("src/queue.rs:3:") && unfit.contains("src/store.rs:3:"), "{unfit}");
+        // A name found only without regard to case counts the uses of the name found.
+        let cased = find(&mut overlay, "store::DISPATCH");
+        assert!(cased.contains("src/store.rs:3:") && cased.contains("used in:\nsrc/user.rs (1 use)"), "{cased}");
+        let empty = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": ":: ()"})));
+        assert!(!empty.ok && empty.output.contains("holds no name"), "{}", empty.output);
+    }
+
+    #[test]
+    fn find_symbol_says_when_it_shows_only_some_definitions() {
+        let files: Vec<(String, String)> =
+            (0..45).map(|n| (format!("src/m{n:02}.rs"), "pub fn new() {}\n".to_owned())).collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let (dir, mut overlay) = overlay(&files);
+        let index = Index::build(dir.path(), None);
+        let found =
+            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "new"})));
+        assert_eq!(found.output.lines().filter(|line| line.contains(": pub fn new()")).count(), 40);
+        assert!(found.output.contains("[5 more definitions; qualify the name"), "{}", found.output);
     }
 
     #[test]

@@ -58,8 +58,10 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     Ok(ToolOutcome::ok(output, false))
 }
 
-/// Runs `find_symbol`: where a name is defined, and which files use it. Files the run has
-/// changed are read as changed.
+/// Runs `find_symbol`: where a name is defined, and which files use it. A qualified name
+/// (`Store::dispatch`, `ObjectMapper.readValue`, `net::TcpStream`, `Mapper#read`) keeps the
+/// definitions its qualifiers fit: their container, or their module or path. Files the run
+/// has changed are read as changed.
 pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArgs) -> Result<ToolOutcome, String> {
     let index = index.ok_or("the symbol index is not available yet; use grep to search instead")?;
     let staged: HashMap<String, Option<IndexedFile>> = overlay
@@ -80,12 +82,17 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .chain(staged.values().flatten())
         .collect();
 
-    let name = args.name.trim();
+    let asked = args.name.trim();
+    let wanted = SymbolName::parse(asked).ok_or_else(|| format!("`{asked}` holds no name to look up"))?;
     let mut definitions: Vec<(&IndexedFile, &Definition)> = Vec::new();
     for exact in [true, false] {
         for file in &current {
             for definition in &file.symbols.definitions {
-                let matches = if exact { definition.name == name } else { definition.name.eq_ignore_ascii_case(name) };
+                let matches = if exact {
+                    definition.name == wanted.name
+                } else {
+                    definition.name.eq_ignore_ascii_case(wanted.name)
+                };
                 if matches {
                     definitions.push((file, definition));
                 }
@@ -95,21 +102,48 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             break;
         }
     }
+    let mut output = String::new();
+    if !wanted.qualifiers.is_empty() && !definitions.is_empty() {
+        let fitting: Vec<_> = definitions
+            .iter()
+            .copied()
+            .filter(|(file, definition)| wanted.fits(definition, &file.path, || index.module_for(file)))
+            .collect();
+        if fitting.is_empty() {
+            let _ = writeln!(output, "no definition of `{}` fits `{asked}`; every `{}`:", wanted.name, wanted.name);
+        } else {
+            definitions = fitting;
+        }
+    }
     definitions.sort_by(|(a, x), (b, y)| (&a.path, x.line, &x.signature).cmp(&(&b.path, y.line, &y.signature)));
+
+    // Uses are counted by the names found (a case-insensitive match is used under its own).
+    let mut names: Vec<&str> = definitions.iter().map(|(_, definition)| definition.name.as_str()).collect();
+    if names.is_empty() {
+        names.push(wanted.name);
+    }
+    names.sort_unstable();
+    names.dedup();
     let mut users: Vec<(&str, u32)> = current
         .iter()
         .filter_map(|file| {
-            let at = file.symbols.references.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok()?;
-            Some((file.path.as_str(), file.symbols.references[at].1))
+            let references = &file.symbols.references;
+            let count: u32 = names
+                .iter()
+                .filter_map(|name| references.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok())
+                .map(|at| references[at].1)
+                .sum();
+            (count > 0).then_some((file.path.as_str(), count))
         })
         .collect();
     users.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
 
-    let mut output = String::new();
     if definitions.is_empty() {
-        let _ = writeln!(output, "no definition of `{name}` in the index.");
+        let _ = writeln!(output, "no definition of `{asked}` in the index.");
     } else {
-        let _ = writeln!(output, "`{name}` is defined at:");
+        if output.is_empty() {
+            let _ = writeln!(output, "`{asked}` is defined at:");
+        }
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // Only for the lines shown: working out a module is not free.
@@ -118,6 +152,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
                 None => writeln!(output, "{path}:{line}: {signature}"),
             }
             .expect("writing to a String cannot fail");
+        }
+        if definitions.len() > MAX_SYMBOL_RESULTS {
+            let _ = writeln!(
+                output,
+                "[{} more definitions; qualify the name, e.g. `Type::{}`, or use grep]",
+                definitions.len() - MAX_SYMBOL_RESULTS,
+                wanted.name
+            );
         }
     }
     if !users.is_empty() {
@@ -130,4 +172,44 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     Ok(ToolOutcome::ok(output, false))
+}
+
+/// A name as the model asks for it: the name itself and the qualifiers before it.
+struct SymbolName<'a> {
+    name: &'a str,
+    qualifiers: Vec<&'a str>,
+}
+
+impl<'a> SymbolName<'a> {
+    /// Splits `a::b::Name`, `a.b.Name` or `Type#name`, dropping a call's `()`, a macro's `!`
+    /// and path words that qualify nothing (`crate`, `self`, `super`); none when no name is left.
+    fn parse(asked: &'a str) -> Option<Self> {
+        let asked = asked.trim_end_matches("()").trim_end_matches('!');
+        let mut parts: Vec<&str> = asked
+            .split("::")
+            .flat_map(|part| part.split(['.', '#']))
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .collect();
+        let name = parts.pop()?;
+        parts.retain(|part| !matches!(*part, "crate" | "self" | "super"));
+        Some(Self { name, qualifiers: parts })
+    }
+
+    /// Whether `definition`, in the file at `path`, fits the qualifiers: the nearest one is
+    /// its container, or each one is a part of its module or its path (`tokio::net` fits
+    /// `tokio/src/net/tcp/stream.rs`; a crate's `-` reads as `_`).
+    fn fits(&self, definition: &Definition, path: &str, module: impl FnOnce() -> String) -> bool {
+        let Some(nearest) = self.qualifiers.last() else { return true };
+        if definition.container.as_deref() == Some(*nearest) {
+            return true;
+        }
+        let module = module();
+        let parts: Vec<String> = module
+            .split(['/', '.', ':'])
+            .chain(path.split('/').map(|part| part.split('.').next().unwrap_or(part)))
+            .map(|part| part.replace('-', "_"))
+            .collect();
+        self.qualifiers.iter().all(|qualifier| parts.iter().any(|part| part == &qualifier.replace('-', "_")))
+    }
 }
