@@ -147,6 +147,8 @@ pub struct Signals {
     package: Vec<f64>,
     parent: Vec<f64>,
     prior: Vec<f64>,
+    /// How many other files use what each file defines.
+    users: Vec<usize>,
 }
 
 /// Computes the signals of `index`'s files for `issue_text`.
@@ -163,7 +165,7 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
     let path_mentions = path_signal(&files, query);
     let relations = relation_signal(&files, &hit_types);
-    let graph = reference_graph(&files, &definitions);
+    let (graph, users) = reference_graph(&files, &definitions);
 
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
     let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
@@ -185,6 +187,7 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
         path_mentions,
         relations,
         prior,
+        users,
     }
 }
 
@@ -223,16 +226,17 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * lexical[i], r.clone())));
             if signals.package[i] > 0.05 {
-                reasons.push((
-                    weights.package * signals.package[i],
-                    format!("same package as a named file ({})", signals.packages[i]),
-                ));
+                reasons.push((weights.package * signals.package[i], same_package(&signals.packages[i])));
             }
             if signals.parent[i] > 0.05 {
                 reasons.push((weights.parent * signals.parent[i], "declares the module of a named file".into()));
             }
-            if signals.prior[i] > 0.5 {
-                reasons.push((weights.prior * signals.prior[i], "central: much of the code uses it".into()));
+            let users = signals.users[i];
+            if signals.prior[i] > 0.5 && users >= 2 {
+                reasons.push((weights.prior * signals.prior[i], format!("central: {users} files use it")));
+            }
+            if reasons.is_empty() {
+                reasons.push((0.0, weak_reason(signals, i)));
             }
             if signals.tests[i] && !signals.about_tests {
                 let path = &signals.paths[i];
@@ -250,6 +254,28 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
     ranked
+}
+
+/// Why a file that nothing in the issue names still ranks: the weak signal it has.
+fn weak_reason(signals: &Signals, i: usize) -> String {
+    if signals.package[i] > 0.0 {
+        same_package(&signals.packages[i])
+    } else if signals.parent[i] > 0.0 {
+        "declares the module of a named file".into()
+    } else {
+        match signals.users[i] {
+            0 => "nothing in the issue points here".into(),
+            1 => "nothing in the issue points here; 1 file uses it".into(),
+            users => format!("nothing in the issue points here; {users} files use it"),
+        }
+    }
+}
+
+fn same_package(package: &str) -> String {
+    match package {
+        "" => "same package as a named file (the top folder)".into(),
+        package => format!("same package as a named file ({package})"),
+    }
 }
 
 fn normalise(values: &[f64]) -> Vec<f64> {
@@ -479,8 +505,11 @@ fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)]) -> Signal 
 }
 
 /// Edges from each file to the files defining what it uses, both ways.
-fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> FileGraph {
+/// The use-definition graph (each edge also weighed back at half), and how many files use
+/// each file.
+fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
     let mut graph = FileGraph::new(files.len());
+    let mut users = vec![0; files.len()];
     for (i, file) in files.iter().enumerate() {
         let mut targets: HashMap<usize, f64> = HashMap::new();
         let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
@@ -497,11 +526,14 @@ fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> FileG
             }
         }
         for (target, weight) in targets {
+            if target != i {
+                users[target] += 1;
+            }
             graph.add(i, target, weight);
             graph.add(target, i, 0.5 * weight);
         }
     }
-    graph
+    (graph, users)
 }
 
 /// Package siblings share a fraction of their strongest member's direct score.
@@ -571,6 +603,32 @@ mod tests {
         let ranked = rank(&index, "Add try_join_next to `JoinSet`");
         assert_eq!(ranked[0].path, "src/set.rs");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("defines `JoinSet`")), "{:?}", ranked[0].reasons);
+    }
+
+    #[test]
+    fn every_file_says_why_it_ranks_and_central_means_used() {
+        let (_dir, index) = index(&[
+            ("src/util.rs", "pub fn helper() {}\n"),
+            ("src/users/a.rs", "fn first() { helper(); }\n"),
+            ("src/users/b.rs", "fn second() { helper(); }\n"),
+            ("src/users/c.rs", "fn third() { helper(); }\n"),
+            ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+        ]);
+        let ranked = rank(&index, "Crash in `alone`");
+        assert_eq!(ranked[0].path, "src/solo/lonely.rs");
+        for file in &ranked {
+            assert!(!file.reasons.is_empty(), "{file:?}");
+        }
+        let util = ranked.iter().find(|r| r.path == "src/util.rs").unwrap();
+        assert!(util.reasons.contains(&"central: 3 files use it".to_owned()), "{util:?}");
+        let a = ranked.iter().find(|r| r.path == "src/users/a.rs").unwrap();
+        assert_eq!(a.reasons, ["nothing in the issue points here"], "it uses, nothing uses it");
+
+        // Where nothing uses anything, nothing is central; the top folder is named as such.
+        let (_unlinked_dir, unlinked) =
+            self::index(&[("x.rs", "pub fn alone() {}\n"), ("y.rs", "pub fn other() {}\n")]);
+        let ranked = rank(&unlinked, "Crash in `alone`");
+        assert_eq!(ranked[1].reasons, ["same package as a named file (the top folder)"], "{ranked:?}");
     }
 
     #[test]
