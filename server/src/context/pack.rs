@@ -49,6 +49,8 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
 const FULL_HEADING: &str = "## The most relevant files, in full";
+/// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
+const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
 /// A code fence longer than any run of backticks in `text`, so the text cannot end it.
 fn fence_for(text: &str) -> String {
@@ -69,8 +71,12 @@ pub fn build_pack(
     let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
     let mut full_section = String::new();
     let mut full_files = Vec::new();
+    let mut unreadable = HashSet::new();
     for file in ranked.iter().take(10) {
-        let Some(text) = read(&file.path) else { continue };
+        let Some(text) = read(&file.path) else {
+            unreadable.insert(file.path.as_str());
+            continue;
+        };
         let fence = fence_for(&text);
         let newline = if text.ends_with('\n') { "" } else { "\n" };
         let block = format!("### {}\n{fence}\n{text}{newline}{fence}\n\n", file.path);
@@ -88,7 +94,11 @@ pub fn build_pack(
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let block = map_entry(entry, index.import_module(entry).as_deref(), &mentioned);
+        let mut block = map_entry(entry, index.import_module(entry).as_deref(), &mentioned);
+        if unreadable.contains(file.path.as_str()) {
+            // The model would otherwise ask for it in vain.
+            block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
+        }
         if map_section.len() + block.len() > map_budget {
             break;
         }
@@ -154,6 +164,25 @@ mod tests {
         let tight = build_pack(&index, &ranked, &analyze(issue), 12, read);
         assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
         assert!(tight.tokens <= 12, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_top_file_that_is_not_utf8_is_mapped_and_marked() {
+        let (dir, _) = workspace(&[("src/set.rs", "pub struct JoinSet;\n".into())]);
+        std::fs::write(dir.path().join("src/legacy.rs"), b"// caf\xe9\npub fn try_join_next() {}\n").unwrap();
+        let index = Index::build(dir.path(), None);
+        let issue = "implement `try_join_next` for `JoinSet`";
+        let ranked = rank(&index, issue);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &ranked, &analyze(issue), 10_000, read);
+        assert_eq!(pack.full_files, ["src/set.rs"]);
+        assert_eq!(pack.mapped_files, ["src/legacy.rs"]);
+        assert!(
+            pack.text.contains("src/legacy.rs [not UTF-8 text: it can be neither read nor edited here]\n      2: pub fn try_join_next()"),
+            "{}",
+            pack.text
+        );
+        assert!(!pack.text.contains("src/set.rs [not"), "{}", pack.text);
     }
 
     #[test]

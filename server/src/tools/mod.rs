@@ -486,6 +486,23 @@ mod tests {
     }
 
     #[test]
+    fn grep_names_the_files_it_could_not_search() {
+        let (dir, mut overlay) = overlay(&[("src/a.rs", "fn alpha() {}\n")]);
+        std::fs::write(dir.path().join("src/legacy.rs"), b"// caf\xe9\nfn alpha_old() {}\n").unwrap();
+        let tools = Toolset::standard();
+        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
+        assert_eq!(
+            found.output,
+            "src/a.rs:1: fn alpha() {}\n[not searched, as not UTF-8 text (binary or another encoding): src/legacy.rs]\n"
+        );
+        std::fs::write(dir.path().join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+        std::fs::write(dir.path().join("icon.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+        let none = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "gamma"})));
+        assert!(none.output.starts_with("no line matches `gamma` in "), "{}", none.output);
+        assert!(none.output.ends_with(": icon.png and 2 others]\n"), "{}", none.output);
+    }
+
+    #[test]
     fn find_symbol_reports_definitions_and_users_including_staged_changes() {
         let (dir, mut overlay) = overlay(&[
             ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet {\n    pub fn join_next(&self) {}\n}\n"),

@@ -37,8 +37,12 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     };
     let mut output = String::new();
     let mut matches = 0;
+    let mut unreadable: Vec<&WorkspacePath> = Vec::new();
     'files: for path in files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())) {
-        let Some(text) = overlay.peek(path) else { continue };
+        let Some(text) = overlay.peek(path) else {
+            unreadable.push(path);
+            continue;
+        };
         for (number, line) in text.lines().enumerate() {
             if regex.is_match(line) {
                 if matches == MAX_MATCHES {
@@ -54,6 +58,14 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     }
     if matches == 0 {
         output = format!("no line matches `{}` in {scope}.\n", args.pattern);
+    }
+    if let Some(first) = unreadable.first() {
+        let others = match unreadable.len() {
+            1 => String::new(),
+            2 => " and 1 other".to_owned(),
+            n => format!(" and {} others", n - 1),
+        };
+        let _ = writeln!(output, "[not searched, as not UTF-8 text (binary or another encoding): {first}{others}]");
     }
     Ok(ToolOutcome::ok(output, false))
 }
