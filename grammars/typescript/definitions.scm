@@ -13,9 +13,13 @@
 (module name: [(identifier) (string)] @name) @definition.module
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
-(program (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant))
-(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (true) (false) (call_expression) (new_expression)]) @definition.constant)))
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (regex) (true) (false) (null) (undefined) (identifier) (member_expression) (subscript_expression) (call_expression) (new_expression) (await_expression) (binary_expression) (unary_expression) (ternary_expression) (parenthesized_expression) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(number) (string) (object) (array) (template_string) (regex) (true) (false) (null) (undefined) (identifier) (member_expression) (subscript_expression) (call_expression) (new_expression) (await_expression) (binary_expression) (unary_expression) (ternary_expression) (parenthesized_expression) (as_expression) (satisfies_expression) (non_null_expression)]) @definition.constant)))
 (public_field_definition name: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 (program (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))
 (program (export_statement "default" @name value: [(function_expression !name) (arrow_function)]) @definition.function)
 (program (export_statement "default" @name value: (class !name)) @definition.class)
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)))
+(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name !value) @definition.constant)))
+(program (export_statement (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name !value) @definition.constant))))

@@ -733,6 +733,35 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         let class = symbols(Language::TypeScript, "export default class extends Base {\n  run() {}\n}\n");
         assert_eq!(definitions(&class), [def("default", Class, None), def("run", Method, Some("default"))]);
         assert_eq!(class.supertypes, ["Base"]);
+        // Module-level values of every form are constants, and a class expression is a class.
+        let values = symbols(
+            Language::TypeScript,
+            "export const TIMEOUT_MS = 30 * 1000;\nconst OFFSET = -1;\nexport const ROUTES = [\"a\"] as const;\n\
+             export const config = { port: 1 } satisfies Config;\nexport declare const VERSION: string;\n\
+             declare let debug: boolean;\nconst Base = class {};\nexport const createStore = configure;\n\
+             const theme = settings.theme;\nconst mode = dark ? 1 : 2;\nconst none = null;\nconst words = /w+/;\n\
+             const data = await load();\nconst sum = (1 + 2);\nconst el = document.body!;\nconst { a, b } = pair;\n",
+        );
+        assert_eq!(
+            definitions(&values),
+            [
+                def("TIMEOUT_MS", Constant, None),
+                def("OFFSET", Constant, None),
+                def("ROUTES", Constant, None),
+                def("config", Constant, None),
+                def("VERSION", Constant, None),
+                def("debug", Constant, None),
+                def("Base", Class, None),
+                def("createStore", Constant, None),
+                def("theme", Constant, None),
+                def("mode", Constant, None),
+                def("none", Constant, None),
+                def("words", Constant, None),
+                def("data", Constant, None),
+                def("sum", Constant, None),
+                def("el", Constant, None),
+            ]
+        );
         let named = symbols(Language::TypeScript, "export default function main() {}\nexport default (() => 1);\n");
         assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
     }
