@@ -1214,6 +1214,30 @@ mod tests {
     }
 
     #[test]
+    fn output_folder_names_holding_a_project_are_source() {
+        let dir = workspace(&[
+            ("packages/build/package.json", b"{ \"name\": \"@acme/build\" }\n"),
+            ("packages/build/lib/bundle.ts", b"export function bundle() {}\n"),
+            ("build/tsconfig.json", b"{}\n"),
+            ("build/lib/gulp.ts", b"export const tasks = [];\n"),
+            ("tools/out/Cargo.toml", b"[package]\nname = \"out\"\n"),
+            ("tools/out/src/lib.rs", b"pub fn out() {}\n"),
+            // Output, though a manifest lies deeper in it.
+            ("dist/my-lib/package.json", b"{}\n"),
+            ("dist/my-lib/index.js", b"export const lib = 1;\n"),
+            ("target/debug/x.rs", b"fn x() {}\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        assert_eq!(
+            indexed_paths(&index),
+            ["build/lib/gulp.ts", "packages/build/lib/bundle.ts", "tools/out/src/lib.rs"]
+        );
+        assert!(indexable(dir.path(), "packages/build/lib/bundle.ts"), "files reported later are judged alike");
+        assert!(!indexable(dir.path(), "dist/my-lib/index.js"));
+        assert!(!indexable(dir.path(), "target/debug/x.rs"));
+    }
+
+    #[test]
     fn the_walk_stops_at_the_file_limit_and_says_so() {
         let dir = workspace(&[
             ("web/lib/a.ts", b"export const a = 1;\n"),

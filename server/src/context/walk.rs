@@ -15,14 +15,25 @@ const SKIPPED_DIRS: [&str; 8] =
     ["node_modules", ".gradle", ".idea", ".venv", "venv", "__pycache__", ".git", ".issuewright"];
 
 /// Names build tools give their output folders: never indexed, except inside a `src`
-/// folder, where they are packages or modules (`src/main/java/com/acme/build/`).
+/// folder, where they are packages or modules (`src/main/java/com/acme/build/`), or when
+/// the folder is a project of its own (`packages/build/package.json`).
 const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
 
-/// Whether the folder at `relative` (`a/b`) is one the walk never enters for its name.
-pub(super) fn skipped_folder(relative: &str) -> bool {
+/// Manifests that make a folder a project: a folder named like build output that holds one
+/// is source (a monorepo's `build` package, a repository's `build/` scripts with their own
+/// `package.json`), as no build tool writes one at the top of its output.
+const PROJECT_MANIFESTS: [&str; 6] =
+    ["Cargo.toml", "package.json", "tsconfig.json", "pom.xml", "build.gradle", "build.gradle.kts"];
+
+/// Whether the folder at `relative` (`a/b`) of `root` is one the walk never enters for its
+/// name.
+pub(super) fn skipped_folder(root: &Path, relative: &str) -> bool {
     let mut folders = relative.rsplit('/');
     let name = folders.next().unwrap_or(relative);
-    SKIPPED_DIRS.contains(&name) || (OUTPUT_DIRS.contains(&name) && !folders.any(|folder| folder == "src"))
+    SKIPPED_DIRS.contains(&name)
+        || (OUTPUT_DIRS.contains(&name)
+            && !folders.any(|folder| folder == "src")
+            && !PROJECT_MANIFESTS.iter().any(|manifest| root.join(relative).join(manifest).is_file()))
 }
 
 /// A source file found by the walk.
@@ -78,7 +89,7 @@ pub(super) fn walkable_folder(root: &Path, relative: &str) -> bool {
 fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let folders = if is_folder { parts.len() } else { parts.len() - 1 };
-    if (1..=folders).any(|end| skipped_folder(&parts[..end].join("/"))) {
+    if (1..=folders).any(|end| skipped_folder(root, &parts[..end].join("/"))) {
         return false;
     }
     let excludes_depth = crate::workspace::global_excludes_depth(root);
@@ -232,7 +243,7 @@ fn walker(root: &Path, below: &str, full: Arc<AtomicBool>) -> ignore::Walk {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
                 !(is_dir
                     && (full.load(Ordering::Relaxed)
-                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&relative))))
+                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&root, &relative))))
             }
         })
         .build()
