@@ -287,6 +287,11 @@ impl Driver {
             name: call.name.clone(),
             arguments: call.arguments.clone(),
         });
+        if self.spec.index.is_none()
+            && let Some(later) = &self.spec.index_later
+        {
+            self.spec.index = later.snapshot();
+        }
         let outcome = tools.execute_within(&mut self.overlay, self.spec.index.as_deref(), call, read_budget);
         self.status.tool_calls += 1;
         if outcome.changed {

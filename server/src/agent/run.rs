@@ -7,7 +7,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{AgentSettings, ProviderSettings};
-use crate::context::Index;
+use crate::context::{Index, LiveIndex};
 use crate::issues::Issue;
 use crate::llm::Usage;
 use crate::session::RunId;
@@ -66,6 +66,9 @@ pub struct RunSpec {
     pub budgets: Budgets,
     /// The workspace index, for the context pack and `find_symbol` (none: no pack).
     pub index: Option<Arc<Index>>,
+    /// The index still being built when the run began (so `index` is none): `find_symbol`
+    /// answers from it once it is ready, though the first prompt went without a pack.
+    pub index_later: Option<Arc<LiveIndex>>,
     /// Runs the project's check and tests on the proposal (none: no validation).
     pub validator: Option<Arc<Validator>>,
 }

@@ -32,6 +32,7 @@ impl Scratch {
             .provider,
             budgets,
             index: None,
+            index_later: None,
             validator: None,
         }
     }
@@ -483,4 +484,37 @@ async fn validation_tools_are_offered_only_with_a_check() {
         _ => None,
     });
     assert!(refused.unwrap().starts_with("unknown tool `run_check`"));
+}
+
+#[tokio::test]
+async fn find_symbol_answers_once_an_index_building_at_the_start_is_ready() {
+    let scratch = Scratch::new(&[("src/set.rs", "pub struct JoinSet;\n")]);
+    let replay = concat!(
+        r#"{"content":"Looking.","tool_calls":[{"id":"1","name":"find_symbol","arguments":{"name":"JoinSet"}}]}"#,
+        "\n",
+        r#"{"content":"Done."}"#,
+        "\n"
+    );
+    let later = Arc::new(crate::context::LiveIndex::default());
+    let answer = |handle: &RunHandle| {
+        scratch.ledger(handle).into_iter().find_map(|event| match event {
+            LedgerEvent::ToolResult { output, .. } => Some(output),
+            _ => None,
+        })
+    };
+    let run = |later: &Arc<crate::context::LiveIndex>| {
+        let mut spec = scratch.spec(replay, Budgets::default());
+        spec.index_later = Some(later.clone());
+        start(spec, Arc::new(DiskBase), None).unwrap()
+    };
+
+    let still_building = run(&later);
+    still_building.finished().await;
+    assert!(answer(&still_building).unwrap().contains("not available yet"));
+
+    later.install(crate::context::Index::build(scratch.dir.path(), None));
+    let built_since = run(&later);
+    built_since.finished().await;
+    let found = answer(&built_since).unwrap();
+    assert!(found.starts_with("`JoinSet` is defined at:\nsrc/set.rs:1: pub struct JoinSet"), "{found}");
 }

@@ -55,6 +55,7 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
         provider: config.provider,
         budgets: config.agent.into(),
         index: Some(Arc::new(index)),
+        index_later: None,
         validator,
     };
     let (events, mut receiver) = mpsc::unbounded_channel();

@@ -47,6 +47,13 @@ pub struct LiveIndex {
     ready: watch::Sender<bool>,
 }
 
+impl std::fmt::Debug for LiveIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let files = self.snapshot().map(|index| index.len());
+        f.debug_struct("LiveIndex").field("files", &files).finish_non_exhaustive()
+    }
+}
+
 impl Default for LiveIndex {
     fn default() -> Self {
         Self { state: RwLock::default(), ready: watch::channel(false).0 }

@@ -153,6 +153,7 @@ async fn implement_issue(
         issue,
         provider: config.provider,
         budgets: config.agent.into(),
+        index_later: index.is_none().then(|| state.index.clone()),
         index,
         validator,
     };
