@@ -239,8 +239,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                 reasons.push((0.0, weak_reason(signals, i)));
             }
             if signals.tests[i] && !signals.about_tests {
-                let path = &signals.paths[i];
-                score *= if path.contains("/src/") && !path.contains("/test/") { 0.7 } else { 0.3 };
+                score *= 0.3;
                 reasons.push((0.0, "test code (ranked down)".into()));
             } else if signals.examples[i] && !signals.about_examples {
                 score *= 0.3;
@@ -703,6 +702,23 @@ mod tests {
             ranked[1].reasons.iter().any(|r| r.contains("extends or implements `JsonParser`")),
             "{:?}",
             ranked[1].reasons
+        );
+    }
+
+    #[test]
+    fn test_modules_sink_alike_wherever_the_crate_sits() {
+        let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
+        let (_dir, index) = index(&[
+            ("src/set.rs", "pub struct JoinSet;\n"),
+            ("src/spawn.rs", "fn spawn_all(set: JoinSet) {}\n"),
+            ("src/tests/lost.rs", test),
+            ("tokio/src/runtime/tests/loom_lost.rs", test),
+        ]);
+        let ranked = rank(&index, "JoinSet loses tasks");
+        assert_eq!(
+            order(&ranked),
+            ["src/set.rs", "src/spawn.rs", "src/tests/lost.rs", "tokio/src/runtime/tests/loom_lost.rs"],
+            "{ranked:?}"
         );
     }
 
