@@ -14,7 +14,9 @@ use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, TsConfig, join};
 use super::terms;
-use super::walk::{Found, indexable, is_manifest, ruled_folder, walk, walkable, walkable_folder};
+use super::walk::{
+    Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
+};
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -434,7 +436,7 @@ impl Index {
     pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
-        if is_manifest(name) {
+        if is_manifest(name) && output_folder_of_manifest(path).is_none() {
             let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
             if self.manifests.note(path, present) {
                 self.reread_manifests();
@@ -500,10 +502,14 @@ impl Index {
 
     /// The folder (`""`: the workspace) a change at `path` makes the index read again as a
     /// whole: a folder that appeared (moved, renamed or generated comes as one event, not one
-    /// per file), or the folder of an edited ignore file. None for any other change.
+    /// per file), the folder of an edited ignore file, or a folder named like build output
+    /// whose project manifest came or went. None for any other change.
     pub fn folder_read_for(&self, path: &str) -> Option<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if is_manifest(name) {
+        if let Some(folder) = output_folder_of_manifest(path) {
+            // It makes the folder source, or build output again.
+            Some(folder.to_owned())
+        } else if is_manifest(name) {
             None
         } else if let Some(folder) = ruled_folder(path) {
             Some(folder.to_owned())
@@ -515,12 +521,14 @@ impl Index {
     /// Reads the folder at `path` (`""`: the workspace) as the walk would, without changing
     /// the index, so it can be done while others read the index; [`Index::apply_folder`]
     /// makes it current. Files whose content is as indexed are not parsed. None when the walk
-    /// would not enter the folder and no tsconfig base lies in it.
+    /// would not enter the folder and neither an indexed file nor a tsconfig base lies in it.
     pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
         if !path.is_empty() && !walkable_folder(&self.root, path) {
-            // Nothing in it is indexed, but a tsconfig base may be (`.config/tsconfig.json`).
+            // Nothing in it is indexed now, but a tsconfig base may be (`.config/tsconfig.json`),
+            // or files were before (a `build` folder whose `package.json` went).
             let empty = self.nothing_below(path);
-            return self.modules.has_tsconfig_base_below(&empty.below).then_some(empty);
+            let held = self.indexed_below(&empty.below).next().is_some();
+            return (held || self.modules.has_tsconfig_base_below(&empty.below)).then_some(empty);
         }
         let below = below_folder(path);
         // A tree whose build met the file limit keeps to it: a folder read again takes no more
@@ -604,11 +612,15 @@ impl Index {
 
 /// Whether a change to `relative` changes more of the index than its own entry, by its name:
 /// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json`
-/// base one extends) or an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`). A base
-/// of another name is known to the index ([`Index::shapes`]).
+/// base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
+/// project manifest that makes a folder named like build output source (`build/package.json`).
+/// A base of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    is_manifest(name) || named_like_tsconfig(name) || ruled_folder(relative).is_some()
+    is_manifest(name)
+        || named_like_tsconfig(name)
+        || ruled_folder(relative).is_some()
+        || output_folder_of_manifest(relative).is_some()
 }
 
 /// Whether a file named `name` is named like a TypeScript configuration (`tsconfig.base.json`).
@@ -1057,6 +1069,9 @@ mod tests {
         assert_eq!(index.folder_read_for(".ignore").as_deref(), Some(""));
         assert_eq!(index.folder_read_for("src/lib.rs"), None);
         assert_eq!(index.folder_read_for("Cargo.toml"), None);
+        assert_eq!(index.folder_read_for("packages/build/package.json").as_deref(), Some("packages/build"));
+        assert_eq!(index.folder_read_for("tools/out/Cargo.toml").as_deref(), Some("tools/out"));
+        assert_eq!(index.folder_read_for("src/build/package.json"), None, "entered anyway");
 
         let read = index.read_folder("src").unwrap();
         assert!(
@@ -1235,6 +1250,22 @@ mod tests {
         assert!(indexable(dir.path(), "packages/build/lib/bundle.ts"), "files reported later are judged alike");
         assert!(!indexable(dir.path(), "dist/my-lib/index.js"));
         assert!(!indexable(dir.path(), "target/debug/x.rs"));
+    }
+
+    #[test]
+    fn a_manifest_that_comes_or_goes_opens_or_closes_a_folder_named_like_output() {
+        let dir =
+            workspace(&[("src/lib.rs", b"pub fn lib() {}\n"), ("build/lib/gulp.ts", b"export const tasks = [];\n")]);
+        let mut index = Index::build(dir.path(), None);
+        assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
+        std::fs::write(dir.path().join("build/package.json"), "{}\n").unwrap();
+        assert!(index.concerns("build/package.json"));
+        index.refresh_from_disk("build/package.json");
+        assert_eq!(indexed_paths(&index), ["build/lib/gulp.ts", "src/lib.rs"]);
+        std::fs::remove_file(dir.path().join("build/package.json")).unwrap();
+        index.refresh_from_disk("build/package.json");
+        assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
+        assert!(!index.concerns("web/package.json"), "another package.json changes nothing");
     }
 
     #[test]

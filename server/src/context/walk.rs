@@ -36,6 +36,17 @@ pub(super) fn skipped_folder(root: &Path, relative: &str) -> bool {
             && !PROJECT_MANIFESTS.iter().any(|manifest| root.join(relative).join(manifest).is_file()))
 }
 
+/// The folder named like build output that the project manifest at `relative` makes source
+/// (see [`skipped_folder`]): `packages/build` for `packages/build/package.json`. None for any
+/// other file, and for one in a folder the walk enters anyway (inside `src`).
+pub(super) fn output_folder_of_manifest(relative: &str) -> Option<&str> {
+    let (folder, name) = relative.rsplit_once('/')?;
+    let mut folders = folder.rsplit('/');
+    let folder_name = folders.next().unwrap_or(folder);
+    (PROJECT_MANIFESTS.contains(&name) && OUTPUT_DIRS.contains(&folder_name) && !folders.any(|f| f == "src"))
+        .then_some(folder)
+}
+
 /// A source file found by the walk.
 pub(super) struct Found {
     /// Relative to the workspace, with `/` separators.
