@@ -147,7 +147,7 @@ pub struct Signals {
     package: Vec<f64>,
     parent: Vec<f64>,
     prior: Vec<f64>,
-    /// How many other files use what each file defines.
+    /// How many other files use what each file defines (by name, as the graph links them).
     users: Vec<usize>,
 }
 
@@ -233,7 +233,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let users = signals.users[i];
             if signals.prior[i] > 0.5 && users >= 2 {
-                reasons.push((weights.prior * signals.prior[i], format!("central: {users} files use it")));
+                reasons.push((weights.prior * signals.prior[i], format!("central: {users} files use what it defines")));
             }
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
@@ -264,8 +264,8 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
     } else {
         match signals.users[i] {
             0 => "nothing in the issue points here".into(),
-            1 => "nothing in the issue points here; 1 file uses it".into(),
-            users => format!("nothing in the issue points here; {users} files use it"),
+            1 => "nothing in the issue points here; 1 file uses what it defines".into(),
+            users => format!("nothing in the issue points here; {users} files use what it defines"),
         }
     }
 }
@@ -619,7 +619,7 @@ mod tests {
             assert!(!file.reasons.is_empty(), "{file:?}");
         }
         let util = ranked.iter().find(|r| r.path == "src/util.rs").unwrap();
-        assert!(util.reasons.contains(&"central: 3 files use it".to_owned()), "{util:?}");
+        assert!(util.reasons.contains(&"central: 3 files use what it defines".to_owned()), "{util:?}");
         let a = ranked.iter().find(|r| r.path == "src/users/a.rs").unwrap();
         assert_eq!(a.reasons, ["nothing in the issue points here"], "it uses, nothing uses it");
 
