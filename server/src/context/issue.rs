@@ -717,7 +717,8 @@ mod tests {
 
     proptest::proptest! {
         /// Any text, Markdown-shaped or not, is read without panicking, and what comes back
-        /// is drawn from it: names it holds, at most a few qualifiers, finite positive weights.
+        /// is drawn from it: names it holds, at most a few qualifiers, finite positive weights,
+        /// paths with forward slashes only.
         #[test]
         fn any_issue_text_is_read_into_names_it_holds(
             pieces in proptest::collection::vec(proptest::prop_oneof![
@@ -727,6 +728,7 @@ mod tests {
                     "\tat com.fasterxml.jackson.core.JsonParser.nextToken(JsonParser.java:12)\n",
                     "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                     "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
+                    "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
@@ -743,6 +745,8 @@ mod tests {
             }
             for (path, weight) in &query.paths {
                 proptest::prop_assert!(!path.is_empty() && weight.is_finite() && *weight > 0.0, "{path} {weight}");
+                // Paths are spelt as the index spells them, Windows ones too.
+                proptest::prop_assert!(!path.contains('\\'), "{path}");
             }
         }
     }
