@@ -571,6 +571,9 @@ mod tests {
         // A name found only without regard to case counts the uses of the name found.
         let cased = find(&mut overlay, "store::DISPATCH");
         assert!(cased.contains("src/store.rs:3:") && cased.contains("used in:\nsrc/user.rs (1 use)"), "{cased}");
+        // Arguments and type arguments say nothing of where a name is defined.
+        let generic = find(&mut overlay, "Store<T>::dispatch(&self)");
+        assert!(generic.contains("src/store.rs:3:") && !generic.contains("queue.rs"), "{generic}");
         let empty = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": ":: ()"})));
         assert!(!empty.ok && empty.output.contains("holds no name"), "{}", empty.output);
     }

@@ -103,7 +103,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
                 let matches = if exact {
                     definition.name == wanted.name
                 } else {
-                    definition.name.eq_ignore_ascii_case(wanted.name)
+                    definition.name.eq_ignore_ascii_case(&wanted.name)
                 };
                 if matches {
                     definitions.push((file, definition));
@@ -132,7 +132,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     // Uses are counted by the names found (a case-insensitive match is used under its own).
     let mut names: Vec<&str> = definitions.iter().map(|(_, definition)| definition.name.as_str()).collect();
     if names.is_empty() {
-        names.push(wanted.name);
+        names.push(&wanted.name);
     }
     names.sort_unstable();
     names.dedup();
@@ -187,24 +187,37 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
 }
 
 /// A name as the model asks for it: the name itself and the qualifiers before it.
-struct SymbolName<'a> {
-    name: &'a str,
-    qualifiers: Vec<&'a str>,
+struct SymbolName {
+    name: String,
+    qualifiers: Vec<String>,
 }
 
-impl<'a> SymbolName<'a> {
-    /// Splits `a::b::Name`, `a.b.Name` or `Type#name`, dropping a call's `()`, a macro's `!`
-    /// and path words that qualify nothing (`crate`, `self`, `super`); none when no name is left.
-    fn parse(asked: &'a str) -> Option<Self> {
-        let asked = asked.trim_end_matches("()").trim_end_matches('!');
-        let mut parts: Vec<&str> = asked
+impl SymbolName {
+    /// Splits `a::b::Name`, `a.b.Name` or `Type#name`, dropping a call's arguments
+    /// (`read(x)`), type arguments (`Vec<T>::push`, `collect::<Vec<_>>`), a macro's `!` and
+    /// path words that qualify nothing (`crate`, `self`, `super`); none when no name is left.
+    fn parse(asked: &str) -> Option<Self> {
+        let asked = asked.split('(').next().unwrap_or(asked);
+        let mut plain = String::with_capacity(asked.len());
+        let mut depth = 0_usize;
+        for c in asked.chars() {
+            match c {
+                '<' => depth += 1,
+                '>' if depth > 0 => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        let mut parts: Vec<String> = plain
+            .trim_end_matches('!')
             .split("::")
             .flat_map(|part| part.split(['.', '#']))
             .map(str::trim)
             .filter(|part| !part.is_empty())
+            .map(str::to_owned)
             .collect();
         let name = parts.pop()?;
-        parts.retain(|part| !matches!(*part, "crate" | "self" | "super"));
+        parts.retain(|part| !matches!(part.as_str(), "crate" | "self" | "super"));
         Some(Self { name, qualifiers: parts })
     }
 
@@ -213,7 +226,7 @@ impl<'a> SymbolName<'a> {
     /// `tokio/src/net/tcp/stream.rs`; a crate's `-` reads as `_`).
     fn fits(&self, definition: &Definition, path: &str, module: impl FnOnce() -> String) -> bool {
         let Some(nearest) = self.qualifiers.last() else { return true };
-        if definition.container.as_deref() == Some(*nearest) {
+        if definition.container.as_deref() == Some(nearest.as_str()) {
             return true;
         }
         let module = module();
