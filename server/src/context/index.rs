@@ -436,7 +436,13 @@ impl Index {
     pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
-        if is_manifest(name) && output_folder_of_manifest(path).is_none() {
+        if is_manifest(name) {
+            // One at the top of a folder named like build output opens or closes the folder.
+            if let Some(folder) = output_folder_of_manifest(path)
+                && let Some(read) = self.read_folder(folder)
+            {
+                self.apply_folder(read, keep);
+            }
             let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
             if self.manifests.note(path, present) {
                 self.reread_manifests();
@@ -506,11 +512,12 @@ impl Index {
     /// whose project manifest came or went. None for any other change.
     pub fn folder_read_for(&self, path: &str) -> Option<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if let Some(folder) = output_folder_of_manifest(path) {
+        if is_manifest(name) {
+            // Read again with the manifests (see `Index::refresh_from_disk`).
+            None
+        } else if let Some(folder) = output_folder_of_manifest(path) {
             // It makes the folder source, or build output again.
             Some(folder.to_owned())
-        } else if is_manifest(name) {
-            None
         } else if let Some(folder) = ruled_folder(path) {
             Some(folder.to_owned())
         } else {
@@ -527,7 +534,7 @@ impl Index {
             // Nothing in it is indexed now, but a tsconfig base may be (`.config/tsconfig.json`),
             // or files were before (a `build` folder whose `package.json` went).
             let empty = self.nothing_below(path);
-            let held = self.indexed_below(&empty.below).next().is_some();
+            let held = self.indexed_below(&empty.below).next().is_some() || self.manifests.any_below(&empty.below);
             return (held || self.modules.has_tsconfig_base_below(&empty.below)).then_some(empty);
         }
         let below = below_folder(path);
@@ -1070,7 +1077,7 @@ mod tests {
         assert_eq!(index.folder_read_for("src/lib.rs"), None);
         assert_eq!(index.folder_read_for("Cargo.toml"), None);
         assert_eq!(index.folder_read_for("packages/build/package.json").as_deref(), Some("packages/build"));
-        assert_eq!(index.folder_read_for("tools/out/Cargo.toml").as_deref(), Some("tools/out"));
+        assert_eq!(index.folder_read_for("tools/out/Cargo.toml"), None, "read again with the manifests");
         assert_eq!(index.folder_read_for("src/build/package.json"), None, "entered anyway");
 
         let read = index.read_folder("src").unwrap();
@@ -1266,6 +1273,20 @@ mod tests {
         index.refresh_from_disk("build/package.json");
         assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
         assert!(!index.concerns("web/package.json"), "another package.json changes nothing");
+
+        // A crate's manifest there opens the folder, and its edits rename the crate.
+        let module = |index: &Index| index.module_of("out/src/lib.rs");
+        std::fs::create_dir_all(dir.path().join("out/src")).unwrap();
+        std::fs::write(dir.path().join("out/src/lib.rs"), "pub fn out() {}\n").unwrap();
+        std::fs::write(dir.path().join("out/Cargo.toml"), "[package]\nname = \"first\"\n").unwrap();
+        index.refresh_from_disk("out/Cargo.toml");
+        assert_eq!(module(&index).as_deref(), Some("first"));
+        std::fs::write(dir.path().join("out/Cargo.toml"), "[package]\nname = \"second\"\n").unwrap();
+        index.refresh_from_disk("out/Cargo.toml");
+        assert_eq!(module(&index).as_deref(), Some("second"));
+        std::fs::remove_file(dir.path().join("out/Cargo.toml")).unwrap();
+        index.refresh_from_disk("out/Cargo.toml");
+        assert_eq!(module(&index), None, "build output again");
     }
 
     #[test]

@@ -20,8 +20,9 @@ const SKIPPED_DIRS: [&str; 8] =
 const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
 
 /// Manifests that make a folder a project: a folder named like build output that holds one
-/// is source (a monorepo's `build` package, a repository's `build/` scripts with their own
-/// `package.json`), as no build tool writes one at the top of its output.
+/// is taken as source (a monorepo's `build` package, a repository's `build/` scripts with
+/// their own `package.json`). Build tools seldom write one at the top of their output (`tsc`
+/// can copy an imported `package.json` there), and output git ignores is skipped anyway.
 const PROJECT_MANIFESTS: [&str; 6] =
     ["Cargo.toml", "package.json", "tsconfig.json", "pom.xml", "build.gradle", "build.gradle.kts"];
 
