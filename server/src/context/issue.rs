@@ -480,18 +480,21 @@ fn path_mentions(text: &str) -> Vec<String> {
 }
 
 /// A path as the index spells it: a Windows path's backslashes become slashes and its drive
-/// (`C:`) goes, while a backslash before punctuation is Markdown's escape (`my\_file.rs`)
-/// and is dropped.
+/// (`C:`) goes. In a token that is no Windows path, a backslash before punctuation is
+/// Markdown's escape (`my\_file.rs`) and is dropped; a Windows path is one with a drive or a
+/// backslash before a letter or digit, and then every backslash parts folders
+/// (`src\__tests__\store.test.ts`).
 fn forward_slashes(token: &str) -> String {
-    let token = match token.as_bytes() {
-        [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic() => &token[3..],
-        _ => token,
+    let (token, drive) = match token.as_bytes() {
+        [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic() => (&token[3..], true),
+        _ => (token, false),
     };
+    let windows = drive || token.as_bytes().windows(2).any(|pair| pair[0] == b'\\' && pair[1].is_ascii_alphanumeric());
     let mut path = String::with_capacity(token.len());
     let mut chars = token.chars().peekable();
     while let Some(c) = chars.next() {
         match (c, chars.peek()) {
-            ('\\', Some(next)) if next.is_ascii_punctuation() && *next != '.' => {}
+            ('\\', Some(next)) if !windows && next.is_ascii_punctuation() && *next != '.' => {}
             ('\\', _) => path.push('/'),
             _ => path.push(c),
         }
@@ -636,17 +639,21 @@ mod tests {
         let query = analyze(
             "Panics on Windows\nthread 'main' panicked at src\\net\\tcp.rs:3:5:\n\
              see C:\\Users\\dev\\app\\crates\\core\\src\\lib.rs:10:1 and d:/app/web/main.mts, \
-             .\\scripts\\build.cjs, my\\_file.rs\n",
+             .\\scripts\\build.cjs, my\\_file.rs\n\
+             src\\__tests__\\store.test.ts C:\\app\\pages\\_app.tsx src\\routes\\+page.ts\n",
         );
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
             paths,
             [
                 "Users/dev/app/crates/core/src/lib.rs",
+                "app/pages/_app.tsx",
                 "app/web/main.mts",
                 "my_file.rs",
                 "scripts/build.cjs",
-                "src/net/tcp.rs"
+                "src/__tests__/store.test.ts",
+                "src/net/tcp.rs",
+                "src/routes/+page.ts"
             ]
         );
     }
