@@ -493,7 +493,7 @@ mod tests {
         let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
         assert_eq!(
             found.output,
-            "src/a.rs:1: fn alpha() {}\n[not searched, as not UTF-8 text (binary or another encoding): src/legacy.rs]\n"
+            "src/a.rs:1: fn alpha() {}\n[not searched, as not readable as text (binary, another encoding than UTF-8, or too large): src/legacy.rs]\n"
         );
         std::fs::write(dir.path().join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
         std::fs::write(dir.path().join("icon.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
@@ -551,11 +551,11 @@ mod tests {
             tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
         };
         let method = find(&mut overlay, "Store::dispatch");
-        assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (in `stores::store`)\nused in:\n"), "{method}");
+        assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (in `stores::store`)\nused in (uses of any `dispatch`, by name):\nsrc/user.rs"), "{method}");
         assert!(!method.contains("queue.rs"), "{method}");
         let java = find(&mut overlay, "Mapper.readValue()");
         assert!(java.contains("Mapper.java:3:") && !java.contains("Reader.java:3:"), "{java}");
-        assert!(java.contains("used in:\nsrc/main/java/com/acme/Reader.java (1 use)"), "{java}");
+        assert!(java.contains("by name):\nsrc/main/java/com/acme/Reader.java (1 use)"), "{java}");
         let by_module = find(&mut overlay, "crate::queue::drain");
         assert!(
             by_module.starts_with("`crate::queue::drain` is defined at:\nsrc/queue.rs:5: pub fn drain()"),
@@ -570,7 +570,7 @@ mod tests {
         assert!(unfit.contains("src/queue.rs:3:") && unfit.contains("src/store.rs:3:"), "{unfit}");
         // A name found only without regard to case counts the uses of the name found.
         let cased = find(&mut overlay, "store::DISPATCH");
-        assert!(cased.contains("src/store.rs:3:") && cased.contains("used in:\nsrc/user.rs (1 use)"), "{cased}");
+        assert!(cased.contains("src/store.rs:3:") && cased.contains("by name):\nsrc/user.rs (1 use)"), "{cased}");
         // Arguments and type arguments say nothing of where a name is defined.
         let generic = find(&mut overlay, "Store<T>::dispatch(&self)");
         assert!(generic.contains("src/store.rs:3:") && !generic.contains("queue.rs"), "{generic}");

@@ -65,7 +65,10 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
             2 => " and 1 other".to_owned(),
             n => format!(" and {} others", n - 1),
         };
-        let _ = writeln!(output, "[not searched, as not UTF-8 text (binary or another encoding): {first}{others}]");
+        let _ = writeln!(
+            output,
+            "[not searched, as not readable as text (binary, another encoding than UTF-8, or too large): {first}{others}]"
+        );
     }
     Ok(ToolOutcome::ok(output, false))
 }
@@ -175,7 +178,12 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     if !users.is_empty() {
-        let _ = writeln!(output, "used in:");
+        // Uses are known by name only: a qualifier cannot narrow them.
+        match wanted.qualifiers.is_empty() {
+            true => writeln!(output, "used in:"),
+            false => writeln!(output, "used in (uses of any `{}`, by name):", wanted.name),
+        }
+        .expect("writing to a String cannot fail");
         for (path, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
             let _ = writeln!(output, "{path} ({count} use{})", if *count == 1 { "" } else { "s" });
         }
