@@ -21,5 +21,5 @@
 (program (export_statement "default" @name value: (class !name)) @definition.class)
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class))
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)))
-(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name !value) @definition.constant)))
-(program (export_statement (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name !value) @definition.constant))))
+(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant)))
+(program (export_statement (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant))))

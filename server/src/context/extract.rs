@@ -738,7 +738,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
             Language::TypeScript,
             "export const TIMEOUT_MS = 30 * 1000;\nconst OFFSET = -1;\nexport const ROUTES = [\"a\"] as const;\n\
              export const config = { port: 1 } satisfies Config;\nexport declare const VERSION: string;\n\
-             declare let debug: boolean;\nconst Base = class {};\nexport const createStore = configure;\n\
+             declare let debug: boolean;\ndeclare const BUILD = \"1.0\";\nconst Base = class {};\nexport const createStore = configure;\n\
              const theme = settings.theme;\nconst mode = dark ? 1 : 2;\nconst none = null;\nconst words = /w+/;\n\
              const data = await load();\nconst sum = (1 + 2);\nconst el = document.body!;\nconst { a, b } = pair;\n",
         );
@@ -751,6 +751,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("config", Constant, None),
                 def("VERSION", Constant, None),
                 def("debug", Constant, None),
+                def("BUILD", Constant, None),
                 def("Base", Class, None),
                 def("createStore", Constant, None),
                 def("theme", Constant, None),
