@@ -363,11 +363,15 @@ fn analyze_part(text: &str) -> IssueQuery {
             let called = after.starts_with('(');
             let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
             let macro_use = is_macro_use(&piece[..at], chain, after, region);
-            let is_code = region != Region::Prose
-                || called
-                || macro_use
-                || parts.len() > 1
-                || parts.iter().any(|p| looks_like_code(p));
+            // Text in a string literal is data (`"a@example.com"`): its words count, and only
+            // what is spelt like code (`"expected BEGIN_OBJECT"`) is a name.
+            let quoted = region != Region::Prose && in_string_literal(&piece[..at]);
+            let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
+            let is_code = if quoted {
+                spelt_like_code
+            } else {
+                region != Region::Prose || called || macro_use || parts.len() > 1 || spelt_like_code
+            };
             let lexical_weight = if is_code { 1.5 } else { 1.0 };
             for word in terms::words(chain) {
                 *term_weights.entry(word).or_default() += lexical_weight;
@@ -404,6 +408,25 @@ fn analyze_part(text: &str) -> IssueQuery {
     query.paths = paths.into_iter().collect();
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query
+}
+
+/// Whether code ending in `before` is inside a double-quoted string literal on its line:
+/// `"a@example.com"` holds data, not names.
+fn in_string_literal(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    let mut inside = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => inside = !inside,
+            _ => escaped = false,
+        }
+        if c != '\\' {
+            escaped = false;
+        }
+    }
+    inside
 }
 
 /// Attributes the Rust language defines itself: `#[test]` names no macro of the workspace.
@@ -632,6 +655,27 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn words_in_string_literals_of_code_are_not_names() {
+        let query = analyze(
+            "email accepts consecutive dots\n`z.string().email().parse(\"a..b@example.com\")` passes.\n\
+             ```ts\nconst url = \"see \\\"docs.page\\\" at https://docs.rs\"; check(url.length);\n```\n",
+        );
+        for name in ["string", "email", "parse", "url", "check", "length"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
+        }
+        for data in ["example", "com", "docs", "page"] {
+            assert!(symbol(&query, data).is_none(), "{data}: {:?}", query.symbols);
+        }
+        // What is spelt like code stays a name, quoted or not.
+        let message = analyze("panic\n```\nError(\"expected BEGIN_OBJECT from JsonReader.peek\")\n```\n");
+        for name in ["BEGIN_OBJECT", "JsonReader", "peek"] {
+            assert!(symbol(&message, name).is_some(), "{name}: {:?}", message.symbols);
+        }
+        assert!(symbol(&message, "expected").is_none(), "{:?}", message.symbols);
+        assert!(query.terms.iter().any(|(term, _)| term == "example"), "its words still count");
     }
 
     #[test]
