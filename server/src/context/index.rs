@@ -99,16 +99,17 @@ pub fn is_test_path(path: &str) -> bool {
         || name.contains(".spec.")
 }
 
-/// True for example and demonstration programs (`examples/`, `example/`, `demo/`, a
-/// `rayon-demo` crate).
+/// True for example and demonstration programs (`examples/`, `example/`, `demo/`,
+/// `playground/`, `samples/`, a `rayon-demo` crate).
 pub fn is_example_path(path: &str) -> bool {
     let mut folders = path.split('/').rev().skip(1);
     folders.any(|part| is_example_word(part) || part.ends_with("-demo") || part.ends_with("_demo"))
 }
 
-/// `example`, `examples`, `demo` or `demos`: a folder or word meaning example code.
+/// `example`, `examples`, `demo`, `demos`, `playground`, `playgrounds` or `samples`: a
+/// folder or word meaning example code.
 pub fn is_example_word(word: &str) -> bool {
-    matches!(word, "example" | "examples" | "demo" | "demos")
+    matches!(word, "example" | "examples" | "demo" | "demos" | "playground" | "playgrounds" | "samples")
 }
 
 /// A Rust crate in the workspace: its folder, name and the files its targets compile from.
