@@ -247,7 +247,9 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
             let mut seen = HashSet::new();
-            let reasons = reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.clone())).take(4).collect();
+            // `ERROR` and `error` in the issue name a file `error.ts` once.
+            let reasons =
+                reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.to_lowercase())).take(4).collect();
             RankedFile { path: signals.paths[i].clone(), score, reasons }
         })
         .collect();
@@ -628,6 +630,16 @@ mod tests {
             self::index(&[("x.rs", "pub fn alone() {}\n"), ("y.rs", "pub fn other() {}\n")]);
         let ranked = rank(&unlinked, "Crash in `alone`");
         assert_eq!(ranked[1].reasons, ["same package as a named file (the top folder)"], "{ranked:?}");
+    }
+
+    #[test]
+    fn a_reason_is_given_once_whatever_the_case_of_the_name() {
+        let (_dir, index) =
+            index(&[("src/error.ts", "export function report() {}\n"), ("src/other.ts", "export const x = 1;\n")]);
+        let ranked = rank(&index, "Overlay hides the error\n```\nERROR: Unexpected\n```\n`error` is thrown");
+        assert_eq!(ranked[0].path, "src/error.ts");
+        let named: Vec<&String> = ranked[0].reasons.iter().filter(|r| r.starts_with("named after")).collect();
+        assert_eq!(named.len(), 1, "{:?}", ranked[0].reasons);
     }
 
     #[test]
