@@ -74,13 +74,14 @@ impl IndexedFile {
         }
     }
 
-    /// True for test code: under a `test`/`tests` folder or named like a test.
+    /// True for test code: under a `test`/`tests` folder (or a benchmarks one) or named like a test.
     pub fn is_test(&self) -> bool {
         is_test_path(&self.path)
     }
 }
 
-/// True for paths of test code.
+/// True for paths of test code, benchmarks among it (`benches/`, `bench/`, `benchmarks/`,
+/// Java's `src/jmh/`).
 pub fn is_test_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -88,10 +89,22 @@ pub fn is_test_path(path: &str) -> bool {
         || name.ends_with("Tests.java")
         || name.ends_with("IT.java")
         || (name.starts_with("Test") && name[4..].starts_with(|c: char| c.is_ascii_uppercase()));
-    lower
-        .split('/')
-        .any(|part| matches!(part, "test" | "tests" | "__tests__" | "testing" | "testdata" | "benches" | "fixtures"))
-        || matches!(name, "tests.rs" | "test.rs")
+    lower.split('/').any(|part| {
+        matches!(
+            part,
+            "test"
+                | "tests"
+                | "__tests__"
+                | "testing"
+                | "testdata"
+                | "fixtures"
+                | "benches"
+                | "bench"
+                | "benchmark"
+                | "benchmarks"
+                | "jmh"
+        )
+    }) || matches!(name, "tests.rs" | "test.rs")
         || name.ends_with("_test.rs")
         || name.ends_with("_tests.rs")
         || java_test
@@ -1367,10 +1380,15 @@ mod tests {
             "x/TestParser.java",
             "a/b.test.ts",
             "benches/x.rs",
+            "packages/bench/discriminated-union.ts",
+            "packages/zod/src/v3/benchmarks/discriminatedUnion.ts",
+            "core/src/jmh/java/a/ParserBench.java",
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["src/lib.rs", "src/main/java/a/Contest.java", "src/attestation.rs", "x/Testament.java"] {
+        for path in
+            ["src/lib.rs", "src/main/java/a/Contest.java", "src/attestation.rs", "x/Testament.java", "src/bench.rs"]
+        {
             assert!(!is_test_path(path), "{path}");
         }
     }

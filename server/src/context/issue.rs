@@ -294,7 +294,9 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
 fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
-    title.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "test" | "tests" | "testing"))
+    title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| matches!(w, "test" | "tests" | "testing" | "bench" | "benchmark" | "benchmarks"))
         || [
             "flaky",
             "failing test",
