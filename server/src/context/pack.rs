@@ -88,7 +88,7 @@ pub fn build_pack(
         full_files.push(file.path.clone());
     }
 
-    let mentioned: HashSet<&str> = issue.symbols.iter().map(|s| s.name.as_str()).collect();
+    let mentioned: Vec<&str> = issue.symbols.iter().map(|s| s.name.as_str()).collect();
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
@@ -118,10 +118,21 @@ pub fn build_pack(
 }
 
 /// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
-/// the ones the issue names first, then types, then the rest in source order.
-fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &HashSet<&str>) -> String {
+/// the ones the issue names first, then those whose names hold a name it gives
+/// (`$ZodDiscriminatedUnion` for `discriminatedUnion`), then types, then the rest in source order.
+fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &[&str]) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    definitions.sort_by_key(|d| (!mentioned.contains(d.name.as_str()), !d.kind.is_type(), d.line));
+    let named: Vec<String> = mentioned.iter().filter(|m| m.len() >= 4).map(|m| m.to_lowercase()).collect();
+    let closeness = |name: &str| {
+        if mentioned.contains(&name) {
+            0
+        } else if named.iter().any(|m| name.to_lowercase().contains(m.as_str())) {
+            1
+        } else {
+            2
+        }
+    };
+    definitions.sort_by_cached_key(|d| (closeness(&d.name), !d.kind.is_type(), d.line));
     let mut block = match module {
         Some(module) => format!("{} (`{module}`)\n", file.path),
         None => format!("{}\n", file.path),
@@ -183,6 +194,26 @@ mod tests {
             pack.text
         );
         assert!(!pack.text.contains("src/set.rs [not"), "{}", pack.text);
+    }
+
+    #[test]
+    fn the_map_shows_definitions_named_after_the_issues_names_early() {
+        let mut big = String::new();
+        for n in 0..40 {
+            let _ = writeln!(big, "export interface Filler{n} {{}}");
+        }
+        big.push_str("export class ZodDiscriminatedUnion {}\nexport function discriminatedUnion() {}\n");
+        let (dir, index) = workspace(&[("src/schemas.ts", big)]);
+        let issue = "`discriminatedUnion` fails with a lazy option";
+        let ranked = rank(&index, issue);
+        let pack = build_pack(&index, &ranked, &analyze(issue), 300, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        });
+        assert!(
+            pack.text.contains("src/schemas.ts\n     42: function discriminatedUnion()\n     41: class ZodDiscriminatedUnion\n      1: interface Filler0"),
+            "{}",
+            pack.text
+        );
     }
 
     #[test]
