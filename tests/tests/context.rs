@@ -100,6 +100,10 @@ fn index_reports_counts_per_language() {
     assert_eq!(report["languages"]["rust"]["files"], 26);
     assert_eq!(report["languages"]["typescript"]["definitions"], 2);
     assert!(report["languages"]["typescript"]["parse_errors"].as_u64().unwrap() > 0);
+    let broken = report["parseErrors"].as_array().unwrap();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!(broken[0]["path"], "web/broken.ts");
+    assert!(broken[0]["errors"].as_u64().unwrap() > 0);
     assert_eq!(report["crates"][0]["name"], "limits");
     assert_eq!(report["cacheHits"], 0);
 }

@@ -20,6 +20,13 @@ pub fn run(args: &IndexArgs) -> ExitCode {
     let mut index = build(&root, !args.no_cache);
     index.count_imports();
     let stats = &index.stats;
+    // Files tree-sitter could not parse whole: their definitions may be missing.
+    let mut broken: Vec<(&str, u32)> = index
+        .files()
+        .filter(|file| file.symbols.parse_errors > 0)
+        .map(|file| (file.path.as_str(), file.symbols.parse_errors))
+        .collect();
+    broken.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     if args.json {
         let value = json!({
             "root": root,
@@ -31,6 +38,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
             "fileLimit": stats.file_limit,
             "crates": index.crates(),
+            "parseErrors": broken.iter().map(|(path, errors)| json!({"path": path, "errors": errors})).collect::<Vec<_>>(),
         });
         println!("{value:#}");
     } else {
@@ -50,6 +58,14 @@ pub fn run(args: &IndexArgs) -> ExitCode {
                 counts.parse_errors,
                 counts.cpu_ms
             );
+        }
+        if !broken.is_empty() {
+            let shown: Vec<String> = broken.iter().take(5).map(|(path, errors)| format!("{path} ({errors})")).collect();
+            let more = match broken.len().saturating_sub(5) {
+                0 => String::new(),
+                more => format!(" and {more} more (--json lists them all)"),
+            };
+            println!("  parse errors in {} files: {}{more}", broken.len(), shown.join(", "));
         }
         for (path, why) in &stats.skipped {
             println!("  skipped {path}: {why}");
