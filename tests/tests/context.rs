@@ -91,6 +91,24 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
 }
 
 #[test]
+fn context_says_when_there_is_nothing_to_rank_or_list() {
+    let scratch = Scratch::new(&[("docs/guide.md", "# Guide\n"), ("ISSUE.md", "Crash\nIt crashes.\n")]);
+    let issue = scratch.workspace().join("ISSUE.md");
+    let issue = issue.to_str().unwrap();
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--json", "--issue-file", issue], &[]);
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"], json!([]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("holds no source file to rank"), "{stderr}");
+
+    let zero = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "0", "--issue-file", issue], &[]);
+    assert!(!zero.status.success());
+    let stderr = String::from_utf8_lossy(&zero.stderr);
+    assert!(stderr.contains("0 lists nothing; give how many files to list, 1 or more"), "{stderr}");
+}
+
+#[test]
 fn index_reports_counts_per_language() {
     let scratch = crate_with_modules();
     scratch.write("web/app.ts", "export function start(): void {}\nexport class App {}\n");

@@ -33,6 +33,13 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     // The model is resolved before the index is built, so a bad configuration fails at once.
     let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
+    if index.is_empty() {
+        eprintln!(
+            "issuewright: {} holds no source file to rank (Rust, Java, TypeScript or JavaScript; files git ignores, \
+             dependencies and build output are left out); give the project's folder",
+            root.display()
+        );
+    }
     let query = issue::analyze(&text);
     if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
         eprintln!(

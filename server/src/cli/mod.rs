@@ -59,8 +59,8 @@ pub struct ContextArgs {
     /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}`.
     #[arg(long)]
     pub json: bool,
-    /// How many files to list.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// How many files to list (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = at_least_one)]
     pub top: usize,
     /// Parse every file, ignoring and not writing the on-disk cache.
     #[arg(long)]
@@ -156,6 +156,14 @@ pub async fn main(cli: Cli) -> ExitCode {
 }
 
 /// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
+fn at_least_one(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("0 lists nothing; give how many files to list, 1 or more".into()),
+        Ok(count) => Ok(count),
+        Err(_) => Err("not a whole number; give how many files to list, 1 or more".into()),
+    }
+}
+
 fn existing_folder(value: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(value);
     not_a_folder(&path).map_or(Ok(path), Err)
