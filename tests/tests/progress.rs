@@ -5,7 +5,7 @@ use issuewright_tests::{Scratch, done, replay, turn};
 use serde_json::{Value, json};
 
 fn scratch() -> Scratch {
-    let scratch = Scratch::new(&[("a.txt", "a\n")]);
+    let scratch = Scratch::new(&[("a.txt", "a\n"), ("src/b.rs", "pub fn b() {}\n")]);
     scratch.write(
         "replay.jsonl",
         &replay(&[
@@ -48,7 +48,21 @@ fn a_run_reports_begin_each_step_and_end() {
         .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "report")
         .map(|n| n["params"]["value"]["message"].as_str().unwrap().to_owned())
         .collect();
+    // What the first prompt holds of the workspace comes before the first round.
+    let context = messages.iter().position(|m| m.starts_with("context: src/b.rs in full; 0 more in the map"));
+    let first_round = messages.iter().position(|m| m.starts_with("round 1"));
+    assert!(context.is_some() && context < first_round, "{messages:?}");
     assert!(messages.contains(&"round 1: read_file a.txt".to_owned()), "{messages:?}");
+    let event = client
+        .notifications
+        .iter()
+        .find(|n| n["method"] == "issuewright/runEvent" && n["params"]["event"]["kind"] == "context")
+        .expect("a context event");
+    assert_eq!(event["params"]["event"]["fullFiles"], json!(["src/b.rs"]));
+    assert_eq!(
+        (&event["params"]["event"]["mappedFiles"], &event["params"]["event"]["indexed"]),
+        (&json!(0), &json!(true))
+    );
     assert!(messages.contains(&"round 1: patch_file a.txt (failed)".to_owned()), "{messages:?}");
     let end = client
         .notifications

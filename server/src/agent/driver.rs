@@ -81,6 +81,12 @@ impl Driver {
         let specs_tokens = crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default());
         let room = compact::room(info.context_window, info.max_output, specs_tokens);
         let pack = self.context_pack(info);
+        self.emit(RunEvent::Context {
+            full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
+            mapped_files: pack.as_ref().map_or(0, |pack| pack.mapped_files.len()),
+            tokens: pack.as_ref().map_or(0, |pack| pack.tokens),
+            indexed: self.spec.index.is_some(),
+        });
         let (system, user) = (prompt::system(validating), prompt::first_message(&self.spec.issue, pack.as_ref()));
         self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
         let mut messages = vec![Message::System(system), Message::User(user)];

@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use run::{
     Budgets, FinalValidation, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus,
-    ValidationStatus, Verdict,
+    ValidationStatus, Verdict, context_line,
 };
 
 use crate::session::{RunId, RunRecord, SessionError};

@@ -246,6 +246,19 @@ pub enum RunEvent {
         /// The title.
         title: String,
     },
+    /// What the first prompt holds of the workspace: the context pack, or none when the
+    /// index was not ready (then `find_symbol` waits for it).
+    #[serde(rename_all = "camelCase")]
+    Context {
+        /// Files given in full, best first.
+        full_files: Vec<String>,
+        /// How many files the repository map lists.
+        mapped_files: usize,
+        /// The pack's estimated size in tokens.
+        tokens: usize,
+        /// Whether the index was ready when the run began.
+        indexed: bool,
+    },
     /// A model turn is being requested.
     Round {
         /// 1-based round.
@@ -287,6 +300,25 @@ pub enum RunEvent {
         /// Number of files in the proposal.
         files: usize,
     },
+}
+
+/// What a run's first prompt holds of the workspace, in one line, for a
+/// [`RunEvent::Context`]; none for any other event.
+pub fn context_line(event: &RunEvent) -> Option<String> {
+    let RunEvent::Context { full_files, mapped_files, tokens, indexed } = event else { return None };
+    if !indexed {
+        return Some("context: none yet, the index is still being built; find_symbol answers once it is".into());
+    }
+    if full_files.is_empty() && *mapped_files == 0 {
+        return Some("context: no source file to show".into());
+    }
+    let shown = full_files.iter().take(3).map(String::as_str).collect::<Vec<_>>().join(", ");
+    let full = match full_files.len() {
+        0 => "no file in full".to_owned(),
+        1..=3 => format!("{shown} in full"),
+        count => format!("{shown} and {} more in full", count - 3),
+    };
+    Some(format!("context: {full}; {mapped_files} more in the map (about {tokens} tokens)"))
 }
 
 /// Follows and controls one run.

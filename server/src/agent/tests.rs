@@ -505,16 +505,43 @@ async fn find_symbol_answers_once_an_index_building_at_the_start_is_ready() {
     let run = |later: &Arc<crate::context::LiveIndex>| {
         let mut spec = scratch.spec(replay, Budgets::default());
         spec.index_later = Some(later.clone());
-        start(spec, Arc::new(DiskBase), None).unwrap()
+        let (events, receiver) = tokio::sync::mpsc::unbounded_channel();
+        (start(spec, Arc::new(DiskBase), Some(events)).unwrap(), receiver)
     };
 
-    let still_building = run(&later);
+    let (still_building, mut events) = run(&later);
     still_building.finished().await;
     assert!(answer(&still_building).unwrap().contains("not available yet"));
+    let mut context = None;
+    while let Ok(event) = events.try_recv() {
+        if matches!(event, RunEvent::Context { .. }) {
+            context = context_line(&event);
+        }
+    }
+    assert!(context.unwrap().starts_with("context: none yet, the index is still being built"));
 
     later.install(crate::context::Index::build(scratch.dir.path(), None));
-    let built_since = run(&later);
+    let (built_since, _events) = run(&later);
     built_since.finished().await;
     let found = answer(&built_since).unwrap();
     assert!(found.starts_with("`JoinSet` is defined at:\nsrc/set.rs:1: pub struct JoinSet"), "{found}");
+}
+
+#[test]
+fn the_context_line_says_what_the_first_prompt_holds() {
+    let line = |full: &[&str], mapped, indexed| {
+        let full_files = full.iter().map(|f| (*f).to_owned()).collect();
+        context_line(&RunEvent::Context { full_files, mapped_files: mapped, tokens: 1200, indexed }).unwrap()
+    };
+    assert_eq!(
+        line(&["a.rs", "b.rs"], 12, true),
+        "context: a.rs, b.rs in full; 12 more in the map (about 1200 tokens)"
+    );
+    assert_eq!(
+        line(&["a.rs", "b.rs", "c.rs", "d.rs", "e.rs"], 0, true),
+        "context: a.rs, b.rs, c.rs and 2 more in full; 0 more in the map (about 1200 tokens)"
+    );
+    assert_eq!(line(&[], 0, true), "context: no source file to show");
+    assert!(line(&[], 0, false).starts_with("context: none yet, the index is still being built"));
+    assert_eq!(context_line(&RunEvent::Round { round: 1 }), None);
 }

@@ -116,6 +116,7 @@ fn flags_layer(args: &RunArgs, cwd: &std::path::Path) -> ConfigLayer {
 fn progress_line(event: &RunEvent) -> Option<String> {
     match event {
         RunEvent::Started { title } => Some(format!("issuewright: implementing \"{title}\"")),
+        RunEvent::Context { .. } => agent::context_line(event).map(|line| format!("  {line}")),
         RunEvent::ToolCall { round, name, path, ok, message } => Some(format!(
             "  round {round}: {name} {}{}",
             path.as_deref().unwrap_or_default(),

@@ -11,7 +11,7 @@ use tower_lsp::lsp_types::{
     WorkDoneProgressCreateParams, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
-use crate::agent::{RunEvent, RunState, ValidationStatus, Verdict};
+use crate::agent::{RunEvent, RunState, ValidationStatus, Verdict, context_line};
 use crate::session::RunId;
 
 /// The `issuewright/runEvent` notification: `{runId, event}` for every run event.
@@ -42,6 +42,11 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
                 title: "issuewright".into(),
                 cancellable: Some(true),
                 message: Some(title.clone()),
+                percentage: None,
+            })),
+            RunEvent::Context { .. } => Some(WorkDoneProgress::Report(WorkDoneProgressReport {
+                cancellable: Some(true),
+                message: context_line(&event),
                 percentage: None,
             })),
             RunEvent::Round { round } => Some(WorkDoneProgress::Report(WorkDoneProgressReport {
