@@ -294,9 +294,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
 fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
-    title
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|w| matches!(w, "test" | "tests" | "testing" | "bench" | "benchmark" | "benchmarks"))
+    title.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "test" | "tests" | "testing"))
         || [
             "flaky",
             "failing test",
@@ -360,19 +358,22 @@ fn analyze_part(text: &str) -> IssueQuery {
         for word in path_mentions(piece) {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
+        let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
             let called = after.starts_with('(');
             let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
             let macro_use = is_macro_use(&piece[..at], chain, after, region);
-            // Text in a string literal is data (`"a@example.com"`): its words count, and only
-            // what is spelt like code (`"expected BEGIN_OBJECT"`) is a name.
-            let quoted = region != Region::Prose && in_string_literal(&piece[..at]);
+            // Text in a string literal is data (`"a@example.com"`): its words count, and a name
+            // is only what the string holds alone (`"timeout"`), quotes in backticks
+            // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
+            let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
             let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
-            let is_code = if quoted {
-                spelt_like_code
-            } else {
-                region != Region::Prose || called || macro_use || parts.len() > 1 || spelt_like_code
+            let is_code = match quoted {
+                Some(content) => {
+                    spelt_like_code || content.trim() == chain || (piece[..at].ends_with('`') && after.starts_with('`'))
+                }
+                None => region != Region::Prose || called || macro_use || parts.len() > 1 || spelt_like_code,
             };
             let lexical_weight = if is_code { 1.5 } else { 1.0 };
             for word in terms::words(chain) {
@@ -412,23 +413,41 @@ fn analyze_part(text: &str) -> IssueQuery {
     query
 }
 
-/// Whether code ending in `before` is inside a double-quoted string literal on its line:
-/// `"a@example.com"` holds data, not names.
-fn in_string_literal(before: &str) -> bool {
-    let line = before.rsplit('\n').next().unwrap_or(before);
-    let mut inside = false;
-    let mut escaped = false;
-    for c in line.chars() {
-        match c {
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => inside = !inside,
-            _ => escaped = false,
+/// The contents of the double-quoted string literals in code, as byte ranges, in order.
+/// A string ends at its line's end if it is not closed before; `\"` does not close it, and a
+/// quote in a character literal (`'"'`, `b'"'`) opens none.
+fn string_literals(code: &str) -> Vec<(usize, usize)> {
+    let bytes = code.as_bytes();
+    let mut spans = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        match (bytes[at], open) {
+            (b'\n', Some(start)) => {
+                spans.push((start, at));
+                open = None;
+            }
+            (b'\\', Some(_)) => at += 1,
+            (b'"', Some(start)) => {
+                spans.push((start, at));
+                open = None;
+            }
+            (b'"', None) if at > 0 && bytes[at - 1] == b'\'' && bytes.get(at + 1) == Some(&b'\'') => {}
+            (b'"', None) => open = Some(at + 1),
+            _ => {}
         }
-        if c != '\\' {
-            escaped = false;
-        }
+        at += 1;
     }
-    inside
+    if let Some(start) = open {
+        spans.push((start, bytes.len()));
+    }
+    spans
+}
+
+/// The string literal among `spans` (see [`string_literals`]) that holds the byte `at`.
+fn string_holding(spans: &[(usize, usize)], at: usize) -> Option<(usize, usize)> {
+    let after = spans.partition_point(|(start, _)| *start <= at);
+    spans[..after].last().copied().filter(|(_, end)| at < *end)
 }
 
 /// Attributes the Rust language defines itself: `#[test]` names no macro of the workspace.
@@ -511,7 +530,9 @@ fn path_mentions(text: &str) -> Vec<String> {
 /// (`src\__tests__\store.test.ts`).
 fn forward_slashes(token: &str) -> String {
     let (token, drive) = match token.as_bytes() {
-        [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic() => (&token[3..], true),
+        [drive, b':', b'\\' | b'/', ..] if drive.is_ascii_alphabetic() => {
+            (token[3..].trim_start_matches(['\\', '/']), true)
+        }
         _ => (token, false),
     };
     let windows = drive || token.as_bytes().windows(2).any(|pair| pair[0] == b'\\' && pair[1].is_ascii_alphanumeric());
@@ -519,7 +540,12 @@ fn forward_slashes(token: &str) -> String {
     let mut chars = token.chars().peekable();
     while let Some(c) = chars.next() {
         match (c, chars.peek()) {
-            ('\\', Some(next)) if !windows && next.is_ascii_punctuation() && *next != '.' => {}
+            // A run of backslashes is one break: `src\\net\\tcp.rs` as Rust or JSON escapes it.
+            ('\\', _) if windows => {
+                while chars.next_if_eq(&'\\').is_some() {}
+                path.push('/');
+            }
+            ('\\', Some(next)) if next.is_ascii_punctuation() && *next != '.' => {}
             ('\\', _) => path.push('/'),
             _ => path.push(c),
         }
@@ -677,6 +703,18 @@ mod tests {
             assert!(symbol(&message, name).is_some(), "{name}: {:?}", message.symbols);
         }
         assert!(symbol(&message, "expected").is_none(), "{:?}", message.symbols);
+        // A string that holds a name alone, and a name in backticks, are names; a quote in a
+        // character literal opens no string, and a string closes at its line's end.
+        let code = analyze(
+            "bad input\n```rust\nif c == '\"' { return lexer.read_token(); }\nlet e = \"unknown variant `Foo`, expected one of `Bar`\";\n\
+             config.get(\"timeout\");\nlet open = \"never closed\nparse(input);\n```\n",
+        );
+        for name in ["lexer", "read_token", "Foo", "Bar", "timeout", "get", "parse"] {
+            assert!(symbol(&code, name).is_some(), "{name}: {:?}", code.symbols);
+        }
+        for data in ["unknown", "variant", "never", "closed"] {
+            assert!(symbol(&code, data).is_none(), "{data}: {:?}", code.symbols);
+        }
         assert!(query.terms.iter().any(|(term, _)| term == "example"), "its words still count");
     }
 
@@ -686,7 +724,8 @@ mod tests {
             "Panics on Windows\nthread 'main' panicked at src\\net\\tcp.rs:3:5:\n\
              see C:\\Users\\dev\\app\\crates\\core\\src\\lib.rs:10:1 and d:/app/web/main.mts, \
              .\\scripts\\build.cjs, my\\_file.rs\n\
-             src\\__tests__\\store.test.ts C:\\app\\pages\\_app.tsx src\\routes\\+page.ts\n",
+             src\\__tests__\\store.test.ts C:\\app\\pages\\_app.tsx src\\routes\\+page.ts\n\
+             thread 'main' panicked at \"crates\\\\net\\\\src\\\\udp.rs:3:5\" D:\\\\web\\\\src\\\\main.ts\n",
         );
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
@@ -695,11 +734,13 @@ mod tests {
                 "Users/dev/app/crates/core/src/lib.rs",
                 "app/pages/_app.tsx",
                 "app/web/main.mts",
+                "crates/net/src/udp.rs",
                 "my_file.rs",
                 "scripts/build.cjs",
                 "src/__tests__/store.test.ts",
                 "src/net/tcp.rs",
-                "src/routes/+page.ts"
+                "src/routes/+page.ts",
+                "web/src/main.ts"
             ]
         );
     }
