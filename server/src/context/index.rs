@@ -89,22 +89,22 @@ pub fn is_test_path(path: &str) -> bool {
         || name.ends_with("Tests.java")
         || name.ends_with("IT.java")
         || (name.starts_with("Test") && name[4..].starts_with(|c: char| c.is_ascii_uppercase()));
-    lower.split('/').any(|part| {
-        matches!(
-            part,
-            "test"
-                | "tests"
-                | "__tests__"
-                | "testing"
-                | "testdata"
-                | "fixtures"
-                | "benches"
-                | "bench"
-                | "benchmark"
-                | "benchmarks"
-                | "jmh"
-        )
-    }) || matches!(name, "tests.rs" | "test.rs")
+    let folders: Vec<&str> = lower.split('/').collect();
+    let folders = &folders[..folders.len() - 1];
+    let benchmarks = folders.iter().enumerate().any(|(at, part)| match *part {
+        "benches" | "benchmarks" => true,
+        // A module of a benchmarking tool (`src/benchmark/`, `cli/tools/bench/`) is its source:
+        // the singular names count at the top, or as a package of a monorepo.
+        "bench" | "benchmark" => at == 0 || folders[at - 1] == "packages",
+        // Gradle's JMH source set, not the `org/openjdk/jmh` package.
+        "jmh" => at > 0 && folders[at - 1] == "src",
+        _ => false,
+    });
+    benchmarks
+        || folders
+            .iter()
+            .any(|part| matches!(*part, "test" | "tests" | "__tests__" | "testing" | "testdata" | "fixtures"))
+        || matches!(name, "tests.rs" | "test.rs")
         || name.ends_with("_test.rs")
         || name.ends_with("_tests.rs")
         || java_test
@@ -1381,14 +1381,22 @@ mod tests {
             "a/b.test.ts",
             "benches/x.rs",
             "packages/bench/discriminated-union.ts",
+            "bench/run.js",
             "packages/zod/src/v3/benchmarks/discriminatedUnion.ts",
             "core/src/jmh/java/a/ParserBench.java",
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in
-            ["src/lib.rs", "src/main/java/a/Contest.java", "src/attestation.rs", "x/Testament.java", "src/bench.rs"]
-        {
+        for path in [
+            "src/lib.rs",
+            "src/main/java/a/Contest.java",
+            "src/attestation.rs",
+            "x/Testament.java",
+            "src/bench.rs",
+            "src/benchmark/executor.rs",
+            "cli/tools/bench/mod.rs",
+            "jmh-core/src/main/java/org/openjdk/jmh/runner/Runner.java",
+        ] {
             assert!(!is_test_path(path), "{path}");
         }
     }
