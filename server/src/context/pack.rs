@@ -88,7 +88,7 @@ pub fn build_pack(
         full_files.push(file.path.clone());
     }
 
-    let mentioned: Vec<&str> = issue.symbols.iter().map(|s| s.name.as_str()).collect();
+    let mentioned = Mentioned::new(issue);
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
@@ -117,22 +117,45 @@ pub fn build_pack(
     ContextPack { text, full_files, mapped_files, tokens }
 }
 
-/// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
-/// the ones the issue names first, then those whose names hold a name it gives
-/// (`$ZodDiscriminatedUnion` for `discriminatedUnion`), then types, then the rest in source order.
-fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &[&str]) -> String {
-    let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    let named: Vec<String> = mentioned.iter().filter(|m| m.len() >= 4).map(|m| m.to_lowercase()).collect();
-    let closeness = |name: &str| {
-        if mentioned.contains(&name) {
-            0
-        } else if named.iter().any(|m| name.to_lowercase().contains(m.as_str())) {
-            1
-        } else {
-            2
+/// The names an issue gives, for ordering the map.
+struct Mentioned<'a> {
+    exact: HashSet<&'a str>,
+    /// Distinctive ones, lower-cased: spelt like code (`discriminatedUnion`, `join_next`) or
+    /// eight letters and more, not common words such as `self` or `data`.
+    distinctive: Vec<String>,
+}
+
+impl<'a> Mentioned<'a> {
+    fn new(issue: &'a IssueQuery) -> Self {
+        let names = issue.symbols.iter().map(|symbol| symbol.name.as_str());
+        let distinctive = names
+            .clone()
+            .filter(|name| {
+                let inner_capital = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
+                name.len() >= 6 && (inner_capital || name.contains('_') || name.len() >= 8)
+            })
+            .map(str::to_lowercase)
+            .collect();
+        Self { exact: names.collect(), distinctive }
+    }
+
+    /// 0: the issue names it; 1: its name holds a distinctive name of the issue
+    /// (`$ZodDiscriminatedUnion` for `discriminatedUnion`); 2: neither.
+    fn closeness(&self, name: &str) -> u8 {
+        if self.exact.contains(name) {
+            return 0;
         }
-    };
-    definitions.sort_by_cached_key(|d| (closeness(&d.name), !d.kind.is_type(), d.line));
+        let lower = name.to_lowercase();
+        if self.distinctive.iter().any(|mention| lower.contains(mention.as_str())) { 1 } else { 2 }
+    }
+}
+
+/// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
+/// the ones the issue names first, then those named after a distinctive name it gives, then
+/// types, then the rest in source order.
+fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>) -> String {
+    let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
+    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), !d.kind.is_type(), d.line));
     let mut block = match module {
         Some(module) => format!("{} (`{module}`)\n", file.path),
         None => format!("{}\n", file.path),
