@@ -309,16 +309,15 @@ pub fn context_line(event: &RunEvent) -> Option<String> {
     if !indexed {
         return Some("context: none yet, the index is still being built; find_symbol answers once it is".into());
     }
-    if full_files.is_empty() && *mapped_files == 0 {
-        return Some("context: no source file to show".into());
-    }
     let shown = full_files.iter().take(3).map(String::as_str).collect::<Vec<_>>().join(", ");
-    let full = match full_files.len() {
-        0 => "no file in full".to_owned(),
-        1..=3 => format!("{shown} in full"),
-        count => format!("{shown} and {} more in full", count - 3),
-    };
-    Some(format!("context: {full}; {mapped_files} more in the map (about {tokens} tokens)"))
+    Some(match (full_files.len(), mapped_files) {
+        (0, 0) => "context: no file given to the model".into(),
+        (0, mapped) => format!("context: {mapped} files in the map, none in full (about {tokens} tokens)"),
+        (1..=3, mapped) => format!("context: {shown} in full; {mapped} more in the map (about {tokens} tokens)"),
+        (count, mapped) => {
+            format!("context: {shown} and {} more in full; {mapped} more in the map (about {tokens} tokens)", count - 3)
+        }
+    })
 }
 
 /// Follows and controls one run.

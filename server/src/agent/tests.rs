@@ -541,7 +541,8 @@ fn the_context_line_says_what_the_first_prompt_holds() {
         line(&["a.rs", "b.rs", "c.rs", "d.rs", "e.rs"], 0, true),
         "context: a.rs, b.rs, c.rs and 2 more in full; 0 more in the map (about 1200 tokens)"
     );
-    assert_eq!(line(&[], 0, true), "context: no source file to show");
+    assert_eq!(line(&[], 0, true), "context: no file given to the model");
+    assert_eq!(line(&[], 7, true), "context: 7 files in the map, none in full (about 1200 tokens)");
     assert!(line(&[], 0, false).starts_with("context: none yet, the index is still being built"));
     assert_eq!(context_line(&RunEvent::Round { round: 1 }), None);
 }

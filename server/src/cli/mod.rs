@@ -155,7 +155,7 @@ pub async fn main(cli: Cli) -> ExitCode {
     }
 }
 
-/// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
+/// `--top`: a count of 1 or more, as 0 would list nothing.
 fn at_least_one(value: &str) -> Result<usize, String> {
     match value.parse::<usize>() {
         Ok(0) => Err("0 lists nothing; give how many files to list, 1 or more".into()),
@@ -164,6 +164,7 @@ fn at_least_one(value: &str) -> Result<usize, String> {
     }
 }
 
+/// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
 fn existing_folder(value: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(value);
     not_a_folder(&path).map_or(Ok(path), Err)
