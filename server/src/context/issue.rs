@@ -359,6 +359,7 @@ fn analyze_part(text: &str) -> IssueQuery {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
+        let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
             let called = after.starts_with('(');
@@ -373,7 +374,17 @@ fn analyze_part(text: &str) -> IssueQuery {
                 Some(content) => {
                     spelt_like_code || content.trim() == chain || (piece[..at].ends_with('`') && after.starts_with('`'))
                 }
-                None => region != Region::Prose || called || macro_use || parts.len() > 1 || spelt_like_code,
+                None => {
+                    // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
+                    // nothing by its plain words.
+                    let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
+                    region == Region::InlineCode
+                        || block_word
+                        || called
+                        || macro_use
+                        || parts.len() > 1
+                        || spelt_like_code
+                }
             };
             let lexical_weight = if is_code { 1.5 } else { 1.0 };
             for word in terms::words(chain) {
@@ -411,6 +422,25 @@ fn analyze_part(text: &str) -> IssueQuery {
     query.paths = paths.into_iter().collect();
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query
+}
+
+/// Where each line of a code block ends, and whether it reads as code rather than as a log's
+/// prose (`IllegalArgumentException: Minimum width is 7`, `cargo run --release`): code holds
+/// code punctuation.
+fn code_lines(block: &str) -> Vec<(usize, bool)> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in block.split_inclusive('\n') {
+        start += line.len();
+        lines.push((start, line.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$'])));
+    }
+    lines
+}
+
+/// Whether the line holding byte `at` reads as code (see [`code_lines`]).
+fn line_reads_as_code(lines: &[(usize, bool)], at: usize) -> bool {
+    let line = lines.partition_point(|(end, _)| *end <= at);
+    lines.get(line).is_some_and(|(_, code)| *code)
 }
 
 /// The contents of the double-quoted string literals in code, as byte ranges, in order.
@@ -686,6 +716,21 @@ mod tests {
     }
 
     #[test]
+    fn plain_words_of_a_log_pasted_in_a_block_are_not_names() {
+        let query = analyze(
+            "abbreviate throws\n```\njava.lang.IllegalArgumentException: Minimum abbreviation width is 7\n\
+             $ cargo run --release\nlet total = compute(offset);\n```\n",
+        );
+        for name in ["IllegalArgumentException", "total", "compute", "offset", "cargo", "release"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
+        }
+        for word in ["Minimum", "abbreviation", "width"] {
+            assert!(symbol(&query, word).is_none(), "{word}: {:?}", query.symbols);
+        }
+        assert!(query.terms.iter().any(|(term, _)| term == "abbreviation"), "its words still count");
+    }
+
+    #[test]
     fn words_in_string_literals_of_code_are_not_names() {
         let query = analyze(
             "email accepts consecutive dots\n`z.string().email().parse(\"a..b@example.com\")` passes.\n\
@@ -871,8 +916,8 @@ mod tests {
 
     #[test]
     fn code_in_tilde_fences_and_indented_blocks_is_read_as_code() {
-        let tilde = analyze("Crash\n~~~\nparse config now\n~~~\n");
-        assert!(symbol(&tilde, "parse").is_some(), "words in a ~~~ block are code: {:?}", tilde.symbols);
+        let tilde = analyze("Crash\n~~~\nparse_all(config, now);\n~~~\n");
+        assert!(symbol(&tilde, "config").is_some(), "words in a ~~~ block are code: {:?}", tilde.symbols);
         let indented = analyze("Crash\n\n    # run_all_checks\n    ./x\n");
         assert!(symbol(&indented, "run_all_checks").is_some(), "{:?}", indented.symbols);
         let heading = analyze("Crash\n   ## Hidden_heading\nbody");
