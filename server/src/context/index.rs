@@ -91,8 +91,8 @@ pub fn is_test_path(path: &str) -> bool {
         || (name.starts_with("Test") && name[4..].starts_with(|c: char| c.is_ascii_uppercase()));
     let folders: Vec<&str> = lower.split('/').collect();
     let folders = &folders[..folders.len() - 1];
-    let benchmarks = folders.iter().enumerate().any(|(at, part)| match *part {
-        "benches" | "benchmarks" => true,
+    let in_test_folder = folders.iter().enumerate().any(|(at, part)| match *part {
+        "test" | "tests" | "__tests__" | "testing" | "testdata" | "fixtures" | "benches" | "benchmarks" => true,
         // A module of a benchmarking tool (`src/benchmark/`, `cli/tools/bench/`) is its source:
         // the singular names count at the top, or as a package of a monorepo.
         "bench" | "benchmark" => at == 0 || folders[at - 1] == "packages",
@@ -100,10 +100,7 @@ pub fn is_test_path(path: &str) -> bool {
         "jmh" => at > 0 && folders[at - 1] == "src",
         _ => false,
     });
-    benchmarks
-        || folders
-            .iter()
-            .any(|part| matches!(*part, "test" | "tests" | "__tests__" | "testing" | "testdata" | "fixtures"))
+    in_test_folder
         || matches!(name, "tests.rs" | "test.rs")
         || name.ends_with("_test.rs")
         || name.ends_with("_tests.rs")
@@ -451,14 +448,17 @@ impl Index {
         let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
         if is_manifest(name) {
+            let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
+            // Noted first, so the folder read below finds the manifests as listed and the
+            // manifests are read again once.
+            let noted = self.manifests.note(path, present);
             // One at the top of a folder named like build output opens or closes the folder.
             if let Some(folder) = output_folder_of_manifest(path)
                 && let Some(read) = self.read_folder(folder)
             {
                 self.apply_folder(read, keep);
             }
-            let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
-            if self.manifests.note(path, present) {
+            if noted {
                 self.reread_manifests();
             }
             return;

@@ -229,7 +229,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                 reasons.push((weights.package * signals.package[i], same_package(&signals.packages[i])));
             }
             if signals.parent[i] > 0.05 {
-                reasons.push((weights.parent * signals.parent[i], "declares the module of a named file".into()));
+                reasons.push((weights.parent * signals.parent[i], DECLARES_MODULE.into()));
             }
             let users = signals.users[i];
             if signals.prior[i] > 0.5 && users >= 2 {
@@ -257,12 +257,15 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     ranked
 }
 
+/// The reason of a module file that declares a file the issue names.
+const DECLARES_MODULE: &str = "declares the module of a named file";
+
 /// Why a file that nothing in the issue names still ranks: the weak signal it has.
 fn weak_reason(signals: &Signals, i: usize) -> String {
     if signals.package[i] > 0.0 {
         same_package(&signals.packages[i])
     } else if signals.parent[i] > 0.0 {
-        "declares the module of a named file".into()
+        DECLARES_MODULE.into()
     } else {
         match signals.users[i] {
             0 => "nothing in the issue points here".into(),

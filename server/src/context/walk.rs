@@ -29,12 +29,17 @@ const PROJECT_MANIFESTS: [&str; 6] =
 /// Whether the folder at `relative` (`a/b`) of `root` is one the walk never enters for its
 /// name.
 pub(super) fn skipped_folder(root: &Path, relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    SKIPPED_DIRS.contains(&name)
+        || (named_like_output(relative)
+            && !PROJECT_MANIFESTS.iter().any(|manifest| root.join(relative).join(manifest).is_file()))
+}
+
+/// Whether the folder at `relative` is named like build output, outside a `src` folder.
+fn named_like_output(relative: &str) -> bool {
     let mut folders = relative.rsplit('/');
     let name = folders.next().unwrap_or(relative);
-    SKIPPED_DIRS.contains(&name)
-        || (OUTPUT_DIRS.contains(&name)
-            && !folders.any(|folder| folder == "src")
-            && !PROJECT_MANIFESTS.iter().any(|manifest| root.join(relative).join(manifest).is_file()))
+    OUTPUT_DIRS.contains(&name) && !folders.any(|folder| folder == "src")
 }
 
 /// The folder named like build output that the project manifest at `relative` makes source
@@ -42,10 +47,7 @@ pub(super) fn skipped_folder(root: &Path, relative: &str) -> bool {
 /// other file, and for one in a folder the walk enters anyway (inside `src`).
 pub(super) fn output_folder_of_manifest(relative: &str) -> Option<&str> {
     let (folder, name) = relative.rsplit_once('/')?;
-    let mut folders = folder.rsplit('/');
-    let folder_name = folders.next().unwrap_or(folder);
-    (PROJECT_MANIFESTS.contains(&name) && OUTPUT_DIRS.contains(&folder_name) && !folders.any(|f| f == "src"))
-        .then_some(folder)
+    (PROJECT_MANIFESTS.contains(&name) && named_like_output(folder)).then_some(folder)
 }
 
 /// A source file found by the walk.

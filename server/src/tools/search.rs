@@ -117,16 +117,16 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             break;
         }
     }
-    let mut output = String::new();
+    // Qualifiers narrow the definitions; when none fits, every one is shown and the answer says so.
+    let mut unfit = false;
     if !wanted.qualifiers.is_empty() && !definitions.is_empty() {
         let fitting: Vec<_> = definitions
             .iter()
             .copied()
             .filter(|(file, definition)| wanted.fits(definition, &file.path, || index.module_for(file)))
             .collect();
-        if fitting.is_empty() {
-            let _ = writeln!(output, "no definition of `{}` fits `{asked}`; every `{}`:", wanted.name, wanted.name);
-        } else {
+        unfit = fitting.is_empty();
+        if !unfit {
             definitions = fitting;
         }
     }
@@ -153,12 +153,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .collect();
     users.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
 
+    let mut output = String::new();
     if definitions.is_empty() {
         let _ = writeln!(output, "no definition of `{asked}` in the index.");
     } else {
-        if output.is_empty() {
-            let _ = writeln!(output, "`{asked}` is defined at:");
-        }
+        let _ = match unfit {
+            true => writeln!(output, "no definition of `{}` fits `{asked}`; every `{}`:", wanted.name, wanted.name),
+            false => writeln!(output, "`{asked}` is defined at:"),
+        };
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // Only for the lines shown: working out a module is not free.
@@ -226,12 +228,14 @@ impl SymbolName {
             .collect();
         let name = parts.pop()?;
         parts.retain(|part| !matches!(part.as_str(), "crate" | "self" | "super"));
-        Some(Self { name, qualifiers: parts })
+        // A crate's `-` reads as `_` (`tokio-util` is `tokio_util`), as in modules and paths.
+        let qualifiers = parts.iter().map(|part| part.replace('-', "_")).collect();
+        Some(Self { name, qualifiers })
     }
 
     /// Whether `definition`, in the file at `path`, fits the qualifiers: the nearest one is
     /// its container, or each one is a part of its module or its path (`tokio::net` fits
-    /// `tokio/src/net/tcp/stream.rs`; a crate's `-` reads as `_`).
+    /// `tokio/src/net/tcp/stream.rs`).
     fn fits(&self, definition: &Definition, path: &str, module: impl FnOnce() -> String) -> bool {
         let Some(nearest) = self.qualifiers.last() else { return true };
         if definition.container.as_deref() == Some(nearest.as_str()) {
@@ -243,6 +247,6 @@ impl SymbolName {
             .chain(path.split('/').map(|part| part.split('.').next().unwrap_or(part)))
             .map(|part| part.replace('-', "_"))
             .collect();
-        self.qualifiers.iter().all(|qualifier| parts.iter().any(|part| part == &qualifier.replace('-', "_")))
+        self.qualifiers.iter().all(|qualifier| parts.contains(qualifier))
     }
 }
