@@ -181,8 +181,9 @@ fn chains(text: &str) -> Vec<(usize, &str)> {
 /// Weight of the title's words relative to the body's.
 const TITLE_WEIGHT: f64 = 2.0;
 
-/// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed, and
-/// heading-only lines below the title (`## Version`, `**Platform**`) dropped.
+/// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed,
+/// heading-only lines below the title (`## Version`, `**Platform**`) dropped, and lines that
+/// draw a dependency or folder tree cut to the file paths they hold ([`draws_a_tree`]).
 fn without_template(text: &str) -> (String, String) {
     let mut stripped = String::with_capacity(text.len());
     let mut rest = text;
@@ -200,7 +201,7 @@ fn without_template(text: &str) -> (String, String) {
     };
     // The fence a code block was opened with, until a line [`closes`] it.
     let mut open: Option<(char, usize)> = None;
-    let body: Vec<&str> = lines
+    let body: Vec<Cow<'_, str>> = lines
         .filter(|line| {
             let trimmed = line.trim();
             match (open, fence(trimmed)) {
@@ -211,8 +212,27 @@ fn without_template(text: &str) -> (String, String) {
             }
             true
         })
+        .map(|line| match draws_a_tree(line) {
+            true => Cow::Owned(path_mentions(line).join(" ")),
+            false => Cow::Borrowed(line),
+        })
         .collect();
     (title, body.join("\n"))
+}
+
+/// Whether a line draws a tree, as `cargo tree`, `npm ls`, `tree` and `mvn dependency:tree`
+/// print them (`│   ├── tokio-io v0.1.12`, `[INFO] +- com.google.code.gson:gson:jar:2.8.9`,
+/// `` `-- src ``). Such a line lists the packages or folders the reporter has, which seldom
+/// say what the issue is about: of its words only the file paths are kept.
+fn draws_a_tree(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = line.strip_prefix("[INFO]").map_or(line, str::trim_start);
+    if line.starts_with(|c: char| ('\u{2500}'..='\u{257f}').contains(&c)) {
+        return true;
+    }
+    let branch = line.trim_start_matches(|c: char| c == '|' || c.is_whitespace());
+    ["+- ", "\\- ", "+-- ", "\\-- ", "`-- "].iter().any(|mark| branch.starts_with(mark))
+        || (branch.len() < line.len() && branch.starts_with("-- "))
 }
 
 /// The fence a line starts with (three or more backticks or tildes): its character and length.
@@ -829,6 +849,33 @@ mod tests {
     }
 
     #[test]
+    fn trees_of_dependencies_and_folders_name_only_their_files() {
+        let text = "Renamed crate breaks the test macro\n\
+            ```\n\
+            │   ├── tokio-codec v0.1.1\n\
+            │   │   └── tokio-executor v0.1.9 (*)\n\
+            [INFO] +- com.google.code.gson:gson:jar:2.8.9:compile\n\
+            [INFO] |  \\- org.threadpool:reactor:jar:1.0:compile\n\
+            |-- src\n\
+            |   `-- walker_main.rs\n\
+            └── fshelper/mod.rs\n\
+            ```\n\
+            The macro `select_biased` fails. | -- | not a tree |\n";
+        let query = analyze(text);
+        let term = |t: &str| query.terms.iter().any(|(w, _)| w == t);
+        for listed in ["codec", "executor", "gson", "threadpool", "reactor", "src"] {
+            assert!(!term(listed), "{listed} is only listed in a tree: {:?}", query.terms);
+            assert!(!query.words.contains(&listed.to_owned()), "{listed}");
+        }
+        let path = |p: &str| query.paths.iter().any(|(q, _)| q == p);
+        assert!(path("walker_main.rs") && path("fshelper/mod.rs"), "{:?}", query.paths);
+        assert!(term("select_biased") && term("tree") && term("renamed"), "{:?}", query.terms);
+
+        assert!(draws_a_tree("   ╭─[src/lib.rs:2:1]") && !draws_a_tree(" 2 │ fn main() {}"), "miette's frame");
+        assert!(!draws_a_tree("| --- | --- |") && !draws_a_tree("--verbose") && !draws_a_tree("--- a/src/lib.rs"));
+    }
+
+    #[test]
     fn titles_count_double_and_templates_are_ignored() {
         let text = "Add try_join_next\n<!--\nThank you for reporting an issue.\n-->\n**Is your feature request related to a problem?**\nJoinSet lacks it.\n## Version\n1.21";
         let query = analyze(text);
@@ -868,6 +915,7 @@ mod tests {
                     "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                     "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                     "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
+                    "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
