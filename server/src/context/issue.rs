@@ -311,10 +311,16 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     query
 }
 
+/// Whether the issue is about tests: its title speaks of tests, or its text of failing, flaky
+/// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count.
 fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
-    title.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| matches!(w, "test" | "tests" | "testing"))
+    let title_speaks_of_tests = title.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
+        let before = &title[..word.as_ptr() as usize - title.as_ptr() as usize];
+        matches!(word, "test" | "tests" | "testing") && !before.ends_with("::") && !before.ends_with("#[")
+    });
+    title_speaks_of_tests
         || [
             "flaky",
             "failing test",
@@ -846,6 +852,15 @@ mod tests {
         assert_eq!(weight("max_permits"), Some(1.5));
         assert_eq!(weight("permits"), Some(1.5));
         assert!(query.words.contains(&"semaphore".to_owned()));
+    }
+
+    #[test]
+    fn a_title_speaks_of_tests_unless_its_test_names_code() {
+        assert!(analyze("searcher: add more tests for `replace_bytes`").about_tests);
+        assert!(analyze("Testing é is slow: test").about_tests, "after non-ASCII text");
+        assert!(!analyze("tokio::test does not work with a renamed crate").about_tests);
+        assert!(!analyze("#[test] functions are skipped by the derive").about_tests);
+        assert!(analyze("tokio::test hangs\nThe integration test never ends.").about_tests, "the body's phrase");
     }
 
     #[test]
