@@ -469,35 +469,66 @@ fn line_reads_as_code(lines: &[(usize, bool)], at: usize) -> bool {
     lines.get(line).is_some_and(|(_, code)| *code)
 }
 
-/// The contents of the double-quoted string literals in code, as byte ranges, in order.
-/// A string ends at its line's end if it is not closed before; `\"` does not close it, and a
-/// quote in a character literal (`'"'`, `b'"'`) opens none.
+/// The contents of the string literals in code, as byte ranges, in order.
+/// A double-quoted string ends at its line's end if it is not closed before, and `\"` does
+/// not close it. A single quote opens a string (JavaScript's, Python's `'Invalid email'`)
+/// only where a value starts, after `(`, `,`, `=`, `:`, `[`, `{`, `?` or `+` or at the line's
+/// start, and only if it closes on its line: so Rust's lifetimes (`&'a str`, `impl<'a>`) and
+/// an apostrophe (`don't`) open none, and a quote in a character literal (`'"'`, `b'"'`)
+/// opens no double-quoted string.
 fn string_literals(code: &str) -> Vec<(usize, usize)> {
     let bytes = code.as_bytes();
     let mut spans = Vec::new();
-    let mut open: Option<usize> = None;
+    // Where the open string's contents start, and its quote.
+    let mut open: Option<(usize, u8)> = None;
     let mut at = 0;
     while at < bytes.len() {
         match (bytes[at], open) {
-            (b'\n', Some(start)) => {
+            (b'\n', Some((start, _))) => {
                 spans.push((start, at));
                 open = None;
             }
             (b'\\', Some(_)) => at += 1,
-            (b'"', Some(start)) => {
+            (quote, Some((start, opening))) if quote == opening => {
                 spans.push((start, at));
                 open = None;
             }
             (b'"', None) if at > 0 && bytes[at - 1] == b'\'' && bytes.get(at + 1) == Some(&b'\'') => {}
-            (b'"', None) => open = Some(at + 1),
+            (b'"', None) => open = Some((at + 1, b'"')),
+            (b'\'', None) if starts_a_value(&bytes[..at]) && closes_on_its_line(&bytes[at + 1..]) => {
+                open = Some((at + 1, b'\''));
+            }
             _ => {}
         }
         at += 1;
     }
-    if let Some(start) = open {
+    if let Some((start, _)) = open {
         spans.push((start, bytes.len()));
     }
     spans
+}
+
+/// Whether a value starts after `before`: its last character other than a space or tab is
+/// one that precedes an argument or operand (`(`, `,`, `=`, `:`, `[`, `{`, `?`, `+`), or a
+/// line starts there.
+fn starts_a_value(before: &[u8]) -> bool {
+    match before.iter().rev().find(|byte| !matches!(byte, b' ' | b'\t')) {
+        None | Some(b'\n') => true,
+        Some(byte) => matches!(byte, b'(' | b',' | b'=' | b':' | b'[' | b'{' | b'?' | b'+'),
+    }
+}
+
+/// Whether a single-quoted string whose contents start `after` closes before its line ends.
+fn closes_on_its_line(after: &[u8]) -> bool {
+    let mut escaped = false;
+    for byte in after {
+        match byte {
+            b'\n' => return false,
+            b'\'' if !escaped => return true,
+            _ => escaped = *byte == b'\\' && !escaped,
+        }
+    }
+    false
 }
 
 /// The string literal among `spans` (see [`string_literals`]) that holds the byte `at`.
@@ -787,6 +818,23 @@ mod tests {
             assert!(symbol(&code, data).is_none(), "{data}: {:?}", code.symbols);
         }
         assert!(query.terms.iter().any(|(term, _)| term == "example"), "its words still count");
+
+        // Single-quoted strings where a value starts; lifetimes and apostrophes are no strings.
+        let script = analyze(
+            "rejects valid emails\n```ts\nexpect(() => schema.parse('first.last@example.com')).toThrow('Invalid email');\n\
+             const opts = { mode: 'strict mode', retry: isTest ? 'never ever' : 'always' };\n```\n\
+             ```rust\nfn first<'a>(words: &'a [String], key: &'static str) -> &'a str { lookup(words) }\n\
+             guard(); // don't panic on bad_input\nmatch c { '(' => open_paren(), _ => other_char() }\n```\n",
+        );
+        for name in ["expect", "schema", "parse", "toThrow", "opts", "mode", "retry", "isTest"] {
+            assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
+        }
+        for name in ["first", "words", "String", "key", "lookup", "open_paren", "other_char", "panic", "bad_input"] {
+            assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
+        }
+        for data in ["last", "example", "Invalid", "email", "strict", "never", "ever"] {
+            assert!(symbol(&script, data).is_none(), "{data}: {:?}", script.symbols);
+        }
     }
 
     #[test]
