@@ -27,10 +27,20 @@ FIXES = re.compile(r"\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+", re.IG
 TRAILERS = re.compile(r"\n*(Signed-off-by|Co-authored-by):.*", re.DOTALL)
 
 
+TS_NOT_SOURCE = re.compile(
+    r"(^|/)(tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts)/"
+    r"|\.(test|spec|bench|d)\.(ts|tsx|mts|cts)$"
+)
+
+
 def is_source(path: str, language: str) -> bool:
-    """locbench's source files: `.rs` outside tests/benches/examples, `.java` outside /test/."""
+    """locbench's source files: `.rs` outside tests/benches/examples, `.java` outside /test/;
+    and for TypeScript, `.ts`/`.tsx` outside test, fixture, example, docs and script folders,
+    declaration files and `*.test.ts` / `*.spec.ts` left out."""
     if language == "rust":
         return path.endswith(".rs") and not re.search(r"(^|/)(tests|benches|examples)/", path)
+    if language == "typescript":
+        return path.endswith((".ts", ".tsx")) and not TS_NOT_SOURCE.search(path)
     return path.endswith(".java") and "/test/" not in f"/{path}"
 
 
@@ -74,7 +84,7 @@ def instances(git_dir: Path, repo: str, language: str, depth: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("repos", nargs="+", help="owner/name=rust or owner/name=java")
+    parser.add_argument("repos", nargs="+", help="owner/name=LANGUAGE: rust, java or typescript")
     parser.add_argument("--mirror", type=Path, required=True, help="folder of bare mirrors, as locbench's runner")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--per-repo", type=int, default=25)
@@ -85,8 +95,8 @@ def main() -> None:
     chosen = []
     for spec in args.repos:
         repo, _, language = spec.partition("=")
-        if language not in ("rust", "java"):
-            sys.exit(f"{spec}: say the language, as owner/name=rust or owner/name=java")
+        if language not in ("rust", "java", "typescript"):
+            sys.exit(f"{spec}: say the language, as owner/name=rust, owner/name=java or owner/name=typescript")
         found = list(instances(mirror_of(args.mirror, repo), repo.lower(), language, args.depth))
         random.shuffle(found)
         chosen += found[: args.per_repo]

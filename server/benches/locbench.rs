@@ -46,8 +46,8 @@ fn main() {
     });
     let (instances, missing) = load(&data, &checkouts);
     println!("{} instances ({missing} skipped: no checkout)\n", instances.len());
-    println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR |");
-    println!("|---|---|---|---|---|");
+    println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR |");
+    println!("|---|---|---|---|---|---|---|");
     report("default", &instances, &WEIGHTS);
     if detail {
         for instance in &instances {
@@ -112,15 +112,22 @@ fn load(data: &Path, checkouts: &Path) -> (Vec<Instance>, usize) {
 
 /// Where each gold file lands (1-based) among the instance's source files.
 fn gold_ranks(instance: &Instance, weights: &Weights) -> Vec<Option<usize>> {
-    let extension = if instance.language == "rust" { ".rs" } else { ".java" };
-    let ranked: Vec<String> =
-        combine(&instance.signals, weights).into_iter().map(|r| r.path).filter(|p| p.ends_with(extension)).collect();
+    let extensions: &[&str] = match instance.language.as_str() {
+        "rust" => &[".rs"],
+        "typescript" => &[".ts", ".tsx"],
+        _ => &[".java"],
+    };
+    let ranked: Vec<String> = combine(&instance.signals, weights)
+        .into_iter()
+        .map(|r| r.path)
+        .filter(|p| extensions.iter().any(|e| p.ends_with(e)))
+        .collect();
     instance.gold.iter().map(|g| ranked.iter().position(|p| p == g).map(|r| r + 1)).collect()
 }
 
 fn report(label: &str, instances: &[Instance], weights: &Weights) {
     let mut cells = Vec::new();
-    for language in ["rust", "java"] {
+    for language in ["rust", "java", "typescript"] {
         let (mut acc5, mut mrr, mut n) = (0.0, 0.0, 0.0_f64);
         for instance in instances.iter().filter(|i| i.language == language) {
             let ranks = gold_ranks(instance, weights);
@@ -132,7 +139,10 @@ fn report(label: &str, instances: &[Instance], weights: &Weights) {
             }
             n += 1.0;
         }
-        cells.push(format!("{:.3} | {:.3}", acc5 / n.max(1.0), mrr / n.max(1.0)));
+        cells.push(match n {
+            0.0 => "- | -".to_owned(),
+            _ => format!("{:.3} | {:.3}", acc5 / n, mrr / n),
+        });
     }
     println!("| {label} | {} |", cells.join(" | "));
 }
