@@ -92,7 +92,8 @@ pub fn is_test_path(path: &str) -> bool {
     let folders: Vec<&str> = lower.split('/').collect();
     let folders = &folders[..folders.len() - 1];
     let in_test_folder = folders.iter().enumerate().any(|(at, part)| match *part {
-        "test" | "tests" | "__tests__" | "testing" | "testdata" | "fixtures" | "benches" | "benchmarks" => true,
+        "test" | "tests" | "__tests__" | "__mocks__" | "__fixtures__" | "testing" | "testdata" | "fixtures" | "e2e"
+        | "cypress" | "benches" | "benchmarks" => true,
         // A module of a benchmarking tool (`src/benchmark/`, `cli/tools/bench/`) is its source:
         // the singular names count at the top, or as a package of a monorepo.
         "bench" | "benchmark" => at == 0 || folders[at - 1] == "packages",
@@ -107,19 +108,37 @@ pub fn is_test_path(path: &str) -> bool {
         || java_test
         || name.contains(".test.")
         || name.contains(".spec.")
+        || script_test_support(name)
+}
+
+/// A JavaScript or TypeScript file that sets tests up or configures their runner, by the
+/// names the test runners give them (`setupTests.ts`, `test-utils.tsx`, `jest.config.js`,
+/// `vitest.setup.ts`).
+fn script_test_support(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let Some((stem, extension)) = lower.split_once('.') else {
+        return false;
+    };
+    let script =
+        ["ts", "tsx", "js", "jsx", "mts", "cts", "mjs", "cjs"].iter().any(|e| lower.ends_with(&format!(".{e}")));
+    let squashed: String = stem.chars().filter(|c| *c != '-' && *c != '_').collect();
+    script
+        && (matches!(squashed.as_str(), "setuptests" | "testsetup" | "testutils" | "testhelpers")
+            || (matches!(stem, "jest" | "vitest" | "playwright" | "karma" | "cypress")
+                && ["config.", "setup.", "workspace."].iter().any(|kind| extension.starts_with(kind))))
 }
 
 /// True for example and demonstration programs (`examples/`, `example/`, `demo/`,
-/// `playground/`, `samples/`, a `rayon-demo` crate).
+/// `playground/`, `samples/`, `sample/`, a `rayon-demo` crate).
 pub fn is_example_path(path: &str) -> bool {
     let mut folders = path.split('/').rev().skip(1);
     folders.any(|part| is_example_word(part) || part.ends_with("-demo") || part.ends_with("_demo"))
 }
 
-/// `example`, `examples`, `demo`, `demos`, `playground`, `playgrounds` or `samples`: a
-/// folder or word meaning example code.
+/// `example`, `examples`, `demo`, `demos`, `playground`, `playgrounds`, `sample` or
+/// `samples`: a folder or word meaning example code.
 pub fn is_example_word(word: &str) -> bool {
-    matches!(word, "example" | "examples" | "demo" | "demos" | "playground" | "playgrounds" | "samples")
+    matches!(word, "example" | "examples" | "demo" | "demos" | "playground" | "playgrounds" | "sample" | "samples")
 }
 
 /// A Rust crate in the workspace: its folder, name and the files its targets compile from.
@@ -1384,6 +1403,13 @@ mod tests {
             "bench/run.js",
             "packages/zod/src/v3/benchmarks/discriminatedUnion.ts",
             "core/src/jmh/java/a/ParserBench.java",
+            "src/setupTests.ts",
+            "src/test-utils.tsx",
+            "packages/app/jest.config.js",
+            "vitest.setup.ts",
+            "vitest.workspace.mts",
+            "src/__mocks__/fs.ts",
+            "e2e/login.ts",
         ] {
             assert!(is_test_path(path), "{path}");
         }
@@ -1396,6 +1422,11 @@ mod tests {
             "src/benchmark/executor.rs",
             "cli/tools/bench/mod.rs",
             "jmh-core/src/main/java/org/openjdk/jmh/runner/Runner.java",
+            "src/setup.ts",
+            "src/utils.ts",
+            "packages/vite/src/node/config.ts",
+            "src/jest.ts",
+            "src/testUtils.rs",
         ] {
             assert!(!is_test_path(path), "{path}");
         }
