@@ -27,9 +27,18 @@ pub fn run(args: &ContextArgs) -> ExitCode {
 fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     let root = args.repo.canonicalize().map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
-    let text = std::fs::read(&args.issue_file)
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    let bytes = std::fs::read(&args.issue_file)
         .map_err(|error| format!("--issue-file {}: {error}", args.issue_file.display()))?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    // Text in another encoding (Windows-1252, say) still has its ASCII names and words.
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    if std::str::from_utf8(bytes).is_err() {
+        eprintln!(
+            "issuewright: {} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost \
+             (save it as UTF-8)",
+            args.issue_file.display()
+        );
+    }
     // The model is resolved before the index is built, so a bad configuration fails at once.
     let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
