@@ -202,22 +202,64 @@ fn without_template(text: &str) -> (String, String) {
     // The fence a code block was opened with, until a line [`closes`] it.
     let mut open: Option<(char, usize)> = None;
     let body: Vec<Cow<'_, str>> = lines
-        .filter(|line| {
+        .filter_map(|line| {
             let trimmed = line.trim();
             match (open, fence(trimmed)) {
                 (None, Some(opening)) => open = Some(opening),
                 (Some(opening), Some(_)) if closes(opening, trimmed) => open = None,
                 (Some(_), _) => {}
-                (None, None) => return !is_heading(line.trim_end()),
+                (None, None) if is_heading(line.trim_end()) => return None,
+                (None, None) => return Some(without_markup(line)),
             }
-            true
+            Some(Cow::Borrowed(line))
         })
-        .map(|line| match draws_a_tree(line) {
-            true => Cow::Owned(path_mentions(line).join(" ")),
-            false => Cow::Borrowed(line),
+        .map(|line| match draws_a_tree(&line) {
+            true => Cow::Owned(path_mentions(&line).join(" ")),
+            false => line,
         })
         .collect();
     (title, body.join("\n"))
+}
+
+/// HTML elements GitHub renders in an issue's prose, whose tags are markup, not words.
+const MARKUP_ELEMENTS: [&str; 14] =
+    ["details", "summary", "br", "p", "div", "sub", "sup", "kbd", "b", "i", "em", "strong", "hr", "img"];
+
+/// A prose line without the HTML tags of [`MARKUP_ELEMENTS`] (`<details>`, `</summary>`,
+/// `<img src="...">`). A closing tag counts anywhere; an opening one not right after a
+/// name, so a generic type (`Vec<Details>`) is left as it is.
+fn without_markup(line: &str) -> Cow<'_, str> {
+    if !line.contains('<') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find('<') {
+        let (before, from) = rest.split_at(at);
+        // What precedes the `<`: a generic's type name, or anything else.
+        let previous = before.chars().next_back().or_else(|| out.chars().next_back());
+        let closing = from[1..].starts_with('/');
+        let starts_tag = closing || !previous.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let tag_end = from.find('>');
+        let name = from[1..].trim_start_matches('/');
+        let name_len = name.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(name.len());
+        let is_markup = starts_tag
+            && tag_end.is_some()
+            && MARKUP_ELEMENTS.iter().any(|element| element.eq_ignore_ascii_case(&name[..name_len]));
+        out.push_str(before);
+        match (is_markup, tag_end) {
+            (true, Some(end)) => {
+                out.push(' ');
+                rest = &from[end + 1..];
+            }
+            _ => {
+                out.push('<');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Whether a line draws a tree, as `cargo tree`, `npm ls`, `tree` and `mvn dependency:tree`
@@ -912,6 +954,29 @@ mod tests {
     }
 
     #[test]
+    fn html_markup_in_prose_is_not_words() {
+        let text = "Renamed crate\n<Details>\n<summary>Full <b>output</b></summary><br/>\n\
+            Returns Vec<Details> and <kbd>Ctrl</kbd>+<kbd>C</kbd> <img src=\"shot.png\">\n</details>\n\
+            ```html\n<details>markup_in_code</details>\n```\n";
+        let query = analyze(text);
+        let term = |t: &str| query.terms.iter().any(|(w, _)| w == t);
+        for markup in ["summary", "kbd", "img", "src", "shot", "png"] {
+            assert!(!term(markup), "{markup} is markup: {:?}", query.terms);
+        }
+        for word in ["full", "output", "returns", "ctrl", "details", "markup_in_code"] {
+            assert!(term(word), "{word}: {:?}", query.terms);
+        }
+        assert_eq!(
+            without_markup("Returns Vec<Details> or Map<K, V>"),
+            "Returns Vec<Details> or Map<K, V>",
+            "generics"
+        );
+        assert_eq!(without_markup("a <details> b"), "a   b");
+        assert_eq!(without_markup("x<b>y"), "x<b>y", "no tag inside a word");
+        assert_eq!(without_markup("1 < 2 and <b"), "1 < 2 and <b", "unclosed");
+    }
+
+    #[test]
     fn trees_of_dependencies_and_folders_name_only_their_files() {
         let text = "Renamed crate breaks the test macro\n\
             ```\n\
@@ -978,7 +1043,7 @@ mod tests {
                     "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                     "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                     "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
-                    "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ",
+                    "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<img src=", "Vec<",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
