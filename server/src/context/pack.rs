@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
+use super::extract::DefinitionKind;
 use super::index::{Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::rank::RankedFile;
@@ -152,10 +153,11 @@ impl<'a> Mentioned<'a> {
 
 /// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
-/// types, then the rest in source order.
+/// types, then functions, methods, macros and modules, then constants, fields and variants,
+/// each group in source order.
 fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), !d.kind.is_type(), d.line));
+    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), map_group(d.kind), d.line));
     let mut block = match module {
         Some(module) => format!("{} (`{module}`)\n", file.path),
         None => format!("{}\n", file.path),
@@ -167,6 +169,17 @@ fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>
         let _ = writeln!(block, "        ... {} more", definitions.len() - SIGNATURES_PER_FILE);
     }
     block
+}
+
+/// Where a definition of this kind stands in a file's map: types say what the code is made
+/// of, callables what it does; a module's constants (often regular expressions and markers
+/// at the top of a script) come after both.
+fn map_group(kind: DefinitionKind) -> u8 {
+    match kind {
+        kind if kind.is_type() => 0,
+        DefinitionKind::Function | DefinitionKind::Method | DefinitionKind::Macro | DefinitionKind::Module => 1,
+        _ => 2,
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +250,27 @@ mod tests {
             "{}",
             pack.text
         );
+    }
+
+    #[test]
+    fn the_map_shows_what_a_file_does_before_its_constants() {
+        let mut script = String::new();
+        for n in 0..60 {
+            let _ = writeln!(script, "const marker{n}RE = /x{n}/;");
+        }
+        script.push_str("export function transformWorker(code: string) {}\nexport interface WorkerOptions {}\n");
+        let (dir, index) = workspace(&[("src/worker.ts", script)]);
+        let issue = "workers lose their source maps";
+        let ranked = rank(&index, issue);
+        let pack = build_pack(&index, &ranked, &analyze(issue), 200, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        });
+        assert!(
+            pack.text.contains("src/worker.ts\n     62: interface WorkerOptions\n     61: function transformWorker(code: string)\n      1: marker0RE\n"),
+            "{}",
+            pack.text
+        );
+        assert!(pack.text.contains("... 50 more") && pack.full_files.is_empty(), "{}", pack.text);
     }
 
     #[test]
