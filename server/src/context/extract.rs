@@ -177,7 +177,10 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             };
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
-            let signature = signature(node, source);
+            let signature = match (kind, node.kind()) {
+                (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
+                _ => signature(node, source),
+            };
             // A procedural macro is used by its macro name; a derive's function keeps its own too.
             let used_as =
                 (may_define_proc_macros && kind == DefinitionKind::Function && node.kind() == "function_item")
@@ -371,6 +374,40 @@ fn signature(node: Node<'_>, source: &[u8]) -> String {
         one_line = one_line.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
     }
     one_line
+}
+
+/// Most characters of a script constant's value kept in its signature.
+const MAX_VALUE_CHARS: usize = 60;
+
+/// A script constant as declared, keyword and value on one line (`const TIMEOUT_MS = 30 * 1000`,
+/// `const ROUTES = ["a"] as const`, `let debug: boolean`): its name alone says little. A value
+/// longer than [`MAX_VALUE_CHARS`] is cut with an ellipsis.
+fn script_constant_signature(declarator: Node<'_>, source: &[u8]) -> String {
+    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let keyword = declarator
+        .parent()
+        .and_then(|declaration| declaration.child(0))
+        .map(|first| text(first, source))
+        .filter(|first| matches!(*first, "const" | "let" | "var"));
+    let value = declarator.child_by_field_name("value");
+    let head_end = value.map_or(declarator.end_byte(), |value| value.start_byte());
+    let head = one_line(&String::from_utf8_lossy(&source[declarator.start_byte()..head_end]));
+    let mut signature = match keyword {
+        Some(keyword) => format!("{keyword} {head}"),
+        None => head,
+    };
+    if let Some(value) = value {
+        let value = one_line(text(value, source));
+        signature.push(' ');
+        match value.char_indices().nth(MAX_VALUE_CHARS) {
+            Some((cut, _)) => {
+                signature.push_str(&value[..cut]);
+                signature.push('…');
+            }
+            None => signature.push_str(&value),
+        }
+    }
+    signature
 }
 
 /// Node kinds that contain members, and how to read their names.
@@ -763,6 +800,17 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 def("el", Constant, None),
             ]
         );
+        // A constant's signature holds its keyword and value, a long value cut.
+        let constant = |name: &str| values.definitions.iter().find(|d| d.name == name).unwrap().signature.clone();
+        assert_eq!(constant("TIMEOUT_MS"), "const TIMEOUT_MS = 30 * 1000");
+        assert_eq!(constant("ROUTES"), "const ROUTES = [\"a\"] as const");
+        assert_eq!(constant("VERSION"), "const VERSION: string");
+        assert_eq!(constant("debug"), "let debug: boolean");
+        assert_eq!(constant("words"), "const words = /w+/");
+        let long = symbols(Language::TypeScript, &format!("const TABLE = [\n  {}\n];\n", "\"entry\", ".repeat(30)));
+        let table = &long.definitions[0].signature;
+        assert!(table.starts_with("const TABLE = [ \"entry\", ") && table.ends_with('…'), "{table}");
+        assert!(table.chars().count() <= "const TABLE = ".len() + MAX_VALUE_CHARS + 1, "{table}");
         let named = symbols(Language::TypeScript, "export default function main() {}\nexport default (() => 1);\n");
         assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
     }

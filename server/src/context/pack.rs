@@ -266,7 +266,7 @@ mod tests {
             std::fs::read_to_string(dir.path().join(path)).ok()
         });
         assert!(
-            pack.text.contains("src/worker.ts\n     62: interface WorkerOptions\n     61: function transformWorker(code: string)\n      1: marker0RE\n"),
+            pack.text.contains("src/worker.ts\n     62: interface WorkerOptions\n     61: function transformWorker(code: string)\n      1: const marker0RE = /x0/\n"),
             "{}",
             pack.text
         );
