@@ -364,7 +364,9 @@ fn signature(node: Node<'_>, source: &[u8]) -> String {
         .min()
         .unwrap_or(node.end_byte());
     let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
-    let mut one_line: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
+    let mut one_line: String =
+        raw.split_whitespace().collect::<Vec<_>>().join(" ").replace("( ", "(").replace(", )", ")").replace(" )", ")");
     for suffix in [" =", " {", "{", ";"] {
         if let Some(stripped) = one_line.strip_suffix(suffix) {
             one_line = stripped.to_owned();
@@ -759,6 +761,11 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(signature_of("render"), "render = (p: Props) =>");
         assert_eq!(signature_of("onResize"), "onResize = (scale: number): void =>");
         assert_eq!(signature_of("legacy"), "legacy = function (done: () => void)");
+        let wrapped = symbols(
+            Language::TypeScript,
+            "export function preload(\n  base: string,\n  deps?: string[],\n): void {}\n",
+        );
+        assert_eq!(wrapped.definitions[0].signature, "function preload(base: string, deps?: string[]): void");
         // An anonymous default export is known by the name its module exports it under.
         assert_eq!(signature_of("default"), "export default function (props: Props)");
         let names = references(&found);
