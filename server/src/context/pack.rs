@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use super::extract::DefinitionKind;
+use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::rank::RankedFile;
@@ -157,7 +157,7 @@ impl<'a> Mentioned<'a> {
 /// each group in source order.
 fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), map_group(d.kind), d.line));
+    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), map_group(d), d.line));
     let mut block = match module {
         Some(module) => format!("{} (`{module}`)\n", file.path),
         None => format!("{}\n", file.path),
@@ -171,11 +171,12 @@ fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>
     block
 }
 
-/// Where a definition of this kind stands in a file's map: types say what the code is made
-/// of, callables what it does; a module's constants (often regular expressions and markers
-/// at the top of a script) come after both.
-fn map_group(kind: DefinitionKind) -> u8 {
-    match kind {
+/// Where a definition stands in a file's map: types say what the code is made of, callables
+/// what it does; a module's constants (often regular expressions and markers at the top of a
+/// script) come after both, and a test module (`mod tests`) last.
+fn map_group(definition: &Definition) -> u8 {
+    match definition.kind {
+        DefinitionKind::Module if matches!(definition.name.as_str(), "tests" | "test") => 3,
         kind if kind.is_type() => 0,
         DefinitionKind::Function | DefinitionKind::Method | DefinitionKind::Macro | DefinitionKind::Module => 1,
         _ => 2,
@@ -271,6 +272,21 @@ mod tests {
             pack.text
         );
         assert!(pack.text.contains("... 50 more") && pack.full_files.is_empty(), "{}", pack.text);
+
+        // A crate's test module comes after everything else it declares.
+        let mut root = String::from("#[cfg(test)]\nmod tests;\npub mod runtime;\n");
+        for n in 0..12 {
+            let _ = writeln!(root, "pub const LIMIT_{n}: usize = {n};");
+        }
+        root.push_str(&"// filler\n".repeat(200));
+        let (dir, index) = workspace(&[("src/lib.rs", root), ("Cargo.toml", "[package]\nname = \"rt\"\n".into())]);
+        let ranked = rank(&index, "runtime stalls");
+        let pack = build_pack(&index, &ranked, &analyze("runtime stalls"), 200, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        });
+        let map = &pack.text[pack.text.find("src/lib.rs").expect("mapped")..];
+        assert!(map.contains("\n      3: pub mod runtime\n      4: pub const LIMIT_0: usize"), "{map}");
+        assert!(!map.contains("mod tests"), "the test module is past the twelve lines shown: {map}");
     }
 
     #[test]
