@@ -344,6 +344,14 @@ impl Index {
         (module != folder).then_some(module)
     }
 
+    /// The npm package of the workspace a script belongs to, in a monorepo (see
+    /// [`Modules::script_package`]); none for other languages.
+    pub fn script_package(&self, file: &IndexedFile) -> Option<String> {
+        matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript)
+            .then(|| self.modules.script_package(&file.path).map(str::to_owned))
+            .flatten()
+    }
+
     /// Rust module paths and Java packages, each with its files, for resolving imports.
     pub fn module_table(&self) -> ModuleTable {
         let mut table = ModuleTable::new();
@@ -527,16 +535,19 @@ impl Index {
     /// would take, to one that [shapes](Index::shapes) it, or to a folder, here or gone (not
     /// `package-lock.json`, nor a file written into `node_modules/`).
     pub fn concerns(&self, path: &str) -> bool {
-        self.files.contains_key(path)
-            || self.shapes(path)
-            || indexable(&self.root, path)
-            || self.root.join(path).is_dir()
-            || {
-                let below = format!("{path}/");
-                self.indexed_below(&below).next().is_some()
-                    || self.manifests.any_below(&below)
-                    || self.modules.has_tsconfig_base_below(&below)
-            }
+        let name = path.rsplit('/').next().unwrap_or(path);
+        // A manifest counts where the walk would take it, or where one was: not each
+        // `package.json` an `npm install` writes into `node_modules/`.
+        let shapes = match is_manifest(name) {
+            true => self.manifests.lists(path) || walkable(&self.root, path),
+            false => self.shapes(path),
+        };
+        self.files.contains_key(path) || shapes || indexable(&self.root, path) || self.root.join(path).is_dir() || {
+            let below = format!("{path}/");
+            self.indexed_below(&below).next().is_some()
+                || self.manifests.any_below(&below)
+                || self.modules.has_tsconfig_base_below(&below)
+        }
     }
 
     /// The folder (`""`: the workspace) a change at `path` makes the index read again as a
@@ -545,10 +556,11 @@ impl Index {
     /// whose project manifest came or went. None for any other change.
     pub fn folder_read_for(&self, path: &str) -> Option<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if is_manifest(name) {
+        if is_manifest(name) && name != "package.json" {
             // Read again with the manifests (see `Index::refresh_from_disk`).
             None
         } else if let Some(folder) = output_folder_of_manifest(path) {
+            // The folder's walk finds the manifests in it too.
             // It makes the folder source, or build output again.
             Some(folder.to_owned())
         } else if let Some(folder) = ruled_folder(path) {
@@ -710,6 +722,8 @@ struct Manifests {
     crates: Vec<String>,
     /// `tsconfig.json` files.
     tsconfigs: Vec<String>,
+    /// `package.json` files.
+    packages: Vec<String>,
 }
 
 impl Manifests {
@@ -722,12 +736,19 @@ impl Manifests {
         }
         manifests.crates.sort();
         manifests.tsconfigs.sort();
+        manifests.packages.sort();
         manifests
     }
 
     /// The list a manifest at `relative` belongs in.
     fn list_for(&mut self, relative: &str) -> &mut Vec<String> {
-        if relative.ends_with("Cargo.toml") { &mut self.crates } else { &mut self.tsconfigs }
+        if relative.ends_with("Cargo.toml") {
+            &mut self.crates
+        } else if relative.ends_with("package.json") {
+            &mut self.packages
+        } else {
+            &mut self.tsconfigs
+        }
     }
 
     /// The module knowledge they give, read from below `root`; those that cannot be read are
@@ -741,7 +762,8 @@ impl Manifests {
                 Err(error) => skipped.push((relative.clone(), error.to_string())),
             }
         }
-        Modules::new(crates, tsconfigs)
+        let packages = self.packages.iter().filter_map(|manifest| read_package(root, manifest)).collect();
+        Modules::new(crates, tsconfigs).with_packages(packages)
     }
 
     /// Takes `relative` into (`present`) or out of the list its name belongs to; true when it
@@ -759,16 +781,27 @@ impl Manifests {
         true
     }
 
+    /// Whether the manifest at `relative` is listed.
+    fn lists(&self, relative: &str) -> bool {
+        [&self.crates, &self.tsconfigs, &self.packages]
+            .iter()
+            .any(|list| list.binary_search_by(|known| known.as_str().cmp(relative)).is_ok())
+    }
+
     /// Whether any manifest is listed below the folder `below` (ending in `/`).
     fn any_below(&self, below: &str) -> bool {
-        self.crates.iter().chain(&self.tsconfigs).any(|manifest| manifest.starts_with(below))
+        self.crates.iter().chain(&self.tsconfigs).chain(&self.packages).any(|manifest| manifest.starts_with(below))
     }
 
     /// Puts `found` (from a walk of the folder `below`, ending in `/`, or `""` for the whole
     /// tree) in place of the manifests listed below it; true when the lists changed.
     fn replace_below(&mut self, below: &str, found: Manifests) -> bool {
         let mut changed = false;
-        for (list, found) in [(&mut self.crates, found.crates), (&mut self.tsconfigs, found.tsconfigs)] {
+        for (list, found) in [
+            (&mut self.crates, found.crates),
+            (&mut self.tsconfigs, found.tsconfigs),
+            (&mut self.packages, found.packages),
+        ] {
             let mut kept: Vec<String> = list.iter().filter(|m| !m.starts_with(below)).cloned().collect();
             kept.extend(found);
             kept.sort();
@@ -777,6 +810,16 @@ impl Manifests {
         }
         changed
     }
+}
+
+/// The folder of a `package.json` and the package name it gives (`zod`, `@vitejs/plugin-legacy`);
+/// none for one that cannot be read or names no package (a workspace's private root).
+fn read_package(root: &Path, manifest: &str) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let name = value.get("name")?.as_str()?.trim();
+    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    (!name.is_empty()).then(|| (dir, name.to_owned()))
 }
 
 fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
@@ -1269,6 +1312,41 @@ mod tests {
     }
 
     #[test]
+    fn scripts_know_their_package_in_a_monorepo() {
+        let dir = workspace(&[
+            ("package.json", b"{ \"private\": true, \"workspaces\": [\"packages/*\"] }\n"),
+            ("packages/core/package.json", b"{ \"name\": \"@demo/core\" }\n"),
+            ("packages/core/src/store.ts", b"export class Store {}\n"),
+            ("packages/core/src/esm/package.json", b"{ \"type\": \"module\" }\n"),
+            ("packages/core/src/esm/util.ts", b"export const util = 1;\n"),
+            ("packages/cli/package.json", b"{ \"name\": \"demo-cli\" }\n"),
+            ("packages/cli/main.ts", b"export function main() {}\n"),
+            ("packages/broken/package.json", b"{ not json\n"),
+            ("packages/broken/x.ts", b"export const x = 1;\n"),
+            ("scripts/release.ts", b"export function release() {}\n"),
+        ]);
+        let mut index = Index::build(dir.path(), None);
+        let package = |index: &Index, path: &str| index.script_package(index.file(path).unwrap());
+        assert_eq!(package(&index, "packages/core/src/store.ts").as_deref(), Some("@demo/core"));
+        assert_eq!(package(&index, "packages/core/src/esm/util.ts").as_deref(), Some("@demo/core"), "a nameless one");
+        assert_eq!(package(&index, "packages/cli/main.ts").as_deref(), Some("demo-cli"));
+        assert_eq!(package(&index, "packages/broken/x.ts"), None, "unreadable");
+        assert_eq!(package(&index, "scripts/release.ts"), None, "the private root names none");
+
+        // A package renamed, or gone, while the server runs.
+        std::fs::write(dir.path().join("packages/cli/package.json"), "{ \"name\": \"@demo/cli\" }\n").unwrap();
+        index.refresh_from_disk("packages/cli/package.json");
+        assert_eq!(package(&index, "packages/cli/main.ts").as_deref(), Some("@demo/cli"));
+        std::fs::remove_file(dir.path().join("packages/cli/package.json")).unwrap();
+        index.refresh_from_disk("packages/cli/package.json");
+        assert_eq!(package(&index, "packages/core/src/store.ts"), None, "one package left: nothing to tell apart");
+
+        let single = workspace(&[("package.json", b"{ \"name\": \"app\" }\n"), ("src/a.ts", b"export const a = 1;\n")]);
+        let single = Index::build(single.path(), None);
+        assert_eq!(package(&single, "src/a.ts"), None, "a workspace of one package");
+    }
+
+    #[test]
     fn output_folder_names_holding_a_project_are_source() {
         let dir = workspace(&[
             ("packages/build/package.json", b"{ \"name\": \"@acme/build\" }\n"),
@@ -1305,7 +1383,8 @@ mod tests {
         std::fs::remove_file(dir.path().join("build/package.json")).unwrap();
         index.refresh_from_disk("build/package.json");
         assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
-        assert!(!index.concerns("web/package.json"), "another package.json changes nothing");
+        assert!(index.concerns("web/package.json"), "another package.json names a package");
+        assert!(!index.concerns("node_modules/left-pad/package.json"), "one a dependency brings changes nothing");
 
         // A crate's manifest there opens the folder, and its edits rename the crate.
         let module = |index: &Index| index.module_of("out/src/lib.rs");

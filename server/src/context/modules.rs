@@ -169,6 +169,9 @@ impl TsConfig {
 pub struct Modules {
     crates: Vec<Crate>,
     tsconfigs: Vec<TsConfig>,
+    /// npm packages of the workspace: each `package.json`'s folder and the name it gives, the
+    /// deepest folder first.
+    packages: Vec<(String, String)>,
     /// Rust files reached by following `mod` declarations from a crate root, with the
     /// module path that gives them; worked out when first asked for after a change, and
     /// shared by the copies a snapshot makes.
@@ -180,7 +183,24 @@ impl Modules {
     pub fn new(crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
         // The deepest folder first: a folder's aliases come before those of the folders above.
         tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
-        Self { crates, tsconfigs, declared: OnceLock::new() }
+        Self { crates, tsconfigs, packages: Vec::new(), declared: OnceLock::new() }
+    }
+
+    /// The same, knowing the workspace's npm packages (each `package.json`'s folder and name).
+    pub fn with_packages(mut self, mut packages: Vec<(String, String)>) -> Self {
+        packages.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.len()));
+        self.packages = packages;
+        self
+    }
+
+    /// The npm package a script at `path` belongs to, in a workspace of several (a monorepo):
+    /// the name the nearest `package.json` above it gives (`@vitejs/plugin-legacy`). None in a
+    /// workspace of one package, where it says nothing.
+    pub fn script_package(&self, path: &str) -> Option<&str> {
+        if self.packages.len() < 2 {
+            return None;
+        }
+        self.packages.iter().find(|(dir, _)| contains(dir, path)).map(|(_, name)| name.as_str())
     }
 
     /// The module path of every Rust file reached by following `mod` declarations (with

@@ -95,7 +95,11 @@ pub fn build_pack(
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let mut block = map_entry(entry, index.import_module(entry).as_deref(), &mentioned);
+        let label = match index.import_module(entry) {
+            Some(module) => Some(format!("`{module}`")),
+            None => index.script_package(entry).map(|package| format!("package `{package}`")),
+        };
+        let mut block = map_entry(entry, label.as_deref(), &mentioned);
         if unreadable.contains(file.path.as_str()) {
             // The model would otherwise ask for it in vain.
             block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
@@ -151,15 +155,16 @@ impl<'a> Mentioned<'a> {
     }
 }
 
-/// One file of the map: its path (and the module to import it from), then its definitions' signatures with line numbers,
+/// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
+/// its package), then its definitions' signatures with line numbers,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
 /// each group in source order.
-fn map_entry(file: &IndexedFile, module: Option<&str>, mentioned: &Mentioned<'_>) -> String {
+fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
     definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), map_group(d), d.line));
-    let mut block = match module {
-        Some(module) => format!("{} (`{module}`)\n", file.path),
+    let mut block = match label {
+        Some(label) => format!("{} ({label})\n", file.path),
         None => format!("{}\n", file.path),
     };
     for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
@@ -287,6 +292,27 @@ mod tests {
         let map = &pack.text[pack.text.find("src/lib.rs").expect("mapped")..];
         assert!(map.contains("\n      3: pub mod runtime\n      4: pub const LIMIT_0: usize"), "{map}");
         assert!(!map.contains("mod tests"), "the test module is past the twelve lines shown: {map}");
+    }
+
+    #[test]
+    fn the_map_names_each_files_package_in_a_monorepo() {
+        let mut big = String::new();
+        for n in 0..80 {
+            let _ = writeln!(big, "export function worker{n}() {{}}");
+        }
+        let (dir, index) = workspace(&[
+            ("packages/core/package.json", "{ \"name\": \"@demo/core\" }\n".into()),
+            ("packages/core/src/worker.ts", big.clone()),
+            ("packages/web/package.json", "{ \"name\": \"@demo/web\" }\n".into()),
+            ("packages/web/src/worker.ts", big),
+        ]);
+        let issue = "workers hang";
+        let ranked = rank(&index, issue);
+        let pack = build_pack(&index, &ranked, &analyze(issue), 300, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        });
+        assert!(pack.text.contains("packages/core/src/worker.ts (package `@demo/core`)\n"), "{}", pack.text);
+        assert!(pack.text.contains("packages/web/src/worker.ts (package `@demo/web`)\n"), "{}", pack.text);
     }
 
     #[test]

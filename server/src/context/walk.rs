@@ -208,9 +208,10 @@ fn git_common_dir(dir: &Path) -> Option<PathBuf> {
     Some(git_dir.join(common))
 }
 
-/// Whether a file named `name` is a manifest the walk collects: one that lays out modules.
+/// Whether a file named `name` is a manifest the walk collects: one that lays out modules or
+/// names a package (`package.json`).
 pub(super) fn is_manifest(name: &str) -> bool {
-    matches!(name, "Cargo.toml" | "tsconfig.json")
+    matches!(name, "Cargo.toml" | "tsconfig.json" | "package.json")
 }
 
 /// Source files and manifests below the folder `below` of `root` (`""`: all of it),

@@ -529,6 +529,25 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_names_the_package_of_a_script_in_a_monorepo() {
+        let (dir, mut overlay) = overlay(&[
+            ("package.json", "{ \"private\": true }\n"),
+            ("packages/core/package.json", "{ \"name\": \"@demo/core\" }\n"),
+            ("packages/core/src/store.ts", "export class Store {\n  dispatch(\n    action: string,\n  ) {}\n}\n"),
+            ("packages/app/package.json", "{ \"name\": \"@demo/app\" }\n"),
+            ("packages/app/src/main.ts", "import { Store } from \"@demo/core\";\nnew Store().dispatch(\"go\");\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let found = Toolset::standard()
+            .execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "Store.dispatch"})))
+            .output;
+        assert!(
+            found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (package `@demo/core`)\n"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn find_symbol_reads_qualified_names() {
         let (dir, mut overlay) = overlay(&[
             ("Cargo.toml", "[package]\nname = \"stores\"\n"),

@@ -164,9 +164,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // Only for the lines shown: working out a module is not free.
-            match index.import_module(file) {
-                Some(module) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
-                None => writeln!(output, "{path}:{line}: {signature}"),
+            match (index.import_module(file), index.script_package(file)) {
+                (Some(module), _) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
+                (None, Some(package)) => writeln!(output, "{path}:{line}: {signature} (package `{package}`)"),
+                (None, None) => writeln!(output, "{path}:{line}: {signature}"),
             }
             .expect("writing to a String cannot fail");
         }
