@@ -138,6 +138,7 @@ fn index_reports_counts_per_language() {
     let scratch = crate_with_modules();
     scratch.write("web/app.ts", "export function start(): void {}\nexport class App {}\n");
     scratch.write("web/broken.ts", "export function (((\n");
+    scratch.write("web/package.json", "{ \"name\": \"@limits/web\" }\n");
     let report = cli(&scratch, &["index", "--json", "--no-cache"]);
     assert_eq!(report["files"], 28);
     assert_eq!(report["languages"]["rust"]["files"], 26);
@@ -148,6 +149,7 @@ fn index_reports_counts_per_language() {
     assert_eq!(broken[0]["path"], "web/broken.ts");
     assert!(broken[0]["errors"].as_u64().unwrap() > 0);
     assert_eq!(report["crates"][0]["name"], "limits");
+    assert_eq!(report["packages"], json!([{"dir": "web", "name": "@limits/web"}]));
     assert_eq!(report["cacheHits"], 0);
 }
 

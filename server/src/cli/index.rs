@@ -27,6 +27,8 @@ pub fn run(args: &IndexArgs) -> ExitCode {
         .map(|file| (file.path.as_str(), file.symbols.parse_errors))
         .collect();
     broken.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut packages: Vec<&(String, String)> = index.packages().iter().collect();
+    packages.sort();
     if args.json {
         let value = json!({
             "root": root,
@@ -38,6 +40,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
             "fileLimit": stats.file_limit,
             "crates": index.crates(),
+            "packages": packages.iter().map(|(dir, name)| json!({"dir": dir, "name": name})).collect::<Vec<_>>(),
             "parseErrors": broken.iter().map(|(path, errors)| json!({"path": path, "errors": errors})).collect::<Vec<_>>(),
         });
         println!("{value:#}");

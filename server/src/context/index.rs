@@ -406,6 +406,11 @@ impl Index {
         self.modules.crates()
     }
 
+    /// The npm packages found: each `package.json`'s folder and the name it gives.
+    pub fn packages(&self) -> &[(String, String)] {
+        self.modules.packages()
+    }
+
     /// Re-indexes one file from its current text (an editor buffer, or the disk after a save).
     /// Files that are not source files of a known language are ignored.
     pub fn update(&mut self, path: &str, source: &[u8]) {

@@ -193,6 +193,12 @@ impl Modules {
         self
     }
 
+    /// The npm packages found: each `package.json`'s folder and the name it gives, the deepest
+    /// folder first.
+    pub fn packages(&self) -> &[(String, String)] {
+        &self.packages
+    }
+
     /// The npm package a script at `path` belongs to, in a workspace of several (a monorepo):
     /// the name the nearest `package.json` above it gives (`@vitejs/plugin-legacy`). None in a
     /// workspace of one package, where it says nothing.
