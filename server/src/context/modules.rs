@@ -193,6 +193,24 @@ impl Modules {
         self
     }
 
+    /// Where an import of a workspace package (`@demo/core`, `zod/v4`) may lead: below the
+    /// package's `src/`, then its folder, as monorepos lay their sources out
+    /// (`packages/zod/src/v4/index.ts`). The package's `exports` are not read: they name
+    /// built output.
+    fn package_candidates<'a>(&'a self, import: &'a str) -> impl Iterator<Item = Option<String>> + 'a {
+        self.packages.iter().flat_map(move |(dir, name)| {
+            let rest = match import.strip_prefix(name.as_str()) {
+                Some("") => Some(""),
+                Some(rest) => rest.strip_prefix('/'),
+                None => None,
+            };
+            rest.into_iter().flat_map(move |rest| {
+                let in_src = join_inside(dir, &format!("src/{rest}"));
+                [in_src, join_inside(dir, rest).filter(|_| !rest.is_empty())]
+            })
+        })
+    }
+
     /// The npm packages found: each `package.json`'s folder and the name it gives, the deepest
     /// folder first.
     pub fn packages(&self) -> &[(String, String)] {
@@ -440,6 +458,7 @@ impl Modules {
                     found.push(join_inside(base, import));
                 }
             }
+            found.extend(self.package_candidates(import));
             found
         };
         // A candidate that climbs out of the workspace names no file the index could hold.
@@ -695,6 +714,20 @@ mod tests {
             "a path that climbs out of the workspace names no workspace file, even one with its name"
         );
         assert_eq!(resolve("web/src/app/main.ts", "@app/../util"), ["web/src/util.ts"], "an alias with `..` after it");
+
+        // A workspace's own packages are imported by name (a monorepo).
+        let packages = Modules::new(vec![], vec![])
+            .with_packages(vec![("packages/zod".into(), "zod".into()), ("packages/ui".into(), "@demo/ui".into())]);
+        let files = ["packages/zod/src/v4/index.ts", "packages/zod/src/index.ts", "packages/ui/button.tsx"];
+        let resolve = |import: &str| {
+            packages
+                .resolve("apps/web/main.ts", Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+        };
+        assert_eq!(resolve("zod"), ["packages/zod/src/index.ts"]);
+        assert_eq!(resolve("zod/v4"), ["packages/zod/src/v4/index.ts"]);
+        assert_eq!(resolve("@demo/ui/button"), ["packages/ui/button.tsx"], "sources beside the manifest");
+        assert_eq!(resolve("zodiac"), Vec::<String>::new(), "a name is not a prefix of another");
+        assert_eq!(resolve("@demo/ui/../../../../etc/passwd"), Vec::<String>::new());
         let module = |path: &str| modules.module_of(path, Language::TypeScript, &FileSymbols::default());
         assert_eq!(module("web/src/app/core/thing.ts"), "@app/core");
         assert_eq!(module("web/src/app/main.ts"), "@app");
