@@ -93,40 +93,34 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
 #[test]
 fn context_says_when_there_is_nothing_to_rank_or_list() {
     let scratch = Scratch::new(&[("docs/guide.md", "# Guide\n"), ("ISSUE.md", "Crash\nIt crashes.\n")]);
-    let issue = scratch.workspace().join("ISSUE.md");
-    let issue = issue.to_str().unwrap();
-    let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--json", "--issue-file", issue], &[]);
-    assert!(output.status.success());
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // `context --json` for the issue saved under `name` with `bytes`: its report and what it said.
+    let rank_for = |name: &str, bytes: &[u8]| {
+        let issue = scratch.workspace().join(name);
+        std::fs::write(&issue, bytes).unwrap();
+        let output = issuewright_on(
+            &scratch,
+            &scratch.workspace(),
+            &["context", "--json", "--issue-file", issue.to_str().unwrap()],
+            &[],
+        );
+        assert!(output.status.success());
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        (report, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (report, stderr) = rank_for("ISSUE.md", b"Crash\nIt crashes.\n");
     assert_eq!(report["files"], json!([]));
-    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("holds no source file to rank"), "{stderr}");
 
     // An issue saved in another encoding is read for its ASCII words, and said to be so.
     scratch.write("src/parser.rs", "pub fn parse_header() {}\n");
-    let latin1 = scratch.workspace().join("LATIN1.md");
-    std::fs::write(&latin1, b"Caf\xe9 menu: parse_header fails\n").unwrap();
-    let output = issuewright_on(
-        &scratch,
-        &scratch.workspace(),
-        &["context", "--json", "--issue-file", latin1.to_str().unwrap()],
-        &[],
-    );
-    assert!(output.status.success());
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (report, stderr) = rank_for("LATIN1.md", b"Caf\xe9 menu: parse_header fails\n");
     assert_eq!(report["files"][0]["path"], "src/parser.rs", "{report}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("LATIN1.md is not UTF-8 text") && stderr.contains("save it as UTF-8"), "{stderr}");
-    let bom = scratch.workspace().join("BOM.md");
-    std::fs::write(&bom, b"\xEF\xBB\xBFparse_header fails\n").unwrap();
-    let output = issuewright_on(
-        &scratch,
-        &scratch.workspace(),
-        &["context", "--json", "--issue-file", bom.to_str().unwrap()],
-        &[],
-    );
-    assert!(!String::from_utf8_lossy(&output.stderr).contains("not UTF-8"), "a byte-order mark is UTF-8");
+    let (_, stderr) = rank_for("BOM.md", b"\xEF\xBB\xBFparse_header fails\n");
+    assert!(!stderr.contains("not UTF-8"), "a byte-order mark is UTF-8");
 
+    let issue = scratch.workspace().join("ISSUE.md");
+    let issue = issue.to_str().unwrap();
     let zero = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "0", "--issue-file", issue], &[]);
     assert!(!zero.status.success());
     let stderr = String::from_utf8_lossy(&zero.stderr);

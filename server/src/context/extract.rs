@@ -365,17 +365,26 @@ fn signature(node: Node<'_>, source: &[u8]) -> String {
         .unwrap_or(node.end_byte());
     let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
     // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
-    let mut one_line: String =
-        raw.split_whitespace().collect::<Vec<_>>().join(" ").replace("( ", "(").replace(", )", ")").replace(" )", ")");
+    let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")");
     for suffix in [" =", " {", "{", ";"] {
         if let Some(stripped) = one_line.strip_suffix(suffix) {
             one_line = stripped.to_owned();
         }
     }
-    if one_line.chars().count() > MAX_SIGNATURE_CHARS {
-        one_line = one_line.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+    cut_to(one_line, MAX_SIGNATURE_CHARS)
+}
+
+/// `text` on one line: each run of whitespace, line breaks included, as one space.
+fn on_one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` cut to at most `max` characters, an ellipsis marking the cut.
+fn cut_to(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
-    one_line
 }
 
 /// Most characters of a script constant's value kept in its signature.
@@ -383,9 +392,8 @@ const MAX_VALUE_CHARS: usize = 60;
 
 /// A script constant as declared, keyword and value on one line (`const TIMEOUT_MS = 30 * 1000`,
 /// `const ROUTES = ["a"] as const`, `let debug: boolean`): its name alone says little. A value
-/// longer than [`MAX_VALUE_CHARS`] is cut with an ellipsis.
+/// longer than [`MAX_VALUE_CHARS`] is cut with an ellipsis, and the whole as any signature.
 fn script_constant_signature(declarator: Node<'_>, source: &[u8]) -> String {
-    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let keyword = declarator
         .parent()
         .and_then(|declaration| declaration.child(0))
@@ -393,23 +401,15 @@ fn script_constant_signature(declarator: Node<'_>, source: &[u8]) -> String {
         .filter(|first| matches!(*first, "const" | "let" | "var"));
     let value = declarator.child_by_field_name("value");
     let head_end = value.map_or(declarator.end_byte(), |value| value.start_byte());
-    let head = one_line(&String::from_utf8_lossy(&source[declarator.start_byte()..head_end]));
-    let mut signature = match keyword {
-        Some(keyword) => format!("{keyword} {head}"),
-        None => head,
-    };
-    if let Some(value) = value {
-        let value = one_line(text(value, source));
-        signature.push(' ');
-        match value.char_indices().nth(MAX_VALUE_CHARS) {
-            Some((cut, _)) => {
-                signature.push_str(&value[..cut]);
-                signature.push('…');
-            }
-            None => signature.push_str(&value),
-        }
+    let mut signature = on_one_line(&String::from_utf8_lossy(&source[declarator.start_byte()..head_end]));
+    if let Some(keyword) = keyword {
+        signature.insert_str(0, &format!("{keyword} "));
     }
-    signature
+    if let Some(value) = value {
+        signature.push(' ');
+        signature.push_str(&cut_to(on_one_line(text(value, source)), MAX_VALUE_CHARS));
+    }
+    cut_to(signature, MAX_SIGNATURE_CHARS)
 }
 
 /// Node kinds that contain members, and how to read their names.

@@ -141,6 +141,16 @@ pub fn is_example_word(word: &str) -> bool {
     matches!(word, "example" | "examples" | "demo" | "demos" | "playground" | "playgrounds" | "sample" | "samples")
 }
 
+/// How other code reaches a file's definitions (see [`Index::import_hint`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportHint {
+    /// The module to import from: a Rust module path, a Java package, a script specifier
+    /// (`tokio::sync`, `@ui/button`).
+    Module(String),
+    /// The npm package of a monorepo the file belongs to (`@demo/core`).
+    Package(String),
+}
+
 /// A Rust crate in the workspace: its folder, name and the files its targets compile from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Crate {
@@ -352,6 +362,12 @@ impl Index {
             .flatten()
     }
 
+    /// How other code reaches `file`'s definitions: the module to import them from, else, in
+    /// a monorepo, the npm package it belongs to.
+    pub fn import_hint(&self, file: &IndexedFile) -> Option<ImportHint> {
+        self.import_module(file).map(ImportHint::Module).or_else(|| self.script_package(file).map(ImportHint::Package))
+    }
+
     /// Rust module paths and Java packages, each with its files, for resolving imports.
     pub fn module_table(&self) -> ModuleTable {
         let mut table = ModuleTable::new();
@@ -543,9 +559,10 @@ impl Index {
         let name = path.rsplit('/').next().unwrap_or(path);
         // A manifest counts where the walk would take it, or where one was: not each
         // `package.json` an `npm install` writes into `node_modules/`.
-        let shapes = match is_manifest(name) {
-            true => self.manifests.lists(path) || walkable(&self.root, path),
-            false => self.shapes(path),
+        let shapes = if is_manifest(name) {
+            self.manifests.lists(path) || walkable(&self.root, path)
+        } else {
+            self.shapes(path)
         };
         self.files.contains_key(path) || shapes || indexable(&self.root, path) || self.root.join(path).is_dir() || {
             let below = format!("{path}/");
@@ -561,11 +578,12 @@ impl Index {
     /// whose project manifest came or went. None for any other change.
     pub fn folder_read_for(&self, path: &str) -> Option<String> {
         let name = path.rsplit('/').next().unwrap_or(path);
+        // A `package.json` lays out no modules: at the top of a folder named like build
+        // output it only opens or closes the folder, whose walk lists it with the manifests.
         if is_manifest(name) && name != "package.json" {
             // Read again with the manifests (see `Index::refresh_from_disk`).
             None
         } else if let Some(folder) = output_folder_of_manifest(path) {
-            // The folder's walk finds the manifests in it too.
             // It makes the folder source, or build output again.
             Some(folder.to_owned())
         } else if let Some(folder) = ruled_folder(path) {

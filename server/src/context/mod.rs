@@ -16,7 +16,7 @@ pub mod walk;
 
 pub use cache::IndexCache;
 pub use extract::{Definition, DefinitionKind, FileSymbols};
-pub use index::{BuildStats, Index, IndexedFile, MAX_INDEXED_FILES};
+pub use index::{BuildStats, ImportHint, Index, IndexedFile, MAX_INDEXED_FILES};
 pub use language::Language;
 pub use live::LiveIndex;
 pub use pack::{ContextPack, build_pack, estimate_tokens};

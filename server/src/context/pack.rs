@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::extract::{Definition, DefinitionKind};
-use super::index::{Index, IndexedFile};
+use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::rank::RankedFile;
 
@@ -95,10 +95,10 @@ pub fn build_pack(
     let mut mapped_files = Vec::new();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let label = match index.import_module(entry) {
-            Some(module) => Some(format!("`{module}`")),
-            None => index.script_package(entry).map(|package| format!("package `{package}`")),
-        };
+        let label = index.import_hint(entry).map(|hint| match hint {
+            ImportHint::Module(module) => format!("`{module}`"),
+            ImportHint::Package(package) => format!("package `{package}`"),
+        });
         let mut block = map_entry(entry, label.as_deref(), &mentioned);
         if unreadable.contains(file.path.as_str()) {
             // The model would otherwise ask for it in vain.
@@ -200,6 +200,12 @@ mod tests {
         (dir, index)
     }
 
+    /// The pack a run would start from for `issue`, on the files of `dir`, within `budget` tokens.
+    fn pack_for(dir: &tempfile::TempDir, index: &Index, issue: &str, budget: usize) -> ContextPack {
+        let ranked = rank(index, issue);
+        build_pack(index, &ranked, &analyze(issue), budget, |path| std::fs::read_to_string(dir.path().join(path)).ok())
+    }
+
     #[test]
     fn small_top_files_come_in_full_and_the_rest_as_a_map() {
         let (dir, index) = workspace(&[
@@ -247,10 +253,7 @@ mod tests {
         big.push_str("export class ZodDiscriminatedUnion {}\nexport function discriminatedUnion() {}\n");
         let (dir, index) = workspace(&[("src/schemas.ts", big)]);
         let issue = "`discriminatedUnion` fails with a lazy option";
-        let ranked = rank(&index, issue);
-        let pack = build_pack(&index, &ranked, &analyze(issue), 300, |path| {
-            std::fs::read_to_string(dir.path().join(path)).ok()
-        });
+        let pack = pack_for(&dir, &index, issue, 300);
         assert!(
             pack.text.contains("src/schemas.ts\n     42: function discriminatedUnion()\n     41: class ZodDiscriminatedUnion\n      1: interface Filler0"),
             "{}",
@@ -267,10 +270,7 @@ mod tests {
         script.push_str("export function transformWorker(code: string) {}\nexport interface WorkerOptions {}\n");
         let (dir, index) = workspace(&[("src/worker.ts", script)]);
         let issue = "workers lose their source maps";
-        let ranked = rank(&index, issue);
-        let pack = build_pack(&index, &ranked, &analyze(issue), 200, |path| {
-            std::fs::read_to_string(dir.path().join(path)).ok()
-        });
+        let pack = pack_for(&dir, &index, issue, 200);
         assert!(
             pack.text.contains("src/worker.ts\n     62: interface WorkerOptions\n     61: function transformWorker(code: string)\n      1: const marker0RE = /x0/\n"),
             "{}",
@@ -285,10 +285,7 @@ mod tests {
         }
         root.push_str(&"// filler\n".repeat(200));
         let (dir, index) = workspace(&[("src/lib.rs", root), ("Cargo.toml", "[package]\nname = \"rt\"\n".into())]);
-        let ranked = rank(&index, "runtime stalls");
-        let pack = build_pack(&index, &ranked, &analyze("runtime stalls"), 200, |path| {
-            std::fs::read_to_string(dir.path().join(path)).ok()
-        });
+        let pack = pack_for(&dir, &index, "runtime stalls", 200);
         let map = &pack.text[pack.text.find("src/lib.rs").expect("mapped")..];
         assert!(map.contains("\n      3: pub mod runtime\n      4: pub const LIMIT_0: usize"), "{map}");
         assert!(!map.contains("mod tests"), "the test module is past the twelve lines shown: {map}");
@@ -307,10 +304,7 @@ mod tests {
             ("packages/web/src/worker.ts", big),
         ]);
         let issue = "workers hang";
-        let ranked = rank(&index, issue);
-        let pack = build_pack(&index, &ranked, &analyze(issue), 300, |path| {
-            std::fs::read_to_string(dir.path().join(path)).ok()
-        });
+        let pack = pack_for(&dir, &index, issue, 300);
         assert!(pack.text.contains("packages/core/src/worker.ts (package `@demo/core`)\n"), "{}", pack.text);
         assert!(pack.text.contains("packages/web/src/worker.ts (package `@demo/web`)\n"), "{}", pack.text);
     }
@@ -320,10 +314,7 @@ mod tests {
         let doc =
             "/// ```\n/// let x = 1;\n/// ```\npub fn documented() {}\n/// ````text\n/// ````\npub fn more() {}\n";
         let (dir, index) = workspace(&[("src/doc.rs", doc.into())]);
-        let ranked = rank(&index, "fix `documented`");
-        let pack = build_pack(&index, &ranked, &analyze("fix `documented`"), 10_000, |p| {
-            std::fs::read_to_string(dir.path().join(p)).ok()
-        });
+        let pack = pack_for(&dir, &index, "fix `documented`", 10_000);
         assert!(pack.text.contains(&format!("### src/doc.rs\n`````\n{doc}`````\n")), "{}", pack.text);
     }
 
@@ -336,10 +327,7 @@ mod tests {
         big.push_str("pub fn try_join_next() {}\n");
         let (dir, index) = workspace(&[("src/big.rs", big), ("Cargo.toml", "[package]\nname = \"tasks\"\n".into())]);
         let issue = "implement `try_join_next`";
-        let ranked = rank(&index, issue);
-        let pack = build_pack(&index, &ranked, &analyze(issue), 1_000, |path| {
-            std::fs::read_to_string(dir.path().join(path)).ok()
-        });
+        let pack = pack_for(&dir, &index, issue, 1_000);
         assert!(pack.full_files.is_empty());
         assert_eq!(pack.mapped_files, ["src/big.rs"]);
         assert!(pack.text.contains("src/big.rs (`tasks::big`)\n    401: pub fn try_join_next()"), "{}", pack.text);

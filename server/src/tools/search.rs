@@ -7,7 +7,7 @@ use regex::RegexBuilder;
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
-use crate::context::{Definition, Index, IndexedFile, Language};
+use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
 use crate::workspace::{Overlay, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -164,10 +164,12 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // Only for the lines shown: working out a module is not free.
-            match (index.import_module(file), index.script_package(file)) {
-                (Some(module), _) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
-                (None, Some(package)) => writeln!(output, "{path}:{line}: {signature} (package `{package}`)"),
-                (None, None) => writeln!(output, "{path}:{line}: {signature}"),
+            match index.import_hint(file) {
+                Some(ImportHint::Module(module)) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
+                Some(ImportHint::Package(package)) => {
+                    writeln!(output, "{path}:{line}: {signature} (package `{package}`)")
+                }
+                None => writeln!(output, "{path}:{line}: {signature}"),
             }
             .expect("writing to a String cannot fail");
         }
