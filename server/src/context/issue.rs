@@ -353,8 +353,10 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     query
 }
 
-/// Whether the issue is about tests: its title speaks of tests, or its text of failing, flaky
-/// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count.
+/// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
+/// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count,
+/// nor do phrases inside a word (`latest fails`) or in a pasted code block or log, which
+/// speak for the program that printed them.
 fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -362,19 +364,27 @@ fn about_tests(text: &str) -> bool {
         let before = &title[..word.as_ptr() as usize - title.as_ptr() as usize];
         matches!(word, "test" | "tests" | "testing") && !before.ends_with("::") && !before.ends_with("#[")
     });
-    title_speaks_of_tests
-        || [
-            "flaky",
-            "failing test",
-            "test fails",
-            "test failure",
-            "unit test",
-            "integration test",
-            "add a test",
-            "missing test",
-        ]
-        .iter()
-        .any(|phrase| lower.contains(phrase))
+    const PHRASES: [&str; 8] = [
+        "flaky",
+        "failing test",
+        "test fails",
+        "test failure",
+        "unit test",
+        "integration test",
+        "add a test",
+        "missing test",
+    ];
+    let words_speak_of_tests = regions(&lower)
+        .into_iter()
+        .filter(|(region, _)| *region != Region::CodeBlock)
+        .any(|(_, piece)| PHRASES.iter().any(|phrase| starts_a_word_in(piece, phrase)));
+    title_speaks_of_tests || words_speak_of_tests
+}
+
+/// Whether `phrase` occurs in `text` where a word starts.
+fn starts_a_word_in(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase)
+        .any(|(at, _)| !text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_'))
 }
 
 fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
@@ -951,6 +961,19 @@ mod tests {
         assert!(!analyze("tokio::test does not work with a renamed crate").about_tests);
         assert!(!analyze("#[test] functions are skipped by the derive").about_tests);
         assert!(analyze("tokio::test hangs\nThe integration test never ends.").about_tests, "the body's phrase");
+    }
+
+    #[test]
+    fn phrases_about_tests_count_in_words_and_prose_only() {
+        assert!(analyze("Hangs on exit\nA flaky run on CI.").about_tests);
+        assert!(analyze("Hangs on exit\nSee the `unit tests` of the runtime.").about_tests, "inline code");
+        assert!(analyze("Hangs on exit\n(test failures since 1.2)").about_tests, "after punctuation");
+        assert!(!analyze("Upgrade breaks the build\nThe latest fails to compile.").about_tests, "inside a word");
+        assert!(!analyze("Parser rejects it\nThe contest failure rate rose.").about_tests);
+        let log = "Panics on empty input\n```\ntest parse::empty ... FAILED\nfailing test: parse::empty\n```\n";
+        assert!(!analyze(log).about_tests, "a pasted log speaks for the program that printed it");
+        let unclosed = "Panics on empty input\n~~~\nrunning 3 tests, flaky retries: 0\n";
+        assert!(!analyze(unclosed).about_tests, "a block left open runs to the end");
     }
 
     #[test]
