@@ -17,6 +17,7 @@ use super::terms;
 use super::walk::{
     Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
 };
+use crate::workspace::looks_binary;
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -731,11 +732,6 @@ fn index_found(file: &Found, known: &Known) -> Indexed {
         return Ok((known, true));
     }
     Ok((Arc::new(IndexedFile::from_source(&file.relative, file.language, &bytes)), false))
-}
-
-/// A NUL byte near the start means binary.
-fn looks_binary(bytes: &[u8]) -> bool {
-    bytes.iter().take(8192).any(|b| *b == 0)
 }
 
 /// The files that say how the workspace's modules are laid out, relative to the root.

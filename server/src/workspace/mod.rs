@@ -22,7 +22,7 @@ pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_w
 pub use merge::{MergeConflict, merge3};
 pub use overlay::{
     BaseError, BaseSource, DiskBase, FileView, Listed, MAX_FILE_BYTES, Overlay, OverlayError, PatchOutcome,
-    WriteOutcome, count_lines, read_disk_text,
+    WriteOutcome, count_lines, looks_binary, read_disk_text,
 };
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath};
