@@ -218,6 +218,56 @@ fn a_run_sees_what_the_editor_just_typed() {
     assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
 }
 
+#[test]
+fn the_editor_is_shown_the_context_a_run_would_start_from() {
+    let scratch = crate_with_modules();
+    scratch.write("replay.jsonl", &replay(&[done("looked")]));
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    // Typed, not saved: the preview reads the editor's buffers, as a run does.
+    let text = scratch.read("src/clock.rs").unwrap();
+    client.open("src/clock.rs", &text);
+    client.edit("src/clock.rs", text.len(), text.len(), "pub fn refill_tokens(limiter: &mut u32) {}\n");
+    let issue = "RateLimiter::try_acquire should wait\nCall `refill_tokens` before giving up in try_acquire.";
+
+    let shown = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
+    let files = shown["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "{shown:#}");
+    assert_eq!(files[0]["path"], "src/limiter.rs", "{shown:#}");
+    assert_eq!(files[0]["inPack"], "full");
+    let uri = files[0]["uri"].as_str().unwrap();
+    assert!(uri.starts_with("file://") && uri.ends_with("/src/limiter.rs"), "{uri}");
+    let clock = files.iter().find(|f| f["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{shown:#}"));
+    let reasons: Vec<&str> = clock["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    assert!(reasons.iter().any(|r| r.contains("`refill_tokens`")), "the unsaved definition counts: {reasons:?}");
+    assert_eq!(shown["indexedFiles"], 26);
+    let budget = shown["budgetTokens"].as_u64().unwrap();
+    assert!(budget > 0 && shown["packTokens"].as_u64().unwrap() <= budget, "{shown:#}");
+    assert!(shown["model"].as_str().is_some_and(|m| !m.is_empty()), "{shown:#}");
+    assert_eq!(shown["notes"], json!([]));
+
+    // A run for the same issue starts from exactly the files shown in full.
+    let every = client.command("issuewright.context", json!({"issue": issue, "top": 100})).unwrap();
+    let shown_full: Vec<&Value> =
+        every["files"].as_array().unwrap().iter().filter(|f| f["inPack"] == "full").map(|f| &f["path"]).collect();
+    let (run_id, status) = client.run_issue(issue, "replay.jsonl");
+    assert_eq!(status["state"], "ready", "{status}");
+    let events = ledger(&scratch.workspace(), &run_id);
+    let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
+    let run_full: Vec<&Value> = pack["full_files"].as_array().unwrap().iter().collect();
+    assert_eq!(shown_full, run_full);
+    let shown_mapped = every["files"].as_array().unwrap().iter().filter(|f| f["inPack"] == "map").count();
+    assert_eq!(shown_mapped, pack["mapped_files"].as_array().unwrap().len());
+    assert_eq!(every["filesInMap"], shown_mapped);
+
+    // What cannot be shown says why, and the server goes on.
+    let zero = client.command("issuewright.context", json!({"issue": issue, "top": 0})).unwrap_err();
+    assert!(zero["message"].as_str().unwrap().contains("`top` 0 lists nothing"), "{zero}");
+    let empty = client.command("issuewright.context", json!({"issue": "  "})).unwrap_err();
+    assert!(empty["message"].as_str().unwrap().contains("the issue is empty"), "{empty}");
+    let wordless = client.command("issuewright.context", json!({"issue": "?!"})).unwrap();
+    assert!(wordless["notes"][0].as_str().unwrap().contains("no words to rank by"), "{wordless:#}");
+}
+
 /// Writes `first.jsonl` and `second.jsonl`, replays of a run that looks `RateLimiter` up.
 fn write_lookups(scratch: &Scratch) {
     let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);

@@ -21,7 +21,9 @@ fn capabilities_offer_incremental_sync_and_every_command() {
     assert_eq!(capabilities["textDocumentSync"]["change"], 2, "incremental");
     assert_eq!(capabilities["textDocumentSync"]["openClose"], true);
     let commands = capabilities["executeCommandProvider"]["commands"].as_array().unwrap();
-    for name in ["implementIssue", "runStatus", "proposal", "applyProposal", "discardProposal", "cancel"] {
+    for name in
+        ["implementIssue", "runStatus", "proposal", "applyProposal", "discardProposal", "cancel", "validate", "context"]
+    {
         assert!(commands.contains(&json!(format!("issuewright.{name}"))), "{name}");
     }
     assert_eq!(client.initialize_result["serverInfo"]["name"], "issuewright");

@@ -177,3 +177,33 @@ fn neovim_shows_validation_diagnostics_for_an_unsaved_buffer() {
     assert_eq!(result["disk"], lib, "validating left the file on disk as it was");
     assert_eq!(result["after_save"], 1, "after `:write` the server still answers: {result:#}");
 }
+
+#[test]
+fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", CARGO_TOML),
+        ("src/lib.rs", "pub mod clock;\npub mod limiter;\npub mod report;\n"),
+        (
+            "src/limiter.rs",
+            "use crate::clock::Clock;\n\npub struct RateLimiter { clock: Clock }\n\nimpl RateLimiter {\n    pub fn try_acquire(&mut self) -> bool { self.clock.now() > 0 }\n}\n",
+        ),
+        ("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 1 } }\n"),
+        ("src/report.rs", "pub fn summary() -> String { String::new() }\n"),
+        ("ISSUE.md", "# RateLimiter::try_acquire gives up at once\n\nCall `refill_tokens` before giving up.\n"),
+    ]);
+    git_init(&scratch);
+    let result = run_scenario(&scratch, "context.lua", &[]);
+
+    let items = result["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "top=3: {result:#}");
+    assert_eq!(items[0]["path"], "src/limiter.rs", "{result:#}");
+    assert_eq!(items[0]["lnum"], 1);
+    let first = items[0]["text"].as_str().unwrap();
+    assert!(first.starts_with("1. in full: ") && first.contains("`RateLimiter::try_acquire`"), "{first}");
+    let clock = items.iter().find(|i| i["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{result:#}"));
+    assert!(clock["text"].as_str().unwrap().contains("`refill_tokens`"), "the unsaved buffer counts: {clock}");
+    let title = result["title"].as_str().unwrap();
+    assert!(title.starts_with("issuewright context for ") && title.contains(" tokens"), "{title}");
+    assert_eq!(result["window_open"], true);
+    assert_eq!(result["notes"], json!([]), "nothing to warn of");
+}

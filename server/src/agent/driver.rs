@@ -330,12 +330,11 @@ impl Driver {
         let index = self.spec.index.clone()?;
         // The issue is analysed once, for the ranking and for the pack's map.
         let query = context::issue::analyze(&self.spec.issue.text);
-        let ranked = context::rank::rank_for(&index, &query);
-        let budget = context::pack::pack_budget(info.context_window);
         let overlay = &self.overlay;
-        let pack = context::build_pack(&index, &ranked, &query, budget, |path| {
+        let pack = super::first_context(&index, &query, info.context_window, |path| {
             WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
-        });
+        })
+        .pack;
         self.log(LedgerEvent::ContextPack {
             full_files: pack.full_files.clone(),
             mapped_files: pack.mapped_files.clone(),

@@ -3,6 +3,7 @@
 
 mod compact;
 mod driver;
+mod first_context;
 mod prompt;
 mod run;
 mod validation;
@@ -16,6 +17,8 @@ pub use run::{
     Budgets, FinalValidation, RunEvent, RunHandle, RunOutcome, RunSnapshot, RunSpec, RunState, RunStatus,
     ValidationStatus, Verdict, context_line,
 };
+
+pub use first_context::{FirstContext, PackPlace, first_context};
 
 use crate::session::{RunId, RunRecord, SessionError};
 use crate::workspace::{BaseSource, Overlay};

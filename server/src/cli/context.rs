@@ -8,8 +8,9 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::ContextArgs;
+use issuewright::agent::{FirstContext, first_context};
 use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
-use issuewright::context::{ContextPack, Index, RankedFile, build_pack, issue, pack, rank};
+use issuewright::context::{ContextPack, Index, issue, rank};
 use issuewright::llm::registry;
 use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
 
@@ -56,12 +57,15 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             args.issue_file.display()
         );
     }
-    let ranked = rank::rank_for(&index, &query);
-    let elapsed_ms = started.elapsed().as_millis() as u64;
-    let packed = match &model {
-        Some(model) => Some(pack_for(&index, &ranked, &query, model, &root)?),
-        None => None,
+    // With `--pack`, the ranking and the pack are the ones a run would start from.
+    let (ranked, packed) = match model {
+        Some(model) => {
+            let first = first_context_for(&index, &query, &model, &root)?;
+            (first.ranked, Some((model, first.budget_tokens, first.pack)))
+        }
+        None => (rank::rank_for(&index, &query), None),
     };
+    let elapsed_ms = started.elapsed().as_millis() as u64;
     let listed = &ranked[..ranked.len().min(args.top)];
     if args.json {
         let mut out = json!({"files": listed, "elapsed_ms": elapsed_ms});
@@ -100,21 +104,18 @@ fn model_name(args: &ContextArgs, root: &std::path::Path) -> Result<String, Stri
     Ok(Config::resolve(layers, root).map_err(|error| error.to_string())?.provider.model)
 }
 
-/// The pack a run with `model` would start from, read the way a run reads files.
-fn pack_for(
+/// What a run with `model` would start from, its files read the way a run reads them.
+fn first_context_for(
     index: &Index,
-    ranked: &[RankedFile],
     query: &issue::IssueQuery,
     model: &str,
     root: &std::path::Path,
-) -> Result<(String, usize, ContextPack), String> {
+) -> Result<FirstContext, String> {
     let root = Root::new(root).map_err(|error| format!("--repo {}: {error}", root.display()))?;
     let overlay = Overlay::new(root, Arc::new(DiskBase));
-    let budget = pack::pack_budget(registry::lookup(model).context_window);
-    let pack = build_pack(index, ranked, query, budget, |path| {
+    Ok(first_context(index, query, registry::lookup(model).context_window, |path| {
         WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
-    });
-    Ok((model.to_owned(), budget, pack))
+    }))
 }
 
 fn pack_json(model: &str, budget: usize, pack: &ContextPack) -> Value {

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tower_lsp::Client;
 
+use super::context_preview;
 use super::diagnostics;
 use super::errors::CommandError;
 use super::progress;
@@ -36,8 +37,13 @@ pub const CANCEL: &str = "issuewright.cancel";
 /// buffers included, and publishes the diagnostics: `{tests?}`.
 pub const VALIDATE: &str = "issuewright.validate";
 
+/// The files a run for an issue would start from, ranked with their reasons and their
+/// place in the first prompt: `{issue, top?}`.
+pub const CONTEXT: &str = "issuewright.context";
+
 /// Every command the server registers.
-pub const ALL: [&str; 7] = [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL, VALIDATE];
+pub const ALL: [&str; 8] =
+    [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL, VALIDATE, CONTEXT];
 
 /// How long a new run waits for the first index build before starting without a pack.
 const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -129,6 +135,10 @@ pub async fn execute(
             let validator = diagnostics::validator(state, root, &config.validate)?;
             diagnostics::validate_workspace(client, state, root, &validator, args.tests, &CancellationToken::new())
                 .await
+        }
+        CONTEXT => {
+            let args: context_preview::ContextArgs = arguments(command, args, r#"{"issue": "@ISSUE.md", "top": 20}"#)?;
+            context_preview::preview(client, state, args).await
         }
         other => Err(CommandError::UnknownCommand(other.to_owned())),
     }

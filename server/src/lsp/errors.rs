@@ -57,6 +57,9 @@ pub enum CommandError {
     /// Validation could not run (the shadow workspace, a bad problem matcher).
     #[error("validation could not run: {0}")]
     Validation(String),
+    /// The workspace index is still being built.
+    #[error("the workspace index is still being built; try again in a moment")]
+    IndexNotReady,
     /// The client failed to answer `workspace/applyEdit`.
     #[error("the editor did not take the edit: {0}")]
     Client(String),

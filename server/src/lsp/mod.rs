@@ -3,6 +3,7 @@
 
 mod backend;
 mod commands;
+mod context_preview;
 mod diagnostics;
 mod errors;
 pub mod framing;

@@ -6,6 +6,7 @@
 --   :IssuewrightProposal        (the diff in a scratch buffer)
 --   :IssuewrightApply [files]   (all files, or only those named)
 --   :IssuewrightValidate [tests] (the project's check on your buffers, as diagnostics)
+--   :IssuewrightContext @ISSUE.md (the files a run would start from, in the quickfix list)
 
 local M = {}
 
@@ -133,6 +134,39 @@ function M.validate(opts)
   return M.command('validate', { tests = opts.tests == true }, M.config.validate_timeout_ms)
 end
 
+--- The files a run for `issue` would start from: `{files = {{path, uri, score, reasons,
+--- inPack}}, model, budgetTokens, packTokens, notes, ...}`, best first (`top` of them).
+function M.context(issue, top)
+  return M.command('context', { issue = issue, top = top })
+end
+
+--- Puts the files a run for `issue` would start from in the quickfix list, best first,
+--- each with its place in the first prompt and why it ranks there, and opens the list.
+function M.show_context(issue, top)
+  local result, err = M.context(issue, top)
+  if not result then
+    notify(err, vim.log.levels.ERROR)
+    return nil, err
+  end
+  local places = { full = 'in full', map = 'in the map' }
+  local items = {}
+  for rank, file in ipairs(result.files) do
+    local place = places[file.inPack] or 'not in the prompt'
+    table.insert(items, {
+      filename = file.uri ~= vim.NIL and vim.uri_to_fname(file.uri) or file.path,
+      lnum = 1,
+      text = string.format('%d. %s: %s', rank, place, table.concat(file.reasons, '; ')),
+    })
+  end
+  local title = string.format('issuewright context for %s: %d of %d tokens', result.model, result.packTokens, result.budgetTokens)
+  vim.fn.setqflist({}, ' ', { title = title, items = items })
+  for _, note in ipairs(result.notes or {}) do
+    notify(note, vim.log.levels.WARN)
+  end
+  vim.cmd('copen')
+  return result
+end
+
 --- Shows a run's proposal as a diff in a scratch buffer.
 function M.show_proposal(run_id)
   local proposal, err = M.proposal(run_id)
@@ -216,6 +250,10 @@ function M.setup(opts)
     local issue, options = split_args(cmd.fargs)
     M.implement(issue, { replay = options.replay })
   end, { nargs = '+', desc = 'issuewright: implement an issue (text or @FILE) [replay=FILE]' })
+  vim.api.nvim_create_user_command('IssuewrightContext', function(cmd)
+    local issue, options = split_args(cmd.fargs)
+    M.show_context(issue, tonumber(options.top))
+  end, { nargs = '+', desc = 'issuewright: the files a run would start from (text or @FILE) [top=N]' })
   vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
     report(M.status(cmd.fargs[1]))
   end, { nargs = '?', desc = 'issuewright: status of a run' })

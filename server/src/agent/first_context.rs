@@ -1,0 +1,56 @@
+//! What a run starts from: the workspace ranked for the issue, and the context pack its first
+//! prompt holds. The driver, `issuewright context --pack` and the editor's
+//! `issuewright.context` all take it from here, so what they show is what a run sees.
+
+use crate::context::issue::IssueQuery;
+use crate::context::{ContextPack, Index, RankedFile, build_pack, pack, rank};
+
+/// The ranking of a workspace for an issue and the pack built from it.
+#[derive(Debug, Clone)]
+pub struct FirstContext {
+    /// Every indexed file, best first, each with why it ranks there.
+    pub ranked: Vec<RankedFile>,
+    /// The files in full and the repository map, as the first prompt holds them.
+    pub pack: ContextPack,
+    /// The tokens the pack may take, a share of the model's context window.
+    pub budget_tokens: usize,
+}
+
+impl FirstContext {
+    /// How `path` reaches the model in the first prompt.
+    pub fn place_of(&self, path: &str) -> PackPlace {
+        if self.pack.full_files.iter().any(|file| file == path) {
+            PackPlace::Full
+        } else if self.pack.mapped_files.iter().any(|file| file == path) {
+            PackPlace::Map
+        } else {
+            PackPlace::Absent
+        }
+    }
+}
+
+/// Where a ranked file stands in the pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PackPlace {
+    /// Its whole text is in the first prompt.
+    Full,
+    /// Its path and main signatures are in the repository map.
+    Map,
+    /// It is not in the first prompt; the model can still read or search it.
+    Absent,
+}
+
+/// Ranks `index` for `query` and packs the best files within the budget of a model with a
+/// `context_window`-token window. `read` gives a file's current text by its workspace path
+/// (the run's overlay, the editor's buffers or the disk).
+pub fn first_context(
+    index: &Index,
+    query: &IssueQuery,
+    context_window: u32,
+    read: impl Fn(&str) -> Option<String>,
+) -> FirstContext {
+    let ranked = rank::rank_for(index, query);
+    let budget_tokens = pack::pack_budget(context_window);
+    let pack = build_pack(index, &ranked, query, budget_tokens, read);
+    FirstContext { ranked, pack, budget_tokens }
+}

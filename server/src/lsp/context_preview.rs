@@ -1,0 +1,93 @@
+//! `issuewright.context`: the code a run for an issue would start from, shown before any
+//! run, so the user can see what the model will be given (and say more in the issue when
+//! the wrong files lead).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tower_lsp::Client;
+
+use super::commands::run_config;
+use super::errors::CommandError;
+use super::proposal::uri_of;
+use super::state::{EditorBase, ServerState};
+use crate::agent::{PackPlace, first_context};
+use crate::context::issue;
+use crate::issues;
+use crate::llm::registry;
+use crate::workspace::{Overlay, WorkspacePath};
+
+/// How long the command waits for the first index build.
+const INDEX_WAIT: Duration = Duration::from_secs(10);
+/// Files listed when the command does not say.
+const DEFAULT_TOP: usize = 20;
+
+/// The arguments: the issue as `implementIssue` takes it, and how many files to list.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct ContextArgs {
+    issue: String,
+    #[serde(default)]
+    top: Option<usize>,
+}
+
+/// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
+/// configured model: `{files: [{path, uri, score, reasons, inPack}], model, budgetTokens,
+/// packTokens, indexedFiles, elapsedMs, notes}`. `inPack` is `full`, `map` or null.
+pub(super) async fn preview(
+    client: &Client,
+    state: &Arc<ServerState>,
+    args: ContextArgs,
+) -> Result<Value, CommandError> {
+    let top = args.top.unwrap_or(DEFAULT_TOP);
+    if top == 0 {
+        return Err(CommandError::BadArguments("issuewright.context: `top` 0 lists nothing; give 1 or more".into()));
+    }
+    let root = state.root.get().ok_or(CommandError::NoWorkspace)?;
+    let issue = issues::resolve(&args.issue, root.path())?;
+    let config = run_config(client, state, root, None).await?;
+    let index = state.index.ready(INDEX_WAIT).await.ok_or(CommandError::IndexNotReady)?;
+    let started = Instant::now();
+    let query = issue::analyze(&issue.text);
+    let overlay = Overlay::new(root.clone(), Arc::new(EditorBase(state.documents.clone())));
+    let window = registry::lookup(&config.provider.model).context_window;
+    let first = first_context(&index, &query, window, |path| {
+        WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
+    });
+    let mut notes = Vec::new();
+    if index.is_empty() {
+        notes.push(
+            "the workspace holds no source file to rank (Rust, Java, TypeScript or JavaScript; files git ignores, \
+             dependencies and build output are left out)",
+        );
+    } else if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
+        notes.push("the issue holds no words to rank by; the files are in order of how much code uses them");
+    }
+    let files: Vec<Value> = first
+        .ranked
+        .iter()
+        .take(top)
+        .map(|file| {
+            let uri = WorkspacePath::parse(&file.path).ok().map(|path| uri_of(root, &path));
+            let place = match first.place_of(&file.path) {
+                PackPlace::Full => json!("full"),
+                PackPlace::Map => json!("map"),
+                PackPlace::Absent => Value::Null,
+            };
+            json!({"path": file.path, "uri": uri, "score": file.score, "reasons": file.reasons, "inPack": place})
+        })
+        .collect();
+    Ok(json!({
+        "files": files,
+        "model": config.provider.model,
+        "budgetTokens": first.budget_tokens,
+        "packTokens": first.pack.tokens,
+        "filesInFull": first.pack.full_files.len(),
+        "filesInMap": first.pack.mapped_files.len(),
+        "indexedFiles": index.len(),
+        "elapsedMs": started.elapsed().as_millis() as u64,
+        "notes": notes,
+    }))
+}

@@ -1,0 +1,26 @@
+-- In real Neovim: type a definition into a buffer without saving, run :IssuewrightContext,
+-- and report the quickfix list it fills.
+local iw = require('issuewright')
+local harness = dofile(vim.env.IW_HARNESS)
+local workspace = vim.env.IW_WORKSPACE
+
+harness.run(function(out)
+  vim.cmd('edit ' .. vim.fn.fnameescape(workspace .. '/src/clock.rs'))
+  local buf = vim.api.nvim_get_current_buf()
+  harness.attached(iw)
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, { 'pub fn refill_tokens(limiter: &mut u32) {}' })
+
+  out.notes = {}
+  vim.notify = function(message)
+    table.insert(out.notes, message)
+  end
+  vim.cmd('IssuewrightContext @ISSUE.md top=3')
+  local list = vim.fn.getqflist({ title = 1, items = 1, winid = 1 })
+  out.title = list.title
+  out.window_open = list.winid ~= 0
+  out.items = {}
+  for _, item in ipairs(list.items) do
+    local name = vim.api.nvim_buf_get_name(item.bufnr)
+    table.insert(out.items, { path = name:sub(#workspace + 2), lnum = item.lnum, text = item.text })
+  end
+end)
