@@ -116,7 +116,7 @@ impl LiveIndex {
     /// An editor opened `path` (workspace-relative) with `text`.
     pub fn open(&self, path: &str, text: &str) {
         let Some(language) = Language::of_path(path) else { return };
-        if !self.read().wants(path, text.len()) {
+        if !self.read().wants(path, text.len()) || super::index::not_source(language, text.as_bytes()).is_some() {
             return;
         }
         let tree = extract::parse(language, text.as_bytes(), None);
@@ -288,6 +288,48 @@ mod tests {
         std::fs::remove_file(dir.path().join("b.rs")).unwrap();
         live.disk_changed("b.rs");
         assert!(live.snapshot().unwrap().file("b.rs").is_none());
+    }
+
+    #[test]
+    fn minified_scripts_stay_out_however_they_arrive() {
+        // A bundler's output: one long line of one-letter names.
+        let bundle: String = (0..400).map(|n| format!("function a{n}(e,t){{return e&&t.x{n}}}")).collect();
+        let written =
+            "/** Parses a header. */\nexport function parseHeader(line: string): string {\n  return line.trim();\n}\n";
+        let long_written = written.repeat(40);
+        assert!(long_written.len() > 1024);
+        // A component drawing a logo: TypeScript whose long lines are data, not minified code.
+        let logo =
+            format!("export const Logo = () => (\n  <svg><path d=\"{}\" /></svg>\n);\n", "M12 4L4 12 ".repeat(300));
+        let dir = crate::testing::tree(&[
+            ("static/js/main.3def8d06.chunk.js", bundle.as_bytes()),
+            ("src/Logo.tsx", logo.as_bytes()),
+            ("src/header.ts", long_written.as_bytes()),
+            ("src/tiny.min.js", b"function t(e){return e}var n=t(1),r=t(2),o=t(3),i=t(4),a=t(5),u=t(6),c=t(7),s=t(8),l=t(9),f=t(10),p=t(11),d=t(12);\n"),
+        ]);
+        let live = LiveIndex::default();
+        live.install(Index::build(dir.path(), None));
+        let index = live.snapshot().unwrap();
+        assert!(index.file("static/js/main.3def8d06.chunk.js").is_none(), "the build leaves it out");
+        let (_, why) = index.stats.skipped.iter().find(|(path, _)| path.starts_with("static/")).unwrap();
+        assert!(why.starts_with("minified or bundled (lines average "), "{why}");
+        assert!(index.file("src/header.ts").is_some(), "written code of any length stays");
+        assert!(index.file("src/Logo.tsx").is_some(), "long lines of TypeScript are data, not minified code");
+        assert!(index.file("src/tiny.min.js").is_some(), "a file under 1 KiB says too little to judge");
+
+        // Written later, or opened in the editor: out all the same.
+        std::fs::write(dir.path().join("src/vendor.js"), &bundle).unwrap();
+        live.disk_changed("src/vendor.js");
+        live.open("src/opened.js", &bundle);
+        let index = live.snapshot().unwrap();
+        assert!(index.file("src/vendor.js").is_none() && index.file("src/opened.js").is_none());
+        // A written file that a build overwrites with its bundle leaves the index.
+        std::fs::write(dir.path().join("src/app.js"), written.replace(": string", "").repeat(40)).unwrap();
+        live.disk_changed("src/app.js");
+        assert!(live.snapshot().unwrap().file("src/app.js").is_some());
+        std::fs::write(dir.path().join("src/app.js"), &bundle).unwrap();
+        live.disk_changed("src/app.js");
+        assert!(live.snapshot().unwrap().file("src/app.js").is_none());
     }
 
     #[test]
