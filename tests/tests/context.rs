@@ -52,6 +52,31 @@ fn context_ranks_every_file_with_reasons() {
 }
 
 #[test]
+fn context_takes_the_issue_as_run_does() {
+    let scratch = crate_with_modules();
+    let sentence = "RateLimiter::try_acquire should wait";
+    let typed = cli(&scratch, &["context", "--json", "--top", "3", "--issue", sentence]);
+    assert_eq!(typed["files"][0]["path"], "src/limiter.rs", "{typed:#}");
+    scratch.write("docs/ISSUE.md", &format!("{sentence}\nWhen it is exhausted, it returns false at once.\n"));
+    let from_file = cli(&scratch, &["context", "--json", "--top", "3", "--issue", "@docs/ISSUE.md"]);
+    assert_eq!(from_file["files"][0]["path"], "src/limiter.rs", "{from_file:#}");
+
+    let context = |args: &[&str]| issuewright_on(&scratch, &scratch.workspace(), &[&["context"], args].concat(), &[]);
+    let both = context(&["--issue", sentence, "--issue-file", "docs/ISSUE.md"]);
+    assert!(!both.status.success());
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"), "{both:?}");
+    let neither = context(&["--json"]);
+    assert!(!neither.status.success());
+    assert!(String::from_utf8_lossy(&neither.stderr).contains("--issue"), "{neither:?}");
+    let missing = context(&["--issue", "@docs/NOPE.md"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read issue file"), "{missing:?}");
+    let wordless = context(&["--issue", "?!"]);
+    assert!(wordless.status.success());
+    assert!(String::from_utf8_lossy(&wordless.stderr).contains("the issue holds no words to rank by"), "{wordless:?}");
+}
+
+#[test]
 fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     let scratch = crate_with_modules();
     // A large file about the issue: it fits a large model's budget in full, not a small one's.

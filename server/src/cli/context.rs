@@ -11,6 +11,7 @@ use super::ContextArgs;
 use issuewright::agent::{FirstContext, first_context};
 use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
 use issuewright::context::{ContextPack, Index, issue, rank};
+use issuewright::issues::{self, IssueSource};
 use issuewright::llm::registry;
 use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
 
@@ -28,18 +29,7 @@ pub fn run(args: &ContextArgs) -> ExitCode {
 fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let started = Instant::now();
     let root = args.repo.canonicalize().map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
-    let bytes = std::fs::read(&args.issue_file)
-        .map_err(|error| format!("--issue-file {}: {error}", args.issue_file.display()))?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    // Text in another encoding (Windows-1252, say) still has its ASCII names and words.
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    if std::str::from_utf8(bytes).is_err() {
-        eprintln!(
-            "issuewright: {} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost \
-             (save it as UTF-8)",
-            args.issue_file.display()
-        );
-    }
+    let (text, source) = issue_text(args)?;
     // The model is resolved before the index is built, so a bad configuration fails at once.
     let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
@@ -52,10 +42,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     }
     let query = issue::analyze(&text);
     if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
-        eprintln!(
-            "issuewright: {} holds no words to rank by; the files are in order of how much code uses them",
-            args.issue_file.display()
-        );
+        eprintln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.
     let (ranked, packed) = match model {
@@ -92,6 +79,33 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The issue's text, and how to name where it came from: `--issue-file` is read whatever
+/// its encoding (Windows-1252 still has its ASCII names and words, and the loss is said);
+/// `--issue` is a sentence or `@FILE`, as `run` takes it.
+fn issue_text(args: &ContextArgs) -> Result<(String, String), String> {
+    if let Some(spec) = &args.issue {
+        let cwd = std::env::current_dir().map_err(|error| format!("cannot read the current directory: {error}"))?;
+        let issue = issues::resolve(spec, &cwd).map_err(|error| error.to_string())?;
+        let source = match &issue.source {
+            IssueSource::File { path } => path.display().to_string(),
+            IssueSource::Text => "the issue".to_owned(),
+        };
+        return Ok((issue.text, source));
+    }
+    let file = args.issue_file.as_ref().ok_or("give the issue with --issue TEXT|@FILE or --issue-file FILE")?;
+    let bytes = std::fs::read(file).map_err(|error| format!("--issue-file {}: {error}", file.display()))?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    if std::str::from_utf8(bytes).is_err() {
+        eprintln!(
+            "issuewright: {} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost \
+             (save it as UTF-8)",
+            file.display()
+        );
+    }
+    Ok((text, file.display().to_string()))
 }
 
 /// `--model`, else the model the configuration files name, else the provider's default.

@@ -54,8 +54,11 @@ pub struct ContextArgs {
     #[arg(long, value_name = "DIR", value_parser = existing_folder)]
     pub repo: PathBuf,
     /// A file holding the issue text (title on the first line, then the body).
-    #[arg(long, value_name = "FILE", value_parser = existing_file)]
-    pub issue_file: PathBuf,
+    #[arg(long, value_name = "FILE", value_parser = existing_file, required_unless_present = "issue")]
+    pub issue_file: Option<PathBuf>,
+    /// The issue as `run` takes it: a sentence, or `@FILE` (relative to the current directory).
+    #[arg(long, value_name = "TEXT|@FILE", conflicts_with = "issue_file")]
+    pub issue: Option<String>,
     /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}`.
     #[arg(long)]
     pub json: bool,
