@@ -73,8 +73,9 @@ def history(mirror: Path, base: str, commits: int, max_files: int) -> list:
     return [files for files in changes if files and len(files) <= max_files]
 
 
-def reranked(scores: dict, changes: list, weight: float, seeds: int) -> list:
-    """The files ordered by score plus the co-change boost from the best `seeds` files."""
+def reranked(scores: dict, changes: list, weight: float, seeds: int, present) -> list:
+    """The files ordered by score plus the co-change boost from the best `seeds` files;
+    `present(path)` says whether a file the history names is still in the checkout."""
     order = sorted(scores, key=lambda path: -scores[path])
     if weight == 0 or not order:
         return order
@@ -89,14 +90,15 @@ def reranked(scores: dict, changes: list, weight: float, seeds: int) -> list:
         for number in commits_of.get(seed, ()):
             together.update(path for path in changes[number] if path != seed)
         for path, count in together.items():
-            boost[path] += scores[seed] / best * count / len(commits_of[seed])
+            if path in scores or present(path):
+                boost[path] += scores[seed] / best * count / len(commits_of[seed])
     combined = {path: scores.get(path, 0.0) + weight * best * boost.get(path, 0.0) for path in set(scores) | set(boost)}
     return sorted(combined, key=lambda path: -combined[path])
 
 
 def scored(instance: dict, order: list) -> tuple:
     """Acc@5 and reciprocal rank, files of other languages dropped as locbench drops them."""
-    suffix = {"rust": ".rs", "java": ".java"}.get(instance["language"], ".ts")
+    suffix = {"rust": (".rs",), "java": (".java",)}.get(instance["language"], (".ts", ".tsx"))
     order = [path for path in order if path.endswith(suffix)]
     ranks = [order.index(g) + 1 if g in order else 10**9 for g in instance["gold_src_files"]]
     return (1.0 if max(ranks) <= 5 else 0.0), 1.0 / min(ranks)
@@ -117,13 +119,14 @@ def main() -> None:
     for instance in instances:
         scores = ranking(args.bin, checkout_of(args.cache, instance), instance["problem_statement"])
         changes = history(mirror_of(args.mirror, instance["repo"]), instance["base_commit"], args.commits, args.max_files)
-        prepared.append((instance, scores, changes))
+        checkout = checkout_of(args.cache, instance)
+        prepared.append((instance, scores, changes, lambda path, root=checkout: (root / path).is_file()))
 
     print("| language | w | k | Acc@5 | MRR |\n|---|---|---|---|---|")
     for language in sorted({instance["language"] for instance in instances}):
         chosen = [p for p in prepared if p[0]["language"] == language]
         for weight, seeds in [(0.0, 0)] + [(w, k) for w in (0.05, 0.1, 0.2) for k in (1, 2, 3)]:
-            results = [scored(i, reranked(s, c, weight, seeds)) for i, s, c in chosen]
+            results = [scored(i, reranked(s, c, weight, seeds, present)) for i, s, c, present in chosen]
             acc = sum(r[0] for r in results) / len(results)
             mrr = sum(r[1] for r in results) / len(results)
             label = "as it is" if weight == 0 else f"{weight}"

@@ -59,7 +59,8 @@ pub struct ContextArgs {
     /// The issue as `run` takes it: a sentence, or `@FILE` (relative to the current directory).
     #[arg(long, value_name = "TEXT|@FILE", conflicts_with = "issue_file")]
     pub issue: Option<String>,
-    /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}`.
+    /// Print JSON: `{"files": [{"path", "score", "reasons"}], "elapsed_ms"}` (the time to
+    /// index and rank, and with `--pack` to pack).
     #[arg(long)]
     pub json: bool,
     /// How many files to list (at least 1).

@@ -532,11 +532,7 @@ impl Index {
             Ok(_) if !self.files.contains_key(path) && self.stats.file_limit.is_some_and(|max| self.len() >= max) => {}
             Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
                 match std::fs::read(&absolute) {
-                    Ok(bytes)
-                        if (bytes.len() as u64) <= MAX_SOURCE_BYTES
-                            && Language::of_path(path)
-                                .is_some_and(|language| not_source(language, &bytes).is_none()) =>
-                    {
+                    Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(path, &bytes).is_none() => {
                         self.update(path, &bytes)
                     }
                     _ => self.remove(path),
@@ -718,19 +714,20 @@ const MAX_SCRIPT_LINE_AVERAGE: usize = 110;
 /// Scripts smaller than this are never judged minified: a short file says too little.
 const MIN_MINIFIED_BYTES: usize = 1024;
 
-/// Why the bytes of a file in `language` are not indexed as source, if they are not:
+/// Why the bytes of the file at `path` are not indexed as source, if they are not:
 /// binary, or JavaScript minified or bundled by a tool (`jquery.min.js`, a committed
 /// `static/js/main.chunk.js`), whose one-letter names and vendored words would rank for
-/// issues about the project's own code. As GitHub's Linguist does, a `.js` file whose lines
-/// average over 110 bytes is taken for minified: of 8,600 source files in 17 Rust, Java and
-/// TypeScript projects only minified and bundled JavaScript passes it, and that runs to
-/// thousands. TypeScript is never minified output; its long lines are data written into
-/// code (an SVG logo component, an embedded font), which stays.
-pub(crate) fn not_source(language: Language, bytes: &[u8]) -> Option<String> {
+/// issues about the project's own code. As GitHub's Linguist does, a `.js` file (or `.mjs`,
+/// `.cjs`) whose lines average over 110 bytes is taken for minified: of 8,600 source files
+/// in 17 Rust, Java and TypeScript projects only minified and bundled JavaScript passes it,
+/// and that runs to thousands. Tools do not write `.jsx` or TypeScript; long lines there are
+/// data written into code (an SVG logo component, an embedded font), which stays.
+pub(crate) fn not_source(path: &str, bytes: &[u8]) -> Option<String> {
     if looks_binary(bytes) {
         return Some("binary".into());
     }
-    if language == Language::JavaScript && bytes.len() >= MIN_MINIFIED_BYTES {
+    let output_of_tools = [".js", ".mjs", ".cjs"].iter().any(|extension| path.ends_with(extension));
+    if output_of_tools && bytes.len() >= MIN_MINIFIED_BYTES {
         let lines = bytes.iter().filter(|b| **b == b'\n').count() + usize::from(!bytes.ends_with(b"\n"));
         let average = bytes.len() / lines.max(1);
         if average > MAX_SCRIPT_LINE_AVERAGE {
@@ -755,7 +752,7 @@ fn index_found(file: &Found, known: &Known) -> Indexed {
         Ok(bytes) => bytes,
         Err(error) => return skip(format!("unreadable: {error}")),
     };
-    if let Some(why) = not_source(file.language, &bytes) {
+    if let Some(why) = not_source(&file.relative, &bytes) {
         return skip(why);
     }
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);

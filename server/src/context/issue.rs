@@ -355,8 +355,8 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
 
 /// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
 /// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count,
-/// nor do phrases inside a word (`latest fails`) or in a pasted code block or log, which
-/// speak for the program that printed them.
+/// nor do phrases within other words (`latest fails`, `add a testimonial`) or in a fenced code
+/// block (a pasted log speaks for the program that printed it).
 fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -377,14 +377,19 @@ fn about_tests(text: &str) -> bool {
     let words_speak_of_tests = regions(&lower)
         .into_iter()
         .filter(|(region, _)| *region != Region::CodeBlock)
-        .any(|(_, piece)| PHRASES.iter().any(|phrase| starts_a_word_in(piece, phrase)));
+        .any(|(_, piece)| PHRASES.iter().any(|phrase| holds_phrase(piece, phrase)));
     title_speaks_of_tests || words_speak_of_tests
 }
 
-/// Whether `phrase` occurs in `text` where a word starts.
-fn starts_a_word_in(text: &str, phrase: &str) -> bool {
-    text.match_indices(phrase)
-        .any(|(at, _)| !text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_'))
+/// Whether `text` holds `phrase` as whole words, its last word perhaps in the plural
+/// (`unit tests`), not within other words (`latest fails`, `add a testimonial`).
+fn holds_phrase(text: &str, phrase: &str) -> bool {
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(phrase).any(|(at, _)| {
+        let after = &text[at + phrase.len()..];
+        let after = after.strip_prefix('s').unwrap_or(after);
+        !text[..at].chars().next_back().is_some_and(in_word) && !after.chars().next().is_some_and(in_word)
+    })
 }
 
 fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
@@ -970,6 +975,8 @@ mod tests {
         assert!(analyze("Hangs on exit\n(test failures since 1.2)").about_tests, "after punctuation");
         assert!(!analyze("Upgrade breaks the build\nThe latest fails to compile.").about_tests, "inside a word");
         assert!(!analyze("Parser rejects it\nThe contest failure rate rose.").about_tests);
+        assert!(!analyze("Docs page\nAdd a testimonial to the front page.").about_tests, "ends inside a word");
+        assert!(analyze("Docs page\nAdd unit tests for the parser.").about_tests, "the plural");
         let log = "Panics on empty input\n```\ntest parse::empty ... FAILED\nfailing test: parse::empty\n```\n";
         assert!(!analyze(log).about_tests, "a pasted log speaks for the program that printed it");
         let unclosed = "Panics on empty input\n~~~\nrunning 3 tests, flaky retries: 0\n";

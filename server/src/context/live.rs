@@ -116,8 +116,12 @@ impl LiveIndex {
     /// An editor opened `path` (workspace-relative) with `text`.
     pub fn open(&self, path: &str, text: &str) {
         let Some(language) = Language::of_path(path) else { return };
-        if !self.read().wants(path, text.len()) || super::index::not_source(language, text.as_bytes()).is_some() {
+        if !self.read().wants(path, text.len()) {
             return;
+        }
+        if super::index::not_source(path, text.as_bytes()).is_some() {
+            // Not source as the editor holds it: the disk's version (if it is source) stands in.
+            return self.leave_to_disk(path);
         }
         let tree = extract::parse(language, text.as_bytes(), None);
         let file = indexed(path, language, tree.as_ref(), text);
@@ -134,14 +138,12 @@ impl LiveIndex {
             drop(state);
             return self.open(path, text);
         }
-        // Where it lies was checked when it opened; per keystroke only its size can change.
-        if text.len() as u64 > MAX_SOURCE_BYTES {
-            // Grown past the limit: the disk's version (if indexable) stands in.
-            state.open.remove(path);
-            if let Some(index) = state.index.as_mut() {
-                Arc::make_mut(index).refresh_from_disk(path);
-            }
-            return;
+        // Where it lies was checked when it opened; per keystroke only its text can change.
+        if text.len() as u64 > MAX_SOURCE_BYTES || super::index::not_source(path, text.as_bytes()).is_some() {
+            // Grown past the limit, or replaced by a bundle: the disk's version (if it is
+            // source) stands in.
+            drop(state);
+            return self.leave_to_disk(path);
         }
         let Some(open) = state.open.get_mut(path) else { return };
         let mut old = open.tree.take();
@@ -155,8 +157,9 @@ impl LiveIndex {
         update(&mut state, file);
     }
 
-    /// An editor closed `path`: the disk is its truth again.
-    pub fn close(&self, path: &str) {
+    /// Stops following the editor's text of `path`; the disk's version (if it is source)
+    /// stands in for it.
+    fn leave_to_disk(&self, path: &str) {
         let mut state = self.write();
         state.open.remove(path);
         match state.index.as_mut() {
@@ -165,6 +168,11 @@ impl LiveIndex {
                 state.dirty.insert(path.to_owned());
             }
         }
+    }
+
+    /// An editor closed `path`: the disk is its truth again.
+    pub fn close(&self, path: &str) {
+        self.leave_to_disk(path);
     }
 
     /// Whether a change to `relative` changes more of the index than its own entry (see
@@ -304,7 +312,8 @@ mod tests {
         let dir = crate::testing::tree(&[
             ("static/js/main.3def8d06.chunk.js", bundle.as_bytes()),
             ("src/Logo.tsx", logo.as_bytes()),
-            ("src/header.ts", long_written.as_bytes()),
+            ("src/header.js", long_written.replace(": string", "").as_bytes()),
+            ("src/Icon.jsx", logo.as_bytes()),
             ("src/tiny.min.js", b"function t(e){return e}var n=t(1),r=t(2),o=t(3),i=t(4),a=t(5),u=t(6),c=t(7),s=t(8),l=t(9),f=t(10),p=t(11),d=t(12);\n"),
         ]);
         let live = LiveIndex::default();
@@ -313,8 +322,9 @@ mod tests {
         assert!(index.file("static/js/main.3def8d06.chunk.js").is_none(), "the build leaves it out");
         let (_, why) = index.stats.skipped.iter().find(|(path, _)| path.starts_with("static/")).unwrap();
         assert!(why.starts_with("minified or bundled (lines average "), "{why}");
-        assert!(index.file("src/header.ts").is_some(), "written code of any length stays");
+        assert!(index.file("src/header.js").is_some(), "written code of any length stays");
         assert!(index.file("src/Logo.tsx").is_some(), "long lines of TypeScript are data, not minified code");
+        assert!(index.file("src/Icon.jsx").is_some(), "nor does a tool write JSX");
         assert!(index.file("src/tiny.min.js").is_some(), "a file under 1 KiB says too little to judge");
 
         // Written later, or opened in the editor: out all the same.
@@ -330,6 +340,23 @@ mod tests {
         std::fs::write(dir.path().join("src/app.js"), &bundle).unwrap();
         live.disk_changed("src/app.js");
         assert!(live.snapshot().unwrap().file("src/app.js").is_none());
+
+        // An open document a build replaces with its bundle (the editor reloads it) leaves
+        // too, and its written text on disk comes back when the build is undone.
+        let header = long_written.replace(": string", "");
+        live.open("src/header.js", &header);
+        live.change("src/header.js", None, &bundle);
+        let stood_in = names(&live.snapshot().unwrap(), "src/header.js");
+        assert!(
+            stood_in.len() == 40 && stood_in[0] == "parseHeader",
+            "the disk's written text stands in: {stood_in:?}"
+        );
+        std::fs::write(dir.path().join("src/header.js"), &bundle).unwrap();
+        live.disk_changed("src/header.js");
+        assert!(live.snapshot().unwrap().file("src/header.js").is_none(), "the disk holds the bundle too");
+        std::fs::write(dir.path().join("src/header.js"), &header).unwrap();
+        live.change("src/header.js", None, &header);
+        assert_eq!(names(&live.snapshot().unwrap(), "src/header.js").len(), 40, "written again, followed again");
     }
 
     #[test]

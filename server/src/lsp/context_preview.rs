@@ -35,7 +35,8 @@ pub(super) struct ContextArgs {
 
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
 /// configured model: `{files: [{path, uri, score, reasons, inPack}], model, budgetTokens,
-/// packTokens, indexedFiles, elapsedMs, notes}`. `inPack` is `full`, `map` or null.
+/// packTokens, filesInFull, filesInMap, indexedFiles, elapsedMs, notes}`. `inPack` is
+/// `full`, `map` or null; `elapsedMs` counts ranking and packing.
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,

@@ -20,8 +20,9 @@ pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// How much of a file's start is looked at to tell binary from text.
 const BINARY_SNIFF_BYTES: usize = 8192;
 
-/// Whether bytes are binary rather than text: a NUL byte near the start, the rule git and
-/// grep follow. The index and the overlay share it, so a file is text to both or to neither.
+/// Whether bytes are binary rather than text: a NUL byte near the start, as git judges it
+/// (git looks at the first 8,000 bytes). The index and the overlay share this rule, so a
+/// file is text to both or to neither.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes.iter().take(BINARY_SNIFF_BYTES).any(|b| *b == 0)
 }
@@ -83,12 +84,17 @@ pub fn read_disk_text(absolute: &Path) -> Result<Option<String>, BaseError> {
     // The start is read first, so a binary file (an image, an archive) costs one small read
     // however large it is: searches over a whole tree meet many of them.
     let mut file = std::fs::File::open(absolute)?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
+    let mut bytes = Vec::with_capacity(BINARY_SNIFF_BYTES);
     (&mut file).take(BINARY_SNIFF_BYTES as u64).read_to_end(&mut bytes)?;
     if looks_binary(&bytes) {
         return Err(BaseError::NotText);
     }
-    file.read_to_end(&mut bytes)?;
+    // A file that grew since its size was read is still held to the limit.
+    bytes.reserve((metadata.len() as usize).saturating_sub(bytes.len()));
+    file.take(MAX_FILE_BYTES + 1 - bytes.len() as u64).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(BaseError::TooLarge(bytes.len() as u64));
+    }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
     }
@@ -607,9 +613,10 @@ mod tests {
     fn a_nul_near_the_start_means_binary_and_text_past_it_reads_whole() {
         let dir = crate::testing::tempdir();
         // Valid UTF-8 all through, yet binary by its start, as git and the index judge it.
-        let mut image = b"\x89PNG\x00".to_vec();
+        let mut image = b"GIF89a\x00\x01".to_vec();
         image.extend(std::iter::repeat_n(b'a', 100_000));
-        fs::write(dir.path().join("logo.png"), &image).unwrap();
+        fs::write(dir.path().join("logo.gif"), &image).unwrap();
+        assert!(std::str::from_utf8(&image).is_ok(), "only the NUL makes it binary");
         let long: String = (0..2_000).map(|n| format!("line {n} \u{e9}\n")).collect();
         assert!(long.len() > 2 * BINARY_SNIFF_BYTES);
         fs::write(dir.path().join("long.txt"), format!("\u{feff}{long}")).unwrap();
@@ -617,7 +624,7 @@ mod tests {
         late_nul.push_str("\0 after the start");
         fs::write(dir.path().join("late.txt"), &late_nul).unwrap();
 
-        assert!(matches!(read_disk_text(&dir.path().join("logo.png")), Err(BaseError::NotText)));
+        assert!(matches!(read_disk_text(&dir.path().join("logo.gif")), Err(BaseError::NotText)));
         assert_eq!(read_disk_text(&dir.path().join("long.txt")).unwrap().unwrap(), long, "read whole, mark dropped");
         assert_eq!(read_disk_text(&dir.path().join("late.txt")).unwrap().unwrap(), late_nul);
         assert!(looks_binary(&image) && !looks_binary(long.as_bytes()) && !looks_binary(late_nul.as_bytes()));

@@ -153,7 +153,7 @@ function M.show_context(issue, top)
   for rank, file in ipairs(result.files) do
     local place = places[file.inPack] or 'not in the prompt'
     table.insert(items, {
-      filename = file.uri ~= vim.NIL and vim.uri_to_fname(file.uri) or file.path,
+      filename = (file.uri and file.uri ~= vim.NIL) and vim.uri_to_fname(file.uri) or file.path,
       lnum = 1,
       text = string.format('%d. %s: %s', rank, place, table.concat(file.reasons, '; ')),
     })
