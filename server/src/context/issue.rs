@@ -37,6 +37,10 @@ pub struct IssueQuery {
     /// True when the issue is about example or demonstration programs: its title says so, or
     /// it names a file under `examples/` or `demo/` (a "for example" in the body does not).
     pub about_examples: bool,
+    /// Word-for-word runs of the error and panic messages the issue quotes
+    /// (`a semaphore may not have more than MAX_PERMITS permits`), which the code that raises
+    /// them holds in a string.
+    pub messages: Vec<String>,
 }
 
 /// Source file extensions recognised in mentions.
@@ -344,6 +348,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         words: title.words.into_iter().chain(body.words).collect(),
         about_tests: about_tests(whole),
         about_examples: false,
+        messages: quoted_messages(whole),
     };
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
@@ -351,6 +356,68 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
     query.words.sort();
     query.words.dedup();
     query
+}
+
+/// Most message runs kept from one issue.
+const MAX_MESSAGES: usize = 8;
+/// A run of a message counts with at least this many words and letters: shorter ones
+/// (`not found`) occur in too much code to point anywhere.
+const MIN_MESSAGE_WORDS: usize = 3;
+const MIN_MESSAGE_LETTERS: usize = 12;
+
+/// Lines that report an error, and where their message starts: Rust panics (`panicked at
+/// 'msg'`, or the message on the line after `panicked at src/x.rs:1:2:`), exceptions
+/// (`java.lang.IllegalStateException: msg`, `TypeError: msg`, `Caused by: ...: msg`) and
+/// `Error:` / `error:` lines.
+static MESSAGE_LINE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"panicked at '(?P<quoted>.+)'|(?:^|[\s:(])(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error):\s+(?P<thrown>.+)$|^\s*(?:error|Error|ERROR|fatal|FATAL)(?:\[[^\]]*\])?:\s+(?P<logged>.+)$",
+    )
+    .expect("the message pattern compiles")
+});
+/// A panic whose message follows on the next line (Rust 1.73 and later).
+static PANIC_LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"panicked at [^\s']+:\d+:\d+:\s*$").expect("the panic pattern compiles")
+});
+/// What interrupts a message's literal text: quoted or bracketed values, numbers, paths and
+/// separators, where a program formats in what varies.
+static MESSAGE_BREAK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r#"`[^`]*`|"[^"]*"|'[^']*'|\{[^}]*\}|\S*[/\\]\S*|\S*\d\S*|[()\[\]<>:;=|]"#)
+        .expect("the break pattern compiles")
+});
+
+/// The literal runs of the error messages the issue quotes, as [`IssueQuery::messages`].
+fn quoted_messages(text: &str) -> Vec<String> {
+    let mut messages: Vec<String> = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let message = if PANIC_LOCATION.is_match(line) {
+            lines.peek().map(|next| next.trim())
+        } else {
+            MESSAGE_LINE.captures(line).and_then(|found| {
+                ["quoted", "thrown", "logged"].iter().find_map(|name| found.name(name)).map(|m| m.as_str())
+            })
+        };
+        for piece in message.map(|message| MESSAGE_BREAK.split(message)).into_iter().flatten() {
+            let run =
+                piece.trim_matches(|c: char| !c.is_alphanumeric()).split_whitespace().collect::<Vec<_>>().join(" ");
+            let letters = run.chars().filter(|c| c.is_alphabetic()).count();
+            // Words that say something, not `was not found in the`.
+            let telling = run.split(' ').filter(|w| w.len() >= 4 && !terms::is_stopword(&w.to_lowercase())).count();
+            if run.split(' ').count() >= MIN_MESSAGE_WORDS
+                && letters >= MIN_MESSAGE_LETTERS
+                && telling >= 2
+                && !messages.contains(&run)
+            {
+                messages.push(run);
+            }
+        }
+        if messages.len() >= MAX_MESSAGES {
+            messages.truncate(MAX_MESSAGES);
+            break;
+        }
+    }
+    messages
 }
 
 /// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
@@ -966,6 +1033,53 @@ mod tests {
         assert!(!analyze("tokio::test does not work with a renamed crate").about_tests);
         assert!(!analyze("#[test] functions are skipped by the derive").about_tests);
         assert!(analyze("tokio::test hangs\nThe integration test never ends.").about_tests, "the body's phrase");
+    }
+
+    #[test]
+    fn quoted_error_messages_give_their_literal_runs() {
+        let messages = |text: &str| analyze(text).messages;
+        assert_eq!(
+            messages(
+                "Panic\n```\nthread 'main' panicked at 'a semaphore may not have more than MAX_PERMITS permits (2305843009213693951)', src/main.rs:5:13\n```"
+            ),
+            ["a semaphore may not have more than MAX_PERMITS permits"]
+        );
+        assert_eq!(
+            messages("Panic\nthread 'main' panicked at src/main.rs:5:13:\nfailed to parse the config header: `x`\n"),
+            ["failed to parse the config header"],
+            "the message on the line after the location"
+        );
+        assert_eq!(
+            messages(
+                "Crash\nCaused by: java.lang.IllegalStateException: Cannot deserialize value of type `Foo` from Array\n"
+            ),
+            ["Cannot deserialize value of type"]
+        );
+        assert_eq!(
+            messages("Crash\nUncaught TypeError: Cannot read properties of undefined (reading 'map')"),
+            ["Cannot read properties of undefined"]
+        );
+        assert_eq!(messages("Load\nError: connection pool exhausted after 30s\n"), ["connection pool exhausted after"]);
+        assert_eq!(
+            messages("Lookup\nerror: the entry was not found in the cache\n"),
+            ["the entry was not found in the cache"]
+        );
+        assert_eq!(
+            messages("Lookup\nerror: it was not found in the 3rd\n"),
+            Vec::<String>::new(),
+            "words that say nothing"
+        );
+        assert!(
+            messages("It fails\nI get an error when I run it.\nthe error: short\n").is_empty(),
+            "prose about errors"
+        );
+        let many: String =
+            (0..20).map(|n| format!("Error: failure number {n} of the frobnicator subsystem\n")).collect();
+        assert_eq!(
+            messages(&format!("Many\n{many}")),
+            ["of the frobnicator subsystem"],
+            "two words are too few; once each"
+        );
     }
 
     #[test]

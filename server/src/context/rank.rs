@@ -13,6 +13,7 @@
 //! Test and example files sink unless the issue is about them.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use super::DefinitionKind;
 use super::graph::FileGraph;
@@ -163,7 +164,8 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
     let lexical = lexical_signal(&files, query);
     let definitions = definition_table(&files);
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
-    let path_mentions = path_signal(&files, query);
+    let mut path_mentions = path_signal(&files, query);
+    message_signal(index.root(), &files, query, &mut path_mentions);
     let relations = relation_signal(&files, &hit_types);
     let (graph, users) = reference_graph(&files, &definitions);
 
@@ -449,6 +451,46 @@ fn kind_name(kind: DefinitionKind) -> &'static str {
 }
 
 /// Files whose path or name the issue gives, or whose stem it uses as a word.
+/// A file holding an error message the issue quotes counts as much as one the issue names.
+const MESSAGE_WEIGHT: f64 = 1.0;
+/// A message whose rarest word is in more files than this is not looked for in them.
+const MAX_MESSAGE_CANDIDATES: usize = 300;
+
+/// Files that hold, word for word, a run of an error message the issue quotes: the code
+/// that raises it. Only files holding the run's longest word are read, from `root`.
+fn message_signal(root: &Path, files: &[&IndexedFile], query: &IssueQuery, signal: &mut Signal) {
+    for message in &query.messages {
+        let Some(key) = message.split(' ').filter(|w| w.chars().all(char::is_alphabetic)).max_by_key(|w| w.len())
+        else {
+            continue;
+        };
+        let key = key.to_lowercase();
+        let candidates: Vec<usize> = (0..files.len())
+            .filter(|&i| files[i].terms.binary_search_by(|(term, _)| term.as_str().cmp(&key)).is_ok())
+            .collect();
+        if candidates.len() > MAX_MESSAGE_CANDIDATES {
+            continue;
+        }
+        let holding: Vec<usize> = candidates
+            .into_iter()
+            .filter(|&i| {
+                std::fs::read_to_string(root.join(&files[i].path)).is_ok_and(|text| text.contains(message.as_str()))
+            })
+            .collect();
+        if holding.is_empty() {
+            continue;
+        }
+        let specificity = 1.0 / (1.0 + (holding.len() as f64).ln());
+        let shown: String = message.chars().take(60).collect();
+        let cut = if shown.len() < message.len() { "..." } else { "" };
+        for i in holding {
+            signal.add(i, MESSAGE_WEIGHT * specificity, || {
+                format!("holds the message \"{shown}{cut}\" the issue quotes")
+            });
+        }
+    }
+}
+
 fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     let n = files.len();
     let mut signal = Signal::new(n);
@@ -607,6 +649,33 @@ mod tests {
         let ranked = rank(&index, "Add try_join_next to `JoinSet`");
         assert_eq!(ranked[0].path, "src/set.rs");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("defines `JoinSet`")), "{:?}", ranked[0].reasons);
+    }
+
+    #[test]
+    fn the_file_that_raises_a_quoted_message_comes_first() {
+        let (_dir, index) = index(&[
+            (
+                "src/pool/limits.rs",
+                "pub fn check(n: usize) -> Result<(), String> {\n    \
+                 Err(format!(\"connection pool exhausted after {n} waits\"))\n}\n",
+            ),
+            // The same words, but not the message: a pool that is exhausted is logged differently.
+            (
+                "src/pool/mod.rs",
+                "/// The pool: when exhausted, waits are counted.\npub fn exhausted_after(waits: u32) -> bool { waits > 3 }\n",
+            ),
+            ("src/lib.rs", "pub mod pool;\n"),
+        ]);
+        let issue = "Requests fail under load\n```\nError: connection pool exhausted after 30 waits\n```\n";
+        let ranked = rank(&index, issue);
+        assert_eq!(ranked[0].path, "src/pool/limits.rs", "{ranked:#?}");
+        let reason = "holds the message \"connection pool exhausted after\" the issue quotes";
+        assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
+        assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
+
+        // Without the quoted message, the words alone lead elsewhere.
+        let ranked = rank(&index, "Requests fail under load\nThe pool is exhausted after a few waits.");
+        assert_eq!(ranked[0].path, "src/pool/mod.rs", "{ranked:#?}");
     }
 
     #[test]

@@ -14,7 +14,8 @@ const STOPWORDS: &[&str] = &[
     "was", "we", "were", "what", "when", "where", "which", "while", "will", "with", "would", "you", "your",
 ];
 
-fn is_stopword(word: &str) -> bool {
+/// Whether `word` (lower-cased) is too common in code and prose to tell files apart.
+pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
