@@ -1188,6 +1188,8 @@ mod tests {
                     "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                     "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
                     "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<img src=", "Vec<",
+                    "Error: ", "error[E0599]: ", "java.lang.IllegalStateException: ", "panicked at '", "' ", "{}",
+                    "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
@@ -1206,6 +1208,13 @@ mod tests {
                 proptest::prop_assert!(!path.is_empty() && weight.is_finite() && *weight > 0.0, "{path} {weight}");
                 // Paths are spelt as the index spells them, Windows ones too.
                 proptest::prop_assert!(!path.contains('\\'), "{path}");
+            }
+            // Messages are runs of the text's own words, a few and long enough to point somewhere.
+            proptest::prop_assert!(query.messages.len() <= MAX_MESSAGES);
+            for message in &query.messages {
+                let words: Vec<&str> = message.split(' ').collect();
+                proptest::prop_assert!(words.len() >= MIN_MESSAGE_WORDS && words.iter().all(|w| !w.is_empty()), "{message:?}");
+                proptest::prop_assert!(words.iter().all(|w| text.contains(w)), "{message:?}");
             }
         }
     }
