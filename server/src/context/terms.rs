@@ -15,7 +15,7 @@ const STOPWORDS: &[&str] = &[
 ];
 
 /// Whether `word` (lower-cased) is too common in code and prose to tell files apart.
-pub fn is_stopword(word: &str) -> bool {
+pub(crate) fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
