@@ -17,7 +17,7 @@ use super::terms;
 use super::walk::{
     Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
 };
-use crate::workspace::looks_binary;
+use crate::workspace::{generated_marker, looks_binary};
 
 /// Source files larger than this are left out (generated code, vendored bundles).
 pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
@@ -47,6 +47,9 @@ pub struct IndexedFile {
     pub terms: Vec<(String, u32)>,
     /// Total words.
     pub word_count: u32,
+    /// The header phrase that says a tool writes this file (`@generated`, `DO NOT EDIT`), if
+    /// one does: a change belongs in what it is generated from.
+    pub generated: Option<String>,
 }
 
 impl IndexedFile {
@@ -72,6 +75,7 @@ impl IndexedFile {
             symbols,
             terms,
             word_count,
+            generated: generated_marker(text).map(str::to_owned),
         }
     }
 

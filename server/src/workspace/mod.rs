@@ -6,6 +6,7 @@ mod diff;
 mod disk;
 mod document;
 mod edit;
+mod generated;
 mod merge;
 mod overlay;
 mod patch;
@@ -19,6 +20,7 @@ pub use diff::{FileSummary, LineStats, line_stats, unified_diff};
 pub use disk::{DiskError, write_atomically, write_landing};
 pub use document::{ByteEdit, Document, Documents};
 pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_workspace_edit, text_edits};
+pub use generated::generated_marker;
 pub use merge::{MergeConflict, merge3};
 pub use overlay::{
     BaseError, BaseSource, DiskBase, FileView, Listed, MAX_FILE_BYTES, Overlay, OverlayError, PatchOutcome,
