@@ -368,10 +368,10 @@ const MIN_MESSAGE_LETTERS: usize = 12;
 /// Lines that report an error, and where their message starts: Rust panics (`panicked at
 /// 'msg'`, or the message on the line after `panicked at src/x.rs:1:2:`), exceptions
 /// (`java.lang.IllegalStateException: msg`, `TypeError: msg`, `Caused by: ...: msg`) and
-/// `Error:` / `error:` lines.
+/// `Error:` / `error:` lines; not a compiler's `error[E0599]:`, whose words are its own.
 static MESSAGE_LINE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"panicked at '(?P<quoted>.+)'|(?:^|[\s:(])(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error):\s+(?P<thrown>.+)$|^\s*(?:error|Error|ERROR|fatal|FATAL)(?:\[[^\]]*\])?:\s+(?P<logged>.+)$",
+        r"panicked at '(?P<quoted>.+)'|(?:^|[\s:(])(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error):\s+(?P<thrown>.+)$|^\s*(?:error|Error|ERROR|fatal|FATAL):\s+(?P<logged>.+)$",
     )
     .expect("the message pattern compiles")
 });
@@ -380,9 +380,10 @@ static PANIC_LOCATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     regex::Regex::new(r"panicked at [^\s']+:\d+:\d+:\s*$").expect("the panic pattern compiles")
 });
 /// What interrupts a message's literal text: quoted or bracketed values, numbers, paths and
-/// separators, where a program formats in what varies.
+/// separators, where a program formats in what varies. A single quote opens a value only
+/// where a word does not go on (`can't` is a word).
 static MESSAGE_BREAK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r#"`[^`]*`|"[^"]*"|'[^']*'|\{[^}]*\}|\S*[/\\]\S*|\S*\d\S*|[()\[\]<>:;=|]"#)
+    regex::Regex::new(r#"`[^`]*`|"[^"]*"|(?:^|[^\p{L}])'[^']*'|\{[^}]*\}|\S*[/\\]\S*|\S*\d\S*|[()\[\]<>:;=|]"#)
         .expect("the break pattern compiles")
 });
 
@@ -410,11 +411,10 @@ fn quoted_messages(text: &str) -> Vec<String> {
                 && !messages.contains(&run)
             {
                 messages.push(run);
+                if messages.len() == MAX_MESSAGES {
+                    return messages;
+                }
             }
-        }
-        if messages.len() >= MAX_MESSAGES {
-            messages.truncate(MAX_MESSAGES);
-            break;
         }
     }
     messages
@@ -1060,6 +1060,13 @@ mod tests {
             ["Cannot read properties of undefined"]
         );
         assert_eq!(messages("Load\nError: connection pool exhausted after 30s\n"), ["connection pool exhausted after"]);
+        assert_eq!(
+            messages("Open\nError: can't open the settings file 'x.toml', it doesn't exist\n"),
+            ["can't open the settings file", "it doesn't exist"],
+            "a contraction is a word, not a quote"
+        );
+        let compiler = "Build\nerror[E0599]: no method named `frob` found for struct `Widget` in the current scope\n";
+        assert_eq!(messages(compiler), Vec::<String>::new(), "a compiler's words are its own");
         assert_eq!(
             messages("Lookup\nerror: the entry was not found in the cache\n"),
             ["the entry was not found in the cache"]

@@ -450,31 +450,36 @@ fn kind_name(kind: DefinitionKind) -> &'static str {
     }
 }
 
-/// Files whose path or name the issue gives, or whose stem it uses as a word.
 /// A file holding an error message the issue quotes counts as much as one the issue names.
 const MESSAGE_WEIGHT: f64 = 1.0;
 /// A message whose rarest word is in more files than this is not looked for in them.
 const MAX_MESSAGE_CANDIDATES: usize = 300;
 
-/// Files that hold, word for word, a run of an error message the issue quotes: the code
-/// that raises it. Only files holding the run's longest word are read, from `root`.
+/// Files that hold, in a string, a run of an error message the issue quotes: the code that
+/// raises it. Only files holding the run's rarest word are read, from `root` (each once), so
+/// a buffer the editor has not saved is read as saved.
 fn message_signal(root: &Path, files: &[&IndexedFile], query: &IssueQuery, signal: &mut Signal) {
+    let holds_word =
+        |i: usize, word: &str| files[i].terms.binary_search_by(|(term, _)| term.as_str().cmp(word)).is_ok();
+    let mut texts: HashMap<usize, Option<String>> = HashMap::new();
     for message in &query.messages {
-        let Some(key) = message.split(' ').filter(|w| w.chars().all(char::is_alphabetic)).max_by_key(|w| w.len())
-        else {
+        // The index's words are lower-cased ASCII, split from identifiers: only such words key.
+        let words = message.split(' ').filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_alphabetic()));
+        let mut keys: Vec<String> = words.map(str::to_ascii_lowercase).filter(|w| !terms::is_stopword(w)).collect();
+        keys.sort();
+        keys.dedup();
+        let rarest = keys
+            .iter()
+            .map(|key| (0..files.len()).filter(|&i| holds_word(i, key)).collect::<Vec<usize>>())
+            .min_by_key(Vec::len);
+        let Some(candidates) = rarest.filter(|c| !c.is_empty() && c.len() <= MAX_MESSAGE_CANDIDATES) else {
             continue;
         };
-        let key = key.to_lowercase();
-        let candidates: Vec<usize> = (0..files.len())
-            .filter(|&i| files[i].terms.binary_search_by(|(term, _)| term.as_str().cmp(&key)).is_ok())
-            .collect();
-        if candidates.len() > MAX_MESSAGE_CANDIDATES {
-            continue;
-        }
         let holding: Vec<usize> = candidates
             .into_iter()
             .filter(|&i| {
-                std::fs::read_to_string(root.join(&files[i].path)).is_ok_and(|text| text.contains(message.as_str()))
+                let text = texts.entry(i).or_insert_with(|| std::fs::read_to_string(root.join(&files[i].path)).ok());
+                text.as_deref().is_some_and(|text| in_a_string(text, message))
             })
             .collect();
         if holding.is_empty() {
@@ -491,6 +496,21 @@ fn message_signal(root: &Path, files: &[&IndexedFile], query: &IssueQuery, signa
     }
 }
 
+/// Whether `text` holds `message` inside a string: on a line that is not a comment, after a
+/// quote (`"`, `'` or a backtick) that opens a literal. A doc comment that speaks of the
+/// message is not the code that raises it.
+fn in_a_string(text: &str, message: &str) -> bool {
+    text.match_indices(message).any(|(at, _)| {
+        let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+        let before = &text[line_start..at];
+        let trimmed = before.trim_start();
+        let comment = ["//", "/*", "*", "#"].iter().any(|start| trimmed.starts_with(start));
+        let opened = |quote: char| before.chars().filter(|c| *c == quote).count() % 2 == 1;
+        !comment && (opened('"') || opened('\'') || opened('`'))
+    })
+}
+
+/// Files whose path or name the issue gives, or whose stem it uses as a word.
 fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     let n = files.len();
     let mut signal = Signal::new(n);
@@ -659,12 +679,13 @@ mod tests {
                 "pub fn check(n: usize) -> Result<(), String> {\n    \
                  Err(format!(\"connection pool exhausted after {n} waits\"))\n}\n",
             ),
-            // The same words, but not the message: a pool that is exhausted is logged differently.
+            // The same words, more of them, and the message itself only in a comment.
             (
-                "src/pool/mod.rs",
-                "/// The pool: when exhausted, waits are counted.\npub fn exhausted_after(waits: u32) -> bool { waits > 3 }\n",
+                "src/report.rs",
+                "/// Counts a connection pool's waits; \"connection pool exhausted after\" means they ran out.\n\
+                 pub fn exhausted_after(waits: u32) -> bool { waits > 3 }\n",
             ),
-            ("src/lib.rs", "pub mod pool;\n"),
+            ("src/lib.rs", "pub mod pool;\npub mod report;\n"),
         ]);
         let issue = "Requests fail under load\n```\nError: connection pool exhausted after 30 waits\n```\n";
         let ranked = rank(&index, issue);
@@ -673,9 +694,9 @@ mod tests {
         assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
         assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
 
-        // Without the quoted message, the words alone lead elsewhere.
-        let ranked = rank(&index, "Requests fail under load\nThe pool is exhausted after a few waits.");
-        assert_eq!(ranked[0].path, "src/pool/mod.rs", "{ranked:#?}");
+        // The same words, not quoted from an error line, lead elsewhere.
+        let ranked = rank(&index, "Requests fail under load\nThe connection pool is exhausted after 30 waits.");
+        assert_eq!(ranked[0].path, "src/report.rs", "{ranked:#?}");
     }
 
     #[test]
