@@ -51,12 +51,19 @@ pub(super) async fn preview(
     let config = run_config(client, state, root, None).await?;
     let index = state.index.ready(INDEX_WAIT).await.ok_or(CommandError::IndexNotReady)?;
     let started = Instant::now();
-    let query = issue::analyze(&issue.text);
     let overlay = Overlay::new(root.clone(), Arc::new(EditorBase(state.documents.clone())));
     let window = registry::lookup(&config.provider.model).context_window;
-    let first = first_context(&index, &query, window, |path| {
-        WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
-    });
+    // Ranking a large tree takes a while of one core: off the server's async workers.
+    let ranking = index.clone();
+    let (query, first) = tokio::task::spawn_blocking(move || {
+        let query = issue::analyze(&issue.text);
+        let first = first_context(&ranking, &query, window, |path| {
+            WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
+        });
+        (query, first)
+    })
+    .await
+    .map_err(|error| CommandError::Ranking(error.to_string()))?;
     let mut notes = Vec::new();
     if index.is_empty() {
         notes.push(

@@ -57,6 +57,9 @@ pub enum CommandError {
     /// Validation could not run (the shadow workspace, a bad problem matcher).
     #[error("validation could not run: {0}")]
     Validation(String),
+    /// Ranking the workspace failed (a panic while ranking); the server goes on.
+    #[error("the workspace could not be ranked for the issue: {0}")]
+    Ranking(String),
     /// The workspace index is still being built.
     #[error("the workspace index is still being built; try again in a moment")]
     IndexNotReady,
@@ -73,7 +76,9 @@ impl From<CommandError> for Error {
             | CommandError::Path(_)
             | CommandError::Issue(_) => ErrorCode::InvalidParams,
             CommandError::UnknownCommand(_) => ErrorCode::MethodNotFound,
-            CommandError::Run(_) | CommandError::Client(_) | CommandError::Validation(_) => ErrorCode::InternalError,
+            CommandError::Run(_) | CommandError::Client(_) | CommandError::Validation(_) | CommandError::Ranking(_) => {
+                ErrorCode::InternalError
+            }
             _ => ErrorCode::InvalidRequest,
         };
         let data: Option<Value> = match &error {
