@@ -41,7 +41,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         );
     }
     let query = issue::analyze(&text);
-    if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
+    if query.gives_nothing() {
         eprintln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.

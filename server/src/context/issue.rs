@@ -43,6 +43,13 @@ pub struct IssueQuery {
     pub messages: Vec<String>,
 }
 
+impl IssueQuery {
+    /// Whether the issue gives nothing to rank by: no words, names or paths.
+    pub fn gives_nothing(&self) -> bool {
+        self.terms.is_empty() && self.symbols.is_empty() && self.paths.is_empty()
+    }
+}
+
 /// Source file extensions recognised in mentions.
 const SOURCE_EXTENSIONS: [&str; 13] =
     ["rs", "java", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "kt", "go", "py"];

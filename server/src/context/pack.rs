@@ -51,13 +51,13 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
 const FULL_HEADING: &str = "## The most relevant files, in full";
+/// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
+const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
+
 /// Said of a file whose header says a tool writes it.
 fn generated_note(marker: &str) -> String {
     format!(" [generated (`{marker}`): a change here is lost when it is generated again; change its source]")
 }
-
-/// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
-const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
 /// A code fence longer than any run of backticks in `text`, so the text cannot end it.
 fn fence_for(text: &str) -> String {

@@ -70,7 +70,7 @@ pub(super) async fn preview(
             "the workspace holds no source file to rank (Rust, Java, TypeScript or JavaScript; files git ignores, \
              dependencies and build output are left out)",
         );
-    } else if query.terms.is_empty() && query.symbols.is_empty() && query.paths.is_empty() {
+    } else if query.gives_nothing() {
         notes.push("the issue holds no words to rank by; the files are in order of how much code uses them");
     }
     let files: Vec<Value> = first

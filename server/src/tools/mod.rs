@@ -305,36 +305,30 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
 
 fn patch_file(overlay: &mut Overlay, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    let before = generated_before(overlay, &path);
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
     let lines = if outcome.first_line >= outcome.last_line {
         format!("line {}", outcome.first_line)
     } else {
         format!("lines {}-{}", outcome.first_line, outcome.last_line)
     };
-    let note = generated_note(overlay, &path, before);
+    let note = generated_note(overlay, &path);
     Ok(ToolOutcome::ok(format!("patched {path}: the new text is at {lines}.\n{note}"), true))
 }
 
 fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    let before = generated_before(overlay, &path);
     let outcome = overlay.write_file(&path, &args.content)?;
     let (verb, note) =
-        if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path, before)) };
+        if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path)) };
     Ok(ToolOutcome::ok(format!("{verb} {path} ({} lines).\n{note}", outcome.lines), true))
 }
 
-/// The generated marker of `path` as it stands before a change, if it has one.
-fn generated_before(overlay: &Overlay, path: &WorkspacePath) -> Option<&'static str> {
-    overlay.peek(path).and_then(|text| generated_marker(&text))
-}
-
-/// A warning for a change to a file whose header says a tool writes it, before the change
-/// (`before`) or after it: the change stands in the proposal, but the model should change
-/// the source as well (and a header it removed does not make the file its own).
-fn generated_note(overlay: &Overlay, path: &WorkspacePath, before: Option<&'static str>) -> String {
-    match before.or_else(|| generated_before(overlay, path)) {
+/// A warning for a change to a file whose header says a tool writes it, as the user has it
+/// or as the run left it: the change stands in the proposal, but the model should change the
+/// source as well (and a header it removed does not make the file its own).
+fn generated_note(overlay: &Overlay, path: &WorkspacePath) -> String {
+    let (base, current) = overlay.touched_texts(path).unwrap_or_default();
+    match base.and_then(generated_marker).or_else(|| current.and_then(generated_marker)) {
         Some(marker) => format!(
             "note: {path} says it is generated (`{marker}`), so this change is lost when it is generated again; \
              change what it is generated from (a schema, a .proto file, a template) too, or instead.\n"

@@ -369,6 +369,13 @@ impl Overlay {
         self.base.read(&absolute).ok().flatten().map(|base| base.text)
     }
 
+    /// For a file the run has touched: its text as the user had it when the run first
+    /// touched it, and its text now in the run's view (each `None` where there is none).
+    /// `None` for a file the run has not touched. Reads nothing.
+    pub fn touched_texts(&self, path: &WorkspacePath) -> Option<(Option<&str>, Option<&str>)> {
+        self.files.get(path).map(|tracked| (tracked.base.as_ref().map(|base| base.text.as_str()), tracked.current()))
+    }
+
     /// The file's current text in the overlay's view; `None` if it does not exist.
     pub fn current_text(&mut self, path: &WorkspacePath) -> Result<Option<String>, OverlayError> {
         Ok(self.track(path)?.current().map(str::to_owned))
