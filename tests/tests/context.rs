@@ -116,6 +116,35 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
 }
 
 #[test]
+fn files_the_issue_names_in_no_parsed_language_are_shown_as_text() {
+    let scratch = crate_with_modules();
+    scratch.write("README.md", "# limits\n\n    let mut limiter = RateLimiter::new(10);\n");
+    scratch.write("editors/nvim/lua/limits/init.lua", "return { per_second = 10 }\n");
+    scratch.write("docs/a/notes.md", "a\n");
+    scratch.write("docs/b/notes.md", "b\n");
+    scratch.write(".env", "LIMITS_TOKEN=secret\n");
+    let issue = "The README.md example of RateLimiter does not compile\n\
+                 Its `init.lua` says per_second, see notes.md; my .env is set.";
+
+    let ranked = cli(&scratch, &["context", "--json", "--issue", issue]);
+    let named: Vec<&str> = ranked["named"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(named, ["README.md", "editors/nvim/lua/limits/init.lua"], "{ranked:#}");
+    assert!(ranked["named"][1]["reasons"][0].as_str().unwrap().contains("the one file so named"), "{ranked:#}");
+    assert_eq!(ranked["files"][0]["path"], "src/limiter.rs", "the code is ranked as before: {ranked:#}");
+
+    let packed = cli(&scratch, &["context", "--json", "--issue", issue, "--pack", "--model", "gpt-4o"]);
+    let full: Vec<&str> = packed["pack"]["fullFiles"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(full[..3], ["README.md", "editors/nvim/lua/limits/init.lua", "src/limiter.rs"], "{packed:#}");
+    let text = packed["pack"]["text"].as_str().unwrap();
+    assert!(text.contains("### README.md [named in the issue]\n```\n# limits\n"), "{text}");
+    assert!(!text.contains("secret"), "a file that may hold secrets is never shown: {text}");
+
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "1", "--issue", issue], &[]);
+    let listing = String::from_utf8_lossy(&output.stdout);
+    assert!(listing.starts_with("  named: README.md\n"), "{listing}");
+}
+
+#[test]
 fn context_says_when_there_is_nothing_to_rank_or_list() {
     let scratch = Scratch::new(&[("docs/guide.md", "# Guide\n"), ("ISSUE.md", "Crash\nIt crashes.\n")]);
     // `context --json` for the issue saved under `name` with `bytes`: its report and what it said.
@@ -269,6 +298,7 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     assert!(budget > 0 && shown["packTokens"].as_u64().unwrap() <= budget, "{shown:#}");
     assert!(shown["model"].as_str().is_some_and(|m| !m.is_empty()), "{shown:#}");
     assert_eq!(shown["notes"], json!([]));
+    assert_eq!(shown["named"], json!([]), "the issue names no other file");
 
     // A run for the same issue starts from exactly the files shown in full.
     let every = client.command("issuewright.context", json!({"issue": issue, "top": 100})).unwrap();
@@ -291,6 +321,21 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     assert!(empty["message"].as_str().unwrap().contains("the issue is empty"), "{empty}");
     let wordless = client.command("issuewright.context", json!({"issue": "?!"})).unwrap();
     assert!(wordless["notes"][0].as_str().unwrap().contains("no words to rank by"), "{wordless:#}");
+
+    // A file the issue names that the index does not parse is listed apart, and shown first.
+    scratch.write("README.md", "# limits\nCall try_acquire.\n");
+    let readme_issue = format!("{issue}\nREADME.md says so.");
+    let readme = client.command("issuewright.context", json!({"issue": readme_issue})).unwrap();
+    let named = &readme["named"][0];
+    assert_eq!(named["path"], "README.md", "{readme:#}");
+    assert_eq!(named["inPack"], "full");
+    assert!(named["uri"].as_str().unwrap().ends_with("/README.md"), "{named}");
+    assert!(named["reasons"][0].as_str().unwrap().contains("not code the index parses"), "{named}");
+    let (run_id, status) = client.run_issue(&readme_issue, "replay.jsonl");
+    assert_eq!(status["state"], "ready", "{status}");
+    let events = ledger(&scratch.workspace(), &run_id);
+    let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
+    assert_eq!(pack["full_files"][0], "README.md", "the run's first prompt shows it first: {pack}");
 }
 
 /// Writes `first.jsonl` and `second.jsonl`, replays of a run that looks `RateLimiter` up.

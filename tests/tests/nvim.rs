@@ -189,15 +189,22 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
         ),
         ("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 1 } }\n"),
         ("src/report.rs", "pub fn summary() -> String { String::new() }\n"),
-        ("ISSUE.md", "# RateLimiter::try_acquire gives up at once\n\nCall `refill_tokens` before giving up.\n"),
+        ("docs/limits.md", "# Limits\n"),
+        (
+            "ISSUE.md",
+            "# RateLimiter::try_acquire gives up at once\n\nCall `refill_tokens` before giving up, as limits.md says.\n",
+        ),
     ]);
     git_init(&scratch);
     let result = run_scenario(&scratch, "context.lua", &[]);
 
     let items = result["items"].as_array().unwrap();
-    assert_eq!(items.len(), 3, "top=3: {result:#}");
-    assert_eq!(items[0]["path"], "src/limiter.rs", "{result:#}");
-    let first = items[0]["text"].as_str().unwrap();
+    assert_eq!(items.len(), 4, "the file the issue names, then top=3: {result:#}");
+    assert_eq!(items[0]["path"], "docs/limits.md", "{result:#}");
+    let named = items[0]["text"].as_str().unwrap();
+    assert!(named.starts_with("named, in full: the issue names `limits.md`"), "{named}");
+    assert_eq!(items[1]["path"], "src/limiter.rs", "{result:#}");
+    let first = items[1]["text"].as_str().unwrap();
     assert!(first.starts_with("1. in full: ") && first.contains("`RateLimiter::try_acquire`"), "{first}");
     let clock = items.iter().find(|i| i["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{result:#}"));
     assert!(clock["text"].as_str().unwrap().contains("`refill_tokens`"), "the unsaved buffer counts: {clock}");

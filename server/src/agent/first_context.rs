@@ -3,13 +3,16 @@
 //! `issuewright.context` all take it from here, so what they show is what a run sees.
 
 use crate::context::issue::IssueQuery;
-use crate::context::{ContextPack, Index, RankedFile, build_pack, pack, rank};
+use crate::context::{ContextPack, Index, NamedFile, RankedFile, build_pack, named_files, pack, rank};
 
 /// The ranking of a workspace for an issue and the pack built from it.
 #[derive(Debug, Clone)]
 pub struct FirstContext {
     /// Every indexed file, best first, each with why it ranks there.
     pub ranked: Vec<RankedFile>,
+    /// The files the issue names that the index does not parse (`README.md`), which the
+    /// pack shows before the ranked ones.
+    pub named: Vec<NamedFile>,
     /// The files in full and the repository map, as the first prompt holds them.
     pub pack: ContextPack,
     /// The tokens the pack may take, a share of the model's context window.
@@ -40,8 +43,8 @@ pub enum PackPlace {
     Absent,
 }
 
-/// Ranks `index` for `query` and packs the best files within the budget of a model with a
-/// `context_window`-token window. `read` gives a file's current text by its workspace path
+/// Ranks `index` for `query`, finds the other files the issue names, and packs them with
+/// the best ranked files within the budget of a model with a `context_window`-token window. `read` gives a file's current text by its workspace path
 /// (the run's overlay, the editor's buffers or the disk).
 pub fn first_context(
     index: &Index,
@@ -50,7 +53,8 @@ pub fn first_context(
     read: impl Fn(&str) -> Option<String>,
 ) -> FirstContext {
     let ranked = rank::rank_for(index, query);
+    let named = named_files(index, query);
     let budget_tokens = pack::pack_budget(context_window);
-    let pack = build_pack(index, &ranked, query, budget_tokens, read);
-    FirstContext { ranked, pack, budget_tokens }
+    let pack = build_pack(index, &ranked, &named, query, budget_tokens, read);
+    FirstContext { ranked, named, pack, budget_tokens }
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::ContextArgs;
 use issuewright::agent::{FirstContext, first_context};
 use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
-use issuewright::context::{ContextPack, Index, issue, rank};
+use issuewright::context::{ContextPack, Index, issue, named_files, rank};
 use issuewright::issues::{self, IssueSource};
 use issuewright::llm::registry;
 use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
@@ -45,22 +45,28 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         eprintln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.
-    let (ranked, packed) = match model {
+    let (ranked, named, packed) = match model {
         Some(model) => {
             let first = first_context_for(&index, &query, &model, &root)?;
-            (first.ranked, Some((model, first.budget_tokens, first.pack)))
+            (first.ranked, first.named, Some((model, first.budget_tokens, first.pack)))
         }
-        None => (rank::rank_for(&index, &query), None),
+        None => (rank::rank_for(&index, &query), named_files(&index, &query), None),
     };
     let elapsed_ms = started.elapsed().as_millis() as u64;
     let listed = &ranked[..ranked.len().min(args.top)];
     if args.json {
-        let mut out = json!({"files": listed, "elapsed_ms": elapsed_ms});
+        let mut out = json!({"files": listed, "named": named, "elapsed_ms": elapsed_ms});
         if let Some((model, budget, pack)) = &packed {
             out["pack"] = pack_json(model, *budget, pack);
         }
         println!("{out}");
     } else {
+        for file in &named {
+            println!("  named: {}", file.path);
+            for reason in &file.reasons {
+                println!("       {reason}");
+            }
+        }
         for (position, file) in listed.iter().enumerate() {
             println!("{:>3}. {}  ({:.3})", position + 1, file.path, file.score);
             for reason in &file.reasons {

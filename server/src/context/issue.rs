@@ -41,6 +41,10 @@ pub struct IssueQuery {
     /// (`a semaphore may not have more than MAX_PERMITS permits`), which the code that raises
     /// them holds in a string.
     pub messages: Vec<String>,
+    /// Paths the issue's prose gives of files in no language the index parses (`README.md`,
+    /// `editors/nvim/lua/plugin/init.lua`, `.github/workflows/ci.yml`, `Makefile`), in the
+    /// order first given: candidates, which name a file only where one is found.
+    pub other_files: Vec<String>,
 }
 
 impl IssueQuery {
@@ -356,6 +360,10 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         about_tests: about_tests(whole),
         about_examples: false,
         messages: quoted_messages(whole),
+        other_files: {
+            let (title, body) = without_template(whole);
+            other_file_mentions(&format!("{title}\n{body}"))
+        },
     };
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
@@ -724,21 +732,96 @@ fn is_macro_use(before: &str, chain: &str, after: &str, region: Region) -> bool 
 /// (`C:\work\app\src\net\tcp.rs:3:5` names `work/app/src/net/tcp.rs`), and links to a file on
 /// a forge (`https://github.com/o/r/blob/main/src/walk.rs#L10-L20` names `src/walk.rs`).
 fn path_mentions(text: &str) -> Vec<String> {
+    path_tokens(text)
+        .filter(|token| token.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension)))
+        .filter(|token| token.len() > 3)
+        .collect()
+}
+
+/// The tokens of `text` that may be paths, as the index spells paths (see
+/// [`path_mentions`]): links to a forge cut to their path, a location suffix dropped,
+/// backslashes turned to slashes, a leading `./` gone.
+fn path_tokens(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| {
         c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
     })
     .filter_map(|token| {
         let token = linked_path(token);
-        let token = token.trim_end_matches(|c: char| c == ':' || c == '.' || c.is_ascii_digit());
-        let extension = token.rsplit_once('.')?.1;
-        if !SOURCE_EXTENSIONS.contains(&extension) {
-            return None;
-        }
-        let token = forward_slashes(token);
-        Some(token.trim_start_matches("./").to_owned())
+        let token = without_location(&token);
+        token.contains('.').then(|| forward_slashes(token).trim_start_matches("./").to_owned())
     })
-    .filter(|token| token.len() > 3)
-    .collect()
+}
+
+/// `token` without the sentence's closing `.` or `:` and a location after the path
+/// (`src/walk.rs:12:5`, `C:\app\main.rs:3`); an extension's digits stay (`clip.mp4`).
+fn without_location(token: &str) -> &str {
+    let mut token = token.trim_end_matches(['.', ':']);
+    while let Some((before, after)) = token.rsplit_once(':') {
+        if after.is_empty() || !after.bytes().all(|byte| byte.is_ascii_digit()) {
+            break;
+        }
+        token = before;
+    }
+    token.trim_end_matches('.')
+}
+
+/// Most paths of other files kept from one issue.
+const MAX_OTHER_FILES: usize = 8;
+
+/// Files without an extension that projects keep by name.
+const KNOWN_FILE_NAMES: [&str; 10] = [
+    "Makefile",
+    "Dockerfile",
+    "Containerfile",
+    "Justfile",
+    "Jenkinsfile",
+    "Gemfile",
+    "Rakefile",
+    "Procfile",
+    "CODEOWNERS",
+    "LICENSE",
+];
+
+/// Paths the prose and inline code of `text` give of files in no source language: a
+/// relative path whose name has an extension of letters and digits (`README.md`,
+/// `config/app.yaml`, `.github/workflows/ci.yml`) or is one projects keep by name
+/// (`Makefile`). Code blocks give none: a reproduction's `config.json` is the reporter's.
+fn other_file_mentions(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for (region, piece) in regions(text) {
+        if region == Region::CodeBlock {
+            continue;
+        }
+        let known = piece
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-')))
+            .filter(|token| token.rsplit('/').next().is_some_and(|name| KNOWN_FILE_NAMES.contains(&name)))
+            .map(|token| token.trim_start_matches("./").to_owned());
+        for token in path_tokens(piece).chain(known) {
+            if names_other_file(&token) && !found.contains(&token) && found.len() < MAX_OTHER_FILES {
+                found.push(token);
+            }
+        }
+    }
+    found
+}
+
+/// Whether `token` reads as the relative path of a file in no source language.
+fn names_other_file(token: &str) -> bool {
+    let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@' | '+'));
+    if !plain || token.starts_with('/') || token.split('/').any(|part| part.is_empty() || part == "..") {
+        return false;
+    }
+    let name = token.rsplit('/').next().unwrap_or(token);
+    if KNOWN_FILE_NAMES.contains(&name) {
+        return true;
+    }
+    let Some((stem, extension)) = name.rsplit_once('.') else { return false };
+    let hidden = stem.is_empty() && name.len() > 2;
+    (hidden || stem.trim_start_matches('.').chars().any(|c| c.is_ascii_alphabetic()))
+        && (1..=10).contains(&extension.len())
+        && extension.chars().all(|c| c.is_ascii_alphanumeric())
+        && extension.chars().any(|c| c.is_ascii_alphabetic())
+        && !SOURCE_EXTENSIONS.contains(&extension)
 }
 
 /// A path as the index spells it: a Windows path's backslashes become slashes and its drive
@@ -901,6 +984,32 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn paths_of_files_in_no_source_language_are_kept_apart() {
+        let query = analyze(
+            "README.md: the install steps are wrong\n\
+             The workflow `.github/workflows/ci.yml` and editors/nvim/lua/plugin/init.lua:12:3 too; see the \
+             Makefile, clip.mp4, https://github.com/o/r/blob/main/docs/guide.md#setup and `C:\\app\\conf\\app.yaml`.\n\
+             Not 1.2.3, e.g. this, nor ../outside.toml, /etc/hosts.conf, src/walk.rs or std::fmt.Display.\n\
+             ```toml\n# config.json in my reproduction\n```\n",
+        );
+        assert_eq!(
+            query.other_files,
+            [
+                "README.md",
+                ".github/workflows/ci.yml",
+                "editors/nvim/lua/plugin/init.lua",
+                "clip.mp4",
+                "docs/guide.md",
+                "Makefile",
+                "app/conf/app.yaml",
+                "e.g"
+            ]
+        );
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["src/walk.rs"], "source paths are ranked as before");
     }
 
     #[test]
@@ -1204,6 +1313,7 @@ mod tests {
                     "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<img src=", "Vec<",
                     "Error: ", "error[E0599]: ", "java.lang.IllegalStateException: ", "panicked at '", "' ", "{}",
                     "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
+                    "README.md", ".github/workflows/ci.yml", "Makefile", "../", "e.g.", "v1.2.3", "clip.mp4:3",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
@@ -1222,6 +1332,12 @@ mod tests {
                 proptest::prop_assert!(!path.is_empty() && weight.is_finite() && *weight > 0.0, "{path} {weight}");
                 // Paths are spelt as the index spells them, Windows ones too.
                 proptest::prop_assert!(!path.contains('\\'), "{path}");
+            }
+            // Other files are a few relative paths the text spells, whatever its separators.
+            proptest::prop_assert!(query.other_files.len() <= MAX_OTHER_FILES, "{:?}", query.other_files);
+            let unseparated = text.replace(['/', '\\'], "");
+            for path in &query.other_files {
+                proptest::prop_assert!(unseparated.contains(&path.replace('/', "")), "{path}");
             }
             // Messages are runs of the text's own words, a few and long enough to point somewhere.
             proptest::prop_assert!(query.messages.len() <= MAX_MESSAGES);

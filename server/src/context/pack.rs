@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::extract::{Definition, DefinitionKind};
 use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
+use super::named::NamedFile;
 use super::rank::RankedFile;
 use crate::workspace::generated_marker;
 
@@ -54,6 +55,13 @@ const FULL_HEADING: &str = "## The most relevant files, in full";
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
+/// Said of a file the issue names that the index does not parse.
+const NAMED_NOTE: &str = " [named in the issue]";
+/// The largest file the issue names that the pack shows in full, in characters.
+const MAX_NAMED_FULL_CHARS: usize = 24_000;
+/// Share of the full files' budget the files the issue names may take.
+const NAMED_SHARE: f64 = 0.5;
+
 /// Said of a file whose header says a tool writes it.
 fn generated_note(marker: &str) -> String {
     format!(" [generated (`{marker}`): a change here is lost when it is generated again; change its source]")
@@ -65,11 +73,14 @@ fn fence_for(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
-/// Builds the pack for `ranked` files within `budget_tokens`; `read` gives a file's current
-/// text (the editor's buffer, or the disk), `None` when it cannot be read.
+/// Builds the pack for `ranked` files and the `named` ones the index does not parse within
+/// `budget_tokens`; `read` gives a file's current text (the editor's buffer, or the disk),
+/// `None` when it cannot be read. The named files come first: in full when they are small
+/// enough, else by their path and size in the map.
 pub fn build_pack(
     index: &Index,
     ranked: &[RankedFile],
+    named: &[NamedFile],
     issue: &IssueQuery,
     budget_tokens: usize,
     read: impl Fn(&str) -> Option<String>,
@@ -78,16 +89,31 @@ pub fn build_pack(
     let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
     let mut full_section = String::new();
     let mut full_files = Vec::new();
+    // Lines of the map for the named files not shown in full.
+    let mut named_lines = Vec::new();
+    let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
+    for file in named {
+        let Some(text) = read(&file.path) else {
+            named_lines.push((file.path.clone(), format!("{}{NAMED_NOTE}{UNREADABLE_NOTE}\n", file.path)));
+            continue;
+        };
+        let block = full_block(&file.path, NAMED_NOTE, &text);
+        if text.len() > MAX_NAMED_FULL_CHARS || full_section.len() + block.len() > named_budget {
+            let lines = text.lines().count();
+            let size = format!("{lines} lines, too long to show here: read_file or grep shows it");
+            named_lines.push((file.path.clone(), format!("{} [named in the issue; {size}]\n", file.path)));
+            continue;
+        }
+        full_section.push_str(&block);
+        full_files.push(file.path.clone());
+    }
     let mut unreadable = HashSet::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
             continue;
         };
-        let fence = fence_for(&text);
-        let newline = if text.ends_with('\n') { "" } else { "\n" };
-        let note = generated_marker(&text).map(generated_note).unwrap_or_default();
-        let block = format!("### {}{note}\n{fence}\n{text}{newline}{fence}\n\n", file.path);
+        let block = full_block(&file.path, "", &text);
         if full_section.len() + block.len() > full_budget {
             // A file too big for what is left: the map will show its signatures instead.
             continue;
@@ -100,6 +126,12 @@ pub fn build_pack(
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
+    for (path, line) in named_lines {
+        if map_section.len() + line.len() <= map_budget {
+            map_section.push_str(&line);
+            mapped_files.push(path);
+        }
+    }
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
         let label = index.import_hint(entry).map(|hint| match hint {
@@ -130,6 +162,15 @@ pub fn build_pack(
     }
     let tokens = estimate_tokens(&text);
     ContextPack { text, full_files, mapped_files, tokens }
+}
+
+/// The pack's block for the file at `path` in full: its heading, with `note` and the mark
+/// of a generated file, and its text in a fence the text cannot end.
+fn full_block(path: &str, note: &str, text: &str) -> String {
+    let fence = fence_for(text);
+    let newline = if text.ends_with('\n') { "" } else { "\n" };
+    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
+    format!("### {path}{note}{generated}\n{fence}\n{text}{newline}{fence}\n\n")
 }
 
 /// The names an issue gives, for ordering the map.
@@ -213,7 +254,9 @@ mod tests {
     /// The pack a run would start from for `issue`, on the files of `dir`, within `budget` tokens.
     fn pack_for(dir: &tempfile::TempDir, index: &Index, issue: &str, budget: usize) -> ContextPack {
         let ranked = rank(index, issue);
-        build_pack(index, &ranked, &analyze(issue), budget, |path| std::fs::read_to_string(dir.path().join(path)).ok())
+        build_pack(index, &ranked, &[], &analyze(issue), budget, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        })
     }
 
     #[test]
@@ -225,14 +268,39 @@ mod tests {
         let issue = "Add try_join_next to `JoinSet`";
         let ranked = rank(&index, issue);
         let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &ranked, &analyze(issue), 10_000, read);
+        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 10_000, read);
         assert_eq!(pack.full_files[0], "src/set.rs");
         assert!(pack.text.contains("### src/set.rs\n```\npub struct JoinSet;"), "{}", pack.text);
         assert!(pack.tokens <= 10_000);
 
-        let tight = build_pack(&index, &ranked, &analyze(issue), 12, read);
+        let tight = build_pack(&index, &ranked, &[], &analyze(issue), 12, read);
         assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
         assert!(tight.tokens <= 12, "{}", tight.text);
+    }
+
+    #[test]
+    fn files_the_issue_names_come_first_as_text_or_by_their_length() {
+        let (dir, index) = workspace(&[
+            ("README.md", "# Limits\nRun `cargo test`.\n".into()),
+            ("docs/CHANGELOG.md", "- a change\n".repeat(3_000)),
+            ("src/set.rs", "pub struct JoinSet;\n".into()),
+        ]);
+        std::fs::write(dir.path().join("docs/logo.png"), b"\x89PNG\r\n\x1a\n\0\0\xff").unwrap();
+        let issue = "README.md, docs/CHANGELOG.md and docs/logo.png are out of date for `JoinSet`";
+        let query = analyze(issue);
+        let named = crate::context::named_files(&index, &query);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        assert_eq!(pack.full_files, ["README.md", "src/set.rs"], "{}", pack.text);
+        assert!(pack.text.contains("### README.md [named in the issue]\n```\n# Limits\n"), "{}", pack.text);
+        assert!(
+            pack.text.contains("docs/CHANGELOG.md [named in the issue; 3000 lines, too long to show here"),
+            "{}",
+            pack.text
+        );
+        assert!(pack.text.contains("docs/logo.png [named in the issue] [not UTF-8 text"), "{}", pack.text);
+        assert_eq!(pack.mapped_files[..2], ["docs/CHANGELOG.md", "docs/logo.png"]);
+        assert!(pack.tokens <= 10_000);
     }
 
     #[test]
@@ -268,7 +336,7 @@ mod tests {
         let issue = "implement `try_join_next` for `JoinSet`";
         let ranked = rank(&index, issue);
         let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &ranked, &analyze(issue), 10_000, read);
+        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 10_000, read);
         assert_eq!(pack.full_files, ["src/set.rs"]);
         assert_eq!(pack.mapped_files, ["src/legacy.rs"]);
         assert!(

@@ -91,16 +91,22 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 /// the same way, from the deepest folder up (in a repository, up to the first folder holding
 /// one: see [`crate::workspace::in_repository`]); last the user's global git excludes.
 pub(super) fn walkable(root: &Path, relative: &str) -> bool {
-    judged_walkable(root, relative, false)
+    judged_walkable(root, relative, false, false)
+}
+
+/// Whether the file `relative`, which an issue names, may be shown for it: [`walkable`],
+/// except that a hidden name (`.github/workflows/ci.yml`) does not keep it out.
+pub(super) fn shown_when_named(root: &Path, relative: &str) -> bool {
+    judged_walkable(root, relative, false, true)
 }
 
 /// [`walkable`] for the folder `relative`: whether the walk would enter it (a rule such as
 /// `generated/` names folders only, and a folder may be one the walk never enters by name).
 pub(super) fn walkable_folder(root: &Path, relative: &str) -> bool {
-    judged_walkable(root, relative, true)
+    judged_walkable(root, relative, true, false)
 }
 
-fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
+fn judged_walkable(root: &Path, relative: &str, is_folder: bool, hidden_shown: bool) -> bool {
     let parts: Vec<&str> = relative.split('/').collect();
     let folders = if is_folder { parts.len() } else { parts.len() - 1 };
     if (1..=folders).any(|end| skipped_folder(root, &parts[..end].join("/"))) {
@@ -122,7 +128,8 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
             levels.push(IgnoreLevel::read(&path));
         }
         path.push(part);
-        if ignored(&levels, &global, in_repository, &path, is_folder || depth + 1 < parts.len()) {
+        let is_dir = is_folder || depth + 1 < parts.len();
+        if ignored(&levels, &global, in_repository, &path, is_dir, hidden_shown) {
             return false;
         }
     }
@@ -132,11 +139,20 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool) -> bool {
 /// Whether `path` is ignored by the rules of `levels` (the folders above it, outermost
 /// first) and `global`, weighed as the walk weighs them (see [`walkable`]); in a repository,
 /// git's rules are read up to the first folder holding one.
-fn ignored(levels: &[IgnoreLevel], global: &Gitignore, in_repository: bool, path: &Path, is_dir: bool) -> bool {
+fn ignored(
+    levels: &[IgnoreLevel],
+    global: &Gitignore,
+    in_repository: bool,
+    path: &Path,
+    is_dir: bool,
+    hidden_shown: bool,
+) -> bool {
     let said = what_rules_say(levels, global, in_repository, path, is_dir);
     // A hidden name is left out unless a rule names it (`!.storybook/`).
     said.is_ignore()
-        || (said.is_none() && path.file_name().is_some_and(|name| name.as_encoded_bytes().starts_with(b".")))
+        || (!hidden_shown
+            && said.is_none()
+            && path.file_name().is_some_and(|name| name.as_encoded_bytes().starts_with(b".")))
 }
 
 /// What the rules say of `path`: ignored, whitelisted, or nothing.
@@ -244,6 +260,42 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
     }
     (found, manifests, limited)
+}
+
+/// Entries a search for files by name visits at most: a workspace that is a home folder is
+/// not listed to the end.
+const MAX_SEARCHED_ENTRIES: usize = 200_000;
+
+/// For each of `tails` (`init.lua`, `lua/plugin/init.lua`), the files of `root` whose path
+/// is it or ends with `/` and it, in path order, at most two (enough to tell one from
+/// many): hidden ones too, but none that the ignore rules leave out or below a folder the
+/// walk never enters.
+pub(super) fn files_ending_with(root: &Path, tails: &[&str]) -> Vec<Vec<String>> {
+    let mut found = vec![Vec::new(); tails.len()];
+    let walk = crate::workspace::workspace_walk(root, root)
+        .hidden(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry({
+            let root = root.to_owned();
+            move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
+                !is_dir || relative_path(&root, entry.path()).is_some_and(|relative| !skipped_folder(&root, &relative))
+            }
+        })
+        .build();
+    for entry in walk.flatten().take(MAX_SEARCHED_ENTRIES) {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Some(relative) = relative_path(root, entry.path()) else { continue };
+        for (tail, files) in tails.iter().zip(&mut found) {
+            let ends = relative.strip_suffix(tail).is_some_and(|head| head.is_empty() || head.ends_with('/'));
+            if ends && files.len() < 2 {
+                files.push(relative.clone());
+            }
+        }
+    }
+    found
 }
 
 /// The walk of the folder `below` of `root` (`""`: all of it), files and folders in path

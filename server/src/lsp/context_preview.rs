@@ -34,9 +34,11 @@ pub(super) struct ContextArgs {
 }
 
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
-/// configured model: `{files: [{path, uri, score, reasons, inPack}], model, budgetTokens,
-/// packTokens, filesInFull, filesInMap, indexedFiles, elapsedMs, notes}`. `inPack` is
-/// `full`, `map` or null; `elapsedMs` counts ranking and packing.
+/// configured model: `{files: [{path, uri, score, reasons, inPack}], named: [{path, uri,
+/// reasons, inPack}], model, budgetTokens, packTokens, filesInFull, filesInMap, indexedFiles,
+/// elapsedMs, notes}`. `named` holds the files the issue names that the index does not parse
+/// (`README.md`), which the pack shows first; `inPack` is `full`, `map` or null; `elapsedMs`
+/// counts ranking and packing.
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,
@@ -73,22 +75,38 @@ pub(super) async fn preview(
     } else if query.gives_nothing() {
         notes.push("the issue holds no words to rank by; the files are in order of how much code uses them");
     }
+    let shown = |path: &str| {
+        let uri = WorkspacePath::parse(path).ok().map(|path| uri_of(root, &path));
+        let place = match first.place_of(path) {
+            PackPlace::Full => json!("full"),
+            PackPlace::Map => json!("map"),
+            PackPlace::Absent => Value::Null,
+        };
+        json!({"path": path, "uri": uri, "inPack": place})
+    };
     let files: Vec<Value> = first
         .ranked
         .iter()
         .take(top)
         .map(|file| {
-            let uri = WorkspacePath::parse(&file.path).ok().map(|path| uri_of(root, &path));
-            let place = match first.place_of(&file.path) {
-                PackPlace::Full => json!("full"),
-                PackPlace::Map => json!("map"),
-                PackPlace::Absent => Value::Null,
-            };
-            json!({"path": file.path, "uri": uri, "score": file.score, "reasons": file.reasons, "inPack": place})
+            let mut entry = shown(&file.path);
+            entry["score"] = json!(file.score);
+            entry["reasons"] = json!(file.reasons);
+            entry
+        })
+        .collect();
+    let named: Vec<Value> = first
+        .named
+        .iter()
+        .map(|file| {
+            let mut entry = shown(&file.path);
+            entry["reasons"] = json!(file.reasons);
+            entry
         })
         .collect();
     Ok(json!({
         "files": files,
+        "named": named,
         "model": config.provider.model,
         "budgetTokens": first.budget_tokens,
         "packTokens": first.pack.tokens,

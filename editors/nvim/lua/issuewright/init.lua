@@ -135,13 +135,15 @@ function M.validate(opts)
 end
 
 --- The files a run for `issue` would start from: `{files = {{path, uri, score, reasons,
---- inPack}}, model, budgetTokens, packTokens, notes, ...}`, best first (`top` of them).
+--- inPack}}, named = {{path, uri, reasons, inPack}}, model, budgetTokens, packTokens, notes,
+--- ...}`, best first (`top` of them); `named` holds the other files the issue names.
 function M.context(issue, top)
   return M.command('context', { issue = issue, top = top })
 end
 
---- Puts the files a run for `issue` would start from in the quickfix list, best first,
---- each with its place in the first prompt and why it ranks there, and opens the list.
+--- Puts the files a run for `issue` would start from in the quickfix list: the other files
+--- the issue names first, then the ranked ones, best first, each with its place in the first
+--- prompt and why it is there, and opens the list.
 function M.show_context(issue, top)
   local result, err = M.context(issue, top)
   if not result then
@@ -150,13 +152,19 @@ function M.show_context(issue, top)
   end
   local places = { full = 'in full', map = 'in the map' }
   local items = {}
-  for rank, file in ipairs(result.files) do
+  local function add(label, file)
     local place = places[file.inPack] or 'not in the prompt'
     table.insert(items, {
       filename = (file.uri and file.uri ~= vim.NIL) and vim.uri_to_fname(file.uri) or file.path,
       lnum = 1,
-      text = string.format('%d. %s: %s', rank, place, table.concat(file.reasons, '; ')),
+      text = string.format('%s %s: %s', label, place, table.concat(file.reasons, '; ')),
     })
+  end
+  for _, file in ipairs(result.named or {}) do
+    add('named,', file)
+  end
+  for rank, file in ipairs(result.files) do
+    add(rank .. '.', file)
   end
   local title = string.format('issuewright context for %s: %d of %d tokens', result.model, result.packTokens, result.budgetTokens)
   vim.fn.setqflist({}, ' ', { title = title, items = items })
