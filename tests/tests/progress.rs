@@ -35,17 +35,25 @@ fn a_run_reports_begin_each_step_and_end() {
     let mut client = LspClient::start(&scratch, ClientOptions::default());
     let (run_id, _) = client.run_issue("b", "replay.jsonl");
     let token = format!("issuewright/{run_id}");
-    client.wait_for_notification(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end");
+    let ends = |n: &Value| {
+        n["method"] == "$/progress" && n["params"]["token"] == token && n["params"]["value"]["kind"] == "end"
+    };
+    client.wait_for_notification(ends);
 
-    let create = client.server_requests.iter().find(|r| r["method"] == "window/workDoneProgress/create").unwrap();
-    assert_eq!(create["params"]["token"], token.as_str());
+    let create = client
+        .server_requests
+        .iter()
+        .find(|r| r["method"] == "window/workDoneProgress/create" && r["params"]["token"] == token.as_str());
+    assert!(create.is_some(), "{:?}", client.server_requests);
     let kinds = progress_kinds(&client, &token);
     assert_eq!(kinds.first().map(String::as_str), Some("begin"));
     assert_eq!(kinds.last().map(String::as_str), Some("end"));
     let messages: Vec<String> = client
         .notifications
         .iter()
-        .filter(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "report")
+        .filter(|n| {
+            n["method"] == "$/progress" && n["params"]["token"] == token && n["params"]["value"]["kind"] == "report"
+        })
         .map(|n| n["params"]["value"]["message"].as_str().unwrap().to_owned())
         .collect();
     // What the first prompt holds of the workspace comes before the first round.
@@ -64,12 +72,40 @@ fn a_run_reports_begin_each_step_and_end() {
         (&json!(0), &json!(true))
     );
     assert!(messages.contains(&"round 1: patch_file a.txt (failed)".to_owned()), "{messages:?}");
-    let end = client
-        .notifications
-        .iter()
-        .find(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end")
-        .unwrap();
+    let end = client.notifications.iter().find(|n| ends(n)).unwrap();
     assert_eq!(end["params"]["value"]["message"], "ready: b it is");
+}
+
+#[test]
+fn the_first_index_build_is_shown_as_it_goes() {
+    let scratch = scratch();
+    scratch.write("src/c.rs", "pub fn c() {}\n");
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let index = |n: &Value| n["method"] == "$/progress" && n["params"]["token"] == "issuewright/index";
+    client.wait_for_notification(|n| index(n) && n["params"]["value"]["kind"] == "end");
+    let steps: Vec<&Value> = client.notifications.iter().filter(|n| index(n)).map(|n| &n["params"]["value"]).collect();
+    assert_eq!(steps[0]["kind"], "begin", "{steps:?}");
+    assert_eq!(steps[0]["title"], "issuewright: indexing");
+    let end = steps.last().unwrap()["message"].as_str().unwrap();
+    assert!(end.starts_with("2 source files indexed in ") && end.ends_with(" ms"), "{end}");
+    for report in steps.iter().filter(|step| step["kind"] == "report") {
+        let percentage = report["percentage"].as_u64();
+        assert!(percentage.is_none_or(|p| p <= 100), "{report}");
+    }
+    assert!(
+        client
+            .server_requests
+            .iter()
+            .any(|r| r["method"] == "window/workDoneProgress/create" && r["params"]["token"] == "issuewright/index"),
+        "the token is created first"
+    );
+
+    // A client that takes no progress gets none, and the index is built all the same.
+    let options = ClientOptions { capabilities: json!({}), ..ClientOptions::default() };
+    let mut bare = LspClient::start(&scratch, options);
+    let (_, status) = bare.run_issue("b", "replay.jsonl");
+    assert_eq!(status["state"], "ready", "{status}");
+    assert!(!bare.notifications.iter().any(index), "{:?}", bare.notifications);
 }
 
 #[test]

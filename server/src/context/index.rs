@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -231,6 +232,23 @@ impl BuildStats {
     }
 }
 
+/// How far a build has come, for whoever shows it while it runs: the source files the walk
+/// found (known once it is done), and how many of them are indexed.
+#[derive(Debug, Default)]
+pub struct BuildProgress {
+    found: AtomicUsize,
+    walked: AtomicBool,
+    indexed: AtomicUsize,
+}
+
+impl BuildProgress {
+    /// The files indexed so far, and of how many once the walk has found them all.
+    pub fn now(&self) -> (usize, Option<usize>) {
+        let indexed = self.indexed.load(Ordering::Relaxed);
+        (indexed, self.walked.load(Ordering::Acquire).then(|| self.found.load(Ordering::Relaxed)))
+    }
+}
+
 /// The index of one workspace.
 #[derive(Debug, Clone)]
 pub struct Index {
@@ -261,8 +279,15 @@ impl Index {
     /// [`Index::build`] taking at most `max_files` source files from the walk (in path order,
     /// so the same ones each time), with the manifests that cover them.
     pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
+        Self::build_observed(root, cache, max_files, &BuildProgress::default())
+    }
+
+    /// [`Index::build_limited`], saying in `progress` how far it has come.
+    pub fn build_observed(root: &Path, cache: Option<&IndexCache>, max_files: usize, progress: &BuildProgress) -> Self {
         let started = Instant::now();
         let (found, manifests, limited) = walk(root, "", max_files);
+        progress.found.store(found.len(), Ordering::Relaxed);
+        progress.walked.store(true, Ordering::Release);
         let manifests = Manifests::from_paths(manifests);
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
         let cached = |relative: &str, hash: u64, language: Language| {
@@ -274,6 +299,7 @@ impl Index {
             .map(|file| {
                 let started = Instant::now();
                 let result = index_found(file, &cached);
+                progress.indexed.fetch_add(1, Ordering::Relaxed);
                 (result, started.elapsed().as_micros() as u64)
             })
             .collect();

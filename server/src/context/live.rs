@@ -11,7 +11,7 @@ use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
 use super::extract;
-use super::index::{Index, IndexedFile, MAX_SOURCE_BYTES};
+use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::language::Language;
 use super::walk::indexable;
 use crate::workspace::ByteEdit;
@@ -45,6 +45,8 @@ impl State {
 pub struct LiveIndex {
     state: RwLock<State>,
     ready: watch::Sender<bool>,
+    /// How far the first build has come.
+    progress: BuildProgress,
 }
 
 impl std::fmt::Debug for LiveIndex {
@@ -56,7 +58,7 @@ impl std::fmt::Debug for LiveIndex {
 
 impl Default for LiveIndex {
     fn default() -> Self {
-        Self { state: RwLock::default(), ready: watch::channel(false).0 }
+        Self { state: RwLock::default(), ready: watch::channel(false).0, progress: BuildProgress::default() }
     }
 }
 
@@ -69,7 +71,7 @@ impl LiveIndex {
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
             let cache = cache_file.as_deref().map(IndexCache::load);
-            let index = Index::build_limited(&root, cache.as_ref(), max_files);
+            let index = Index::build_observed(&root, cache.as_ref(), max_files, &live.progress);
             tracing::info!(
                 files = index.len(),
                 ms = index.stats.elapsed_ms,
@@ -104,6 +106,11 @@ impl LiveIndex {
     /// The current index, if built.
     pub fn snapshot(&self) -> Option<Arc<Index>> {
         self.read().index.clone()
+    }
+
+    /// How far the first build has come: files indexed, and of how many once the walk is done.
+    pub fn progress(&self) -> (usize, Option<usize>) {
+        self.progress.now()
     }
 
     /// Waits up to `timeout` for the first build to finish; the index, if there is one.

@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
@@ -151,10 +150,12 @@ impl LanguageServer for Backend {
                 self.client.show_message(MessageType::WARNING, message).await;
             }
             Some(root) => {
-                // A workspace too large to index whole (a home folder) is worth saying once built.
+                // The build is shown as it goes; a workspace too large to index whole (a home
+                // folder) is worth saying once built.
                 let (client, state, root) = (self.client.clone(), self.state.clone(), root.path().to_owned());
+                let with_progress = self.state.profile().work_done_progress;
                 tokio::spawn(async move {
-                    let index = state.index.ready(Duration::from_secs(24 * 60 * 60)).await;
+                    let index = super::progress::follow_index(&client, &state.index, with_progress).await;
                     if let Some(warning) = index.and_then(|index| index.stats.limit_warning(&root)) {
                         client.show_message(MessageType::WARNING, format!("issuewright: {warning}")).await;
                     }

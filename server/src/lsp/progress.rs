@@ -1,5 +1,9 @@
-//! Showing a run's progress in the editor: `$/progress` when the client supports it,
-//! `issuewright/runEvent` notifications always, and a message when the run ends.
+//! Showing progress in the editor: a run's as `$/progress` when the client supports it,
+//! `issuewright/runEvent` notifications always, and a message when the run ends; the first
+//! index build's as `$/progress` too.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -12,6 +16,7 @@ use tower_lsp::lsp_types::{
 };
 
 use crate::agent::{RunEvent, RunState, ValidationStatus, Verdict, context_line};
+use crate::context::{Index, LiveIndex};
 use crate::session::RunId;
 
 /// The `issuewright/runEvent` notification: `{runId, event}` for every run event.
@@ -105,6 +110,72 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
             progress = false;
         }
     }
+}
+
+/// The progress token of the first index build.
+const INDEX_TOKEN: &str = "issuewright/index";
+/// How often the first index build's progress is reported.
+const INDEX_REPORT_EVERY: Duration = Duration::from_millis(500);
+/// How long the first index build is followed at most.
+const INDEX_FOLLOWED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Shows the first build of `live` in the editor until it is done (`with_progress`: the client
+/// takes `$/progress`): the files found, then how many of them are indexed, then how long it
+/// took. Returns the index once built.
+pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool) -> Option<Arc<Index>> {
+    let token = NumberOrString::String(INDEX_TOKEN.into());
+    let progress = with_progress
+        && client
+            .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })
+            .await
+            .is_ok();
+    let send = |step: WorkDoneProgress| {
+        let params = ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(step) };
+        client.send_notification::<Progress>(params)
+    };
+    if progress {
+        send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+            title: "issuewright: indexing".into(),
+            cancellable: Some(false),
+            message: Some("finding source files".into()),
+            percentage: Some(0),
+        }))
+        .await;
+    }
+    let started = Instant::now();
+    let index = loop {
+        let index = live.ready(INDEX_REPORT_EVERY).await;
+        if index.is_some() || started.elapsed() > INDEX_FOLLOWED_FOR {
+            break index;
+        }
+        if progress {
+            let (indexed, found) = live.progress();
+            send(WorkDoneProgress::Report(WorkDoneProgressReport {
+                cancellable: Some(false),
+                message: Some(match found {
+                    Some(found) => format!("{indexed} of {found} source files"),
+                    None => "finding source files".into(),
+                }),
+                percentage: found.map(|found| (indexed.min(found) * 100 / found.max(1)) as u32),
+            }))
+            .await;
+        }
+    };
+    if progress {
+        let message = index.as_ref().map(|index| {
+            let cached = match index.stats.cache_hits {
+                0 => String::new(),
+                hits => format!(" ({hits} from the cache)"),
+            };
+            let files = match index.len() {
+                1 => "1 source file".to_owned(),
+                n => format!("{n} source files"),
+            };
+            format!("{files} indexed in {} ms{cached}", index.stats.elapsed_ms)
+        });
+        send(WorkDoneProgress::End(WorkDoneProgressEnd { message })).await;
+    }
+    index
 }
 
 /// A sentence on whether the proposal builds and passes its tests (empty when unknown).
