@@ -45,6 +45,10 @@ pub struct IssueQuery {
     /// `editors/nvim/lua/plugin/init.lua`, `.github/workflows/ci.yml`, `Makefile`), in the
     /// order first given: candidates, which name a file only where one is found.
     pub other_files: Vec<String>,
+    /// Folders the issue's prose gives by their path (`src/runtime/scheduler/`,
+    /// `packages/core/src`), without a leading `./` or a trailing `/`: candidates, which name
+    /// a folder only where the workspace has one.
+    pub folders: Vec<String>,
 }
 
 impl IssueQuery {
@@ -360,11 +364,13 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         about_tests: about_tests(whole),
         about_examples: false,
         messages: quoted_messages(whole),
-        other_files: {
-            let (title, body) = without_template(whole);
-            other_file_mentions(&format!("{title}\n{body}"))
-        },
+        other_files: Vec::new(),
+        folders: Vec::new(),
     };
+    let (title, body) = without_template(whole);
+    let prose = format!("{title}\n{body}");
+    query.other_files = other_file_mentions(&prose);
+    query.folders = folder_mentions(&prose);
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
@@ -805,6 +811,49 @@ fn other_file_mentions(text: &str) -> Vec<String> {
     found
 }
 
+/// Most folders kept from one issue.
+const MAX_FOLDERS: usize = 8;
+
+/// Paths of folders the prose and inline code of `text` give: a relative path of two folders
+/// or more (`src/runtime/scheduler`), or of one with a trailing `/` (`fshelper/`), whose
+/// names are plain (letters, digits, `_`, `-`, `.` but not as the last name's extension).
+/// `and/or` reads as a folder too; only folders the workspace has count.
+fn folder_mentions(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for (region, piece) in regions(text) {
+        if region == Region::CodeBlock {
+            continue;
+        }
+        for token in piece
+            .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '"' | '\'' | ',' | '`' | '|'))
+        {
+            let token = token.trim_end_matches(['.', ':', ';', '!', '?']);
+            let token = token.strip_prefix("./").unwrap_or(token);
+            let (path, trailing) = match token.strip_suffix('/') {
+                Some(path) => (path, true),
+                None => (token, false),
+            };
+            let parts: Vec<&str> = path.split('/').collect();
+            let plain = parts.iter().all(|part| {
+                !part.is_empty()
+                    && *part != ".."
+                    && part.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            });
+            let last_is_file =
+                parts.last().is_some_and(|last| last.rsplit_once('.').is_some_and(|(stem, _)| !stem.is_empty()));
+            if plain
+                && !last_is_file
+                && (parts.len() > 1 || trailing)
+                && !found.iter().any(|f| f == path)
+                && found.len() < MAX_FOLDERS
+            {
+                found.push(path.to_owned());
+            }
+        }
+    }
+    found
+}
+
 /// Whether `token` reads as the relative path of a file in no source language.
 fn names_other_file(token: &str) -> bool {
     let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@' | '+'));
@@ -984,6 +1033,20 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+    }
+
+    #[test]
+    fn folders_are_read_from_the_prose_by_their_path() {
+        let query = analyze(
+            "Deadlock in tokio/src/runtime/scheduler/multi_thread/\n\
+             Also `fshelper/`, ./packages/core/src and .github/workflows; not src/walk.rs, /usr/lib, \
+             https://example.com/a/b, ../up/there, fshelper or v1.2/3.4.\n\
+             ```\nat target/debug/build\n```\n",
+        );
+        assert_eq!(
+            query.folders,
+            ["tokio/src/runtime/scheduler/multi_thread", "fshelper", "packages/core/src", ".github/workflows"]
+        );
     }
 
     #[test]
@@ -1314,6 +1377,7 @@ mod tests {
                     "Error: ", "error[E0599]: ", "java.lang.IllegalStateException: ", "panicked at '", "' ", "{}",
                     "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
                     "README.md", ".github/workflows/ci.yml", "Makefile", "../", "e.g.", "v1.2.3", "clip.mp4:3",
+                    "src/runtime/", "./packages/core", "and/or",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..40),
@@ -1338,6 +1402,10 @@ mod tests {
             let unseparated = text.replace(['/', '\\'], "");
             for path in &query.other_files {
                 proptest::prop_assert!(unseparated.contains(&path.replace('/', "")), "{path}");
+            }
+            proptest::prop_assert!(query.folders.len() <= MAX_FOLDERS, "{:?}", query.folders);
+            for folder in &query.folders {
+                proptest::prop_assert!(text.contains(folder.as_str()) && !folder.ends_with('/'), "{folder}");
             }
             // Messages are runs of the text's own words, a few and long enough to point somewhere.
             proptest::prop_assert!(query.messages.len() <= MAX_MESSAGES);
