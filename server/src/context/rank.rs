@@ -363,19 +363,6 @@ fn symbol_signal<'a>(
     let mut signal = Signal::new(n);
     let mut hit_types = Vec::new();
     let stems: Vec<String> = files.iter().map(|f| squash(stem(&f.path))).collect();
-    for folder in &query.folders {
-        let holds = |path: &str| {
-            path.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/'))
-                || path.contains(&format!("/{folder}/"))
-        };
-        let below: Vec<usize> =
-            files.iter().enumerate().filter(|(_, file)| holds(&file.path)).map(|(i, _)| i).collect();
-        // A folder that holds much says less of each of its files.
-        let value = 0.6 / (1.0 + (below.len() as f64).ln());
-        for i in below {
-            signal.add(i, value, || format!("in the folder `{folder}/` the issue names"));
-        }
-    }
     let mut stem_counts: HashMap<&str, usize> = HashMap::new();
     for stem in &stems {
         *stem_counts.entry(stem.as_str()).or_default() += 1;
@@ -544,6 +531,19 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
             } else if path.rsplit('/').next() == Some(mentioned) {
                 signal.add(i, weight * 0.8, || format!("the issue names the file `{mentioned}`"));
             }
+        }
+    }
+    for folder in &query.folders {
+        let holds = |path: &str| {
+            path.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/'))
+                || path.contains(&format!("/{folder}/"))
+        };
+        let below: Vec<usize> =
+            files.iter().enumerate().filter(|(_, file)| holds(&file.path)).map(|(i, _)| i).collect();
+        // A folder that holds much says less of each of its files.
+        let value = 0.6 / (1.0 + (below.len() as f64).ln());
+        for i in below {
+            signal.add(i, value, || format!("in the folder `{folder}/` the issue names"));
         }
     }
     let mut stem_counts: HashMap<&str, usize> = HashMap::new();
