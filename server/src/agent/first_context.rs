@@ -52,7 +52,7 @@ pub fn first_context(
     context_window: u32,
     read: impl Fn(&str) -> Option<String>,
 ) -> FirstContext {
-    let ranked = rank::rank_for(index, query);
+    let ranked = rank::rank_reading(index, query, &read);
     let named = named_files(index, query);
     let budget_tokens = pack::pack_budget(context_window);
     let pack = build_pack(index, &ranked, &named, query, budget_tokens, read);

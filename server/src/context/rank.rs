@@ -13,7 +13,6 @@
 //! Test and example files sink unless the issue is about them.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 
 use super::DefinitionKind;
 use super::graph::FileGraph;
@@ -157,15 +156,22 @@ pub fn signals(index: &Index, issue_text: &str) -> Signals {
     signals_for(index, &issue::analyze(issue_text))
 }
 
-/// Computes the signals of `index`'s files for an analysed issue.
+/// Computes the signals of `index`'s files for an analysed issue, the files read from disk.
 pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
+    let root = index.root();
+    signals_reading(index, query, &|path| std::fs::read_to_string(root.join(path)).ok())
+}
+
+/// [`signals_for`], reading a file's current text (an editor's buffer, a run's overlay)
+/// with `read`, for the few files a quoted message is looked for in.
+pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
     let lexical = lexical_signal(&files, query);
     let definitions = definition_table(&files);
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
     let mut path_mentions = path_signal(&files, query);
-    message_signal(index.root(), &files, query, &mut path_mentions);
+    message_signal(&files, query, read, &mut path_mentions);
     let relations = relation_signal(&files, &hit_types);
     let (graph, users) = reference_graph(&files, &definitions);
 
@@ -196,6 +202,11 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
 /// Ranks the index's files for an analysed issue (the default weights), best first.
 pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
     combine(&signals_for(index, query), &WEIGHTS)
+}
+
+/// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]).
+pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
+    combine(&signals_reading(index, query, read), &WEIGHTS)
 }
 
 /// Ranks with explicit weights.
@@ -456,9 +467,13 @@ const MESSAGE_WEIGHT: f64 = 1.0;
 const MAX_MESSAGE_CANDIDATES: usize = 300;
 
 /// Files that hold, in a string, a run of an error message the issue quotes: the code that
-/// raises it. Only files holding the run's rarest word are read, from `root` (each once), so
-/// a buffer the editor has not saved is read as saved.
-fn message_signal(root: &Path, files: &[&IndexedFile], query: &IssueQuery, signal: &mut Signal) {
+/// raises it. Only files holding the run's rarest word are read, with `read` (each once).
+fn message_signal(
+    files: &[&IndexedFile],
+    query: &IssueQuery,
+    read: &dyn Fn(&str) -> Option<String>,
+    signal: &mut Signal,
+) {
     let holds_word =
         |i: usize, word: &str| files[i].terms.binary_search_by(|(term, _)| term.as_str().cmp(word)).is_ok();
     let mut texts: HashMap<usize, Option<String>> = HashMap::new();
@@ -478,7 +493,7 @@ fn message_signal(root: &Path, files: &[&IndexedFile], query: &IssueQuery, signa
         let holding: Vec<usize> = candidates
             .into_iter()
             .filter(|&i| {
-                let text = texts.entry(i).or_insert_with(|| std::fs::read_to_string(root.join(&files[i].path)).ok());
+                let text = texts.entry(i).or_insert_with(|| read(&files[i].path));
                 text.as_deref().is_some_and(|text| in_a_string(text, message))
             })
             .collect();
@@ -687,7 +702,7 @@ mod tests {
 
     #[test]
     fn the_file_that_raises_a_quoted_message_comes_first() {
-        let (_dir, index) = index(&[
+        let (dir, index) = index(&[
             (
                 "src/pool/limits.rs",
                 "pub fn check(n: usize) -> Result<(), String> {\n    \
@@ -711,6 +726,14 @@ mod tests {
         // The same words, not quoted from an error line, lead elsewhere.
         let ranked = rank(&index, "Requests fail under load\nThe connection pool is exhausted after 30 waits.");
         assert_eq!(ranked[0].path, "src/report.rs", "{ranked:#?}");
+
+        // Files are read as the editor holds them: a buffer that no longer raises it does not.
+        let unsaved = |path: &str| {
+            let disk = std::fs::read_to_string(dir.path().join(path)).ok()?;
+            Some(if path == "src/pool/limits.rs" { disk.replace("connection pool", "pool") } else { disk })
+        };
+        let ranked = rank_reading(&index, &issue::analyze(issue), &unsaved);
+        assert!(!ranked.iter().any(|f| f.reasons.iter().any(|r| r == reason)), "{ranked:#?}");
     }
 
     #[test]
