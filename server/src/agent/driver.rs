@@ -80,7 +80,7 @@ impl Driver {
         let specs = tools.specs();
         let specs_tokens = crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default());
         let room = compact::room(info.context_window, info.max_output, specs_tokens);
-        let pack = self.context_pack(info);
+        let pack = self.context_pack(info).await;
         self.emit(RunEvent::Context {
             full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
             mapped_files: pack.as_ref().map_or(0, |pack| pack.mapped_files.len()),
@@ -325,16 +325,28 @@ impl Driver {
     }
 
     /// Ranks the workspace for the issue and packs the best of it for the first message,
-    /// within a budget of the model's context window.
-    fn context_pack(&mut self, info: ModelInfo) -> Option<ContextPack> {
+    /// within a budget of the model's context window. Ranking a large tree takes a while of
+    /// one core: it runs off the async workers, on the workspace as the run found it.
+    async fn context_pack(&mut self, info: ModelInfo) -> Option<ContextPack> {
         let index = self.spec.index.clone()?;
-        // The issue is analysed once, for the ranking and for the pack's map.
-        let query = context::issue::analyze(&self.spec.issue.text);
-        let overlay = &self.overlay;
-        let pack = super::first_context(&index, &query, info.context_window, |path| {
-            WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
+        let text = self.spec.issue.text.clone();
+        let workspace = self.overlay.unstaged();
+        let ranked = tokio::task::spawn_blocking(move || {
+            // The issue is analysed once, for the ranking and for the pack's map.
+            let query = context::issue::analyze(&text);
+            super::first_context(&index, &query, info.context_window, |path| {
+                WorkspacePath::parse(path).ok().and_then(|path| workspace.peek(&path))
+            })
         })
-        .pack;
+        .await;
+        let pack = match ranked {
+            Ok(first) => first.pack,
+            Err(error) => {
+                // The run goes on without a pack: the model can still read and search.
+                tracing::error!("ranking the workspace for the first prompt failed: {error}");
+                return None;
+            }
+        };
         self.log(LedgerEvent::ContextPack {
             full_files: pack.full_files.clone(),
             mapped_files: pack.mapped_files.clone(),

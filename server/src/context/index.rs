@@ -239,9 +239,20 @@ pub struct BuildProgress {
     found: AtomicUsize,
     walked: AtomicBool,
     indexed: AtomicUsize,
+    failed: AtomicBool,
 }
 
 impl BuildProgress {
+    /// Records that the build failed and will not finish.
+    pub fn fail(&self) {
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// Whether the build failed.
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
     /// The files indexed so far, and of how many once the walk has found them all.
     pub fn now(&self) -> (usize, Option<usize>) {
         let indexed = self.indexed.load(Ordering::Relaxed);

@@ -71,7 +71,13 @@ impl LiveIndex {
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
             let cache = cache_file.as_deref().map(IndexCache::load);
-            let index = Index::build_observed(&root, cache.as_ref(), max_files, &live.progress);
+            let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Index::build_observed(&root, cache.as_ref(), max_files, &live.progress)
+            }));
+            let Ok(index) = built else {
+                tracing::error!("indexing {} failed; runs go on without the index", root.display());
+                return live.progress.fail();
+            };
             tracing::info!(
                 files = index.len(),
                 ms = index.stats.elapsed_ms,
@@ -111,6 +117,11 @@ impl LiveIndex {
     /// How far the first build has come: files indexed, and of how many once the walk is done.
     pub fn progress(&self) -> (usize, Option<usize>) {
         self.progress.now()
+    }
+
+    /// Whether the first build failed, so that no index will come.
+    pub fn build_failed(&self) -> bool {
+        self.progress.failed()
     }
 
     /// Waits up to `timeout` for the first build to finish; the index, if there is one.

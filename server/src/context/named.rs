@@ -22,42 +22,83 @@ pub struct NamedFile {
     pub reasons: Vec<String>,
 }
 
+/// Hidden folders that projects keep in their repository, whose files an issue may name
+/// (`.github/workflows/ci.yml`); every other hidden folder (`.ssh`, `.config`, `.cargo`) is
+/// left out, as tools and users keep credentials there.
+const HIDDEN_PROJECT_FOLDERS: [&str; 7] =
+    [".github", ".gitlab", ".circleci", ".devcontainer", ".husky", ".changeset", ".storybook"];
+
+/// Hidden files that configure a project's tools, by name or name prefix (`.eslintrc.json`).
+const HIDDEN_PROJECT_FILES: [&str; 17] = [
+    ".gitignore",
+    ".gitattributes",
+    ".gitlab-ci.yml",
+    ".editorconfig",
+    ".dockerignore",
+    ".npmignore",
+    ".nvmrc",
+    ".node-version",
+    ".rustfmt.toml",
+    ".clippy.toml",
+    ".pre-commit-config.yaml",
+    ".travis.yml",
+    ".eslintrc",
+    ".prettierrc",
+    ".stylelintrc",
+    ".babelrc",
+    ".browserslistrc",
+];
+
+/// Extensions a bare name ends with that say it is a web address, not a file
+/// (`crates.io`, `github.com`).
+const WEB_DOMAINS: [&str; 10] = ["com", "org", "net", "io", "dev", "app", "ai", "co", "me", "gg"];
+
 /// The files of `index`'s workspace that `query` names and the index does not parse, in
 /// the order the issue gives them: a path found as it is written (`docs/setup.md`), else
 /// the one file whose path ends with it (`init.lua` for `editors/nvim/lua/plugin/init.lua`).
 /// A name that several files share names none of them. Files the ignore rules leave out,
-/// those below dependencies and build output, links, and files that may hold secrets
-/// (`.env`, keys) are never taken.
+/// those below dependencies and build output, links, hidden files other than a project's
+/// own (see [`HIDDEN_PROJECT_FOLDERS`]) and files that may hold secrets (`.env`, keys) are
+/// never taken.
 pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let root = index.root();
     // Paths in a language the index parses are ranked with the code, found or not.
     let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
-    let mut candidates: Vec<&str> = Vec::new();
+    let mut candidates: Vec<String> = Vec::new();
     for candidate in query.other_files.iter().chain(unparsed) {
-        let candidate = candidate.as_str();
-        if !candidates.contains(&candidate) && WorkspacePath::parse(candidate).is_ok() && !may_hold_secrets(candidate) {
-            candidates.push(candidate);
+        // As a tool call would name it: `docs/./a.md` is `docs/a.md`.
+        let Ok(path) = WorkspacePath::parse(candidate) else { continue };
+        let path = path.as_str();
+        if !candidates.iter().any(|c| c == path) && may_be_shown(path) {
+            candidates.push(path.to_owned());
         }
     }
     let mut resolved: Vec<Option<NamedFile>> = candidates
         .iter()
         .map(|candidate| {
             shown(root, candidate).then(|| NamedFile {
-                path: (*candidate).to_owned(),
+                path: candidate.clone(),
                 reasons: vec![format!(
                     "the issue names it (`{candidate}`); not code the index parses, so read as text"
                 )],
             })
         })
         .collect();
-    let missing: Vec<&str> =
-        candidates.iter().zip(&resolved).filter(|(_, found)| found.is_none()).map(|(c, _)| *c).collect();
-    if !missing.is_empty() {
-        let mut searched = walk::files_ending_with(root, &missing).into_iter();
-        for (candidate, found) in candidates.iter().zip(&mut resolved).filter(|(_, found)| found.is_none()) {
-            let Ok([only]) = <[String; 1]>::try_from(searched.next().unwrap_or_default()) else { continue };
-            if shown(root, &only) {
-                *found = Some(NamedFile {
+    let missing: Vec<&str> = candidates
+        .iter()
+        .zip(&resolved)
+        .filter(|(candidate, found)| found.is_none() && worth_a_search(candidate))
+        .map(|(candidate, _)| candidate.as_str())
+        .collect();
+    // A search cut short by its limit cannot tell one file from many: it finds none.
+    if let Some(searched) =
+        (!missing.is_empty()).then(|| walk::files_ending_with(root, &missing, &HIDDEN_PROJECT_FOLDERS)).flatten()
+    {
+        for (candidate, files) in missing.iter().zip(searched) {
+            let Ok([only]) = <[String; 1]>::try_from(files) else { continue };
+            let Some(found) = candidates.iter().position(|c| c == candidate) else { continue };
+            if may_be_shown(&only) && shown(root, &only) {
+                resolved[found] = Some(NamedFile {
                     reasons: vec![format!(
                         "the issue names `{candidate}`, and this is the one file so named; not code the index parses, \
                          so read as text"
@@ -79,23 +120,61 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     named
 }
 
-/// Whether the file `relative` is there to show: a file itself (not a link, whose target
-/// may lie anywhere) that the walk's rules allow.
-fn shown(root: &Path, relative: &str) -> bool {
-    root.join(relative).symlink_metadata().is_ok_and(|meta| meta.is_file()) && walk::shown_when_named(root, relative)
+/// Whether a bare name is worth looking for through the tree: a path with a folder, a name
+/// projects keep (`Makefile`), or a file name that is no abbreviation (`e.g`) or web address
+/// (`crates.io`).
+fn worth_a_search(candidate: &str) -> bool {
+    if candidate.contains('/') {
+        return true;
+    }
+    match candidate.rsplit_once('.') {
+        Some((stem, extension)) => stem.len() > 1 && !WEB_DOMAINS.contains(&extension.to_ascii_lowercase().as_str()),
+        None => true,
+    }
 }
 
-/// Whether a file's name says it may hold secrets: environment files and keys, which an
-/// issue may name but a model is never shown.
-fn may_hold_secrets(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+/// Whether the file `relative` may be shown, by its path alone: not hidden unless a project
+/// keeps it, and not one that may hold secrets.
+fn may_be_shown(relative: &str) -> bool {
+    let (folders, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    let project_folders =
+        folders.split('/').all(|folder| !folder.starts_with('.') || HIDDEN_PROJECT_FOLDERS.contains(&folder));
+    let project_name = !name.starts_with('.') || HIDDEN_PROJECT_FILES.iter().any(|file| name.starts_with(file));
+    project_folders && project_name && !may_hold_secrets(name)
+}
+
+/// Whether the file `relative` is there to show: a file itself, reached through no link
+/// (whose target may lie anywhere), that the walk's rules allow.
+fn shown(root: &Path, relative: &str) -> bool {
+    let mut path = root.to_owned();
+    let mut parts = relative.split('/').peekable();
+    while let Some(part) = parts.next() {
+        path.push(part);
+        let Ok(meta) = path.symlink_metadata() else { return false };
+        let wanted = if parts.peek().is_some() { meta.is_dir() } else { meta.is_file() };
+        if !wanted {
+            return false;
+        }
+    }
+    walk::shown_when_named(root, relative)
+}
+
+/// Whether a file's name says it may hold secrets: environment files, keys, credentials and
+/// infrastructure state, which an issue may name but a model is never shown.
+fn may_hold_secrets(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
     let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
     name.starts_with(".env")
-        || matches!(
-            name.as_str(),
-            ".netrc" | ".npmrc" | ".pypirc" | ".pgpass" | "credentials" | "id_rsa" | "id_ed25519"
-        )
-        || matches!(extension, "pem" | "key" | "p12" | "pfx" | "jks" | "keystore")
+        || name.starts_with("id_rsa")
+        || name.starts_with("id_ed25519")
+        || name.starts_with("id_ecdsa")
+        || name.starts_with("service-account")
+        || name.contains("secret")
+        || name.contains("credential")
+        || name.contains("password")
+        || name.contains(".tfstate")
+        || matches!(name.as_str(), ".netrc" | ".npmrc" | ".pypirc" | ".pgpass" | ".htpasswd")
+        || matches!(extension, "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "kdbx")
 }
 
 #[cfg(test)]
@@ -147,20 +226,45 @@ mod tests {
     fn ignored_hidden_away_linked_and_secret_files_are_never_named() {
         let (dir, index) = workspace(&[
             (".git/HEAD", "ref: refs/heads/main\n"),
-            (".gitignore", "local.toml\n"),
+            (".gitignore", "local.toml\n/config/database.yml\n"),
             ("local.toml", "token = 1\n"),
+            ("config/database.yml", "password: 1\n"),
             (".env", "KEY=1\n"),
+            (".config/gh/hosts.yml", "oauth_token: 1\n"),
             ("deploy/server.pem", "-----BEGIN\n"),
+            ("deploy/secrets.yaml", "key: 1\n"),
+            ("infra/terraform.tfstate", "{}\n"),
             ("node_modules/pkg/README.md", "dependency\n"),
             ("target/report.html", "output\n"),
             ("src/lib.rs", "pub fn demo() {}\n"),
         ]);
         let outside = crate::testing::tempdir();
-        std::fs::write(outside.path().join("notes.md"), "outside\n").unwrap();
+        std::fs::create_dir_all(outside.path().join("private")).unwrap();
+        std::fs::write(outside.path().join("private/notes.md"), "outside\n").unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(outside.path().join("notes.md"), dir.path().join("notes.md")).unwrap();
-        let issue = "local.toml, .env, deploy/server.pem, node_modules/pkg/README.md, README.md, target/report.html, \
-                     notes.md and ../outside/notes.md";
+        {
+            std::os::unix::fs::symlink(outside.path().join("private/notes.md"), dir.path().join("notes.md")).unwrap();
+            std::os::unix::fs::symlink(outside.path().join("private"), dir.path().join("private")).unwrap();
+        }
+        let issue = "local.toml, config/./database.yml, .env, `.config/gh/hosts.yml`, hosts.yml, deploy/server.pem, \
+                     secrets.yaml, terraform.tfstate, node_modules/pkg/README.md, README.md, target/report.html, \
+                     notes.md, private/notes.md and ../outside/notes.md";
         assert_eq!(named(&index, issue), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_file_named_twice_is_shown_once() {
+        let (_dir, index) = workspace(&[("docs/guide.md", "a\n"), ("src/lib.rs", "pub fn demo() {}\n")]);
+        assert_eq!(named(&index, "docs/./guide.md, docs/guide.md and `guide.md`"), ["docs/guide.md"]);
+    }
+
+    #[test]
+    fn abbreviations_and_web_addresses_start_no_search() {
+        for word in ["e.g", "crates.io", "github.com", "x.md"] {
+            assert!(!worth_a_search(word), "{word}");
+        }
+        for word in ["init.lua", "lua/init.lua", "Makefile", "ci.yml"] {
+            assert!(worth_a_search(word), "{word}");
+        }
     }
 }

@@ -57,6 +57,8 @@ const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edit
 
 /// Said of a file the issue names that the index does not parse.
 const NAMED_NOTE: &str = " [named in the issue]";
+/// Said of a file the issue names whose text cannot be read.
+const NAMED_UNREADABLE_NOTE: &str = " [named in the issue; it cannot be read here: not UTF-8 text, or over 8 MiB]";
 /// The largest file the issue names that the pack shows in full, in characters.
 const MAX_NAMED_FULL_CHARS: usize = 24_000;
 /// Share of the full files' budget the files the issue names may take.
@@ -94,7 +96,7 @@ pub fn build_pack(
     let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
     for file in named {
         let Some(text) = read(&file.path) else {
-            named_lines.push((file.path.clone(), format!("{}{NAMED_NOTE}{UNREADABLE_NOTE}\n", file.path)));
+            named_lines.push((file.path.clone(), format!("{}{NAMED_UNREADABLE_NOTE}\n", file.path)));
             continue;
         };
         let block = full_block(&file.path, NAMED_NOTE, &text);
@@ -298,7 +300,7 @@ mod tests {
             "{}",
             pack.text
         );
-        assert!(pack.text.contains("docs/logo.png [named in the issue] [not UTF-8 text"), "{}", pack.text);
+        assert!(pack.text.contains("docs/logo.png [named in the issue; it cannot be read here"), "{}", pack.text);
         assert_eq!(pack.mapped_files[..2], ["docs/CHANGELOG.md", "docs/logo.png"]);
         assert!(pack.tokens <= 10_000);
     }

@@ -549,9 +549,9 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
         }
     }
     for folder in &query.folders {
+        let inner = format!("/{folder}/");
         let holds = |path: &str| {
-            path.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/'))
-                || path.contains(&format!("/{folder}/"))
+            path.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/')) || path.contains(&inner)
         };
         let below: Vec<usize> =
             files.iter().enumerate().filter(|(_, file)| holds(&file.path)).map(|(i, _)| i).collect();

@@ -268,10 +268,12 @@ const MAX_SEARCHED_ENTRIES: usize = 200_000;
 
 /// For each of `tails` (`init.lua`, `lua/plugin/init.lua`), the files of `root` whose path
 /// is it or ends with `/` and it, in path order, at most two (enough to tell one from
-/// many): hidden ones too, but none that the ignore rules leave out or below a folder the
-/// walk never enters.
-pub(super) fn files_ending_with(root: &Path, tails: &[&str]) -> Vec<Vec<String>> {
+/// many): none that the ignore rules leave out, below a folder the walk never enters, or
+/// below a hidden folder other than `hidden_folders`. None when the tree holds more than
+/// the search visits, so that what it found may not be all.
+pub(super) fn files_ending_with(root: &Path, tails: &[&str], hidden_folders: &[&str]) -> Option<Vec<Vec<String>>> {
     let mut found = vec![Vec::new(); tails.len()];
+    let hidden_folders: Vec<String> = hidden_folders.iter().map(|folder| (*folder).to_owned()).collect();
     let walk = crate::workspace::workspace_walk(root, root)
         .hidden(false)
         .sort_by_file_name(|a, b| a.cmp(b))
@@ -279,11 +281,17 @@ pub(super) fn files_ending_with(root: &Path, tails: &[&str]) -> Vec<Vec<String>>
             let root = root.to_owned();
             move |entry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
-                !is_dir || relative_path(&root, entry.path()).is_some_and(|relative| !skipped_folder(&root, &relative))
+                let name = entry.file_name().to_string_lossy();
+                !is_dir
+                    || ((!name.starts_with('.') || hidden_folders.iter().any(|folder| *folder == name))
+                        && relative_path(&root, entry.path()).is_some_and(|relative| !skipped_folder(&root, &relative)))
             }
         })
         .build();
-    for entry in walk.flatten().take(MAX_SEARCHED_ENTRIES) {
+    for (visited, entry) in walk.flatten().enumerate() {
+        if visited == MAX_SEARCHED_ENTRIES {
+            return None;
+        }
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -295,7 +303,7 @@ pub(super) fn files_ending_with(root: &Path, tails: &[&str]) -> Vec<Vec<String>>
             }
         }
     }
-    found
+    Some(found)
 }
 
 /// The walk of the folder `below` of `root` (`""`: all of it), files and folders in path

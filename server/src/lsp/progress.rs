@@ -145,7 +145,7 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
     let started = Instant::now();
     let index = loop {
         let index = live.ready(INDEX_REPORT_EVERY).await;
-        if index.is_some() || started.elapsed() > INDEX_FOLLOWED_FOR {
+        if index.is_some() || live.build_failed() || started.elapsed() > INDEX_FOLLOWED_FOR {
             break index;
         }
         if progress {
@@ -162,7 +162,8 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
         }
     };
     if progress {
-        let message = index.as_ref().map(|index| {
+        let failed = "indexing failed (the server's log says why); runs go on without the index".to_owned();
+        let message = index.as_ref().map_or(Some(failed), |index| {
             let cached = match index.stats.cache_hits {
                 0 => String::new(),
                 hits => format!(" ({hits} from the cache)"),
@@ -171,7 +172,7 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
                 1 => "1 source file".to_owned(),
                 n => format!("{n} source files"),
             };
-            format!("{files} indexed in {} ms{cached}", index.stats.elapsed_ms)
+            Some(format!("{files} indexed in {} ms{cached}", index.stats.elapsed_ms))
         });
         send(WorkDoneProgress::End(WorkDoneProgressEnd { message })).await;
     }

@@ -217,6 +217,12 @@ impl Overlay {
         Self { root, base, files: BTreeMap::new(), made_dirs: BTreeSet::new() }
     }
 
+    /// An empty overlay on the same root and base: the workspace as it is before any of
+    /// this overlay's operations, to read from another thread.
+    pub fn unstaged(&self) -> Self {
+        Self::new(self.root.clone(), self.base.clone())
+    }
+
     /// The workspace root.
     pub fn root(&self) -> &Root {
         &self.root
