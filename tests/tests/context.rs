@@ -42,6 +42,7 @@ fn context_ranks_every_file_with_reasons() {
     let files = ranked["files"].as_array().unwrap();
     assert!(files.len() >= 20, "at least 20 files where the repo has them: {}", files.len());
     assert_eq!(files[0]["path"], "src/limiter.rs", "{ranked:#}");
+    assert_eq!(files[0]["line"], 7, "where `RateLimiter::try_acquire` is defined: {ranked:#}");
     let reasons: Vec<&str> = files[0]["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
     assert!(reasons.iter().any(|r| r.contains("defines `RateLimiter::try_acquire`")), "{reasons:?}");
     let test_rank = files.iter().position(|f| f["path"] == "tests/limiter.rs").unwrap();
@@ -290,6 +291,7 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     assert_eq!(files[0]["inPack"], "full");
     let uri = files[0]["uri"].as_str().unwrap();
     assert!(uri.starts_with("file://") && uri.ends_with("/src/limiter.rs"), "{uri}");
+    assert_eq!(files[0]["line"], 7, "where its best reason points: {shown:#}");
     let clock = files.iter().find(|f| f["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{shown:#}"));
     let reasons: Vec<&str> = clock["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
     assert!(reasons.iter().any(|r| r.contains("`refill_tokens`")), "the unsaved definition counts: {reasons:?}");

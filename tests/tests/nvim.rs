@@ -204,6 +204,8 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     let named = items[0]["text"].as_str().unwrap();
     assert!(named.starts_with("named, in full: the issue names `limits.md`"), "{named}");
     assert_eq!(items[1]["path"], "src/limiter.rs", "{result:#}");
+    assert_eq!(items[1]["lnum"], 6, "the list opens the file at `try_acquire`: {result:#}");
+    assert_eq!(items[0]["lnum"], 1, "a named file opens at its top");
     let first = items[1]["text"].as_str().unwrap();
     assert!(first.starts_with("1. in full: ") && first.contains("`RateLimiter::try_acquire`"), "{first}");
     let clock = items.iter().find(|i| i["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{result:#}"));

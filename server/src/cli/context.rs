@@ -68,7 +68,8 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             }
         }
         for (position, file) in listed.iter().enumerate() {
-            println!("{:>3}. {}  ({:.3})", position + 1, file.path, file.score);
+            let line = file.line.map(|line| format!(":{line}")).unwrap_or_default();
+            println!("{:>3}. {}{line}  ({:.3})", position + 1, file.path, file.score);
             for reason in &file.reasons {
                 println!("       {reason}");
             }

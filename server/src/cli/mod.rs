@@ -59,9 +59,10 @@ pub struct ContextArgs {
     /// The issue as `run` takes it: a sentence, or `@FILE` (relative to the current directory).
     #[arg(long, value_name = "TEXT|@FILE", conflicts_with = "issue_file")]
     pub issue: Option<String>,
-    /// Print JSON: `{"files": [{"path", "score", "reasons"}], "named": [{"path", "reasons"}],
-    /// "elapsed_ms"}`: the ranked source files, the other files the issue names (`README.md`,
-    /// read as text), and the time to index and rank, and with `--pack` to pack.
+    /// Print JSON: `{"files": [{"path", "score", "reasons", "line"?}], "named": [{"path",
+    /// "reasons"}], "elapsed_ms"}`: the ranked source files (`line`: where the best reason
+    /// points), the other files the issue names (`README.md`, read as text), and the time to
+    /// index and rank, and with `--pack` to pack.
     #[arg(long)]
     pub json: bool,
     /// How many files to list (at least 1).

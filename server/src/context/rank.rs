@@ -29,6 +29,10 @@ pub struct RankedFile {
     pub score: f64,
     /// Why it ranks here, most important first.
     pub reasons: Vec<String>,
+    /// The 1-based line its best reason points at: the definition of a name the issue
+    /// gives, or the string holding a message it quotes; none when no reason points at a line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 /// Weights of the signals.
@@ -76,11 +80,21 @@ pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
 struct Signal {
     values: Vec<f64>,
     reasons: Vec<Vec<(f64, String)>>,
+    /// The line of each file's strongest reason that points at one, with that reason's value.
+    anchors: Vec<Option<(f64, u32)>>,
 }
 
 impl Signal {
     fn new(n: usize) -> Self {
-        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n] }
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], anchors: vec![None; n] }
+    }
+
+    /// [`Signal::add`] for a reason found at `line` of the file.
+    fn add_at(&mut self, file: usize, value: f64, line: u32, reason: impl FnOnce() -> String) {
+        self.add(file, value, reason);
+        if value > 0.0 && self.anchors[file].is_none_or(|(best, _)| value > best) {
+            self.anchors[file] = Some((value, line));
+        }
     }
 
     fn add(&mut self, file: usize, value: f64, reason: impl FnOnce() -> String) {
@@ -263,7 +277,12 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             // `ERROR` and `error` in the issue name a file `error.ts` once.
             let reasons =
                 reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.to_lowercase())).take(4).collect();
-            RankedFile { path: signals.paths[i].clone(), score, reasons }
+            let line = [(&signals.symbols, weights.symbols), (&signals.path_mentions, weights.paths)]
+                .into_iter()
+                .filter_map(|(signal, weight)| signal.anchors[i].map(|(v, line)| (weight * (1.0 - (-v).exp()), line)))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, line)| line);
+            RankedFile { path: signals.paths[i].clone(), score, reasons, line }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
@@ -347,8 +366,8 @@ fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     signal
 }
 
-/// Where each name is defined: name -> [(file, kind, container)].
-type DefinitionTable<'a> = HashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>)>>;
+/// Where each name is defined: name -> [(file, kind, container, line)].
+type DefinitionTable<'a> = HashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32)>>;
 
 fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
     let mut table: DefinitionTable<'a> = HashMap::new();
@@ -358,6 +377,7 @@ fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
                 i,
                 definition.kind,
                 definition.container.as_deref(),
+                definition.line,
             ));
         }
     }
@@ -379,17 +399,17 @@ fn symbol_signal<'a>(
         *stem_counts.entry(stem.as_str()).or_default() += 1;
     }
     for mention in &query.symbols {
-        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>)> =
+        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>, u32)> =
             table.get(mention.name.as_str()).map(|d| d.iter().collect()).unwrap_or_default();
         // A macro use names a macro: the functions and modules that share its name are not it.
-        if mention.macro_use && defining.iter().any(|(_, kind, _)| *kind == DefinitionKind::Macro) {
-            defining.retain(|(_, kind, _)| *kind == DefinitionKind::Macro);
+        if mention.macro_use && defining.iter().any(|(_, kind, ..)| *kind == DefinitionKind::Macro) {
+            defining.retain(|(_, kind, ..)| *kind == DefinitionKind::Macro);
         }
         let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
-            let mut best: HashMap<usize, (f64, bool, DefinitionKind)> = HashMap::new();
-            for (file, kind, container) in &defining {
+            let mut best: HashMap<usize, (f64, bool, DefinitionKind, u32)> = HashMap::new();
+            for (file, kind, container, line) in &defining {
                 let path = &files[*file].path;
                 let qualified = mention.qualifiers.iter().any(|q| {
                     let q = squash(q);
@@ -400,18 +420,20 @@ fn symbol_signal<'a>(
                         })
                 });
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
-                let entry = best.entry(*file).or_insert((0.0, false, *kind));
+                let entry = best.entry(*file).or_insert((0.0, false, *kind, *line));
                 if value > entry.0 {
-                    *entry = (value, qualified, *kind);
+                    *entry = (value, qualified, *kind, *line);
                 }
             }
-            for (file, (value, qualified, kind)) in best {
+            for (file, (value, qualified, kind, line)) in best {
                 let score = mention.weight * specificity * value;
                 let name = match (mention.qualifiers.last(), qualified) {
                     (Some(q), true) => format!("{q}::{}", mention.name),
                     _ => mention.name.clone(),
                 };
-                signal.add(file, score, || format!("defines `{name}` ({}), named in the issue", kind_name(kind)));
+                signal.add_at(file, score, line, || {
+                    format!("defines `{name}` ({}), named in the issue", kind_name(kind))
+                });
                 if kind.is_type() {
                     hit_types.push((mention.name.as_str(), mention.weight * specificity));
                 }
@@ -490,11 +512,12 @@ fn message_signal(
         let Some(candidates) = rarest.filter(|c| !c.is_empty() && c.len() <= MAX_MESSAGE_CANDIDATES) else {
             continue;
         };
-        let holding: Vec<usize> = candidates
+        let holding: Vec<(usize, u32)> = candidates
             .into_iter()
-            .filter(|&i| {
-                let text = texts.entry(i).or_insert_with(|| read(&files[i].path));
-                text.as_deref().is_some_and(|text| in_a_string(text, message))
+            .filter_map(|i| {
+                let text = texts.entry(i).or_insert_with(|| read(&files[i].path)).as_deref()?;
+                let at = in_a_string(text, message)?;
+                Some((i, text[..at].matches('\n').count() as u32 + 1))
             })
             .collect();
         if holding.is_empty() {
@@ -503,19 +526,19 @@ fn message_signal(
         let specificity = 1.0 / (1.0 + (holding.len() as f64).ln());
         let shown: String = message.chars().take(60).collect();
         let cut = if shown.len() < message.len() { "..." } else { "" };
-        for i in holding {
-            signal.add(i, MESSAGE_WEIGHT * specificity, || {
+        for (i, line) in holding {
+            signal.add_at(i, MESSAGE_WEIGHT * specificity, line, || {
                 format!("holds the message \"{shown}{cut}\" the issue quotes")
             });
         }
     }
 }
 
-/// Whether `text` holds `message` inside a string: on a line that is not a comment, after a
-/// quote (`"`, `'` or a backtick) that opens a literal. A doc comment that speaks of the
-/// message is not the code that raises it.
-fn in_a_string(text: &str, message: &str) -> bool {
-    text.match_indices(message).any(|(at, _)| {
+/// Where `text` first holds `message` inside a string: on a line that is not a comment,
+/// after a quote (`"`, `'` or a backtick) that opens a literal. A doc comment that speaks of
+/// the message is not the code that raises it.
+fn in_a_string(text: &str, message: &str) -> Option<usize> {
+    text.match_indices(message).map(|(at, _)| at).find(|&at| {
         let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
         let before = &text[line_start..at];
         let trimmed = before.trim_start();
@@ -721,6 +744,7 @@ mod tests {
         assert_eq!(ranked[0].path, "src/pool/limits.rs", "{ranked:#?}");
         let reason = "holds the message \"connection pool exhausted after\" the issue quotes";
         assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
+        assert_eq!(ranked[0].line, Some(2), "the line that raises it");
         assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
 
         // The same words, not quoted from an error line, lead elsewhere.

@@ -34,11 +34,11 @@ pub(super) struct ContextArgs {
 }
 
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
-/// configured model: `{files: [{path, uri, score, reasons, inPack}], named: [{path, uri,
+/// configured model: `{files: [{path, uri, score, reasons, line, inPack}], named: [{path, uri,
 /// reasons, inPack}], model, budgetTokens, packTokens, filesInFull, filesInMap, indexedFiles,
 /// elapsedMs, notes}`. `named` holds the files the issue names that the index does not parse
-/// (`README.md`), which the pack shows first; `inPack` is `full`, `map` or null; `elapsedMs`
-/// counts ranking and packing.
+/// (`README.md`), which the pack shows first; `line` is where a file's best reason points
+/// (null: nowhere); `inPack` is `full`, `map` or null; `elapsedMs` counts ranking and packing.
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,
@@ -92,6 +92,7 @@ pub(super) async fn preview(
             let mut entry = shown(&file.path);
             entry["score"] = json!(file.score);
             entry["reasons"] = json!(file.reasons);
+            entry["line"] = json!(file.line);
             entry
         })
         .collect();

@@ -135,7 +135,7 @@ function M.validate(opts)
 end
 
 --- The files a run for `issue` would start from: `{files = {{path, uri, score, reasons,
---- inPack}}, named = {{path, uri, reasons, inPack}}, model, budgetTokens, packTokens, notes,
+--- line, inPack}}, named = {{path, uri, reasons, inPack}}, model, budgetTokens, packTokens, notes,
 --- ...}`, best first (`top` of them); `named` holds the other files the issue names.
 function M.context(issue, top)
   return M.command('context', { issue = issue, top = top })
@@ -156,7 +156,7 @@ function M.show_context(issue, top)
     local place = places[file.inPack] or 'not in the prompt'
     table.insert(items, {
       filename = (file.uri and file.uri ~= vim.NIL) and vim.uri_to_fname(file.uri) or file.path,
-      lnum = 1,
+      lnum = (file.line and file.line ~= vim.NIL) and file.line or 1,
       text = string.format('%s %s: %s', label, place, table.concat(file.reasons, '; ')),
     })
   end
