@@ -49,6 +49,10 @@ pub struct IssueQuery {
     /// `packages/core/src`), without a leading `./` or a trailing `/`: candidates, which name
     /// a folder only where the workspace has one.
     pub folders: Vec<String>,
+    /// Where the issue's source paths with a line point (`src/walk.rs:12:5`, a Java frame's
+    /// `(Foo.java:12)`, a forge link's `#L12`): each path as [`IssueQuery::paths`] spells it,
+    /// with the first line given for it.
+    pub locations: Vec<(String, u32)>,
 }
 
 impl IssueQuery {
@@ -366,11 +370,13 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         messages: quoted_messages(whole),
         other_files: Vec::new(),
         folders: Vec::new(),
+        locations: Vec::new(),
     };
     let (title, body) = without_template(whole);
     let prose = format!("{title}\n{body}");
     query.other_files = other_file_mentions(&prose);
     query.folders = folder_mentions(&prose);
+    query.locations = path_locations(&prose);
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
@@ -761,14 +767,57 @@ fn path_tokens(text: &str) -> impl Iterator<Item = String> + '_ {
 /// `token` without the sentence's closing `.` or `:` and a location after the path
 /// (`src/walk.rs:12:5`, `C:\app\main.rs:3`); an extension's digits stay (`clip.mp4`).
 fn without_location(token: &str) -> &str {
+    split_location(token).0
+}
+
+/// `token` as [`without_location`] gives it, and the line of the location it dropped
+/// (`12` of `src/walk.rs:12:5`).
+fn split_location(token: &str) -> (&str, Option<u32>) {
     let mut token = token.trim_end_matches(['.', ':']);
+    let mut line = None;
     while let Some((before, after)) = token.rsplit_once(':') {
         if after.is_empty() || !after.bytes().all(|byte| byte.is_ascii_digit()) {
             break;
         }
+        // The number nearest the path is its line; a column follows it.
+        line = after.parse().ok();
         token = before;
     }
-    token.trim_end_matches('.')
+    (token.trim_end_matches('.'), line)
+}
+
+/// Most locations kept from one issue.
+const MAX_LOCATIONS: usize = 16;
+
+/// Where the source paths of `text` that carry a line point (see [`IssueQuery::locations`]).
+fn path_locations(text: &str) -> Vec<(String, u32)> {
+    let mut found: Vec<(String, u32)> = Vec::new();
+    let mut note = |path: String, line: Option<u32>| {
+        if let Some(line) = line.filter(|line| *line > 0)
+            && found.len() < MAX_LOCATIONS
+            && !found.iter().any(|(known, _)| *known == path)
+        {
+            found.push((path, line));
+        }
+    };
+    for frame in java_frames(text) {
+        note(frame.0, frame.2);
+    }
+    for token in text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
+    }) {
+        // A forge link's anchor: `#L12` or `#L12-L20`.
+        let anchor = token.split_once("#L").and_then(|(_, anchor)| {
+            anchor.split(|c: char| !c.is_ascii_digit()).next().and_then(|digits| digits.parse().ok())
+        });
+        let linked = linked_path(token);
+        let (path, line) = split_location(&linked);
+        let is_source = path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension));
+        if is_source {
+            note(forward_slashes(path).trim_start_matches("./").to_owned(), line.or(anchor));
+        }
+    }
+    found
 }
 
 /// Most paths of other files kept from one issue.
@@ -928,8 +977,9 @@ fn linked_path(token: &str) -> Cow<'_, str> {
     Cow::Borrowed(token)
 }
 
-/// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix and the method.
-fn java_frames(text: &str) -> Vec<(String, String)> {
+/// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix, the method and
+/// the line.
+fn java_frames(text: &str) -> Vec<(String, String, Option<u32>)> {
     let mut frames = Vec::new();
     for line in text.lines() {
         let Some(rest) = line.trim_start().strip_prefix("at ") else { continue };
@@ -942,7 +992,8 @@ fn java_frames(text: &str) -> Vec<(String, String)> {
         let Some(class) = parts.pop() else { continue };
         let outer = class.split('$').next().unwrap_or(class);
         parts.push(outer);
-        frames.push((format!("{}.java", parts.join("/")), method.to_owned()));
+        let line = location.split_once(':').and_then(|(_, line)| line.trim_end_matches(')').parse().ok());
+        frames.push((format!("{}.java", parts.join("/")), method.to_owned(), line));
     }
     frames
 }
@@ -1033,6 +1084,22 @@ mod tests {
         assert!(paths.contains(&"tokio-1.21.2/src/runtime/task/harness.rs"), "{paths:?}");
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
+        assert_eq!(query.locations, [("tokio-1.21.2/src/runtime/task/harness.rs".to_owned(), 123)]);
+
+        let query = analyze(
+            "Crash\n```\nat com.acme.Lexer.next(Lexer.java:12)\nat com.acme.Lexer.next(Lexer.java:40)\n\
+             thread 'main' panicked at C:\\app\\src\\main.rs:3:5:\n```\n\
+             See https://github.com/o/r/blob/main/src/walk.rs#L10-L20, src/walk.rs:99 and src/lib.rs:0.",
+        );
+        let located: Vec<(&str, u32)> = query.locations.iter().map(|(p, l)| (p.as_str(), *l)).collect();
+        assert_eq!(
+            located,
+            [("com/acme/Lexer.java", 12), ("Lexer.java", 12), ("app/src/main.rs", 3), ("src/walk.rs", 10)],
+            "the first line given for each path; line 0 is none"
+        );
+        for (path, _) in &query.locations {
+            assert!(query.paths.iter().any(|(p, _)| p == path), "{path} is spelt as the paths are");
+        }
     }
 
     #[test]

@@ -553,8 +553,14 @@ fn in_a_string(text: &str, message: &str) -> Option<usize> {
 fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     let n = files.len();
     let mut signal = Signal::new(n);
-    for (mentioned, weight) in &query.paths {
-        let mentioned = mentioned.trim_start_matches('/');
+    for (spelt, weight) in &query.paths {
+        let mentioned = spelt.trim_start_matches('/');
+        // The line the issue gives with the path (`src/walk.rs:12:5`), where a reason can point.
+        let line = query.locations.iter().find(|(path, _)| path == spelt).map(|(_, line)| *line);
+        let mut add = |i: usize, value: f64, reason: String| match line {
+            Some(line) => signal.add_at(i, value, line, || reason),
+            None => signal.add(i, value, || reason),
+        };
         for (i, file) in files.iter().enumerate() {
             let path = file.path.as_str();
             if mentioned.contains('/') {
@@ -562,12 +568,14 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
                 let shared = common_suffix_components(path, mentioned);
                 let total = mentioned.split('/').count().min(path.split('/').count());
                 if shared >= 2 || (shared == 1 && total == 1) {
-                    signal.add(i, weight * shared as f64 / total.max(1) as f64, || {
-                        format!("the issue names its path `{mentioned}`")
-                    });
+                    add(
+                        i,
+                        weight * shared as f64 / total.max(1) as f64,
+                        format!("the issue names its path `{mentioned}`"),
+                    );
                 }
             } else if path.rsplit('/').next() == Some(mentioned) {
-                signal.add(i, weight * 0.8, || format!("the issue names the file `{mentioned}`"));
+                add(i, weight * 0.8, format!("the issue names the file `{mentioned}`"));
             }
         }
     }
@@ -831,6 +839,7 @@ mod tests {
             rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:12)\n  at java.base/Thread.run(Thread.java:1)");
         assert_eq!(ranked[0].path, "core/src/main/java/com/acme/Lexer.java", "{ranked:?}");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path")), "{:?}", ranked[0].reasons);
+        assert_eq!(ranked[0].line, Some(12), "the frame's line");
     }
 
     #[test]
