@@ -75,6 +75,12 @@ fn context_takes_the_issue_as_run_does() {
     let wordless = context(&["--issue", "?!"]);
     assert!(wordless.status.success());
     assert!(String::from_utf8_lossy(&wordless.stderr).contains("the issue holds no words to rank by"), "{wordless:?}");
+
+    // Without --repo, the folder it is started in is the repository, as for cargo.
+    let here =
+        issuewright_in(&scratch, &scratch.workspace().join("src"), ["context", "--json", "--issue", sentence], &[]);
+    let here: Value = serde_json::from_slice(&here.stdout).unwrap_or_else(|e| panic!("{e}: {here:?}"));
+    assert_eq!(here["files"][0]["path"], "limiter.rs", "ranked below src/: {here:#}");
 }
 
 #[test]

@@ -50,8 +50,8 @@ pub struct ValidateArgs {
 /// Arguments of `issuewright context`.
 #[derive(Debug, clap::Args)]
 pub struct ContextArgs {
-    /// The repository.
-    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
+    /// The repository (default: the current folder).
+    #[arg(long, value_name = "DIR", value_parser = existing_folder, default_value = ".")]
     pub repo: PathBuf,
     /// A file holding the issue text (title on the first line, then the body).
     #[arg(long, value_name = "FILE", value_parser = existing_file, required_unless_present = "issue")]
@@ -83,8 +83,8 @@ pub struct ContextArgs {
 /// Arguments of `issuewright index`.
 #[derive(Debug, clap::Args)]
 pub struct IndexArgs {
-    /// The repository to index.
-    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
+    /// The repository to index (default: the current folder).
+    #[arg(long, value_name = "DIR", value_parser = existing_folder, default_value = ".")]
     pub repo: PathBuf,
     /// Print JSON.
     #[arg(long)]
