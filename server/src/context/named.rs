@@ -140,7 +140,7 @@ fn may_be_shown(relative: &str) -> bool {
     let project_folders =
         folders.split('/').all(|folder| !folder.starts_with('.') || HIDDEN_PROJECT_FOLDERS.contains(&folder));
     let project_name = !name.starts_with('.') || HIDDEN_PROJECT_FILES.iter().any(|file| name.starts_with(file));
-    project_folders && project_name && !may_hold_secrets(name)
+    project_folders && project_name && !crate::workspace::holds_secrets(relative)
 }
 
 /// Whether the file `relative` is there to show: a file itself, reached through no link
@@ -157,24 +157,6 @@ fn shown(root: &Path, relative: &str) -> bool {
         }
     }
     walk::shown_when_named(root, relative)
-}
-
-/// Whether a file's name says it may hold secrets: environment files, keys, credentials and
-/// infrastructure state, which an issue may name but a model is never shown.
-fn may_hold_secrets(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let extension = name.rsplit_once('.').map_or("", |(_, extension)| extension);
-    name.starts_with(".env")
-        || name.starts_with("id_rsa")
-        || name.starts_with("id_ed25519")
-        || name.starts_with("id_ecdsa")
-        || name.starts_with("service-account")
-        || name.contains("secret")
-        || name.contains("credential")
-        || name.contains("password")
-        || name.contains(".tfstate")
-        || matches!(name.as_str(), ".netrc" | ".npmrc" | ".pypirc" | ".pgpass" | ".htpasswd")
-        || matches!(extension, "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "kdbx")
 }
 
 #[cfg(test)]

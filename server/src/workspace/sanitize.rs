@@ -50,16 +50,25 @@ pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
 }
 
 /// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
-/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials. The model
-/// may not read or search them; what it needs to know about settings is in the code.
+/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials, secrets
+/// files (`secrets.yaml`, `credentials.json`, not `secrets.rs`), password databases and
+/// Terraform state. The model may not read or search them, and the first prompt never shows
+/// them; what it needs to know about settings is in the code.
 pub fn holds_secrets(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
+    let (stem, extension) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    let data = matches!(extension, "yaml" | "yml" | "json" | "toml" | "ini" | "conf" | "cfg" | "properties" | "txt");
     (name == ".env" || (name.starts_with(".env.") && !example))
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"].iter().any(|ext| name.ends_with(ext))
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".kdbx", ".tfstate", ".tfstate.backup"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
         || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name == *key)
-        || [".netrc", ".pgpass", ".npmrc", ".pypirc", ".envrc", "credentials", ".git-credentials"]
+        || [".netrc", ".pgpass", ".npmrc", ".pypirc", ".envrc", "credentials", ".git-credentials", ".htpasswd"]
             .contains(&name.as_str())
+        || (data
+            && (matches!(stem, "secret" | "secrets" | "credentials" | "passwords")
+                || stem.starts_with("service-account")))
 }
 
 #[cfg(test)]
@@ -71,6 +80,30 @@ mod tests {
         let coloured = "\u{1b}[1;31merror\u{1b}[0m: bad\u{1b}]0;title\u{7} end\u{1b}]8;;x\u{1b}\\!";
         assert_eq!(strip_ansi(coloured), "error: bad end!");
         assert_eq!(strip_ansi("tab\tkeep\r\nbell\u{7}"), "tab\tkeep\r\nbell");
+    }
+
+    #[test]
+    fn secrets_files_are_told_from_code_and_examples() {
+        for secret in [
+            ".env",
+            "config/.env.production",
+            "deploy/server.pem",
+            "home/.ssh/id_ed25519",
+            ".npmrc",
+            "k8s/secrets.yaml",
+            "gcp/service-account-prod.json",
+            "aws/credentials",
+            "config/credentials.json",
+            "infra/terraform.tfstate",
+            "infra/terraform.tfstate.backup",
+            "vault.kdbx",
+            "web/.htpasswd",
+        ] {
+            assert!(holds_secrets(secret), "{secret}");
+        }
+        for code in [".env.example", "src/secrets.rs", "src/credentials.ts", "docs/secrets.md", "k8s/deployment.yaml"] {
+            assert!(!holds_secrets(code), "{code}");
+        }
     }
 
     #[test]
