@@ -260,6 +260,8 @@ fn a_run_sees_what_the_editor_just_typed() {
     client.open("src/clock.rs", &text);
     let end = text.len();
     client.edit("src/clock.rs", end, end, "pub fn refill(limiter: &mut u32) {}\n");
+    // A new file the editor holds and has never saved is searched too.
+    client.open("src/refill_policy.rs", "pub fn refill_slowly() {}\n");
     let (run_id, status) = client.run_issue("Add refill to `RateLimiter`", "replay.jsonl");
     assert_eq!(status["state"], "ready", "{status}");
 
@@ -271,7 +273,12 @@ fn a_run_sees_what_the_editor_just_typed() {
         "{}",
         results[0]
     );
-    assert_eq!(results[1], "src/clock.rs:3: pub fn refill(limiter: &mut u32) {}\n", "grep reads the buffer too");
+    assert_eq!(
+        results[1],
+        "src/clock.rs:3: pub fn refill(limiter: &mut u32) {}\nsrc/refill_policy.rs:1: pub fn refill_slowly() {}\n",
+        "grep reads the buffers too, a new one never saved among them"
+    );
+    assert!(!scratch.workspace().join("src/refill_policy.rs").exists());
 
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
     assert_eq!(pack["full_files"][0], "src/limiter.rs", "{pack}");

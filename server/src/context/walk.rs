@@ -14,6 +14,13 @@ use super::language::Language;
 const SKIPPED_DIRS: [&str; 8] =
     ["node_modules", ".gradle", ".idea", ".venv", "venv", "__pycache__", ".git", ".issuewright"];
 
+/// Whether the folder at `relative` (`a/b`) of `root` is one the index never enters:
+/// dependencies (`node_modules`), tool state (`.venv`, `.gradle`) or build output (`target`,
+/// `dist`) that holds no project of its own. For searches that should agree with the index.
+pub fn left_out_folder(root: &Path, relative: &str) -> bool {
+    skipped_folder(root, relative)
+}
+
 /// Names build tools give their output folders: never indexed, except inside a `src`
 /// folder, where they are packages or modules (`src/main/java/com/acme/build/`), or when
 /// the folder is a project of its own (`packages/build/package.json`).

@@ -557,6 +557,52 @@ mod tests {
     }
 
     #[test]
+    fn grep_leaves_dependencies_and_hidden_folders_out_unless_asked_and_shows_the_match() {
+        let long = format!("const BUNDLE = \"{}needle{}\";\n", "x".repeat(5_000), "y".repeat(5_000));
+        let (dir, mut overlay) = overlay(&[
+            ("src/a.rs", "fn needle() {}\n"),
+            ("node_modules/pkg/index.js", "needle\n"),
+            (".venv/lib/site.py", "needle\n"),
+            ("target/debug/out.rs", "needle\n"),
+            (".cache/blob.txt", "needle\n"),
+            ("web/bundle.js", long.as_str()),
+        ]);
+        std::fs::write(dir.path().join("src/logo.rs"), b"needle\0\x01").unwrap();
+        let tools = Toolset::standard();
+        let grep = |overlay: &mut Overlay, arguments: Value| tools.execute(overlay, None, &call("grep", arguments));
+        let found = grep(&mut overlay, json!({"pattern": "needle"}));
+        let paths: Vec<&str> = found.output.lines().filter_map(|line| line.split(':').next()).collect();
+        assert_eq!(paths[..2], ["src/a.rs", "web/bundle.js"], "{}", found.output);
+        let excerpt = found.output.lines().find(|line| line.starts_with("web/bundle.js")).unwrap();
+        assert!(
+            excerpt.contains("[...] xxx") && excerpt.contains("needleyyy") && excerpt.ends_with(" [...]"),
+            "{excerpt}"
+        );
+        assert!(excerpt.len() < 300, "{excerpt}");
+
+        let asked = grep(&mut overlay, json!({"pattern": "needle", "path": "node_modules/pkg"}));
+        assert_eq!(asked.output, "node_modules/pkg/index.js:1: needle\n", "naming the folder searches it");
+        let binary = grep(&mut overlay, json!({"pattern": "needle", "path": "src/logo.rs"}));
+        assert!(!binary.ok && binary.output.contains("is not UTF-8 text"), "{}", binary.output);
+        let secret = grep(&mut overlay, json!({"pattern": "KEY", "path": ".env"}));
+        assert!(!secret.ok && secret.output.contains("never searched"), "{}", secret.output);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_never_opened() {
+        let (dir, mut overlay) = overlay(&[("src/a.rs", "fn alpha() {}\n")]);
+        let made = std::process::Command::new("mkfifo").arg(dir.path().join("src/pipe.rs")).status().unwrap();
+        assert!(made.success());
+        // Opening a pipe for reading waits for a writer: a search that tried would never end.
+        let tools = Toolset::standard();
+        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
+        assert!(found.output.starts_with("src/a.rs:1: fn alpha() {}\n"), "{}", found.output);
+        let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "src/pipe.rs"})));
+        assert!(!read.ok && read.output.contains("not a regular file"), "{}", read.output);
+    }
+
+    #[test]
     fn find_symbol_reports_definitions_and_users_including_staged_changes() {
         let (dir, mut overlay) = overlay(&[
             ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet {\n    pub fn join_next(&self) {}\n}\n"),

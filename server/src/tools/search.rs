@@ -3,17 +3,22 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use regex::RegexBuilder;
+use regex::{Regex, RegexBuilder};
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
+use crate::context::walk::left_out_folder;
 use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
-use crate::workspace::{Overlay, WorkspacePath};
+use crate::workspace::{Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
 pub const MAX_MATCHES: usize = 200;
+/// Most files one `grep` reads: past them it stops and says so.
+const MAX_SEARCHED_FILES: usize = 20_000;
 /// Longest line shown, in characters.
 const MAX_LINE_CHARS: usize = 200;
+/// Characters shown before a match in a line too long to show whole.
+const CHARS_BEFORE_MATCH: usize = 60;
 /// Most definitions and referencing files `find_symbol` lists.
 const MAX_SYMBOL_RESULTS: usize = 40;
 
@@ -25,20 +30,39 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
         .build()
         .map_err(|error| format!("invalid pattern `{}`: {error}", args.pattern))?;
     let scope = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
-    let files: Vec<WorkspacePath> = match overlay.peek(&scope) {
-        Some(_) if !scope.is_root() => vec![scope.clone()],
-        _ => overlay
-            .list_files(&scope)
-            .map_err(|error| error.to_string())?
-            .into_iter()
-            .filter(|entry| !entry.is_dir)
-            .map(|entry| entry.path)
-            .collect(),
+    if crate::workspace::holds_secrets(scope.as_str()) {
+        return Err(format!("`{scope}` holds secrets (credentials or keys), which are never searched"));
+    }
+    let files: Vec<WorkspacePath> = match overlay.list_files(&scope) {
+        Ok(entries) => {
+            let root = overlay.root().path();
+            entries
+                .into_iter()
+                .filter(|entry| !entry.is_dir && !in_left_out_folder(root, &scope, &entry.path))
+                .map(|entry| entry.path)
+                .collect()
+        }
+        // A file: searched alone, and one that cannot be read says why.
+        Err(OverlayError::NotADirectory(_)) => match overlay.peek_checked(&scope) {
+            Ok(_) => vec![scope.clone()],
+            Err(error) => return Err(error.to_string()),
+        },
+        Err(error) => return Err(error.to_string()),
     };
     let mut output = String::new();
     let mut matches = 0;
     let mut unreadable: Vec<&WorkspacePath> = Vec::new();
-    'files: for path in files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())) {
+    let searchable: Vec<&WorkspacePath> =
+        files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())).collect();
+    'files: for (searched, path) in searchable.iter().enumerate() {
+        if searched == MAX_SEARCHED_FILES {
+            let _ = writeln!(
+                output,
+                "[searched the first {MAX_SEARCHED_FILES} of {} files, in path order; narrow the path]",
+                searchable.len()
+            );
+            break;
+        }
         let Some(text) = overlay.peek(path) else {
             unreadable.push(path);
             continue;
@@ -50,9 +74,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
                     break 'files;
                 }
                 matches += 1;
-                let shown: String = line.chars().take(MAX_LINE_CHARS).collect();
-                let cut = if shown.len() < line.len() { " [...]" } else { "" };
-                let _ = writeln!(output, "{path}:{}: {}{cut}", number + 1, shown.trim_end());
+                let _ = writeln!(output, "{path}:{}: {}", number + 1, excerpt(line, &regex));
             }
         }
     }
@@ -71,6 +93,31 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
         );
     }
     Ok(ToolOutcome::ok(output, false))
+}
+
+/// Whether `path`, found below `scope`, lies in a folder below the scope that a search leaves
+/// out as the index does (dependencies, tool state, build output) or a hidden one
+/// (`.cache`): naming such a folder as the scope searches it.
+fn in_left_out_folder(root: &std::path::Path, scope: &WorkspacePath, path: &WorkspacePath) -> bool {
+    let folders: Vec<&str> = path.as_str().split('/').collect();
+    let depth = scope.as_str().split('/').filter(|part| !part.is_empty()).count();
+    (depth..folders.len().saturating_sub(1))
+        .any(|end| folders[end].starts_with('.') || left_out_folder(root, &folders[..=end].join("/")))
+}
+
+/// A matching line as `grep` shows it: whole when short, else about [`MAX_LINE_CHARS`]
+/// characters from a little before the first match, cut marks where text was left out.
+fn excerpt(line: &str, regex: &Regex) -> String {
+    let line = line.trim_end();
+    if line.chars().count() <= MAX_LINE_CHARS {
+        return line.to_owned();
+    }
+    let at = regex.find(line).map_or(0, |found| found.start());
+    let from = line[..at].char_indices().rev().nth(CHARS_BEFORE_MATCH - 1).map_or(0, |(index, _)| index);
+    let shown: String = line[from..].chars().take(MAX_LINE_CHARS).collect();
+    let before = if from > 0 { "[...] " } else { "" };
+    let after = if from + shown.len() < line.len() { " [...]" } else { "" };
+    format!("{before}{shown}{after}")
 }
 
 /// Runs `find_symbol`: where a name is defined, and which files use it. A qualified name

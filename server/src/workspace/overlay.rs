@@ -36,6 +36,10 @@ pub enum BaseError {
     /// The bytes are not UTF-8 text.
     #[error("is not UTF-8 text (binary or another encoding)")]
     NotText,
+    /// The path is neither a file nor a directory: a pipe, a socket or a device, whose
+    /// reading could wait for ever.
+    #[error("is not a regular file (a pipe, socket or device)")]
+    NotAFile,
     /// The file exceeds [`MAX_FILE_BYTES`].
     #[error("is {0} bytes, more than the {MAX_FILE_BYTES}-byte limit")]
     TooLarge(u64),
@@ -77,6 +81,9 @@ pub fn read_disk_text(absolute: &Path) -> Result<Option<String>, BaseError> {
     };
     if metadata.is_dir() {
         return Err(BaseError::IsDirectory);
+    }
+    if !metadata.is_file() {
+        return Err(BaseError::NotAFile);
     }
     if metadata.len() > MAX_FILE_BYTES {
         return Err(BaseError::TooLarge(metadata.len()));
@@ -311,7 +318,8 @@ impl Overlay {
     }
 
     /// Lists the files below `dir` (recursively, `.gitignore` respected, `.git/` and
-    /// `.issuewright/` skipped) as the overlay has them, sorted.
+    /// `.issuewright/` skipped) as the overlay has them, new buffers the editor has not saved
+    /// yet included, sorted.
     pub fn list_files(&self, dir: &WorkspacePath) -> Result<Vec<Listed>, OverlayError> {
         if !self.is_dir(dir)? {
             return Err(if self.exists_as_file_untracked(dir)? {
@@ -338,6 +346,16 @@ impl Overlay {
                 {
                     files.insert(path);
                 }
+            }
+        }
+        // Files the editor holds that are not on disk yet (a new buffer not saved).
+        for (absolute, _) in self.base.open_texts() {
+            if !absolute.exists()
+                && let Some(path) = self.root.relative(&absolute)
+                && path.is_within(dir)
+                && self.root.resolve(&path).is_ok()
+            {
+                files.insert(path);
             }
         }
         for (path, tracked) in &self.files {
@@ -368,11 +386,20 @@ impl Overlay {
     /// The file's current text without snapshotting it (for searches over many files):
     /// staged text if the run changed it, else the user's text; `None` if absent or unreadable.
     pub fn peek(&self, path: &WorkspacePath) -> Option<String> {
+        self.peek_checked(path).ok().flatten()
+    }
+
+    /// [`Overlay::peek`], saying why a file that is there cannot be read.
+    pub fn peek_checked(&self, path: &WorkspacePath) -> Result<Option<String>, OverlayError> {
         if let Some(tracked) = self.files.get(path) {
-            return tracked.current().map(str::to_owned);
+            return Ok(tracked.current().map(str::to_owned));
         }
-        let absolute = self.root.resolve(path).ok()?;
-        self.base.read(&absolute).ok().flatten().map(|base| base.text)
+        let absolute = self.root.resolve(path)?;
+        match self.base.read(&absolute) {
+            Ok(text) => Ok(text.map(|base| base.text)),
+            Err(BaseError::IsDirectory) => Err(OverlayError::IsDirectory(path.clone())),
+            Err(error) => Err(OverlayError::Base(path.clone(), error)),
+        }
     }
 
     /// For a file the run has touched: its text as the user had it when the run first
