@@ -288,8 +288,20 @@ fn read_file(overlay: &mut Overlay, args: ReadFileArgs, max_bytes: usize) -> Res
 
 fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome, OverlayError> {
     let dir = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or(""))?;
-    let listed = overlay.list_files(&dir)?;
-    if listed.is_empty() {
+    let root = overlay.root().path().to_owned();
+    // Dependencies, build output and hidden folders are named once, not listed file by file.
+    let mut left_out: Vec<(String, usize)> = Vec::new();
+    let mut listed = Vec::new();
+    for entry in overlay.list_files(&dir)? {
+        match search::left_out_folder_of(&root, &dir, &entry.path) {
+            Some(folder) => match left_out.iter_mut().find(|(known, _)| *known == folder) {
+                Some((_, count)) => *count += 1,
+                None => left_out.push((folder, 1)),
+            },
+            None => listed.push(entry),
+        }
+    }
+    if listed.is_empty() && left_out.is_empty() {
         return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
     }
     let mut output = String::new();
@@ -299,6 +311,16 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     }
     if listed.len() > MAX_LISTED {
         output.push_str(&format!("[{} more; list a subdirectory]\n", listed.len() - MAX_LISTED));
+    }
+    if !left_out.is_empty() {
+        let folders: Vec<String> = left_out
+            .iter()
+            .map(|(folder, files)| format!("{folder}/ ({files} file{})", if *files == 1 { "" } else { "s" }))
+            .collect();
+        output.push_str(&format!(
+            "[not listed: {} (dependencies, build output or hidden); give one as the path to list it]\n",
+            folders.join(", ")
+        ));
     }
     Ok(ToolOutcome::ok(output, false))
 }
@@ -560,6 +582,8 @@ mod tests {
     fn grep_leaves_dependencies_and_hidden_folders_out_unless_asked_and_shows_the_match() {
         let long = format!("const BUNDLE = \"{}needle{}\";\n", "x".repeat(5_000), "y".repeat(5_000));
         let (dir, mut overlay) = overlay(&[
+            // A repository of its own, so that no ignore file above the fixture applies.
+            (".git/HEAD", "ref: refs/heads/main\n"),
             ("src/a.rs", "fn needle() {}\n"),
             ("node_modules/pkg/index.js", "needle\n"),
             (".venv/lib/site.py", "needle\n"),
@@ -580,6 +604,17 @@ mod tests {
         );
         assert!(excerpt.len() < 300, "{excerpt}");
 
+        let listing = tools.execute(&mut overlay, None, &call("list_files", json!({})));
+        assert!(
+            listing.output.ends_with(
+                "src/a.rs\nsrc/logo.rs\nweb/bundle.js\n[not listed: .cache/ (1 file), .venv/ (1 file), node_modules/ (1 file), \
+                 target/ (1 file) (dependencies, build output or hidden); give one as the path to list it]\n"
+            ),
+            "{}",
+            listing.output
+        );
+        let inside = tools.execute(&mut overlay, None, &call("list_files", json!({"path": "node_modules"})));
+        assert_eq!(inside.output, "node_modules/pkg/index.js\n");
         let asked = grep(&mut overlay, json!({"pattern": "needle", "path": "node_modules/pkg"}));
         assert_eq!(asked.output, "node_modules/pkg/index.js:1: needle\n", "naming the folder searches it");
         let binary = grep(&mut overlay, json!({"pattern": "needle", "path": "src/logo.rs"}));

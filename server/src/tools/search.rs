@@ -38,7 +38,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
             let root = overlay.root().path();
             entries
                 .into_iter()
-                .filter(|entry| !entry.is_dir && !in_left_out_folder(root, &scope, &entry.path))
+                .filter(|entry| !entry.is_dir && left_out_folder_of(root, &scope, &entry.path).is_none())
                 .map(|entry| entry.path)
                 .collect()
         }
@@ -95,14 +95,20 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     Ok(ToolOutcome::ok(output, false))
 }
 
-/// Whether `path`, found below `scope`, lies in a folder below the scope that a search leaves
-/// out as the index does (dependencies, tool state, build output) or a hidden one
-/// (`.cache`): naming such a folder as the scope searches it.
-fn in_left_out_folder(root: &std::path::Path, scope: &WorkspacePath, path: &WorkspacePath) -> bool {
+/// The folder below `scope` holding `path` that listings and searches leave out as the index
+/// does (dependencies, tool state, build output) or as hidden (`.cache`), if any: naming such
+/// a folder as the scope lists and searches it.
+pub(super) fn left_out_folder_of(
+    root: &std::path::Path,
+    scope: &WorkspacePath,
+    path: &WorkspacePath,
+) -> Option<String> {
     let folders: Vec<&str> = path.as_str().split('/').collect();
     let depth = scope.as_str().split('/').filter(|part| !part.is_empty()).count();
-    (depth..folders.len().saturating_sub(1))
-        .any(|end| folders[end].starts_with('.') || left_out_folder(root, &folders[..=end].join("/")))
+    (depth..folders.len().saturating_sub(1)).find_map(|end| {
+        let folder = folders[..=end].join("/");
+        (folders[end].starts_with('.') || left_out_folder(root, &folder)).then_some(folder)
+    })
 }
 
 /// A matching line as `grep` shows it: whole when short, else about [`MAX_LINE_CHARS`]
