@@ -32,6 +32,8 @@ pub struct ClientOptions {
     pub env: Vec<(String, String)>,
     /// The workspace folder as the editor names it (default: the scratch workspace).
     pub root: Option<PathBuf>,
+    /// More workspace folders after it (a multi-root workspace).
+    pub more_folders: Vec<PathBuf>,
 }
 
 impl Default for ClientOptions {
@@ -53,6 +55,7 @@ impl Default for ClientOptions {
             initialization_options: Value::Null,
             env: Vec::new(),
             root: None,
+            more_folders: Vec::new(),
         }
     }
 }
@@ -140,6 +143,8 @@ impl LspClient {
             initialize_result: Value::Null,
         };
         let root_uri = uri_of(&client.root);
+        let mut folders = vec![json!({"uri": root_uri, "name": "workspace"})];
+        folders.extend(options.more_folders.iter().map(|folder| json!({"uri": uri_of(folder), "name": "more"})));
         let result = client
             .request(
                 "initialize",
@@ -147,7 +152,7 @@ impl LspClient {
                     "processId": std::process::id(),
                     "clientInfo": {"name": options.name},
                     "rootUri": root_uri,
-                    "workspaceFolders": [{"uri": root_uri, "name": "workspace"}],
+                    "workspaceFolders": folders,
                     "capabilities": options.capabilities,
                     "initializationOptions": options.initialization_options,
                 }),

@@ -74,6 +74,25 @@ impl Backend {
     }
 }
 
+/// The workspace folders the client named after the first (a multi-root workspace).
+fn other_folders(params: &InitializeParams) -> Vec<PathBuf> {
+    let folders = params.workspace_folders.as_deref().unwrap_or_default();
+    folders.iter().skip(1).filter_map(|folder| folder.uri.to_file_path().ok()).collect()
+}
+
+/// What to tell the user of a multi-root workspace: which folder issuewright works in.
+fn one_folder_warning(root: &Path, others: &[PathBuf]) -> String {
+    let others: Vec<String> = others.iter().map(|folder| folder.display().to_string()).collect();
+    format!(
+        "issuewright: works in one workspace folder, the first: {}. {} {} not indexed, and runs do not change \
+         {}; open a folder in a window of its own to implement issues there",
+        root.display(),
+        others.join(", "),
+        if others.len() == 1 { "is" } else { "are" },
+        if others.len() == 1 { "it" } else { "them" },
+    )
+}
+
 /// The workspace folder the client named: the first workspace folder, else `rootUri`, else `rootPath`.
 #[allow(deprecated)] // `root_uri` and `root_path` are deprecated but still what many clients send.
 fn root_folder(params: &InitializeParams) -> Option<PathBuf> {
@@ -110,6 +129,7 @@ impl LanguageServer for Backend {
             tracing::warn!("{error}");
         }
         let _ = self.state.init_layer.set(layer);
+        let _ = self.state.other_folders.set(other_folders(&params));
         match root_folder(&params).map(|folder| (Root::new(&folder), folder)) {
             Some((Ok(root), _)) => {
                 tracing::info!(root = %root.path().display(), "workspace");
@@ -150,6 +170,10 @@ impl LanguageServer for Backend {
                 self.client.show_message(MessageType::WARNING, message).await;
             }
             Some(root) => {
+                if let Some(others) = self.state.other_folders.get().filter(|others| !others.is_empty()) {
+                    let warning = one_folder_warning(root.path(), others);
+                    self.client.show_message(MessageType::WARNING, warning).await;
+                }
                 // The build is shown as it goes; a workspace too large to index whole (a home
                 // folder) is worth saying once built.
                 let (client, state, root) = (self.client.clone(), self.state.clone(), root.path().to_owned());

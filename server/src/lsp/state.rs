@@ -90,6 +90,9 @@ pub struct RunEntry {
 pub struct ServerState {
     /// The workspace root, once `initialize` named one.
     pub root: OnceLock<Root>,
+    /// The workspace folders the client named after the first, which issuewright does not
+    /// work in.
+    pub other_folders: OnceLock<Vec<std::path::PathBuf>>,
     /// What the client can do.
     pub profile: OnceLock<ClientProfile>,
     /// The configuration layer from `initializationOptions` (or why it is invalid).
