@@ -414,11 +414,17 @@ static MESSAGE_BREAK: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
         .expect("the break pattern compiles")
 });
 
-/// The literal runs of the error messages the issue quotes, as [`IssueQuery::messages`].
+/// Message runs looked at in one issue at most, before the best [`MAX_MESSAGES`] are kept.
+const MAX_MESSAGE_CANDIDATES: usize = 64;
+
+/// The literal runs of the error messages the issue quotes, as [`IssueQuery::messages`]: a
+/// Java trace's root causes first (its last `Caused by:` first), then the rest in order.
 fn quoted_messages(text: &str) -> Vec<String> {
+    let mut causes: Vec<String> = Vec::new();
     let mut messages: Vec<String> = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
+        let found = if line.trim_start().starts_with("Caused by:") { &mut causes } else { &mut messages };
         let message = if PANIC_LOCATION.is_match(line) {
             lines.peek().map(|next| next.trim())
         } else {
@@ -432,19 +438,21 @@ fn quoted_messages(text: &str) -> Vec<String> {
             let letters = run.chars().filter(|c| c.is_alphabetic()).count();
             // Words that say something, not `was not found in the`.
             let telling = run.split(' ').filter(|w| w.len() >= 4 && !terms::is_stopword(&w.to_lowercase())).count();
-            if run.split(' ').count() >= MIN_MESSAGE_WORDS
-                && letters >= MIN_MESSAGE_LETTERS
-                && telling >= 2
-                && !messages.contains(&run)
-            {
-                messages.push(run);
-                if messages.len() == MAX_MESSAGES {
-                    return messages;
-                }
+            if run.split(' ').count() >= MIN_MESSAGE_WORDS && letters >= MIN_MESSAGE_LETTERS && telling >= 2 {
+                found.push(run);
             }
         }
+        if causes.len() + messages.len() >= MAX_MESSAGE_CANDIDATES {
+            break;
+        }
     }
-    messages
+    let mut kept: Vec<String> = Vec::new();
+    for run in causes.into_iter().rev().chain(messages) {
+        if !kept.contains(&run) && kept.len() < MAX_MESSAGES {
+            kept.push(run);
+        }
+    }
+    kept
 }
 
 /// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
@@ -1300,6 +1308,25 @@ mod tests {
                 "Crash\nCaused by: java.lang.IllegalStateException: Cannot deserialize value of type `Foo` from Array\n"
             ),
             ["Cannot deserialize value of type"]
+        );
+        let mut trace = String::from("Crash\n```\n");
+        for layer in ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma"] {
+            trace.push_str(&format!("java.lang.RuntimeException: the {layer} layer failed while loading\n"));
+        }
+        trace.push_str(
+            "Caused by: java.io.IOException: outer stream closed unexpectedly\n\tat com.acme.A.a(A.java:1)\n",
+        );
+        trace.push_str("Caused by: java.net.SocketException: connection reset by remote peer\n```\n");
+        let runs = messages(&trace);
+        assert_eq!(runs.len(), MAX_MESSAGES, "{runs:?}");
+        assert_eq!(
+            runs[..3],
+            [
+                "connection reset by remote peer",
+                "outer stream closed unexpectedly",
+                "the alpha layer failed while loading"
+            ],
+            "the root cause first, however late in the trace"
         );
         assert_eq!(
             messages("Crash\nUncaught TypeError: Cannot read properties of undefined (reading 'map')"),
