@@ -251,6 +251,7 @@ fn a_run_sees_what_the_editor_just_typed() {
             turn(&[
                 ("find_symbol", json!({"name": "refill"})),
                 ("grep", json!({"pattern": "fn refill", "path": "src"})),
+                ("grep", json!({"pattern": "slowly", "path": "src/refill_policy.rs"})),
             ]),
             done("looked"),
         ]),
@@ -279,6 +280,7 @@ fn a_run_sees_what_the_editor_just_typed() {
         "grep reads the buffers too, a new one never saved among them"
     );
     assert!(!scratch.workspace().join("src/refill_policy.rs").exists());
+    assert_eq!(results[2], "src/refill_policy.rs:1: pub fn refill_slowly() {}\n", "or named alone");
 
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
     assert_eq!(pack["full_files"][0], "src/limiter.rs", "{pack}");

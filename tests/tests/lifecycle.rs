@@ -115,15 +115,19 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
 
 #[test]
 fn a_multi_root_workspace_is_told_which_folder_is_worked_in() {
-    let scratch = Scratch::new(&[("src/lib.rs", "pub fn a() {}\n"), ("other/src/lib.rs", "pub fn b() {}\n")]);
-    let options = ClientOptions { more_folders: vec![scratch.workspace().join("other")], ..ClientOptions::default() };
-    let mut client = LspClient::start(&scratch, options);
+    let scratch = Scratch::new(&[("src/lib.rs", "pub fn a() {}\n"), ("nested/src/lib.rs", "pub fn b() {}\n")]);
+    let other = scratch.workspace().parent().unwrap().join("other");
+    std::fs::create_dir_all(other.join("src")).unwrap();
+    // A folder inside the first is worked in with it, and goes unnamed.
+    let folders = vec![scratch.workspace().join("nested"), other];
+    let mut client = LspClient::start(&scratch, ClientOptions { more_folders: folders, ..ClientOptions::default() });
     let warning = client.wait_for_notification(|n| n["method"] == "window/showMessage");
     assert_eq!(warning["params"]["type"], 2, "a warning: {warning}");
     let message = warning["params"]["message"].as_str().unwrap();
     let first = scratch.workspace().display().to_string();
     assert!(message.contains(&format!("works in one workspace folder, the first: {first}.")), "{message}");
     assert!(message.contains("/other is not indexed"), "{message}");
+    assert!(!message.contains("nested"), "{message}");
 
     // A single folder is no news.
     let mut single = LspClient::start(&scratch, ClientOptions::default());

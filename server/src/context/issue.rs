@@ -438,7 +438,11 @@ fn quoted_messages(text: &str) -> Vec<String> {
             let letters = run.chars().filter(|c| c.is_alphabetic()).count();
             // Words that say something, not `was not found in the`.
             let telling = run.split(' ').filter(|w| w.len() >= 4 && !terms::is_stopword(&w.to_lowercase())).count();
-            if run.split(' ').count() >= MIN_MESSAGE_WORDS && letters >= MIN_MESSAGE_LETTERS && telling >= 2 {
+            if run.split(' ').count() >= MIN_MESSAGE_WORDS
+                && letters >= MIN_MESSAGE_LETTERS
+                && telling >= 2
+                && !found.contains(&run)
+            {
                 found.push(run);
             }
         }

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::index::Index;
 use super::issue::IssueQuery;
 use super::language::Language;
-use super::walk;
+use super::walk::{self, HIDDEN_PROJECT_FOLDERS};
 use crate::workspace::WorkspacePath;
 
 /// Named files kept from one issue at most.
@@ -21,12 +21,6 @@ pub struct NamedFile {
     /// How the issue names it.
     pub reasons: Vec<String>,
 }
-
-/// Hidden folders that projects keep in their repository, whose files an issue may name
-/// (`.github/workflows/ci.yml`); every other hidden folder (`.ssh`, `.config`, `.cargo`) is
-/// left out, as tools and users keep credentials there.
-const HIDDEN_PROJECT_FOLDERS: [&str; 7] =
-    [".github", ".gitlab", ".circleci", ".devcontainer", ".husky", ".changeset", ".storybook"];
 
 /// Hidden files that configure a project's tools, by name or name prefix (`.eslintrc.json`).
 const HIDDEN_PROJECT_FILES: [&str; 17] = [

@@ -555,12 +555,7 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     let mut signal = Signal::new(n);
     for (spelt, weight) in &query.paths {
         let mentioned = spelt.trim_start_matches('/');
-        // The line the issue gives with the path (`src/walk.rs:12:5`), where a reason can point.
-        let line = query.locations.iter().find(|(path, _)| path == spelt).map(|(_, line)| *line);
-        let mut add = |i: usize, value: f64, reason: String| match line {
-            Some(line) => signal.add_at(i, value, line, || reason),
-            None => signal.add(i, value, || reason),
-        };
+        let mut matching: Vec<(usize, f64, String)> = Vec::new();
         for (i, file) in files.iter().enumerate() {
             let path = file.path.as_str();
             if mentioned.contains('/') {
@@ -568,14 +563,22 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
                 let shared = common_suffix_components(path, mentioned);
                 let total = mentioned.split('/').count().min(path.split('/').count());
                 if shared >= 2 || (shared == 1 && total == 1) {
-                    add(
-                        i,
-                        weight * shared as f64 / total.max(1) as f64,
-                        format!("the issue names its path `{mentioned}`"),
-                    );
+                    let value = weight * shared as f64 / total.max(1) as f64;
+                    matching.push((i, value, format!("the issue names its path `{mentioned}`")));
                 }
             } else if path.rsplit('/').next() == Some(mentioned) {
-                add(i, weight * 0.8, format!("the issue names the file `{mentioned}`"));
+                matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`")));
+            }
+        }
+        // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
+        // when the path names one file and the line is in it (a trace of an older version may
+        // point past its end).
+        let line = query.locations.iter().find(|(path, _)| path == spelt).map(|(_, line)| *line);
+        let only = (matching.len() == 1).then(|| matching[0].0);
+        for (i, value, reason) in matching {
+            match line.filter(|line| only == Some(i) && *line <= files[i].lines) {
+                Some(line) => signal.add_at(i, value, line, || reason),
+                None => signal.add(i, value, || reason),
             }
         }
     }
@@ -832,7 +835,10 @@ mod tests {
     fn named_paths_and_stack_frames_win() {
         let (_dir, index) = index(&[
             ("core/src/main/java/com/acme/Parser.java", "package com.acme; class Parser { void parse() {} }"),
-            ("core/src/main/java/com/acme/Lexer.java", "package com.acme; class Lexer { void parse() {} }"),
+            (
+                "core/src/main/java/com/acme/Lexer.java",
+                "package com.acme;\nclass Lexer {\n\n\n\n\n\n\n\n\n\n  void next() {}\n}\n",
+            ),
             ("core/src/main/java/com/acme/util/Text.java", "package com.acme.util; class Text {}"),
         ]);
         let ranked =
@@ -840,6 +846,9 @@ mod tests {
         assert_eq!(ranked[0].path, "core/src/main/java/com/acme/Lexer.java", "{ranked:?}");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path")), "{:?}", ranked[0].reasons);
         assert_eq!(ranked[0].line, Some(12), "the frame's line");
+        let old = rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:99)\n");
+        let lexer = old.iter().find(|f| f.path.ends_with("Lexer.java")).unwrap();
+        assert_eq!(lexer.line, Some(2), "not past the file's end, but at the class it names: {old:?}");
     }
 
     #[test]

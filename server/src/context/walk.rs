@@ -21,6 +21,13 @@ pub fn left_out_folder(root: &Path, relative: &str) -> bool {
     skipped_folder(root, relative)
 }
 
+/// Hidden folders that projects keep in their repository (`.github/workflows/ci.yml`), which
+/// searches and named files take although they are hidden; every other hidden folder
+/// (`.ssh`, `.config`, `.cargo`, `.cache`) is left out, as tools and users keep credentials
+/// and caches there.
+pub const HIDDEN_PROJECT_FOLDERS: [&str; 7] =
+    [".github", ".gitlab", ".circleci", ".devcontainer", ".husky", ".changeset", ".storybook"];
+
 /// Names build tools give their output folders: never indexed, except inside a `src`
 /// folder, where they are packages or modules (`src/main/java/com/acme/build/`), or when
 /// the folder is a project of its own (`packages/build/package.json`).

@@ -75,9 +75,12 @@ impl Backend {
 }
 
 /// The workspace folders the client named after the first (a multi-root workspace).
+/// A folder inside the first is worked in with it, and is not named.
 fn other_folders(params: &InitializeParams) -> Vec<PathBuf> {
     let folders = params.workspace_folders.as_deref().unwrap_or_default();
-    folders.iter().skip(1).filter_map(|folder| folder.uri.to_file_path().ok()).collect()
+    let paths: Vec<PathBuf> = folders.iter().filter_map(|folder| folder.uri.to_file_path().ok()).collect();
+    let Some((first, rest)) = paths.split_first() else { return Vec::new() };
+    rest.iter().filter(|folder| !folder.starts_with(first)).cloned().collect()
 }
 
 /// What to tell the user of a multi-root workspace: which folder issuewright works in.

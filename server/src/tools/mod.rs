@@ -294,6 +294,8 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     let mut listed = Vec::new();
     for entry in overlay.list_files(&dir)? {
         match search::left_out_folder_of(&root, &dir, &entry.path) {
+            // A folder the run made counts no file.
+            Some(_) if entry.is_dir => {}
             Some(folder) => match left_out.iter_mut().find(|(known, _)| *known == folder) {
                 Some((_, count)) => *count += 1,
                 None => left_out.push((folder, 1)),
@@ -589,6 +591,7 @@ mod tests {
             (".venv/lib/site.py", "needle\n"),
             ("target/debug/out.rs", "needle\n"),
             (".cache/blob.txt", "needle\n"),
+            (".github/workflows/ci.yml", "run: needle\n"),
             ("web/bundle.js", long.as_str()),
         ]);
         std::fs::write(dir.path().join("src/logo.rs"), b"needle\0\x01").unwrap();
@@ -596,7 +599,15 @@ mod tests {
         let grep = |overlay: &mut Overlay, arguments: Value| tools.execute(overlay, None, &call("grep", arguments));
         let found = grep(&mut overlay, json!({"pattern": "needle"}));
         let paths: Vec<&str> = found.output.lines().filter_map(|line| line.split(':').next()).collect();
-        assert_eq!(paths[..2], ["src/a.rs", "web/bundle.js"], "{}", found.output);
+        assert_eq!(paths[..3], [".github/workflows/ci.yml", "src/a.rs", "web/bundle.js"], "{}", found.output);
+        assert!(
+            found.output.contains(
+                "\n[not searched: .cache/, .venv/, node_modules/, target/ (dependencies, build output or hidden); \
+                 give one as the path to search it]\n"
+            ),
+            "{}",
+            found.output
+        );
         let excerpt = found.output.lines().find(|line| line.starts_with("web/bundle.js")).unwrap();
         assert!(
             excerpt.contains("[...] xxx") && excerpt.contains("needleyyy") && excerpt.ends_with(" [...]"),
@@ -607,7 +618,7 @@ mod tests {
         let listing = tools.execute(&mut overlay, None, &call("list_files", json!({})));
         assert!(
             listing.output.ends_with(
-                "src/a.rs\nsrc/logo.rs\nweb/bundle.js\n[not listed: .cache/ (1 file), .venv/ (1 file), node_modules/ (1 file), \
+                ".github/workflows/ci.yml\nsrc/a.rs\nsrc/logo.rs\nweb/bundle.js\n[not listed: .cache/ (1 file), .venv/ (1 file), node_modules/ (1 file), \
                  target/ (1 file) (dependencies, build output or hidden); give one as the path to list it]\n"
             ),
             "{}",

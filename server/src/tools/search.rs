@@ -7,7 +7,7 @@ use regex::{Regex, RegexBuilder};
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
-use crate::context::walk::left_out_folder;
+use crate::context::walk::{HIDDEN_PROJECT_FOLDERS, left_out_folder};
 use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
 use crate::workspace::{Overlay, OverlayError, WorkspacePath};
 
@@ -33,34 +33,39 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     if crate::workspace::holds_secrets(scope.as_str()) {
         return Err(format!("`{scope}` holds secrets (credentials or keys), which are never searched"));
     }
-    let files: Vec<WorkspacePath> = match overlay.list_files(&scope) {
-        Ok(entries) => {
-            let root = overlay.root().path();
-            entries
-                .into_iter()
-                .filter(|entry| !entry.is_dir && left_out_folder_of(root, &scope, &entry.path).is_none())
-                .map(|entry| entry.path)
-                .collect()
-        }
-        // A file: searched alone, and one that cannot be read says why.
-        Err(OverlayError::NotADirectory(_)) => match overlay.peek_checked(&scope) {
-            Ok(_) => vec![scope.clone()],
-            Err(error) => return Err(error.to_string()),
-        },
+    // A file (on disk, staged, or a buffer the editor has not saved) is searched alone, and
+    // one that cannot be read says why.
+    let single = match overlay.peek_checked(&scope) {
+        _ if scope.is_root() => false,
+        Ok(found) => found.is_some(),
+        Err(OverlayError::IsDirectory(_)) => false,
         Err(error) => return Err(error.to_string()),
+    };
+    let mut left_out: Vec<String> = Vec::new();
+    let files: Vec<WorkspacePath> = if single {
+        vec![scope.clone()]
+    } else {
+        let root = overlay.root().path();
+        let mut files = Vec::new();
+        for entry in overlay.list_files(&scope).map_err(|error| error.to_string())? {
+            match left_out_folder_of(root, &scope, &entry.path) {
+                Some(folder) if !left_out.contains(&folder) => left_out.push(folder),
+                Some(_) => {}
+                None if !entry.is_dir => files.push(entry.path),
+                None => {}
+            }
+        }
+        files
     };
     let mut output = String::new();
     let mut matches = 0;
     let mut unreadable: Vec<&WorkspacePath> = Vec::new();
     let searchable: Vec<&WorkspacePath> =
         files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())).collect();
+    let mut cut_short = false;
     'files: for (searched, path) in searchable.iter().enumerate() {
         if searched == MAX_SEARCHED_FILES {
-            let _ = writeln!(
-                output,
-                "[searched the first {MAX_SEARCHED_FILES} of {} files, in path order; narrow the path]",
-                searchable.len()
-            );
+            cut_short = true;
             break;
         }
         let Some(text) = overlay.peek(path) else {
@@ -81,6 +86,22 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     if matches == 0 {
         output = format!("no line matches `{}` in {scope}.\n", args.pattern);
     }
+    if cut_short {
+        let _ = writeln!(
+            output,
+            "[searched the first {MAX_SEARCHED_FILES} of {} files, in path order; narrow the path]",
+            searchable.len()
+        );
+    }
+    if !left_out.is_empty() {
+        let folders: Vec<String> = left_out.iter().take(5).map(|folder| format!("{folder}/")).collect();
+        let more = if left_out.len() > 5 { format!(" and {} more", left_out.len() - 5) } else { String::new() };
+        let _ = writeln!(
+            output,
+            "[not searched: {}{more} (dependencies, build output or hidden); give one as the path to search it]",
+            folders.join(", ")
+        );
+    }
     if let Some(first) = unreadable.first() {
         let others = match unreadable.len() {
             1 => String::new(),
@@ -96,8 +117,8 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
 }
 
 /// The folder below `scope` holding `path` that listings and searches leave out as the index
-/// does (dependencies, tool state, build output) or as hidden (`.cache`), if any: naming such
-/// a folder as the scope lists and searches it.
+/// does (dependencies, tool state, build output) or as hidden (`.cache`; not a project's own,
+/// such as `.github`), if any: naming such a folder as the scope lists and searches it.
 pub(super) fn left_out_folder_of(
     root: &std::path::Path,
     scope: &WorkspacePath,
@@ -107,7 +128,8 @@ pub(super) fn left_out_folder_of(
     let depth = scope.as_str().split('/').filter(|part| !part.is_empty()).count();
     (depth..folders.len().saturating_sub(1)).find_map(|end| {
         let folder = folders[..=end].join("/");
-        (folders[end].starts_with('.') || left_out_folder(root, &folder)).then_some(folder)
+        let hidden = folders[end].starts_with('.') && !HIDDEN_PROJECT_FOLDERS.contains(&folders[end]);
+        (hidden || left_out_folder(root, &folder)).then_some(folder)
     })
 }
 

@@ -50,25 +50,30 @@ pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
 }
 
 /// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
-/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials, secrets
-/// files (`secrets.yaml`, `credentials.json`, not `secrets.rs`), password databases and
-/// Terraform state. The model may not read or search them, and the first prompt never shows
-/// them; what it needs to know about settings is in the code.
+/// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials, data files
+/// named for secrets (`secrets.yaml`, `client_secret.json`, `db-password.txt`; not
+/// `secrets.rs` or `password-reset.md`), password databases and Terraform state. The model may
+/// not read or search them, and the first prompt never shows them; what it needs to know
+/// about settings is in the code.
 pub fn holds_secrets(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
     let (stem, extension) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
-    let data = matches!(extension, "yaml" | "yml" | "json" | "toml" | "ini" | "conf" | "cfg" | "properties" | "txt");
+    let data = matches!(
+        extension,
+        "yaml" | "yml" | "json" | "toml" | "ini" | "conf" | "cfg" | "properties" | "txt" | "env" | "csv"
+    );
+    let named_for_secrets = ["secret", "credential", "password", "passwd", "service-account", "service_account"]
+        .iter()
+        .any(|word| stem.contains(word));
     (name == ".env" || (name.starts_with(".env.") && !example))
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".kdbx", ".tfstate", ".tfstate.backup"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name == *key)
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".kdbx"].iter().any(|ext| name.ends_with(ext))
+        || name.contains(".tfstate")
+        || (["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name.starts_with(key))
+            && !name.ends_with(".pub"))
         || [".netrc", ".pgpass", ".npmrc", ".pypirc", ".envrc", "credentials", ".git-credentials", ".htpasswd"]
             .contains(&name.as_str())
-        || (data
-            && (matches!(stem, "secret" | "secrets" | "credentials" | "passwords")
-                || stem.starts_with("service-account")))
+        || (data && named_for_secrets && !example)
 }
 
 #[cfg(test)]
@@ -96,12 +101,26 @@ mod tests {
             "config/credentials.json",
             "infra/terraform.tfstate",
             "infra/terraform.tfstate.backup",
+            "infra/terraform.tfstate.1700000000.backup",
             "vault.kdbx",
             "web/.htpasswd",
+            "oauth/client_secret.json",
+            "deploy/secrets.env",
+            "db-password.txt",
+            "keys/id_ed25519_deploy",
         ] {
             assert!(holds_secrets(secret), "{secret}");
         }
-        for code in [".env.example", "src/secrets.rs", "src/credentials.ts", "docs/secrets.md", "k8s/deployment.yaml"] {
+        for code in [
+            ".env.example",
+            "src/secrets.rs",
+            "src/credentials.ts",
+            "docs/secrets.md",
+            "docs/password-reset.md",
+            "k8s/deployment.yaml",
+            "keys/id_ed25519.pub",
+            "config/secrets.yaml.example",
+        ] {
             assert!(!holds_secrets(code), "{code}");
         }
     }
