@@ -298,7 +298,9 @@ impl Driver {
         {
             self.spec.index = later.snapshot();
         }
-        let outcome = tools.execute_within(&mut self.overlay, self.spec.index.as_deref(), call, read_budget);
+        let (overlay, index) = (&mut self.overlay, self.spec.index.as_deref());
+        // A search of a large tree takes a while: the other tasks of the runtime move on meanwhile.
+        let outcome = off_the_async_workers(|| tools.execute_within(overlay, index, call, read_budget));
         self.status.tool_calls += 1;
         if outcome.changed {
             self.edits += 1;
@@ -459,5 +461,15 @@ struct AbortOnDrop(tokio::task::JoinHandle<()>);
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
+    }
+}
+
+/// Runs `work`, which blocks a while (reading or searching many files), so that the runtime's
+/// other tasks go on meanwhile: on a multi-threaded runtime (the server's and the CLI's) its
+/// worker hands them over first; on a single thread (as in tests) it simply runs.
+fn off_the_async_workers<T>(work: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current().map(|runtime| runtime.runtime_flavor()) {
+        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
     }
 }
