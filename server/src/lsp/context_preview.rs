@@ -51,7 +51,15 @@ pub(super) async fn preview(
     let root = state.root.get().ok_or(CommandError::NoWorkspace)?;
     let issue = issues::resolve(&args.issue, root.path())?;
     let config = run_config(client, state, root, None).await?;
-    let index = state.index.ready(INDEX_WAIT).await.ok_or(CommandError::IndexNotReady)?;
+    let index = state.index.ready(INDEX_WAIT).await.ok_or_else(|| {
+        CommandError::IndexNotReady(match state.index.progress() {
+            _ if state.index.build_failed() => "could not be built (the server's log says why)".to_owned(),
+            (indexed, Some(found)) => {
+                format!("is still being built ({indexed} of {found} source files); try again in a moment")
+            }
+            (_, None) => "is still being built (finding source files); try again in a moment".to_owned(),
+        })
+    })?;
     let started = Instant::now();
     let overlay = Overlay::new(root.clone(), Arc::new(EditorBase(state.documents.clone())));
     let window = registry::lookup(&config.provider.model).context_window;

@@ -60,9 +60,9 @@ pub enum CommandError {
     /// Ranking the workspace failed (a panic while ranking); the server goes on.
     #[error("the workspace could not be ranked for the issue: {0}")]
     Ranking(String),
-    /// The workspace index is still being built.
-    #[error("the workspace index is still being built; try again in a moment")]
-    IndexNotReady,
+    /// The workspace index is still being built (how far it has come), or its build failed.
+    #[error("the workspace index {0}")]
+    IndexNotReady(String),
     /// The client failed to answer `workspace/applyEdit`.
     #[error("the editor did not take the edit: {0}")]
     Client(String),
