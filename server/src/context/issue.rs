@@ -850,7 +850,7 @@ const KNOWN_FILE_NAMES: [&str; 10] = [
 ];
 
 /// Paths the prose and inline code of `text` give of files in no source language: a
-/// relative path whose name has an extension of letters and digits (`README.md`,
+/// path whose name has an extension of letters and digits (`README.md`,
 /// `config/app.yaml`, `.github/workflows/ci.yml`) or is one projects keep by name
 /// (`Makefile`). Code blocks give none: a reproduction's `config.json` is the reporter's.
 fn other_file_mentions(text: &str) -> Vec<String> {
@@ -915,10 +915,12 @@ fn folder_mentions(text: &str) -> Vec<String> {
     found
 }
 
-/// Whether `token` reads as the relative path of a file in no source language.
+/// Whether `token` reads as the path of a file in no source language: relative, or absolute
+/// (`/home/me/app/config/app.yaml`).
 fn names_other_file(token: &str) -> bool {
     let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@' | '+'));
-    if !plain || token.starts_with('/') || token.split('/').any(|part| part.is_empty() || part == "..") {
+    let relative = token.strip_prefix('/').unwrap_or(token);
+    if !plain || relative.split('/').any(|part| part.is_empty() || part == "..") {
         return false;
     }
     let name = token.rsplit('/').next().unwrap_or(token);
@@ -1148,8 +1150,10 @@ mod tests {
                 "Makefile",
                 "app/conf/app.yaml",
                 "e.g"
-            ]
+            ],
+            "eight at most: `/etc/hosts.conf` comes ninth"
         );
+        assert_eq!(analyze("Read /etc/app/hosts.conf fails").other_files, ["/etc/app/hosts.conf"], "absolute too");
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["src/walk.rs"], "source paths are ranked as before");
     }

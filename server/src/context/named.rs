@@ -60,6 +60,13 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
     let mut candidates: Vec<String> = Vec::new();
     for candidate in query.other_files.iter().chain(unparsed) {
+        // An absolute path inside the workspace names its file; one from elsewhere (another
+        // machine's checkout) names it by its last two names.
+        let candidate = match Path::new(candidate).strip_prefix(root) {
+            Ok(inside) => inside.to_str().unwrap_or_default(),
+            Err(_) if candidate.starts_with('/') => last_two_names(candidate),
+            Err(_) => candidate,
+        };
         // As a tool call would name it: `docs/./a.md` is `docs/a.md`.
         let Ok(path) = WorkspacePath::parse(candidate) else { continue };
         let path = path.as_str();
@@ -84,12 +91,18 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         .filter(|(candidate, found)| found.is_none() && worth_a_search(candidate))
         .map(|(candidate, _)| candidate.as_str())
         .collect();
+    // A path from elsewhere (`C:\Users\me\app\docs\guide.md`, another checkout's folder)
+    // names its file by its last two names when its whole tail is found nowhere.
+    let short_tails: Vec<&str> = missing.iter().map(|candidate| last_two_names(candidate)).collect();
+    let tails: Vec<&str> = missing.iter().chain(&short_tails).copied().collect();
     // A search cut short by its limit cannot tell one file from many: it finds none.
     if let Some(searched) =
-        (!missing.is_empty()).then(|| walk::files_ending_with(root, &missing, &HIDDEN_PROJECT_FOLDERS)).flatten()
+        (!missing.is_empty()).then(|| walk::files_ending_with(root, &tails, &HIDDEN_PROJECT_FOLDERS)).flatten()
     {
-        for (candidate, files) in missing.iter().zip(searched) {
-            let Ok([only]) = <[String; 1]>::try_from(files) else { continue };
+        let (whole, short) = searched.split_at(missing.len());
+        for ((candidate, files), short_files) in missing.iter().zip(whole).zip(short) {
+            let files = if files.is_empty() { short_files } else { files };
+            let Ok([only]) = <[String; 1]>::try_from(files.clone()) else { continue };
             let Some(found) = candidates.iter().position(|c| c == candidate) else { continue };
             if may_be_shown(&only) && shown(root, &only) {
                 resolved[found] = Some(NamedFile {
@@ -112,6 +125,15 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         }
     }
     named
+}
+
+/// The last two names of a path (`docs/guide.md` of `Users/me/app/docs/guide.md`); the
+/// path itself when it has no more.
+fn last_two_names(path: &str) -> &str {
+    match path.rmatch_indices('/').nth(1) {
+        Some((slash, _)) => &path[slash + 1..],
+        None => path,
+    }
 }
 
 /// Whether a bare name is worth looking for through the tree: a path with a folder, a name
@@ -196,6 +218,14 @@ mod tests {
         let file = &named_files(&index, &analyze("see `lua/demo/init.lua`"))[0];
         assert_eq!(file.path, "editors/nvim/lua/demo/init.lua", "the tail of a path finds it too");
         assert!(file.reasons[0].contains("`lua/demo/init.lua`"), "{:?}", file.reasons);
+        assert_eq!(
+            named(&index, "see C:\\Users\\me\\work\\demo\\workflows\\ci.yml"),
+            [".github/workflows/ci.yml"],
+            "a path from another machine, by its last two names"
+        );
+        assert_eq!(named(&index, "see /home/me/docs/a/guide.md"), ["docs/a/guide.md"], "by its last two names");
+        let inside = format!("see {}/README.md", index.root().display());
+        assert_eq!(named(&index, &inside), ["README.md"], "an absolute path into the workspace");
     }
 
     #[test]
