@@ -343,7 +343,13 @@ pub fn analyze(text: &str) -> IssueQuery {
     for (_, weight) in &mut title_query.terms {
         *weight *= TITLE_WEIGHT;
     }
-    merge(title_query, body_query, text)
+    let mut query = merge(title_query, body_query, text);
+    // The issue's own words, its template's comments left out.
+    let prose = format!("{title}\n{body}");
+    query.other_files = other_file_mentions(&prose);
+    query.folders = folder_mentions(&prose);
+    query.locations = path_locations(&prose);
+    query
 }
 
 fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
@@ -372,11 +378,6 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         folders: Vec::new(),
         locations: Vec::new(),
     };
-    let (title, body) = without_template(whole);
-    let prose = format!("{title}\n{body}");
-    query.other_files = other_file_mentions(&prose);
-    query.folders = folder_mentions(&prose);
-    query.locations = path_locations(&prose);
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
@@ -763,27 +764,32 @@ fn path_mentions(text: &str) -> Vec<String> {
 }
 
 /// The tokens of `text` that may be paths, as the index spells paths (see
-/// [`path_mentions`]): links to a forge cut to their path, a location suffix dropped,
-/// backslashes turned to slashes, a leading `./` gone.
+/// [`path_mentions`]).
 fn path_tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+    located_path_tokens(text).map(|(path, _)| path)
+}
+
+/// The tokens of `text` that may be paths, as the index spells paths: links to a forge cut
+/// to their path, a location suffix dropped, backslashes turned to slashes, a leading `./`
+/// gone; each with the line its location (`:12:5`) or link anchor (`#L12`) gives.
+fn located_path_tokens(text: &str) -> impl Iterator<Item = (String, Option<u32>)> + '_ {
     text.split(|c: char| {
         c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
     })
     .filter_map(|token| {
-        let token = linked_path(token);
-        let token = without_location(&token);
-        token.contains('.').then(|| forward_slashes(token).trim_start_matches("./").to_owned())
+        // A forge link's anchor: `#L12` or `#L12-L20`.
+        let anchor = token.split_once("#L").and_then(|(_, anchor)| {
+            anchor.split(|c: char| !c.is_ascii_digit()).next().and_then(|digits| digits.parse().ok())
+        });
+        let linked = linked_path(token);
+        let (path, line) = split_location(&linked);
+        path.contains('.').then(|| (forward_slashes(path).trim_start_matches("./").to_owned(), line.or(anchor)))
     })
 }
 
 /// `token` without the sentence's closing `.` or `:` and a location after the path
-/// (`src/walk.rs:12:5`, `C:\app\main.rs:3`); an extension's digits stay (`clip.mp4`).
-fn without_location(token: &str) -> &str {
-    split_location(token).0
-}
-
-/// `token` as [`without_location`] gives it, and the line of the location it dropped
-/// (`12` of `src/walk.rs:12:5`).
+/// (`src/walk.rs:12:5`, `C:\app\main.rs:3`; an extension's digits stay, `clip.mp4`), and the
+/// line of the location it dropped (`12`).
 fn split_location(token: &str) -> (&str, Option<u32>) {
     let mut token = token.trim_end_matches(['.', ':']);
     let mut line = None;
@@ -815,18 +821,9 @@ fn path_locations(text: &str) -> Vec<(String, u32)> {
     for frame in java_frames(text) {
         note(frame.0, frame.2);
     }
-    for token in text.split(|c: char| {
-        c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | ',' | '`' | '|')
-    }) {
-        // A forge link's anchor: `#L12` or `#L12-L20`.
-        let anchor = token.split_once("#L").and_then(|(_, anchor)| {
-            anchor.split(|c: char| !c.is_ascii_digit()).next().and_then(|digits| digits.parse().ok())
-        });
-        let linked = linked_path(token);
-        let (path, line) = split_location(&linked);
-        let is_source = path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension));
-        if is_source {
-            note(forward_slashes(path).trim_start_matches("./").to_owned(), line.or(anchor));
+    for (path, line) in located_path_tokens(text) {
+        if path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension)) {
+            note(path, line);
         }
     }
     found

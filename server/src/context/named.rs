@@ -7,7 +7,7 @@ use std::path::Path;
 use super::index::Index;
 use super::issue::IssueQuery;
 use super::language::Language;
-use super::walk::{self, HIDDEN_PROJECT_FOLDERS};
+use super::walk::{self, hidden_away};
 use crate::workspace::WorkspacePath;
 
 /// Named files kept from one issue at most.
@@ -52,7 +52,7 @@ const WEB_DOMAINS: [&str; 10] = ["com", "org", "net", "io", "dev", "app", "ai", 
 /// the one file whose path ends with it (`init.lua` for `editors/nvim/lua/plugin/init.lua`).
 /// A name that several files share names none of them. Files the ignore rules leave out,
 /// those below dependencies and build output, links, hidden files other than a project's
-/// own (see [`HIDDEN_PROJECT_FOLDERS`]) and files that may hold secrets (`.env`, keys) are
+/// own (see [`walk::HIDDEN_PROJECT_FOLDERS`]) and files that may hold secrets (`.env`, keys) are
 /// never taken.
 pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let root = index.root();
@@ -96,9 +96,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let short_tails: Vec<&str> = missing.iter().map(|candidate| last_two_names(candidate)).collect();
     let tails: Vec<&str> = missing.iter().chain(&short_tails).copied().collect();
     // A search cut short by its limit cannot tell one file from many: it finds none.
-    if let Some(searched) =
-        (!missing.is_empty()).then(|| walk::files_ending_with(root, &tails, &HIDDEN_PROJECT_FOLDERS)).flatten()
-    {
+    if let Some(searched) = (!missing.is_empty()).then(|| walk::files_ending_with(root, &tails)).flatten() {
         let (whole, short) = searched.split_at(missing.len());
         for ((candidate, files), short_files) in missing.iter().zip(whole).zip(short) {
             let files = if files.is_empty() { short_files } else { files };
@@ -153,8 +151,7 @@ fn worth_a_search(candidate: &str) -> bool {
 /// keeps it, and not one that may hold secrets.
 fn may_be_shown(relative: &str) -> bool {
     let (folders, name) = relative.rsplit_once('/').unwrap_or(("", relative));
-    let project_folders =
-        folders.split('/').all(|folder| !folder.starts_with('.') || HIDDEN_PROJECT_FOLDERS.contains(&folder));
+    let project_folders = !folders.split('/').any(hidden_away);
     let project_name = !name.starts_with('.') || HIDDEN_PROJECT_FILES.iter().any(|file| name.starts_with(file));
     project_folders && project_name && !crate::workspace::holds_secrets(relative)
 }
@@ -181,12 +178,7 @@ mod tests {
     use crate::context::issue::analyze;
 
     fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tempdir();
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
+        let dir = crate::testing::tree(files);
         let index = Index::build(dir.path(), None);
         (dir, index)
     }

@@ -99,15 +99,19 @@ pub fn build_pack(
             named_lines.push((file.path.clone(), format!("{}{NAMED_UNREADABLE_NOTE}\n", file.path)));
             continue;
         };
-        let block = full_block(&file.path, NAMED_NOTE, &text);
-        if text.len() > MAX_NAMED_FULL_CHARS || full_section.len() + block.len() > named_budget {
-            let lines = text.lines().count();
-            let size = format!("{lines} lines, too long to show here: read_file or grep shows it");
-            named_lines.push((file.path.clone(), format!("{} [named in the issue; {size}]\n", file.path)));
-            continue;
+        // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
+        let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
+        match block.filter(|block| full_section.len() + block.len() <= named_budget) {
+            Some(block) => {
+                full_section.push_str(&block);
+                full_files.push(file.path.clone());
+            }
+            None => {
+                let lines = text.lines().count();
+                let size = format!("{lines} lines, too long to show here: read_file or grep shows it");
+                named_lines.push((file.path.clone(), format!("{} [named in the issue; {size}]\n", file.path)));
+            }
         }
-        full_section.push_str(&block);
-        full_files.push(file.path.clone());
     }
     let mut unreadable = HashSet::new();
     for file in ranked.iter().take(10) {

@@ -19,6 +19,7 @@ use super::graph::FileGraph;
 use super::index::{Index, IndexedFile, is_example_path, is_test_path};
 use super::issue::{self, IssueQuery};
 use super::terms;
+use crate::workspace::read_disk_text;
 
 /// One ranked file.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -29,8 +30,9 @@ pub struct RankedFile {
     pub score: f64,
     /// Why it ranks here, most important first.
     pub reasons: Vec<String>,
-    /// The 1-based line its best reason points at: the definition of a name the issue
-    /// gives, or the string holding a message it quotes; none when no reason points at a line.
+    /// The 1-based line its best reason points at: the line the issue gives with its path
+    /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
+    /// string holding a message it quotes; none when no reason points at a line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
 }
@@ -170,10 +172,11 @@ pub fn signals(index: &Index, issue_text: &str) -> Signals {
     signals_for(index, &issue::analyze(issue_text))
 }
 
-/// Computes the signals of `index`'s files for an analysed issue, the files read from disk.
+/// Computes the signals of `index`'s files for an analysed issue, the files read from disk
+/// as the overlay reads them (text only, within its size limit).
 pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
     let root = index.root();
-    signals_reading(index, query, &|path| std::fs::read_to_string(root.join(path)).ok())
+    signals_reading(index, query, &|path| read_disk_text(&root.join(path)).ok().flatten())
 }
 
 /// [`signals_for`], reading a file's current text (an editor's buffer, a run's overlay)

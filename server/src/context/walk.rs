@@ -14,19 +14,18 @@ use super::language::Language;
 const SKIPPED_DIRS: [&str; 8] =
     ["node_modules", ".gradle", ".idea", ".venv", "venv", "__pycache__", ".git", ".issuewright"];
 
-/// Whether the folder at `relative` (`a/b`) of `root` is one the index never enters:
-/// dependencies (`node_modules`), tool state (`.venv`, `.gradle`) or build output (`target`,
-/// `dist`) that holds no project of its own. For searches that should agree with the index.
-pub fn left_out_folder(root: &Path, relative: &str) -> bool {
-    skipped_folder(root, relative)
-}
-
 /// Hidden folders that projects keep in their repository (`.github/workflows/ci.yml`), which
 /// searches and named files take although they are hidden; every other hidden folder
 /// (`.ssh`, `.config`, `.cargo`, `.cache`) is left out, as tools and users keep credentials
 /// and caches there.
 pub const HIDDEN_PROJECT_FOLDERS: [&str; 7] =
     [".github", ".gitlab", ".circleci", ".devcontainer", ".husky", ".changeset", ".storybook"];
+
+/// Whether a folder named `name` is hidden and not one a project keeps (see
+/// [`HIDDEN_PROJECT_FOLDERS`]): searches and named files leave it out.
+pub fn hidden_away(name: &str) -> bool {
+    name.starts_with('.') && !HIDDEN_PROJECT_FOLDERS.contains(&name)
+}
 
 /// Names build tools give their output folders: never indexed, except inside a `src`
 /// folder, where they are packages or modules (`src/main/java/com/acme/build/`), or when
@@ -41,8 +40,10 @@ const PROJECT_MANIFESTS: [&str; 6] =
     ["Cargo.toml", "package.json", "tsconfig.json", "pom.xml", "build.gradle", "build.gradle.kts"];
 
 /// Whether the folder at `relative` (`a/b`) of `root` is one the walk never enters for its
-/// name.
-pub(super) fn skipped_folder(root: &Path, relative: &str) -> bool {
+/// name: dependencies (`node_modules`), tool state (`.venv`, `.gradle`) or build output
+/// (`target`, `dist`) that holds no project of its own. Searches that should agree with the
+/// index ask it too.
+pub fn skipped_folder(root: &Path, relative: &str) -> bool {
     let name = relative.rsplit('/').next().unwrap_or(relative);
     SKIPPED_DIRS.contains(&name)
         || (named_like_output(relative)
@@ -283,23 +284,16 @@ const MAX_SEARCHED_ENTRIES: usize = 200_000;
 /// For each of `tails` (`init.lua`, `lua/plugin/init.lua`), the files of `root` whose path
 /// is it or ends with `/` and it, in path order, at most two (enough to tell one from
 /// many): none that the ignore rules leave out, below a folder the walk never enters, or
-/// below a hidden folder other than `hidden_folders`. None when the tree holds more than
-/// the search visits, so that what it found may not be all.
-pub(super) fn files_ending_with(root: &Path, tails: &[&str], hidden_folders: &[&str]) -> Option<Vec<Vec<String>>> {
+/// below a hidden folder a project does not keep ([`hidden_away`]). None when the tree
+/// holds more than the search visits, so that what it found may not be all.
+pub(super) fn files_ending_with(root: &Path, tails: &[&str]) -> Option<Vec<Vec<String>>> {
     let mut found = vec![Vec::new(); tails.len()];
-    let hidden_folders: Vec<String> = hidden_folders.iter().map(|folder| (*folder).to_owned()).collect();
     let walk = crate::workspace::workspace_walk(root, root)
         .hidden(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
             let root = root.to_owned();
-            move |entry| {
-                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
-                let name = entry.file_name().to_string_lossy();
-                !is_dir
-                    || ((!name.starts_with('.') || hidden_folders.iter().any(|folder| *folder == name))
-                        && relative_path(&root, entry.path()).is_some_and(|relative| !skipped_folder(&root, &relative)))
-            }
+            move |entry| enters(&root, entry, || entry.file_name().to_str().is_some_and(hidden_away))
         })
         .build();
     for (visited, entry) in walk.flatten().enumerate() {
@@ -328,14 +322,18 @@ fn walker(root: &Path, below: &str, full: Arc<AtomicBool>) -> ignore::Walk {
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
             let root = root.to_owned();
-            move |entry| {
-                let is_dir = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
-                !(is_dir
-                    && (full.load(Ordering::Relaxed)
-                        || relative_path(&root, entry.path()).is_none_or(|relative| skipped_folder(&root, &relative))))
-            }
+            move |entry| enters(&root, entry, || full.load(Ordering::Relaxed))
         })
         .build()
+}
+
+/// Whether a walk of `root` goes on into `entry`: any file or the top; a folder unless
+/// `left_out` says so, it is named like dependencies or build output ([`skipped_folder`]),
+/// or no workspace path can spell its name.
+fn enters(root: &Path, entry: &ignore::DirEntry, left_out: impl FnOnce() -> bool) -> bool {
+    let is_folder = entry.file_type().is_some_and(|t| t.is_dir()) && entry.depth() > 0;
+    !is_folder
+        || (!left_out() && relative_path(root, entry.path()).is_some_and(|relative| !skipped_folder(root, &relative)))
 }
 
 /// `absolute` relative to `root` with `/` separators; none outside it, or for a name that

@@ -11,6 +11,7 @@ use tower_lsp::Client;
 
 use super::commands::run_config;
 use super::errors::CommandError;
+use super::progress::building_line;
 use super::proposal::uri_of;
 use super::state::{EditorBase, ServerState};
 use crate::agent::{PackPlace, first_context};
@@ -52,12 +53,10 @@ pub(super) async fn preview(
     let issue = issues::resolve(&args.issue, root.path())?;
     let config = run_config(client, state, root, None).await?;
     let index = state.index.ready(INDEX_WAIT).await.ok_or_else(|| {
-        CommandError::IndexNotReady(match state.index.progress() {
-            _ if state.index.build_failed() => "could not be built (the server's log says why)".to_owned(),
-            (indexed, Some(found)) => {
-                format!("is still being built ({indexed} of {found} source files); try again in a moment")
-            }
-            (_, None) => "is still being built (finding source files); try again in a moment".to_owned(),
+        CommandError::IndexNotReady(if state.index.build_failed() {
+            "could not be built (the server's log says why)".to_owned()
+        } else {
+            format!("is still being built ({}); try again in a moment", building_line(&state.index))
         })
     })?;
     let started = Instant::now();

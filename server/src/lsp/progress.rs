@@ -32,14 +32,26 @@ pub fn token_of(run_id: &RunId) -> NumberOrString {
     NumberOrString::String(format!("issuewright/{run_id}"))
 }
 
-/// Forwards a run's events to the client until the run ends.
-pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut events: mpsc::UnboundedReceiver<RunEvent>) {
-    let token = token_of(&run_id);
-    let mut progress = with_progress
+/// Whether `$/progress` may be sent under `token`: the client takes it (`with_progress`) and
+/// accepted the token.
+async fn progress_created(client: &Client, token: &NumberOrString, with_progress: bool) -> bool {
+    with_progress
         && client
             .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })
             .await
-            .is_ok();
+            .is_ok()
+}
+
+/// Sends one step of the progress under `token`.
+async fn send_progress(client: &Client, token: &NumberOrString, step: WorkDoneProgress) {
+    let params = ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(step) };
+    client.send_notification::<Progress>(params).await;
+}
+
+/// Forwards a run's events to the client until the run ends.
+pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut events: mpsc::UnboundedReceiver<RunEvent>) {
+    let token = token_of(&run_id);
+    let mut progress = progress_created(&client, &token, with_progress).await;
     while let Some(event) = events.recv().await {
         client.send_notification::<RunEventNotification>(json!({"runId": run_id, "event": event})).await;
         let step = match &event {
@@ -88,8 +100,7 @@ pub async fn follow(client: Client, run_id: RunId, with_progress: bool, mut even
             })),
         };
         if let (true, Some(step)) = (progress, step) {
-            let params = ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(step) };
-            client.send_notification::<Progress>(params).await;
+            send_progress(&client, &token, step).await;
         }
         if let RunEvent::Finished { status, files } = event {
             let (kind, message) = match status.state {
@@ -119,20 +130,22 @@ const INDEX_REPORT_EVERY: Duration = Duration::from_millis(500);
 /// How long the first index build is followed at most.
 const INDEX_FOLLOWED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// How far the first build of `live` has come, in words: `1200 of 3400 source files`, or
+/// `finding source files` while the walk runs.
+pub(super) fn building_line(live: &LiveIndex) -> String {
+    match live.progress() {
+        (indexed, Some(found)) => format!("{indexed} of {found} source files"),
+        (_, None) => "finding source files".into(),
+    }
+}
+
 /// Shows the first build of `live` in the editor until it is done (`with_progress`: the client
 /// takes `$/progress`): the files found, then how many of them are indexed, then how long it
 /// took. Returns the index once built.
 pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool) -> Option<Arc<Index>> {
     let token = NumberOrString::String(INDEX_TOKEN.into());
-    let progress = with_progress
-        && client
-            .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })
-            .await
-            .is_ok();
-    let send = |step: WorkDoneProgress| {
-        let params = ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(step) };
-        client.send_notification::<Progress>(params)
-    };
+    let progress = progress_created(client, &token, with_progress).await;
+    let send = |step: WorkDoneProgress| send_progress(client, &token, step);
     if progress {
         send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
             title: "issuewright: indexing".into(),
@@ -152,10 +165,7 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
             let (indexed, found) = live.progress();
             send(WorkDoneProgress::Report(WorkDoneProgressReport {
                 cancellable: Some(false),
-                message: Some(match found {
-                    Some(found) => format!("{indexed} of {found} source files"),
-                    None => "finding source files".into(),
-                }),
+                message: Some(building_line(live)),
                 percentage: found.map(|found| (indexed.min(found) * 100 / found.max(1)) as u32),
             }))
             .await;

@@ -288,21 +288,8 @@ fn read_file(overlay: &mut Overlay, args: ReadFileArgs, max_bytes: usize) -> Res
 
 fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome, OverlayError> {
     let dir = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or(""))?;
-    let root = overlay.root().path().to_owned();
     // Dependencies, build output and hidden folders are named once, not listed file by file.
-    let mut left_out: Vec<(String, usize)> = Vec::new();
-    let mut listed = Vec::new();
-    for entry in overlay.list_files(&dir)? {
-        match search::left_out_folder_of(&root, &dir, &entry.path) {
-            // A folder the run made counts no file.
-            Some(_) if entry.is_dir => {}
-            Some(folder) => match left_out.iter_mut().find(|(known, _)| *known == folder) {
-                Some((_, count)) => *count += 1,
-                None => left_out.push((folder, 1)),
-            },
-            None => listed.push(entry),
-        }
-    }
+    let (listed, left_out) = search::apart_from_left_out(overlay.root().path(), &dir, overlay.list_files(&dir)?);
     if listed.is_empty() && left_out.is_empty() {
         return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
     }

@@ -7,9 +7,9 @@ use regex::{Regex, RegexBuilder};
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
-use crate::context::walk::{HIDDEN_PROJECT_FOLDERS, left_out_folder};
+use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
-use crate::workspace::{Overlay, OverlayError, WorkspacePath};
+use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
 pub const MAX_MATCHES: usize = 200;
@@ -33,29 +33,21 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     if crate::workspace::holds_secrets(scope.as_str()) {
         return Err(format!("`{scope}` holds secrets (credentials or keys), which are never searched"));
     }
-    // A file (on disk, staged, or a buffer the editor has not saved) is searched alone, and
-    // one that cannot be read says why.
-    let single = match overlay.peek_checked(&scope) {
-        _ if scope.is_root() => false,
-        Ok(found) => found.is_some(),
-        Err(OverlayError::IsDirectory(_)) => false,
+    // A file (on disk, staged, or a buffer the editor has not saved) is searched alone, as
+    // read here, and one that cannot be read says why.
+    let mut single = match overlay.peek_checked(&scope) {
+        _ if scope.is_root() => None,
+        Ok(found) => found,
+        Err(OverlayError::IsDirectory(_)) => None,
         Err(error) => return Err(error.to_string()),
     };
-    let mut left_out: Vec<String> = Vec::new();
-    let files: Vec<WorkspacePath> = if single {
-        vec![scope.clone()]
-    } else {
-        let root = overlay.root().path();
-        let mut files = Vec::new();
-        for entry in overlay.list_files(&scope).map_err(|error| error.to_string())? {
-            match left_out_folder_of(root, &scope, &entry.path) {
-                Some(folder) if !left_out.contains(&folder) => left_out.push(folder),
-                Some(_) => {}
-                None if !entry.is_dir => files.push(entry.path),
-                None => {}
-            }
+    let (files, left_out) = match single {
+        Some(_) => (vec![scope.clone()], Vec::new()),
+        None => {
+            let listed = overlay.list_files(&scope).map_err(|error| error.to_string())?;
+            let (listed, left_out) = apart_from_left_out(overlay.root().path(), &scope, listed);
+            (listed.into_iter().filter(|entry| !entry.is_dir).map(|entry| entry.path).collect(), left_out)
         }
-        files
     };
     let mut output = String::new();
     let mut matches = 0;
@@ -68,7 +60,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
             cut_short = true;
             break;
         }
-        let Some(text) = overlay.peek(path) else {
+        let Some(text) = single.take().or_else(|| overlay.peek(path)) else {
             unreadable.push(path);
             continue;
         };
@@ -94,7 +86,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
         );
     }
     if !left_out.is_empty() {
-        let folders: Vec<String> = left_out.iter().take(5).map(|folder| format!("{folder}/")).collect();
+        let folders: Vec<String> = left_out.iter().take(5).map(|(folder, _)| format!("{folder}/")).collect();
         let more = if left_out.len() > 5 { format!(" and {} more", left_out.len() - 5) } else { String::new() };
         let _ = writeln!(
             output,
@@ -116,20 +108,39 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     Ok(ToolOutcome::ok(output, false))
 }
 
+/// `listed`, the entries below `scope`, apart from those in folders listings and searches
+/// leave out ([`left_out_folder_of`]); those folders, each with its count of files, in the
+/// order first met.
+pub(super) fn apart_from_left_out(
+    root: &std::path::Path,
+    scope: &WorkspacePath,
+    listed: Vec<Listed>,
+) -> (Vec<Listed>, Vec<(String, usize)>) {
+    let mut kept = Vec::new();
+    let mut left_out: Vec<(String, usize)> = Vec::new();
+    for entry in listed {
+        match left_out_folder_of(root, scope, &entry.path) {
+            // A folder the run made counts no file.
+            Some(_) if entry.is_dir => {}
+            Some(folder) => match left_out.iter_mut().find(|(known, _)| *known == folder) {
+                Some((_, count)) => *count += 1,
+                None => left_out.push((folder, 1)),
+            },
+            None => kept.push(entry),
+        }
+    }
+    (kept, left_out)
+}
+
 /// The folder below `scope` holding `path` that listings and searches leave out as the index
 /// does (dependencies, tool state, build output) or as hidden (`.cache`; not a project's own,
 /// such as `.github`), if any: naming such a folder as the scope lists and searches it.
-pub(super) fn left_out_folder_of(
-    root: &std::path::Path,
-    scope: &WorkspacePath,
-    path: &WorkspacePath,
-) -> Option<String> {
+fn left_out_folder_of(root: &std::path::Path, scope: &WorkspacePath, path: &WorkspacePath) -> Option<String> {
     let folders: Vec<&str> = path.as_str().split('/').collect();
     let depth = scope.as_str().split('/').filter(|part| !part.is_empty()).count();
     (depth..folders.len().saturating_sub(1)).find_map(|end| {
         let folder = folders[..=end].join("/");
-        let hidden = folders[end].starts_with('.') && !HIDDEN_PROJECT_FOLDERS.contains(&folders[end]);
-        (hidden || left_out_folder(root, &folder)).then_some(folder)
+        (hidden_away(folders[end]) || skipped_folder(root, &folder)).then_some(folder)
     })
 }
 

@@ -395,11 +395,16 @@ impl Overlay {
             return Ok(tracked.current().map(str::to_owned));
         }
         let absolute = self.root.resolve(path)?;
-        match self.base.read(&absolute) {
-            Ok(text) => Ok(text.map(|base| base.text)),
-            Err(BaseError::IsDirectory) => Err(OverlayError::IsDirectory(path.clone())),
-            Err(error) => Err(OverlayError::Base(path.clone(), error)),
-        }
+        Ok(self.read_base(path, &absolute)?.map(|base| base.text))
+    }
+
+    /// The base text of `path` (at `absolute`), as the user has it; a base that cannot be
+    /// read is named by its workspace path.
+    fn read_base(&self, path: &WorkspacePath, absolute: &Path) -> Result<Option<BaseText>, OverlayError> {
+        self.base.read(absolute).map_err(|error| match error {
+            BaseError::IsDirectory => OverlayError::IsDirectory(path.clone()),
+            other => OverlayError::Base(path.clone(), other),
+        })
     }
 
     /// For a file the run has touched: its text as the user had it when the run first
@@ -448,10 +453,7 @@ impl Overlay {
     fn track(&mut self, path: &WorkspacePath) -> Result<&mut Tracked, OverlayError> {
         if !self.files.contains_key(path) {
             let absolute = self.root.resolve(path)?;
-            let base = self.base.read(&absolute).map_err(|error| match error {
-                BaseError::IsDirectory => OverlayError::IsDirectory(path.clone()),
-                other => OverlayError::Base(path.clone(), other),
-            })?;
+            let base = self.read_base(path, &absolute)?;
             self.files.insert(path.clone(), Tracked { base, staged: None });
         }
         Ok(self.files.get_mut(path).expect("tracked just above"))
