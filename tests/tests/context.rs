@@ -2,10 +2,11 @@
 //! server keeps while the editor types.
 
 use std::ffi::OsStr;
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, done, issuewright_in, issuewright_on, ledger, replay, run_report, turn};
+use issuewright_tests::{Scratch, binary, done, issuewright_in, issuewright_on, ledger, replay, run_report, turn};
 use serde_json::{Value, json};
 
 /// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
@@ -206,6 +207,35 @@ fn index_reports_counts_per_language() {
     assert_eq!(report["crates"][0]["name"], "limits");
     assert_eq!(report["packages"], json!([{"dir": "web", "name": "@limits/web"}]));
     assert_eq!(report["cacheHits"], 0);
+}
+
+/// `issuewright context ... | head -1`: when the reader leaves after one line, the command
+/// ends quietly and with success, not with a panic's backtrace.
+#[test]
+fn a_reader_that_stops_early_ends_the_listing_quietly() {
+    let mut files = vec![("Cargo.toml".to_owned(), "[package]\nname = \"limits\"\nversion = \"0.1.0\"\n".to_owned())];
+    for n in 0..1500 {
+        files.push((format!("src/limiter_{n}.rs"), format!("pub fn limiter_{n}() -> u32 {{ {n} }}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let scratch = Scratch::new(&refs);
+    // 1,500 listed files are far more than a pipe holds, so the command is still writing when
+    // the reader goes.
+    let mut child = Command::new(binary())
+        .args(["context", "--issue", "the limiter is slow", "--top", "1500"])
+        .current_dir(scratch.workspace())
+        .envs(scratch.env())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start issuewright");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(first.starts_with("  1. src/limiter_"), "{first}");
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

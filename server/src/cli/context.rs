@@ -1,6 +1,7 @@
 //! `issuewright context`: rank a repository's files for an issue, and show the context pack
 //! a run would start from.
 
+use super::out::outln;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -59,24 +60,24 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         if let Some((model, budget, pack)) = &packed {
             out["pack"] = pack_json(model, *budget, pack);
         }
-        println!("{out}");
+        outln!("{out}");
     } else {
         for file in &named {
-            println!("  named: {}", file.path);
+            outln!("  named: {}", file.path);
             for reason in &file.reasons {
-                println!("       {reason}");
+                outln!("       {reason}");
             }
         }
         for (position, file) in listed.iter().enumerate() {
             let line = file.line.map(|line| format!(":{line}")).unwrap_or_default();
-            println!("{:>3}. {}{line}  ({:.3})", position + 1, file.path, file.score);
+            outln!("{:>3}. {}{line}  ({:.3})", position + 1, file.path, file.score);
             for reason in &file.reasons {
-                println!("       {reason}");
+                outln!("       {reason}");
             }
         }
         eprintln!("{} files indexed, ranked in {elapsed_ms} ms", index.len());
         if let Some((model, budget, pack)) = &packed {
-            println!("\n{}", pack.text);
+            outln!("\n{}", pack.text);
             eprintln!(
                 "context pack for {model}: {} of {budget} tokens; {} files in full, {} in the map",
                 pack.tokens,

@@ -1,5 +1,6 @@
 //! `issuewright index`: build the workspace index and report what it holds.
 
+use super::out::outln;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -43,14 +44,17 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "packages": packages.iter().map(|(dir, name)| json!({"dir": dir, "name": name})).collect::<Vec<_>>(),
             "parseErrors": broken.iter().map(|(path, errors)| json!({"path": path, "errors": errors})).collect::<Vec<_>>(),
         });
-        println!("{value:#}");
+        outln!("{value:#}");
     } else {
-        println!(
+        outln!(
             "{} files, {} bytes in {} ms ({} from cache)",
-            stats.files, stats.bytes, stats.elapsed_ms, stats.cache_hits
+            stats.files,
+            stats.bytes,
+            stats.elapsed_ms,
+            stats.cache_hits
         );
         for (language, counts) in &stats.languages {
-            println!(
+            outln!(
                 "  {language:<11} {:>6} files {:>10} bytes {:>7} definitions {:>7} references {:>6} imports ({} in the workspace) {:>4} parse errors {:>6} ms cpu",
                 counts.files,
                 counts.bytes,
@@ -68,10 +72,10 @@ pub fn run(args: &IndexArgs) -> ExitCode {
                 0 => String::new(),
                 more => format!(" and {more} more (--json lists them all)"),
             };
-            println!("  parse errors in {} files: {}{more}", broken.len(), shown.join(", "));
+            outln!("  parse errors in {} files: {}{more}", broken.len(), shown.join(", "));
         }
         for (path, why) in &stats.skipped {
-            println!("  skipped {path}: {why}");
+            outln!("  skipped {path}: {why}");
         }
     }
     ExitCode::SUCCESS

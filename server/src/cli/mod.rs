@@ -2,6 +2,7 @@
 
 mod context;
 mod index;
+mod out;
 mod run;
 mod validate;
 

@@ -1,5 +1,6 @@
 //! `issuewright run`: one headless run, printed as a diff and a summary (or JSON).
 
+use super::out::{out, outln};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -210,14 +211,14 @@ fn report(
             "applyError": applied.and_then(|result| result.as_ref().err()),
             "record": record,
         });
-        println!("{value:#}");
+        outln!("{value:#}");
         return;
     }
-    print!("{diff}");
+    out!("{diff}");
     if !diff.is_empty() {
-        println!();
+        outln!();
     }
-    println!(
+    outln!(
         "issuewright: run {run_id} {} after {} round(s), {} tool call(s) ({} failed)",
         status.state.as_str(),
         status.rounds,
@@ -236,7 +237,7 @@ fn report(
             n if n >= validation.errors => ", every error there before the run".to_owned(),
             n => format!(", {n} of {} errors there before the run", validation.errors),
         };
-        println!(
+        outln!(
             "  build: {}, tests: {} ({} validation run(s){before})",
             words(validation.build),
             words(validation.tests),
@@ -244,31 +245,25 @@ fn report(
         );
     }
     if status.usage.input_tokens + status.usage.output_tokens > 0 {
-        println!("  tokens: {} in, {} out", status.usage.input_tokens, status.usage.output_tokens);
+        outln!("  tokens: {} in, {} out", status.usage.input_tokens, status.usage.output_tokens);
     }
     for file in &files {
-        println!(
-            "  {:<9} {}  (+{} -{})",
-            format!("{:?}", file.kind).to_lowercase(),
-            file.path,
-            file.added,
-            file.removed
-        );
+        outln!("  {:<9} {}  (+{} -{})", format!("{:?}", file.kind).to_lowercase(), file.path, file.added, file.removed);
     }
     if files.is_empty() {
-        println!("  no changes proposed");
+        outln!("  no changes proposed");
     }
-    println!("\n{}\n", status.summary.trim());
+    outln!("\n{}\n", status.summary.trim());
     match applied {
-        Some(Ok(count)) => println!("Applied {count} file(s) to {}.", args.repo.display()),
-        Some(Err(error)) => println!("Not applied: {error}"),
+        Some(Ok(count)) => outln!("Applied {count} file(s) to {}.", args.repo.display()),
+        Some(Err(error)) => outln!("Not applied: {error}"),
         None if status.state == RunState::Ready && !changes.is_empty() => {
-            println!(
+            outln!(
                 "Nothing was written. Apply with --apply, or: git -C {} apply {record}/diff.patch",
                 args.repo.display()
             )
         }
         None => {}
     }
-    println!("Run record: {record}");
+    outln!("Run record: {record}");
 }

@@ -1,6 +1,7 @@
 //! `issuewright validate`: the project's check (and tests) in the shadow workspace, printed
 //! as diagnostics.
 
+use super::out::outln;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -67,10 +68,10 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
         let read = |path: &WorkspacePath| read_disk_text(&root.path().join(path.as_str())).ok().flatten();
         let texts = TextsOnce::new(&read);
         let entries: Vec<Value> = problems.iter().map(|problem| entry(problem, &texts)).collect();
-        println!("{:#}", Value::Array(entries));
+        outln!("{:#}", Value::Array(entries));
     } else {
         for problem in &problems {
-            println!("{}", line(problem));
+            outln!("{}", line(problem));
         }
     }
     for report in &reports {
