@@ -2,8 +2,8 @@
 //!
 //!     cargo bench --bench index -- REPO...
 //!
-//! For each repository: `ctags -R` and `issuewright index --no-cache` (a cold index) run as
-//! processes, five times each; the median wall time, files/s, MB/s and peak memory (from
+//! For each repository: `ctags -R`, `issuewright index --no-cache` (a cold index) and
+//! `issuewright index` with a filled cache (a restart) run as processes, five times each; the median wall time, files/s, MB/s and peak memory (from
 //! `/usr/bin/time`, when installed) are printed, and the time tree-sitter alone takes to
 //! parse the same files on all cores (the floor of a cold index). Then the live index (the
 //! one the language server keeps) takes a one-line edit in a 3,000-line file, 50 times: the
@@ -41,6 +41,7 @@ fn main() {
         let mut index = Command::new(env!("CARGO_BIN_EXE_issuewright"));
         index.args(["index", "--no-cache", "--json", "--repo"]).arg(repo);
         row(&name, "issuewright index (cold)", files, bytes, measure(&mut index));
+        row(&name, "issuewright index (restart, cached)", files, bytes, restarted(repo));
         row(&name, "tree-sitter parsing alone", files, bytes, Some((parsing_alone(repo), None)));
     }
     println!();
@@ -82,6 +83,22 @@ fn parsing_alone(repo: &Path) -> Duration {
 }
 
 /// Median wall time and the largest peak RSS (kB) over the runs; `None` when it cannot run.
+/// A restart: `issuewright index` with the on-disk cache one earlier run filled (kept in a
+/// cache folder of its own, so the user's cache is neither read nor changed).
+fn restarted(repo: &Path) -> Option<(Duration, Option<u64>)> {
+    let cache = std::env::temp_dir().join(format!("issuewright-bench-cache-{}", std::process::id()));
+    let mut index = Command::new(env!("CARGO_BIN_EXE_issuewright"));
+    index
+        .args(["index", "--json", "--repo"])
+        .arg(repo)
+        .env("XDG_CACHE_HOME", &cache)
+        .env_remove("ISSUEWRIGHT_INDEX_CACHE");
+    let filled = run(&mut index);
+    let result = filled.and_then(|_| measure(&mut index));
+    let _ = std::fs::remove_dir_all(&cache);
+    result
+}
+
 fn measure(command: &mut Command) -> Option<(Duration, Option<u64>)> {
     let mut times = Vec::new();
     let mut peak = None;
@@ -105,6 +122,12 @@ fn run(command: &mut Command) -> Option<(Duration, Option<u64>)> {
         plain.args(command.get_args());
         plain
     };
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => process.env(key, value),
+            None => process.env_remove(key),
+        };
+    }
     let started = Instant::now();
     let output = process.output().ok()?;
     let elapsed = started.elapsed();
