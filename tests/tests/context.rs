@@ -121,6 +121,23 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     assert!(full.contains(&json!("src/limiter.rs")) && !full.contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["text"].as_str().unwrap().contains("src/pool.rs"), "the map names it");
+    assert_eq!(pack["partFiles"], json!([]), "the issue points nowhere into it");
+
+    // When the issue names a function of the large file, that function is shown, with the
+    // signatures of the rest in the map.
+    scratch.write(
+        "ISSUE.md",
+        "acquire_450 should wait\n`acquire_450` returns false at once when the `RateLimiter` is exhausted.\n",
+    );
+    let named = cli(&scratch, &["context", "--json", "--issue-file", issue, "--pack"]);
+    let pack = &named["pack"];
+    assert_eq!(pack["partFiles"], json!(["src/pool.rs"]), "{pack:#}");
+    assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");
+    let text = pack["text"].as_str().unwrap();
+    let part = "### src/pool.rs [in part: 1 of its 902 lines, the parts the issue points at; read_file shows the rest]\n\
+                lines 453-453:\n```\npub fn acquire_450(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }\n```\n";
+    assert!(text.contains(part), "{text}");
+    assert!(pack["tokens"].as_u64().unwrap() <= 9_830, "{pack:#}");
 }
 
 #[test]

@@ -83,6 +83,7 @@ impl Driver {
         let pack = self.context_pack(info).await;
         self.emit(RunEvent::Context {
             full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
+            part_files: pack.as_ref().map(|pack| pack.part_files.clone()).unwrap_or_default(),
             mapped_files: pack.as_ref().map_or(0, |pack| pack.mapped_files.len()),
             tokens: pack.as_ref().map_or(0, |pack| pack.tokens),
             indexed: self.spec.index.is_some(),
@@ -351,6 +352,7 @@ impl Driver {
         };
         self.log(LedgerEvent::ContextPack {
             full_files: pack.full_files.clone(),
+            part_files: pack.part_files.clone(),
             mapped_files: pack.mapped_files.clone(),
             tokens: pack.tokens,
         });

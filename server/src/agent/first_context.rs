@@ -24,6 +24,8 @@ impl FirstContext {
     pub fn place_of(&self, path: &str) -> PackPlace {
         if self.pack.full_files.iter().any(|file| file == path) {
             PackPlace::Full
+        } else if self.pack.part_files.iter().any(|file| file == path) {
+            PackPlace::Part
         } else if self.pack.mapped_files.iter().any(|file| file == path) {
             PackPlace::Map
         } else {
@@ -37,6 +39,9 @@ impl FirstContext {
 pub enum PackPlace {
     /// Its whole text is in the first prompt.
     Full,
+    /// Too large for the budget: the parts the issue points at are in the first prompt, and
+    /// its signatures in the map.
+    Part,
     /// Its path and main signatures are in the repository map.
     Map,
     /// It is not in the first prompt; the model can still read or search it.

@@ -252,7 +252,9 @@ pub enum RunEvent {
     Context {
         /// Files given in full, best first.
         full_files: Vec<String>,
-        /// How many files the repository map lists.
+        /// Files too large for the pack, given in the parts the issue points at, best first.
+        part_files: Vec<String>,
+        /// How many files the repository map lists (those given in part among them).
         mapped_files: usize,
         /// The pack's estimated size in tokens.
         tokens: usize,
@@ -305,17 +307,27 @@ pub enum RunEvent {
 /// What a run's first prompt holds of the workspace, in one line, for a
 /// [`RunEvent::Context`]; none for any other event.
 pub fn context_line(event: &RunEvent) -> Option<String> {
-    let RunEvent::Context { full_files, mapped_files, tokens, indexed } = event else { return None };
+    let RunEvent::Context { full_files, part_files, mapped_files, tokens, indexed } = event else { return None };
     if !indexed {
         return Some("context: none yet, the index is still being built; find_symbol answers once it is".into());
     }
-    let shown = full_files.iter().take(3).map(String::as_str).collect::<Vec<_>>().join(", ");
-    Some(match (full_files.len(), mapped_files) {
-        (0, 0) => "context: no file given to the model".into(),
-        (0, mapped) => format!("context: {mapped} files in the map, none in full (about {tokens} tokens)"),
-        (1..=3, mapped) => format!("context: {shown} in full; {mapped} more in the map (about {tokens} tokens)"),
-        (count, mapped) => {
-            format!("context: {shown} and {} more in full; {mapped} more in the map (about {tokens} tokens)", count - 3)
+    let list = |files: &[String]| {
+        let shown = files.iter().take(3).map(String::as_str).collect::<Vec<_>>().join(", ");
+        if files.len() > 3 { format!("{shown} and {} more", files.len() - 3) } else { shown }
+    };
+    Some(match (full_files.len(), part_files.len(), mapped_files) {
+        (0, 0, 0) => "context: no file given to the model".into(),
+        (0, 0, mapped) => format!("context: {mapped} files in the map, none in full (about {tokens} tokens)"),
+        _ => {
+            let mut held = Vec::new();
+            if !full_files.is_empty() {
+                held.push(format!("{} in full", list(full_files)));
+            }
+            if !part_files.is_empty() {
+                held.push(format!("{} in part", list(part_files)));
+            }
+            let others = mapped_files.saturating_sub(part_files.len());
+            format!("context: {}; {others} more in the map (about {tokens} tokens)", held.join(", "))
         }
     })
 }

@@ -529,10 +529,13 @@ async fn find_symbol_answers_once_an_index_building_at_the_start_is_ready() {
 
 #[test]
 fn the_context_line_says_what_the_first_prompt_holds() {
-    let line = |full: &[&str], mapped, indexed| {
-        let full_files = full.iter().map(|f| (*f).to_owned()).collect();
-        context_line(&RunEvent::Context { full_files, mapped_files: mapped, tokens: 1200, indexed }).unwrap()
+    let owned = |files: &[&str]| files.iter().map(|f| (*f).to_owned()).collect::<Vec<_>>();
+    let parted = |full: &[&str], part: &[&str], mapped, indexed| {
+        let (full_files, part_files) = (owned(full), owned(part));
+        context_line(&RunEvent::Context { full_files, part_files, mapped_files: mapped, tokens: 1200, indexed })
+            .unwrap()
     };
+    let line = |full: &[&str], mapped, indexed| parted(full, &[], mapped, indexed);
     assert_eq!(
         line(&["a.rs", "b.rs"], 12, true),
         "context: a.rs, b.rs in full; 12 more in the map (about 1200 tokens)"
@@ -541,6 +544,12 @@ fn the_context_line_says_what_the_first_prompt_holds() {
         line(&["a.rs", "b.rs", "c.rs", "d.rs", "e.rs"], 0, true),
         "context: a.rs, b.rs, c.rs and 2 more in full; 0 more in the map (about 1200 tokens)"
     );
+    assert_eq!(
+        parted(&["a.rs"], &["big.rs"], 12, true),
+        "context: a.rs in full, big.rs in part; 11 more in the map (about 1200 tokens)",
+        "a file given in part is in the map too"
+    );
+    assert_eq!(parted(&[], &["big.rs"], 1, true), "context: big.rs in part; 0 more in the map (about 1200 tokens)");
     assert_eq!(line(&[], 0, true), "context: no file given to the model");
     assert_eq!(line(&[], 7, true), "context: 7 files in the map, none in full (about 1200 tokens)");
     assert!(line(&[], 0, false).starts_with("context: none yet, the index is still being built"));

@@ -79,9 +79,10 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         if let Some((model, budget, pack)) = &packed {
             outln!("\n{}", pack.text);
             eprintln!(
-                "context pack for {model}: {} of {budget} tokens; {} files in full, {} in the map",
+                "context pack for {model}: {} of {budget} tokens; {} files in full, {} in part, {} in the map",
                 pack.tokens,
                 pack.full_files.len(),
+                pack.part_files.len(),
                 pack.mapped_files.len()
             );
         }
@@ -146,6 +147,7 @@ fn pack_json(model: &str, budget: usize, pack: &ContextPack) -> Value {
         "budgetTokens": budget,
         "tokens": pack.tokens,
         "fullFiles": pack.full_files,
+        "partFiles": pack.part_files,
         "mappedFiles": pack.mapped_files,
         "text": pack.text,
     })

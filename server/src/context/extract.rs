@@ -74,6 +74,8 @@ pub struct Definition {
     pub kind: DefinitionKind,
     /// The 1-based line it starts on.
     pub line: u32,
+    /// The 1-based line it ends on (its body's last line).
+    pub end_line: u32,
     /// Its signature: the definition's text up to its body, whitespace collapsed.
     pub signature: String,
     /// The type, trait, class or module it belongs to.
@@ -177,6 +179,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             };
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
+            let end_line = node.end_position().row as u32 + 1;
             let signature = match (kind, node.kind()) {
                 (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
                 _ => signature(node, source),
@@ -193,11 +196,12 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                     name: derived,
                     kind: DefinitionKind::Macro,
                     line,
+                    end_line,
                     signature,
                     container: None,
                 });
             }
-            symbols.definitions.push(Definition { name, kind, line, signature, container });
+            symbols.definitions.push(Definition { name, kind, line, end_line, signature, container });
         }
     }
     let mut counts: HashMap<&str, u32> = HashMap::new();
@@ -583,7 +587,7 @@ mod tests {
         );
         let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
         assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");
-        assert_eq!(try_send.line, 41);
+        assert_eq!((try_send.line, try_send.end_line), (41, 48), "a definition spans its body");
         let sender = found.definitions.iter().find(|d| d.name == "Sender").unwrap();
         assert_eq!(sender.signature, "pub struct Sender<T>");
         let names = references(&found);
@@ -717,6 +721,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(found.imports, ["java.util.List", "java.util.concurrent", "java.util.Objects.requireNonNull"]);
         let publish = found.definitions.iter().find(|d| d.name == "publish").unwrap();
         assert_eq!(publish.signature, "public void publish(T event)");
+        assert_eq!((publish.line, publish.end_line), (16, 22));
         let names = references(&found);
         for expected in
             ["List", "Listener", "ArrayList", "requireNonNull", "onEvent", "Helpers", "log", "Base", "Closeable"]

@@ -39,6 +39,9 @@ pub struct ContextPack {
     pub text: String,
     /// Files included in full.
     pub full_files: Vec<String>,
+    /// Files too large for the budget, shown in the parts the issue points at (they are in
+    /// the map too).
+    pub part_files: Vec<String>,
     /// Files in the map.
     pub mapped_files: Vec<String>,
     /// Estimated tokens of `text`.
@@ -52,6 +55,15 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
 const FULL_HEADING: &str = "## The most relevant files, in full";
+/// The heading when some of the files are shown in part.
+const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts the issue points at";
+/// A part of a large file holds a whole definition up to this many lines, else this many
+/// lines around the line it is for.
+const MAX_PART_LINES: u32 = 80;
+/// Parts of one large file at most.
+const MAX_PARTS: usize = 3;
+/// Lines of comments and attributes above a definition a part takes with it at most.
+const MAX_LEAD_LINES: u32 = 15;
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
@@ -113,23 +125,31 @@ pub fn build_pack(
             }
         }
     }
+    let mentioned = Mentioned::new(issue);
     let mut unreadable = HashSet::new();
+    let mut part_files = Vec::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
             continue;
         };
         let block = full_block(&file.path, "", &text);
-        if full_section.len() + block.len() > full_budget {
-            // A file too big for what is left: the map will show its signatures instead.
+        if full_section.len() + block.len() <= full_budget {
+            full_section.push_str(&block);
+            full_files.push(file.path.clone());
             continue;
         }
-        full_section.push_str(&block);
-        full_files.push(file.path.clone());
+        // A file too big for what is left: the parts the issue points at, if it points into
+        // it and they fit; the map shows its signatures either way.
+        let Some(entry) = index.file(&file.path) else { continue };
+        let parts = parts_pointed_at(entry, file.line, &mentioned, &text);
+        if let Some(block) = parts_block(&file.path, &text, &parts, full_budget.saturating_sub(full_section.len())) {
+            full_section.push_str(&block);
+            part_files.push(file.path.clone());
+        }
     }
 
-    let mentioned = Mentioned::new(issue);
-    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + FULL_HEADING.len() + 4);
+    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 4);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
     for (path, line) in named_lines {
@@ -164,10 +184,116 @@ pub fn build_pack(
         let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
     }
     if !full_section.is_empty() {
-        let _ = write!(text, "{FULL_HEADING}\n\n{full_section}");
+        let heading = if part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
+        let _ = write!(text, "{heading}\n\n{full_section}");
     }
     let tokens = estimate_tokens(&text);
-    ContextPack { text, full_files, mapped_files, tokens }
+    ContextPack { text, full_files, part_files, mapped_files, tokens }
+}
+
+/// The lines of a large file the issue points at, as 1-based inclusive ranges, most
+/// important first: the line its ranking gives (a trace's `path:line`, a named definition, a
+/// quoted message), then the functions and methods the issue names, then the other
+/// definitions it names (types, constants), at most [`MAX_PARTS`]. A line's part is the
+/// largest definition holding it that has at most [`MAX_PART_LINES`] lines (the method, not
+/// its class), with the comments and attributes just above it; failing that, the lines
+/// around it.
+fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len() as u32;
+    let definitions = &file.symbols.definitions;
+    let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.closeness(&d.name) == 0).collect();
+    named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, d.line));
+    let mut targets: Vec<u32> = Vec::new();
+    for target in line.into_iter().chain(named.iter().map(|d| d.line)).filter(|&target| (1..=total).contains(&target)) {
+        if !targets.contains(&target) && targets.len() < MAX_PARTS {
+            targets.push(target);
+        }
+    }
+    let mut parts: Vec<(u32, u32)> = Vec::new();
+    for target in targets {
+        let holding = definitions
+            .iter()
+            .filter(|d| d.line <= target && target <= d.end_line && d.end_line - d.line < MAX_PART_LINES)
+            .max_by_key(|d| d.end_line - d.line);
+        let part = match holding {
+            Some(definition) => (lead_start(&lines, definition.line), definition.end_line.min(total)),
+            None => {
+                let start = target.saturating_sub(MAX_PART_LINES / 4).max(1);
+                (start, (start + MAX_PART_LINES - 1).min(total))
+            }
+        };
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    parts
+}
+
+/// `parts` in file order, those that overlap, touch or stand a few lines apart made one.
+fn merged(parts: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut sorted = parts.to_vec();
+    sorted.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (start, end) in sorted {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 + 3 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// The first line of the comments and attributes just above the definition that starts on
+/// `line` (doc comments, `#[derive]`, `@Override`), or `line` itself.
+fn lead_start(lines: &[&str], line: u32) -> u32 {
+    let mut start = line;
+    while start > 1 && line - start < MAX_LEAD_LINES {
+        let above = lines[start as usize - 2].trim_start();
+        let lead = ["//", "/*", "*", "#[", "@"].iter().any(|mark| above.starts_with(mark));
+        if !lead {
+            break;
+        }
+        start -= 1;
+    }
+    start
+}
+
+/// The pack's block for the `parts` of the file at `path` (most important first): as many of
+/// them as fit in `room` characters, shown in file order; none when not even one fits.
+fn parts_block(path: &str, text: &str, parts: &[(u32, u32)], room: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let fence = fence_for(text);
+    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
+    let block = |chosen: &[(u32, u32)]| {
+        let shown = merged(chosen);
+        let count: u32 = shown.iter().map(|(start, end)| end - start + 1).sum();
+        let mut block = format!(
+            "### {path} [in part: {count} of its {} lines, the parts the issue points at; read_file shows the rest]{generated}\n",
+            lines.len()
+        );
+        for (start, end) in shown {
+            let _ = writeln!(block, "lines {start}-{end}:\n{fence}");
+            for line in &lines[start as usize - 1..end as usize] {
+                block.push_str(line);
+            }
+            if !block.ends_with('\n') {
+                block.push('\n');
+            }
+            let _ = writeln!(block, "{fence}");
+        }
+        block.push('\n');
+        block
+    };
+    let mut chosen: Vec<(u32, u32)> = Vec::new();
+    for &part in parts {
+        chosen.push(part);
+        if block(&chosen).len() > room {
+            // A smaller part further down the list may still fit.
+            chosen.pop();
+        }
+    }
+    (!chosen.is_empty()).then(|| block(&chosen))
 }
 
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
@@ -441,5 +567,76 @@ mod tests {
         assert_eq!(pack.mapped_files, ["src/big.rs"]);
         assert!(pack.text.contains("src/big.rs (`tasks::big`)\n    401: pub fn try_join_next()"), "{}", pack.text);
         assert!(pack.text.contains("... 389 more"), "{}", pack.text);
+        assert_eq!(pack.part_files, ["src/big.rs"], "the named function is shown too");
+        assert!(
+            pack.text.contains("### src/big.rs [in part: 1 of its 401 lines, the parts the issue points at; read_file shows the rest]\nlines 401-401:\n```\npub fn try_join_next() {}\n```\n"),
+            "{}",
+            pack.text
+        );
+    }
+
+    /// A pool of 600 small methods with `acquire` and `release` far apart in it.
+    fn large_pool() -> String {
+        let mut pool = String::from("pub struct Pool;\n\nimpl Pool {\n");
+        for n in 0..300 {
+            let _ = writeln!(pool, "    pub fn filler_{n}(&self) -> u32 {{ {n} }}");
+        }
+        pool.push_str("    /// Takes a worker, waiting while all are busy.\n    #[inline]\n    pub fn acquire(&self) -> u32 {\n        let idle = self.filler_1();\n        if idle == 0 {\n            panic!(\"pool exhausted\");\n        }\n        idle\n    }\n");
+        for n in 300..600 {
+            let _ = writeln!(pool, "    pub fn filler_{n}(&self) -> u32 {{ {n} }}");
+        }
+        pool.push_str("    pub fn release(&self, worker: u32) {\n        drop(worker);\n    }\n}\n");
+        pool
+    }
+
+    #[test]
+    fn a_large_files_parts_are_the_definitions_the_issue_points_at_with_their_comments() {
+        let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
+        let issue = "`Pool::acquire` panics with \"pool exhausted\" after `release`";
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert!(pack.full_files.is_empty(), "{}", pack.text);
+        assert_eq!(pack.part_files, ["src/pool.rs"]);
+        assert_eq!(pack.mapped_files, ["src/pool.rs"], "its signatures are in the map too");
+        assert!(pack.text.contains(PARTS_HEADING), "{}", pack.text);
+        // The method with its doc comment and attribute, not the impl around it; then the
+        // other named method, in file order.
+        let acquire = "lines 304-312:\n```\n    /// Takes a worker, waiting while all are busy.\n    #[inline]\n    pub fn acquire(&self) -> u32 {\n";
+        assert!(pack.text.contains(acquire), "{}", pack.text);
+        assert!(pack.text.contains("            panic!(\"pool exhausted\");\n        }\n        idle\n    }\n```\nlines 613-615:\n```\n    pub fn release(&self, worker: u32) {\n"), "{}", pack.text);
+        assert!(pack.text.contains("[in part: 13 of its 616 lines,"), "{}", pack.text);
+        assert!(pack.text.contains("lines 1-1:\n```\npub struct Pool;\n```\nlines 304-312:"), "the named type too");
+        assert!(!pack.text.contains("filler_299(&self) -> u32 { 299 }\n    /// Takes"), "{}", pack.text);
+        assert!(pack.tokens <= 2_000);
+
+        // With room for one part only, the first is shown.
+        let ranked = rank(&index, issue);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let tight = build_pack(&index, &ranked, &[], &analyze(issue), 130, read);
+        assert!(tight.text.contains("[in part: 9 of its 616 lines,"), "{}", tight.text);
+        assert!(!tight.text.contains("pub fn release(&self, worker: u32) {\n        drop"), "{}", tight.text);
+        assert!(tight.tokens <= 130, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_line_deep_in_a_long_definition_is_shown_with_the_lines_around_it() {
+        let mut long = String::from("pub fn run() {\n");
+        for n in 0..600 {
+            let _ = writeln!(long, "    step({n});");
+        }
+        long.push_str("}\n");
+        let (dir, index) = workspace(&[("src/main.rs", long)]);
+        let pack = pack_for(&dir, &index, "thread 'main' panicked at src/main.rs:300:5", 2_000);
+        assert_eq!(pack.part_files, ["src/main.rs"], "{}", pack.text);
+        assert!(pack.text.contains("lines 280-359:\n```\n    step(278);\n"), "{}", pack.text);
+        assert!(pack.text.contains("    step(357);\n```\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn a_large_file_the_issue_points_nowhere_into_is_only_mapped() {
+        let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
+        let pack = pack_for(&dir, &index, "the pool is slow", 2_000);
+        assert!(pack.part_files.is_empty(), "{}", pack.text);
+        assert_eq!(pack.mapped_files, ["src/pool.rs"]);
+        assert!(!pack.text.contains(PARTS_HEADING));
     }
 }

@@ -86,6 +86,7 @@ pub(super) async fn preview(
         let uri = WorkspacePath::parse(path).ok().map(|path| uri_of(root, &path));
         let place = match first.place_of(path) {
             PackPlace::Full => json!("full"),
+            PackPlace::Part => json!("part"),
             PackPlace::Map => json!("map"),
             PackPlace::Absent => Value::Null,
         };
@@ -119,6 +120,7 @@ pub(super) async fn preview(
         "budgetTokens": first.budget_tokens,
         "packTokens": first.pack.tokens,
         "filesInFull": first.pack.full_files.len(),
+        "filesInPart": first.pack.part_files.len(),
         "filesInMap": first.pack.mapped_files.len(),
         "indexedFiles": index.len(),
         "elapsedMs": started.elapsed().as_millis() as u64,

@@ -29,6 +29,9 @@ pub enum LedgerEvent {
     ContextPack {
         /// Files included in full.
         full_files: Vec<String>,
+        /// Files too large for the budget, in the parts the issue points at.
+        #[serde(default)]
+        part_files: Vec<String>,
         /// Files in the repository map.
         mapped_files: Vec<String>,
         /// Estimated tokens.

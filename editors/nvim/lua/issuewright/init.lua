@@ -150,7 +150,7 @@ function M.show_context(issue, top)
     notify(err, vim.log.levels.ERROR)
     return nil, err
   end
-  local places = { full = 'in full', map = 'in the map' }
+  local places = { full = 'in full', part = 'in part', map = 'in the map' }
   local items = {}
   local function add(label, file)
     local place = places[file.inPack] or 'not in the prompt'
