@@ -193,7 +193,8 @@ pub fn build_pack(
 
 /// The lines of a large file the issue points at, as 1-based inclusive ranges, most
 /// important first: the line its ranking gives (a trace's `path:line`, a named definition, a
-/// quoted message), then the functions and methods the issue names, then the other
+/// quoted message), then the functions and methods the issue names (those of a type it
+/// names first), then the other
 /// definitions it names (types, constants), at most [`MAX_PARTS`]. A line's part is the
 /// largest definition holding it that has at most [`MAX_PART_LINES`] lines (the method, not
 /// its class), with the comments and attributes just above it; failing that, the lines
@@ -203,7 +204,9 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
     let total = lines.len() as u32;
     let definitions = &file.symbols.definitions;
     let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.closeness(&d.name) == 0).collect();
-    named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, d.line));
+    // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
+    let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
+    named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, !of_named_type(d), d.line));
     let mut targets: Vec<u32> = Vec::new();
     for target in line.into_iter().chain(named.iter().map(|d| d.line)).filter(|&target| (1..=total).contains(&target)) {
         if !targets.contains(&target) && targets.len() < MAX_PARTS {
@@ -214,8 +217,8 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
     for target in targets {
         let holding = definitions
             .iter()
-            .filter(|d| d.line <= target && target <= d.end_line && d.end_line - d.line < MAX_PART_LINES)
-            .max_by_key(|d| d.end_line - d.line);
+            .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < MAX_PART_LINES)
+            .max_by_key(|d| d.end_line.saturating_sub(d.line));
         let part = match holding {
             Some(definition) => (lead_start(&lines, definition.line), definition.end_line.min(total)),
             None => {
@@ -615,6 +618,33 @@ mod tests {
         assert!(tight.text.contains("[in part: 9 of its 616 lines,"), "{}", tight.text);
         assert!(!tight.text.contains("pub fn release(&self, worker: u32) {\n        drop"), "{}", tight.text);
         assert!(tight.tokens <= 130, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_method_of_the_type_the_issue_names_comes_before_its_namesakes() {
+        let mut text = String::new();
+        for (ty, filler) in [("Alpha", 0), ("Beta", 1), ("Gamma", 2)] {
+            let _ = writeln!(text, "pub struct {ty};\nimpl {ty} {{\n    pub fn new() -> Self {{");
+            for k in 0..8 {
+                let _ = writeln!(text, "        let _part_{k} = {k};");
+            }
+            let _ = writeln!(text, "        {ty}\n    }}");
+            for n in 0..150 {
+                let _ = writeln!(text, "    pub fn filler_{filler}_{n}(&self) -> u32 {{ {n} }}");
+            }
+            text.push_str("}\n");
+        }
+        let (dir, index) = workspace(&[("src/kinds.rs", text)]);
+        // Room for one part: the `new` of `Gamma`, though `Alpha::new` comes first in the file.
+        let pack = pack_for(&dir, &index, "`Gamma::new` should take a capacity", 150);
+        assert_eq!(pack.part_files, ["src/kinds.rs"], "{}", pack.text);
+        assert!(pack.text.contains("        Gamma\n    }\n```"), "{}", pack.text);
+        assert!(pack.text.contains("[in part: 11 of its"), "one part only: {}", pack.text);
+        // So too with no line from the ranking: the named type's `new` leads its namesakes.
+        let query = analyze("`Gamma::new` should take a capacity");
+        let text = std::fs::read_to_string(dir.path().join("src/kinds.rs")).unwrap();
+        let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), None, &Mentioned::new(&query), &text);
+        assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
     }
 
     #[test]
