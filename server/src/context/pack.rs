@@ -220,7 +220,7 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
             .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < MAX_PART_LINES)
             .max_by_key(|d| d.end_line.saturating_sub(d.line));
         let part = match holding {
-            Some(definition) => (lead_start(&lines, definition.line), definition.end_line.min(total)),
+            Some(definition) => (lead_start(&lines, definition.line).max(1), definition.end_line.min(total)),
             None => {
                 let start = target.saturating_sub(MAX_PART_LINES / 4).max(1);
                 (start, (start + MAX_PART_LINES - 1).min(total))
@@ -645,6 +645,46 @@ mod tests {
         let text = std::fs::read_to_string(dir.path().join("src/kinds.rs")).unwrap();
         let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), None, &Mentioned::new(&query), &text);
         assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
+    }
+
+    proptest::proptest! {
+        /// Whatever the index says of a file (a stale or damaged entry among it), its parts
+        /// lie inside the file and its block inside the room given.
+        #[test]
+        fn parts_stay_inside_the_file_and_the_room(
+            lines in 0usize..120,
+            early in proptest::collection::vec((0u32..8, 0u32..130), 0..4),
+            anywhere in proptest::collection::vec((0u32..130, 0u32..130), 0..6),
+            line in proptest::option::of(0u32..130),
+            room in 0usize..4000,
+            crlf in proptest::bool::ANY,
+        ) {
+            let end = if crlf { "\r\n" } else { "\n" };
+            let text: String = (0..lines).map(|n| format!("    // line {n}{end}")).collect();
+            let mut file = IndexedFile::from_source("src/a.rs", crate::context::Language::Rust, text.as_bytes());
+            file.symbols.definitions = early
+                .iter()
+                .chain(&anywhere)
+                .enumerate()
+                .map(|(k, &(line, end_line))| Definition {
+                    name: format!("item_{k}"),
+                    kind: DefinitionKind::Function,
+                    line,
+                    end_line,
+                    signature: String::new(),
+                    container: None,
+                })
+                .collect();
+            let issue = analyze("`item_0`, `item_1`, `item_2` and `item_3` break");
+            let parts = parts_pointed_at(&file, line, &Mentioned::new(&issue), &text);
+            proptest::prop_assert!(parts.len() <= MAX_PARTS);
+            for &(start, last) in &parts {
+                proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
+            }
+            if let Some(block) = parts_block("src/a.rs", &text, &parts, room) {
+                proptest::prop_assert!(block.len() <= room);
+            }
+        }
     }
 
     #[test]
