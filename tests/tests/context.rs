@@ -167,6 +167,14 @@ fn files_the_issue_names_in_no_parsed_language_are_shown_as_text() {
     let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "1", "--issue", issue], &[]);
     let listing = String::from_utf8_lossy(&output.stdout);
     assert!(listing.starts_with("  named: README.md\n"), "{listing}");
+
+    // A line given with the name is kept where the file has it.
+    let issue = "README.md:3 does not compile";
+    let ranked = cli(&scratch, &["context", "--json", "--issue", issue]);
+    assert_eq!(ranked["named"][0]["line"], 3, "{ranked:#}");
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "1", "--issue", issue], &[]);
+    let listing = String::from_utf8_lossy(&output.stdout);
+    assert!(listing.starts_with("  named: README.md:3\n"), "{listing}");
 }
 
 #[test]

@@ -189,10 +189,10 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
         ),
         ("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 1 } }\n"),
         ("src/report.rs", "pub fn summary() -> String { String::new() }\n"),
-        ("docs/limits.md", "# Limits\n"),
+        ("docs/limits.md", "# Limits\n\nRefill before giving up.\n"),
         (
             "ISSUE.md",
-            "# RateLimiter::try_acquire gives up at once\n\nCall `refill_tokens` before giving up, as limits.md says.\n",
+            "# RateLimiter::try_acquire gives up at once\n\nCall `refill_tokens` before giving up, as limits.md:3 says.\n",
         ),
     ]);
     git_init(&scratch);
@@ -205,7 +205,7 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     assert!(named.starts_with("named, in full: the issue names `limits.md`"), "{named}");
     assert_eq!(items[1]["path"], "src/limiter.rs", "{result:#}");
     assert_eq!(items[1]["lnum"], 6, "the list opens the file at `try_acquire`: {result:#}");
-    assert_eq!(items[0]["lnum"], 1, "a named file opens at its top");
+    assert_eq!(items[0]["lnum"], 3, "a named file opens at the line the issue gives");
     let first = items[1]["text"].as_str().unwrap();
     assert!(first.starts_with("1. in full: ") && first.contains("`RateLimiter::try_acquire`"), "{first}");
     let clock = items.iter().find(|i| i["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{result:#}"));

@@ -63,7 +63,8 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         outln!("{out}");
     } else {
         for file in &named {
-            outln!("  named: {}", file.path);
+            let line = file.line.map(|line| format!(":{line}")).unwrap_or_default();
+            outln!("  named: {}{line}", file.path);
             for reason in &file.reasons {
                 outln!("       {reason}");
             }

@@ -49,9 +49,10 @@ pub struct IssueQuery {
     /// `packages/core/src`), without a leading `./` or a trailing `/`: candidates, which name
     /// a folder only where the workspace has one.
     pub folders: Vec<String>,
-    /// Where the issue's source paths with a line point (`src/walk.rs:12:5`, a Java frame's
-    /// `(Foo.java:12)`, a forge link's `#L12`): each path as [`IssueQuery::paths`] spells it,
-    /// with the first line given for it.
+    /// Where the issue's paths with a line point (`src/walk.rs:12:5`, a Java frame's
+    /// `(Foo.java:12)`, a forge link's `#L12`, `.github/workflows/ci.yml:40`): each path as
+    /// [`IssueQuery::paths`] or [`IssueQuery::other_files`] spells it, with the first line
+    /// given for it.
     pub locations: Vec<(String, u32)>,
 }
 
@@ -822,7 +823,9 @@ fn path_locations(text: &str) -> Vec<(String, u32)> {
         note(frame.0, frame.2);
     }
     for (path, line) in located_path_tokens(text) {
-        if path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension)) {
+        if path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension))
+            || names_other_file(&path)
+        {
             note(path, line);
         }
     }
@@ -1110,6 +1113,15 @@ mod tests {
         );
         for (path, _) in &query.locations {
             assert!(query.paths.iter().any(|(p, _)| p == path), "{path} is spelt as the paths are");
+        }
+        let query = analyze("CI fails at .github/workflows/ci.yml:40:3 and in `config/app.yaml:12`");
+        assert_eq!(
+            query.locations,
+            [(".github/workflows/ci.yml".to_owned(), 40), ("config/app.yaml".to_owned(), 12)],
+            "files in no source language too"
+        );
+        for (path, _) in &query.locations {
+            assert!(query.other_files.contains(path), "{path} is spelt as the other files are");
         }
     }
 

@@ -20,6 +20,10 @@ pub struct NamedFile {
     pub path: String,
     /// How the issue names it.
     pub reasons: Vec<String>,
+    /// The 1-based line the issue gives with its name (`ci.yml:40`, a forge link's `#L40`),
+    /// when the file has that line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
 }
 
 /// Hidden files that configure a project's tools, by name or name prefix (`.eslintrc.json`).
@@ -59,7 +63,9 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     // Paths in a language the index parses are ranked with the code, found or not.
     let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
     let mut candidates: Vec<String> = Vec::new();
+    let mut lines: Vec<Option<u32>> = Vec::new();
     for candidate in query.other_files.iter().chain(unparsed) {
+        let line = query.locations.iter().find(|(path, _)| path == candidate).map(|(_, line)| *line);
         // An absolute path inside the workspace names its file; one from elsewhere (another
         // machine's checkout) names it by its last two names.
         let candidate = match Path::new(candidate).strip_prefix(root) {
@@ -72,6 +78,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         let path = path.as_str();
         if !candidates.iter().any(|c| c == path) && may_be_shown(path) {
             candidates.push(path.to_owned());
+            lines.push(line);
         }
     }
     let mut resolved: Vec<Option<NamedFile>> = candidates
@@ -82,6 +89,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
                 reasons: vec![format!(
                     "the issue names it (`{candidate}`); not code the index parses, so read as text"
                 )],
+                line: None,
             })
         })
         .collect();
@@ -109,8 +117,14 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
                          so read as text"
                     )],
                     path: only,
+                    line: None,
                 });
             }
+        }
+    }
+    for (file, line) in resolved.iter_mut().zip(&lines) {
+        if let (Some(file), Some(line)) = (file.as_mut(), line) {
+            file.line = has_line(&root.join(&file.path), *line).then_some(*line);
         }
     }
     let mut named: Vec<NamedFile> = Vec::new();
@@ -123,6 +137,22 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         }
     }
     named
+}
+
+/// Whether the file at `path` has a line `line` (1-based): a line from an older version
+/// may lie past its end.
+fn has_line(path: &Path, line: u32) -> bool {
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut reader = std::io::BufReader::new(file);
+    let mut buffer = Vec::new();
+    for _ in 0..line {
+        buffer.clear();
+        match std::io::BufRead::read_until(&mut reader, b'\n', &mut buffer) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) => {}
+        }
+    }
+    true
 }
 
 /// The last two names of a path (`docs/guide.md` of `Users/me/app/docs/guide.md`); the
@@ -218,6 +248,24 @@ mod tests {
         assert_eq!(named(&index, "see /home/me/docs/a/guide.md"), ["docs/a/guide.md"], "by its last two names");
         let inside = format!("see {}/README.md", index.root().display());
         assert_eq!(named(&index, &inside), ["README.md"], "an absolute path into the workspace");
+    }
+
+    #[test]
+    fn a_line_given_with_the_name_is_kept_when_the_file_has_it() {
+        let (_dir, index) = workspace(&[(".github/workflows/ci.yml", "on: push\njobs:\n  test: {}\n")]);
+        let lines = |issue: &str| -> Vec<(String, Option<u32>)> {
+            named_files(&index, &analyze(issue)).into_iter().map(|file| (file.path, file.line)).collect()
+        };
+        let ci = ".github/workflows/ci.yml".to_owned();
+        assert_eq!(lines("CI fails at .github/workflows/ci.yml:3:5"), [(ci.clone(), Some(3))]);
+        assert_eq!(
+            lines("see https://github.com/o/r/blob/main/.github/workflows/ci.yml#L2-L3"),
+            [(ci.clone(), Some(2))],
+            "a forge link's anchor"
+        );
+        assert_eq!(lines("`ci.yml:2` is wrong"), [(ci.clone(), Some(2))], "found by its one name");
+        assert_eq!(lines("CI fails at .github/workflows/ci.yml:4"), [(ci.clone(), None)], "past its end");
+        assert_eq!(lines("CI fails in .github/workflows/ci.yml"), [(ci, None)]);
     }
 
     #[test]

@@ -105,6 +105,7 @@ pub fn build_pack(
     let mut full_files = Vec::new();
     // Lines of the map for the named files not shown in full.
     let mut named_lines = Vec::new();
+    let mut part_files = Vec::new();
     let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
     for file in named {
         let Some(text) = read(&file.path) else {
@@ -113,10 +114,21 @@ pub fn build_pack(
         };
         // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
         let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
+        // Else the lines around the line the issue gives with it, if it gives one.
+        let part = || {
+            let total = text.lines().count() as u32;
+            let part = file.line.filter(|line| *line <= total).map(|line| lines_around(line, total))?;
+            let room = named_budget.saturating_sub(full_section.len());
+            parts_block(&file.path, NAMED_NOTE, &text, &[part], room)
+        };
         match block.filter(|block| full_section.len() + block.len() <= named_budget) {
             Some(block) => {
                 full_section.push_str(&block);
                 full_files.push(file.path.clone());
+            }
+            None if let Some(block) = part() => {
+                full_section.push_str(&block);
+                part_files.push(file.path.clone());
             }
             None => {
                 let lines = text.lines().count();
@@ -127,7 +139,6 @@ pub fn build_pack(
     }
     let mentioned = Mentioned::new(issue);
     let mut unreadable = HashSet::new();
-    let mut part_files = Vec::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
@@ -143,7 +154,8 @@ pub fn build_pack(
         // it and they fit; the map shows its signatures either way.
         let Some(entry) = index.file(&file.path) else { continue };
         let parts = parts_pointed_at(entry, file.line, &mentioned, &text);
-        if let Some(block) = parts_block(&file.path, &text, &parts, full_budget.saturating_sub(full_section.len())) {
+        if let Some(block) = parts_block(&file.path, "", &text, &parts, full_budget.saturating_sub(full_section.len()))
+        {
             full_section.push_str(&block);
             part_files.push(file.path.clone());
         }
@@ -221,16 +233,20 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
             .max_by_key(|d| d.end_line.saturating_sub(d.line));
         let part = match holding {
             Some(definition) => (lead_start(&lines, definition.line).max(1), definition.end_line.min(total)),
-            None => {
-                let start = target.saturating_sub(MAX_PART_LINES / 4).max(1);
-                (start, (start + MAX_PART_LINES - 1).min(total))
-            }
+            None => lines_around(target, total),
         };
         if !parts.contains(&part) {
             parts.push(part);
         }
     }
     parts
+}
+
+/// The part of a file of `total` lines around its line `target`: [`MAX_PART_LINES`] lines, a
+/// quarter of them before it.
+fn lines_around(target: u32, total: u32) -> (u32, u32) {
+    let start = target.saturating_sub(MAX_PART_LINES / 4).max(1);
+    (start, (start + MAX_PART_LINES - 1).min(total))
 }
 
 /// `parts` in file order, those that overlap, touch or stand a few lines apart made one.
@@ -262,9 +278,10 @@ fn lead_start(lines: &[&str], line: u32) -> u32 {
     start
 }
 
-/// The pack's block for the `parts` of the file at `path` (most important first): as many of
-/// them as fit in `room` characters, shown in file order; none when not even one fits.
-fn parts_block(path: &str, text: &str, parts: &[(u32, u32)], room: usize) -> Option<String> {
+/// The pack's block for the `parts` of the file at `path` (most important first), its heading
+/// with `note`: as many of them as fit in `room` characters, shown in file order; none when
+/// not even one fits.
+fn parts_block(path: &str, note: &str, text: &str, parts: &[(u32, u32)], room: usize) -> Option<String> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let fence = fence_for(text);
     let generated = generated_marker(text).map(generated_note).unwrap_or_default();
@@ -272,7 +289,7 @@ fn parts_block(path: &str, text: &str, parts: &[(u32, u32)], room: usize) -> Opt
         let shown = merged(chosen);
         let count: u32 = shown.iter().map(|(start, end)| end - start + 1).sum();
         let mut block = format!(
-            "### {path} [in part: {count} of its {} lines, the parts the issue points at; read_file shows the rest]{generated}\n",
+            "### {path}{note} [in part: {count} of its {} lines, the parts the issue points at; read_file shows the rest]{generated}\n",
             lines.len()
         );
         for (start, end) in shown {
@@ -435,6 +452,19 @@ mod tests {
         );
         assert!(pack.text.contains("docs/logo.png [named in the issue; it cannot be read here"), "{}", pack.text);
         assert_eq!(pack.mapped_files[..2], ["docs/CHANGELOG.md", "docs/logo.png"]);
+        assert!(pack.tokens <= 10_000);
+
+        // With a line, the lines around it are shown instead.
+        let issue = "docs/CHANGELOG.md:1200 is out of date for `JoinSet`";
+        let query = analyze(issue);
+        let named = crate::context::named_files(&index, &query);
+        assert_eq!(named[0].line, Some(1200));
+        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        assert_eq!(pack.part_files, ["docs/CHANGELOG.md"], "{}", pack.text);
+        assert!(!pack.mapped_files.contains(&"docs/CHANGELOG.md".to_owned()), "{:?}", pack.mapped_files);
+        let part = "### docs/CHANGELOG.md [named in the issue] [in part: 80 of its 3000 lines, the parts the issue \
+                    points at; read_file shows the rest]\nlines 1180-1259:\n```\n- a change\n";
+        assert!(pack.text.contains(part), "{}", pack.text);
         assert!(pack.tokens <= 10_000);
     }
 
@@ -681,7 +711,7 @@ mod tests {
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
             }
-            if let Some(block) = parts_block("src/a.rs", &text, &parts, room) {
+            if let Some(block) = parts_block("src/a.rs", "", &text, &parts, room) {
                 proptest::prop_assert!(block.len() <= room);
             }
         }

@@ -36,10 +36,11 @@ pub(super) struct ContextArgs {
 
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
 /// configured model: `{files: [{path, uri, score, reasons, line, inPack}], named: [{path, uri,
-/// reasons, inPack}], model, budgetTokens, packTokens, filesInFull, filesInMap, indexedFiles,
-/// elapsedMs, notes}`. `named` holds the files the issue names that the index does not parse
-/// (`README.md`), which the pack shows first; `line` is where a file's best reason points
-/// (null: nowhere); `inPack` is `full`, `map` or null; `elapsedMs` counts ranking and packing.
+/// reasons, line, inPack}], model, budgetTokens, packTokens, filesInFull, filesInPart, filesInMap,
+/// indexedFiles, elapsedMs, notes}`. `named` holds the files the issue names that the index
+/// does not parse (`README.md`), which the pack shows first; `line` is where a file's best
+/// reason points, or for a named file the line the issue gives with it (null: nowhere);
+/// `inPack` is `full`, `part`, `map` or null; `elapsedMs` counts ranking and packing.
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,
@@ -110,6 +111,7 @@ pub(super) async fn preview(
         .map(|file| {
             let mut entry = shown(&file.path);
             entry["reasons"] = json!(file.reasons);
+            entry["line"] = json!(file.line);
             entry
         })
         .collect();
