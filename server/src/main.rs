@@ -21,5 +21,6 @@ fn main() -> ExitCode {
     let code = runtime.block_on(cli::main(args));
     // A blocking read of stdin may still be pending; it must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-    code
+    // Output that could not all be written (a full disk) fails the command.
+    if cli::out::failed() { ExitCode::FAILURE } else { code }
 }

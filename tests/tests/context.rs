@@ -261,6 +261,20 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     assert!(first.starts_with("  1. src/limiter_"), "{first}");
     assert!(output.status.success(), "{:?}: {stderr}", output.status);
     assert!(!stderr.contains("panicked"), "{stderr}");
+
+    // Nor does a closed standard error stop it (`2>&1 | head` closes both).
+    let mut child = Command::new(binary())
+        .args(["context", "--issue", "the limiter is slow", "--top", "3"])
+        .current_dir(scratch.workspace())
+        .envs(scratch.env())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start issuewright");
+    drop(child.stderr.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3 * 2, "each file and its reason");
 }
 
 #[test]

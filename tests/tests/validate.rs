@@ -261,6 +261,36 @@ fn a_check_that_hangs_is_killed_at_the_time_limit_with_everything_it_started() {
     assert!(!alive(), "the background sleep of the check is gone too");
 }
 
+/// `issuewright validate | true`: the reader left before the problems were printed, and the
+/// command still says by its exit code that the check failed; `> /dev/full` fails it too.
+#[test]
+fn the_exit_code_survives_a_reader_that_left_and_a_full_disk_fails_the_command() {
+    let scratch = configured("sleep 0.5; printf 'lib/a.py:3:1: error E101 bad\\n'; exit 1", "");
+    let mut child = std::process::Command::new(issuewright_tests::binary())
+        .args(["validate", "--repo"])
+        .arg(scratch.workspace())
+        .envs(scratch.env())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start issuewright");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let output = std::process::Command::new(issuewright_tests::binary())
+        .args(["context", "--issue", "lib/a.py is wrong", "--repo"])
+        .arg(scratch.workspace())
+        .envs(scratch.env())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(stderr(&output).matches("cannot write to standard output").count(), 1, "said once: {}", stderr(&output));
+}
+
 #[test]
 fn colours_and_invalid_utf8_do_not_hide_problems() {
     let check = "printf '\\033[1;31mlib/a.py:3:1: error E101 bad \\377\\376 bytes\\033[0m\\n\\033[33mlib/a.py:2:5: warning W7 unused\\033[0m\\n'; exit 1";

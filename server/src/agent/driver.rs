@@ -84,7 +84,9 @@ impl Driver {
         self.emit(RunEvent::Context {
             full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
             part_files: pack.as_ref().map(|pack| pack.part_files.clone()).unwrap_or_default(),
-            mapped_files: pack.as_ref().map_or(0, |pack| pack.mapped_files.len()),
+            mapped_files: pack
+                .as_ref()
+                .map_or(0, |pack| pack.mapped_files.iter().filter(|file| !pack.part_files.contains(file)).count()),
             tokens: pack.as_ref().map_or(0, |pack| pack.tokens),
             indexed: self.spec.index.is_some(),
         });

@@ -254,7 +254,7 @@ pub enum RunEvent {
         full_files: Vec<String>,
         /// Files too large for the pack, given in the parts the issue points at, best first.
         part_files: Vec<String>,
-        /// How many files the repository map lists (those given in part among them).
+        /// How many files the repository map lists besides those given in part.
         mapped_files: usize,
         /// The pack's estimated size in tokens.
         tokens: usize,
@@ -326,8 +326,7 @@ pub fn context_line(event: &RunEvent) -> Option<String> {
             if !part_files.is_empty() {
                 held.push(format!("{} in part", list(part_files)));
             }
-            let others = mapped_files.saturating_sub(part_files.len());
-            format!("context: {}; {others} more in the map (about {tokens} tokens)", held.join(", "))
+            format!("context: {}; {mapped_files} more in the map (about {tokens} tokens)", held.join(", "))
         }
     })
 }

@@ -1,7 +1,7 @@
 //! `issuewright context`: rank a repository's files for an issue, and show the context pack
 //! a run would start from.
 
-use super::out::outln;
+use super::out::{errln, outln};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,7 +21,7 @@ pub fn run(args: &ContextArgs) -> ExitCode {
     match run_inner(args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("issuewright: {message}");
+            errln!("issuewright: {message}");
             ExitCode::FAILURE
         }
     }
@@ -35,7 +35,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let model = if args.pack { Some(model_name(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
     if index.is_empty() {
-        eprintln!(
+        errln!(
             "issuewright: {} holds no source file to rank (Rust, Java, TypeScript or JavaScript; files git ignores, \
              dependencies and build output are left out); give the project's folder",
             root.display()
@@ -43,7 +43,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     }
     let query = issue::analyze(&text);
     if query.gives_nothing() {
-        eprintln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
+        errln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.
     let (ranked, named, packed) = match model {
@@ -76,10 +76,10 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
                 outln!("       {reason}");
             }
         }
-        eprintln!("{} files indexed, ranked in {elapsed_ms} ms", index.len());
+        errln!("{} files indexed, ranked in {elapsed_ms} ms", index.len());
         if let Some((model, budget, pack)) = &packed {
             outln!("\n{}", pack.text);
-            eprintln!(
+            errln!(
                 "context pack for {model}: {} of {budget} tokens; {} files in full, {} in part, {} in the map",
                 pack.tokens,
                 pack.full_files.len(),
@@ -109,7 +109,7 @@ fn issue_text(args: &ContextArgs) -> Result<(String, String), String> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let text = String::from_utf8_lossy(bytes).into_owned();
     if std::str::from_utf8(bytes).is_err() {
-        eprintln!(
+        errln!(
             "issuewright: {} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost \
              (save it as UTF-8)",
             file.display()

@@ -1,6 +1,6 @@
 //! `issuewright index`: build the workspace index and report what it holds.
 
-use super::out::outln;
+use super::out::{errln, outln};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -14,7 +14,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
     let root = match args.repo.canonicalize() {
         Ok(root) => root,
         Err(error) => {
-            eprintln!("issuewright: --repo {}: {error}", args.repo.display());
+            errln!("issuewright: --repo {}: {error}", args.repo.display());
             return ExitCode::FAILURE;
         }
     };
@@ -92,7 +92,7 @@ pub fn build(root: &Path, use_cache: bool) -> Index {
     let limit = issuewright::config::index_file_limit().unwrap_or(MAX_INDEXED_FILES);
     let index = Index::build_limited(root, loaded.as_ref(), limit);
     if let Some(warning) = index.stats.limit_warning(root) {
-        eprintln!("issuewright: {warning}");
+        errln!("issuewright: {warning}");
     }
     if let Some(file) = &file
         && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))

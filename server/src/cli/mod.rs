@@ -2,7 +2,7 @@
 
 mod context;
 mod index;
-mod out;
+pub(crate) mod out;
 mod run;
 mod validate;
 

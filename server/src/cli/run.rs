@@ -1,6 +1,6 @@
 //! `issuewright run`: one headless run, printed as a diff and a summary (or JSON).
 
-use super::out::{out, outln};
+use super::out::{errln, out, outln};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub async fn run(args: RunArgs) -> ExitCode {
     match run_inner(&args).await {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("issuewright: {message}");
+            errln!("issuewright: {message}");
             ExitCode::FAILURE
         }
     }
@@ -66,14 +66,14 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     let printer = tokio::spawn(async move {
         while let Some(event) = receiver.recv().await {
             if let Some(line) = progress_line(&event).filter(|_| !quiet) {
-                eprintln!("{line}");
+                errln!("{line}");
             }
         }
     });
     let snapshot = tokio::select! {
         snapshot = handle.finished() => snapshot,
         _ = tokio::signal::ctrl_c() => {
-            eprintln!("issuewright: cancelling the run");
+            errln!("issuewright: cancelling the run");
             handle.cancel();
             handle.finished().await
         }

@@ -1,7 +1,7 @@
 //! `issuewright validate`: the project's check (and tests) in the shadow workspace, printed
 //! as diagnostics.
 
-use super::out::outln;
+use super::out::{errln, outln};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
@@ -21,7 +21,7 @@ pub async fn run(args: ValidateArgs) -> ExitCode {
         Ok(Verdict::Errors) => ExitCode::FAILURE,
         Ok(Verdict::Unfinished) => ExitCode::from(2),
         Err(message) => {
-            eprintln!("issuewright: {message}");
+            errln!("issuewright: {message}");
             ExitCode::from(2)
         }
     }
@@ -54,9 +54,7 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
         if validator.has_tests() {
             reports.push(validator.run(Kind::Test, BTreeMap::new(), None, &cancel).await.map_err(|e| e.to_string())?);
         } else {
-            eprintln!(
-                "no test command for this project (set [validate] test in .issuewright.toml); the check ran alone"
-            );
+            errln!("no test command for this project (set [validate] test in .issuewright.toml); the check ran alone");
         }
     }
     if let Some(reason) = reports.iter().find_map(|report| report.not_run.clone()) {
@@ -75,9 +73,9 @@ async fn run_inner(args: &ValidateArgs) -> Result<Verdict, String> {
         }
     }
     for report in &reports {
-        eprintln!("{}", report.summary.lines().next().unwrap_or_default());
+        errln!("{}", report.summary.lines().next().unwrap_or_default());
         if let Some(output) = &report.unparsed {
-            eprintln!("{output}");
+            errln!("{output}");
         }
     }
     // Reports that were not run returned above.

@@ -76,6 +76,10 @@ pub struct Definition {
     pub line: u32,
     /// The 1-based line it ends on (its body's last line).
     pub end_line: u32,
+    /// The 1-based line of the first of the comments, attributes and decorators just above
+    /// it (`///` docs, a Javadoc, `#[cfg_attr(...)]` over several lines, `@HostListener`),
+    /// or `line` when there are none.
+    pub lead_line: u32,
     /// Its signature: the definition's text up to its body, whitespace collapsed.
     pub signature: String,
     /// The type, trait, class or module it belongs to.
@@ -180,6 +184,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
             let end_line = node.end_position().row as u32 + 1;
+            let lead_line = lead_line(node);
             let signature = match (kind, node.kind()) {
                 (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
                 _ => signature(node, source),
@@ -197,11 +202,12 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                     kind: DefinitionKind::Macro,
                     line,
                     end_line,
+                    lead_line,
                     signature,
                     container: None,
                 });
             }
-            symbols.definitions.push(Definition { name, kind, line, end_line, signature, container });
+            symbols.definitions.push(Definition { name, kind, line, end_line, lead_line, signature, container });
         }
     }
     let mut counts: HashMap<&str, u32> = HashMap::new();
@@ -489,6 +495,43 @@ fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
 }
 
 /// True when a function sits directly in an impl, trait, class or interface body.
+/// Nodes that belong to the item below them: comments, attributes and decorators.
+const LEAD_KINDS: [&str; 5] = ["line_comment", "block_comment", "comment", "attribute_item", "decorator"];
+/// Nodes that hold a definition without adding to what comes above it (`export const`).
+const HOLDER_KINDS: [&str; 4] =
+    ["export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"];
+/// Comments and attributes taken above one definition at most.
+const MAX_LEAD_NODES: usize = 40;
+
+/// The 1-based line where the comments, attributes and decorators just above `node` start:
+/// those with no blank line between them and it, other than a comment that ends the line
+/// of the code before it (`x(); // note`).
+fn lead_line(node: Node<'_>) -> u32 {
+    let mut first = node;
+    while let Some(holder) = first.parent().filter(|parent| HOLDER_KINDS.contains(&parent.kind())) {
+        first = holder;
+    }
+    for _ in 0..MAX_LEAD_NODES {
+        let Some(above) = first.prev_sibling().filter(|above| LEAD_KINDS.contains(&above.kind())) else { break };
+        let touching = last_row(above) + 1 >= first.start_position().row;
+        let trailing = above
+            .prev_sibling()
+            .is_some_and(|code| !LEAD_KINDS.contains(&code.kind()) && last_row(code) == above.start_position().row);
+        if !touching || trailing {
+            break;
+        }
+        first = above;
+    }
+    first.start_position().row as u32 + 1
+}
+
+/// The row of `node`'s last character: a line comment takes its line break with it, and ends
+/// at the start of the next row.
+fn last_row(node: Node<'_>) -> usize {
+    let end = node.end_position();
+    if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row }
+}
+
 fn is_member(node: Node<'_>) -> bool {
     node.parent().is_some_and(|body| matches!(body.kind(), "declaration_list" | "class_body" | "interface_body"))
         && node.parent().and_then(|body| body.parent()).is_some_and(|owner| owner.kind() != "mod_item")
@@ -862,6 +905,35 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
             }
         }
+    }
+
+    #[test]
+    fn a_definition_knows_where_its_comments_and_attributes_start() {
+        let lead = |language, source: &str, name: &str| {
+            let found = symbols(language, source);
+            let definition = found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}"));
+            (definition.lead_line, definition.line)
+        };
+        let rust = "fn before() {} // not about `next`\n\
+                    /* A block comment\n   over two lines. */\n\
+                    /// Docs.\n\
+                    #[cfg_attr(\n    feature = \"serde\",\n    derive(Serialize)\n)]\n\
+                    pub struct Next;\n\
+                    \n\
+                    // Apart: a blank line below.\n\
+                    \n\
+                    fn alone() {}\n";
+        assert_eq!(lead(Language::Rust, rust, "Next"), (2, 9), "the block comment, the docs and the attribute");
+        assert_eq!(lead(Language::Rust, rust, "alone"), (13, 13), "a comment a blank line away is not its own");
+        assert_eq!(lead(Language::Rust, rust, "before"), (1, 1));
+
+        let java = "class Pool {\n    int size;\n    /**\n     * Takes a worker.\n     */\n    @Override\n    public int acquire() { return 1; }\n}\n";
+        assert_eq!(lead(Language::Java, java, "acquire"), (3, 6), "the Javadoc; the annotation is the method's own");
+
+        let typescript = "class Panel {\n  /** Closes on a click outside. */\n  @HostListener('click', [\n    '$event',\n  ])\n  onClick(event: Event) {}\n}\n\
+                          // The default size.\nexport const SIZE = 10;\n";
+        assert_eq!(lead(Language::TypeScript, typescript, "onClick"), (2, 6), "the JSDoc and the decorator");
+        assert_eq!(lead(Language::TypeScript, typescript, "SIZE"), (8, 9), "a comment above `export const`");
     }
 
     #[test]

@@ -39,8 +39,8 @@ pub struct ContextPack {
     pub text: String,
     /// Files included in full.
     pub full_files: Vec<String>,
-    /// Files too large for the budget, shown in the parts the issue points at (they are in
-    /// the map too).
+    /// Files too large for the budget, shown in the parts the issue points at (the ranked ones
+    /// are in the map too when it has room).
     pub part_files: Vec<String>,
     /// Files in the map.
     pub mapped_files: Vec<String>,
@@ -161,7 +161,7 @@ pub fn build_pack(
         }
     }
 
-    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 4);
+    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let mut map_section = String::new();
     let mut mapped_files = Vec::new();
     for (path, line) in named_lines {
@@ -204,13 +204,13 @@ pub fn build_pack(
 }
 
 /// The lines of a large file the issue points at, as 1-based inclusive ranges, most
-/// important first: the line its ranking gives (a trace's `path:line`, a named definition, a
-/// quoted message), then the functions and methods the issue names (those of a type it
-/// names first), then the other
-/// definitions it names (types, constants), at most [`MAX_PARTS`]. A line's part is the
-/// largest definition holding it that has at most [`MAX_PART_LINES`] lines (the method, not
-/// its class), with the comments and attributes just above it; failing that, the lines
-/// around it.
+/// important first: for the line its ranking gives (a trace's `path:line`, a named
+/// definition, a quoted message), then for the functions and methods the issue names (those
+/// of a type it names first), then for the other definitions it names (types, constants);
+/// at most [`MAX_PARTS`] different ones. A line's part is the largest definition holding it
+/// that has at most [`MAX_PART_LINES`] lines (the method, not its class), with the comments
+/// and attributes just above it. A longer definition the issue names shows its declaration
+/// (a type or constant) or its opening lines (a function); another line, the lines around it.
 fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
     let lines: Vec<&str> = text.lines().collect();
     let total = lines.len() as u32;
@@ -219,27 +219,61 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
     // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
     let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
     named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, !of_named_type(d), d.line));
-    let mut targets: Vec<u32> = Vec::new();
-    for target in line.into_iter().chain(named.iter().map(|d| d.line)).filter(|&target| (1..=total).contains(&target)) {
-        if !targets.contains(&target) && targets.len() < MAX_PARTS {
-            targets.push(target);
-        }
-    }
-    let mut parts: Vec<(u32, u32)> = Vec::new();
-    for target in targets {
-        let holding = definitions
+    let holding = |target: u32| {
+        definitions
             .iter()
             .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < MAX_PART_LINES)
-            .max_by_key(|d| d.end_line.saturating_sub(d.line));
-        let part = match holding {
-            Some(definition) => (lead_start(&lines, definition.line).max(1), definition.end_line.min(total)),
+            .max_by_key(|d| d.end_line.saturating_sub(d.line))
+    };
+    let whole = |d: &Definition| (lead(d), d.end_line.min(total));
+    let of_definition = |d: &Definition| match holding(d.line) {
+        Some(holder) => whole(holder),
+        None if d.kind.is_type() || map_group(d) > 1 => (lead(d), declaration_end(&lines, d.line).min(total)),
+        None => (lead(d), (lead(d) + MAX_PART_LINES - 1).min(total)),
+    };
+    let of_line = |target: u32| match holding(target) {
+        Some(holder) => whole(holder),
+        None => match definitions.iter().find(|d| d.line == target) {
+            Some(starting) => of_definition(starting),
             None => lines_around(target, total),
-        };
+        },
+    };
+    let in_file = |target: u32| (1..=total).contains(&target);
+    let candidates = line
+        .filter(|&target| in_file(target))
+        .map(of_line)
+        .into_iter()
+        .chain(named.into_iter().filter(|d| in_file(d.line)).map(of_definition));
+    let mut parts: Vec<(u32, u32)> = Vec::new();
+    for part in candidates {
+        if parts.len() == MAX_PARTS {
+            break;
+        }
         if !parts.contains(&part) {
             parts.push(part);
         }
     }
     parts
+}
+
+/// The first line of a definition's part: its comments and attributes, at most
+/// [`MAX_LEAD_LINES`] of them.
+fn lead(definition: &Definition) -> u32 {
+    let line = definition.line.max(1);
+    definition.lead_line.clamp(line.saturating_sub(MAX_LEAD_LINES).max(1), line)
+}
+
+/// The last line of the declaration starting on `line` (1-based) of `lines`: the line that
+/// opens its body (`{`) or ends it (`;`), looked for over a few lines; `line` itself when
+/// none does.
+fn declaration_end(lines: &[&str], line: u32) -> u32 {
+    (line..line + 10)
+        .take_while(|&at| at as usize <= lines.len())
+        .find(|&at| {
+            let text = lines[at as usize - 1].trim_end();
+            text.contains('{') || text.ends_with(';')
+        })
+        .unwrap_or(line)
 }
 
 /// The part of a file of `total` lines around its line `target`: [`MAX_PART_LINES`] lines, a
@@ -261,21 +295,6 @@ fn merged(parts: &[(u32, u32)]) -> Vec<(u32, u32)> {
         }
     }
     merged
-}
-
-/// The first line of the comments and attributes just above the definition that starts on
-/// `line` (doc comments, `#[derive]`, `@Override`), or `line` itself.
-fn lead_start(lines: &[&str], line: u32) -> u32 {
-    let mut start = line;
-    while start > 1 && line - start < MAX_LEAD_LINES {
-        let above = lines[start as usize - 2].trim_start();
-        let lead = ["//", "/*", "*", "#[", "@"].iter().any(|mark| above.starts_with(mark));
-        if !lead {
-            break;
-        }
-        start -= 1;
-    }
-    start
 }
 
 /// The pack's block for the `parts` of the file at `path` (most important first), its heading
@@ -651,6 +670,44 @@ mod tests {
     }
 
     #[test]
+    fn three_different_parts_are_shown_when_two_pointers_meet_in_one() {
+        let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
+        // The trace's line and the named `acquire` point into the same method.
+        let issue =
+            "thread 'main' panicked at src/pool.rs:309:13:\npool exhausted\n\nSee `acquire`, `release` and `filler_5`.";
+        let pack = pack_for(&dir, &index, issue, 4_000);
+        for part in ["lines 9-9:\n", "lines 304-312:\n", "lines 613-615:\n"] {
+            assert!(pack.text.contains(part), "{part}: {}", pack.text);
+        }
+    }
+
+    #[test]
+    fn a_long_type_the_issue_names_shows_its_declaration_and_a_long_function_its_opening() {
+        let mut pool =
+            String::from("package acme;\n\n/** A pool of workers. */\npublic class Pool\n    extends Base {\n");
+        for n in 0..150 {
+            let _ = writeln!(pool, "    public int filler{n}() {{ return {n}; }}");
+        }
+        pool.push_str("    /** Takes one. */\n    public int acquireWorker() {\n");
+        for n in 0..120 {
+            let _ = writeln!(pool, "        step({n});");
+        }
+        pool.push_str("        return 1;\n    }\n}\n");
+        let (dir, index) = workspace(&[("src/main/java/acme/Pool.java", pool)]);
+        let pack = pack_for(&dir, &index, "`Pool` and `acquireWorker` are slow", 1_500);
+        let text = &pack.text;
+        assert!(
+            text.contains("lines 3-5:\n```\n/** A pool of workers. */\npublic class Pool\n    extends Base {\n```\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("lines 156-235:\n```\n    /** Takes one. */\n    public int acquireWorker() {\n"),
+            "{text}"
+        );
+        assert!(!text.contains("filler0() {"), "no lines the issue does not point at: {text}");
+    }
+
+    #[test]
     fn a_method_of_the_type_the_issue_names_comes_before_its_namesakes() {
         let mut text = String::new();
         for (ty, filler) in [("Alpha", 0), ("Beta", 1), ("Gamma", 2)] {
@@ -683,8 +740,8 @@ mod tests {
         #[test]
         fn parts_stay_inside_the_file_and_the_room(
             lines in 0usize..120,
-            early in proptest::collection::vec((0u32..8, 0u32..130), 0..4),
-            anywhere in proptest::collection::vec((0u32..130, 0u32..130), 0..6),
+            early in proptest::collection::vec((0u32..8, 0u32..130, 0u32..8), 0..4),
+            anywhere in proptest::collection::vec((0u32..130, 0u32..130, 0u32..130), 0..6),
             line in proptest::option::of(0u32..130),
             room in 0usize..4000,
             crlf in proptest::bool::ANY,
@@ -696,11 +753,12 @@ mod tests {
                 .iter()
                 .chain(&anywhere)
                 .enumerate()
-                .map(|(k, &(line, end_line))| Definition {
+                .map(|(k, &(line, end_line, lead_line))| Definition {
                     name: format!("item_{k}"),
                     kind: DefinitionKind::Function,
                     line,
                     end_line,
+                    lead_line,
                     signature: String::new(),
                     container: None,
                 })
