@@ -149,6 +149,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     const PROC_MACRO: &[u8] = b"proc_macro";
     let may_define_proc_macros =
         language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
+    let mut leads = Leads::default();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
@@ -184,7 +185,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
             let end_line = node.end_position().row as u32 + 1;
-            let lead_line = lead_line(node);
+            let lead_line = leads.line_of(node);
             let signature = match (kind, node.kind()) {
                 (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
                 _ => signature(node, source),
@@ -500,29 +501,67 @@ const LEAD_KINDS: [&str; 5] = ["line_comment", "block_comment", "comment", "attr
 /// Nodes that hold a definition without adding to what comes above it (`export const`).
 const HOLDER_KINDS: [&str; 4] =
     ["export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"];
-/// Comments and attributes taken above one definition at most.
-const MAX_LEAD_NODES: usize = 40;
+/// Where the comments, attributes and decorators above each item start, read once per body
+/// that holds definitions (one pass over its children, where asking each item for its
+/// previous sibling would walk the body from its start every time).
+#[derive(Default)]
+struct Leads {
+    /// Bodies already read, by node id.
+    read: HashSet<usize>,
+    /// The 0-based row each item's lead starts on, by node id, for items with a lead.
+    rows: HashMap<usize, usize>,
+}
 
-/// The 1-based line where the comments, attributes and decorators just above `node` start:
-/// those with no blank line between them and it, other than a comment that ends the line
-/// of the code before it (`x(); // note`).
-fn lead_line(node: Node<'_>) -> u32 {
-    let mut first = node;
-    while let Some(holder) = first.parent().filter(|parent| HOLDER_KINDS.contains(&parent.kind())) {
-        first = holder;
-    }
-    for _ in 0..MAX_LEAD_NODES {
-        let Some(above) = first.prev_sibling().filter(|above| LEAD_KINDS.contains(&above.kind())) else { break };
-        let touching = last_row(above) + 1 >= first.start_position().row;
-        let trailing = above
-            .prev_sibling()
-            .is_some_and(|code| !LEAD_KINDS.contains(&code.kind()) && last_row(code) == above.start_position().row);
-        if !touching || trailing {
-            break;
+impl Leads {
+    /// The 1-based line where the comments, attributes and decorators just above `node`
+    /// start: those with no blank line between them and it, other than a comment that ends
+    /// the line of the code before it (`x(); // note`).
+    fn line_of(&mut self, node: Node<'_>) -> u32 {
+        let mut item = node;
+        let mut parent = item.parent();
+        while let Some(holder) = parent.filter(|parent| HOLDER_KINDS.contains(&parent.kind())) {
+            item = holder;
+            parent = item.parent();
         }
-        first = above;
+        if let Some(body) = parent
+            && self.read.insert(body.id())
+        {
+            self.read_body(body);
+        }
+        let row = self.rows.get(&item.id()).copied().unwrap_or(item.start_position().row);
+        row as u32 + 1
     }
-    first.start_position().row as u32 + 1
+
+    fn read_body(&mut self, body: Node<'_>) {
+        // The first and last rows of the run of comments and attributes seen last.
+        let mut run: Option<(usize, usize)> = None;
+        let mut code_end: Option<usize> = None;
+        let mut cursor = body.walk();
+        if !cursor.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = cursor.node();
+            let start = child.start_position().row;
+            if LEAD_KINDS.contains(&child.kind()) {
+                run = match run {
+                    _ if code_end == Some(start) => None,
+                    Some((first, last)) if last + 1 >= start => Some((first, last_row(child))),
+                    _ => Some((start, last_row(child))),
+                };
+                code_end = None;
+            } else {
+                if let Some((first, _)) = run.filter(|(_, last)| last + 1 >= start) {
+                    self.rows.insert(child.id(), first);
+                }
+                run = None;
+                code_end = Some(last_row(child));
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
 }
 
 /// The row of `node`'s last character: a line comment takes its line break with it, and ends
