@@ -76,6 +76,9 @@ pub struct Definition {
     pub line: u32,
     /// The 1-based line it ends on (its body's last line).
     pub end_line: u32,
+    /// The 1-based line its declaration ends on: the line its body opens on (`{`), past any
+    /// annotations, generics and `implements` lists; its last line when it has no body.
+    pub body_line: u32,
     /// The 1-based line of the first of the comments, attributes and decorators just above
     /// it (`///` docs, a Javadoc, `#[cfg_attr(...)]` over several lines, `@HostListener`),
     /// or `line` when there are none.
@@ -185,7 +188,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
             let end_line = node.end_position().row as u32 + 1;
-            let lead_line = leads.line_of(node);
+            let lead_line = leads.line_of(node, source);
+            let body_line = head_end(node).1 as u32 + 1;
             let signature = match (kind, node.kind()) {
                 (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
                 _ => signature(node, source),
@@ -203,12 +207,22 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                     kind: DefinitionKind::Macro,
                     line,
                     end_line,
+                    body_line,
                     lead_line,
                     signature,
                     container: None,
                 });
             }
-            symbols.definitions.push(Definition { name, kind, line, end_line, lead_line, signature, container });
+            symbols.definitions.push(Definition {
+                name,
+                kind,
+                line,
+                end_line,
+                body_line,
+                lead_line,
+                signature,
+                container,
+            });
         }
     }
     let mut counts: HashMap<&str, u32> = HashMap::new();
@@ -355,25 +369,32 @@ fn text<'a>(node: Node<'_>, source: &'a [u8]) -> &'a str {
 /// Nodes whose body ends a signature.
 const BODY_FIELDS: [&str; 2] = ["body", "value"];
 
+/// Where the definition's declaration ends and its body starts, as a byte and a 0-based row:
+/// the start of its body, or its end when it has none.
+fn head_end(node: Node<'_>) -> (usize, usize) {
+    BODY_FIELDS
+        .iter()
+        .filter_map(|field| node.child_by_field_name(field))
+        // A function held by a name (`const f = (a: A) => ...`, a class field `onClick = () => ...`)
+        // ends where its own body starts, so its parameters are kept.
+        .map(|body| match body.kind() {
+            "arrow_function" | "function_expression" | "function" => match body.child_by_field_name("body") {
+                Some(inner) => (inner.start_byte(), inner.start_position().row),
+                None => (body.end_byte(), last_row(body)),
+            },
+            _ => (body.start_byte(), body.start_position().row),
+        })
+        .min()
+        .unwrap_or((node.end_byte(), last_row(node)))
+}
+
 /// The most characters of a signature kept (an ellipsis follows when it is cut).
 const MAX_SIGNATURE_CHARS: usize = 200;
 
 /// The definition's text up to its body, on one line, at most [`MAX_SIGNATURE_CHARS`]
 /// characters and an ellipsis.
 fn signature(node: Node<'_>, source: &[u8]) -> String {
-    let end = BODY_FIELDS
-        .iter()
-        .filter_map(|field| node.child_by_field_name(field))
-        // A function held by a name (`const f = (a: A) => ...`, a class field `onClick = () => ...`)
-        // ends where its own body starts, so its parameters are kept.
-        .map(|body| match body.kind() {
-            "arrow_function" | "function_expression" | "function" => {
-                body.child_by_field_name("body").map_or(body.end_byte(), |inner| inner.start_byte())
-            }
-            _ => body.start_byte(),
-        })
-        .min()
-        .unwrap_or(node.end_byte());
+    let end = head_end(node).0;
     let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
     // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
     let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")");
@@ -499,8 +520,9 @@ fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
 /// Nodes that belong to the item below them: comments, attributes and decorators.
 const LEAD_KINDS: [&str; 5] = ["line_comment", "block_comment", "comment", "attribute_item", "decorator"];
 /// Nodes that hold a definition without adding to what comes above it (`export const`).
-const HOLDER_KINDS: [&str; 4] =
-    ["export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"];
+/// (A TypeScript `namespace` stands in an expression statement.)
+const HOLDER_KINDS: [&str; 5] =
+    ["export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration", "expression_statement"];
 /// Where the comments, attributes and decorators above each item start, read once per body
 /// that holds definitions (one pass over its children, where asking each item for its
 /// previous sibling would walk the body from its start every time).
@@ -516,7 +538,7 @@ impl Leads {
     /// The 1-based line where the comments, attributes and decorators just above `node`
     /// start: those with no blank line between them and it, other than a comment that ends
     /// the line of the code before it (`x(); // note`).
-    fn line_of(&mut self, node: Node<'_>) -> u32 {
+    fn line_of(&mut self, node: Node<'_>, source: &[u8]) -> u32 {
         let mut item = node;
         let mut parent = item.parent();
         while let Some(holder) = parent.filter(|parent| HOLDER_KINDS.contains(&parent.kind())) {
@@ -526,13 +548,13 @@ impl Leads {
         if let Some(body) = parent
             && self.read.insert(body.id())
         {
-            self.read_body(body);
+            self.read_body(body, source);
         }
         let row = self.rows.get(&item.id()).copied().unwrap_or(item.start_position().row);
         row as u32 + 1
     }
 
-    fn read_body(&mut self, body: Node<'_>) {
+    fn read_body(&mut self, body: Node<'_>, source: &[u8]) {
         // The first and last rows of the run of comments and attributes seen last.
         let mut run: Option<(usize, usize)> = None;
         let mut code_end: Option<usize> = None;
@@ -543,7 +565,11 @@ impl Leads {
         loop {
             let child = cursor.node();
             let start = child.start_position().row;
-            if LEAD_KINDS.contains(&child.kind()) {
+            // `//!` and `/*!` document the module they stand in, not the item below them.
+            let inner_doc = source
+                .get(child.start_byte()..)
+                .is_some_and(|rest| rest.starts_with(b"//!") || rest.starts_with(b"/*!"));
+            if LEAD_KINDS.contains(&child.kind()) && !inner_doc {
                 run = match run {
                     _ if code_end == Some(start) => None,
                     Some((first, last)) if last + 1 >= start => Some((first, last_row(child))),
@@ -973,6 +999,27 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                           // The default size.\nexport const SIZE = 10;\n";
         assert_eq!(lead(Language::TypeScript, typescript, "onClick"), (2, 6), "the JSDoc and the decorator");
         assert_eq!(lead(Language::TypeScript, typescript, "SIZE"), (8, 9), "a comment above `export const`");
+
+        let crate_docs = "//! Crate docs.\n/*! More. */\npub fn first() {}\n";
+        assert_eq!(lead(Language::Rust, crate_docs, "first"), (3, 3), "`//!` documents the module");
+        let namespace = "/** Geometry helpers. */\nnamespace GeometryTools {\n  export const PI = 3;\n}\n";
+        assert_eq!(lead(Language::TypeScript, namespace, "GeometryTools"), (1, 2));
+    }
+
+    #[test]
+    fn a_definition_knows_the_line_its_body_opens_on() {
+        let body = |language, source: &str, name: &str| {
+            let found = symbols(language, source);
+            let definition = found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}"));
+            (definition.line, definition.body_line, definition.end_line)
+        };
+        let java = "/** The pool. */\n@SuppressWarnings({\"unchecked\"})\npublic class Pool\n    extends Base\n    implements Closeable,\n        Runnable {\n    void run() {}\n}\n";
+        assert_eq!(body(Language::Java, java, "Pool"), (2, 6, 8), "past the annotation and the `implements` list");
+        let rust = "pub struct Unit;\npub fn spread<T>(\n    a: T,\n) -> T\nwhere\n    T: Copy,\n{\n    a\n}\n";
+        assert_eq!(body(Language::Rust, rust, "Unit"), (1, 1, 1), "no body: its last line");
+        assert_eq!(body(Language::Rust, rust, "spread"), (2, 7, 9));
+        let typescript = "@Component({\n  selector: 'app',\n})\nclass Panel\n  extends Base {\n}\n";
+        assert_eq!(body(Language::TypeScript, typescript, "Panel"), (1, 5, 6));
     }
 
     #[test]

@@ -76,9 +76,14 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         // As a tool call would name it: `docs/./a.md` is `docs/a.md`.
         let Ok(path) = WorkspacePath::parse(candidate) else { continue };
         let path = path.as_str();
-        if !candidates.iter().any(|c| c == path) && may_be_shown(path) {
-            candidates.push(path.to_owned());
-            lines.push(line);
+        match candidates.iter().position(|c| c == path) {
+            // Named twice, once with its line (`ci.yml` and a link to `ci.yml#L40`).
+            Some(known) => lines[known] = lines[known].or(line),
+            None if may_be_shown(path) => {
+                candidates.push(path.to_owned());
+                lines.push(line);
+            }
+            None => {}
         }
     }
     let mut resolved: Vec<Option<NamedFile>> = candidates
@@ -129,11 +134,12 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     }
     let mut named: Vec<NamedFile> = Vec::new();
     for file in resolved.into_iter().flatten() {
-        if named.len() < MAX_NAMED_FILES
-            && !named.iter().any(|n| n.path == file.path)
-            && index.file(&file.path).is_none()
-        {
-            named.push(file);
+        let room = named.len() < MAX_NAMED_FILES;
+        match named.iter_mut().find(|n| n.path == file.path) {
+            // Found under two names (`ci.yml` and `.github/workflows/ci.yml:40`): either's line.
+            Some(known) => known.line = known.line.or(file.line),
+            None if room && index.file(&file.path).is_none() => named.push(file),
+            None => {}
         }
     }
     named
@@ -265,7 +271,17 @@ mod tests {
         );
         assert_eq!(lines("`ci.yml:2` is wrong"), [(ci.clone(), Some(2))], "found by its one name");
         assert_eq!(lines("CI fails at .github/workflows/ci.yml:4"), [(ci.clone(), None)], "past its end");
-        assert_eq!(lines("CI fails in .github/workflows/ci.yml"), [(ci, None)]);
+        assert_eq!(lines("CI fails in .github/workflows/ci.yml"), [(ci.clone(), None)]);
+        assert_eq!(
+            lines("`ci.yml` fails at .github/workflows/ci.yml:3"),
+            [(ci.clone(), Some(3))],
+            "named twice, once with a line"
+        );
+        assert_eq!(
+            lines("see [ci.yml](https://github.com/o/r/blob/main/.github/workflows/ci.yml#L2)"),
+            [(ci, Some(2))],
+            "a Markdown link's text and its address"
+        );
     }
 
     #[test]

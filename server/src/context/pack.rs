@@ -153,7 +153,7 @@ pub fn build_pack(
         // A file too big for what is left: the parts the issue points at, if it points into
         // it and they fit; the map shows its signatures either way.
         let Some(entry) = index.file(&file.path) else { continue };
-        let parts = parts_pointed_at(entry, file.line, &mentioned, &text);
+        let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text);
         if let Some(block) = parts_block(&file.path, "", &text, &parts, full_budget.saturating_sub(full_section.len()))
         {
             full_section.push_str(&block);
@@ -204,16 +204,17 @@ pub fn build_pack(
 }
 
 /// The lines of a large file the issue points at, as 1-based inclusive ranges, most
-/// important first: for the line its ranking gives (a trace's `path:line`, a named
-/// definition, a quoted message), then for the functions and methods the issue names (those
-/// of a type it names first), then for the other definitions it names (types, constants);
-/// at most [`MAX_PARTS`] different ones. A line's part is the largest definition holding it
-/// that has at most [`MAX_PART_LINES`] lines (the method, not its class), with the comments
-/// and attributes just above it. A longer definition the issue names shows its declaration
-/// (a type or constant) or its opening lines (a function); another line, the lines around it.
-fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len() as u32;
+/// important first: for the lines its ranking's reasons point at, strongest first (a trace's
+/// `path:line`, a named definition, a quoted message), then for the functions and methods
+/// the issue names (those of a type it names first), then for the other definitions it names
+/// (types, constants); at most [`MAX_PARTS`] ranges, parts that overlap or touch made one.
+/// A line's part is the largest definition holding it that has at most [`MAX_PART_LINES`]
+/// lines (the method, not its class), with the comments and attributes just above it. A
+/// longer definition the issue names shows its declaration (a type or constant) or its
+/// opening lines (a function); another line, the lines around it. A function declared
+/// several times in a row (TypeScript overloads) is one part.
+fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
+    let total = text.lines().count() as u32;
     let definitions = &file.symbols.definitions;
     let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.closeness(&d.name) == 0).collect();
     // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
@@ -225,35 +226,68 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
             .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < MAX_PART_LINES)
             .max_by_key(|d| d.end_line.saturating_sub(d.line))
     };
-    let whole = |d: &Definition| (lead(d), d.end_line.min(total));
-    let of_definition = |d: &Definition| match holding(d.line) {
-        Some(holder) => whole(holder),
-        None if d.kind.is_type() || map_group(d) > 1 => (lead(d), declaration_end(&lines, d.line).min(total)),
-        None => (lead(d), (lead(d) + MAX_PART_LINES - 1).min(total)),
+    let opening = |start: u32| (start, (start + MAX_PART_LINES - 1).min(total));
+    let of_definition = |d: &Definition| {
+        let group = declared_together(definitions, d);
+        let (first, last) = (group.first().copied().unwrap_or(d), group.last().copied().unwrap_or(d));
+        if group.len() > 1 {
+            let start = lead(first);
+            let end = last.end_line.min(total);
+            return if end.saturating_sub(start) < MAX_PART_LINES { (start, end) } else { opening(start) };
+        }
+        match holding(d.line) {
+            Some(holder) => (lead(holder), holder.end_line.min(total)),
+            None if d.kind.is_type() || map_group(d) > 1 => (lead(d), d.body_line.clamp(d.line, total.max(d.line))),
+            None => opening(lead(d)),
+        }
     };
     let of_line = |target: u32| match holding(target) {
-        Some(holder) => whole(holder),
+        Some(holder) => of_definition(holder),
         None => match definitions.iter().find(|d| d.line == target) {
             Some(starting) => of_definition(starting),
             None => lines_around(target, total),
         },
     };
     let in_file = |target: u32| (1..=total).contains(&target);
-    let candidates = line
+    let candidates = pointed
+        .iter()
+        .copied()
         .filter(|&target| in_file(target))
         .map(of_line)
-        .into_iter()
         .chain(named.into_iter().filter(|d| in_file(d.line)).map(of_definition));
     let mut parts: Vec<(u32, u32)> = Vec::new();
-    for part in candidates {
-        if parts.len() == MAX_PARTS {
-            break;
-        }
-        if !parts.contains(&part) {
-            parts.push(part);
+    for (start, end) in candidates {
+        let (start, end) = (start.clamp(1, total), end.clamp(1, total));
+        let room = parts.len() < MAX_PARTS;
+        match parts.iter_mut().find(|part| start <= part.1 + 3 && part.0 <= end + 3) {
+            Some(part) => *part = (part.0.min(start), part.1.max(end)),
+            None if room => parts.push((start, end.max(start))),
+            None => {}
         }
     }
     parts
+}
+
+/// The definitions declared together with `definition`, in source order: those of its name,
+/// container and kind that follow one another with no more than a blank line between them
+/// (a TypeScript function's overload signatures and its body); `definition` alone otherwise.
+fn declared_together<'d>(definitions: &'d [Definition], definition: &'d Definition) -> Vec<&'d Definition> {
+    let mut alike: Vec<&Definition> = definitions
+        .iter()
+        .filter(|d| d.name == definition.name && d.container == definition.container && d.kind == definition.kind)
+        .collect();
+    alike.sort_by_key(|d| d.line);
+    let Some(at) = alike.iter().position(|d| std::ptr::eq(*d, definition)) else { return vec![definition] };
+    let touching = |above: &Definition, below: &Definition| lead(below) <= above.end_line.saturating_add(2);
+    let mut first = at;
+    while first > 0 && touching(alike[first - 1], alike[first]) {
+        first -= 1;
+    }
+    let mut last = at;
+    while last + 1 < alike.len() && touching(alike[last], alike[last + 1]) {
+        last += 1;
+    }
+    alike[first..=last].to_vec()
 }
 
 /// The first line of a definition's part: its comments and attributes, at most
@@ -261,19 +295,6 @@ fn parts_pointed_at(file: &IndexedFile, line: Option<u32>, mentioned: &Mentioned
 fn lead(definition: &Definition) -> u32 {
     let line = definition.line.max(1);
     definition.lead_line.clamp(line.saturating_sub(MAX_LEAD_LINES).max(1), line)
-}
-
-/// The last line of the declaration starting on `line` (1-based) of `lines`: the line that
-/// opens its body (`{`) or ends it (`;`), looked for over a few lines; `line` itself when
-/// none does.
-fn declaration_end(lines: &[&str], line: u32) -> u32 {
-    (line..line + 10)
-        .take_while(|&at| at as usize <= lines.len())
-        .find(|&at| {
-            let text = lines[at as usize - 1].trim_end();
-            text.contains('{') || text.ends_with(';')
-        })
-        .unwrap_or(line)
 }
 
 /// The part of a file of `total` lines around its line `target`: [`MAX_PART_LINES`] lines, a
@@ -683,8 +704,9 @@ mod tests {
 
     #[test]
     fn a_long_type_the_issue_names_shows_its_declaration_and_a_long_function_its_opening() {
-        let mut pool =
-            String::from("package acme;\n\n/** A pool of workers. */\npublic class Pool\n    extends Base {\n");
+        let mut pool = String::from(
+            "package acme;\n\n/** A pool of workers. */\n@SuppressWarnings({\"unchecked\"})\npublic class Pool\n    extends Base {\n",
+        );
         for n in 0..150 {
             let _ = writeln!(pool, "    public int filler{n}() {{ return {n}; }}");
         }
@@ -696,15 +718,50 @@ mod tests {
         let (dir, index) = workspace(&[("src/main/java/acme/Pool.java", pool)]);
         let pack = pack_for(&dir, &index, "`Pool` and `acquireWorker` are slow", 1_500);
         let text = &pack.text;
+        let declaration = "lines 3-6:\n```\n/** A pool of workers. */\n@SuppressWarnings({\"unchecked\"})\npublic class Pool\n    extends Base {\n```\n";
+        assert!(text.contains(declaration), "past the annotation's brace to the class's: {text}");
         assert!(
-            text.contains("lines 3-5:\n```\n/** A pool of workers. */\npublic class Pool\n    extends Base {\n```\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("lines 156-235:\n```\n    /** Takes one. */\n    public int acquireWorker() {\n"),
+            text.contains("lines 157-236:\n```\n    /** Takes one. */\n    public int acquireWorker() {\n"),
             "{text}"
         );
         assert!(!text.contains("filler0() {"), "no lines the issue does not point at: {text}");
+    }
+
+    #[test]
+    fn overloads_are_one_part_with_their_body() {
+        let mut script = String::new();
+        for n in 0..600 {
+            let _ = writeln!(script, "export function filler{n}(): number {{ return {n}; }}");
+        }
+        script.push_str(
+            "/** Parses a value. */\nexport function parseValue(text: string): number;\n\
+             export function parseValue(text: string, radix: number): number;\n\
+             export function parseValue(text: string, radix = 10): number {\n  return parseInt(text, radix);\n}\n",
+        );
+        let (dir, index) = workspace(&[("src/parse.ts", script)]);
+        let pack = pack_for(&dir, &index, "`parseValue` returns NaN", 2_000);
+        assert!(pack.text.contains("[in part: 6 of its 606 lines,"), "{}", pack.text);
+        assert!(pack.text.contains("lines 601-606:\n```\n/** Parses a value. */\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn a_traces_line_is_shown_beside_the_functions_the_issue_names() {
+        let mut main = String::from("fn run() {\n");
+        for n in 0..300 {
+            let _ = writeln!(main, "    step({n});");
+        }
+        main.push_str("}\n");
+        for n in 0..300 {
+            let _ = writeln!(main, "fn filler_{n}() {{}}");
+        }
+        main.push_str("fn alpha_step() {}\nfn beta_step() {}\n");
+        let (dir, index) = workspace(&[("src/main.rs", main)]);
+        let issue = "thread 'main' panicked at src/main.rs:30:5\n`alpha_step` and `beta_step` are not run";
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert_eq!(pack.part_files, ["src/main.rs"], "{}", pack.text);
+        for part in ["lines 10-89:\n", "lines 603-604:\n"] {
+            assert!(pack.text.contains(part), "{part}: {}", pack.text);
+        }
     }
 
     #[test]
@@ -726,12 +783,12 @@ mod tests {
         let pack = pack_for(&dir, &index, "`Gamma::new` should take a capacity", 150);
         assert_eq!(pack.part_files, ["src/kinds.rs"], "{}", pack.text);
         assert!(pack.text.contains("        Gamma\n    }\n```"), "{}", pack.text);
-        assert!(pack.text.contains("[in part: 11 of its"), "one part only: {}", pack.text);
+        assert!(pack.text.contains("[in part: 13 of its"), "one part only, with the type just above: {}", pack.text);
         // So too with no line from the ranking: the named type's `new` leads its namesakes.
         let query = analyze("`Gamma::new` should take a capacity");
         let text = std::fs::read_to_string(dir.path().join("src/kinds.rs")).unwrap();
-        let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), None, &Mentioned::new(&query), &text);
-        assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
+        let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), &[], &Mentioned::new(&query), &text);
+        assert_eq!(parts.first(), Some(&(329, 341)), "with `Gamma` itself just above: {parts:?}");
     }
 
     proptest::proptest! {
@@ -758,13 +815,14 @@ mod tests {
                     kind: DefinitionKind::Function,
                     line,
                     end_line,
+                    body_line: end_line,
                     lead_line,
                     signature: String::new(),
                     container: None,
                 })
                 .collect();
             let issue = analyze("`item_0`, `item_1`, `item_2` and `item_3` break");
-            let parts = parts_pointed_at(&file, line, &Mentioned::new(&issue), &text);
+            let parts = parts_pointed_at(&file, &line.into_iter().collect::<Vec<_>>(), &Mentioned::new(&issue), &text);
             proptest::prop_assert!(parts.len() <= MAX_PARTS);
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");

@@ -35,7 +35,14 @@ pub struct RankedFile {
     /// string holding a message it quotes; none when no reason points at a line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
+    /// Every line its reasons point at, the strongest first (`line` is the first): a stack
+    /// trace's line into it as well as the definitions the issue names.
+    #[serde(skip)]
+    pub lines: Vec<u32>,
 }
+
+/// Lines kept of those a file's reasons point at.
+const MAX_POINTED_LINES: usize = 8;
 
 /// Weights of the signals.
 #[derive(Debug, Clone, Copy)]
@@ -82,20 +89,20 @@ pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
 struct Signal {
     values: Vec<f64>,
     reasons: Vec<Vec<(f64, String)>>,
-    /// The line of each file's strongest reason that points at one, with that reason's value.
-    anchors: Vec<Option<(f64, u32)>>,
+    /// The lines of each file its reasons point at, with those reasons' values.
+    points: Vec<Vec<(f64, u32)>>,
 }
 
 impl Signal {
     fn new(n: usize) -> Self {
-        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], anchors: vec![None; n] }
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n] }
     }
 
     /// [`Signal::add`] for a reason found at `line` of the file.
     fn add_at(&mut self, file: usize, value: f64, line: u32, reason: impl FnOnce() -> String) {
         self.add(file, value, reason);
-        if value > 0.0 && self.anchors[file].is_none_or(|(best, _)| value > best) {
-            self.anchors[file] = Some((value, line));
+        if value > 0.0 {
+            self.points[file].push((value, line));
         }
     }
 
@@ -280,12 +287,23 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             // `ERROR` and `error` in the issue name a file `error.ts` once.
             let reasons =
                 reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.to_lowercase())).take(4).collect();
-            let line = [(&signals.symbols, weights.symbols), (&signals.path_mentions, weights.paths)]
-                .into_iter()
-                .filter_map(|(signal, weight)| signal.anchors[i].map(|(v, line)| (weight * (1.0 - (-v).exp()), line)))
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, line)| line);
-            RankedFile { path: signals.paths[i].clone(), score, reasons, line }
+            let mut points: Vec<(f64, u32)> =
+                // Of equal values, a path's line before a definition's, as the single line was.
+                [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
+                    .into_iter()
+                    .flat_map(|(signal, weight)| {
+                        signal.points[i].iter().map(move |(v, line)| (weight * (1.0 - (-v).exp()), *line))
+                    })
+                    .collect();
+            // The strongest first; of equals, the first found.
+            points.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut lines: Vec<u32> = Vec::new();
+            for (_, line) in points {
+                if !lines.contains(&line) && lines.len() < MAX_POINTED_LINES {
+                    lines.push(line);
+                }
+            }
+            RankedFile { path: signals.paths[i].clone(), score, reasons, line: lines.first().copied(), lines }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
