@@ -378,7 +378,7 @@ fn head_end(node: Node<'_>) -> (usize, usize) {
         // A function held by a name (`const f = (a: A) => ...`, a class field `onClick = () => ...`)
         // ends where its own body starts, so its parameters are kept.
         .map(|body| match body.kind() {
-            "arrow_function" | "function_expression" | "function" => match body.child_by_field_name("body") {
+            "arrow_function" | "function_expression" | "function" | "class" => match body.child_by_field_name("body") {
                 Some(inner) => (inner.start_byte(), inner.start_position().row),
                 None => (body.end_byte(), last_row(body)),
             },

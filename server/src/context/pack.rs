@@ -62,6 +62,8 @@ const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts
 const MAX_PART_LINES: u32 = 80;
 /// Parts of one large file at most.
 const MAX_PARTS: usize = 3;
+/// Lines of a long type's or constant's declaration a part shows at most.
+const MAX_DECLARATION_LINES: u32 = 12;
 /// Lines of comments and attributes above a definition a part takes with it at most.
 const MAX_LEAD_LINES: u32 = 15;
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
@@ -207,12 +209,13 @@ pub fn build_pack(
 /// important first: for the lines its ranking's reasons point at, strongest first (a trace's
 /// `path:line`, a named definition, a quoted message), then for the functions and methods
 /// the issue names (those of a type it names first), then for the other definitions it names
-/// (types, constants); at most [`MAX_PARTS`] ranges, parts that overlap or touch made one.
+/// (types, constants); at most [`MAX_PARTS`] ranges, none within another.
 /// A line's part is the largest definition holding it that has at most [`MAX_PART_LINES`]
 /// lines (the method, not its class), with the comments and attributes just above it. A
-/// longer definition the issue names shows its declaration (a type or constant) or its
-/// opening lines (a function); another line, the lines around it. A function declared
-/// several times in a row (TypeScript overloads) is one part.
+/// longer definition the issue names shows its declaration (a type or constant, up to
+/// [`MAX_DECLARATION_LINES`]) or its opening lines (a function); another line, the lines
+/// around it. A function declared several times in a row (TypeScript overloads) is one part
+/// when that part holds the line and is no longer than one definition's.
 fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
     let total = text.lines().count() as u32;
     let definitions = &file.symbols.definitions;
@@ -227,22 +230,28 @@ fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'
             .max_by_key(|d| d.end_line.saturating_sub(d.line))
     };
     let opening = |start: u32| (start, (start + MAX_PART_LINES - 1).min(total));
-    let of_definition = |d: &Definition| {
+    let whole = |d: &Definition| (lead(d), d.end_line.min(total));
+    // A function declared several times in a row, as one part when it fits one.
+    let together = |d: &Definition| {
         let group = declared_together(definitions, d);
-        let (first, last) = (group.first().copied().unwrap_or(d), group.last().copied().unwrap_or(d));
-        if group.len() > 1 {
-            let start = lead(first);
-            let end = last.end_line.min(total);
-            return if end.saturating_sub(start) < MAX_PART_LINES { (start, end) } else { opening(start) };
-        }
-        match holding(d.line) {
-            Some(holder) => (lead(holder), holder.end_line.min(total)),
-            None if d.kind.is_type() || map_group(d) > 1 => (lead(d), d.body_line.clamp(d.line, total.max(d.line))),
+        let (first, last) = (group.first()?, group.last()?);
+        let (start, end) = (lead(first), last.end_line.min(total));
+        (group.len() > 1 && end.saturating_sub(start) < MAX_PART_LINES).then_some((start, end))
+    };
+    let of_definition = |d: &Definition| {
+        together(d).unwrap_or_else(|| match holding(d.line) {
+            Some(holder) => whole(holder),
+            None if d.kind.is_type() || map_group(d) > 1 => {
+                let declared = d.body_line.clamp(d.line, d.line + MAX_DECLARATION_LINES - 1);
+                (lead(d), declared.min(total))
+            }
             None => opening(lead(d)),
-        }
+        })
     };
     let of_line = |target: u32| match holding(target) {
-        Some(holder) => of_definition(holder),
+        Some(holder) => {
+            together(holder).filter(|(start, end)| (*start..=*end).contains(&target)).unwrap_or(whole(holder))
+        }
         None => match definitions.iter().find(|d| d.line == target) {
             Some(starting) => of_definition(starting),
             None => lines_around(target, total),
@@ -255,14 +264,17 @@ fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'
         .filter(|&target| in_file(target))
         .map(of_line)
         .chain(named.into_iter().filter(|d| in_file(d.line)).map(of_definition));
+    // Each part keeps its own size: one that lies within another is left out, and parts
+    // that overlap are shown as one only once chosen (see `parts_block`).
     let mut parts: Vec<(u32, u32)> = Vec::new();
     for (start, end) in candidates {
-        let (start, end) = (start.clamp(1, total), end.clamp(1, total));
-        let room = parts.len() < MAX_PARTS;
-        match parts.iter_mut().find(|part| start <= part.1 + 3 && part.0 <= end + 3) {
-            Some(part) => *part = (part.0.min(start), part.1.max(end)),
-            None if room => parts.push((start, end.max(start))),
-            None => {}
+        let (start, end) = (start.clamp(1, total), end.clamp(1, total).max(start.clamp(1, total)));
+        if parts.iter().any(|part| part.0 <= start && end <= part.1) {
+            continue;
+        }
+        parts.retain(|part| !(start <= part.0 && part.1 <= end));
+        if parts.len() < MAX_PARTS {
+            parts.push((start, end));
         }
     }
     parts
@@ -765,6 +777,73 @@ mod tests {
     }
 
     #[test]
+    fn a_traces_line_in_a_long_overload_shows_that_overload() {
+        let mut out = String::from("package acme;\n\npublic class Out {\n");
+        for n in 0..200 {
+            let _ = writeln!(out, "    void filler{n}() {{}}");
+        }
+        for parameter in ["int b", "byte[] b"] {
+            let _ = writeln!(out, "    /** Writes. */\n    void write({parameter}) {{");
+            for n in 0..48 {
+                let _ = writeln!(out, "        step({n});");
+            }
+            out.push_str("    }\n");
+        }
+        out.push_str("}\n");
+        let (dir, index) = workspace(&[("src/main/java/acme/Out.java", out)]);
+        // Lines 204-254 and 255-305: the trace's line 290 is in the second.
+        let issue = "NullPointerException\n\tat acme.Out.write(Out.java:290)";
+        // Room for one of the two.
+        let pack = pack_for(&dir, &index, issue, 700);
+        assert!(
+            pack.text.contains("lines 255-305:\n```\n    /** Writes. */\n    void write(byte[] b) {\n"),
+            "{}",
+            pack.text
+        );
+    }
+
+    #[test]
+    fn the_most_important_part_is_shown_when_two_do_not_fit_together() {
+        let long = "x".repeat(150);
+        let mut main = String::new();
+        for n in 0..400 {
+            let _ = writeln!(main, "fn filler_{n}() {{}}");
+        }
+        for name in ["run_alpha", "run_beta"] {
+            let _ = writeln!(main, "fn {name}() {{");
+            for n in 0..77 {
+                let _ = writeln!(main, "    let _{n} = \"{long}\";");
+            }
+            main.push_str("}\n");
+        }
+        let (dir, index) = workspace(&[("src/main.rs", main)]);
+        // Room for one of the two 79-line functions (about 13,000 characters each), not both.
+        let issue = "thread 'main' panicked at src/main.rs:430:5\n`run_beta` too";
+        let pack = pack_for(&dir, &index, issue, 6_000);
+        assert_eq!(pack.part_files, ["src/main.rs"], "{}", pack.text);
+        // The named function's line is the ranking's strongest, so it comes first.
+        assert!(pack.text.contains("[in part: 79 of its 558 lines,"), "one of them: {}", pack.text);
+        assert!(pack.text.contains("lines 480-558:\n```\nfn run_beta() {\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn a_long_constant_shows_its_first_lines() {
+        let mut codes = String::from("package acme;\n\npublic class Codes {\n");
+        for n in 0..300 {
+            let _ = writeln!(codes, "    void filler{n}() {{}}");
+        }
+        codes.push_str("    static final Map<String, Integer> STATUS_CODES = Map.ofEntries(\n");
+        for n in 0..300 {
+            let _ = writeln!(codes, "        Map.entry(\"k{n}\", {n}),");
+        }
+        codes.push_str("        Map.entry(\"end\", 0));\n}\n");
+        let (dir, index) = workspace(&[("src/main/java/acme/Codes.java", codes)]);
+        let pack = pack_for(&dir, &index, "`STATUS_CODES` maps k7 wrongly", 2_000);
+        assert!(pack.text.contains("[in part: 12 of its"), "{}", pack.text);
+        assert!(pack.text.contains("lines 304-315:\n"), "{}", pack.text);
+    }
+
+    #[test]
     fn a_method_of_the_type_the_issue_names_comes_before_its_namesakes() {
         let mut text = String::new();
         for (ty, filler) in [("Alpha", 0), ("Beta", 1), ("Gamma", 2)] {
@@ -788,7 +867,7 @@ mod tests {
         let query = analyze("`Gamma::new` should take a capacity");
         let text = std::fs::read_to_string(dir.path().join("src/kinds.rs")).unwrap();
         let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), &[], &Mentioned::new(&query), &text);
-        assert_eq!(parts.first(), Some(&(329, 341)), "with `Gamma` itself just above: {parts:?}");
+        assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
     }
 
     proptest::proptest! {
