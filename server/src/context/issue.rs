@@ -51,8 +51,9 @@ pub struct IssueQuery {
     pub folders: Vec<String>,
     /// Where the issue's paths with a line point (`src/walk.rs:12:5`, a Java frame's
     /// `(Foo.java:12)`, a forge link's `#L12`, `.github/workflows/ci.yml:40`): each path as
-    /// [`IssueQuery::paths`] or [`IssueQuery::other_files`] spells it, with the first line
-    /// given for it.
+    /// [`IssueQuery::paths`] or [`IssueQuery::other_files`] spells it, with a line given for
+    /// it: a path the issue gives with several lines (frames of one file) comes once for
+    /// each, the first given first.
     pub locations: Vec<(String, u32)>,
 }
 
@@ -165,6 +166,28 @@ fn looks_like_code(token: &str) -> bool {
     let inner_capital = token.chars().skip(1).any(|c| c.is_ascii_uppercase());
     let has_lower = token.chars().any(|c| c.is_ascii_lowercase());
     token.contains('_') || (inner_capital && has_lower) || token.contains("::")
+}
+
+/// A Rust trait cast a backtrace names its frames by: `<tokio::io::Foo as Future>::poll`.
+static TRAIT_CAST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"<\s*([A-Za-z_][\w:]*)(?:<[^<>]*>)?\s+as\s+[^<>]*(?:<[^<>]*>[^<>]*)*>::")
+        .expect("the trait cast pattern compiles")
+});
+/// Generic arguments between the names of a Rust path: `Sender<T>::send`, `Vec<Option<u8>>::new`.
+static GENERIC_ARGUMENTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(\w)<[\w:,\s&'\[\];]*(?:<[\w:,\s&'\[\];]*>[\w:,\s&'\[\];]*)*>::")
+        .expect("the generic arguments pattern compiles")
+});
+
+/// `text` with the generic arguments and trait casts inside Rust paths taken out, so a
+/// backtrace's `tokio::sync::broadcast::Sender<T>::send` reads as the chain
+/// `tokio::sync::broadcast::Sender::send` and `<Foo as Future>::poll` as `Foo::poll`.
+fn without_generic_qualifiers(text: &str) -> Cow<'_, str> {
+    if !text.contains(">::") {
+        return Cow::Borrowed(text);
+    }
+    let cast = TRAIT_CAST.replace_all(text, "${1}::");
+    Cow::Owned(GENERIC_ARGUMENTS.replace_all(&cast, "${1}::").into_owned())
 }
 
 /// Qualified identifier chains: `a::b::C`, `Foo.bar`, `x`.
@@ -549,6 +572,8 @@ fn analyze_part(text: &str) -> IssueQuery {
         for word in path_mentions(piece) {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
+        let rewritten = without_generic_qualifiers(piece);
+        let piece: &str = &rewritten;
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
         for (at, chain) in chains(piece) {
@@ -814,7 +839,7 @@ fn path_locations(text: &str) -> Vec<(String, u32)> {
     let mut note = |path: String, line: Option<u32>| {
         if let Some(line) = line.filter(|line| *line > 0)
             && found.len() < MAX_LOCATIONS
-            && !found.iter().any(|(known, _)| *known == path)
+            && !found.iter().any(|(known, known_line)| *known == path && *known_line == line)
         {
             found.push((path, line));
         }
@@ -1034,6 +1059,20 @@ mod tests {
     }
 
     #[test]
+    fn backtrace_frames_name_their_functions_past_generics_and_trait_casts() {
+        let query = analyze(
+            "Panic in broadcast\n```\n   5: tokio::sync::broadcast::Sender<T>::send2\n\
+             \x20  6: <tokio::runtime::Blocking<F> as core::future::Future>::poll\n\
+             \x20  7: alloc::vec::Vec<Option<u8>>::new_in\n```\nSee `a < b` and x<y> too.",
+        );
+        let qualifiers = |name: &str| symbol(&query, name).map(|s| s.qualifiers.clone()).unwrap_or_default();
+        assert_eq!(qualifiers("send2").last().map(String::as_str), Some("Sender"), "{:?}", query.symbols);
+        assert_eq!(qualifiers("poll").last().map(String::as_str), Some("Blocking"), "{:?}", query.symbols);
+        assert_eq!(qualifiers("new_in").last().map(String::as_str), Some("Vec"), "{:?}", query.symbols);
+        assert!(symbol(&query, "Future").is_none(), "the trait of a cast is not the frame's type");
+    }
+
+    #[test]
     fn code_identifiers_with_their_qualifiers() {
         let query = analyze(
             "try_join_next for JoinSet\nThere is `poll_join_next`, and `JoinSet::join_next()` awaits; see mpsc::Receiver.",
@@ -1108,8 +1147,16 @@ mod tests {
         let located: Vec<(&str, u32)> = query.locations.iter().map(|(p, l)| (p.as_str(), *l)).collect();
         assert_eq!(
             located,
-            [("com/acme/Lexer.java", 12), ("Lexer.java", 12), ("app/src/main.rs", 3), ("src/walk.rs", 10)],
-            "the first line given for each path; line 0 is none"
+            [
+                ("com/acme/Lexer.java", 12),
+                ("com/acme/Lexer.java", 40),
+                ("Lexer.java", 12),
+                ("Lexer.java", 40),
+                ("app/src/main.rs", 3),
+                ("src/walk.rs", 10),
+                ("src/walk.rs", 99)
+            ],
+            "every line given for each path, the first first; line 0 is none"
         );
         for (path, _) in &query.locations {
             assert!(query.paths.iter().any(|(p, _)| p == path), "{path} is spelt as the paths are");

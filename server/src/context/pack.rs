@@ -3,7 +3,7 @@
 //! definitions) for the files ranked after them. The split adapts: small top files leave
 //! room for a wide map; large ones take the budget and the map narrows.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use super::extract::{Definition, DefinitionKind};
@@ -62,10 +62,12 @@ const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts
 const MAX_PART_LINES: u32 = 80;
 /// Parts of one large file at most.
 const MAX_PARTS: usize = 3;
+/// Candidate parts looked at in one file at most (a file may define hundreds of `new`s).
+const MAX_CANDIDATE_PARTS: usize = 24;
 /// Lines of a long type's or constant's declaration a part shows at most.
 const MAX_DECLARATION_LINES: u32 = 12;
 /// Lines of comments and attributes above a definition a part takes with it at most.
-const MAX_LEAD_LINES: u32 = 15;
+const MAX_LEAD_LINES: u32 = 20;
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
@@ -219,7 +221,7 @@ pub fn build_pack(
 fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
     let total = text.lines().count() as u32;
     let definitions = &file.symbols.definitions;
-    let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.closeness(&d.name) == 0).collect();
+    let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.means(d, definitions)).collect();
     // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
     let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
     named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, !of_named_type(d), d.line));
@@ -265,16 +267,19 @@ fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'
         .map(of_line)
         .chain(named.into_iter().filter(|d| in_file(d.line)).map(of_definition));
     // Each part keeps its own size: one that lies within another is left out, and parts
-    // that overlap are shown as one only once chosen (see `parts_block`).
+    // that overlap are shown as one once chosen (see `parts_block`), so they count as one
+    // against the limit.
     let mut parts: Vec<(u32, u32)> = Vec::new();
-    for (start, end) in candidates {
+    for (start, end) in candidates.take(MAX_CANDIDATE_PARTS) {
         let (start, end) = (start.clamp(1, total), end.clamp(1, total).max(start.clamp(1, total)));
         if parts.iter().any(|part| part.0 <= start && end <= part.1) {
             continue;
         }
-        parts.retain(|part| !(start <= part.0 && part.1 <= end));
-        if parts.len() < MAX_PARTS {
-            parts.push((start, end));
+        let mut with = parts.clone();
+        with.retain(|part| !(start <= part.0 && part.1 <= end));
+        with.push((start, end));
+        if merged(&with).len() <= MAX_PARTS {
+            parts = with;
         }
     }
     parts
@@ -302,11 +307,15 @@ fn declared_together<'d>(definitions: &'d [Definition], definition: &'d Definiti
     alike[first..=last].to_vec()
 }
 
-/// The first line of a definition's part: its comments and attributes, at most
-/// [`MAX_LEAD_LINES`] of them.
+/// The first line of a definition's part: that of its comments and attributes when they
+/// take at most [`MAX_LEAD_LINES`] lines; its own line when they take more (the last lines
+/// of a long doc comment, the middle of an example, would say less than none).
 fn lead(definition: &Definition) -> u32 {
     let line = definition.line.max(1);
-    definition.lead_line.clamp(line.saturating_sub(MAX_LEAD_LINES).max(1), line)
+    match definition.lead_line {
+        lead if lead >= 1 && lead <= line && line - lead <= MAX_LEAD_LINES => lead,
+        _ => line,
+    }
 }
 
 /// The part of a file of `total` lines around its line `target`: [`MAX_PART_LINES`] lines, a
@@ -380,6 +389,9 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// The names an issue gives, for ordering the map.
 struct Mentioned<'a> {
     exact: HashSet<&'a str>,
+    /// For names the issue gives only with a qualifier (`T250::new`), the qualifiers nearest
+    /// them (`T250`).
+    qualified: HashMap<&'a str, HashSet<&'a str>>,
     /// Distinctive ones, lower-cased: spelt like code (`discriminatedUnion`, `join_next`) or
     /// eight letters and more, not common words such as `self` or `data`.
     distinctive: Vec<String>,
@@ -396,7 +408,31 @@ impl<'a> Mentioned<'a> {
             })
             .map(str::to_lowercase)
             .collect();
-        Self { exact: names.collect(), distinctive }
+        let mut qualified: HashMap<&str, HashSet<&str>> = HashMap::new();
+        let bare: HashSet<&str> = issue
+            .symbols
+            .iter()
+            .filter(|symbol| symbol.qualifiers.is_empty())
+            .map(|symbol| symbol.name.as_str())
+            .collect();
+        for symbol in issue.symbols.iter().filter(|symbol| !bare.contains(symbol.name.as_str())) {
+            if let Some(nearest) = symbol.qualifiers.last() {
+                qualified.entry(symbol.name.as_str()).or_default().insert(nearest.as_str());
+            }
+        }
+        Self { exact: names.collect(), qualified, distinctive }
+    }
+
+    /// Whether the issue means `definition` by its name: it names it, and when it names it
+    /// only with qualifiers (`T250::new`), the definition belongs to one of them, or to none
+    /// that `others` (the file's definitions) has.
+    fn means(&self, definition: &Definition, others: &[Definition]) -> bool {
+        if self.closeness(&definition.name) != 0 {
+            return false;
+        }
+        let Some(qualifiers) = self.qualified.get(definition.name.as_str()) else { return true };
+        let of_qualifier = |d: &Definition| d.container.as_deref().is_some_and(|c| qualifiers.contains(c));
+        of_qualifier(definition) || !others.iter().any(|d| d.name == definition.name && of_qualifier(d))
     }
 
     /// 0: the issue names it; 1: its name holds a distinctive name of the issue
@@ -843,6 +879,71 @@ mod tests {
         assert!(pack.text.contains("lines 304-315:\n"), "{}", pack.text);
     }
 
+    /// A 2,000-line function: a part of it can only be the lines around a line.
+    fn long_engine() -> String {
+        let mut engine = String::from("pub fn run() {\n");
+        for n in 0..2000 {
+            let _ = writeln!(engine, "    step({n});");
+        }
+        engine.push_str("}\n");
+        engine
+    }
+
+    #[test]
+    fn every_frame_into_a_file_gets_its_part() {
+        let (dir, index) = workspace(&[("src/engine.rs", long_engine())]);
+        let issue = "fails at src/engine.rs:1650, then src/engine.rs:755 and src/engine.rs:1769";
+        let pack = pack_for(&dir, &index, issue, 4_000);
+        for part in ["lines 735-814:\n", "lines 1630-1709:\n", "lines 1749-1828:\n"] {
+            assert!(pack.text.contains(part), "{part}: {}", pack.text);
+        }
+    }
+
+    #[test]
+    fn parts_that_overlap_count_once() {
+        let mut engine = long_engine();
+        engine.push_str("pub fn alpha_step() {}\n");
+        for n in 0..10 {
+            let _ = writeln!(engine, "pub fn filler_{n}() {{}}");
+        }
+        engine.push_str("pub fn beta_step() {}\n");
+        let (dir, index) = workspace(&[("src/engine.rs", engine)]);
+        // The trace's window (10-89) and `run`'s opening (1-80) overlap: with the two named
+        // functions that makes three parts to show, not four.
+        let issue = "panicked at src/engine.rs:30:5 in `run`, after `alpha_step` and `beta_step`";
+        let pack = pack_for(&dir, &index, issue, 4_000);
+        for part in ["lines 1-89:\n", "lines 2003-2003:\n", "lines 2014-2014:\n"] {
+            assert!(pack.text.contains(part), "{part}: {}", pack.text);
+        }
+    }
+
+    #[test]
+    fn a_qualified_name_means_the_definition_of_its_qualifier() {
+        let mut kinds = String::new();
+        for n in 0..300 {
+            let _ = writeln!(kinds, "pub struct T{n};\nimpl T{n} {{\n    pub fn new() -> Self {{ T{n} }}\n}}");
+        }
+        let (dir, index) = workspace(&[("src/kinds.rs", kinds)]);
+        let pack = pack_for(&dir, &index, "`T250::new` panics", 2_000);
+        assert!(pack.text.contains("    pub fn new() -> Self { T250 }\n"), "{}", pack.text);
+        assert!(!pack.text.contains("{ T0 }"), "another type's `new`: {}", pack.text);
+    }
+
+    #[test]
+    fn a_long_doc_comment_is_left_to_read_file() {
+        let mut text = String::new();
+        for n in 0..400 {
+            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
+        }
+        for n in 0..40 {
+            let _ = writeln!(text, "/// Example line {n}.");
+        }
+        text.push_str("pub fn documented() -> u8 {\n    1\n}\n");
+        let (dir, index) = workspace(&[("src/lib.rs", text)]);
+        let pack = pack_for(&dir, &index, "`documented` returns 1", 1_000);
+        assert!(pack.text.contains("lines 441-443:\n```\npub fn documented() -> u8 {\n"), "{}", pack.text);
+    }
+
     #[test]
     fn a_method_of_the_type_the_issue_names_comes_before_its_namesakes() {
         let mut text = String::new();
@@ -902,7 +1003,7 @@ mod tests {
                 .collect();
             let issue = analyze("`item_0`, `item_1`, `item_2` and `item_3` break");
             let parts = parts_pointed_at(&file, &line.into_iter().collect::<Vec<_>>(), &Mentioned::new(&issue), &text);
-            proptest::prop_assert!(parts.len() <= MAX_PARTS);
+            proptest::prop_assert!(merged(&parts).len() <= MAX_PARTS, "{parts:?}");
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
             }

@@ -106,6 +106,14 @@ impl Signal {
         }
     }
 
+    /// A further line of the file a reason already counted points at (another frame of a
+    /// trace into it): it adds nothing to the file's value.
+    fn point_at(&mut self, file: usize, value: f64, line: u32) {
+        if value > 0.0 {
+            self.points[file].push((value, line));
+        }
+    }
+
     fn add(&mut self, file: usize, value: f64, reason: impl FnOnce() -> String) {
         if value > 0.0 {
             self.values[file] += value;
@@ -594,11 +602,18 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
         // when the path names one file and the line is in it (a trace of an older version may
         // point past its end).
-        let line = query.locations.iter().find(|(path, _)| path == spelt).map(|(_, line)| *line);
+        let mut lines = query.locations.iter().filter(|(path, _)| path == spelt).map(|(_, line)| *line);
+        let line = lines.next();
         let only = (matching.len() == 1).then(|| matching[0].0);
         for (i, value, reason) in matching {
             match line.filter(|line| only == Some(i) && *line <= files[i].lines) {
-                Some(line) => signal.add_at(i, value, line, || reason),
+                Some(line) => {
+                    signal.add_at(i, value, line, || reason);
+                    // The trace's other frames into the file, each a little weaker.
+                    for (at, further) in lines.by_ref().filter(|line| *line <= files[i].lines).enumerate() {
+                        signal.point_at(i, value * 0.9f64.powi(at as i32 + 1), further);
+                    }
+                }
                 None => signal.add(i, value, || reason),
             }
         }
