@@ -60,6 +60,17 @@ const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts
 /// A part of a large file holds a whole definition up to this many lines, else this many
 /// lines around the line it is for.
 const MAX_PART_LINES: u32 = 80;
+/// The longest a part may grow when the budget is large: a whole function up to this many
+/// lines.
+const MAX_PART_LINES_WHEN_ROOMY: u32 = 200;
+/// Characters of the full files' budget per line a part may take.
+const CHARS_PER_PART_LINE: usize = 350;
+
+/// The longest part for a pack whose full files may take `full_budget` characters:
+/// [`MAX_PART_LINES`], more as the budget allows, up to [`MAX_PART_LINES_WHEN_ROOMY`].
+fn part_lines(full_budget: usize) -> u32 {
+    ((full_budget / CHARS_PER_PART_LINE) as u32).clamp(MAX_PART_LINES, MAX_PART_LINES_WHEN_ROOMY)
+}
 /// Parts of one large file at most.
 const MAX_PARTS: usize = 3;
 /// Candidate parts looked at in one file at most (a file may define hundreds of `new`s).
@@ -121,7 +132,10 @@ pub fn build_pack(
         // Else the lines around the line the issue gives with it, if it gives one.
         let part = || {
             let total = text.lines().count() as u32;
-            let part = file.line.filter(|line| *line <= total).map(|line| lines_around(line, total))?;
+            let part = file
+                .line
+                .filter(|line| *line <= total)
+                .map(|line| lines_around(line, total, part_lines(full_budget)))?;
             let room = named_budget.saturating_sub(full_section.len());
             parts_block(&file.path, NAMED_NOTE, &text, &[part], room)
         };
@@ -157,7 +171,7 @@ pub fn build_pack(
         // A file too big for what is left: the parts the issue points at, if it points into
         // it and they fit; the map shows its signatures either way.
         let Some(entry) = index.file(&file.path) else { continue };
-        let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text);
+        let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text, part_lines(full_budget));
         if let Some(block) = parts_block(&file.path, "", &text, &parts, full_budget.saturating_sub(full_section.len()))
         {
             full_section.push_str(&block);
@@ -212,13 +226,19 @@ pub fn build_pack(
 /// `path:line`, a named definition, a quoted message), then for the functions and methods
 /// the issue names (those of a type it names first), then for the other definitions it names
 /// (types, constants); at most [`MAX_PARTS`] ranges, none within another.
-/// A line's part is the largest definition holding it that has at most [`MAX_PART_LINES`]
-/// lines (the method, not its class), with the comments and attributes just above it. A
+/// A line's part is the largest definition holding it that has at most `cap` lines
+/// ([`part_lines`]) (the method, not its class), with the comments and attributes just above it. A
 /// longer definition the issue names shows its declaration (a type or constant, up to
 /// [`MAX_DECLARATION_LINES`]) or its opening lines (a function); another line, the lines
 /// around it. A function declared several times in a row (TypeScript overloads) is one part
 /// when that part holds the line and is no longer than one definition's.
-fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'_>, text: &str) -> Vec<(u32, u32)> {
+fn parts_pointed_at(
+    file: &IndexedFile,
+    pointed: &[u32],
+    mentioned: &Mentioned<'_>,
+    text: &str,
+    cap: u32,
+) -> Vec<(u32, u32)> {
     let total = text.lines().count() as u32;
     let definitions = &file.symbols.definitions;
     let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.means(d, definitions)).collect();
@@ -228,17 +248,17 @@ fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'
     let holding = |target: u32| {
         definitions
             .iter()
-            .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < MAX_PART_LINES)
+            .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < cap)
             .max_by_key(|d| d.end_line.saturating_sub(d.line))
     };
-    let opening = |start: u32| (start, (start + MAX_PART_LINES - 1).min(total));
+    let opening = |start: u32| (start, (start + cap - 1).min(total));
     let whole = |d: &Definition| (lead(d), d.end_line.min(total));
     // A function declared several times in a row, as one part when it fits one.
     let together = |d: &Definition| {
         let group = declared_together(definitions, d);
         let (first, last) = (group.first()?, group.last()?);
         let (start, end) = (lead(first), last.end_line.min(total));
-        (group.len() > 1 && end.saturating_sub(start) < MAX_PART_LINES).then_some((start, end))
+        (group.len() > 1 && end.saturating_sub(start) < cap).then_some((start, end))
     };
     let of_definition = |d: &Definition| {
         together(d).unwrap_or_else(|| match holding(d.line) {
@@ -256,7 +276,7 @@ fn parts_pointed_at(file: &IndexedFile, pointed: &[u32], mentioned: &Mentioned<'
         }
         None => match definitions.iter().find(|d| d.line == target) {
             Some(starting) => of_definition(starting),
-            None => lines_around(target, total),
+            None => lines_around(target, total, cap),
         },
     };
     let in_file = |target: u32| (1..=total).contains(&target);
@@ -318,11 +338,11 @@ fn lead(definition: &Definition) -> u32 {
     }
 }
 
-/// The part of a file of `total` lines around its line `target`: [`MAX_PART_LINES`] lines, a
-/// quarter of them before it.
-fn lines_around(target: u32, total: u32) -> (u32, u32) {
-    let start = target.saturating_sub(MAX_PART_LINES / 4).max(1);
-    (start, (start + MAX_PART_LINES - 1).min(total))
+/// The part of a file of `total` lines around its line `target`: `cap` lines, a quarter of
+/// them before it.
+fn lines_around(target: u32, total: u32, cap: u32) -> (u32, u32) {
+    let start = target.saturating_sub(cap / 4).max(1);
+    (start, (start + cap - 1).min(total))
 }
 
 /// `parts` in file order, those that overlap, touch or stand a few lines apart made one.
@@ -930,6 +950,29 @@ mod tests {
     }
 
     #[test]
+    fn a_roomy_budget_shows_a_longer_function_whole() {
+        let mut text = String::new();
+        for n in 0..4000 {
+            let _ = writeln!(text, "pub fn filler_{n}() -> u32 {{ {n} }}");
+        }
+        text.push_str("pub fn process_batch() {\n");
+        for n in 0..148 {
+            let _ = writeln!(text, "    step({n});");
+        }
+        text.push_str("}\n");
+        let (dir, index) = workspace(&[("src/lib.rs", text)]);
+        let issue = "`process_batch` ignores the last item";
+        let roomy = pack_for(&dir, &index, issue, 32_000);
+        assert!(roomy.text.contains("lines 4001-4150:\n```\npub fn process_batch() {\n"), "{}", roomy.text);
+        let small = pack_for(&dir, &index, issue, 9_830);
+        assert!(
+            small.text.contains("lines 4001-4080:\n```\npub fn process_batch() {\n"),
+            "its opening: {}",
+            small.text
+        );
+    }
+
+    #[test]
     fn a_long_doc_comment_is_left_to_read_file() {
         let mut text = String::new();
         for n in 0..400 {
@@ -967,7 +1010,8 @@ mod tests {
         // So too with no line from the ranking: the named type's `new` leads its namesakes.
         let query = analyze("`Gamma::new` should take a capacity");
         let text = std::fs::read_to_string(dir.path().join("src/kinds.rs")).unwrap();
-        let parts = parts_pointed_at(index.file("src/kinds.rs").unwrap(), &[], &Mentioned::new(&query), &text);
+        let parts =
+            parts_pointed_at(index.file("src/kinds.rs").unwrap(), &[], &Mentioned::new(&query), &text, MAX_PART_LINES);
         assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
     }
 
@@ -981,6 +1025,7 @@ mod tests {
             anywhere in proptest::collection::vec((0u32..130, 0u32..130, 0u32..130), 0..6),
             line in proptest::option::of(0u32..130),
             room in 0usize..4000,
+            cap in MAX_PART_LINES..=MAX_PART_LINES_WHEN_ROOMY,
             crlf in proptest::bool::ANY,
         ) {
             let end = if crlf { "\r\n" } else { "\n" };
@@ -1002,7 +1047,8 @@ mod tests {
                 })
                 .collect();
             let issue = analyze("`item_0`, `item_1`, `item_2` and `item_3` break");
-            let parts = parts_pointed_at(&file, &line.into_iter().collect::<Vec<_>>(), &Mentioned::new(&issue), &text);
+            let pointed: Vec<u32> = line.into_iter().collect();
+            let parts = parts_pointed_at(&file, &pointed, &Mentioned::new(&issue), &text, cap);
             proptest::prop_assert!(merged(&parts).len() <= MAX_PARTS, "{parts:?}");
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
