@@ -449,7 +449,7 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
     match node.kind() {
         "impl_item" => {
             let target = node.child_by_field_name("type")?;
-            Some(first_named_identifier(target, source).unwrap_or_else(|| text(target, source).to_owned()))
+            Some(impl_target_name(target, source).unwrap_or_else(|| text(target, source).to_owned()))
         }
         "trait_item"
         | "class_declaration"
@@ -467,6 +467,20 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
             None => node.parent().filter(|parent| parent.kind() == "export_statement").map(|_| "default".to_owned()),
         },
         _ => None,
+    }
+}
+
+/// The type an `impl` block is for, by its own name: `Pool` of `pool::Pool`, `Foo<T>` and
+/// `&'a Foo`.
+fn impl_target_name(target: Node<'_>, source: &[u8]) -> Option<String> {
+    let mut target = target;
+    // A loop, not recursion: `&&&&...Foo` may nest as deep as the source likes.
+    while matches!(target.kind(), "generic_type" | "reference_type" | "pointer_type") {
+        target = target.child_by_field_name("type")?;
+    }
+    match target.kind() {
+        "scoped_type_identifier" => target.child_by_field_name("name").map(|name| text(name, source).to_owned()),
+        _ => first_named_identifier(target, source),
     }
 }
 
@@ -1004,6 +1018,18 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(lead(Language::Rust, crate_docs, "first"), (3, 3), "`//!` documents the module");
         let namespace = "/** Geometry helpers. */\nnamespace GeometryTools {\n  export const PI = 3;\n}\n";
         assert_eq!(lead(Language::TypeScript, namespace, "GeometryTools"), (1, 2));
+    }
+
+    #[test]
+    fn methods_of_an_impl_belong_to_the_type_by_its_own_name() {
+        let found = symbols(
+            Language::Rust,
+            "impl pool::Pool { fn get(&self) {} }\nimpl<'a> Wrapper<'a, u8> { fn wrap() {} }\n",
+        );
+        let container =
+            |name: &str| found.definitions.iter().find(|d| d.name == name).and_then(|d| d.container.clone());
+        assert_eq!(container("get").as_deref(), Some("Pool"), "not the module `pool`");
+        assert_eq!(container("wrap").as_deref(), Some("Wrapper"));
     }
 
     #[test]

@@ -572,54 +572,70 @@ fn analyze_part(text: &str) -> IssueQuery {
         for word in path_mentions(piece) {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
+        // The text as written, then, when it holds Rust paths with generic arguments or trait
+        // casts (`Sender<T>::send`), read again without them for the chains they cut: the
+        // first reading keeps the names inside the arguments (`Pool<SessionHandle>::get`),
+        // the second gives `Pool::get`. Its words were counted by the first.
         let rewritten = without_generic_qualifiers(piece);
-        let piece: &str = &rewritten;
-        let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
-        let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
-        for (at, chain) in chains(piece) {
-            let after = &piece[at + chain.len()..];
-            let called = after.starts_with('(');
-            let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
-            let macro_use = is_macro_use(&piece[..at], chain, after, region);
-            // Text in a string literal is data (`"a@example.com"`): its words count, and a name
-            // is only what the string holds alone (`"timeout"`), quotes in backticks
-            // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
-            let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
-            let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
-            let is_code = match quoted {
-                Some(content) => {
-                    spelt_like_code || content.trim() == chain || (piece[..at].ends_with('`') && after.starts_with('`'))
-                }
-                None => {
-                    // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
-                    // nothing by its plain words.
-                    let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
-                    region == Region::InlineCode
-                        || block_word
-                        || called
-                        || macro_use
-                        || parts.len() > 1
-                        || spelt_like_code
-                }
-            };
-            let lexical_weight = if is_code { 1.5 } else { 1.0 };
-            for word in terms::words(chain) {
-                *term_weights.entry(word).or_default() += lexical_weight;
-            }
-            if !is_code {
-                continue;
-            }
-            // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
-            for (position, part) in parts.iter().enumerate() {
-                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
+        let mut readings = vec![(piece, true)];
+        if let Cow::Owned(again) = &rewritten {
+            readings.push((again.as_str(), false));
+        }
+        for (piece, first_reading) in readings {
+            let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
+            let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
+            for (at, chain) in chains(piece) {
+                if !first_reading && !chain.contains("::") {
                     continue;
                 }
-                // The nearest qualifiers say enough, and a long chain stays linear.
-                let qualifiers =
-                    parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
-                let last = position + 1 == parts.len();
-                let weight = region_weight * if last { 1.0 } else { 0.7 };
-                symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
+                let after = &piece[at + chain.len()..];
+                let called = after.starts_with('(');
+                let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+                let macro_use = is_macro_use(&piece[..at], chain, after, region);
+                // Text in a string literal is data (`"a@example.com"`): its words count, and a name
+                // is only what the string holds alone (`"timeout"`), quotes in backticks
+                // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
+                let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
+                let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
+                let is_code = match quoted {
+                    Some(content) => {
+                        spelt_like_code
+                            || content.trim() == chain
+                            || (piece[..at].ends_with('`') && after.starts_with('`'))
+                    }
+                    None => {
+                        // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
+                        // nothing by its plain words.
+                        let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
+                        region == Region::InlineCode
+                            || block_word
+                            || called
+                            || macro_use
+                            || parts.len() > 1
+                            || spelt_like_code
+                    }
+                };
+                let lexical_weight = if is_code { 1.5 } else { 1.0 };
+                for word in terms::words(chain).into_iter().filter(|_| first_reading) {
+                    *term_weights.entry(word).or_default() += lexical_weight;
+                }
+                if !is_code {
+                    continue;
+                }
+                // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
+                for (position, part) in parts.iter().enumerate() {
+                    if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
+                        continue;
+                    }
+                    // The nearest qualifiers say enough, and a long chain stays linear.
+                    let qualifiers = parts[position.saturating_sub(MAX_QUALIFIERS)..position]
+                        .iter()
+                        .map(|q| (*q).to_owned())
+                        .collect();
+                    let last = position + 1 == parts.len();
+                    let weight = region_weight * if last { 1.0 } else { 0.7 };
+                    symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
+                }
             }
         }
     }
@@ -830,16 +846,27 @@ fn split_location(token: &str) -> (&str, Option<u32>) {
     (token.trim_end_matches('.'), line)
 }
 
-/// Most locations kept from one issue.
+/// Most paths whose lines are kept from one issue.
 const MAX_LOCATIONS: usize = 16;
+/// Most lines kept for one path (frames of one trace into one file).
+const MAX_LINES_PER_PATH: usize = 4;
+
+/// How many different paths `found` holds.
+fn distinct_paths(found: &[(String, u32)]) -> usize {
+    let mut paths: Vec<&str> = found.iter().map(|(path, _)| path.as_str()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths.len()
+}
 
 /// Where the source paths of `text` that carry a line point (see [`IssueQuery::locations`]).
 fn path_locations(text: &str) -> Vec<(String, u32)> {
     let mut found: Vec<(String, u32)> = Vec::new();
     let mut note = |path: String, line: Option<u32>| {
+        let given = found.iter().filter(|(known, _)| *known == path).count();
         if let Some(line) = line.filter(|line| *line > 0)
-            && found.len() < MAX_LOCATIONS
             && !found.iter().any(|(known, known_line)| *known == path && *known_line == line)
+            && if given == 0 { distinct_paths(&found) < MAX_LOCATIONS } else { given < MAX_LINES_PER_PATH }
         {
             found.push((path, line));
         }
@@ -1065,11 +1092,18 @@ mod tests {
              \x20  6: <tokio::runtime::Blocking<F> as core::future::Future>::poll\n\
              \x20  7: alloc::vec::Vec<Option<u8>>::new_in\n```\nSee `a < b` and x<y> too.",
         );
-        let qualifiers = |name: &str| symbol(&query, name).map(|s| s.qualifiers.clone()).unwrap_or_default();
+        // The most qualified mention of `name`.
+        let qualifiers = |name: &str| {
+            let mentions = query.symbols.iter().filter(|s| s.name == name);
+            mentions.map(|s| s.qualifiers.clone()).max_by_key(Vec::len).unwrap_or_default()
+        };
         assert_eq!(qualifiers("send2").last().map(String::as_str), Some("Sender"), "{:?}", query.symbols);
         assert_eq!(qualifiers("poll").last().map(String::as_str), Some("Blocking"), "{:?}", query.symbols);
         assert_eq!(qualifiers("new_in").last().map(String::as_str), Some("Vec"), "{:?}", query.symbols);
-        assert!(symbol(&query, "Future").is_none(), "the trait of a cast is not the frame's type");
+        let query = analyze("`Pool<SessionHandle>::get` hangs forever");
+        assert!(symbol(&query, "SessionHandle").is_some(), "a name inside the arguments: {:?}", query.symbols);
+        let get = query.symbols.iter().find(|s| s.name == "get" && !s.qualifiers.is_empty());
+        assert_eq!(get.map(|s| s.qualifiers.clone()), Some(vec!["Pool".to_owned()]), "{:?}", query.symbols);
     }
 
     #[test]
@@ -1161,6 +1195,12 @@ mod tests {
         for (path, _) in &query.locations {
             assert!(query.paths.iter().any(|(p, _)| p == path), "{path} is spelt as the paths are");
         }
+        let frames: String = (1..=16).map(|n| format!("at src/parser.rs:{}:5\n", n * 10)).collect();
+        let query = analyze(&format!("Crash\n```\n{frames}at src/lexer.rs:200:5\n```\n"));
+        let parser = query.locations.iter().filter(|(path, _)| path == "src/parser.rs").count();
+        assert_eq!(parser, MAX_LINES_PER_PATH, "{:?}", query.locations);
+        assert!(query.locations.contains(&("src/lexer.rs".to_owned(), 200)), "another file keeps its line");
+
         let query = analyze("CI fails at .github/workflows/ci.yml:40:3 and in `config/app.yaml:12`");
         assert_eq!(
             query.locations,

@@ -239,25 +239,30 @@ fn parts_pointed_at(
     text: &str,
     cap: u32,
 ) -> Vec<(u32, u32)> {
-    let total = text.lines().count() as u32;
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len() as u32;
     let definitions = &file.symbols.definitions;
     let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.means(d, definitions)).collect();
     // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
     let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
     named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, !of_named_type(d), d.line));
+    // The largest definition holding the line that a part of the default size holds (the
+    // method, not its class); failing that, the smallest the budget allows.
     let holding = |target: u32| {
-        definitions
-            .iter()
-            .filter(|d| d.line <= target && target <= d.end_line && d.end_line.saturating_sub(d.line) < cap)
-            .max_by_key(|d| d.end_line.saturating_sub(d.line))
+        let span = |d: &Definition| d.end_line.saturating_sub(d.line);
+        let holders = || definitions.iter().filter(move |d| d.line <= target && target <= d.end_line);
+        holders()
+            .filter(|d| span(d) < MAX_PART_LINES)
+            .max_by_key(|d| span(d))
+            .or_else(|| holders().filter(|d| span(d) < cap).min_by_key(|d| span(d)))
     };
     let opening = |start: u32| (start, (start + cap - 1).min(total));
-    let whole = |d: &Definition| (lead(d), d.end_line.min(total));
+    let whole = |d: &Definition| (lead(d, &lines), d.end_line.min(total));
     // A function declared several times in a row, as one part when it fits one.
     let together = |d: &Definition| {
-        let group = declared_together(definitions, d);
+        let group = declared_together(definitions, d, &lines);
         let (first, last) = (group.first()?, group.last()?);
-        let (start, end) = (lead(first), last.end_line.min(total));
+        let (start, end) = (lead(first, &lines), last.end_line.min(total));
         (group.len() > 1 && end.saturating_sub(start) < cap).then_some((start, end))
     };
     let of_definition = |d: &Definition| {
@@ -265,9 +270,9 @@ fn parts_pointed_at(
             Some(holder) => whole(holder),
             None if d.kind.is_type() || map_group(d) > 1 => {
                 let declared = d.body_line.clamp(d.line, d.line + MAX_DECLARATION_LINES - 1);
-                (lead(d), declared.min(total))
+                (lead(d, &lines), declared.min(total))
             }
-            None => opening(lead(d)),
+            None => opening(lead(d, &lines)),
         })
     };
     let of_line = |target: u32| match holding(target) {
@@ -308,14 +313,18 @@ fn parts_pointed_at(
 /// The definitions declared together with `definition`, in source order: those of its name,
 /// container and kind that follow one another with no more than a blank line between them
 /// (a TypeScript function's overload signatures and its body); `definition` alone otherwise.
-fn declared_together<'d>(definitions: &'d [Definition], definition: &'d Definition) -> Vec<&'d Definition> {
+fn declared_together<'d>(
+    definitions: &'d [Definition],
+    definition: &'d Definition,
+    lines: &[&str],
+) -> Vec<&'d Definition> {
     let mut alike: Vec<&Definition> = definitions
         .iter()
         .filter(|d| d.name == definition.name && d.container == definition.container && d.kind == definition.kind)
         .collect();
     alike.sort_by_key(|d| d.line);
     let Some(at) = alike.iter().position(|d| std::ptr::eq(*d, definition)) else { return vec![definition] };
-    let touching = |above: &Definition, below: &Definition| lead(below) <= above.end_line.saturating_add(2);
+    let touching = |above: &Definition, below: &Definition| lead(below, lines) <= above.end_line.saturating_add(2);
     let mut first = at;
     while first > 0 && touching(alike[first - 1], alike[first]) {
         first -= 1;
@@ -327,13 +336,26 @@ fn declared_together<'d>(definitions: &'d [Definition], definition: &'d Definiti
     alike[first..=last].to_vec()
 }
 
-/// The first line of a definition's part: that of its comments and attributes when they
-/// take at most [`MAX_LEAD_LINES`] lines; its own line when they take more (the last lines
-/// of a long doc comment, the middle of an example, would say less than none).
-fn lead(definition: &Definition) -> u32 {
+/// The first line of a definition's part (`lines` are the file's): that of its comments and
+/// attributes when they take at most [`MAX_LEAD_LINES`] lines; when they take more, that of
+/// the attributes below the comment (the last lines of a long doc comment, the middle of an
+/// example, would say less than none).
+fn lead(definition: &Definition, lines: &[&str]) -> u32 {
     let line = definition.line.max(1);
     match definition.lead_line {
         lead if lead >= 1 && lead <= line && line - lead <= MAX_LEAD_LINES => lead,
+        // Still the attributes and annotations between the comment and the definition.
+        lead if lead >= 1 && lead <= line => {
+            let mut start = line;
+            while start > lead && line - start < MAX_LEAD_LINES {
+                let above = lines.get(start as usize - 2).map_or("", |text| text.trim_start());
+                if ["//", "/*", "*"].iter().any(|mark| above.starts_with(mark)) {
+                    break;
+                }
+                start -= 1;
+            }
+            start
+        }
         _ => line,
     }
 }
@@ -445,12 +467,19 @@ impl<'a> Mentioned<'a> {
 
     /// Whether the issue means `definition` by its name: it names it, and when it names it
     /// only with qualifiers (`T250::new`), the definition belongs to one of them, or to none
-    /// that `others` (the file's definitions) has.
+    /// that `others` (the file's definitions) has. A trait or interface as the qualifier
+    /// (`Codec::decode`) means its implementations too.
     fn means(&self, definition: &Definition, others: &[Definition]) -> bool {
         if self.closeness(&definition.name) != 0 {
             return false;
         }
         let Some(qualifiers) = self.qualified.get(definition.name.as_str()) else { return true };
+        let abstract_qualifier = others.iter().any(|d| {
+            matches!(d.kind, DefinitionKind::Trait | DefinitionKind::Interface) && qualifiers.contains(d.name.as_str())
+        });
+        if abstract_qualifier {
+            return true;
+        }
         let of_qualifier = |d: &Definition| d.container.as_deref().is_some_and(|c| qualifiers.contains(c));
         of_qualifier(definition) || !others.iter().any(|d| d.name == definition.name && of_qualifier(d))
     }
@@ -973,6 +1002,35 @@ mod tests {
     }
 
     #[test]
+    fn a_roomy_budget_still_shows_a_short_method_rather_than_its_class() {
+        let mut text = String::new();
+        for n in 0..4000 {
+            let _ = writeln!(text, "pub fn filler_{n}() -> u32 {{ {n} }}");
+        }
+        // A 150-line module: a roomy part could hold it, but the method is what is meant.
+        text.push_str("pub mod cart {\n");
+        for n in 0..146 {
+            let _ = writeln!(text, "    pub fn item_{n}() -> u32 {{ {n} }}");
+        }
+        text.push_str("    pub fn compute_total() -> u32 {\n        0\n    }\n}\n");
+        let (dir, index) = workspace(&[("src/lib.rs", text)]);
+        let pack = pack_for(&dir, &index, "`compute_total` returns 0", 32_000);
+        assert!(pack.text.contains("lines 4148-4150:\n```\n    pub fn compute_total() -> u32 {\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn a_trait_as_the_qualifier_means_its_implementations_too() {
+        let mut text = String::from("pub trait Codec {\n    fn decode(&self) -> u8;\n}\n");
+        for n in 0..400 {
+            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
+        }
+        text.push_str("pub struct Json;\nimpl Codec for Json {\n    fn decode(&self) -> u8 {\n        0\n    }\n}\n");
+        let (dir, index) = workspace(&[("src/lib.rs", text)]);
+        let pack = pack_for(&dir, &index, "`Codec::decode` returns 0 for Json input", 1_000);
+        assert!(pack.text.contains("    fn decode(&self) -> u8 {\n        0\n"), "the implementation: {}", pack.text);
+    }
+
+    #[test]
     fn a_long_doc_comment_is_left_to_read_file() {
         let mut text = String::new();
         for n in 0..400 {
@@ -981,10 +1039,13 @@ mod tests {
         for n in 0..40 {
             let _ = writeln!(text, "/// Example line {n}.");
         }
-        text.push_str("pub fn documented() -> u8 {\n    1\n}\n");
+        text.push_str(
+            "#[derive(Debug)]\n#[serde(\n    rename_all = \"kebab-case\"\n)]\npub struct Documented {\n    a: u8,\n}\n",
+        );
         let (dir, index) = workspace(&[("src/lib.rs", text)]);
-        let pack = pack_for(&dir, &index, "`documented` returns 1", 1_000);
-        assert!(pack.text.contains("lines 441-443:\n```\npub fn documented() -> u8 {\n"), "{}", pack.text);
+        let pack = pack_for(&dir, &index, "`Documented` is wrong", 1_000);
+        let part = "lines 441-447:\n```\n#[derive(Debug)]\n#[serde(\n    rename_all = \"kebab-case\"\n)]\npub struct Documented {\n";
+        assert!(pack.text.contains(part), "its attributes, not the comment above them: {}", pack.text);
     }
 
     #[test]
