@@ -475,8 +475,14 @@ fn container_name(node: Node<'_>, source: &[u8]) -> Option<String> {
 fn impl_target_name(target: Node<'_>, source: &[u8]) -> Option<String> {
     let mut target = target;
     // A loop, not recursion: `&&&&...Foo` may nest as deep as the source likes.
-    while matches!(target.kind(), "generic_type" | "reference_type" | "pointer_type") {
-        target = target.child_by_field_name("type")?;
+    loop {
+        target = match target.kind() {
+            "generic_type" | "reference_type" | "pointer_type" => target.child_by_field_name("type")?,
+            // `impl dyn error::Failure`, `impl dyn Any + Send`
+            "dynamic_type" => target.child_by_field_name("trait")?,
+            "bounded_type" => target.named_child(0)?,
+            _ => break,
+        };
     }
     match target.kind() {
         "scoped_type_identifier" => target.child_by_field_name("name").map(|name| text(name, source).to_owned()),
@@ -1024,12 +1030,15 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
     fn methods_of_an_impl_belong_to_the_type_by_its_own_name() {
         let found = symbols(
             Language::Rust,
-            "impl pool::Pool { fn get(&self) {} }\nimpl<'a> Wrapper<'a, u8> { fn wrap() {} }\n",
+            "impl pool::Pool { fn get(&self) {} }\nimpl<'a> Wrapper<'a, u8> { fn wrap() {} }\n\
+             impl dyn error::Failure { fn cause(&self) {} }\nimpl dyn std::any::Any + Send { fn peek(&self) {} }\n",
         );
         let container =
             |name: &str| found.definitions.iter().find(|d| d.name == name).and_then(|d| d.container.clone());
         assert_eq!(container("get").as_deref(), Some("Pool"), "not the module `pool`");
         assert_eq!(container("wrap").as_deref(), Some("Wrapper"));
+        assert_eq!(container("cause").as_deref(), Some("Failure"));
+        assert_eq!(container("peek").as_deref(), Some("Any"));
     }
 
     #[test]

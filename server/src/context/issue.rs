@@ -173,21 +173,32 @@ static TRAIT_CAST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
     regex::Regex::new(r"<\s*([A-Za-z_][\w:]*)(?:<[^<>]*>)?\s+as\s+[^<>]*(?:<[^<>]*>[^<>]*)*>::")
         .expect("the trait cast pattern compiles")
 });
-/// Generic arguments between the names of a Rust path: `Sender<T>::send`, `Vec<Option<u8>>::new`.
+/// Generic arguments between the names of a Rust path, and the name after them:
+/// `Sender<T>::send`, `Vec<Option<u8>>::new`.
 static GENERIC_ARGUMENTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(\w)<[\w:,\s&'\[\];]*(?:<[\w:,\s&'\[\];]*>[\w:,\s&'\[\];]*)*>::")
+    regex::Regex::new(r"(\w)<([\w:,\s&'\[\];]*(?:<[\w:,\s&'\[\];]*>[\w:,\s&'\[\];]*)*)>::([A-Za-z_]\w*)")
         .expect("the generic arguments pattern compiles")
 });
+/// Rounds of moving generic arguments at most (`A<T>::B<U>::c` takes two).
+const MAX_GENERIC_ROUNDS: usize = 4;
 
-/// `text` with the generic arguments and trait casts inside Rust paths taken out, so a
-/// backtrace's `tokio::sync::broadcast::Sender<T>::send` reads as the chain
-/// `tokio::sync::broadcast::Sender::send` and `<Foo as Future>::poll` as `Foo::poll`.
+/// `text` with the generic arguments inside Rust paths moved after the name that follows
+/// them and trait casts taken out: a backtrace's `tokio::sync::broadcast::Sender<T>::send`
+/// reads as the chain `tokio::sync::broadcast::Sender::send` (its argument still read, after
+/// it: `Pool<SessionHandle>::get` as `Pool::get<SessionHandle>`), and `<Foo as Future>::poll`
+/// as `Foo::poll`.
 fn without_generic_qualifiers(text: &str) -> Cow<'_, str> {
     if !text.contains(">::") {
         return Cow::Borrowed(text);
     }
-    let cast = TRAIT_CAST.replace_all(text, "${1}::");
-    Cow::Owned(GENERIC_ARGUMENTS.replace_all(&cast, "${1}::").into_owned())
+    let mut rewritten = TRAIT_CAST.replace_all(text, "${1}::").into_owned();
+    for _ in 0..MAX_GENERIC_ROUNDS {
+        match GENERIC_ARGUMENTS.replace_all(&rewritten, "${1}::${3}<${2}>") {
+            Cow::Owned(moved) => rewritten = moved,
+            Cow::Borrowed(_) => break,
+        }
+    }
+    Cow::Owned(rewritten)
 }
 
 /// Qualified identifier chains: `a::b::C`, `Foo.bar`, `x`.
@@ -572,70 +583,54 @@ fn analyze_part(text: &str) -> IssueQuery {
         for word in path_mentions(piece) {
             *paths.entry(word).or_default() += region_weight.max(0.8);
         }
-        // The text as written, then, when it holds Rust paths with generic arguments or trait
-        // casts (`Sender<T>::send`), read again without them for the chains they cut: the
-        // first reading keeps the names inside the arguments (`Pool<SessionHandle>::get`),
-        // the second gives `Pool::get`. Its words were counted by the first.
         let rewritten = without_generic_qualifiers(piece);
-        let mut readings = vec![(piece, true)];
-        if let Cow::Owned(again) = &rewritten {
-            readings.push((again.as_str(), false));
-        }
-        for (piece, first_reading) in readings {
-            let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
-            let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
-            for (at, chain) in chains(piece) {
-                if !first_reading && !chain.contains("::") {
+        let piece: &str = &rewritten;
+        let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
+        let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
+        for (at, chain) in chains(piece) {
+            let after = &piece[at + chain.len()..];
+            let called = after.starts_with('(');
+            let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+            let macro_use = is_macro_use(&piece[..at], chain, after, region);
+            // Text in a string literal is data (`"a@example.com"`): its words count, and a name
+            // is only what the string holds alone (`"timeout"`), quotes in backticks
+            // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
+            let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
+            let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
+            let is_code = match quoted {
+                Some(content) => {
+                    spelt_like_code || content.trim() == chain || (piece[..at].ends_with('`') && after.starts_with('`'))
+                }
+                None => {
+                    // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
+                    // nothing by its plain words.
+                    let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
+                    region == Region::InlineCode
+                        || block_word
+                        || called
+                        || macro_use
+                        || parts.len() > 1
+                        || spelt_like_code
+                }
+            };
+            let lexical_weight = if is_code { 1.5 } else { 1.0 };
+            for word in terms::words(chain) {
+                *term_weights.entry(word).or_default() += lexical_weight;
+            }
+            if !is_code {
+                continue;
+            }
+            // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
+            for (position, part) in parts.iter().enumerate() {
+                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
                     continue;
                 }
-                let after = &piece[at + chain.len()..];
-                let called = after.starts_with('(');
-                let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
-                let macro_use = is_macro_use(&piece[..at], chain, after, region);
-                // Text in a string literal is data (`"a@example.com"`): its words count, and a name
-                // is only what the string holds alone (`"timeout"`), quotes in backticks
-                // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
-                let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
-                let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
-                let is_code = match quoted {
-                    Some(content) => {
-                        spelt_like_code
-                            || content.trim() == chain
-                            || (piece[..at].ends_with('`') && after.starts_with('`'))
-                    }
-                    None => {
-                        // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
-                        // nothing by its plain words.
-                        let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
-                        region == Region::InlineCode
-                            || block_word
-                            || called
-                            || macro_use
-                            || parts.len() > 1
-                            || spelt_like_code
-                    }
-                };
-                let lexical_weight = if is_code { 1.5 } else { 1.0 };
-                for word in terms::words(chain).into_iter().filter(|_| first_reading) {
-                    *term_weights.entry(word).or_default() += lexical_weight;
-                }
-                if !is_code {
-                    continue;
-                }
-                // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
-                for (position, part) in parts.iter().enumerate() {
-                    if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
-                        continue;
-                    }
-                    // The nearest qualifiers say enough, and a long chain stays linear.
-                    let qualifiers = parts[position.saturating_sub(MAX_QUALIFIERS)..position]
-                        .iter()
-                        .map(|q| (*q).to_owned())
-                        .collect();
-                    let last = position + 1 == parts.len();
-                    let weight = region_weight * if last { 1.0 } else { 0.7 };
-                    symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
-                }
+                // The nearest qualifiers say enough, and a long chain stays linear.
+                let qualifiers =
+                    parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
+                let last = position + 1 == parts.len();
+                let weight = region_weight * if last { 1.0 } else { 0.7 };
+                symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
             }
         }
     }
@@ -1100,10 +1095,11 @@ mod tests {
         assert_eq!(qualifiers("send2").last().map(String::as_str), Some("Sender"), "{:?}", query.symbols);
         assert_eq!(qualifiers("poll").last().map(String::as_str), Some("Blocking"), "{:?}", query.symbols);
         assert_eq!(qualifiers("new_in").last().map(String::as_str), Some("Vec"), "{:?}", query.symbols);
+        assert!(symbol(&query, "Future").is_none(), "the trait of a cast is not the frame's type");
         let query = analyze("`Pool<SessionHandle>::get` hangs forever");
         assert!(symbol(&query, "SessionHandle").is_some(), "a name inside the arguments: {:?}", query.symbols);
-        let get = query.symbols.iter().find(|s| s.name == "get" && !s.qualifiers.is_empty());
-        assert_eq!(get.map(|s| s.qualifiers.clone()), Some(vec!["Pool".to_owned()]), "{:?}", query.symbols);
+        let gets: Vec<&Vec<String>> = query.symbols.iter().filter(|s| s.name == "get").map(|s| &s.qualifiers).collect();
+        assert_eq!(gets, [&vec!["Pool".to_owned()]], "`get` only as `Pool`'s: {:?}", query.symbols);
     }
 
     #[test]

@@ -346,15 +346,18 @@ fn lead(definition: &Definition, lines: &[&str]) -> u32 {
         lead if lead >= 1 && lead <= line && line - lead <= MAX_LEAD_LINES => lead,
         // Still the attributes and annotations between the comment and the definition.
         lead if lead >= 1 && lead <= line => {
+            let text_of = |at: u32| lines.get(at as usize - 1).map_or("", |text| text.trim_start());
             let mut start = line;
             while start > lead && line - start < MAX_LEAD_LINES {
-                let above = lines.get(start as usize - 2).map_or("", |text| text.trim_start());
-                if ["//", "/*", "*"].iter().any(|mark| above.starts_with(mark)) {
+                if ["//", "/*", "*"].iter().any(|mark| text_of(start - 1).starts_with(mark)) {
                     break;
                 }
                 start -= 1;
             }
-            start
+            // Only when what was found starts an attribute or annotation; else the walk
+            // stopped inside something longer (a template, a comment without stars).
+            let attribute = ["#[", "@"].iter().any(|mark| text_of(start).starts_with(mark));
+            if attribute { start } else { line }
         }
         _ => line,
     }
@@ -1028,6 +1031,26 @@ mod tests {
         let (dir, index) = workspace(&[("src/lib.rs", text)]);
         let pack = pack_for(&dir, &index, "`Codec::decode` returns 0 for Json input", 1_000);
         assert!(pack.text.contains("    fn decode(&self) -> u8 {\n        0\n"), "the implementation: {}", pack.text);
+    }
+
+    #[test]
+    fn a_part_never_starts_inside_a_long_attribute_or_comment() {
+        let mut text = String::new();
+        for n in 0..400 {
+            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
+        }
+        text.push_str("/*\n");
+        for n in 0..30 {
+            let _ = writeln!(text, "Commentary line {n}.");
+        }
+        text.push_str("*/\n#[serde(\n");
+        for n in 0..30 {
+            let _ = writeln!(text, "    alias = \"name_{n}\",");
+        }
+        text.push_str(")]\npub struct Settings {\n    a: u8,\n}\n");
+        let (dir, index) = workspace(&[("src/lib.rs", text)]);
+        let pack = pack_for(&dir, &index, "`Settings` is wrong", 1_000);
+        assert!(pack.text.contains("lines 465-467:\n```\npub struct Settings {\n"), "{}", pack.text);
     }
 
     #[test]
