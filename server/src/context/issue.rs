@@ -1020,7 +1020,8 @@ fn forward_slashes(token: &str) -> String {
 /// text is returned as it is.
 fn linked_path(token: &str) -> Cow<'_, str> {
     if !(token.starts_with("https://") || token.starts_with("http://")) {
-        return Cow::Borrowed(token);
+        // A relative link with a line anchor, as Markdown writes one: `GUIDE.md#L302`.
+        return Cow::Borrowed(token.split_once("#L").map_or(token, |(path, _)| path));
     }
     let token = token.split(['#', '?']).next().unwrap_or(token);
     for marker in ["/blob/", "/src/branch/", "/src/commit/", "/src/tag/"] {
@@ -1196,6 +1197,13 @@ mod tests {
         let parser = query.locations.iter().filter(|(path, _)| path == "src/parser.rs").count();
         assert_eq!(parser, MAX_LINES_PER_PATH, "{:?}", query.locations);
         assert!(query.locations.contains(&("src/lexer.rs".to_owned(), 200)), "another file keeps its line");
+
+        let query = analyze("CI fails: .github/workflows/ci.yml#L5, see [guide](docs/GUIDE.md#L302-L310)");
+        assert_eq!(
+            query.locations,
+            [(".github/workflows/ci.yml".to_owned(), 5), ("docs/GUIDE.md".to_owned(), 302)],
+            "a relative link's line anchor"
+        );
 
         let query = analyze("CI fails at .github/workflows/ci.yml:40:3 and in `config/app.yaml:12`");
         assert_eq!(

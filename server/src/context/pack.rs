@@ -303,7 +303,10 @@ fn parts_pointed_at(
         let mut with = parts.clone();
         with.retain(|part| !(start <= part.0 && part.1 <= end));
         with.push((start, end));
-        if merged(&with).len() <= MAX_PARTS {
+        let shown = merged(&with);
+        // What is shown as one part stays within a part's size, whatever joined it.
+        let longest = shown.iter().map(|(first, last)| last - first + 1).max().unwrap_or(0);
+        if shown.len() <= MAX_PARTS && longest <= cap.max(end - start + 1) {
             parts = with;
         }
     }
@@ -931,6 +934,32 @@ mod tests {
         assert!(pack.text.contains("lines 304-315:\n"), "{}", pack.text);
     }
 
+    #[test]
+    fn neighbouring_parts_never_grow_past_a_parts_size() {
+        let mut text = String::from("public class Bean {\n");
+        for n in 0..600 {
+            let _ = writeln!(text, "    void filler{n}() {{}}");
+        }
+        // Ten 30-line constructors in a row: naming the class names them all.
+        for n in 0..10 {
+            let _ = writeln!(text, "    /** Constructor {n}. */\n    public Bean(int a{n}) {{");
+            for k in 0..27 {
+                let _ = writeln!(text, "        step({k});");
+            }
+            text.push_str("    }\n");
+        }
+        text.push_str("}\n");
+        let (dir, index) = workspace(&[("src/main/java/acme/Bean.java", text)]);
+        let pack = pack_for(&dir, &index, "`Bean` fails to construct", 4_000);
+        let longest = pack
+            .text
+            .lines()
+            .filter_map(|line| line.strip_prefix("lines ")?.strip_suffix(':')?.split_once('-'))
+            .map(|(first, last)| last.parse::<u32>().unwrap() - first.parse::<u32>().unwrap() + 1)
+            .max();
+        assert!(longest.is_some_and(|longest| longest <= MAX_PART_LINES), "{longest:?}: {}", pack.text);
+    }
+
     /// A 2,000-line function: a part of it can only be the lines around a line.
     fn long_engine() -> String {
         let mut engine = String::from("pub fn run() {\n");
@@ -952,7 +981,7 @@ mod tests {
     }
 
     #[test]
-    fn parts_that_overlap_count_once() {
+    fn a_part_that_would_grow_another_past_its_size_leaves_room_for_the_others() {
         let mut engine = long_engine();
         engine.push_str("pub fn alpha_step() {}\n");
         for n in 0..10 {
@@ -960,11 +989,12 @@ mod tests {
         }
         engine.push_str("pub fn beta_step() {}\n");
         let (dir, index) = workspace(&[("src/engine.rs", engine)]);
-        // The trace's window (10-89) and `run`'s opening (1-80) overlap: with the two named
-        // functions that makes three parts to show, not four.
+        // `run`'s opening (1-80, the ranking's strongest line) and the trace's window (10-89)
+        // overlap, and together would be longer than a part: the window is left out, and the
+        // two named functions are shown.
         let issue = "panicked at src/engine.rs:30:5 in `run`, after `alpha_step` and `beta_step`";
         let pack = pack_for(&dir, &index, issue, 4_000);
-        for part in ["lines 1-89:\n", "lines 2003-2003:\n", "lines 2014-2014:\n"] {
+        for part in ["lines 1-80:\n", "lines 2003-2003:\n", "lines 2014-2014:\n"] {
             assert!(pack.text.contains(part), "{part}: {}", pack.text);
         }
     }

@@ -437,24 +437,34 @@ fn symbol_signal<'a>(
         let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
-            let mut best: HashMap<usize, (f64, bool, DefinitionKind, u32)> = HashMap::new();
+            let mut best: HashMap<usize, (f64, bool, DefinitionKind, u32, usize)> = HashMap::new();
             for (file, kind, container, line) in &defining {
                 let path = &files[*file].path;
-                let qualified = mention.qualifiers.iter().any(|q| {
-                    let q = squash(q);
-                    container.is_some_and(|c| squash(c) == q)
-                        || path.split('/').any(|part| {
+                // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
+                // is nearer than `pool`): 0 when none does.
+                let nearness = mention
+                    .qualifiers
+                    .iter()
+                    .rposition(|q| container.is_some_and(|c| squash(c) == squash(q)))
+                    .map_or(0, |at| at + 1);
+                let by_container = nearness > 0;
+                let qualified = by_container
+                    || mention.qualifiers.iter().any(|q| {
+                        let q = squash(q);
+                        path.split('/').any(|part| {
                             let part = squash(stem(part));
                             part == q || (*kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
                         })
-                });
+                    });
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
-                let entry = best.entry(*file).or_insert((0.0, false, *kind, *line));
-                if value > entry.0 {
-                    *entry = (value, qualified, *kind, *line);
+                let entry = best.entry(*file).or_insert((0.0, false, *kind, *line, 0));
+                // Of equal values, the definition whose own type the nearest qualifier names
+                // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
+                if value > entry.0 || (value == entry.0 && nearness > entry.4) {
+                    *entry = (value, qualified, *kind, *line, nearness);
                 }
             }
-            for (file, (value, qualified, kind, line)) in best {
+            for (file, (value, qualified, kind, line, _)) in best {
                 let score = mention.weight * specificity * value;
                 let name = match (mention.qualifiers.last(), qualified) {
                     (Some(q), true) => format!("{q}::{}", mention.name),
@@ -602,15 +612,20 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
         // when the path names one file and the line is in it (a trace of an older version may
         // point past its end).
-        let mut lines = query.locations.iter().filter(|(path, _)| path == spelt).map(|(_, line)| *line);
-        let line = lines.next();
         let only = (matching.len() == 1).then(|| matching[0].0);
         for (i, value, reason) in matching {
-            match line.filter(|line| only == Some(i) && *line <= files[i].lines) {
+            // The lines given with the path that lie in the file (a trace of an older version
+            // may point past its end), when the path names this one file.
+            let mut lines = query
+                .locations
+                .iter()
+                .filter(|(path, line)| path == spelt && only == Some(i) && *line <= files[i].lines)
+                .map(|(_, line)| *line);
+            match lines.next() {
                 Some(line) => {
                     signal.add_at(i, value, line, || reason);
                     // The trace's other frames into the file, each a little weaker.
-                    for (at, further) in lines.by_ref().filter(|line| *line <= files[i].lines).enumerate() {
+                    for (at, further) in lines.enumerate() {
                         signal.point_at(i, value * 0.9f64.powi(at as i32 + 1), further);
                     }
                 }
@@ -885,6 +900,22 @@ mod tests {
         let old = rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:99)\n");
         let lexer = old.iter().find(|f| f.path.ends_with("Lexer.java")).unwrap();
         assert_eq!(lexer.line, Some(2), "not past the file's end, but at the class it names: {old:?}");
+    }
+
+    #[test]
+    fn a_file_points_at_the_definition_and_frames_the_issue_means() {
+        let pool = "pub struct Pool;\nimpl Pool {\n    pub fn get(&self) {}\n}\npub struct Cache;\nimpl Cache {\n    pub fn get(&self) {}\n}\n";
+        let (_dir, index) = index(&[("src/pool.rs", pool), ("src/lib.rs", "pub mod pool;\n")]);
+        let ranked = rank(&index, "`pool::Cache::get` returns nothing");
+        let file = ranked.iter().find(|f| f.path == "src/pool.rs").unwrap();
+        assert!(file.lines.contains(&7), "`Cache`'s `get`: {file:?}");
+        assert!(!file.lines.contains(&3), "not `Pool`'s, though the module is `pool`: {file:?}");
+
+        // A first frame past the file's end (an older version) leaves the others their lines.
+        let ranked =
+            rank(&index, "thread 'main' panicked at src/pool.rs:5000:9\n  at src/pool.rs:3:5\n  at src/pool.rs:7:5");
+        let file = ranked.iter().find(|f| f.path == "src/pool.rs").unwrap();
+        assert_eq!(file.lines[..2], [3, 7], "{file:?}");
     }
 
     #[test]
