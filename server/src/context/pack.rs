@@ -3,13 +3,15 @@
 //! definitions) for the files ranked after them. The split adapts: small top files leave
 //! room for a wide map; large ones take the budget and the map narrows.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::extract::{Definition, DefinitionKind};
 use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
+use super::mentioned::Mentioned;
 use super::named::NamedFile;
+use super::parts::{lines_around, merged, part_lines, parts_pointed_at};
 use super::rank::RankedFile;
 use crate::workspace::generated_marker;
 
@@ -57,28 +59,6 @@ const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with 
 const FULL_HEADING: &str = "## The most relevant files, in full";
 /// The heading when some of the files are shown in part.
 const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts the issue points at";
-/// A part of a large file holds a whole definition up to this many lines, else this many
-/// lines around the line it is for.
-const MAX_PART_LINES: u32 = 80;
-/// The longest a part may grow when the budget is large: a whole function up to this many
-/// lines.
-const MAX_PART_LINES_WHEN_ROOMY: u32 = 200;
-/// Characters of the full files' budget per line a part may take.
-const CHARS_PER_PART_LINE: usize = 350;
-
-/// The longest part for a pack whose full files may take `full_budget` characters:
-/// [`MAX_PART_LINES`], more as the budget allows, up to [`MAX_PART_LINES_WHEN_ROOMY`].
-fn part_lines(full_budget: usize) -> u32 {
-    ((full_budget / CHARS_PER_PART_LINE) as u32).clamp(MAX_PART_LINES, MAX_PART_LINES_WHEN_ROOMY)
-}
-/// Parts of one large file at most.
-const MAX_PARTS: usize = 3;
-/// Candidate parts looked at in one file at most (a file may define hundreds of `new`s).
-const MAX_CANDIDATE_PARTS: usize = 24;
-/// Lines of a long type's or constant's declaration a part shows at most.
-const MAX_DECLARATION_LINES: u32 = 12;
-/// Lines of comments and attributes above a definition a part takes with it at most.
-const MAX_LEAD_LINES: u32 = 20;
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
@@ -221,172 +201,6 @@ pub fn build_pack(
     ContextPack { text, full_files, part_files, mapped_files, tokens }
 }
 
-/// The lines of a large file the issue points at, as 1-based inclusive ranges, most
-/// important first: for the lines its ranking's reasons point at, strongest first (a trace's
-/// `path:line`, a named definition, a quoted message), then for the functions and methods
-/// the issue names (those of a type it names first), then for the other definitions it names
-/// (types, constants); at most [`MAX_PARTS`] ranges, none within another.
-/// A line's part is the largest definition holding it that has at most `cap` lines
-/// ([`part_lines`]) (the method, not its class), with the comments and attributes just above it. A
-/// longer definition the issue names shows its declaration (a type or constant, up to
-/// [`MAX_DECLARATION_LINES`]) or its opening lines (a function); another line, the lines
-/// around it. A function declared several times in a row (TypeScript overloads) is one part
-/// when that part holds the line and is no longer than one definition's.
-fn parts_pointed_at(
-    file: &IndexedFile,
-    pointed: &[u32],
-    mentioned: &Mentioned<'_>,
-    text: &str,
-    cap: u32,
-) -> Vec<(u32, u32)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len() as u32;
-    let definitions = &file.symbols.definitions;
-    let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.means(d, definitions)).collect();
-    // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
-    let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
-    named.sort_by_key(|d| (d.kind.is_type() || map_group(d) > 1, !of_named_type(d), d.line));
-    // The largest definition holding the line that a part of the default size holds (the
-    // method, not its class); failing that, the smallest the budget allows.
-    let holding = |target: u32| {
-        let span = |d: &Definition| d.end_line.saturating_sub(d.line);
-        let holders = || definitions.iter().filter(move |d| d.line <= target && target <= d.end_line);
-        holders()
-            .filter(|d| span(d) < MAX_PART_LINES)
-            .max_by_key(|d| span(d))
-            .or_else(|| holders().filter(|d| span(d) < cap).min_by_key(|d| span(d)))
-    };
-    let opening = |start: u32| (start, (start + cap - 1).min(total));
-    let whole = |d: &Definition| (lead(d, &lines), d.end_line.min(total));
-    // A function declared several times in a row, as one part when it fits one.
-    let together = |d: &Definition| {
-        let group = declared_together(definitions, d, &lines);
-        let (first, last) = (group.first()?, group.last()?);
-        let (start, end) = (lead(first, &lines), last.end_line.min(total));
-        (group.len() > 1 && end.saturating_sub(start) < cap).then_some((start, end))
-    };
-    let of_definition = |d: &Definition| {
-        together(d).unwrap_or_else(|| match holding(d.line) {
-            Some(holder) => whole(holder),
-            None if d.kind.is_type() || map_group(d) > 1 => {
-                let declared = d.body_line.clamp(d.line, d.line + MAX_DECLARATION_LINES - 1);
-                (lead(d, &lines), declared.min(total))
-            }
-            None => opening(lead(d, &lines)),
-        })
-    };
-    let of_line = |target: u32| match holding(target) {
-        Some(holder) => {
-            together(holder).filter(|(start, end)| (*start..=*end).contains(&target)).unwrap_or(whole(holder))
-        }
-        None => match definitions.iter().find(|d| d.line == target) {
-            Some(starting) => of_definition(starting),
-            None => lines_around(target, total, cap),
-        },
-    };
-    let in_file = |target: u32| (1..=total).contains(&target);
-    let candidates = pointed
-        .iter()
-        .copied()
-        .filter(|&target| in_file(target))
-        .map(of_line)
-        .chain(named.into_iter().filter(|d| in_file(d.line)).map(of_definition));
-    // Each part keeps its own size: one that lies within another is left out, and parts
-    // that overlap are shown as one once chosen (see `parts_block`), so they count as one
-    // against the limit.
-    let mut parts: Vec<(u32, u32)> = Vec::new();
-    for (start, end) in candidates.take(MAX_CANDIDATE_PARTS) {
-        let (start, end) = (start.clamp(1, total), end.clamp(1, total).max(start.clamp(1, total)));
-        if parts.iter().any(|part| part.0 <= start && end <= part.1) {
-            continue;
-        }
-        let mut with = parts.clone();
-        with.retain(|part| !(start <= part.0 && part.1 <= end));
-        with.push((start, end));
-        let shown = merged(&with);
-        // What is shown as one part stays within a part's size, whatever joined it.
-        let longest = shown.iter().map(|(first, last)| last - first + 1).max().unwrap_or(0);
-        if shown.len() <= MAX_PARTS && longest <= cap.max(end - start + 1) {
-            parts = with;
-        }
-    }
-    parts
-}
-
-/// The definitions declared together with `definition`, in source order: those of its name,
-/// container and kind that follow one another with no more than a blank line between them
-/// (a TypeScript function's overload signatures and its body); `definition` alone otherwise.
-fn declared_together<'d>(
-    definitions: &'d [Definition],
-    definition: &'d Definition,
-    lines: &[&str],
-) -> Vec<&'d Definition> {
-    let mut alike: Vec<&Definition> = definitions
-        .iter()
-        .filter(|d| d.name == definition.name && d.container == definition.container && d.kind == definition.kind)
-        .collect();
-    alike.sort_by_key(|d| d.line);
-    let Some(at) = alike.iter().position(|d| std::ptr::eq(*d, definition)) else { return vec![definition] };
-    let touching = |above: &Definition, below: &Definition| lead(below, lines) <= above.end_line.saturating_add(2);
-    let mut first = at;
-    while first > 0 && touching(alike[first - 1], alike[first]) {
-        first -= 1;
-    }
-    let mut last = at;
-    while last + 1 < alike.len() && touching(alike[last], alike[last + 1]) {
-        last += 1;
-    }
-    alike[first..=last].to_vec()
-}
-
-/// The first line of a definition's part (`lines` are the file's): that of its comments and
-/// attributes when they take at most [`MAX_LEAD_LINES`] lines; when they take more, that of
-/// the attributes below the comment (the last lines of a long doc comment, the middle of an
-/// example, would say less than none).
-fn lead(definition: &Definition, lines: &[&str]) -> u32 {
-    let line = definition.line.max(1);
-    match definition.lead_line {
-        lead if lead >= 1 && lead <= line && line - lead <= MAX_LEAD_LINES => lead,
-        // Still the attributes and annotations between the comment and the definition.
-        lead if lead >= 1 && lead <= line => {
-            let text_of = |at: u32| lines.get(at as usize - 1).map_or("", |text| text.trim_start());
-            let mut start = line;
-            while start > lead && line - start < MAX_LEAD_LINES {
-                if ["//", "/*", "*"].iter().any(|mark| text_of(start - 1).starts_with(mark)) {
-                    break;
-                }
-                start -= 1;
-            }
-            // Only when what was found starts an attribute or annotation; else the walk
-            // stopped inside something longer (a template, a comment without stars).
-            let attribute = ["#[", "@"].iter().any(|mark| text_of(start).starts_with(mark));
-            if attribute { start } else { line }
-        }
-        _ => line,
-    }
-}
-
-/// The part of a file of `total` lines around its line `target`: `cap` lines, a quarter of
-/// them before it.
-fn lines_around(target: u32, total: u32, cap: u32) -> (u32, u32) {
-    let start = target.saturating_sub(cap / 4).max(1);
-    (start, (start + cap - 1).min(total))
-}
-
-/// `parts` in file order, those that overlap, touch or stand a few lines apart made one.
-fn merged(parts: &[(u32, u32)]) -> Vec<(u32, u32)> {
-    let mut sorted = parts.to_vec();
-    sorted.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::new();
-    for (start, end) in sorted {
-        match merged.last_mut() {
-            Some(last) if start <= last.1 + 3 => last.1 = last.1.max(end),
-            _ => merged.push((start, end)),
-        }
-    }
-    merged
-}
-
 /// The pack's block for the `parts` of the file at `path` (most important first), its heading
 /// with `note`: as many of them as fit in `room` characters, shown in file order; none when
 /// not even one fits.
@@ -434,73 +248,6 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
     format!("### {path}{note}{generated}\n{fence}\n{text}{newline}{fence}\n\n")
 }
 
-/// The names an issue gives, for ordering the map.
-struct Mentioned<'a> {
-    exact: HashSet<&'a str>,
-    /// For names the issue gives only with a qualifier (`T250::new`), the qualifiers nearest
-    /// them (`T250`).
-    qualified: HashMap<&'a str, HashSet<&'a str>>,
-    /// Distinctive ones, lower-cased: spelt like code (`discriminatedUnion`, `join_next`) or
-    /// eight letters and more, not common words such as `self` or `data`.
-    distinctive: Vec<String>,
-}
-
-impl<'a> Mentioned<'a> {
-    fn new(issue: &'a IssueQuery) -> Self {
-        let names = issue.symbols.iter().map(|symbol| symbol.name.as_str());
-        let distinctive = names
-            .clone()
-            .filter(|name| {
-                let inner_capital = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
-                name.len() >= 6 && (inner_capital || name.contains('_') || name.len() >= 8)
-            })
-            .map(str::to_lowercase)
-            .collect();
-        let mut qualified: HashMap<&str, HashSet<&str>> = HashMap::new();
-        let bare: HashSet<&str> = issue
-            .symbols
-            .iter()
-            .filter(|symbol| symbol.qualifiers.is_empty())
-            .map(|symbol| symbol.name.as_str())
-            .collect();
-        for symbol in issue.symbols.iter().filter(|symbol| !bare.contains(symbol.name.as_str())) {
-            if let Some(nearest) = symbol.qualifiers.last() {
-                qualified.entry(symbol.name.as_str()).or_default().insert(nearest.as_str());
-            }
-        }
-        Self { exact: names.collect(), qualified, distinctive }
-    }
-
-    /// Whether the issue means `definition` by its name: it names it, and when it names it
-    /// only with qualifiers (`T250::new`), the definition belongs to one of them, or to none
-    /// that `others` (the file's definitions) has. A trait or interface as the qualifier
-    /// (`Codec::decode`) means its implementations too.
-    fn means(&self, definition: &Definition, others: &[Definition]) -> bool {
-        if self.closeness(&definition.name) != 0 {
-            return false;
-        }
-        let Some(qualifiers) = self.qualified.get(definition.name.as_str()) else { return true };
-        let abstract_qualifier = others.iter().any(|d| {
-            matches!(d.kind, DefinitionKind::Trait | DefinitionKind::Interface) && qualifiers.contains(d.name.as_str())
-        });
-        if abstract_qualifier {
-            return true;
-        }
-        let of_qualifier = |d: &Definition| d.container.as_deref().is_some_and(|c| qualifiers.contains(c));
-        of_qualifier(definition) || !others.iter().any(|d| d.name == definition.name && of_qualifier(d))
-    }
-
-    /// 0: the issue names it; 1: its name holds a distinctive name of the issue
-    /// (`$ZodDiscriminatedUnion` for `discriminatedUnion`); 2: neither.
-    fn closeness(&self, name: &str) -> u8 {
-        if self.exact.contains(name) {
-            return 0;
-        }
-        let lower = name.to_lowercase();
-        if self.distinctive.iter().any(|mention| lower.contains(mention.as_str())) { 1 } else { 2 }
-    }
-}
-
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
 /// its package), then its definitions' signatures with line numbers,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
@@ -538,6 +285,7 @@ fn map_group(definition: &Definition) -> u8 {
 mod tests {
     use super::*;
     use crate::context::issue::analyze;
+    use crate::context::parts::{MAX_PART_LINES, MAX_PART_LINES_WHEN_ROOMY, MAX_PARTS};
     use crate::context::rank;
 
     fn workspace(files: &[(&str, String)]) -> (tempfile::TempDir, Index) {
