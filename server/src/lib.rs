@@ -41,6 +41,13 @@ pub(crate) mod testing {
         dir
     }
 
+    /// [`tree`] with `files`, and the index built from it.
+    pub fn indexed<T: AsRef<[u8]>>(files: &[(&str, T)]) -> (tempfile::TempDir, crate::context::Index) {
+        let dir = tree(files);
+        let index = crate::context::Index::build(dir.path(), None);
+        (dir, index)
+    }
+
     /// The official wire-format specifications and recorded payloads the provider code is
     /// built and tested against: `$ISSUEWRIGHT_SPECS`, else `shared/specs` beside the checkout.
     pub fn specs_dir() -> std::path::PathBuf {

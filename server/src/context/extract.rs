@@ -63,6 +63,12 @@ impl DefinitionKind {
     pub fn is_type(self) -> bool {
         matches!(self, Self::Class | Self::Struct | Self::Enum | Self::Interface | Self::Trait | Self::Type)
     }
+
+    /// True for what does something (functions, methods, macros, modules) rather than declares
+    /// something (types, constants, fields, variants).
+    pub fn is_callable(self) -> bool {
+        matches!(self, Self::Function | Self::Method | Self::Macro | Self::Module)
+    }
 }
 
 /// One definition.

@@ -62,8 +62,8 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let root = index.root();
     // Paths in a language the index parses are ranked with the code, found or not.
     let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
-    let mut candidates: Vec<String> = Vec::new();
-    let mut lines: Vec<Option<u32>> = Vec::new();
+    // Each path, with the line the issue gives with it.
+    let mut candidates: Vec<(String, Option<u32>)> = Vec::new();
     for candidate in query.other_files.iter().chain(unparsed) {
         let line = query.locations.iter().find(|(path, _)| path == candidate).map(|(_, line)| *line);
         // An absolute path inside the workspace names its file; one from elsewhere (another
@@ -76,19 +76,16 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         // As a tool call would name it: `docs/./a.md` is `docs/a.md`.
         let Ok(path) = WorkspacePath::parse(candidate) else { continue };
         let path = path.as_str();
-        match candidates.iter().position(|c| c == path) {
+        match candidates.iter_mut().find(|(known, _)| known == path) {
             // Named twice, once with its line (`ci.yml` and a link to `ci.yml#L40`).
-            Some(known) => lines[known] = lines[known].or(line),
-            None if may_be_shown(path) => {
-                candidates.push(path.to_owned());
-                lines.push(line);
-            }
+            Some((_, known_line)) => *known_line = known_line.or(line),
+            None if may_be_shown(path) => candidates.push((path.to_owned(), line)),
             None => {}
         }
     }
     let mut resolved: Vec<Option<NamedFile>> = candidates
         .iter()
-        .map(|candidate| {
+        .map(|(candidate, _)| {
             shown(root, candidate).then(|| NamedFile {
                 path: candidate.clone(),
                 reasons: vec![format!(
@@ -101,8 +98,8 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let missing: Vec<&str> = candidates
         .iter()
         .zip(&resolved)
-        .filter(|(candidate, found)| found.is_none() && worth_a_search(candidate))
-        .map(|(candidate, _)| candidate.as_str())
+        .filter(|((candidate, _), found)| found.is_none() && worth_a_search(candidate))
+        .map(|((candidate, _), _)| candidate.as_str())
         .collect();
     // A path from elsewhere (`C:\Users\me\app\docs\guide.md`, another checkout's folder)
     // names its file by its last two names when its whole tail is found nowhere.
@@ -114,7 +111,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         for ((candidate, files), short_files) in missing.iter().zip(whole).zip(short) {
             let files = if files.is_empty() { short_files } else { files };
             let Ok([only]) = <[String; 1]>::try_from(files.clone()) else { continue };
-            let Some(found) = candidates.iter().position(|c| c == candidate) else { continue };
+            let Some(found) = candidates.iter().position(|(c, _)| c == candidate) else { continue };
             if may_be_shown(&only) && shown(root, &only) {
                 resolved[found] = Some(NamedFile {
                     reasons: vec![format!(
@@ -127,7 +124,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
             }
         }
     }
-    for (file, line) in resolved.iter_mut().zip(&lines) {
+    for (file, (_, line)) in resolved.iter_mut().zip(&candidates) {
         if let (Some(file), Some(line)) = (file.as_mut(), line) {
             file.line = has_line(&root.join(&file.path), *line).then_some(*line);
         }
@@ -212,12 +209,7 @@ fn shown(root: &Path, relative: &str) -> bool {
 mod tests {
     use super::*;
     use crate::context::issue::analyze;
-
-    fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tree(files);
-        let index = Index::build(dir.path(), None);
-        (dir, index)
-    }
+    use crate::testing::indexed as workspace;
 
     fn named(index: &Index, issue: &str) -> Vec<String> {
         named_files(index, &analyze(issue)).into_iter().map(|file| file.path).collect()

@@ -276,7 +276,7 @@ fn map_group(definition: &Definition) -> u8 {
     match definition.kind {
         DefinitionKind::Module if matches!(definition.name.as_str(), "tests" | "test") => 3,
         kind if kind.is_type() => 0,
-        DefinitionKind::Function | DefinitionKind::Method | DefinitionKind::Macro | DefinitionKind::Module => 1,
+        kind if kind.is_callable() => 1,
         _ => 2,
     }
 }
@@ -284,14 +284,14 @@ fn map_group(definition: &Definition) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::context::issue::analyze;
     use crate::context::parts::{MAX_PART_LINES, MAX_PART_LINES_WHEN_ROOMY, MAX_PARTS};
     use crate::context::rank;
 
+    /// The files' texts are built as `String`s here.
     fn workspace(files: &[(&str, String)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tree(files);
-        let index = Index::build(dir.path(), None);
-        (dir, index)
+        crate::testing::indexed(files)
     }
 
     /// The pack a run would start from for `issue`, on the files of `dir`, within `budget` tokens.

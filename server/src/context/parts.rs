@@ -2,7 +2,7 @@
 //! whole: which lines the issue points at, and how far each part reaches (a whole method
 //! with its comments, a long type's declaration, the lines around a trace's line).
 
-use super::extract::{Definition, DefinitionKind};
+use super::extract::Definition;
 use super::index::IndexedFile;
 use super::mentioned::Mentioned;
 
@@ -37,10 +37,9 @@ const MAX_LEAD_LINES: u32 = 20;
 /// (types, constants); at most [`MAX_PARTS`] ranges, none within another.
 /// A line's part is the largest definition holding it within [`MAX_PART_LINES`] (the method,
 /// not its class), else the smallest within `cap` ([`part_lines`]), with the comments and
-/// attributes just above it. A
-/// longer definition the issue names shows its declaration (a type or constant, up to
-/// [`MAX_DECLARATION_LINES`]) or its opening lines (a function); another line, the lines
-/// around it. A function declared several times in a row (TypeScript overloads) is one part
+/// attributes just above it. A longer definition the issue names shows its declaration (a
+/// type or constant, up to [`MAX_DECLARATION_LINES`]) or its opening lines (a function);
+/// another line, the lines around it. A function declared several times in a row (TypeScript overloads) is one part
 /// when that part holds the line and is no longer than one definition's.
 pub(super) fn parts_pointed_at(
     file: &IndexedFile,
@@ -55,7 +54,7 @@ pub(super) fn parts_pointed_at(
     let mut named: Vec<&Definition> = definitions.iter().filter(|d| mentioned.means(d, definitions)).collect();
     // Of several `new`s, the one of the type the issue names too (`Semaphore::new`) first.
     let of_named_type = |d: &Definition| d.container.as_deref().is_some_and(|c| mentioned.closeness(c) == 0);
-    named.sort_by_key(|d| (!is_callable(d), !of_named_type(d), d.line));
+    named.sort_by_key(|d| (!d.kind.is_callable(), !of_named_type(d), d.line));
     // The largest definition holding the line that a part of the default size holds (the
     // method, not its class); failing that, the smallest the budget allows.
     let holding = |target: u32| {
@@ -78,7 +77,7 @@ pub(super) fn parts_pointed_at(
     let of_definition = |d: &Definition| {
         together(d).unwrap_or_else(|| match holding(d.line) {
             Some(holder) => whole(holder),
-            None if !is_callable(d) => {
+            None if !d.kind.is_callable() => {
                 let declared = d.body_line.clamp(d.line, d.line + MAX_DECLARATION_LINES - 1);
                 (lead(d, &lines), declared.min(total))
             }
@@ -195,13 +194,4 @@ pub(super) fn merged(parts: &[(u32, u32)]) -> Vec<(u32, u32)> {
         }
     }
     merged
-}
-
-/// Whether a definition does something (a function, method, macro or module) rather than
-/// declares something (a type, constant, field or variant).
-fn is_callable(definition: &Definition) -> bool {
-    matches!(
-        definition.kind,
-        DefinitionKind::Function | DefinitionKind::Method | DefinitionKind::Macro | DefinitionKind::Module
-    )
 }

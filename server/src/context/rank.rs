@@ -413,6 +413,19 @@ fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
     table
 }
 
+/// The strongest definition of a name the issue gives, in one file.
+#[derive(Clone, Copy)]
+struct DefinitionHit {
+    /// How much it counts: its kind's weight, doubled when a qualifier names it.
+    value: f64,
+    /// Whether a qualifier of the issue's name names its type, its folder or its file.
+    qualified: bool,
+    kind: DefinitionKind,
+    line: u32,
+    /// How near the qualifier naming its own type stands, 1 for the outermost; 0 for none.
+    nearness: usize,
+}
+
 /// Files defining named identifiers; also returns the types hit (for relations).
 fn symbol_signal<'a>(
     files: &[&IndexedFile],
@@ -437,7 +450,7 @@ fn symbol_signal<'a>(
         let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
-            let mut best: HashMap<usize, (f64, bool, DefinitionKind, u32, usize)> = HashMap::new();
+            let mut best: HashMap<usize, DefinitionHit> = HashMap::new();
             for (file, kind, container, line) in &defining {
                 let path = &files[*file].path;
                 // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
@@ -447,8 +460,7 @@ fn symbol_signal<'a>(
                     .iter()
                     .rposition(|q| container.is_some_and(|c| squash(c) == squash(q)))
                     .map_or(0, |at| at + 1);
-                let by_container = nearness > 0;
-                let qualified = by_container
+                let qualified = nearness > 0
                     || mention.qualifiers.iter().any(|q| {
                         let q = squash(q);
                         path.split('/').any(|part| {
@@ -457,14 +469,15 @@ fn symbol_signal<'a>(
                         })
                     });
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
-                let entry = best.entry(*file).or_insert((0.0, false, *kind, *line, 0));
+                let hit = DefinitionHit { value, qualified, kind: *kind, line: *line, nearness };
+                let entry = best.entry(*file).or_insert(hit);
                 // Of equal values, the definition whose own type the nearest qualifier names
                 // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
-                if value > entry.0 || (value == entry.0 && nearness > entry.4) {
-                    *entry = (value, qualified, *kind, *line, nearness);
+                if value > entry.value || (value == entry.value && nearness > entry.nearness) {
+                    *entry = hit;
                 }
             }
-            for (file, (value, qualified, kind, line, _)) in best {
+            for (file, DefinitionHit { value, qualified, kind, line, .. }) in best {
                 let score = mention.weight * specificity * value;
                 let name = match (mention.qualifiers.last(), qualified) {
                     (Some(q), true) => format!("{q}::{}", mention.name),
@@ -762,12 +775,7 @@ fn parent_signal(files: &[&IndexedFile], direct: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn index(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-        let dir = crate::testing::tree(files);
-        let index = Index::build(dir.path(), None);
-        (dir, index)
-    }
+    use crate::testing::indexed as index;
 
     fn order(ranked: &[RankedFile]) -> Vec<&str> {
         ranked.iter().map(|r| r.path.as_str()).collect()
@@ -1052,7 +1060,7 @@ mod tests {
 
     #[test]
     fn an_empty_index_or_a_vague_issue_still_answers() {
-        let (_dir, empty) = index(&[]);
+        let (_dir, empty) = index::<&str>(&[]);
         assert!(rank(&empty, "anything").is_empty());
         let (_dir, index) = index(&[("a.rs", "fn a() {}"), ("b.rs", "fn b() {}")]);
         assert_eq!(rank(&index, "").len(), 2, "every file is still ranked");

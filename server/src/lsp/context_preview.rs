@@ -57,7 +57,7 @@ pub(super) async fn preview(
         CommandError::IndexNotReady(if state.index.build_failed() {
             "could not be built (the server's log says why)".to_owned()
         } else {
-            format!("is still being built ({}); try again in a moment", building_line(&state.index))
+            format!("is still being built ({}); try again in a moment", building_line(state.index.progress()))
         })
     })?;
     let started = Instant::now();

@@ -132,8 +132,8 @@ const INDEX_FOLLOWED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// How far the first build of `live` has come, in words: `1200 of 3400 source files`, or
 /// `finding source files` while the walk runs.
-pub(super) fn building_line(live: &LiveIndex) -> String {
-    match live.progress() {
+pub(super) fn building_line(progress: (usize, Option<usize>)) -> String {
+    match progress {
         (indexed, Some(found)) => format!("{indexed} of {found} source files"),
         (_, None) => "finding source files".into(),
     }
@@ -165,7 +165,7 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
             let (indexed, found) = live.progress();
             send(WorkDoneProgress::Report(WorkDoneProgressReport {
                 cancellable: Some(false),
-                message: Some(building_line(live)),
+                message: Some(building_line((indexed, found))),
                 percentage: found.map(|found| (indexed.min(found) * 100 / found.max(1)) as u32),
             }))
             .await;

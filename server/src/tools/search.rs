@@ -118,8 +118,11 @@ pub(super) fn apart_from_left_out(
 ) -> (Vec<Listed>, Vec<(String, usize)>) {
     let mut kept = Vec::new();
     let mut left_out: Vec<(String, usize)> = Vec::new();
+    // Each folder is judged once, however many files it holds: judging a folder named like
+    // build output reads its manifests.
+    let mut judged: HashMap<String, bool> = HashMap::new();
     for entry in listed {
-        match left_out_folder_of(root, scope, &entry.path) {
+        match left_out_folder_of(root, scope, &entry.path, &mut judged) {
             // A folder the run made counts no file.
             Some(_) if entry.is_dir => {}
             Some(folder) => match left_out.iter_mut().find(|(known, _)| *known == folder) {
@@ -135,12 +138,26 @@ pub(super) fn apart_from_left_out(
 /// The folder below `scope` holding `path` that listings and searches leave out as the index
 /// does (dependencies, tool state, build output) or as hidden (`.cache`; not a project's own,
 /// such as `.github`), if any: naming such a folder as the scope lists and searches it.
-fn left_out_folder_of(root: &std::path::Path, scope: &WorkspacePath, path: &WorkspacePath) -> Option<String> {
+/// `judged` remembers the folders already judged.
+fn left_out_folder_of(
+    root: &std::path::Path,
+    scope: &WorkspacePath,
+    path: &WorkspacePath,
+    judged: &mut HashMap<String, bool>,
+) -> Option<String> {
     let folders: Vec<&str> = path.as_str().split('/').collect();
     let depth = scope.as_str().split('/').filter(|part| !part.is_empty()).count();
     (depth..folders.len().saturating_sub(1)).find_map(|end| {
         let folder = folders[..=end].join("/");
-        (hidden_away(folders[end]) || skipped_folder(root, &folder)).then_some(folder)
+        let left_out = match judged.get(&folder) {
+            Some(left_out) => *left_out,
+            None => {
+                let left_out = hidden_away(folders[end]) || skipped_folder(root, &folder);
+                judged.insert(folder.clone(), left_out);
+                left_out
+            }
+        };
+        left_out.then_some(folder)
     })
 }
 
