@@ -208,12 +208,32 @@ pub fn issuewright_in(
     args: impl IntoIterator<Item = impl AsRef<OsStr>>,
     env: &[(&str, &str)],
 ) -> std::process::Output {
+    issuewright_command(scratch, cwd, args, env).output().expect("run issuewright")
+}
+
+/// The command [`issuewright_in`] runs, for a test that wires its standard streams itself
+/// (a reader that leaves early, a full disk).
+pub fn issuewright_command(
+    scratch: &Scratch,
+    cwd: &Path,
+    args: impl IntoIterator<Item = impl AsRef<OsStr>>,
+    env: &[(&str, &str)],
+) -> std::process::Command {
     let mut command = std::process::Command::new(binary());
     command.args(args).current_dir(cwd);
     command.env_remove("OPENAI_API_KEY").env_remove("ANTHROPIC_API_KEY");
     command.envs(scratch.env());
     command.envs(env.iter().copied());
-    command.output().expect("run issuewright")
+    command
+}
+
+/// `issuewright ARGS` started in the workspace with its standard output and error piped.
+pub fn issuewright_piped(scratch: &Scratch, args: impl IntoIterator<Item = impl AsRef<OsStr>>) -> std::process::Child {
+    issuewright_command(scratch, &scratch.workspace(), args, &[])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start issuewright")
 }
 
 /// Runs `issuewright ARGS --repo REPO` (see [`issuewright`]).

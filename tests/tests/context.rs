@@ -3,10 +3,12 @@
 
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
-use issuewright_tests::{Scratch, binary, done, issuewright_in, issuewright_on, ledger, replay, run_report, turn};
+use issuewright_tests::{
+    Scratch, done, issuewright, issuewright_in, issuewright_on, issuewright_piped, ledger, replay, run_report, turn,
+};
 use serde_json::{Value, json};
 
 /// A small crate: a few modules with a clear owner of `RateLimiter`, and filler modules.
@@ -246,14 +248,9 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     let scratch = Scratch::new(&refs);
     // 1,500 listed files are far more than a pipe holds, so the command is still writing when
     // the reader goes.
-    let mut child = Command::new(binary())
-        .args(["context", "--issue", "the limiter is slow", "--top", "1500"])
-        .current_dir(scratch.workspace())
-        .envs(scratch.env())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start issuewright");
+    let whole = issuewright(&scratch, ["context", "--issue", "the limiter is slow", "--top", "1500"], &[]);
+    assert!(whole.stdout.len() > 65_536, "the listing outgrows a pipe: {} bytes", whole.stdout.len());
+    let mut child = issuewright_piped(&scratch, ["context", "--issue", "the limiter is slow", "--top", "1500"]);
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
     let output = child.wait_with_output().unwrap();
@@ -263,14 +260,7 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 
     // Nor does a closed standard error stop it (`2>&1 | head` closes both).
-    let mut child = Command::new(binary())
-        .args(["context", "--issue", "the limiter is slow", "--top", "3"])
-        .current_dir(scratch.workspace())
-        .envs(scratch.env())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start issuewright");
+    let mut child = issuewright_piped(&scratch, ["context", "--issue", "the limiter is slow", "--top", "3"]);
     drop(child.stderr.take());
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{:?}", output.status);

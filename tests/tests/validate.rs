@@ -266,24 +266,17 @@ fn a_check_that_hangs_is_killed_at_the_time_limit_with_everything_it_started() {
 #[test]
 fn the_exit_code_survives_a_reader_that_left_and_a_full_disk_fails_the_command() {
     let scratch = configured("sleep 0.5; printf 'lib/a.py:3:1: error E101 bad\\n'; exit 1", "");
-    let mut child = std::process::Command::new(issuewright_tests::binary())
-        .args(["validate", "--repo"])
-        .arg(scratch.workspace())
-        .envs(scratch.env())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start issuewright");
+    let workspace = scratch.workspace();
+    let args = [std::ffi::OsStr::new("validate"), std::ffi::OsStr::new("--repo"), workspace.as_os_str()];
+    let mut child = issuewright_tests::issuewright_piped(&scratch, args);
     drop(child.stdout.take());
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let output = std::process::Command::new(issuewright_tests::binary())
-        .args(["context", "--issue", "lib/a.py is wrong", "--repo"])
-        .arg(scratch.workspace())
-        .envs(scratch.env())
+    let args = ["context", "--issue", "lib/a.py is wrong"];
+    let output = issuewright_tests::issuewright_command(&scratch, &scratch.workspace(), args, &[])
         .stdout(full)
         .output()
         .unwrap();
