@@ -2,6 +2,13 @@
 //! other weights: how each weight moves Acc@5 and MRR per language.
 //!
 //!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--vary name=v1,v2 ...]
+//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] --pack [WINDOW]
+//!
+//! With `--pack`, the context pack a run would start from with a model of a `WINDOW`-token
+//! context window (default 32768, that of the default model) instead: where the files the
+//! fix changed stand in it, and how many of the definitions the files shown in full use
+//! (functions, methods and types whose names at most three files define, where the shown file
+//! reaches them, outside it and test code) have their signature in the map.
 //!
 //! `CHECKOUTS` holds `<owner>+<name>/<base commit>/` trees as locbench's runner leaves them
 //! (default `~/.cache/locbench/checkouts`); run the runner once first. Instances whose
@@ -9,10 +16,13 @@
 //! system's temporary folder, so only the first pass parses. Figures to publish come from
 //! the runner itself (process per issue, cold index); this bench is for comparing weights.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use issuewright::agent::{PackPlace, first_context};
+use issuewright::context::issue::analyze;
 use issuewright::context::rank::{Signals, WEIGHTS, Weights, combine, signals};
+use issuewright::context::uses::ShownUses;
 use issuewright::context::{Index, IndexCache};
 use serde_json::Value;
 
@@ -28,8 +38,13 @@ fn main() {
     let mut positional = Vec::new();
     let mut variations: Vec<(String, Vec<f64>)> = Vec::new();
     let detail = std::env::args().any(|a| a == "--detail");
+    let mut pack_window = None;
     while let Some(arg) = args.next() {
-        if arg == "--vary" {
+        if arg == "--pack" {
+            pack_window = Some(32_768);
+        } else if let Some(window) = pack_window.is_some().then(|| arg.parse::<u32>().ok()).flatten() {
+            pack_window = Some(window);
+        } else if arg == "--vary" {
             let spec = args.next().expect("--vary name=v1,v2");
             let (name, values) = spec.split_once('=').expect("--vary name=v1,v2");
             variations.push((name.into(), values.split(',').map(|v| v.parse().expect("a number")).collect()));
@@ -37,13 +52,17 @@ fn main() {
             positional.push(arg);
         }
     }
-    let Some(data) = positional.first().map(PathBuf::from) else {
+    let Some(data) = positional.first().map(|path| from_shell(path)) else {
         eprintln!("usage: cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--vary name=v1,v2 ...]");
         return;
     };
-    let checkouts = positional.get(1).map(PathBuf::from).unwrap_or_else(|| {
+    let checkouts = positional.get(1).map(|path| from_shell(path)).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/locbench/checkouts")
     });
+    if let Some(window) = pack_window {
+        pack_report(&data, &checkouts, window);
+        return;
+    }
     let (instances, missing) = load(&data, &checkouts);
     println!("{} instances ({missing} skipped: no checkout)\n", instances.len());
     println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR |");
@@ -64,6 +83,16 @@ fn main() {
     }
 }
 
+/// A path given on the command line: `cargo bench` runs the bench in the package's folder,
+/// so a relative path is taken from the folder the command was typed in (`PWD`).
+fn from_shell(path: &str) -> PathBuf {
+    let shell = std::env::var_os("PWD").map(PathBuf::from);
+    match shell {
+        Some(folder) if Path::new(path).is_relative() => folder.join(path),
+        _ => PathBuf::from(path),
+    }
+}
+
 fn field<'a>(weights: &'a mut Weights, name: &str) -> &'a mut f64 {
     match name {
         "lexical" => &mut weights.lexical,
@@ -77,10 +106,11 @@ fn field<'a>(weights: &'a mut Weights, name: &str) -> &'a mut f64 {
     }
 }
 
-fn load(data: &Path, checkouts: &Path) -> (Vec<Instance>, usize) {
+/// Each instance of `data` whose checkout `checkouts` holds, with its index, and the number
+/// of those without one.
+fn for_each_instance(data: &Path, checkouts: &Path, mut each: impl FnMut(&Value, &Path, &Index)) -> usize {
     let text = std::fs::read_to_string(data).expect("read the instances");
     let cache_dir = std::env::temp_dir().join("issuewright-locbench-cache");
-    let mut instances = Vec::new();
     let mut missing = 0;
     let mut indexes: HashMap<PathBuf, Index> = HashMap::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -98,16 +128,107 @@ fn load(data: &Path, checkouts: &Path) -> (Vec<Instance>, usize) {
             let _ = IndexCache::save(&file, index.files().map(|f| f.as_ref()));
             index
         });
-        let gold = row["gold_src_files"].as_array().into_iter().flatten().filter_map(|g| g.as_str()).map(String::from);
+        each(&row, &tree, index);
+        indexes.retain(|path, _| *path == tree);
+    }
+    missing
+}
+
+fn gold_of(row: &Value) -> Vec<String> {
+    row["gold_src_files"].as_array().into_iter().flatten().filter_map(|g| g.as_str()).map(String::from).collect()
+}
+
+fn load(data: &Path, checkouts: &Path) -> (Vec<Instance>, usize) {
+    let mut instances = Vec::new();
+    let missing = for_each_instance(data, checkouts, |row, _, index| {
         instances.push(Instance {
             id: row["instance_id"].as_str().unwrap_or_default().into(),
             language: row["language"].as_str().unwrap_or_default().into(),
-            gold: gold.collect(),
+            gold: gold_of(row),
             signals: signals(index, row["problem_statement"].as_str().unwrap_or_default()),
         });
-        indexes.retain(|path, _| *path == tree);
-    }
+    });
     (instances, missing)
+}
+
+/// Counts of one language's instances in the pack report.
+#[derive(Default)]
+struct PackCounts {
+    instances: usize,
+    /// Gold files in full, in part, in the map only, absent.
+    places: [usize; 4],
+    /// Definitions the full files use that have their signature in the map, and all of them.
+    uses_shown: usize,
+    uses: usize,
+    tokens: usize,
+}
+
+/// Prints where the gold files stand in each instance's pack, and how many of the
+/// definitions the files in full use have their signature in the map.
+fn pack_report(data: &Path, checkouts: &Path, window: u32) {
+    let mut counts: HashMap<String, PackCounts> = HashMap::new();
+    let missing = for_each_instance(data, checkouts, |row, tree, index| {
+        let query = analyze(row["problem_statement"].as_str().unwrap_or_default());
+        let first = first_context(index, &query, window, |path| std::fs::read_to_string(tree.join(path)).ok());
+        let language = counts.entry(row["language"].as_str().unwrap_or_default().to_owned()).or_default();
+        language.instances += 1;
+        language.tokens += first.pack.tokens;
+        for gold in gold_of(row) {
+            let place = match first.place_of(&gold) {
+                PackPlace::Full => 0,
+                PackPlace::Part => 1,
+                PackPlace::Map => 2,
+                PackPlace::Absent => 3,
+            };
+            language.places[place] += 1;
+        }
+        let (shown, used) = signatures_of_uses(index, &first.pack.full_files, &first.pack.text);
+        language.uses_shown += shown;
+        language.uses += used;
+    });
+    println!("{missing} instances skipped (no checkout); budget of a {window}-token window\n");
+    println!(
+        "| language | instances | gold in full | in part | in the map only | absent | signatures of uses in the map | mean tokens |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut languages: Vec<_> = counts.into_iter().collect();
+    languages.sort_by(|a, b| a.0.cmp(&b.0));
+    for (language, c) in languages {
+        let [full, part, map, absent] = c.places;
+        println!(
+            "| {language} | {} | {full} | {part} | {map} | {absent} | {} of {} | {} |",
+            c.instances,
+            c.uses_shown,
+            c.uses,
+            c.tokens / c.instances.max(1)
+        );
+    }
+}
+
+/// Of the definitions the `full` files use outside them (as [`ShownUses`] finds them): how
+/// many have their signature in the map of `pack_text`, and how many there are.
+fn signatures_of_uses(index: &Index, full: &[String], pack_text: &str) -> (usize, usize) {
+    let shown: Vec<(&str, Option<&str>)> = full.iter().map(|path| (path.as_str(), None)).collect();
+    let uses = ShownUses::new(index, &shown);
+    // The map: each file's path, and the lines of the signatures it lists.
+    let map = pack_text.split("\n## ").find(|section| section.starts_with("## Repository map")).unwrap_or_default();
+    let mut listed: HashMap<&str, HashSet<u32>> = HashMap::new();
+    let mut current = None;
+    for line in map.lines().skip(1) {
+        if line.starts_with(' ') {
+            let number = line.trim_start().split(':').next().and_then(|n| n.parse().ok());
+            if let (Some(path), Some(number)) = (current, number) {
+                listed.entry(path).or_default().insert(number);
+            }
+        } else if !line.is_empty() {
+            current = line.split(' ').next();
+            listed.entry(current.unwrap_or_default()).or_default();
+        }
+    }
+    let outside = uses.definitions().iter().filter(|d| !full.contains(&d.path));
+    let (in_map, missing): (Vec<_>, Vec<_>) =
+        outside.partition(|d| listed.get(d.path.as_str()).is_some_and(|lines| lines.contains(&d.line)));
+    (in_map.len(), in_map.len() + missing.len())
 }
 
 /// Where each gold file lands (1-based) among the instance's source files.

@@ -15,6 +15,7 @@ pub mod pack;
 mod parts;
 pub mod rank;
 pub mod terms;
+pub mod uses;
 pub mod walk;
 
 pub use cache::IndexCache;

@@ -3,6 +3,7 @@
 //! definitions) for the files ranked after them. The split adapts: small top files leave
 //! room for a wide map; large ones take the budget and the map narrows.
 
+use std::cmp::Reverse;
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -13,6 +14,7 @@ use super::mentioned::Mentioned;
 use super::named::NamedFile;
 use super::parts::{lines_around, merged, part_lines, parts_pointed_at};
 use super::rank::RankedFile;
+use super::uses::{ShownUses, UsedDefinition};
 use crate::workspace::generated_marker;
 
 /// Share of the model's context window the pack may take, in percent.
@@ -44,7 +46,7 @@ pub struct ContextPack {
     /// Files too large for the budget, shown in the parts the issue points at (the ranked ones
     /// are in the map too when it has room).
     pub part_files: Vec<String>,
-    /// Files in the map.
+    /// Files in the map: ranked ones, and those only listed for what the files shown use.
     pub mapped_files: Vec<String>,
     /// Estimated tokens of `text`.
     pub tokens: usize,
@@ -70,6 +72,12 @@ const NAMED_UNREADABLE_NOTE: &str = " [named in the issue; it cannot be read her
 const MAX_NAMED_FULL_CHARS: usize = 24_000;
 /// Share of the full files' budget the files the issue names may take.
 const NAMED_SHARE: f64 = 0.5;
+
+/// Said of a file in the map only for what the files shown use from it.
+const USED_NOTE: &str = " [used by the files shown]";
+/// Share of the map's budget kept for what the files shown use from files the map does not
+/// list for their rank.
+const USED_SHARE_DIVISOR: usize = 4;
 
 /// Said of a file whose header says a tool writes it.
 fn generated_note(marker: &str) -> String {
@@ -137,6 +145,8 @@ pub fn build_pack(
     }
     let mentioned = Mentioned::new(issue);
     let mut unreadable = HashSet::new();
+    // The ranked files shown, with the text shown of those shown in part.
+    let mut shown: Vec<(&str, Option<String>)> = Vec::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
@@ -146,18 +156,22 @@ pub fn build_pack(
         if full_section.len() + block.len() <= full_budget {
             full_section.push_str(&block);
             full_files.push(file.path.clone());
+            shown.push((&file.path, None));
             continue;
         }
         // A file too big for what is left: the parts the issue points at, if it points into
         // it and they fit; the map shows its signatures either way.
         let Some(entry) = index.file(&file.path) else { continue };
         let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text, part_lines(full_budget));
-        if let Some(block) = parts_block(&file.path, "", &text, &parts, full_budget.saturating_sub(full_section.len()))
-        {
+        let room = full_budget.saturating_sub(full_section.len());
+        if let Some(block) = parts_block(&file.path, "", &text, &parts, room) {
             full_section.push_str(&block);
             part_files.push(file.path.clone());
+            shown.push((&file.path, Some(block)));
         }
     }
+    let shown: Vec<(&str, Option<&str>)> = shown.iter().map(|(path, text)| (*path, text.as_deref())).collect();
+    let uses = ShownUses::new(index, &shown);
 
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let mut map_section = String::new();
@@ -168,13 +182,17 @@ pub fn build_pack(
             mapped_files.push(path);
         }
     }
+    // Room for the signatures of what the shown code uses from files the map would not list.
+    let is_shown = |path: &str| full_files.iter().chain(&part_files).any(|file| file == path);
+    let would_map: HashSet<&str> =
+        ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES).map(|f| f.path.as_str()).collect();
+    let reserved =
+        used_entries(index, &uses, |path| is_shown(path) || would_map.contains(path), map_budget / USED_SHARE_DIVISOR)
+            .0
+            .len();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let label = index.import_hint(entry).map(|hint| match hint {
-            ImportHint::Module(module) => format!("`{module}`"),
-            ImportHint::Package(package) => format!("package `{package}`"),
-        });
-        let mut block = map_entry(entry, label.as_deref(), &mentioned);
+        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses);
         if let Some(marker) = &entry.generated {
             block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
         }
@@ -182,12 +200,17 @@ pub fn build_pack(
             // The model would otherwise ask for it in vain.
             block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
         }
-        if map_section.len() + block.len() > map_budget {
+        if map_section.len() + block.len() + reserved > map_budget {
             break;
         }
         map_section.push_str(&block);
         mapped_files.push(file.path.clone());
     }
+    let room = map_budget.saturating_sub(map_section.len());
+    let (used, used_files) =
+        used_entries(index, &uses, |path| is_shown(path) || mapped_files.iter().any(|f| f == path), room);
+    map_section.push_str(&used);
+    mapped_files.extend(used_files);
 
     let mut text = String::new();
     if !map_section.is_empty() {
@@ -251,22 +274,81 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
 /// its package), then its definitions' signatures with line numbers,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
+/// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
 /// each group in source order.
-fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>) -> String {
+fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>, uses: &ShownUses) -> String {
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
-    definitions.sort_by_cached_key(|d| (mentioned.closeness(&d.name), map_group(d), d.line));
+    definitions.sort_by_cached_key(|d| {
+        (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), map_group(d), d.line)
+    });
     let mut block = match label {
         Some(label) => format!("{} ({label})\n", file.path),
         None => format!("{}\n", file.path),
     };
     for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
-        let _ = writeln!(block, "  {:>5}: {}", definition.line, definition.signature);
+        block.push_str(&signature_line(definition.line, &definition.signature));
     }
     if definitions.len() > SIGNATURES_PER_FILE {
         let _ = writeln!(block, "        ... {} more", definitions.len() - SIGNATURES_PER_FILE);
     }
     block
+}
+
+/// How the map labels a file: the module to import it from, or in a monorepo its package.
+fn map_label(index: &Index, file: &IndexedFile) -> Option<String> {
+    index.import_hint(file).map(|hint| match hint {
+        ImportHint::Module(module) => format!("`{module}`"),
+        ImportHint::Package(package) => format!("package `{package}`"),
+    })
+}
+
+/// A line of the map: a definition's line and signature.
+fn signature_line(line: u32, signature: &str) -> String {
+    format!("  {line:>5}: {signature}\n")
+}
+
+/// The map's entries for what the files shown use from files that are not `skip`ped: each
+/// file's path and the signatures of the used definitions in it, in source order, at most
+/// [`SIGNATURES_PER_FILE`]; the most used first while they fit in `room` characters. Returns
+/// the entries and their files.
+fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, room: usize) -> (String, Vec<String>) {
+    // Each file's path, its heading, and its definitions.
+    let mut files: Vec<(&str, String, Vec<&UsedDefinition>)> = Vec::new();
+    let mut size = 0;
+    for definition in uses.definitions().iter().filter(|d| !skip(&d.path)) {
+        let position = files.iter().position(|(path, ..)| *path == definition.path);
+        if position.is_some_and(|i| files[i].2.len() >= SIGNATURES_PER_FILE) {
+            continue;
+        }
+        let heading = match position {
+            Some(_) => None,
+            None => {
+                let label = index.file(&definition.path).and_then(|file| map_label(index, file));
+                let label = label.map(|label| format!(" ({label})")).unwrap_or_default();
+                Some(format!("{}{label}{USED_NOTE}\n", definition.path))
+            }
+        };
+        let cost =
+            heading.as_ref().map_or(0, String::len) + signature_line(definition.line, &definition.signature).len();
+        if size + cost > room {
+            continue;
+        }
+        size += cost;
+        match (position, heading) {
+            (Some(i), _) => files[i].2.push(definition),
+            (None, heading) => files.push((&definition.path, heading.unwrap_or_default(), vec![definition])),
+        }
+    }
+    let mut text = String::new();
+    for (_, heading, definitions) in &mut files {
+        definitions.sort_by_key(|d| d.line);
+        text.push_str(heading);
+        for definition in definitions.iter() {
+            text.push_str(&signature_line(definition.line, &definition.signature));
+        }
+    }
+    (text, files.into_iter().map(|(path, ..)| path.to_owned()).collect())
 }
 
 /// Where a definition stands in a file's map: types say what the code is made of, callables
@@ -497,6 +579,119 @@ mod tests {
             "{}",
             pack.text
         );
+    }
+
+    #[test]
+    fn the_map_lists_what_the_shown_code_uses_before_the_rest() {
+        let mut batch = String::from("pub struct Batch;\nimpl Batch {\n");
+        for n in 0..30 {
+            let _ = writeln!(batch, "    pub fn filler_{n}(&self) -> usize {{ {n} }}");
+        }
+        batch.push_str("    pub fn new() -> Self { Batch }\n");
+        batch.push_str("    pub fn acquire_many(&self, permits: u32) -> Result<(), Closed> { Ok(()) }\n}\n");
+        batch.push_str("pub struct Closed;\n");
+        let semaphore = "pub struct Semaphore { batch: Batch }\nimpl Semaphore {\n    pub fn close(&self) {\n        let batch = Batch::new();\n        let _ = self.batch.acquire_many(1);\n    }\n}\n";
+        let mut files = vec![("src/semaphore.rs", semaphore.to_owned()), ("src/batch.rs", batch)];
+        // `new` is defined in too many files to say which one the shown code calls.
+        for name in ["src/a.rs", "src/b.rs", "src/c.rs"] {
+            files.push((name, "pub struct Other;\nimpl Other { pub fn new() -> Self { Other } }\n".into()));
+        }
+        let (dir, index) = workspace(&files);
+        let pack = pack_for(&dir, &index, "`Semaphore::close` hangs", 500);
+        assert_eq!(pack.full_files[0], "src/semaphore.rs", "{}", pack.text);
+        assert!(!pack.full_files.contains(&"src/batch.rs".to_owned()), "{}", pack.text);
+        let map = &pack.text[pack.text.find("src/batch.rs").expect("batch.rs is mapped")..];
+        let map = &map[..map.find("\n\n").unwrap_or(map.len())];
+        assert!(
+            map.starts_with("src/batch.rs\n      1: pub struct Batch\n     34: pub fn acquire_many(&self, permits: u32) -> Result<(), Closed>\n     36: pub struct Closed\n      3: pub fn filler_0(&self) -> usize\n"),
+            "{map}"
+        );
+        assert!(!map.contains("fn new()"), "`new` keeps its place past the twelve shown: {map}");
+    }
+
+    #[test]
+    fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
+        // The semaphore parks its waiters in eight ways, each a function of the module it
+        // imports; another module defines one of them too, and a test file.
+        let mut semaphore = String::from(
+            "use crate::park::parking;\n\npub struct Semaphore;\nimpl Semaphore {\n    pub fn close(&self) {\n",
+        );
+        let mut parking = String::from("pub fn unpark() {}\n");
+        for k in 0..8 {
+            let _ = writeln!(semaphore, "        parking::park_waiter_{k}(3);");
+            let _ =
+                writeln!(parking, "pub fn park_waiter_{k}(permits: u32, deadline: Option<Instant>) -> bool {{ true }}");
+        }
+        semaphore.push_str("        Other::new();\n    }\n}\n");
+        let mut files = vec![
+            ("Cargo.toml", "[package]\nname = \"sem\"\n".to_owned()),
+            ("src/lib.rs", "pub mod closing;\npub mod elsewhere;\npub mod park;\npub mod sync;\n".into()),
+            ("src/sync/mod.rs", "pub mod semaphore;\n".into()),
+            ("src/sync/semaphore.rs", semaphore),
+            ("src/park/mod.rs", "pub mod parking;\n".into()),
+            ("src/park/parking.rs", parking),
+            ("src/elsewhere.rs", "pub fn park_waiter_0(spins: usize) {}\n".into()),
+            ("tests/parking.rs", "pub fn park_waiter_1(permits: u32) {}\n".into()),
+        ];
+        let mut closing = String::new();
+        for n in 0..60 {
+            let _ = writeln!(closing, "pub mod close_{n};");
+            let mut filler = String::from("pub struct Other;\nimpl Other { pub fn new() -> Self { Other } }\n");
+            for m in 0..30 {
+                let _ = writeln!(filler, "pub fn close_{n}_{m}() {{}}");
+            }
+            files.push((Box::leak(format!("src/closing/close_{n}.rs").into_boxed_str()), filler));
+        }
+        files.push(("src/closing/mod.rs", closing));
+        let (dir, index) = workspace(&files);
+        let issue = "`Semaphore::close` hangs while closing";
+        // Ranked past the map's reach.
+        let mut ranked = rank(&index, issue);
+        let at = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
+        let parking = ranked.remove(at);
+        ranked.push(parking);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 2_000, read);
+        assert_eq!(pack.full_files[0], "src/sync/semaphore.rs", "{}", pack.text);
+        let used = &pack.text[pack
+            .text
+            .find("\nsrc/park/parking.rs (`sem::park::parking`) [used by the files shown]\n")
+            .expect("listed")..];
+        for k in 0..8 {
+            let line =
+                format!("\n      {}: pub fn park_waiter_{k}(permits: u32, deadline: Option<Instant>) -> bool\n", k + 2);
+            assert!(used.contains(&line), "the map keeps room for all eight: {}", pack.text);
+        }
+        assert!(pack.mapped_files.contains(&"src/park/parking.rs".to_owned()));
+        assert!(!pack.text.contains("tests/parking.rs"), "test code is not listed for being used: {}", pack.text);
+        assert!(
+            !pack.text.contains("spins: usize"),
+            "a module the semaphore does not import is not listed: {}",
+            pack.text
+        );
+        assert!(!pack.text.contains("fn unpark"), "only what is used is listed: {}", pack.text);
+        assert!(pack.tokens <= 2_000);
+    }
+
+    #[test]
+    fn only_the_lines_shown_of_a_file_in_part_count_as_used() {
+        let mut pool =
+            String::from("pub struct Pool;\nimpl Pool {\n    pub fn acquire(&self) {\n        grow_slab();\n    }\n");
+        for n in 0..400 {
+            let _ = writeln!(pool, "    pub fn filler_{n}(&self) -> usize {{ {n} }}");
+        }
+        pool.push_str("    pub fn release(&self) {\n        shrink_slab();\n    }\n}\n");
+        let mut slab = String::new();
+        for n in 0..120 {
+            let _ = writeln!(slab, "pub fn slab_filler_{n}() -> usize {{ {n} }}");
+        }
+        slab.push_str("pub fn shrink_slab() {}\npub fn grow_slab() {}\n");
+        let (dir, index) = workspace(&[("src/pool.rs", pool), ("src/slab.rs", slab)]);
+        let pack = pack_for(&dir, &index, "`Pool::acquire` blocks forever", 1_000);
+        assert_eq!(pack.part_files, ["src/pool.rs"], "{}", pack.text);
+        let map = &pack.text[pack.text.find("src/slab.rs\n").expect("slab.rs is mapped")..];
+        assert!(map.starts_with("src/slab.rs\n    122: pub fn grow_slab()\n      1: pub fn slab_filler_0()"), "{map}");
+        assert!(!map[..map.find("\n\n").unwrap_or(map.len())].contains("shrink_slab"), "{map}");
     }
 
     /// A pool of 600 small methods with `acquire` and `release` far apart in it.

@@ -1,0 +1,192 @@
+//! What the code the context pack shows uses: the functions it calls and the types it names,
+//! and where they are defined, so that the pack can show their signatures and the model need
+//! not guess them.
+
+use std::collections::{HashMap, HashSet};
+
+use super::extract::{Definition, DefinitionKind};
+use super::index::{Index, IndexedFile};
+
+/// A name defined more often than this says too little of which definition is meant (`new`,
+/// `poll`, `len`, the `write` of five `io::Write` implementations): the pack does not list
+/// it for being used.
+const MAX_DEFINITIONS: usize = 3;
+
+/// A definition the shown code uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsedDefinition {
+    /// The workspace path of the file defining it.
+    pub path: String,
+    /// Its 1-based line.
+    pub line: u32,
+    /// Its signature.
+    pub signature: String,
+    /// How often the shown code uses its name.
+    pub uses: u32,
+}
+
+/// The functions, methods and types the shown code uses, as far as their names tell: a name
+/// defined a few times at most, where the shown code can reach it without a path of its own (a
+/// file it imports, or one of its own package or module), outside test code.
+pub struct ShownUses {
+    definitions: Vec<UsedDefinition>,
+    /// Each file's lines of the definitions in `definitions`, with their uses.
+    lines: HashMap<String, HashMap<u32, u32>>,
+}
+
+impl ShownUses {
+    /// The uses in `shown`: workspace paths, each with the text shown of it when it is shown
+    /// in part, `None` when it is shown whole. A file the index does not hold adds nothing.
+    pub fn new(index: &Index, shown: &[(&str, Option<&str>)]) -> Self {
+        let shown: Vec<(&IndexedFile, Option<&str>)> =
+            shown.iter().filter_map(|(path, excerpt)| Some((index.file(path)?.as_ref(), *excerpt))).collect();
+        let mut used: HashMap<&str, u32> = HashMap::new();
+        for (file, excerpt) in &shown {
+            let words: Option<HashSet<&str>> =
+                excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
+            for (name, count) in &file.symbols.references {
+                if words.as_ref().is_none_or(|words| words.contains(name.as_str())) {
+                    *used.entry(name).or_default() += count;
+                }
+            }
+        }
+        // The files defining each used name, once per definition.
+        let mut defining: HashMap<&str, Vec<&IndexedFile>> = HashMap::new();
+        for file in index.files() {
+            for definition in file.symbols.definitions.iter().filter(|d| used.contains_key(d.name.as_str())) {
+                defining.entry(&definition.name).or_default().push(file);
+            }
+        }
+        defining.retain(|_, files| files.len() <= MAX_DEFINITIONS);
+        let reach = Reach::of(index, &shown);
+        let mut definitions = Vec::new();
+        let names: HashSet<&str> = defining.keys().copied().collect();
+        let mut candidates: Vec<&IndexedFile> = defining.into_values().flatten().collect();
+        candidates.sort_by(|a, b| a.path.cmp(&b.path));
+        candidates.dedup_by(|a, b| a.path == b.path);
+        for file in candidates.into_iter().filter(|file| !file.is_test() && reach.reaches(index, file)) {
+            for definition in file.symbols.definitions.iter().filter(|d| is_listed(d)) {
+                if let Some(uses) =
+                    names.contains(definition.name.as_str()).then(|| used.get(definition.name.as_str())).flatten()
+                {
+                    definitions.push(UsedDefinition {
+                        path: file.path.clone(),
+                        line: definition.line,
+                        signature: definition.signature.clone(),
+                        uses: *uses,
+                    });
+                }
+            }
+        }
+        // The most used first; the order of the index's files is not to be relied on.
+        definitions.sort_by(|a, b| b.uses.cmp(&a.uses).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line))));
+        let mut lines: HashMap<String, HashMap<u32, u32>> = HashMap::new();
+        for definition in &definitions {
+            lines.entry(definition.path.clone()).or_default().insert(definition.line, definition.uses);
+        }
+        Self { definitions, lines }
+    }
+
+    /// How often the shown code uses `definition`, defined in the file at `path`: 0 when it
+    /// is not one of [`ShownUses::definitions`].
+    pub fn uses_of(&self, path: &str, definition: &Definition) -> u32 {
+        self.lines.get(path).and_then(|lines| lines.get(&definition.line)).copied().unwrap_or(0)
+    }
+
+    /// The definitions the shown code uses, the most used first (then by path and line).
+    pub fn definitions(&self) -> &[UsedDefinition] {
+        &self.definitions
+    }
+}
+
+/// Whether a used definition of this kind is worth its signature: functions, methods and
+/// types, not a Rust associated type (`type Future = ...` says nothing of the `Future` the
+/// code names), nor modules, variants, fields or macros (whose first rule is no signature).
+fn is_listed(definition: &Definition) -> bool {
+    !definition.signature.is_empty()
+        && match definition.kind {
+            DefinitionKind::Function | DefinitionKind::Method => true,
+            DefinitionKind::Type => definition.container.is_none(),
+            kind => kind.is_type(),
+        }
+}
+
+/// Where the shown code reaches without a path of its own: the files its imports name, and
+/// its own packages or modules.
+struct Reach {
+    imported: HashSet<String>,
+    units: HashSet<String>,
+}
+
+impl Reach {
+    fn of(index: &Index, shown: &[(&IndexedFile, Option<&str>)]) -> Self {
+        let table = index.module_table();
+        let mut imported = HashSet::new();
+        let mut units = HashSet::new();
+        for (file, _) in shown {
+            for import in &file.symbols.imports {
+                imported.extend(index.resolve_import(file, import, &table));
+            }
+            units.insert(index.module_for(file));
+        }
+        Self { imported, units }
+    }
+
+    fn reaches(&self, index: &Index, file: &IndexedFile) -> bool {
+        self.imported.contains(&file.path) || self.units.contains(&index.module_for(file))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(files: &[(&str, &str)], shown: &[(&str, Option<&str>)]) -> Vec<String> {
+        let (_dir, index) = crate::testing::indexed(files);
+        let uses = ShownUses::new(&index, shown);
+        uses.definitions().iter().map(|d| format!("{}:{} {}", d.path, d.line, d.signature)).collect()
+    }
+
+    #[test]
+    fn functions_and_types_are_listed_not_variants_associated_types_modules_or_macros() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod addr;\npub mod shown;\npub mod state;\n"),
+            (
+                "src/state.rs",
+                "pub enum Outcome { Ok, Failed }\npub fn settle() -> Outcome { Outcome::Failed }\nmacro_rules! spin { () => {} }\n",
+            ),
+            (
+                "src/addr.rs",
+                "pub struct Addr;\nimpl Iterator for Addr {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { None }\n}\n",
+            ),
+            (
+                "src/shown.rs",
+                "use crate::addr;\nuse crate::state;\n\nfn run(from: addr::Addr) -> impl Iterator<Item = u8> {\n    let _ = Ok::<(), ()>(());\n    state::settle();\n    state::settle();\n    spin!();\n    from\n}\n",
+            ),
+        ];
+        assert_eq!(
+            listed(&files, &[("src/shown.rs", None)]),
+            ["src/state.rs:2 pub fn settle() -> Outcome", "src/addr.rs:1 pub struct Addr"],
+            "the most used first"
+        );
+    }
+
+    #[test]
+    fn what_is_used_is_listed_where_the_shown_code_reaches_it() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod near;\npub mod far;\npub mod shown;\n"),
+            ("src/near.rs", "pub fn settle(n: u32) {}\n"),
+            ("src/far.rs", "pub fn settle(n: u64) {}\npub fn spin() {}\n"),
+            (
+                "src/shown.rs",
+                "use crate::near::settle;\n\nfn run() {\n    settle(1);\n}\n\nfn rest() {\n    spin();\n}\n",
+            ),
+        ];
+        assert_eq!(listed(&files, &[("src/shown.rs", None)]), ["src/near.rs:1 pub fn settle(n: u32)"]);
+        // Of a file shown in part, only the text shown counts.
+        let part = "lines 7-9:\n```\nfn rest() {\n    spin();\n}\n```\n";
+        assert!(listed(&files, &[("src/shown.rs", Some(part))]).is_empty());
+    }
+}
