@@ -397,19 +397,54 @@ fn head_end(node: Node<'_>) -> (usize, usize) {
 /// The most characters of a signature kept (an ellipsis follows when it is cut).
 const MAX_SIGNATURE_CHARS: usize = 200;
 
-/// The definition's text up to its body, on one line, at most [`MAX_SIGNATURE_CHARS`]
-/// characters and an ellipsis.
+/// The definition's text up to its body, without its comments, on one line, at most
+/// [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
 fn signature(node: Node<'_>, source: &[u8]) -> String {
-    let end = head_end(node).0;
-    let raw = String::from_utf8_lossy(&source[node.start_byte()..end.max(node.start_byte())]);
+    let end = head_end(node).0.max(node.start_byte());
+    let raw = without_comments(node, source, end);
     // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
-    let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")");
+    let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")").replace(" ,", ",");
     for suffix in [" =", " {", "{", ";"] {
         if let Some(stripped) = one_line.strip_suffix(suffix) {
             one_line = stripped.to_owned();
         }
     }
     cut_to(one_line, MAX_SIGNATURE_CHARS)
+}
+
+/// The text of `node` up to byte `end`, the comments in it left out: on one line, the
+/// `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid the rest.
+fn without_comments(node: Node<'_>, source: &[u8], end: usize) -> String {
+    let head = &source[node.start_byte()..end];
+    let has_comment = head.windows(2).any(|pair| matches!(pair, b"//" | b"/*"));
+    let mut comments = Vec::new();
+    if has_comment {
+        comments_before(node, end, &mut comments);
+    }
+    let mut text = Vec::with_capacity(head.len());
+    let mut at = node.start_byte();
+    for comment in comments {
+        text.extend_from_slice(&source[at..comment.start.max(at)]);
+        text.push(b' ');
+        at = comment.end.min(end).max(at);
+    }
+    text.extend_from_slice(&source[at..end]);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// The byte ranges of the comments below `node` that start before `end`, in order.
+fn comments_before(node: Node<'_>, end: usize, comments: &mut Vec<std::ops::Range<usize>>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= end {
+            break;
+        }
+        if child.kind().ends_with("comment") {
+            comments.push(child.byte_range());
+        } else if child.child_count() > 0 {
+            comments_before(child, end, comments);
+        }
+    }
 }
 
 /// `text` on one line: each run of whitespace, line breaks included, as one space.
@@ -1061,6 +1096,29 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(body(Language::Rust, rust, "spread"), (2, 7, 9));
         let typescript = "@Component({\n  selector: 'app',\n})\nclass Panel\n  extends Base {\n}\n";
         assert_eq!(body(Language::TypeScript, typescript, "Panel"), (1, 5, 6));
+    }
+
+    #[test]
+    fn a_signature_leaves_out_the_comments_in_it() {
+        let signature_of = |language, source: &str, name: &str| {
+            let found = symbols(language, source);
+            found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}")).signature.clone()
+        };
+        let java = "public class IOContext {\n    @Deprecated // since 2.15\n    public IOContext(Object br /* may be null */, boolean managed) {}\n    public enum Feature implements JacksonFeature // since 2.12\n    {\n        ON;\n    }\n    String url = \"http://example.com\";\n}\n";
+        assert_eq!(
+            signature_of(Language::Java, java, "IOContext"),
+            "public class IOContext",
+            "the class's own head holds no comment"
+        );
+        let constructor = symbols(Language::Java, java);
+        let constructor =
+            constructor.definitions.iter().find(|d| d.name == "IOContext" && d.line == 2).expect("constructor");
+        assert_eq!(constructor.signature, "@Deprecated public IOContext(Object br, boolean managed)");
+        assert_eq!(signature_of(Language::Java, java, "Feature"), "public enum Feature implements JacksonFeature");
+        let rust = "pub fn spread(\n    a: i32, // the first\n    /* then */ b: u8,\n) -> u8 {\n    a as u8 + b\n}\n";
+        assert_eq!(signature_of(Language::Rust, rust, "spread"), "pub fn spread(a: i32, b: u8) -> u8");
+        let typescript = "export function load(\n  path: string, // relative\n): string {\n  return 'http://x';\n}\n";
+        assert_eq!(signature_of(Language::TypeScript, typescript, "load"), "function load(path: string): string");
     }
 
     #[test]

@@ -627,11 +627,21 @@ mod tests {
         let (dir, mut overlay) = overlay(&[("src/a.rs", "fn alpha() {}\n")]);
         let made = std::process::Command::new("mkfifo").arg(dir.path().join("src/pipe.rs")).status().unwrap();
         assert!(made.success());
-        // Opening a pipe for reading waits for a writer: a search that tried would never end.
-        let tools = Toolset::standard();
-        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
+        // Opening a pipe for reading waits for a writer: a search that tried would never end,
+        // so the tools run on a thread of their own, and the test fails after a while.
+        let (sender, answers) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let tools = Toolset::standard();
+            let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
+            let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "src/pipe.rs"})));
+            let _ = sender.send((found, read));
+        });
+        let Ok((found, read)) = answers.recv_timeout(std::time::Duration::from_secs(30)) else {
+            // A writer lets the stuck reader go.
+            let _ = std::fs::OpenOptions::new().write(true).open(dir.path().join("src/pipe.rs"));
+            panic!("grep or read_file opened the pipe and waited for a writer");
+        };
         assert!(found.output.starts_with("src/a.rs:1: fn alpha() {}\n"), "{}", found.output);
-        let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "src/pipe.rs"})));
         assert!(!read.ok && read.output.contains("not a regular file"), "{}", read.output);
     }
 
