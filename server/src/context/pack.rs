@@ -276,11 +276,13 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
-/// each group in source order.
+/// then what is local to a function, each group in source order.
 fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>, uses: &ShownUses) -> String {
+    let local = LocalLines::of(&file.symbols.definitions);
     let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
     definitions.sort_by_cached_key(|d| {
-        (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), map_group(d), d.line)
+        let group = if local.holds(d.line) { LOCAL_GROUP } else { map_group(d) };
+        (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), group, d.line)
     });
     let mut block = match label {
         Some(label) => format!("{} ({label})\n", file.path),
@@ -293,6 +295,41 @@ fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>,
         let _ = writeln!(block, "        ... {} more", definitions.len() - SIGNATURES_PER_FILE);
     }
     block
+}
+
+/// Where a definition local to a function stands in a file's map: after everything else.
+const LOCAL_GROUP: u8 = 4;
+
+/// The lines inside the bodies of a file's functions and methods: what is defined there (a
+/// helper inside a function, the methods of an anonymous class, a React component's handlers)
+/// is local to them and cannot be used from elsewhere.
+struct LocalLines {
+    /// Body ranges (the line after the one the body opens on, the last line), by start, each
+    /// with the furthest end of those up to it.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl LocalLines {
+    fn of(definitions: &[Definition]) -> Self {
+        let mut ranges: Vec<(u32, u32)> = definitions
+            .iter()
+            .filter(|d| matches!(d.kind, DefinitionKind::Function | DefinitionKind::Method) && d.end_line > d.body_line)
+            .map(|d| (d.body_line + 1, d.end_line))
+            .collect();
+        ranges.sort_unstable();
+        let mut furthest = 0;
+        for range in &mut ranges {
+            furthest = furthest.max(range.1);
+            range.1 = furthest;
+        }
+        Self { ranges }
+    }
+
+    /// Whether `line` lies inside a function's or method's body.
+    fn holds(&self, line: u32) -> bool {
+        let before = self.ranges.partition_point(|(start, _)| *start <= line);
+        before > 0 && self.ranges[before - 1].1 >= line
+    }
 }
 
 /// How the map labels a file: the module to import it from, or in a monorepo its package.
@@ -530,6 +567,38 @@ mod tests {
         let map = &pack.text[pack.text.find("src/lib.rs").expect("mapped")..];
         assert!(map.contains("\n      3: pub mod runtime\n      4: pub const LIMIT_0: usize"), "{map}");
         assert!(!map.contains("mod tests"), "the test module is past the twelve lines shown: {map}");
+    }
+
+    #[test]
+    fn the_map_shows_what_is_local_to_a_function_last() {
+        let mut semaphore = String::from(
+            "fn bounds() {\n    fn check_send<T: Send>() {}\n    fn check_sync<T: Sync>() {}\n    check_send::<Semaphore>();\n}\n\npub struct Semaphore;\n",
+        );
+        for n in 0..12 {
+            let _ = writeln!(semaphore, "pub fn acquire_{n}() {{}}");
+        }
+        semaphore.push_str(&"// filler\n".repeat(400));
+        let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
+        let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
+        let map = &pack.text[pack.text.find("src/semaphore.rs\n").expect("mapped")..];
+        assert!(
+            map.starts_with(
+                "src/semaphore.rs\n      7: pub struct Semaphore\n      1: fn bounds()\n      8: pub fn acquire_0()\n"
+            ),
+            "{map}"
+        );
+        assert!(!map.contains("check_send"), "past the twelve shown: {map}");
+
+        let component = "export function Panel(props: Props) {\n  const onClick = () => {\n    props.close();\n  };\n  function onKey(event: KeyboardEvent) {\n    return event.key;\n  }\n  return null;\n}\nexport function usePanel(): Props {\n  return {};\n}\n";
+        let mut panel = component.to_owned();
+        panel.push_str(&"// filler\n".repeat(400));
+        let (dir, index) = workspace(&[("src/Panel.tsx", panel)]);
+        let pack = pack_for(&dir, &index, "the panel stays open", 400);
+        let map = &pack.text[pack.text.find("src/Panel.tsx\n").expect("mapped")..];
+        assert!(
+            map.starts_with("src/Panel.tsx\n      1: function Panel(props: Props)\n     10: function usePanel(): Props\n      5: function onKey(event: KeyboardEvent)\n"),
+            "{map}"
+        );
     }
 
     #[test]
