@@ -33,8 +33,10 @@ pub const CHARS_PER_TOKEN: usize = 4;
 const FULL_FILES_SHARE: f64 = 0.7;
 /// Files of the map at most.
 const MAP_FILES: usize = 40;
-/// Signatures per file in the map at most.
+/// Signatures per file in the map, unless the issue names or the shown code uses more of them.
 const SIGNATURES_PER_FILE: usize = 12;
+/// Signatures per file in the map at most: those the issue names or the shown code uses.
+const MAX_SIGNATURES_PER_FILE: usize = 20;
 
 /// A built pack.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -272,7 +274,8 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 }
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
-/// its package), then its definitions' signatures with line numbers,
+/// its package), then its definitions' signatures with line numbers, twelve of them, or up to
+/// twenty when the issue names or the shown code uses more,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
@@ -288,11 +291,15 @@ fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>,
         Some(label) => format!("{} ({label})\n", file.path),
         None => format!("{}\n", file.path),
     };
-    for definition in definitions.iter().take(SIGNATURES_PER_FILE) {
+    // Past the usual twelve, what the issue names or the shown code uses still has room.
+    let wanted =
+        definitions.iter().take_while(|d| mentioned.closeness(&d.name) < 2 || uses.uses_of(&file.path, d) > 0).count();
+    let shown = wanted.clamp(SIGNATURES_PER_FILE, MAX_SIGNATURES_PER_FILE).min(definitions.len());
+    for definition in &definitions[..shown] {
         block.push_str(&signature_line(definition.line, &definition.signature));
     }
-    if definitions.len() > SIGNATURES_PER_FILE {
-        let _ = writeln!(block, "        ... {} more", definitions.len() - SIGNATURES_PER_FILE);
+    if definitions.len() > shown {
+        let _ = writeln!(block, "        ... {} more", definitions.len() - shown);
     }
     block
 }
@@ -347,7 +354,7 @@ fn signature_line(line: u32, signature: &str) -> String {
 
 /// The map's entries for what the files shown use from files that are not `skip`ped: each
 /// file's path and the signatures of the used definitions in it, in source order, at most
-/// [`SIGNATURES_PER_FILE`]; the most used first while they fit in `room` characters. Returns
+/// [`MAX_SIGNATURES_PER_FILE`]; the most used first while they fit in `room` characters. Returns
 /// the entries and their files.
 fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, room: usize) -> (String, Vec<String>) {
     // Each file's path, its heading, and its definitions.
@@ -355,7 +362,7 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
     let mut size = 0;
     for definition in uses.definitions().iter().filter(|d| !skip(&d.path)) {
         let position = files.iter().position(|(path, ..)| *path == definition.path);
-        if position.is_some_and(|i| files[i].2.len() >= SIGNATURES_PER_FILE) {
+        if position.is_some_and(|i| files[i].2.len() >= MAX_SIGNATURES_PER_FILE) {
             continue;
         }
         let heading = match position {
@@ -740,6 +747,41 @@ mod tests {
         );
         assert!(!pack.text.contains("fn unpark"), "only what is used is listed: {}", pack.text);
         assert!(pack.tokens <= 2_000);
+    }
+
+    #[test]
+    fn a_file_of_which_the_shown_code_uses_much_shows_more_signatures() {
+        let mut steps = String::new();
+        for n in 0..40 {
+            let _ = writeln!(steps, "pub fn step_{n:02}(&self) -> u32 {{ {n} }}");
+        }
+        let mut runner = String::from("use crate::steps::*;\n\npub fn run_all() {\n");
+        for n in (0..40).step_by(2) {
+            let _ = writeln!(runner, "    step_{n:02}();");
+        }
+        runner.push_str("}\n");
+        let (dir, index) = workspace(&[
+            ("Cargo.toml", "[package]\nname = \"runs\"\n".into()),
+            ("src/lib.rs", "pub mod runner;\npub mod steps;\n".into()),
+            ("src/runner.rs", runner),
+            ("src/steps.rs", format!("{steps}{}", "// filler\n".repeat(300))),
+            ("src/other.rs", format!("{}{}", steps.replace("step_", "other_"), "// filler\n".repeat(300))),
+        ]);
+        let pack = pack_for(&dir, &index, "`run_all` runs twice", 1_500);
+        assert_eq!(pack.full_files[0], "src/runner.rs", "{}", pack.text);
+        let entry = |path: &str| {
+            let map = &pack.text[pack.text.find(&format!("\n{path} ")).expect("mapped") + 1..];
+            map[..map.find("\n\n").unwrap_or(map.len())]
+                .lines()
+                .take_while(|l| l.starts_with(path) || l.starts_with(' '))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let steps = entry("src/steps.rs");
+        assert_eq!(steps.matches(": pub fn step_").count(), 20, "the twenty it uses: {steps}");
+        assert!(steps.contains("     39: pub fn step_38(&self) -> u32\n        ... 20 more"), "{steps}");
+        let other = entry("src/other.rs");
+        assert_eq!(other.matches(": pub fn other_").count(), 12, "{other}");
     }
 
     #[test]
