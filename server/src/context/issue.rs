@@ -26,7 +26,8 @@ pub struct SymbolMention {
 pub struct IssueQuery {
     /// Words for lexical matching, with weights (code-like words count more).
     pub terms: Vec<(String, f64)>,
-    /// Identifiers that look like code.
+    /// Identifiers that look like code, in the order the issue first gives them (its title
+    /// first).
     pub symbols: Vec<SymbolMention>,
     /// Paths and file names mentioned (`src/walk.rs`, `JsonParser.java`), with weights.
     pub paths: Vec<(String, f64)>,
@@ -403,7 +404,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
 
     let mut query = IssueQuery {
         terms: terms.into_iter().collect(),
-        symbols: symbols.into_sorted(),
+        symbols: symbols.into_ordered(),
         paths: paths.into_iter().collect(),
         words: title.words.into_iter().chain(body.words).collect(),
         about_tests: about_tests(whole),
@@ -540,26 +541,26 @@ fn about_examples(text: &str, paths: &[(String, f64)]) -> bool {
         || paths.iter().any(|(path, _)| is_example_path(path))
 }
 
-/// Identifiers met so far, each once by name and qualifiers: its surest weight, and whether
-/// any mention used it as a macro.
+/// Identifiers met so far, each once by name and qualifiers: its surest weight, whether any
+/// mention used it as a macro, and when it was first met.
 #[derive(Default)]
-struct Mentions(HashMap<(String, Vec<String>), (f64, bool)>);
+struct Mentions(HashMap<(String, Vec<String>), (f64, bool, usize)>);
 
 impl Mentions {
     fn note(&mut self, name: String, qualifiers: Vec<String>, weight: f64, macro_use: bool) {
-        let entry = self.0.entry((name, qualifiers)).or_default();
-        *entry = (entry.0.max(weight), entry.1 || macro_use);
+        let met = self.0.len();
+        let entry = self.0.entry((name, qualifiers)).or_insert((0.0, false, met));
+        *entry = (entry.0.max(weight), entry.1 || macro_use, entry.2);
     }
 
-    /// The mentions, by name and then qualifiers.
-    fn into_sorted(self) -> Vec<SymbolMention> {
-        let mut mentions: Vec<SymbolMention> = self
-            .0
-            .into_iter()
-            .map(|((name, qualifiers), (weight, macro_use))| SymbolMention { name, qualifiers, weight, macro_use })
-            .collect();
-        mentions.sort_by(|a, b| a.name.cmp(&b.name).then(a.qualifiers.cmp(&b.qualifiers)));
+    /// The mentions, in the order they were first met.
+    fn into_ordered(self) -> Vec<SymbolMention> {
+        let mut mentions: Vec<_> = self.0.into_iter().collect();
+        mentions.sort_by_key(|(_, (_, _, met))| *met);
         mentions
+            .into_iter()
+            .map(|((name, qualifiers), (weight, macro_use, _))| SymbolMention { name, qualifiers, weight, macro_use })
+            .collect()
     }
 }
 
@@ -645,7 +646,7 @@ fn analyze_part(text: &str) -> IssueQuery {
     query.words.dedup();
     query.terms = term_weights.into_iter().collect();
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));
-    query.symbols = symbols.into_sorted();
+    query.symbols = symbols.into_ordered();
     query.paths = paths.into_iter().collect();
     query.paths.sort_by(|a, b| a.0.cmp(&b.0));
     query

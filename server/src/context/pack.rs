@@ -785,6 +785,21 @@ mod tests {
     }
 
     #[test]
+    fn of_names_of_equal_weight_those_the_issue_gives_first_get_the_parts() {
+        let mut steps = String::new();
+        for n in 0..300 {
+            let _ = writeln!(steps, "pub fn func_{n}(x: u32) -> u32 {{\n    let y = x + {n};\n    y * 2\n}}\n");
+        }
+        let (dir, index) = workspace(&[("src/steps.rs", steps)]);
+        let pack = pack_for(&dir, &index, "`func_7`, `func_3`, `func_150` and `func_102` overflow", 2_000);
+        assert_eq!(pack.part_files, ["src/steps.rs"], "{}", pack.text);
+        for shown in ["fn func_7(", "fn func_3(", "fn func_150("] {
+            assert!(pack.text.contains(&format!("pub {shown}x: u32) -> u32 {{\n    let y")), "{shown}: {}", pack.text);
+        }
+        assert!(!pack.text.contains("pub fn func_102(x: u32) -> u32 {\n"), "the fourth: {}", pack.text);
+    }
+
+    #[test]
     fn only_the_lines_shown_of_a_file_in_part_count_as_used() {
         let mut pool =
             String::from("pub struct Pool;\nimpl Pool {\n    pub fn acquire(&self) {\n        grow_slab();\n    }\n");
