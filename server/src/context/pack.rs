@@ -77,9 +77,9 @@ const NAMED_SHARE: f64 = 0.5;
 
 /// Said of a file in the map only for what the files shown use from it.
 const USED_NOTE: &str = " [used by the files shown]";
-/// Share of the map's budget kept for what the files shown use from files the map does not
-/// list for their rank.
-const USED_SHARE_DIVISOR: usize = 4;
+/// The map's budget divided by this is the most kept for what the files shown use from files
+/// the map does not list for their rank (half of it: what they need, up to that).
+const USED_SHARE_DIVISOR: usize = 2;
 
 /// Said of a file whose header says a tool writes it.
 fn generated_note(marker: &str) -> String {
