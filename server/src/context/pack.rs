@@ -127,7 +127,7 @@ pub fn build_pack(
                 .filter(|line| *line <= total)
                 .map(|line| lines_around(line, total, part_lines(full_budget)))?;
             let room = named_budget.saturating_sub(full_section.len());
-            parts_block(&file.path, NAMED_NOTE, &text, &[part], room)
+            parts_block(&file.path, NAMED_NOTE, &text, &[part], room).map(|(block, _)| block)
         };
         match block.filter(|block| full_section.len() + block.len() <= named_budget) {
             Some(block) => {
@@ -166,10 +166,14 @@ pub fn build_pack(
         let Some(entry) = index.file(&file.path) else { continue };
         let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text, part_lines(full_budget));
         let room = full_budget.saturating_sub(full_section.len());
-        if let Some(block) = parts_block(&file.path, "", &text, &parts, room) {
+        if let Some((block, lines)) = parts_block(&file.path, "", &text, &parts, room) {
             full_section.push_str(&block);
             part_files.push(file.path.clone());
-            shown.push((&file.path, Some(block)));
+            let code: Vec<&str> = text.lines().collect();
+            let excerpt = lines.iter().flat_map(|&(start, end)| {
+                code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
+            });
+            shown.push((&file.path, Some(excerpt.copied().collect::<Vec<_>>().join("\n"))));
         }
     }
     let shown: Vec<(&str, Option<&str>)> = shown.iter().map(|(path, text)| (*path, text.as_deref())).collect();
@@ -227,9 +231,15 @@ pub fn build_pack(
 }
 
 /// The pack's block for the `parts` of the file at `path` (most important first), its heading
-/// with `note`: as many of them as fit in `room` characters, shown in file order; none when
-/// not even one fits.
-fn parts_block(path: &str, note: &str, text: &str, parts: &[(u32, u32)], room: usize) -> Option<String> {
+/// with `note`: as many of them as fit in `room` characters, shown in file order, and the line
+/// ranges it shows (1-based, inclusive); none when not even one fits.
+fn parts_block(
+    path: &str,
+    note: &str,
+    text: &str,
+    parts: &[(u32, u32)],
+    room: usize,
+) -> Option<(String, Vec<(u32, u32)>)> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let fence = fence_for(text);
     let generated = generated_marker(text).map(generated_note).unwrap_or_default();
@@ -261,7 +271,7 @@ fn parts_block(path: &str, note: &str, text: &str, parts: &[(u32, u32)], room: u
             chosen.pop();
         }
     }
-    (!chosen.is_empty()).then(|| block(&chosen))
+    (!chosen.is_empty()).then(|| (block(&chosen), merged(&chosen)))
 }
 
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
@@ -806,18 +816,21 @@ mod tests {
         for n in 0..400 {
             let _ = writeln!(pool, "    pub fn filler_{n}(&self) -> usize {{ {n} }}");
         }
-        pool.push_str("    pub fn release(&self) {\n        shrink_slab();\n    }\n}\n");
+        pool.push_str("    pub fn release(&self) {\n        shrink_slab();\n        rest();\n    }\n}\n");
         let mut slab = String::new();
         for n in 0..120 {
             let _ = writeln!(slab, "pub fn slab_filler_{n}() -> usize {{ {n} }}");
         }
-        slab.push_str("pub fn shrink_slab() {}\npub fn grow_slab() {}\n");
+        slab.push_str("pub fn shrink_slab() {}\npub fn grow_slab() {}\npub fn rest() {}\n");
         let (dir, index) = workspace(&[("src/pool.rs", pool), ("src/slab.rs", slab)]);
         let pack = pack_for(&dir, &index, "`Pool::acquire` blocks forever", 1_000);
         assert_eq!(pack.part_files, ["src/pool.rs"], "{}", pack.text);
         let map = &pack.text[pack.text.find("src/slab.rs\n").expect("slab.rs is mapped")..];
         assert!(map.starts_with("src/slab.rs\n    122: pub fn grow_slab()\n      1: pub fn slab_filler_0()"), "{map}");
-        assert!(!map[..map.find("\n\n").unwrap_or(map.len())].contains("shrink_slab"), "{map}");
+        let entry = &map[..map.find("\n\n").unwrap_or(map.len())];
+        assert!(!entry.contains("shrink_slab"), "{map}");
+        // Nor do the words of the part's heading (`read_file shows the rest`).
+        assert!(!entry.contains("fn rest"), "{map}");
     }
 
     /// A pool of 600 small methods with `acquire` and `release` far apart in it.
@@ -1236,8 +1249,11 @@ mod tests {
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
             }
-            if let Some(block) = parts_block("src/a.rs", "", &text, &parts, room) {
+            if let Some((block, shown)) = parts_block("src/a.rs", "", &text, &parts, room) {
                 proptest::prop_assert!(block.len() <= room);
+                for (start, end) in shown {
+                    proptest::prop_assert!(1 <= start && start <= end && end as usize <= lines, "{parts:?}");
+                }
             }
         }
     }
