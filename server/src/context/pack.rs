@@ -438,6 +438,19 @@ mod tests {
         })
     }
 
+    /// The map's entry for `path` in `pack`: its heading line and the lines under it.
+    fn map_entry_of<'a>(pack: &'a ContextPack, path: &str) -> &'a str {
+        let map = &pack.text[..pack.text.find("\n## The most").unwrap_or(pack.text.len())];
+        let at_line_start = |at: &usize| *at == 0 || map.as_bytes()[at - 1] == b'\n';
+        let start = map.match_indices(path).map(|(at, _)| at).find(at_line_start);
+        let entry = &map[start.unwrap_or_else(|| panic!("{path} is not mapped: {}", pack.text))..];
+        let mut end = entry.find('\n').map_or(entry.len(), |at| at + 1);
+        while entry[end..].starts_with(' ') {
+            end += entry[end..].find('\n').map_or(entry.len() - end, |at| at + 1);
+        }
+        &entry[..end]
+    }
+
     #[test]
     fn small_top_files_come_in_full_and_the_rest_as_a_map() {
         let (dir, index) = workspace(&[
@@ -597,7 +610,7 @@ mod tests {
         semaphore.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
         let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
-        let map = &pack.text[pack.text.find("src/semaphore.rs\n").expect("mapped")..];
+        let map = map_entry_of(&pack, "src/semaphore.rs");
         assert!(
             map.starts_with(
                 "src/semaphore.rs\n      7: pub struct Semaphore\n      1: fn bounds()\n      8: pub fn acquire_0()\n"
@@ -611,7 +624,7 @@ mod tests {
         panel.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/Panel.tsx", panel)]);
         let pack = pack_for(&dir, &index, "the panel stays open", 400);
-        let map = &pack.text[pack.text.find("src/Panel.tsx\n").expect("mapped")..];
+        let map = map_entry_of(&pack, "src/Panel.tsx");
         assert!(
             map.starts_with("src/Panel.tsx\n      1: function Panel(props: Props)\n     10: function usePanel(): Props\n      5: function onKey(event: KeyboardEvent)\n"),
             "{map}"
@@ -686,8 +699,7 @@ mod tests {
         let pack = pack_for(&dir, &index, "`Semaphore::close` hangs", 500);
         assert_eq!(pack.full_files[0], "src/semaphore.rs", "{}", pack.text);
         assert!(!pack.full_files.contains(&"src/batch.rs".to_owned()), "{}", pack.text);
-        let map = &pack.text[pack.text.find("src/batch.rs").expect("batch.rs is mapped")..];
-        let map = &map[..map.find("\n\n").unwrap_or(map.len())];
+        let map = map_entry_of(&pack, "src/batch.rs");
         assert!(
             map.starts_with("src/batch.rs\n      1: pub struct Batch\n     34: pub fn acquire_many(&self, permits: u32) -> Result<(), Closed>\n     36: pub struct Closed\n      3: pub fn filler_0(&self) -> usize\n"),
             "{map}"
@@ -779,18 +791,10 @@ mod tests {
         ]);
         let pack = pack_for(&dir, &index, "`run_all` runs twice", 1_500);
         assert_eq!(pack.full_files[0], "src/runner.rs", "{}", pack.text);
-        let entry = |path: &str| {
-            let map = &pack.text[pack.text.find(&format!("\n{path} ")).expect("mapped") + 1..];
-            map[..map.find("\n\n").unwrap_or(map.len())]
-                .lines()
-                .take_while(|l| l.starts_with(path) || l.starts_with(' '))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        let steps = entry("src/steps.rs");
+        let steps = map_entry_of(&pack, "src/steps.rs");
         assert_eq!(steps.matches(": pub fn step_").count(), 20, "the twenty it uses: {steps}");
         assert!(steps.contains("     39: pub fn step_38(&self) -> u32\n        ... 20 more"), "{steps}");
-        let other = entry("src/other.rs");
+        let other = map_entry_of(&pack, "src/other.rs");
         assert_eq!(other.matches(": pub fn other_").count(), 12, "{other}");
     }
 
@@ -825,12 +829,14 @@ mod tests {
         let (dir, index) = workspace(&[("src/pool.rs", pool), ("src/slab.rs", slab)]);
         let pack = pack_for(&dir, &index, "`Pool::acquire` blocks forever", 1_000);
         assert_eq!(pack.part_files, ["src/pool.rs"], "{}", pack.text);
-        let map = &pack.text[pack.text.find("src/slab.rs\n").expect("slab.rs is mapped")..];
-        assert!(map.starts_with("src/slab.rs\n    122: pub fn grow_slab()\n      1: pub fn slab_filler_0()"), "{map}");
-        let entry = &map[..map.find("\n\n").unwrap_or(map.len())];
-        assert!(!entry.contains("shrink_slab"), "{map}");
+        let entry = map_entry_of(&pack, "src/slab.rs");
+        assert!(
+            entry.starts_with("src/slab.rs\n    122: pub fn grow_slab()\n      1: pub fn slab_filler_0()"),
+            "{entry}"
+        );
+        assert!(!entry.contains("shrink_slab"), "{entry}");
         // Nor do the words of the part's heading (`read_file shows the rest`).
-        assert!(!entry.contains("fn rest"), "{map}");
+        assert!(!entry.contains("fn rest"), "{entry}");
     }
 
     /// A pool of 600 small methods with `acquire` and `release` far apart in it.

@@ -21,7 +21,8 @@ pub struct UsedDefinition {
     pub line: u32,
     /// Its signature.
     pub signature: String,
-    /// How often the shown code uses its name.
+    /// How often the shown code uses its name (a file in part counts all of its own uses of
+    /// a name its shown lines use).
     pub uses: u32,
 }
 
