@@ -7,10 +7,13 @@ use std::collections::{HashMap, HashSet};
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
 
-/// A name defined more often than this says too little of which definition is meant (`new`,
-/// `poll`, `len`, the `write` of five `io::Write` implementations): the pack does not list
-/// it for being used.
+/// A name the shown code reaches more definitions of than this says too little of which one
+/// is meant (the `write` of five `io::Write` implementations): the pack does not list it for
+/// being used.
 const MAX_DEFINITIONS: usize = 3;
+/// A name defined more often than this in the whole workspace is too common to tell even
+/// where the shown code reaches only a few definitions of it (`new`, `poll`, `len`, `get`).
+const MAX_WORKSPACE_DEFINITIONS: usize = 30;
 
 /// A definition the shown code uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +29,10 @@ pub struct UsedDefinition {
     pub uses: u32,
 }
 
-/// The functions, methods and types the shown code uses, as far as their names tell: a name
-/// defined a few times at most, where the shown code can reach it without a path of its own (a
-/// file it imports, or one of its own package or module), outside test code.
+/// The functions, methods and types the shown code uses, as far as their names tell: the
+/// definitions of a name that the shown code can reach without a path of its own (in a file it
+/// imports, or in its own package or module), outside test code, when they are few and the
+/// name is not common in the workspace.
 pub struct ShownUses {
     definitions: Vec<UsedDefinition>,
     /// Each file's lines of the definitions in `definitions`, with their uses.
@@ -58,14 +62,19 @@ impl ShownUses {
                 defining.entry(&definition.name).or_default().push(file);
             }
         }
-        defining.retain(|_, files| files.len() <= MAX_DEFINITIONS);
+        defining.retain(|_, files| files.len() <= MAX_WORKSPACE_DEFINITIONS);
         let reach = Reach::of(index, &shown);
+        // Of those, the definitions the shown code reaches: few enough to say which is meant.
+        defining.retain(|_, files| {
+            files.retain(|file| !file.is_test() && reach.reaches(index, file));
+            !files.is_empty() && files.len() <= MAX_DEFINITIONS
+        });
         let mut definitions = Vec::new();
         let names: HashSet<&str> = defining.keys().copied().collect();
         let mut candidates: Vec<&IndexedFile> = defining.into_values().flatten().collect();
         candidates.sort_by(|a, b| a.path.cmp(&b.path));
         candidates.dedup_by(|a, b| a.path == b.path);
-        for file in candidates.into_iter().filter(|file| !file.is_test() && reach.reaches(index, file)) {
+        for file in candidates {
             for definition in file.symbols.definitions.iter().filter(|d| is_listed(d)) {
                 if let Some(uses) =
                     names.contains(definition.name.as_str()).then(|| used.get(definition.name.as_str())).flatten()
@@ -186,6 +195,17 @@ mod tests {
             ),
         ];
         assert_eq!(listed(&files, &[("src/shown.rs", None)]), ["src/near.rs:1 pub fn settle(n: u32)"]);
+        // Four more definitions elsewhere leave the one it reaches its meaning; thirty do not.
+        let mut more: Vec<(String, String)> =
+            (0..4).map(|n| (format!("src/far{n}.rs"), "pub fn settle() {}\n".to_owned())).collect();
+        let with = |more: &[(String, String)]| {
+            let mut all: Vec<(&str, &str)> = files.to_vec();
+            all.extend(more.iter().map(|(path, text)| (path.as_str(), text.as_str())));
+            listed(&all, &[("src/shown.rs", None)])
+        };
+        assert_eq!(with(&more), ["src/near.rs:1 pub fn settle(n: u32)"]);
+        more.extend((4..30).map(|n| (format!("src/far{n}.rs"), "pub fn settle() {}\n".to_owned())));
+        assert!(with(&more).is_empty(), "{:?}", with(&more));
         // Of a file shown in part, only the text shown counts.
         let part = "lines 7-9:\n```\nfn rest() {\n    spin();\n}\n```\n";
         assert!(listed(&files, &[("src/shown.rs", Some(part))]).is_empty());
