@@ -161,6 +161,7 @@ struct PackCounts {
     uses_shown: usize,
     uses: usize,
     tokens: usize,
+    most_tokens: usize,
     mapped: usize,
 }
 
@@ -174,6 +175,7 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32) {
         let language = counts.entry(row["language"].as_str().unwrap_or_default().to_owned()).or_default();
         language.instances += 1;
         language.tokens += first.pack.tokens;
+        language.most_tokens = language.most_tokens.max(first.pack.tokens);
         language.mapped += first.pack.mapped_files.len();
         for gold in gold_of(row) {
             let place = match first.place_of(&gold) {
@@ -190,19 +192,20 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32) {
     });
     println!("{missing} instances skipped (no checkout); budget of a {window}-token window\n");
     println!(
-        "| language | instances | gold in full | in part | in the map only | absent | signatures of uses in the map | mean tokens | mean files in the map |"
+        "| language | instances | gold in full | in part | in the map only | absent | signatures of uses in the map | mean tokens | most tokens | mean files in the map |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut languages: Vec<_> = counts.into_iter().collect();
     languages.sort_by(|a, b| a.0.cmp(&b.0));
     for (language, c) in languages {
         let [full, part, map, absent] = c.places;
         println!(
-            "| {language} | {} | {full} | {part} | {map} | {absent} | {} of {} | {} | {:.1} |",
+            "| {language} | {} | {full} | {part} | {map} | {absent} | {} of {} | {} | {} | {:.1} |",
             c.instances,
             c.uses_shown,
             c.uses,
             c.tokens / c.instances.max(1),
+            c.most_tokens,
             c.mapped as f64 / c.instances.max(1) as f64
         );
     }
