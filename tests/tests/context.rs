@@ -143,6 +143,27 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
 }
 
 #[test]
+fn the_packs_map_shows_the_signatures_the_shown_code_uses_first() {
+    let scratch = crate_with_modules();
+    // A clock too large for the pack in full, whose `now` the limiter calls, far down.
+    let mut clock = String::from("pub struct Clock;\nimpl Clock {\n");
+    for n in 0..900 {
+        clock.push_str(&format!("    pub fn tick_{n}(&self) -> u64 {{ {n} }}\n"));
+    }
+    clock.push_str("    pub fn now(&self) -> u64 { 1 }\n}\n");
+    scratch.write("src/clock.rs", &clock);
+    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
+    let issue = scratch.workspace().join("ISSUE.md");
+    let listed = cli(&scratch, &["context", "--json", "--issue-file", issue.to_str().unwrap(), "--pack"]);
+    let pack = &listed["pack"];
+    assert_eq!(pack["fullFiles"][0], "src/limiter.rs", "{pack:#}");
+    assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/clock.rs")), "{pack:#}");
+    let text = pack["text"].as_str().unwrap();
+    let entry = "src/clock.rs (`limits::clock`)\n      1: pub struct Clock\n    903: pub fn now(&self) -> u64\n      3: pub fn tick_0(&self) -> u64\n";
+    assert!(text.contains(entry), "what `limiter.rs` uses comes first: {text}");
+}
+
+#[test]
 fn files_the_issue_names_in_no_parsed_language_are_shown_as_text() {
     let scratch = crate_with_modules();
     scratch.write("README.md", "# limits\n\n    let mut limiter = RateLimiter::new(10);\n");
