@@ -1218,6 +1218,46 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Whatever the workspace and the issue, the pack keeps to its budget, shows a file in
+        /// one way only, and lists no file the index does not hold.
+        #[test]
+        fn a_pack_keeps_to_its_budget_whatever_the_code_uses(
+            modules in proptest::collection::vec(proptest::collection::vec((0usize..12, 0usize..12, 0usize..3), 1..40), 1..12),
+            named in proptest::collection::vec(0usize..12, 0..4),
+            budget in 20usize..1500,
+        ) {
+            let mut files = vec![("Cargo.toml".to_owned(), "[package]\nname = \"demo\"\n".to_owned())];
+            let mut lib = String::new();
+            for (m, functions) in modules.iter().enumerate() {
+                let _ = writeln!(lib, "pub mod m{m};");
+                let mut text = format!("use crate::m{}::*;\n", (m + 1) % modules.len());
+                for (at, &(name, calls, nested)) in functions.iter().enumerate() {
+                    let _ = writeln!(text, "pub fn f{name}_{at}(x: u32) -> u32 {{");
+                    for _ in 0..nested {
+                        let _ = writeln!(text, "    fn inner{name}() {{}}");
+                    }
+                    let _ = write!(text, "    f{calls}_0(x)\n}}\n");
+                }
+                files.push((format!("src/m{m}.rs"), text));
+            }
+            files.push(("src/lib.rs".to_owned(), lib));
+            let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+            let (dir, index) = crate::testing::indexed(&refs);
+            let issue: String = named.iter().map(|n| format!("`f{n}_0` fails. ")).collect();
+            let issue = if issue.is_empty() { "it fails".to_owned() } else { issue };
+            let pack = pack_for(&dir, &index, &issue, budget);
+            proptest::prop_assert!(pack.tokens <= budget, "{} > {budget}: {}", pack.tokens, pack.text);
+            for file in &pack.full_files {
+                proptest::prop_assert!(!pack.part_files.contains(file) && !pack.mapped_files.contains(file), "{file}");
+            }
+            for file in pack.full_files.iter().chain(&pack.part_files).chain(&pack.mapped_files) {
+                proptest::prop_assert!(index.file(file).is_some(), "{file}");
+            }
+        }
+    }
+
+    proptest::proptest! {
         /// Whatever the index says of a file (a stale or damaged entry among it), its parts
         /// lie inside the file and its block inside the room given.
         #[test]
