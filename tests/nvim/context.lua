@@ -23,4 +23,14 @@ harness.run(function(out)
     local name = vim.api.nvim_buf_get_name(item.bufnr)
     table.insert(out.items, { path = name:sub(#workspace + 2), lnum = item.lnum, text = item.text })
   end
+
+  -- The pack itself, as the first prompt would hold it, in a scratch buffer.
+  vim.cmd('IssuewrightPack @ISSUE.md')
+  local pack = vim.api.nvim_get_current_buf()
+  out.pack = {
+    lines = vim.api.nvim_buf_get_lines(pack, 0, -1, false),
+    filetype = vim.bo[pack].filetype,
+    modifiable = vim.bo[pack].modifiable,
+    scratch = vim.bo[pack].buftype == 'nofile',
+  }
 end)

@@ -407,6 +407,10 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
     let run_full: Vec<&Value> = pack["full_files"].as_array().unwrap().iter().collect();
     assert_eq!(shown_full, run_full);
+    // The pack shown is the one the run's first prompt holds, word for word.
+    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap();
+    let pack_text = every["packText"].as_str().unwrap();
+    assert!(pack_text.contains("### src/limiter.rs\n```\n") && prompt.ends_with(pack_text), "{prompt}");
     let shown_mapped = every["files"].as_array().unwrap().iter().filter(|f| f["inPack"] == "map").count();
     assert_eq!(shown_mapped, pack["mapped_files"].as_array().unwrap().len());
     assert_eq!(every["filesInMap"], shown_mapped);

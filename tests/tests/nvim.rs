@@ -214,4 +214,16 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     assert!(title.starts_with("issuewright context for ") && title.contains(" tokens"), "{title}");
     assert_eq!(result["window_open"], true);
     assert_eq!(result["notes"], json!([]), "nothing to warn of");
+
+    // `:IssuewrightPack` shows the pack itself, the unsaved buffer in it.
+    let pack = &result["pack"];
+    let lines: Vec<&str> = pack["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert!(lines[0].starts_with("<!-- issuewright context pack for ") && lines[0].contains(" tokens -->"), "{pack:#}");
+    let text = lines.join("\n");
+    assert!(text.contains("### docs/limits.md [named in the issue]\n```\n# Limits\n"), "{text}");
+    assert!(text.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{text}");
+    assert!(text.contains("pub fn refill_tokens(limiter: &mut u32) {}"), "the unsaved buffer: {text}");
+    assert_eq!(pack["filetype"], "markdown");
+    assert_eq!(pack["modifiable"], false);
+    assert_eq!(pack["scratch"], true);
 }

@@ -121,6 +121,7 @@ pub(super) async fn preview(
         "model": config.provider.model,
         "budgetTokens": first.budget_tokens,
         "packTokens": first.pack.tokens,
+        "packText": first.pack.text,
         "filesInFull": first.pack.full_files.len(),
         "filesInPart": first.pack.part_files.len(),
         "filesInMap": first.pack.mapped_files.len(),

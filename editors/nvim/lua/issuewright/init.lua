@@ -7,6 +7,7 @@
 --   :IssuewrightApply [files]   (all files, or only those named)
 --   :IssuewrightValidate [tests] (the project's check on your buffers, as diagnostics)
 --   :IssuewrightContext @ISSUE.md (the files a run would start from, in the quickfix list)
+--   :IssuewrightPack @ISSUE.md    (the context pack a run would start from, in a scratch buffer)
 
 local M = {}
 
@@ -175,6 +176,30 @@ function M.show_context(issue, top)
   return result
 end
 
+--- Shows the context pack a run for `issue` would start from, as its first prompt holds it,
+--- in a scratch buffer.
+function M.show_pack(issue)
+  local result, err = M.context(issue, 1)
+  if not result then
+    notify(err, vim.log.levels.ERROR)
+    return nil, err
+  end
+  local lines = vim.split(result.packText or '', '\n', { plain = true })
+  local heading = string.format('<!-- issuewright context pack for %s: %d of %d tokens -->', result.model, result.packTokens, result.budgetTokens)
+  table.insert(lines, 1, heading)
+  for _, note in ipairs(result.notes or {}) do
+    notify(note, vim.log.levels.WARN)
+  end
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'markdown'
+  vim.bo[buf].modifiable = false
+  return result
+end
+
 --- Shows a run's proposal as a diff in a scratch buffer.
 function M.show_proposal(run_id)
   local proposal, err = M.proposal(run_id)
@@ -262,6 +287,10 @@ function M.setup(opts)
     local issue, options = split_args(cmd.fargs)
     M.show_context(issue, tonumber(options.top))
   end, { nargs = '+', desc = 'issuewright: the files a run would start from (text or @FILE) [top=N]' })
+  vim.api.nvim_create_user_command('IssuewrightPack', function(cmd)
+    local issue = split_args(cmd.fargs)
+    M.show_pack(issue)
+  end, { nargs = '+', desc = 'issuewright: the context pack a run would start from (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
     report(M.status(cmd.fargs[1]))
   end, { nargs = '?', desc = 'issuewright: status of a run' })
