@@ -212,7 +212,8 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32) {
 }
 
 /// Of the definitions the `full` files use outside them (as [`ShownUses`] finds them): how
-/// many have their signature in the map of `pack_text`, and how many there are.
+/// many `pack_text` shows, by their signature in the map or in a part of their file, and how
+/// many there are.
 fn signatures_of_uses(index: &Index, full: &[String], pack_text: &str) -> (usize, usize) {
     let shown: Vec<(&str, Option<&str>)> = full.iter().map(|path| (path.as_str(), None)).collect();
     let uses = ShownUses::new(index, &shown);
@@ -231,9 +232,25 @@ fn signatures_of_uses(index: &Index, full: &[String], pack_text: &str) -> (usize
             listed.entry(current.unwrap_or_default()).or_default();
         }
     }
+    // The parts: each file's line ranges shown in part.
+    let mut parts: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+    let mut in_part = None;
+    for line in pack_text.lines() {
+        if let Some(heading) = line.strip_prefix("### ") {
+            in_part = heading.contains("[in part:").then(|| heading.split(' ').next().unwrap_or_default());
+        } else if let (Some(path), Some(range)) = (in_part, line.strip_prefix("lines ")) {
+            let range = range.trim_end_matches(':').split_once('-');
+            if let Some((Ok(start), Ok(end))) = range.map(|(a, b)| (a.parse(), b.parse())) {
+                parts.entry(path).or_default().push((start, end));
+            }
+        }
+    }
+    let shown = |d: &&issuewright::context::uses::UsedDefinition| {
+        listed.get(d.path.as_str()).is_some_and(|lines| lines.contains(&d.line))
+            || parts.get(d.path.as_str()).is_some_and(|ranges| ranges.iter().any(|(a, b)| (*a..=*b).contains(&d.line)))
+    };
     let outside = uses.definitions().iter().filter(|d| !full.contains(&d.path));
-    let (in_map, missing): (Vec<_>, Vec<_>) =
-        outside.partition(|d| listed.get(d.path.as_str()).is_some_and(|lines| lines.contains(&d.line)));
+    let (in_map, missing): (Vec<_>, Vec<_>) = outside.partition(shown);
     (in_map.len(), in_map.len() + missing.len())
 }
 

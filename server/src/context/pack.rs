@@ -4,7 +4,7 @@
 //! room for a wide map; large ones take the budget and the map narrows.
 
 use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use super::extract::{Definition, DefinitionKind};
@@ -149,6 +149,8 @@ pub fn build_pack(
     let mut unreadable = HashSet::new();
     // The ranked files shown, with the text shown of those shown in part.
     let mut shown: Vec<(&str, Option<String>)> = Vec::new();
+    // The lines shown of each file shown in part.
+    let mut shown_lines: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
@@ -174,6 +176,7 @@ pub fn build_pack(
                 code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
             });
             shown.push((&file.path, Some(excerpt.copied().collect::<Vec<_>>().join("\n"))));
+            shown_lines.insert(&file.path, lines);
         }
     }
     let shown: Vec<(&str, Option<&str>)> = shown.iter().map(|(path, text)| (*path, text.as_deref())).collect();
@@ -198,7 +201,8 @@ pub fn build_pack(
             .len();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses);
+        let in_part = shown_lines.get(file.path.as_str()).map_or(&[][..], Vec::as_slice);
+        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses, in_part);
         if let Some(marker) = &entry.generated {
             block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
         }
@@ -289,10 +293,19 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
-/// then what is local to a function, each group in source order.
-fn map_entry(file: &IndexedFile, label: Option<&str>, mentioned: &Mentioned<'_>, uses: &ShownUses) -> String {
+/// then what is local to a function, each group in source order. Definitions on the lines
+/// the pack shows `in_part` are left out: their text is there.
+fn map_entry(
+    file: &IndexedFile,
+    label: Option<&str>,
+    mentioned: &Mentioned<'_>,
+    uses: &ShownUses,
+    in_part: &[(u32, u32)],
+) -> String {
     let local = LocalLines::of(&file.symbols.definitions);
-    let mut definitions: Vec<_> = file.symbols.definitions.iter().filter(|d| !d.signature.is_empty()).collect();
+    let in_a_part = |line: u32| in_part.iter().any(|(start, end)| (*start..=*end).contains(&line));
+    let mut definitions: Vec<_> =
+        file.symbols.definitions.iter().filter(|d| !d.signature.is_empty() && !in_a_part(d.line)).collect();
     definitions.sort_by_cached_key(|d| {
         let group = if local.holds(d.line) { LOCAL_GROUP } else { map_group(d) };
         (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), group, d.line)
@@ -562,10 +575,22 @@ mod tests {
         let (dir, index) = workspace(&[("src/schemas.ts", big)]);
         let issue = "`discriminatedUnion` fails with a lazy option";
         let pack = pack_for(&dir, &index, issue, 300);
+        // The function it names is shown in its part; the class named after it leads the map.
+        assert_eq!(pack.part_files, ["src/schemas.ts"], "{}", pack.text);
         assert!(
-            pack.text.contains("src/schemas.ts\n     42: function discriminatedUnion()\n     41: class ZodDiscriminatedUnion\n      1: interface Filler0"),
+            pack.text.contains("src/schemas.ts\n     41: class ZodDiscriminatedUnion\n      1: interface Filler0"),
             "{}",
             pack.text
+        );
+        // Not shown in part, the function it names comes first.
+        let file = index.file("src/schemas.ts").expect("indexed");
+        let query = analyze(issue);
+        let entry = map_entry(file, None, &Mentioned::new(&query), &ShownUses::new(&index, &[]), &[]);
+        assert!(
+            entry.starts_with(
+                "src/schemas.ts\n     42: function discriminatedUnion()\n     41: class ZodDiscriminatedUnion\n"
+            ),
+            "{entry}"
         );
     }
 
@@ -659,7 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn large_files_are_mapped_with_the_named_definitions_first() {
+    fn a_large_file_in_part_is_mapped_without_what_its_parts_show() {
         let mut big = String::new();
         for n in 0..400 {
             let _ = writeln!(big, "pub fn filler_{n}() {{}}");
@@ -670,9 +695,10 @@ mod tests {
         let pack = pack_for(&dir, &index, issue, 1_000);
         assert!(pack.full_files.is_empty());
         assert_eq!(pack.mapped_files, ["src/big.rs"]);
-        assert!(pack.text.contains("src/big.rs (`tasks::big`)\n    401: pub fn try_join_next()"), "{}", pack.text);
-        assert!(pack.text.contains("... 389 more"), "{}", pack.text);
-        assert_eq!(pack.part_files, ["src/big.rs"], "the named function is shown too");
+        let entry = map_entry_of(&pack, "src/big.rs");
+        assert!(entry.starts_with("src/big.rs (`tasks::big`)\n      1: pub fn filler_0()\n"), "{entry}");
+        assert!(entry.ends_with("        ... 388 more\n") && !entry.contains("try_join_next"), "{entry}");
+        assert_eq!(pack.part_files, ["src/big.rs"], "the named function is shown in its part");
         assert!(
             pack.text.contains("### src/big.rs [in part: 1 of its 401 lines, the parts the issue points at; read_file shows the rest]\nlines 401-401:\n```\npub fn try_join_next() {}\n```\n"),
             "{}",
