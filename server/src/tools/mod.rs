@@ -656,7 +656,7 @@ mod tests {
         let found = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "join_next"})));
         assert_eq!(
             found.output,
-            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self)\nused in:\nsrc/user.rs (2 uses)\n"
+            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n"
         );
         tools.execute(
             &mut overlay,
@@ -685,8 +685,24 @@ mod tests {
             .execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "Store.dispatch"})))
             .output;
         assert!(
-            found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (package `@demo/core`)\n"),
+            found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (of `Store`, package `@demo/core`)\n"),
             "{found}"
+        );
+    }
+
+    #[test]
+    fn find_symbol_tells_namesakes_in_one_file_apart_by_their_type() {
+        let (dir, mut overlay) = overlay(&[(
+            "src/pool.rs",
+            "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\npub fn new() {}\n",
+        )]);
+        let index = Index::build(dir.path(), None);
+        let found =
+            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "new"})));
+        assert!(
+            found.output.starts_with("`new` is defined at:\nsrc/pool.rs:3: pub fn new() -> Self (of `Pool`)\nsrc/pool.rs:7: pub fn new() -> Self (of `Cache`)\nsrc/pool.rs:9: pub fn new()\n"),
+            "{}",
+            found.output
         );
     }
 
@@ -713,7 +729,7 @@ mod tests {
             tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
         };
         let method = find(&mut overlay, "Store::dispatch");
-        assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (in `stores::store`)\nused in (uses of any `dispatch`, by name):\nsrc/user.rs"), "{method}");
+        assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (of `Store`, in `stores::store`)\nused in (uses of any `dispatch`, by name):\nsrc/user.rs"), "{method}");
         assert!(!method.contains("queue.rs"), "{method}");
         let java = find(&mut overlay, "Mapper.readValue()");
         assert!(java.contains("Mapper.java:3:") && !java.contains("Reader.java:3:"), "{java}");

@@ -266,15 +266,16 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         };
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
+            // The type it belongs to tells namesakes in one file apart (`new` of `Pool`, of `Cache`).
+            let mut about: Vec<String> = definition.container.iter().map(|owner| format!("of `{owner}`")).collect();
             // Only for the lines shown: working out a module is not free.
             match index.import_hint(file) {
-                Some(ImportHint::Module(module)) => writeln!(output, "{path}:{line}: {signature} (in `{module}`)"),
-                Some(ImportHint::Package(package)) => {
-                    writeln!(output, "{path}:{line}: {signature} (package `{package}`)")
-                }
-                None => writeln!(output, "{path}:{line}: {signature}"),
+                Some(ImportHint::Module(module)) => about.push(format!("in `{module}`")),
+                Some(ImportHint::Package(package)) => about.push(format!("package `{package}`")),
+                None => {}
             }
-            .expect("writing to a String cannot fail");
+            let about = if about.is_empty() { String::new() } else { format!(" ({})", about.join(", ")) };
+            let _ = writeln!(output, "{path}:{line}: {signature}{about}");
         }
         if definitions.len() > MAX_SYMBOL_RESULTS {
             let _ = writeln!(
