@@ -318,8 +318,20 @@ fn map_entry(
     let wanted =
         definitions.iter().take_while(|d| mentioned.closeness(&d.name) < 2 || uses.uses_of(&file.path, d) > 0).count();
     let shown = wanted.clamp(SIGNATURES_PER_FILE, MAX_SIGNATURES_PER_FILE).min(definitions.len());
+    // Namesakes of different types (the `new` of `Pool` and of `Cache`) say whose they are.
+    let owners_of = |name: &str| {
+        let owners: HashSet<Option<&str>> =
+            file.symbols.definitions.iter().filter(|d| d.name == name).map(|d| d.container.as_deref()).collect();
+        owners.len()
+    };
     for definition in &definitions[..shown] {
-        block.push_str(&signature_line(definition.line, &definition.signature));
+        match definition.container.as_deref() {
+            Some(owner) if owners_of(&definition.name) > 1 => {
+                let signature = format!("{} (of `{owner}`)", definition.signature);
+                block.push_str(&signature_line(definition.line, &signature));
+            }
+            _ => block.push_str(&signature_line(definition.line, &definition.signature)),
+        }
     }
     if definitions.len() > shown {
         let _ = writeln!(block, "        ... {} more", definitions.len() - shown);
@@ -654,6 +666,20 @@ mod tests {
             map.starts_with("src/Panel.tsx\n      1: function Panel(props: Props)\n     10: function usePanel(): Props\n      5: function onKey(event: KeyboardEvent)\n"),
             "{map}"
         );
+    }
+
+    #[test]
+    fn namesakes_of_different_types_say_whose_they_are_in_the_map() {
+        let mut pool = String::from(
+            "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n    pub fn len(&self) -> usize { 0 }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\n",
+        );
+        pool.push_str(&"// filler\n".repeat(400));
+        let (dir, index) = workspace(&[("src/pool.rs", pool)]);
+        let pack = pack_for(&dir, &index, "the pool leaks", 400);
+        let entry = map_entry_of(&pack, "src/pool.rs");
+        assert!(entry.contains("\n      3: pub fn new() -> Self (of `Pool`)\n"), "{entry}");
+        assert!(entry.contains("\n      8: pub fn new() -> Self (of `Cache`)\n"), "{entry}");
+        assert!(entry.contains("\n      4: pub fn len(&self) -> usize\n"), "a name of one type stays short: {entry}");
     }
 
     #[test]
