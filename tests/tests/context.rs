@@ -30,6 +30,12 @@ fn crate_with_modules() -> Scratch {
     Scratch::new(&refs)
 }
 
+/// Writes the issue about `RateLimiter::try_acquire` to `ISSUE.md`, and gives its path.
+fn limiter_issue(scratch: &Scratch) -> String {
+    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
+    scratch.workspace().join("ISSUE.md").to_str().unwrap().to_owned()
+}
+
 fn cli(scratch: &Scratch, args: &[&str]) -> Value {
     let output = issuewright_on(scratch, &scratch.workspace(), args, &[]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -39,9 +45,8 @@ fn cli(scratch: &Scratch, args: &[&str]) -> Value {
 #[test]
 fn context_ranks_every_file_with_reasons() {
     let scratch = crate_with_modules();
-    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
-    let issue = scratch.workspace().join("ISSUE.md");
-    let ranked = cli(&scratch, &["context", "--json", "--issue-file", issue.to_str().unwrap()]);
+    let issue = limiter_issue(&scratch);
+    let ranked = cli(&scratch, &["context", "--json", "--issue-file", &issue]);
     let files = ranked["files"].as_array().unwrap();
     assert!(files.len() >= 20, "at least 20 files where the repo has them: {}", files.len());
     assert_eq!(files[0]["path"], "src/limiter.rs", "{ranked:#}");
@@ -95,9 +100,7 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
         pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
     }
     scratch.write("src/pool.rs", &pool);
-    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
-    let issue = scratch.workspace().join("ISSUE.md");
-    let issue = issue.to_str().unwrap();
+    let issue = &limiter_issue(&scratch);
 
     let large =
         cli(&scratch, &["context", "--json", "--top", "1", "--issue-file", issue, "--pack", "--model", "gpt-4o"]);
@@ -152,9 +155,8 @@ fn the_packs_map_shows_the_signatures_the_shown_code_uses_first() {
     }
     clock.push_str("    pub fn now(&self) -> u64 { 1 }\n}\n");
     scratch.write("src/clock.rs", &clock);
-    scratch.write("ISSUE.md", "RateLimiter::try_acquire should wait\nWhen the `RateLimiter` is exhausted, try_acquire returns false at once.\n");
-    let issue = scratch.workspace().join("ISSUE.md");
-    let listed = cli(&scratch, &["context", "--json", "--issue-file", issue.to_str().unwrap(), "--pack"]);
+    let issue = limiter_issue(&scratch);
+    let listed = cli(&scratch, &["context", "--json", "--issue-file", &issue, "--pack"]);
     let pack = &listed["pack"];
     assert_eq!(pack["fullFiles"][0], "src/limiter.rs", "{pack:#}");
     assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/clock.rs")), "{pack:#}");

@@ -70,7 +70,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             }
         }
         for (position, file) in listed.iter().enumerate() {
-            let line = file.line.map(|line| format!(":{line}")).unwrap_or_default();
+            let line = file.line().map(|line| format!(":{line}")).unwrap_or_default();
             outln!("{:>3}. {}{line}  ({:.3})", position + 1, file.path, file.score);
             for reason in &file.reasons {
                 outln!("       {reason}");

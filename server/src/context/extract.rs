@@ -195,10 +195,11 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let line = node.start_position().row as u32 + 1;
             let end_line = node.end_position().row as u32 + 1;
             let lead_line = leads.line_of(node, source);
-            let body_line = head_end(node).1 as u32 + 1;
+            let (head_end_byte, head_end_row) = head_end(node);
+            let body_line = head_end_row as u32 + 1;
             let signature = match (kind, node.kind()) {
                 (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
-                _ => signature(node, source),
+                _ => signature(node, source, head_end_byte),
             };
             // A procedural macro is used by its macro name; a derive's function keeps its own too.
             let used_as =
@@ -397,10 +398,10 @@ fn head_end(node: Node<'_>) -> (usize, usize) {
 /// The most characters of a signature kept (an ellipsis follows when it is cut).
 const MAX_SIGNATURE_CHARS: usize = 200;
 
-/// The definition's text up to its body, without its comments, on one line, at most
-/// [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
-fn signature(node: Node<'_>, source: &[u8]) -> String {
-    let end = head_end(node).0.max(node.start_byte());
+/// The definition's text up to `head_end` (see [`head_end`]), without its comments, on one
+/// line, at most [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
+fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> String {
+    let end = head_end.max(node.start_byte());
     let raw = without_comments(node, source, end);
     // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
     let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")").replace(" ,", ",");

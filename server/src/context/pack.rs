@@ -92,6 +92,14 @@ fn fence_for(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
+/// What the pack shows of a ranked file shown in part.
+struct ShownPart {
+    /// The line ranges shown, 1-based and inclusive.
+    lines: Vec<(u32, u32)>,
+    /// Their text.
+    text: String,
+}
+
 /// Builds the pack for `ranked` files and the `named` ones the index does not parse within
 /// `budget_tokens`; `read` gives a file's current text (the editor's buffer, or the disk),
 /// `None` when it cannot be read. The named files come first: in full when they are small
@@ -147,10 +155,7 @@ pub fn build_pack(
     }
     let mentioned = Mentioned::new(issue);
     let mut unreadable = HashSet::new();
-    // The ranked files shown, with the text shown of those shown in part.
-    let mut shown: Vec<(&str, Option<String>)> = Vec::new();
-    // The lines shown of each file shown in part.
-    let mut shown_lines: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+    let mut in_part: HashMap<&str, ShownPart> = HashMap::new();
     for file in ranked.iter().take(10) {
         let Some(text) = read(&file.path) else {
             unreadable.insert(file.path.as_str());
@@ -160,7 +165,6 @@ pub fn build_pack(
         if full_section.len() + block.len() <= full_budget {
             full_section.push_str(&block);
             full_files.push(file.path.clone());
-            shown.push((&file.path, None));
             continue;
         }
         // A file too big for what is left: the parts the issue points at, if it points into
@@ -175,12 +179,14 @@ pub fn build_pack(
             let excerpt = lines.iter().flat_map(|&(start, end)| {
                 code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
             });
-            shown.push((&file.path, Some(excerpt.copied().collect::<Vec<_>>().join("\n"))));
-            shown_lines.insert(&file.path, lines);
+            let excerpt = excerpt.copied().collect::<Vec<_>>().join("\n");
+            in_part.insert(&file.path, ShownPart { lines, text: excerpt });
         }
     }
-    let shown: Vec<(&str, Option<&str>)> = shown.iter().map(|(path, text)| (*path, text.as_deref())).collect();
-    let uses = ShownUses::new(index, &shown);
+    // Files the index does not parse (those the issue names) add no uses.
+    let whole = full_files.iter().map(|path| (path.as_str(), None));
+    let parts = in_part.iter().map(|(path, part)| (*path, Some(part.text.as_str())));
+    let uses = ShownUses::new(index, &whole.chain(parts).collect::<Vec<_>>());
 
     let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let mut map_section = String::new();
@@ -201,8 +207,8 @@ pub fn build_pack(
             .len();
     for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
-        let in_part = shown_lines.get(file.path.as_str()).map_or(&[][..], Vec::as_slice);
-        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses, in_part);
+        let shown_lines = in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
+        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses, shown_lines);
         if let Some(marker) = &entry.generated {
             block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
         }

@@ -30,15 +30,25 @@ pub struct RankedFile {
     pub score: f64,
     /// Why it ranks here, most important first.
     pub reasons: Vec<String>,
-    /// The 1-based line its best reason points at: the line the issue gives with its path
+    /// Every 1-based line its reasons point at, the strongest first (see
+    /// [`RankedFile::line`]): a stack trace's line into it as well as the definitions the
+    /// issue names. Serialized as `line`, the first of them.
+    #[serde(rename = "line", serialize_with = "first_line", skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
+}
+
+impl RankedFile {
+    /// The line its best reason points at: the line the issue gives with its path
     /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
     /// string holding a message it quotes; none when no reason points at a line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<u32>,
-    /// Every line its reasons point at, the strongest first (`line` is the first): a stack
-    /// trace's line into it as well as the definitions the issue names.
-    #[serde(skip)]
-    pub lines: Vec<u32>,
+    pub fn line(&self) -> Option<u32> {
+        self.lines.first().copied()
+    }
+}
+
+/// Serializes a file's lines as the first of them, the one its best reason points at.
+fn first_line<S: serde::Serializer>(lines: &[u32], serializer: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&lines.first(), serializer)
 }
 
 /// Lines kept of those a file's reasons point at.
@@ -311,7 +321,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                     lines.push(line);
                 }
             }
-            RankedFile { path: signals.paths[i].clone(), score, reasons, line: lines.first().copied(), lines }
+            RankedFile { path: signals.paths[i].clone(), score, reasons, lines }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
@@ -814,7 +824,7 @@ mod tests {
         assert_eq!(ranked[0].path, "src/pool/limits.rs", "{ranked:#?}");
         let reason = "holds the message \"connection pool exhausted after\" the issue quotes";
         assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
-        assert_eq!(ranked[0].line, Some(2), "the line that raises it");
+        assert_eq!(ranked[0].line(), Some(2), "the line that raises it");
         assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
 
         // The same words, not quoted from an error line, lead elsewhere.
@@ -904,10 +914,10 @@ mod tests {
             rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:12)\n  at java.base/Thread.run(Thread.java:1)");
         assert_eq!(ranked[0].path, "core/src/main/java/com/acme/Lexer.java", "{ranked:?}");
         assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path")), "{:?}", ranked[0].reasons);
-        assert_eq!(ranked[0].line, Some(12), "the frame's line");
+        assert_eq!(ranked[0].line(), Some(12), "the frame's line");
         let old = rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:99)\n");
         let lexer = old.iter().find(|f| f.path.ends_with("Lexer.java")).unwrap();
-        assert_eq!(lexer.line, Some(2), "not past the file's end, but at the class it names: {old:?}");
+        assert_eq!(lexer.line(), Some(2), "not past the file's end, but at the class it names: {old:?}");
     }
 
     #[test]

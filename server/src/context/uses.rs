@@ -55,38 +55,33 @@ impl ShownUses {
                 }
             }
         }
-        // The files defining each used name, once per definition.
-        let mut defining: HashMap<&str, Vec<&IndexedFile>> = HashMap::new();
+        // Each used name's definitions in the workspace.
+        let mut defining: HashMap<&str, Vec<(&IndexedFile, &Definition)>> = HashMap::new();
         for file in index.files() {
             for definition in file.symbols.definitions.iter().filter(|d| used.contains_key(d.name.as_str())) {
-                defining.entry(&definition.name).or_default().push(file);
+                defining.entry(&definition.name).or_default().push((file, definition));
             }
         }
-        defining.retain(|_, files| files.len() <= MAX_WORKSPACE_DEFINITIONS);
+        defining.retain(|_, definitions| definitions.len() <= MAX_WORKSPACE_DEFINITIONS);
+        // Of those, the ones the shown code reaches: few enough to say which is meant. A file
+        // is judged once, however many of the names it defines.
         let reach = Reach::of(index, &shown);
-        // Of those, the definitions the shown code reaches: few enough to say which is meant.
-        defining.retain(|_, files| {
-            files.retain(|file| !file.is_test() && reach.reaches(index, file));
-            !files.is_empty() && files.len() <= MAX_DEFINITIONS
-        });
+        let mut reached: HashMap<&str, bool> = HashMap::new();
         let mut definitions = Vec::new();
-        let names: HashSet<&str> = defining.keys().copied().collect();
-        let mut candidates: Vec<&IndexedFile> = defining.into_values().flatten().collect();
-        candidates.sort_by(|a, b| a.path.cmp(&b.path));
-        candidates.dedup_by(|a, b| a.path == b.path);
-        for file in candidates {
-            for definition in file.symbols.definitions.iter().filter(|d| is_listed(d)) {
-                if let Some(uses) =
-                    names.contains(definition.name.as_str()).then(|| used.get(definition.name.as_str())).flatten()
-                {
-                    definitions.push(UsedDefinition {
-                        path: file.path.clone(),
-                        line: definition.line,
-                        signature: definition.signature.clone(),
-                        uses: *uses,
-                    });
-                }
+        for (name, mut found) in defining {
+            found.retain(|(file, _)| {
+                *reached.entry(&file.path).or_insert_with(|| !file.is_test() && reach.reaches(index, file))
+            });
+            if found.len() > MAX_DEFINITIONS {
+                continue;
             }
+            let uses = used[name];
+            definitions.extend(found.into_iter().filter(|(_, d)| is_listed(d)).map(|(file, d)| UsedDefinition {
+                path: file.path.clone(),
+                line: d.line,
+                signature: d.signature.clone(),
+                uses,
+            }));
         }
         // The most used first; the order of the index's files is not to be relied on.
         definitions.sort_by(|a, b| b.uses.cmp(&a.uses).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line))));

@@ -101,7 +101,7 @@ pub(super) async fn preview(
             let mut entry = shown(&file.path);
             entry["score"] = json!(file.score);
             entry["reasons"] = json!(file.reasons);
-            entry["line"] = json!(file.line);
+            entry["line"] = json!(file.line());
             entry
         })
         .collect();

@@ -176,6 +176,17 @@ function M.show_context(issue, top)
   return result
 end
 
+--- Opens `lines` in a new read-only scratch buffer of `filetype` below the others.
+local function show_scratch(lines, filetype)
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = filetype
+  vim.bo[buf].modifiable = false
+end
+
 --- Shows the context pack a run for `issue` would start from, as its first prompt holds it,
 --- in a scratch buffer.
 function M.show_pack(issue)
@@ -190,13 +201,7 @@ function M.show_pack(issue)
   for _, note in ipairs(result.notes or {}) do
     notify(note, vim.log.levels.WARN)
   end
-  vim.cmd('botright new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].filetype = 'markdown'
-  vim.bo[buf].modifiable = false
+  show_scratch(lines, 'markdown')
   return result
 end
 
@@ -212,13 +217,7 @@ function M.show_proposal(run_id)
   for _, note in ipairs(proposal.notes or {}) do
     table.insert(lines, 2, '# note: ' .. note)
   end
-  vim.cmd('botright new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].filetype = 'diff'
-  vim.bo[buf].modifiable = false
+  show_scratch(lines, 'diff')
 end
 
 local function start(bufnr)
