@@ -344,7 +344,10 @@ fn a_run_sees_what_the_editor_just_typed() {
     let end = text.len();
     client.edit("src/clock.rs", end, end, "pub fn refill(limiter: &mut u32) {}\n");
     // A new file the editor holds and has never saved is searched too.
-    client.open("src/refill_policy.rs", "pub fn refill_slowly() {}\n");
+    client.open(
+        "src/refill_policy.rs",
+        "pub fn refill_slowly() {}\npub fn top_up(n: &mut u32) { crate::clock::refill(n) }\n",
+    );
     let (run_id, status) = client.run_issue("Add refill to `RateLimiter`", "replay.jsonl");
     assert_eq!(status["state"], "ready", "{status}");
 
@@ -354,6 +357,13 @@ fn a_run_sees_what_the_editor_just_typed() {
     assert!(
         results[0].starts_with("`refill` is defined at:\nsrc/clock.rs:3: pub fn refill(limiter: &mut u32)"),
         "{}",
+        results[0]
+    );
+    assert!(
+        results[0].ends_with(
+            "used in:\nsrc/refill_policy.rs (1 use)\n      2: pub fn top_up(n: &mut u32) { crate::clock::refill(n) }\n"
+        ),
+        "the lines of its uses, in a buffer never saved: {}",
         results[0]
     );
     assert_eq!(

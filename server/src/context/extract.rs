@@ -242,6 +242,43 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols
 }
 
+/// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
+/// once and in order, as [`extract`] counts uses: a definition's own name is not a use. For
+/// showing where a name is used; the index keeps only how often.
+pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> {
+    let Some(tree) = parse(language, source, None) else { return Vec::new() };
+    let query = &language.queries().combined;
+    let capture_names = query.capture_names();
+    let mut uses: Vec<(usize, u32)> = Vec::new();
+    let mut defined_names: HashSet<usize> = HashSet::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), source);
+    while let Some(found) = matches.next() {
+        let mut name = None;
+        let mut is_definition = false;
+        for capture in found.captures() {
+            let node = capture.node;
+            match capture_names[capture.index as usize] {
+                "name" => name = Some(node.id()),
+                reference if reference.starts_with("reference.") => {
+                    if names.contains(&text(node, source)) {
+                        uses.push((node.id(), node.start_position().row as u32 + 1));
+                    }
+                }
+                other => is_definition |= DefinitionKind::from_capture(other).is_some(),
+            }
+        }
+        if let (Some(name), true) = (name, is_definition) {
+            defined_names.insert(name);
+        }
+    }
+    let mut lines: Vec<u32> =
+        uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// The declaration whose name is `name`, with its `#[path]` and the inline modules around it.
 fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclaration {
     let item = name.parent();
@@ -1030,8 +1067,29 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
             }
             for (name, count) in &found.references {
                 proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
+                // Where the uses are agrees with how many there are: a line may hold several.
+                let at = use_lines(language, source.as_bytes(), &[name.as_str()]);
+                proptest::prop_assert!(!at.is_empty() && at.len() <= *count as usize, "{name}: {at:?}, {count} uses");
+                proptest::prop_assert!(at.windows(2).all(|pair| pair[0] < pair[1]), "{at:?}");
+                proptest::prop_assert!(at.iter().all(|line| (1..=lines).contains(line)), "{at:?} in {lines} lines");
             }
         }
+    }
+
+    #[test]
+    fn the_lines_that_use_a_name_are_its_calls_and_type_uses_not_its_definition() {
+        let lines = |language, source: &str, names: &[&str]| use_lines(language, source.as_bytes(), names);
+        let rust = "struct Pool;\nimpl Pool {\n    fn acquire(&self) {}\n}\n// acquire\nfn f(p: Pool) {\n    p.acquire(); p.acquire();\n    let _ = \"acquire\";\n}\n";
+        assert_eq!(lines(Language::Rust, rust, &["acquire"]), [7], "one line for two calls; no comment or string");
+        assert_eq!(lines(Language::Rust, rust, &["Pool"]), [2, 6], "the impl and the parameter, not the struct");
+        assert_eq!(lines(Language::Rust, rust, &["acquire", "Pool"]), [2, 6, 7]);
+        let java = "class Mapper {\n  Object read() { return null; }\n  void use(Mapper m) {\n    m.read();\n  }\n}\n";
+        assert_eq!(lines(Language::Java, java, &["read"]), [4]);
+        assert_eq!(lines(Language::Java, java, &["Mapper"]), [3]);
+        let script = "export function render() {}\nrender();\nconst x: Store = make();\n";
+        assert_eq!(lines(Language::TypeScript, script, &["render"]), [2]);
+        assert_eq!(lines(Language::TypeScript, script, &["Store", "make"]), [3]);
+        assert!(lines(Language::Rust, rust, &["missing"]).is_empty());
     }
 
     #[test]

@@ -115,7 +115,7 @@ impl Toolset {
             },
             ToolSpec {
                 name: "find_symbol",
-                description: "Find where a function, type, trait, constant or module is defined (with its signature) and which files use it. Qualify a common name to narrow it: `Type::method`, `Class.method`, `module::Name`.",
+                description: "Find where a function, type, trait, constant or module is defined (with its signature) and where it is used (files and lines). Qualify a common name to narrow it: `Type::method`, `Class.method`, `module::Name`.",
                 parameters: parameters::<FindSymbolArgs>(),
             },
             ToolSpec {
@@ -656,7 +656,7 @@ mod tests {
         let found = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "join_next"})));
         assert_eq!(
             found.output,
-            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n"
+            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n      1: fn f(s: JoinSet) { s.join_next(); s.join_next(); }\n"
         );
         tools.execute(
             &mut overlay,
@@ -669,6 +669,58 @@ mod tests {
         assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
         let without = tools.execute(&mut overlay, None, &call("find_symbol", json!({"name": "JoinSet"})));
         assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
+    }
+
+    #[test]
+    fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
+        let callers: String =
+            (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();
+        let (dir, mut overlay) = overlay(&[
+            ("src/pool.rs", "pub struct Pool;\nimpl Pool {\n    pub fn acquire_many(&self, n: u32) {}\n}\n"),
+            (
+                "src/user.rs",
+                "use crate::pool::Pool;\n\n// acquire_many is named in a comment, which is no use\nfn f(p: &Pool) {\n    let s = \"acquire_many\";\n    p.acquire_many(2);\n}\n",
+            ),
+            ("src/busy.rs", &callers),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let tools = Toolset::standard();
+        let find = |overlay: &mut Overlay| {
+            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": "acquire_many"}))).output
+        };
+        let found = find(&mut overlay);
+        assert!(
+            found.ends_with(
+                "used in:\nsrc/busy.rs (12 uses)\n      2: p.acquire_many(1);\n      5: p.acquire_many(2);\n      8: p.acquire_many(3);\n     11: p.acquire_many(4);\n     14: p.acquire_many(5);\n     17: p.acquire_many(6);\n     20: p.acquire_many(7);\n     23: p.acquire_many(8);\n        [4 more lines; grep shows them]\nsrc/user.rs (1 use)\n      6: p.acquire_many(2);\n"
+            ),
+            "{found}"
+        );
+        // The lines are those of the code as the run has changed it.
+        tools.execute(
+            &mut overlay,
+            Some(&index),
+            &call("patch_file", json!({"path": "src/user.rs", "old_text": "fn f(p: &Pool) {\n", "new_text": "fn f(p: &Pool) {\n    p.acquire_many(1);\n"})),
+        );
+        let changed = find(&mut overlay);
+        assert!(
+            changed.ends_with("src/user.rs (2 uses)\n      5: p.acquire_many(1);\n      7: p.acquire_many(2);\n"),
+            "{changed}"
+        );
+    }
+
+    #[test]
+    fn find_symbol_shows_at_most_sixty_lines_of_uses() {
+        let files: Vec<(String, String)> = (0..12)
+            .map(|n| (format!("src/m{n:02}.rs"), "fn f() {\n".to_owned() + &"    drain();\n".repeat(9) + "}\n"))
+            .collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let (dir, mut overlay) = overlay(&files);
+        let index = Index::build(dir.path(), None);
+        let found =
+            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "drain"})));
+        assert_eq!(found.output.lines().filter(|line| line.ends_with(": drain();")).count(), 60, "{}", found.output);
+        assert_eq!(found.output.lines().filter(|line| line.ends_with("(9 uses)")).count(), 12, "{}", found.output);
+        assert!(found.output.ends_with("src/m11.rs (9 uses)\n"), "{}", found.output);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use regex::{Regex, RegexBuilder};
 
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
+use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
@@ -21,6 +22,10 @@ const MAX_LINE_CHARS: usize = 200;
 const CHARS_BEFORE_MATCH: usize = 60;
 /// Most definitions and referencing files `find_symbol` lists.
 const MAX_SYMBOL_RESULTS: usize = 40;
+/// Most lines of uses `find_symbol` shows, over all the files it lists.
+const MAX_USE_LINES: usize = 60;
+/// Most lines of uses `find_symbol` shows of one file.
+const MAX_USE_LINES_PER_FILE: usize = 8;
 
 /// Runs `grep`: matching lines as `path:line: text`, through the overlay.
 pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
@@ -176,10 +181,10 @@ fn excerpt(line: &str, regex: &Regex) -> String {
     format!("{before}{shown}{after}")
 }
 
-/// Runs `find_symbol`: where a name is defined, and which files use it. A qualified name
-/// (`Store::dispatch`, `ObjectMapper.readValue`, `net::TcpStream`, `Mapper#read`) keeps the
-/// definitions its qualifiers fit: their container, or their module or path. Files the run
-/// has changed are read as changed.
+/// Runs `find_symbol`: where a name is defined, and which files use it on which lines. A
+/// qualified name (`Store::dispatch`, `ObjectMapper.readValue`, `net::TcpStream`, `Mapper#read`)
+/// keeps the definitions its qualifiers fit: their container, or their module or path. Files
+/// the run has changed are read as changed.
 pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArgs) -> Result<ToolOutcome, String> {
     let index = index.ok_or("the symbol index is not available yet; use grep to search instead")?;
     let staged: HashMap<String, Option<IndexedFile>> = overlay
@@ -293,14 +298,43 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             false => writeln!(output, "used in (uses of any `{}`, by name):", wanted.name),
         }
         .expect("writing to a String cannot fail");
+        // The lines of the uses, from the code as the run sees it, while there is room for them.
+        let mut lines_left = MAX_USE_LINES;
         for (path, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
             let _ = writeln!(output, "{path} ({count} use{})", if *count == 1 { "" } else { "s" });
+            if lines_left > 0 {
+                lines_left -= write_use_lines(&mut output, overlay, path, &names, lines_left);
+            }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
             let _ = writeln!(output, "[{} more files]", users.len() - MAX_SYMBOL_RESULTS);
         }
     }
     Ok(ToolOutcome::ok(output, false))
+}
+
+/// Writes the lines of the file at `path` that use any of `names`, as `  line: text`, at most
+/// `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. A file that
+/// cannot be read now, or no longer uses the names, adds nothing.
+fn write_use_lines(output: &mut String, overlay: &Overlay, path: &str, names: &[&str], room: usize) -> usize {
+    let Some(language) = Language::of_path(path) else { return 0 };
+    let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
+    let lines = use_lines(language, text.as_bytes(), names);
+    let code: Vec<&str> = text.lines().collect();
+    let shown = lines.len().min(room).min(MAX_USE_LINES_PER_FILE);
+    for &line in &lines[..shown] {
+        let code = code.get(line as usize - 1).copied().unwrap_or_default().trim();
+        let code = match code.char_indices().nth(MAX_LINE_CHARS) {
+            Some((cut, _)) => format!("{} [...]", &code[..cut]),
+            None => code.to_owned(),
+        };
+        let _ = writeln!(output, "  {line:>5}: {code}");
+    }
+    if lines.len() > shown {
+        let more = lines.len() - shown;
+        let _ = writeln!(output, "        [{more} more line{}; grep shows them]", if more == 1 { "" } else { "s" });
+    }
+    shown
 }
 
 /// A name as the model asks for it: the name itself and the qualifiers before it.
