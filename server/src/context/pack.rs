@@ -100,6 +100,114 @@ struct ShownPart {
     text: String,
 }
 
+/// Ranked files the pack shows in full or in part at most.
+const SHOWN_FILES: usize = 10;
+
+/// The pack's section of files shown in full or in part, and what the map needs to know of it.
+#[derive(Default)]
+struct Shown<'a> {
+    /// The section's text.
+    text: String,
+    /// Files shown in full.
+    full_files: Vec<String>,
+    /// Files shown in part.
+    part_files: Vec<String>,
+    /// The ranked files shown in part, with what is shown of them.
+    in_part: HashMap<&'a str, ShownPart>,
+    /// Ranked files whose text cannot be read.
+    unreadable: HashSet<&'a str>,
+    /// The map's lines for the named files not shown, each with its path.
+    named_lines: Vec<(String, String)>,
+}
+
+impl<'a> Shown<'a> {
+    /// Shows the `named` files the index does not parse, within half of `full_budget`
+    /// characters: in full when they are small enough, else the lines around the line the
+    /// issue gives with them; the others get a line in the map.
+    fn add_named(&mut self, named: &[NamedFile], full_budget: usize, read: &impl Fn(&str) -> Option<String>) {
+        let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
+        for file in named {
+            let Some(text) = read(&file.path) else {
+                self.named_lines.push((file.path.clone(), format!("{}{NAMED_UNREADABLE_NOTE}\n", file.path)));
+                continue;
+            };
+            // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
+            let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
+            if let Some(block) = block.filter(|block| self.text.len() + block.len() <= named_budget) {
+                self.text.push_str(&block);
+                self.full_files.push(file.path.clone());
+                continue;
+            }
+            // Else the lines around the line the issue gives with it, if it gives one.
+            let total = text.lines().count() as u32;
+            let part =
+                file.line.filter(|line| *line <= total).map(|line| lines_around(line, total, part_lines(full_budget)));
+            let room = named_budget.saturating_sub(self.text.len());
+            match part.and_then(|part| parts_block(&file.path, NAMED_NOTE, &text, &[part], room)) {
+                Some((block, _)) => {
+                    self.text.push_str(&block);
+                    self.part_files.push(file.path.clone());
+                }
+                None => {
+                    let size = format!("{total} lines, too long to show here: read_file or grep shows it");
+                    self.named_lines.push((file.path.clone(), format!("{} [named in the issue; {size}]\n", file.path)));
+                }
+            }
+        }
+    }
+
+    /// Shows the best of the `ranked` files within `full_budget` characters: in full while
+    /// they fit, else in the parts the issue points at.
+    fn add_ranked(
+        &mut self,
+        index: &Index,
+        ranked: &'a [RankedFile],
+        mentioned: &Mentioned<'_>,
+        full_budget: usize,
+        read: &impl Fn(&str) -> Option<String>,
+    ) {
+        for file in ranked.iter().take(SHOWN_FILES) {
+            let Some(text) = read(&file.path) else {
+                self.unreadable.insert(&file.path);
+                continue;
+            };
+            let block = full_block(&file.path, "", &text);
+            if self.text.len() + block.len() <= full_budget {
+                self.text.push_str(&block);
+                self.full_files.push(file.path.clone());
+                continue;
+            }
+            // A file too big for what is left: the parts the issue points at, if it points into
+            // it and they fit; the map shows its signatures either way.
+            let Some(entry) = index.file(&file.path) else { continue };
+            let parts = parts_pointed_at(entry, &file.lines, mentioned, &text, part_lines(full_budget));
+            let room = full_budget.saturating_sub(self.text.len());
+            if let Some((block, lines)) = parts_block(&file.path, "", &text, &parts, room) {
+                self.text.push_str(&block);
+                self.part_files.push(file.path.clone());
+                let code: Vec<&str> = text.lines().collect();
+                let excerpt = lines.iter().flat_map(|&(start, end)| {
+                    code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
+                });
+                let excerpt = excerpt.copied().collect::<Vec<_>>().join("\n");
+                self.in_part.insert(&file.path, ShownPart { lines, text: excerpt });
+            }
+        }
+    }
+
+    /// What the code shown uses. Files the index does not parse (those the issue names) add none.
+    fn uses(&self, index: &Index) -> ShownUses {
+        let whole = self.full_files.iter().map(|path| (path.as_str(), None));
+        let parts = self.in_part.iter().map(|(path, part)| (*path, Some(part.text.as_str())));
+        ShownUses::new(index, &whole.chain(parts).collect::<Vec<_>>())
+    }
+
+    /// Whether the file at `path` is shown, in full or in part.
+    fn holds(&self, path: &str) -> bool {
+        self.full_files.iter().chain(&self.part_files).any(|file| file == path)
+    }
+}
+
 /// Builds the pack for `ranked` files and the `named` ones the index does not parse within
 /// `budget_tokens`; `read` gives a file's current text (the editor's buffer, or the disk),
 /// `None` when it cannot be read. The named files come first: in full when they are small
@@ -114,130 +222,74 @@ pub fn build_pack(
 ) -> ContextPack {
     let budget_chars = budget_tokens * CHARS_PER_TOKEN;
     let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
-    let mut full_section = String::new();
-    let mut full_files = Vec::new();
-    // Lines of the map for the named files not shown in full.
-    let mut named_lines = Vec::new();
-    let mut part_files = Vec::new();
-    let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
-    for file in named {
-        let Some(text) = read(&file.path) else {
-            named_lines.push((file.path.clone(), format!("{}{NAMED_UNREADABLE_NOTE}\n", file.path)));
-            continue;
-        };
-        // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
-        let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
-        // Else the lines around the line the issue gives with it, if it gives one.
-        let part = || {
-            let total = text.lines().count() as u32;
-            let part = file
-                .line
-                .filter(|line| *line <= total)
-                .map(|line| lines_around(line, total, part_lines(full_budget)))?;
-            let room = named_budget.saturating_sub(full_section.len());
-            parts_block(&file.path, NAMED_NOTE, &text, &[part], room).map(|(block, _)| block)
-        };
-        match block.filter(|block| full_section.len() + block.len() <= named_budget) {
-            Some(block) => {
-                full_section.push_str(&block);
-                full_files.push(file.path.clone());
-            }
-            None if let Some(block) = part() => {
-                full_section.push_str(&block);
-                part_files.push(file.path.clone());
-            }
-            None => {
-                let lines = text.lines().count();
-                let size = format!("{lines} lines, too long to show here: read_file or grep shows it");
-                named_lines.push((file.path.clone(), format!("{} [named in the issue; {size}]\n", file.path)));
-            }
-        }
-    }
     let mentioned = Mentioned::new(issue);
-    let mut unreadable = HashSet::new();
-    let mut in_part: HashMap<&str, ShownPart> = HashMap::new();
-    for file in ranked.iter().take(10) {
-        let Some(text) = read(&file.path) else {
-            unreadable.insert(file.path.as_str());
-            continue;
-        };
-        let block = full_block(&file.path, "", &text);
-        if full_section.len() + block.len() <= full_budget {
-            full_section.push_str(&block);
-            full_files.push(file.path.clone());
-            continue;
-        }
-        // A file too big for what is left: the parts the issue points at, if it points into
-        // it and they fit; the map shows its signatures either way.
-        let Some(entry) = index.file(&file.path) else { continue };
-        let parts = parts_pointed_at(entry, &file.lines, &mentioned, &text, part_lines(full_budget));
-        let room = full_budget.saturating_sub(full_section.len());
-        if let Some((block, lines)) = parts_block(&file.path, "", &text, &parts, room) {
-            full_section.push_str(&block);
-            part_files.push(file.path.clone());
-            let code: Vec<&str> = text.lines().collect();
-            let excerpt = lines.iter().flat_map(|&(start, end)| {
-                code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
-            });
-            let excerpt = excerpt.copied().collect::<Vec<_>>().join("\n");
-            in_part.insert(&file.path, ShownPart { lines, text: excerpt });
-        }
-    }
-    // Files the index does not parse (those the issue names) add no uses.
-    let whole = full_files.iter().map(|path| (path.as_str(), None));
-    let parts = in_part.iter().map(|(path, part)| (*path, Some(part.text.as_str())));
-    let uses = ShownUses::new(index, &whole.chain(parts).collect::<Vec<_>>());
-
-    let map_budget = budget_chars.saturating_sub(full_section.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
-    let mut map_section = String::new();
-    let mut mapped_files = Vec::new();
-    for (path, line) in named_lines {
-        if map_section.len() + line.len() <= map_budget {
-            map_section.push_str(&line);
-            mapped_files.push(path);
-        }
-    }
-    // Room for the signatures of what the shown code uses from files the map would not list.
-    let is_shown = |path: &str| full_files.iter().chain(&part_files).any(|file| file == path);
-    let would_map: HashSet<&str> =
-        ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES).map(|f| f.path.as_str()).collect();
-    let reserved =
-        used_entries(index, &uses, |path| is_shown(path) || would_map.contains(path), map_budget / USED_SHARE_DIVISOR)
-            .0
-            .len();
-    for file in ranked.iter().filter(|f| !full_files.contains(&f.path)).take(MAP_FILES) {
-        let Some(entry) = index.file(&file.path) else { continue };
-        let shown_lines = in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
-        let mut block = map_entry(entry, map_label(index, entry).as_deref(), &mentioned, &uses, shown_lines);
-        if let Some(marker) = &entry.generated {
-            block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
-        }
-        if unreadable.contains(file.path.as_str()) {
-            // The model would otherwise ask for it in vain.
-            block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
-        }
-        if map_section.len() + block.len() + reserved > map_budget {
-            break;
-        }
-        map_section.push_str(&block);
-        mapped_files.push(file.path.clone());
-    }
-    let room = map_budget.saturating_sub(map_section.len());
-    let (used, used_files) =
-        used_entries(index, &uses, |path| is_shown(path) || mapped_files.iter().any(|f| f == path), room);
-    map_section.push_str(&used);
-    mapped_files.extend(used_files);
+    let mut shown = Shown::default();
+    shown.add_named(named, full_budget, &read);
+    shown.add_ranked(index, ranked, &mentioned, full_budget, &read);
+    let uses = shown.uses(index);
+    let map_budget = budget_chars.saturating_sub(shown.text.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
+    let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
 
     let mut text = String::new();
     if !map_section.is_empty() {
         let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
     }
-    if !full_section.is_empty() {
-        let heading = if part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
-        let _ = write!(text, "{heading}\n\n{full_section}");
+    if !shown.text.is_empty() {
+        let heading = if shown.part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
+        let _ = write!(text, "{heading}\n\n{}", shown.text);
     }
     let tokens = estimate_tokens(&text);
-    ContextPack { text, full_files, part_files, mapped_files, tokens }
+    ContextPack { text, full_files: shown.full_files, part_files: shown.part_files, mapped_files, tokens }
+}
+
+/// The repository map within `budget` characters, and the files it lists: the named files not
+/// `shown`, the `ranked` files after those shown in full, and the definitions the shown code
+/// `uses` in files these leave out, for which up to half of the room is kept.
+fn repository_map(
+    index: &Index,
+    ranked: &[RankedFile],
+    shown: &Shown<'_>,
+    mentioned: &Mentioned<'_>,
+    uses: &ShownUses,
+    budget: usize,
+) -> (String, Vec<String>) {
+    let mut map = String::new();
+    let mut mapped_files = Vec::new();
+    for (path, line) in &shown.named_lines {
+        if map.len() + line.len() <= budget {
+            map.push_str(line);
+            mapped_files.push(path.clone());
+        }
+    }
+    let candidates: Vec<&RankedFile> =
+        ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES).collect();
+    // Room for the signatures of what the shown code uses from files the map would not list.
+    let would_map = |path: &str| candidates.iter().any(|file| file.path == path);
+    let reserved =
+        used_entries(index, uses, |path| shown.holds(path) || would_map(path), budget / USED_SHARE_DIVISOR).0.len();
+    for file in candidates {
+        let Some(entry) = index.file(&file.path) else { continue };
+        let shown_lines = shown.in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
+        let mut block = map_entry(entry, map_label(index, entry).as_deref(), mentioned, uses, shown_lines);
+        if let Some(marker) = &entry.generated {
+            block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
+        }
+        if shown.unreadable.contains(file.path.as_str()) {
+            // The model would otherwise ask for it in vain.
+            block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
+        }
+        if map.len() + block.len() + reserved > budget {
+            break;
+        }
+        map.push_str(&block);
+        mapped_files.push(file.path.clone());
+    }
+    let room = budget.saturating_sub(map.len());
+    let (used, used_files) =
+        used_entries(index, uses, |path| shown.holds(path) || mapped_files.iter().any(|f| f == path), room);
+    map.push_str(&used);
+    mapped_files.extend(used_files);
+    (map, mapped_files)
 }
 
 /// The pack's block for the `parts` of the file at `path` (most important first), its heading
