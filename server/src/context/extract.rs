@@ -565,8 +565,24 @@ fn impl_target_name(target: Node<'_>, source: &[u8]) -> Option<String> {
     }
     match target.kind() {
         "scoped_type_identifier" => target.child_by_field_name("name").map(|name| text(name, source).to_owned()),
+        // A type made of others is named as written, not by the first name in it.
+        "tuple_type" | "array_type" | "function_type" => Some(without_paths(text(target, source))),
         _ => first_named_identifier(target, source),
     }
+}
+
+/// A type as written, on one line and each path cut to its last name: `(Semaphore, usize)` of
+/// `(crate::sync::batch_semaphore::Semaphore, usize)`.
+fn without_paths(written: &str) -> String {
+    let written = on_one_line(written);
+    let mut segments: Vec<&str> = written.split("::").collect();
+    let last = segments.pop().unwrap_or_default();
+    let mut shortened: String = segments
+        .into_iter()
+        .map(|segment| segment.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_'))
+        .collect();
+    shortened.push_str(last);
+    shortened
 }
 
 /// The name a definition's name node gives: its text, or for an ambient module named by a
@@ -748,6 +764,27 @@ mod tests {
 
     fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
         (name.to_owned(), kind, container.map(str::to_owned))
+    }
+
+    #[test]
+    fn methods_of_a_tuple_or_slice_belong_to_the_type_as_written() {
+        use DefinitionKind::Method;
+        let source = "impl Semaphore for (crate::sync::batch_semaphore::Semaphore, usize) {\n    fn add_permit(&self) {}\n}\n\
+                      impl<T> Sorted for [T] {\n    fn is_sorted(&self) -> bool { true }\n}\n\
+                      impl Flag for [u8; 4] { fn set(&self) {} }\n\
+                      impl Callback for fn(std::io::Error) -> u8 { fn call(&self) {} }\n\
+                      impl Pool for crate::pool::Pool { fn get(&self) {} }\n";
+        let found = symbols(Language::Rust, source);
+        assert_eq!(
+            definitions(&found),
+            [
+                def("add_permit", Method, Some("(Semaphore, usize)")),
+                def("is_sorted", Method, Some("[T]")),
+                def("set", Method, Some("[u8; 4]")),
+                def("call", Method, Some("fn(Error) -> u8")),
+                def("get", Method, Some("Pool")),
+            ]
+        );
     }
 
     #[test]
