@@ -93,6 +93,9 @@ pub struct Definition {
     pub signature: String,
     /// The type, trait, class or module it belongs to.
     pub container: Option<String>,
+    /// Whether it is test code in a source file: a Rust item marked `#[test]`,
+    /// `#[tokio::test]` or `#[cfg(test)]`, or one inside such an item.
+    pub test: bool,
 }
 
 /// A Rust `mod name;` declaration: a submodule whose source is another file.
@@ -194,7 +197,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             let Some(name) = definition_name(name, source) else { continue };
             let line = node.start_position().row as u32 + 1;
             let end_line = node.end_position().row as u32 + 1;
-            let lead_line = leads.line_of(node, source);
+            let Lead { line: lead_line, test } = leads.lead_of(node, source);
             let (head_end_byte, head_end_row) = head_end(node);
             let body_line = head_end_row as u32 + 1;
             let signature = match (kind, node.kind()) {
@@ -218,6 +221,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                     lead_line,
                     signature,
                     container: None,
+                    test,
                 });
             }
             symbols.definitions.push(Definition {
@@ -229,6 +233,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 lead_line,
                 signature,
                 container,
+                test,
             });
         }
     }
@@ -239,7 +244,60 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
     symbols.references.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
+    mark_nested_test_code(&mut symbols.definitions);
     symbols
+}
+
+/// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
+/// code too; `definitions` are in source order.
+fn mark_nested_test_code(definitions: &mut [Definition]) {
+    // The test items' line ranges, by start, each with the furthest end of those up to it.
+    let mut ranges: Vec<(u32, u32)> = definitions.iter().filter(|d| d.test).map(|d| (d.line, d.end_line)).collect();
+    if ranges.is_empty() {
+        return;
+    }
+    let mut furthest = 0;
+    for range in &mut ranges {
+        furthest = furthest.max(range.1);
+        range.1 = furthest;
+    }
+    for definition in definitions.iter_mut().filter(|d| !d.test) {
+        let before = ranges.partition_point(|(start, _)| *start <= definition.line);
+        definition.test = before > 0 && ranges[before - 1].1 >= definition.line;
+    }
+}
+
+/// Whether a Rust attribute (`#[...]` as written) marks test code: `#[test]`, `#[tokio::test]`,
+/// `#[tokio::test(flavor = "multi_thread")]`, `#[cfg(test)]`, `#[cfg(all(test, unix))]`; not
+/// `#[cfg(not(test))]` nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests.
+fn is_test_attribute(written: &str) -> bool {
+    let Some(inner) = written.strip_prefix("#[").and_then(|rest| rest.strip_suffix(']')) else { return false };
+    let (path, arguments) = inner.split_once('(').unwrap_or((inner, ""));
+    let path: String = path.split_whitespace().collect();
+    if path == "test" || path.ends_with("::test") {
+        return true;
+    }
+    // `cfg(test)`, or `test` among the conditions of an `all(...)` (not inside a `not(...)`).
+    let condition: String = arguments.split_whitespace().collect();
+    let Some(condition) = condition.strip_suffix(')').filter(|_| path == "cfg") else { return false };
+    match condition.strip_prefix("all(").and_then(|all| all.strip_suffix(')')) {
+        Some(conditions) => top_level_items(conditions).any(|condition| condition == "test"),
+        None => condition == "test",
+    }
+}
+
+/// The items of a comma-separated list whose items may hold lists of their own: `a`,
+/// `not(b, c)` and `d` of `a, not(b, c), d`.
+fn top_level_items(list: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0_usize;
+    list.split(move |c: char| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        c == ',' && depth == 0
+    })
 }
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -631,7 +689,6 @@ fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
     None
 }
 
-/// True when a function sits directly in an impl, trait, class or interface body.
 /// Nodes that belong to the item below them: comments, attributes and decorators.
 const LEAD_KINDS: [&str; 5] = ["line_comment", "block_comment", "comment", "attribute_item", "decorator"];
 /// Nodes that hold a definition without adding to what comes above it (`export const`).
@@ -647,13 +704,23 @@ struct Leads {
     read: HashSet<usize>,
     /// The 0-based row each item's lead starts on, by node id, for items with a lead.
     rows: HashMap<usize, usize>,
+    /// The items whose lead marks them as test code (`#[test]`, `#[cfg(test)]`), by node id.
+    tests: HashSet<usize>,
+}
+
+/// What the comments, attributes and decorators just above a definition say of it.
+struct Lead {
+    /// The 1-based line they start on, or the definition's own line when there are none.
+    line: u32,
+    /// Whether an attribute marks it as test code.
+    test: bool,
 }
 
 impl Leads {
-    /// The 1-based line where the comments, attributes and decorators just above `node`
-    /// start: those with no blank line between them and it, other than a comment that ends
-    /// the line of the code before it (`x(); // note`).
-    fn line_of(&mut self, node: Node<'_>, source: &[u8]) -> u32 {
+    /// The comments, attributes and decorators just above `node`: those with no blank line
+    /// between them and it, other than a comment that ends the line of the code before it
+    /// (`x(); // note`).
+    fn lead_of(&mut self, node: Node<'_>, source: &[u8]) -> Lead {
         let mut item = node;
         let mut parent = item.parent();
         while let Some(holder) = parent.filter(|parent| HOLDER_KINDS.contains(&parent.kind())) {
@@ -666,12 +733,13 @@ impl Leads {
             self.read_body(body, source);
         }
         let row = self.rows.get(&item.id()).copied().unwrap_or(item.start_position().row);
-        row as u32 + 1
+        Lead { line: row as u32 + 1, test: self.tests.contains(&item.id()) }
     }
 
     fn read_body(&mut self, body: Node<'_>, source: &[u8]) {
-        // The first and last rows of the run of comments and attributes seen last.
-        let mut run: Option<(usize, usize)> = None;
+        // The first and last rows of the run of comments and attributes seen last, and whether
+        // one of its attributes marks test code.
+        let mut run: Option<(usize, usize, bool)> = None;
         let mut code_end: Option<usize> = None;
         let mut cursor = body.walk();
         if !cursor.goto_first_child() {
@@ -685,15 +753,19 @@ impl Leads {
                 .get(child.start_byte()..)
                 .is_some_and(|rest| rest.starts_with(b"//!") || rest.starts_with(b"/*!"));
             if LEAD_KINDS.contains(&child.kind()) && !inner_doc {
+                let test = child.kind() == "attribute_item" && is_test_attribute(text(child, source));
                 run = match run {
                     _ if code_end == Some(start) => None,
-                    Some((first, last)) if last + 1 >= start => Some((first, last_row(child))),
-                    _ => Some((start, last_row(child))),
+                    Some((first, last, tested)) if last + 1 >= start => Some((first, last_row(child), tested || test)),
+                    _ => Some((start, last_row(child), test)),
                 };
                 code_end = None;
             } else {
-                if let Some((first, _)) = run.filter(|(_, last)| last + 1 >= start) {
+                if let Some((first, _, test)) = run.filter(|(_, last, _)| last + 1 >= start) {
                     self.rows.insert(child.id(), first);
+                    if test {
+                        self.tests.insert(child.id());
+                    }
                 }
                 run = None;
                 code_end = Some(last_row(child));
@@ -712,6 +784,7 @@ fn last_row(node: Node<'_>) -> usize {
     if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row }
 }
 
+/// True when a function sits directly in an impl, trait, class or interface body.
 fn is_member(node: Node<'_>) -> bool {
     node.parent().is_some_and(|body| matches!(body.kind(), "declaration_list" | "class_body" | "interface_body"))
         && node.parent().and_then(|body| body.parent()).is_some_and(|owner| owner.kind() != "mod_item")
@@ -764,6 +837,39 @@ mod tests {
 
     fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
         (name.to_owned(), kind, container.map(str::to_owned))
+    }
+
+    #[test]
+    fn test_code_in_a_source_file_is_marked() {
+        let source = "pub fn settle() {}\n\
+                      #[test]\nfn bounds() {}\n\
+                      /// Runs it.\n#[tokio::test(flavor = \"multi_thread\")]\nasync fn drains() {}\n\
+                      #[cfg(all(test, unix))]\nmod tests {\n    struct Fake;\n    impl Fake {\n        fn spin(&self) {}\n    }\n}\n\
+                      #[cfg(not(test))]\nfn real() {}\n\
+                      #[cfg(any(test, feature = \"mock\"))]\nfn shared() {}\n\
+                      #[cfg(all(feature = \"parking_lot\", not(all(loom, test))))]\nfn const_new() {}\n\
+                      #[test_case(1)]\nfn case() {}\n\
+                      fn after() {}\n";
+        let found = symbols(Language::Rust, source);
+        let tests: Vec<(&str, bool)> = found.definitions.iter().map(|d| (d.name.as_str(), d.test)).collect();
+        assert_eq!(
+            tests,
+            [
+                ("settle", false),
+                ("bounds", true),
+                ("drains", true),
+                ("tests", true),
+                ("Fake", true),
+                ("spin", true),
+                ("real", false),
+                ("shared", false),
+                ("const_new", false),
+                ("case", false),
+                ("after", false),
+            ]
+        );
+        let drains = found.definitions.iter().find(|d| d.name == "drains").unwrap();
+        assert_eq!((drains.lead_line, drains.line), (4, 6), "the attribute is still part of its lead");
     }
 
     #[test]
@@ -1084,7 +1190,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                     "fn ", "pub ", "struct ", "impl ", "trait ", "enum ", "mod ", "use ", "class ", "interface ",
                     "function ", "export ", "import ", "package ", "const ", "type ", "void ", "<", ">", "'a ", "&",
                     "{", "}", "(", ")", ";", ":", "::", ".", "=", "=>", ",", "\n", "\r", "\"", "//", "/*", "*/",
-                    "Name", "x", "é", "😀", "\u{0}",
+                    "Name", "x", "é", "😀", "\u{0}", "#[test]\n", "#[cfg(all(test, not(x)))]\n", "#[", "]", "all(",
                     // Whole definitions, some spread over lines.
                     "fn spread(\n    a: i32,\n) -> u8 {}\n", "pub struct Point {\n    x: i32,\n}\n", "impl Point { fn x(&self) {} }",
                     "class A {\n  void m(\n    int a) {}\n}\n", "interface I { int f(); }", "package a.b;\n",

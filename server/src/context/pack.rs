@@ -490,9 +490,10 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
 
 /// Where a definition stands in a file's map: types say what the code is made of, callables
 /// what it does; a module's constants (often regular expressions and markers at the top of a
-/// script) come after both, and a test module (`mod tests`) last.
+/// script) come after both, and test code (`mod tests`, a `#[test]` function) last.
 fn map_group(definition: &Definition) -> u8 {
     match definition.kind {
+        _ if definition.test => 3,
         DefinitionKind::Module if matches!(definition.name.as_str(), "tests" | "test") => 3,
         kind if kind.is_type() => 0,
         kind if kind.is_callable() => 1,
@@ -722,6 +723,26 @@ mod tests {
         let map = map_entry_of(&pack, "src/Panel.tsx");
         assert!(
             map.starts_with("src/Panel.tsx\n      1: function Panel(props: Props)\n     10: function usePanel(): Props\n      5: function onKey(event: KeyboardEvent)\n"),
+            "{map}"
+        );
+    }
+
+    #[test]
+    fn the_map_shows_test_code_in_a_source_file_last() {
+        let mut semaphore = String::from(
+            "#[test]\n#[cfg(not(loom))]\nfn bounds() {}\n\npub struct Semaphore;\n\n#[cfg(test)]\nmod tests {\n    fn permits_for_test() {}\n}\n",
+        );
+        for n in 0..3 {
+            let _ = writeln!(semaphore, "pub fn acquire_{n}() {{}}");
+        }
+        semaphore.push_str(&"// filler\n".repeat(400));
+        let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
+        let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
+        let map = map_entry_of(&pack, "src/semaphore.rs");
+        assert!(
+            map.starts_with(
+                "src/semaphore.rs\n      5: pub struct Semaphore\n     11: pub fn acquire_0()\n     12: pub fn acquire_1()\n     13: pub fn acquire_2()\n      3: fn bounds()\n      8: mod tests\n      9: fn permits_for_test()\n"
+            ),
             "{map}"
         );
     }
@@ -1396,6 +1417,7 @@ mod tests {
                     lead_line,
                     signature: String::new(),
                     container: None,
+                    test: false,
                 })
                 .collect();
             let issue = analyze("`item_0`, `item_1`, `item_2` and `item_3` break");

@@ -104,11 +104,12 @@ impl ShownUses {
     }
 }
 
-/// Whether a used definition of this kind is worth its signature: functions, methods and
-/// types, not a Rust associated type (`type Future = ...` says nothing of the `Future` the
+/// Whether a used definition is worth its signature: functions, methods and types outside
+/// test code, not a Rust associated type (`type Future = ...` says nothing of the `Future` the
 /// code names), nor modules, variants, fields or macros (whose first rule is no signature).
 fn is_listed(definition: &Definition) -> bool {
     !definition.signature.is_empty()
+        && !definition.test
         && match definition.kind {
             DefinitionKind::Function | DefinitionKind::Method => true,
             DefinitionKind::Type => definition.container.is_none(),
@@ -175,6 +176,20 @@ mod tests {
             ["src/state.rs:2 pub fn settle() -> Outcome", "src/addr.rs:1 pub struct Addr"],
             "the most used first"
         );
+    }
+
+    #[test]
+    fn test_code_in_a_source_file_is_not_listed() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod state;\npub mod shown;\n"),
+            (
+                "src/state.rs",
+                "pub fn settle() {}\n#[tokio::test]\nasync fn drains() {}\n#[cfg(test)]\nmod tests {\n    pub fn spin() {}\n}\n",
+            ),
+            ("src/shown.rs", "use crate::state;\n\nfn run() {\n    state::settle();\n    drains();\n    spin();\n}\n"),
+        ];
+        assert_eq!(listed(&files, &[("src/shown.rs", None)]), ["src/state.rs:1 pub fn settle()"]);
     }
 
     #[test]

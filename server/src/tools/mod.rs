@@ -724,6 +724,22 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_says_which_definitions_are_test_code() {
+        let (dir, mut overlay) =
+            overlay(&[("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n")]);
+        let index = Index::build(dir.path(), None);
+        let found =
+            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "fill"})));
+        assert!(
+            found.output.starts_with(
+                "`fill` is defined at:\nsrc/pool.rs:1: pub fn fill()\nsrc/pool.rs:4: pub fn fill() (of `tests`, test code)\n"
+            ),
+            "{}",
+            found.output
+        );
+    }
+
+    #[test]
     fn find_symbol_names_the_package_of_a_script_in_a_monorepo() {
         let (dir, mut overlay) = overlay(&[
             ("package.json", "{ \"private\": true }\n"),

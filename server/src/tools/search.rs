@@ -273,6 +273,9 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // The type it belongs to tells namesakes in one file apart (`new` of `Pool`, of `Cache`).
             let mut about: Vec<String> = definition.container.iter().map(|owner| format!("of `{owner}`")).collect();
+            if definition.test {
+                about.push("test code".to_owned());
+            }
             // Only for the lines shown: working out a module is not free.
             match index.import_hint(file) {
                 Some(ImportHint::Module(module)) => about.push(format!("in `{module}`")),
