@@ -361,7 +361,7 @@ fn a_run_sees_what_the_editor_just_typed() {
     );
     assert!(
         results[0].ends_with(
-            "used in:\nsrc/refill_policy.rs (1 use)\n      2: pub fn top_up(n: &mut u32) { crate::clock::refill(n) }\n"
+            "used in:\nsrc/refill_policy.rs (1 use)\n      2: pub fn top_up(n: &mut u32) { crate::clock::refill(n) }  [in `top_up`]\n"
         ),
         "the lines of its uses, in a buffer never saved: {}",
         results[0]

@@ -656,7 +656,7 @@ mod tests {
         let found = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "join_next"})));
         assert_eq!(
             found.output,
-            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n      1: fn f(s: JoinSet) { s.join_next(); s.join_next(); }\n"
+            "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n      1: fn f(s: JoinSet) { s.join_next(); s.join_next(); }  [in `f`]\n"
         );
         tools.execute(
             &mut overlay,
@@ -691,7 +691,7 @@ mod tests {
         let found = find(&mut overlay);
         assert!(
             found.ends_with(
-                "used in:\nsrc/busy.rs (12 uses)\n      2: p.acquire_many(1);\n      5: p.acquire_many(2);\n      8: p.acquire_many(3);\n     11: p.acquire_many(4);\n     14: p.acquire_many(5);\n     17: p.acquire_many(6);\n     20: p.acquire_many(7);\n     23: p.acquire_many(8);\n        [4 more lines; grep shows them]\nsrc/user.rs (1 use)\n      6: p.acquire_many(2);\n"
+                "used in:\nsrc/busy.rs (12 uses)\n      2: p.acquire_many(1);  [in `caller_1`]\n      5: p.acquire_many(2);  [in `caller_2`]\n      8: p.acquire_many(3);  [in `caller_3`]\n     11: p.acquire_many(4);  [in `caller_4`]\n     14: p.acquire_many(5);  [in `caller_5`]\n     17: p.acquire_many(6);  [in `caller_6`]\n     20: p.acquire_many(7);  [in `caller_7`]\n     23: p.acquire_many(8);  [in `caller_8`]\n        [4 more lines; grep shows them]\nsrc/user.rs (1 use)\n      6: p.acquire_many(2);  [in `f`]\n"
             ),
             "{found}"
         );
@@ -703,7 +703,9 @@ mod tests {
         );
         let changed = find(&mut overlay);
         assert!(
-            changed.ends_with("src/user.rs (2 uses)\n      5: p.acquire_many(1);\n      7: p.acquire_many(2);\n"),
+            changed.ends_with(
+                "src/user.rs (2 uses)\n      5: p.acquire_many(1);  [in `f`]\n      7: p.acquire_many(2);  [in `f`]\n"
+            ),
             "{changed}"
         );
     }
@@ -718,7 +720,12 @@ mod tests {
         let index = Index::build(dir.path(), None);
         let found =
             Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "drain"})));
-        assert_eq!(found.output.lines().filter(|line| line.ends_with(": drain();")).count(), 60, "{}", found.output);
+        assert_eq!(
+            found.output.lines().filter(|line| line.ends_with(": drain();  [in `f`]")).count(),
+            60,
+            "{}",
+            found.output
+        );
         assert_eq!(found.output.lines().filter(|line| line.ends_with("(9 uses)")).count(), 12, "{}", found.output);
         assert!(found.output.ends_with("src/m11.rs (9 uses)\n"), "{}", found.output);
     }
@@ -801,7 +808,10 @@ mod tests {
         assert!(!method.contains("queue.rs"), "{method}");
         let java = find(&mut overlay, "Mapper.readValue()");
         assert!(java.contains("Mapper.java:3:") && !java.contains("Reader.java:3:"), "{java}");
-        assert!(java.contains("by name):\nsrc/main/java/com/acme/Reader.java (1 use)"), "{java}");
+        assert!(
+            java.contains("by name):\nsrc/main/java/com/acme/Reader.java (1 use)\n      3: Object readValue() { return new Mapper().readValue(); }  [in `Reader.readValue`]\n"),
+            "{java}"
+        );
         let by_module = find(&mut overlay, "crate::queue::drain");
         assert!(
             by_module.starts_with("`crate::queue::drain` is defined at:\nsrc/queue.rs:5: pub fn drain()"),

@@ -9,7 +9,7 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
-use crate::context::{Definition, ImportHint, Index, IndexedFile, Language};
+use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language};
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -247,7 +247,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     }
     names.sort_unstable();
     names.dedup();
-    let mut users: Vec<(&str, u32)> = current
+    let mut users: Vec<(&IndexedFile, u32)> = current
         .iter()
         .filter_map(|file| {
             let references = &file.symbols.references;
@@ -256,10 +256,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
                 .filter_map(|name| references.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok())
                 .map(|at| references[at].1)
                 .sum();
-            (count > 0).then_some((file.path.as_str(), count))
+            (count > 0).then_some((*file, count))
         })
         .collect();
-    users.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    users.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.path.cmp(&b.0.path)));
 
     let mut output = String::new();
     if definitions.is_empty() {
@@ -303,10 +303,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .expect("writing to a String cannot fail");
         // The lines of the uses, from the code as the run sees it, while there is room for them.
         let mut lines_left = MAX_USE_LINES;
-        for (path, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
-            let _ = writeln!(output, "{path} ({count} use{})", if *count == 1 { "" } else { "s" });
+        for (file, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
+            let _ = writeln!(output, "{} ({count} use{})", file.path, if *count == 1 { "" } else { "s" });
             if lines_left > 0 {
-                lines_left -= write_use_lines(&mut output, overlay, path, &names, lines_left);
+                lines_left -= write_use_lines(&mut output, overlay, file, &names, lines_left);
             }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
@@ -316,10 +316,11 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     Ok(ToolOutcome::ok(output, false))
 }
 
-/// Writes the lines of the file at `path` that use any of `names`, as `  line: text`, at most
-/// `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. A file that
+/// Writes the lines of `file` that use any of `names`, as `  line: text [in `caller`]`, at
+/// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. A file that
 /// cannot be read now, or no longer uses the names, adds nothing.
-fn write_use_lines(output: &mut String, overlay: &Overlay, path: &str, names: &[&str], room: usize) -> usize {
+fn write_use_lines(output: &mut String, overlay: &Overlay, file: &IndexedFile, names: &[&str], room: usize) -> usize {
+    let path = file.path.as_str();
     let Some(language) = Language::of_path(path) else { return 0 };
     let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
     let lines = use_lines(language, text.as_bytes(), names);
@@ -331,13 +332,34 @@ fn write_use_lines(output: &mut String, overlay: &Overlay, path: &str, names: &[
             Some((cut, _)) => format!("{} [...]", &code[..cut]),
             None => code.to_owned(),
         };
-        let _ = writeln!(output, "  {line:>5}: {code}");
+        match caller(file, language, line) {
+            Some(caller) => writeln!(output, "  {line:>5}: {code}  [in `{caller}`]"),
+            None => writeln!(output, "  {line:>5}: {code}"),
+        }
+        .expect("writing to a String cannot fail");
     }
     if lines.len() > shown {
         let more = lines.len() - shown;
         let _ = writeln!(output, "        [{more} more line{}; grep shows them]", if more == 1 { "" } else { "s" });
     }
     shown
+}
+
+/// The function or method of `file` whose text holds `line`, the innermost, by its name and the
+/// type it belongs to (`Pool::acquire`, in Java and TypeScript `Pool.acquire`).
+fn caller(file: &IndexedFile, language: Language, line: u32) -> Option<String> {
+    let holder = file
+        .symbols
+        .definitions
+        .iter()
+        .filter(|d| matches!(d.kind, DefinitionKind::Function | DefinitionKind::Method))
+        .filter(|d| (d.line..=d.end_line).contains(&line))
+        .max_by_key(|d| d.line)?;
+    let separator = if language == Language::Rust { "::" } else { "." };
+    Some(match &holder.container {
+        Some(owner) => format!("{owner}{separator}{}", holder.name),
+        None => holder.name.clone(),
+    })
 }
 
 /// A name as the model asks for it: the name itself and the qualifiers before it.
