@@ -2,3 +2,7 @@
 (extern_crate_declaration name: (identifier) @import)
 (mod_item name: (identifier) @module.declaration !body)
 (token_tree "mod" @module.in_macro)
+; Paths written out in the code instead of imported (`crate::runtime::context::with(...)`).
+(call_expression function: (scoped_identifier) @path.written)
+(call_expression function: (generic_function function: (scoped_identifier) @path.written))
+(scoped_type_identifier) @path.written

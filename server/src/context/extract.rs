@@ -118,6 +118,10 @@ pub struct FileSymbols {
     pub references: Vec<(String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
+    /// Paths into the crate the code writes out instead of importing them, each once:
+    /// `crate::runtime::context::with`, `super::Inner` (Rust's `crate::`, `super::` and
+    /// `self::` paths; a path through a dependency cannot be told from one through a type).
+    pub written_paths: Vec<String>,
     /// Rust `mod name;` declarations (submodules in other files).
     pub module_declarations: Vec<ModuleDeclaration>,
     /// Types this file's types extend or implement (traits its `impl` blocks implement).
@@ -173,6 +177,12 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             match capture_name {
                 "name" => name = Some(node),
                 "import" => symbols.imports.push(collapsed(node, source)),
+                "path.written" => {
+                    let path = text(node, source);
+                    if ["crate::", "super::", "self::"].iter().any(|start| path.starts_with(start)) {
+                        push_unique(&mut symbols.written_paths, &collapsed(node, source));
+                    }
+                }
                 "package" => symbols.package = Some(collapsed(node, source)),
                 "module.declaration" => symbols.module_declarations.push(module_declaration(node, source)),
                 "module.in_macro" => symbols.module_declarations.extend(module_declaration_in_macro(node, source)),

@@ -30,9 +30,9 @@ pub struct UsedDefinition {
 }
 
 /// The functions, methods and types the shown code uses, as far as their names tell: the
-/// definitions of a name that the shown code can reach without a path of its own (in a file it
-/// imports, or in its own package or module), outside test code, when they are few and the
-/// name is not common in the workspace.
+/// definitions of a name that the shown code reaches (in a file it imports or writes a path
+/// into, or in its own package or module), outside test code, when they are few and the name
+/// is not common in the workspace.
 pub struct ShownUses {
     definitions: Vec<UsedDefinition>,
     /// Each file's lines of the definitions in `definitions`, with their uses.
@@ -70,7 +70,9 @@ impl ShownUses {
         let mut definitions = Vec::new();
         for (name, mut found) in defining {
             found.retain(|(file, _)| {
-                *reached.entry(&file.path).or_insert_with(|| !file.is_test() && reach.reaches(index, file))
+                !file.is_test()
+                    && (*reached.entry(&file.path).or_insert_with(|| reach.reaches(index, file))
+                        || reach.writes_out(name, &file.path))
             });
             if found.len() > MAX_DEFINITIONS {
                 continue;
@@ -117,11 +119,13 @@ fn is_listed(definition: &Definition) -> bool {
         }
 }
 
-/// Where the shown code reaches without a path of its own: the files its imports name, and
-/// its own packages or modules.
+/// Where the shown code reaches: the files its imports name, its own packages or modules, and
+/// through the paths it writes out (`crate::runtime::context::with(...)`) the names they end in.
 struct Reach {
     imported: HashSet<String>,
     units: HashSet<String>,
+    /// The names the written paths end in, each with the files the paths lead to.
+    written: HashMap<String, HashSet<String>>,
 }
 
 impl Reach {
@@ -129,17 +133,28 @@ impl Reach {
         let table = index.module_table();
         let mut imported = HashSet::new();
         let mut units = HashSet::new();
+        let mut written: HashMap<String, HashSet<String>> = HashMap::new();
         for (file, _) in shown {
             for import in &file.symbols.imports {
                 imported.extend(index.resolve_import(file, import, &table));
             }
+            for path in &file.symbols.written_paths {
+                let name = path.rsplit("::").next().unwrap_or(path);
+                written.entry(name.to_owned()).or_default().extend(index.resolve_import(file, path, &table));
+            }
             units.insert(index.module_for(file));
         }
-        Self { imported, units }
+        Self { imported, units, written }
     }
 
+    /// Whether the file is one the shown code imports or whose package or module it is in.
     fn reaches(&self, index: &Index, file: &IndexedFile) -> bool {
         self.imported.contains(&file.path) || self.units.contains(&index.module_for(file))
+    }
+
+    /// Whether a path the shown code writes out names `name` in the file at `path`.
+    fn writes_out(&self, name: &str, path: &str) -> bool {
+        self.written.get(name).is_some_and(|files| files.contains(path))
     }
 }
 
@@ -219,5 +234,25 @@ mod tests {
         // Of a file shown in part, only the text shown counts.
         let part = "lines 7-9:\n```\nfn rest() {\n    spin();\n}\n```\n";
         assert!(listed(&files, &[("src/shown.rs", Some(part))]).is_empty());
+    }
+
+    #[test]
+    fn a_path_the_shown_code_writes_out_reaches_the_definition_it_names() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod runtime;\npub mod shown;\n"),
+            ("src/runtime/mod.rs", "pub mod context;\npub mod handle;\n"),
+            ("src/runtime/context.rs", "pub fn with_current() {}\npub fn spin() {}\n"),
+            ("src/runtime/handle.rs", "pub struct Handle;\n"),
+            (
+                "src/shown.rs",
+                "fn run(h: crate::runtime::handle::Handle) {\n    crate::runtime::context::with_current();\n    spin();\n}\n",
+            ),
+        ];
+        assert_eq!(
+            listed(&files, &[("src/shown.rs", None)]),
+            ["src/runtime/context.rs:1 pub fn with_current()", "src/runtime/handle.rs:1 pub struct Handle"],
+            "not `spin`, which it names without a path"
+        );
     }
 }
