@@ -53,3 +53,10 @@ macro_rules! shout {
 }
 
 fn helper<T>(_value: T) {}
+
+fn written() -> crate::sync::Limit {
+    super::helper(0);
+    self::inline::nested::<u8>();
+    std::mem::drop(1);
+    crate::sync::Limit::new()
+}

@@ -943,7 +943,13 @@ mod tests {
                 def("try_send", Method, Some("Sender")),
                 def("shout", Macro, None),
                 def("helper", Function, None),
+                def("written", Function, None),
             ]
+        );
+        assert_eq!(
+            found.written_paths,
+            ["crate::sync::Limit", "super::helper", "self::inline::nested", "crate::sync::Limit::new"],
+            "paths into the crate, not through `std`"
         );
         let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
         assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");
