@@ -695,18 +695,25 @@ mod tests {
         assert!(!map.contains("mod tests"), "the test module is past the twelve lines shown: {map}");
     }
 
-    #[test]
-    fn the_map_shows_what_is_local_to_a_function_last() {
-        let mut semaphore = String::from(
-            "fn bounds() {\n    fn check_send<T: Send>() {}\n    fn check_sync<T: Sync>() {}\n    check_send::<Semaphore>();\n}\n\npub struct Semaphore;\n",
-        );
-        for n in 0..12 {
+    /// The map's entry for a long `src/semaphore.rs` that starts with `head`, then defines
+    /// `acquire_0` to `acquire_{count - 1}`, in a pack of "the semaphore stalls".
+    fn semaphore_map_entry(head: &str, count: usize) -> String {
+        let mut semaphore = head.to_owned();
+        for n in 0..count {
             let _ = writeln!(semaphore, "pub fn acquire_{n}() {{}}");
         }
         semaphore.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
         let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
-        let map = map_entry_of(&pack, "src/semaphore.rs");
+        map_entry_of(&pack, "src/semaphore.rs").to_owned()
+    }
+
+    #[test]
+    fn the_map_shows_what_is_local_to_a_function_last() {
+        let map = semaphore_map_entry(
+            "fn bounds() {\n    fn check_send<T: Send>() {}\n    fn check_sync<T: Sync>() {}\n    check_send::<Semaphore>();\n}\n\npub struct Semaphore;\n",
+            12,
+        );
         assert!(
             map.starts_with(
                 "src/semaphore.rs\n      7: pub struct Semaphore\n      1: fn bounds()\n      8: pub fn acquire_0()\n"
@@ -729,16 +736,10 @@ mod tests {
 
     #[test]
     fn the_map_shows_test_code_in_a_source_file_last() {
-        let mut semaphore = String::from(
+        let map = semaphore_map_entry(
             "#[test]\n#[cfg(not(loom))]\nfn bounds() {}\n\npub struct Semaphore;\n\n#[cfg(test)]\nmod tests {\n    fn permits_for_test() {}\n}\n",
+            3,
         );
-        for n in 0..3 {
-            let _ = writeln!(semaphore, "pub fn acquire_{n}() {{}}");
-        }
-        semaphore.push_str(&"// filler\n".repeat(400));
-        let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
-        let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
-        let map = map_entry_of(&pack, "src/semaphore.rs");
         assert!(
             map.starts_with(
                 "src/semaphore.rs\n      5: pub struct Semaphore\n     11: pub fn acquire_0()\n     12: pub fn acquire_1()\n     13: pub fn acquire_2()\n      3: fn bounds()\n      8: mod tests\n      9: fn permits_for_test()\n"
