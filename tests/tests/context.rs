@@ -348,7 +348,9 @@ fn a_run_sees_what_the_editor_just_typed() {
         "src/refill_policy.rs",
         "pub fn refill_slowly() {}\npub fn top_up(n: &mut u32) { crate::clock::refill(n) }\n",
     );
-    let (run_id, status) = client.run_issue("Add refill to `RateLimiter`", "replay.jsonl");
+    // So is a file the issue names that the index does not parse.
+    client.open("docs/refill.md", "# Refill\n\nTop up one token a second.\n");
+    let (run_id, status) = client.run_issue("Add refill to `RateLimiter` as docs/refill.md says", "replay.jsonl");
     assert_eq!(status["state"], "ready", "{status}");
 
     let events = ledger(&scratch.workspace(), &run_id);
@@ -375,9 +377,15 @@ fn a_run_sees_what_the_editor_just_typed() {
     assert_eq!(results[2], "src/refill_policy.rs:1: pub fn refill_slowly() {}\n", "or named alone");
 
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
-    assert_eq!(pack["full_files"][0], "src/limiter.rs", "{pack}");
+    assert_eq!(pack["full_files"][0], "docs/refill.md", "{pack}");
+    assert_eq!(pack["full_files"][1], "src/limiter.rs", "{pack}");
     let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
     assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
+    assert!(
+        prompt.contains("### docs/refill.md [named in the issue]\n```\n# Refill\n\nTop up one token a second.\n```"),
+        "{prompt}"
+    );
+    assert!(!scratch.workspace().join("docs").exists(), "the buffer is never written");
 }
 
 #[test]

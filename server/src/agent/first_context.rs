@@ -3,7 +3,7 @@
 //! `issuewright.context` all take it from here, so what they show is what a run sees.
 
 use crate::context::issue::IssueQuery;
-use crate::context::{ContextPack, Index, NamedFile, RankedFile, build_pack, named_files, pack, rank};
+use crate::context::{ContextPack, Index, NamedFile, RankedFile, build_pack, named_files_reading, pack, rank};
 
 /// The ranking of a workspace for an issue and the pack built from it.
 #[derive(Debug, Clone)]
@@ -58,7 +58,7 @@ pub fn first_context(
     read: impl Fn(&str) -> Option<String>,
 ) -> FirstContext {
     let ranked = rank::rank_reading(index, query, &read);
-    let named = named_files(index, query);
+    let named = named_files_reading(index, query, &read);
     let budget_tokens = pack::pack_budget(context_window);
     let pack = build_pack(index, &ranked, &named, query, budget_tokens, read);
     FirstContext { ranked, named, pack, budget_tokens }

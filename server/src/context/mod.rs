@@ -23,6 +23,6 @@ pub use extract::{Definition, DefinitionKind, FileSymbols};
 pub use index::{BuildStats, ImportHint, Index, IndexedFile, MAX_INDEXED_FILES};
 pub use language::Language;
 pub use live::LiveIndex;
-pub use named::{NamedFile, named_files};
+pub use named::{NamedFile, named_files, named_files_reading};
 pub use pack::{ContextPack, build_pack, estimate_tokens};
 pub use rank::{RankedFile, rank};

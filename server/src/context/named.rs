@@ -59,7 +59,20 @@ const WEB_DOMAINS: [&str; 10] = ["com", "org", "net", "io", "dev", "app", "ai", 
 /// own (see [`walk::HIDDEN_PROJECT_FOLDERS`]) and files that may hold secrets (`.env`, keys) are
 /// never taken.
 pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
+    let root = index.root().to_owned();
+    named_files_reading(index, query, &|path: &str| std::fs::read_to_string(root.join(path)).ok())
+}
+
+/// [`named_files`], reading files as `read` gives them (the editor's buffers, or the run's
+/// overlay): a file the editor holds and has never saved is found by its whole path too.
+pub fn named_files_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<NamedFile> {
     let root = index.root();
+    // A buffer never saved: nothing on disk under its path, which the walk's rules allow.
+    let unsaved = |relative: &str| {
+        root.join(relative).symlink_metadata().is_err()
+            && walk::shown_when_named(root, relative)
+            && read(relative).is_some()
+    };
     // Paths in a language the index parses are ranked with the code, found or not.
     let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
     // Each path, with the line the issue gives with it.
@@ -86,7 +99,7 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let mut resolved: Vec<Option<NamedFile>> = candidates
         .iter()
         .map(|(candidate, _)| {
-            shown(root, candidate).then(|| NamedFile {
+            (shown(root, candidate) || unsaved(candidate)).then(|| NamedFile {
                 path: candidate.clone(),
                 reasons: vec![format!(
                     "the issue names it (`{candidate}`); not code the index parses, so read as text"
@@ -126,7 +139,8 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     }
     for (file, (_, line)) in resolved.iter_mut().zip(&candidates) {
         if let (Some(file), Some(line)) = (file.as_mut(), line) {
-            file.line = has_line(&root.join(&file.path), *line).then_some(*line);
+            let lines = read(&file.path).map_or(0, |text| text.lines().count());
+            file.line = (*line as usize <= lines).then_some(*line);
         }
     }
     let mut named: Vec<NamedFile> = Vec::new();
@@ -140,22 +154,6 @@ pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
         }
     }
     named
-}
-
-/// Whether the file at `path` has a line `line` (1-based): a line from an older version
-/// may lie past its end.
-fn has_line(path: &Path, line: u32) -> bool {
-    let Ok(file) = std::fs::File::open(path) else { return false };
-    let mut reader = std::io::BufReader::new(file);
-    let mut buffer = Vec::new();
-    for _ in 0..line {
-        buffer.clear();
-        match std::io::BufRead::read_until(&mut reader, b'\n', &mut buffer) {
-            Ok(0) | Err(_) => return false,
-            Ok(_) => {}
-        }
-    }
-    true
 }
 
 /// The last two names of a path (`docs/guide.md` of `Users/me/app/docs/guide.md`); the
@@ -246,6 +244,30 @@ mod tests {
         assert_eq!(named(&index, "see /home/me/docs/a/guide.md"), ["docs/a/guide.md"], "by its last two names");
         let inside = format!("see {}/README.md", index.root().display());
         assert_eq!(named(&index, &inside), ["README.md"], "an absolute path into the workspace");
+    }
+
+    #[test]
+    fn a_file_the_editor_holds_unsaved_is_found_by_its_path() {
+        let (dir, index) =
+            workspace(&[("README.md", "# Demo\n"), ("src/lib.rs", "pub fn demo() {}\n"), (".gitignore", "/out/\n")]);
+        // The editor's buffers, over the disk.
+        let buffers =
+            [("docs/policy.md", "# Refill\nslowly\nat night\n"), ("out/notes.md", "x\n"), ("target/a.md", "x\n")];
+        let read = |path: &str| -> Option<String> {
+            match buffers.iter().find(|(buffer, _)| *buffer == path) {
+                Some((_, text)) => Some((*text).to_owned()),
+                None => std::fs::read_to_string(dir.path().join(path)).ok(),
+            }
+        };
+        let found = |issue: &str| -> Vec<(String, Option<u32>)> {
+            named_files_reading(&index, &analyze(issue), &read).into_iter().map(|file| (file.path, file.line)).collect()
+        };
+        assert_eq!(
+            found("as docs/policy.md:3 says; see README.md, out/notes.md and target/a.md"),
+            [("docs/policy.md".to_owned(), Some(3)), ("README.md".to_owned(), None)],
+            "not a buffer the ignore rules or the build's folder leave out"
+        );
+        assert!(named(&index, "as docs/policy.md says").is_empty(), "from the disk alone, it is not there");
     }
 
     #[test]
