@@ -12,3 +12,6 @@
 (impl_item trait: (scoped_type_identifier name: (type_identifier) @relation.super))
 (impl_item type: (type_identifier) @relation.impl)
 (impl_item type: (generic_type type: (type_identifier) @relation.impl))
+; A call through a type (`Semaphore::new(5)`), which says whose function it is.
+(call_expression function: (scoped_identifier path: (identifier) @call.owner name: (identifier) @call.name))
+(call_expression function: (scoped_identifier path: (scoped_identifier name: (identifier) @call.owner) name: (identifier) @call.name))

@@ -6,3 +6,5 @@
 (extends_clause value: (identifier) @relation.super)
 (implements_clause (type_identifier) @relation.super)
 (extends_type_clause type: (type_identifier) @relation.super)
+; A call through a class (`Pool.create(4)`), which says whose method it is.
+(call_expression function: (member_expression object: (identifier) @call.owner property: (property_identifier) @call.name))

@@ -116,6 +116,10 @@ pub struct FileSymbols {
     pub definitions: Vec<Definition>,
     /// Names used (called or named as types), with their counts, sorted by name.
     pub references: Vec<(String, u32)>,
+    /// Calls through a type in Rust and TypeScript (`Semaphore::new`, `Pool.create`), as the
+    /// type's and the function's names, with their counts, sorted: the type says which of many
+    /// namesakes is meant. (A Java constructor is named after its class already.)
+    pub typed_calls: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
     /// Paths into the crate the code writes out instead of importing them, each once:
@@ -166,17 +170,21 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     let may_define_proc_macros =
         language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
+    let mut typed_calls: HashMap<(&str, &str), u32> = HashMap::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
         let mut name = None;
         let mut definition = None;
+        let (mut call_owner, mut call_name) = (None, None);
         for capture in found.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
             match capture_name {
                 "name" => name = Some(node),
                 "import" => symbols.imports.push(collapsed(node, source)),
+                "call.owner" => call_owner = Some(text(node, source)),
+                "call.name" => call_name = Some(text(node, source)),
                 "path.written" => {
                     let path = text(node, source);
                     if ["crate::", "super::", "self::"].iter().any(|start| path.starts_with(start)) {
@@ -195,6 +203,14 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                     }
                 }
             }
+        }
+        // A type's name starts with a capital; `Self`, like `this`, names no type of its own.
+        if let (Some(owner), Some(called)) = (call_owner, call_name)
+            && owner.starts_with(|c: char| c.is_uppercase())
+            && owner != "Self"
+            && !called.is_empty()
+        {
+            *typed_calls.entry((owner, called)).or_default() += 1;
         }
         // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
         if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
@@ -253,6 +269,9 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     }
     symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
     symbols.references.sort();
+    symbols.typed_calls =
+        typed_calls.into_iter().map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count)).collect();
+    symbols.typed_calls.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     mark_nested_test_code(&mut symbols.definitions);
     symbols
@@ -880,6 +899,16 @@ mod tests {
         );
         let drains = found.definitions.iter().find(|d| d.name == "drains").unwrap();
         assert_eq!((drains.lead_line, drains.line), (4, 6), "the attribute is still part of its lead");
+    }
+
+    #[test]
+    fn calls_through_a_type_are_kept_with_the_type() {
+        let typed = |language, source: &str| -> Vec<(String, String, u32)> { symbols(language, source).typed_calls };
+        let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
+        let rust = "fn f() {\n    let s = Semaphore::new(1);\n    Semaphore::new(2);\n    crate::sync::Pool::with_capacity(3);\n    Self::new();\n    io::stdout();\n    s.acquire();\n}\n";
+        assert_eq!(typed(Language::Rust, rust), [owned("Pool", "with_capacity", 1), owned("Semaphore", "new", 2)]);
+        let script = "Pool.create(4);\npool.take();\nconsole.log(1);\n";
+        assert_eq!(typed(Language::TypeScript, script), [owned("Pool", "create", 1)]);
     }
 
     #[test]

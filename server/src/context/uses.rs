@@ -46,13 +46,17 @@ impl ShownUses {
         let shown: Vec<(&IndexedFile, Option<&str>)> =
             shown.iter().filter_map(|(path, excerpt)| Some((index.file(path)?.as_ref(), *excerpt))).collect();
         let mut used: HashMap<&str, u32> = HashMap::new();
+        // Calls through a type (`Semaphore::new`), by the type's and the function's names.
+        let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
         for (file, excerpt) in &shown {
             let words: Option<HashSet<&str>> =
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
-            for (name, count) in &file.symbols.references {
-                if words.as_ref().is_none_or(|words| words.contains(name.as_str())) {
-                    *used.entry(name).or_default() += count;
-                }
+            let shown = |word: &str| words.as_ref().is_none_or(|words| words.contains(word));
+            for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
+                *used.entry(name).or_default() += count;
+            }
+            for (owner, called, count) in file.symbols.typed_calls.iter().filter(|(o, c, _)| shown(o) && shown(c)) {
+                *typed.entry((owner, called)).or_default() += count;
             }
         }
         // Each used name's definitions in the workspace.
@@ -85,6 +89,7 @@ impl ShownUses {
                 uses,
             }));
         }
+        definitions.extend(typed_definitions(index, &typed, &definitions));
         // The most used first; the order of the index's files is not to be relied on.
         definitions.sort_by(|a, b| b.uses.cmp(&a.uses).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line))));
         let mut lines: HashMap<String, HashMap<u32, u32>> = HashMap::new();
@@ -104,6 +109,45 @@ impl ShownUses {
     pub fn definitions(&self) -> &[UsedDefinition] {
         &self.definitions
     }
+}
+
+/// The definitions the shown code calls through their type (`typed`: each call's type and
+/// function names, with its count) that `listed` leaves out: a name as common as `new` says
+/// which one is meant with its type, `Semaphore::new`, when the workspace holds a few of them
+/// at most. Outside test code, and only what [`is_listed`] lists.
+fn typed_definitions(
+    index: &Index,
+    typed: &HashMap<(&str, &str), u32>,
+    listed: &[UsedDefinition],
+) -> Vec<UsedDefinition> {
+    if typed.is_empty() {
+        return Vec::new();
+    }
+    let mut found: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>> = HashMap::new();
+    for file in index.files().filter(|file| !file.is_test()) {
+        for definition in &file.symbols.definitions {
+            let Some(owner) = definition.container.as_deref() else { continue };
+            if let Some((key, _)) = typed.get_key_value(&(owner, definition.name.as_str())) {
+                found.entry(*key).or_default().push((file, definition));
+            }
+        }
+    }
+    let already: HashSet<(&str, u32)> = listed.iter().map(|d| (d.path.as_str(), d.line)).collect();
+    let mut definitions = Vec::new();
+    for (key, found) in found.into_iter().filter(|(_, found)| found.len() <= MAX_DEFINITIONS) {
+        let uses = typed[&key];
+        definitions.extend(
+            found.into_iter().filter(|(file, d)| is_listed(d) && !already.contains(&(file.path.as_str(), d.line))).map(
+                |(file, d)| UsedDefinition {
+                    path: file.path.clone(),
+                    line: d.line,
+                    signature: d.signature.clone(),
+                    uses,
+                },
+            ),
+        );
+    }
+    definitions
 }
 
 /// Whether a used definition is worth its signature: functions, methods and types outside
@@ -205,6 +249,38 @@ mod tests {
             ("src/shown.rs", "use crate::state;\n\nfn run() {\n    state::settle();\n    drains();\n    spin();\n}\n"),
         ];
         assert_eq!(listed(&files, &[("src/shown.rs", None)]), ["src/state.rs:1 pub fn settle()"]);
+    }
+
+    #[test]
+    fn a_call_through_a_type_says_which_of_many_namesakes_is_meant() {
+        let mut files: Vec<(String, String)> = vec![
+            ("Cargo.toml".into(), "[package]\nname = \"demo\"\n".into()),
+            (
+                "src/sem.rs".into(),
+                "pub struct Semaphore;\nimpl Semaphore {\n    pub fn new(permits: usize) -> Self { Semaphore }\n}\n"
+                    .into(),
+            ),
+            (
+                "src/shown.rs".into(),
+                "fn run() {\n    let s = Semaphore::new(3);\n}\n\nfn rest() {\n    let _ = Other::new();\n}\n".into(),
+            ),
+        ];
+        // `new` alone says nothing: forty types have one.
+        files.extend((0..40).map(|n| {
+            (
+                format!("src/t{n}.rs"),
+                format!("pub struct T{n};\nimpl T{n} {{\n    pub fn new() -> Self {{ T{n} }}\n}}\n"),
+            )
+        }));
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        assert_eq!(
+            listed(&files, &[("src/shown.rs", None)]),
+            ["src/sem.rs:3 pub fn new(permits: usize) -> Self"],
+            "wherever it is: the type says which"
+        );
+        // Of a file shown in part, the type and the function must both be on the lines shown.
+        let part = "lines 5-7:\n```\nfn rest() {\n    let _ = Other::new();\n}\n```\n";
+        assert!(listed(&files, &[("src/shown.rs", Some(part))]).is_empty());
     }
 
     #[test]
