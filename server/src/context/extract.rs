@@ -280,19 +280,45 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
 /// code too; `definitions` are in source order.
 fn mark_nested_test_code(definitions: &mut [Definition]) {
-    // The test items' line ranges, by start, each with the furthest end of those up to it.
-    let mut ranges: Vec<(u32, u32)> = definitions.iter().filter(|d| d.test).map(|d| (d.line, d.end_line)).collect();
-    if ranges.is_empty() {
+    let tests = LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.line, d.end_line)));
+    if tests.is_empty() {
         return;
     }
-    let mut furthest = 0;
-    for range in &mut ranges {
-        furthest = furthest.max(range.1);
-        range.1 = furthest;
-    }
     for definition in definitions.iter_mut().filter(|d| !d.test) {
-        let before = ranges.partition_point(|(start, _)| *start <= definition.line);
-        definition.test = before > 0 && ranges[before - 1].1 >= definition.line;
+        definition.test = tests.holds(definition.line);
+    }
+}
+
+/// Line ranges that may nest or overlap (the bodies of a file's functions, its test items),
+/// asked whether a line lies in any of them.
+pub(super) struct LineSpans {
+    /// The ranges (first and last line, inclusive), by start, each with the furthest end of
+    /// those up to it.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl LineSpans {
+    /// The spans of `ranges`, each a first and a last line.
+    pub(super) fn new(ranges: impl Iterator<Item = (u32, u32)>) -> Self {
+        let mut ranges: Vec<(u32, u32)> = ranges.collect();
+        ranges.sort_unstable();
+        let mut furthest = 0;
+        for range in &mut ranges {
+            furthest = furthest.max(range.1);
+            range.1 = furthest;
+        }
+        Self { ranges }
+    }
+
+    /// Whether there are no spans.
+    pub(super) fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// Whether `line` lies in one of the spans.
+    pub(super) fn holds(&self, line: u32) -> bool {
+        let before = self.ranges.partition_point(|(start, _)| *start <= line);
+        before > 0 && self.ranges[before - 1].1 >= line
     }
 }
 

@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::extract::{Definition, DefinitionKind};
+use super::extract::{Definition, DefinitionKind, LineSpans};
 use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
@@ -360,7 +360,7 @@ fn map_entry(
     uses: &ShownUses,
     in_part: &[(u32, u32)],
 ) -> String {
-    let local = LocalLines::of(&file.symbols.definitions);
+    let local = local_lines(&file.symbols.definitions);
     let in_a_part = |line: u32| in_part.iter().any(|(start, end)| (*start..=*end).contains(&line));
     let mut definitions: Vec<_> =
         file.symbols.definitions.iter().filter(|d| !d.signature.is_empty() && !in_a_part(d.line)).collect();
@@ -403,33 +403,13 @@ const LOCAL_GROUP: u8 = 4;
 /// The lines inside the bodies of a file's functions and methods: what is defined there (a
 /// helper inside a function, the methods of an anonymous class, a React component's handlers)
 /// is local to them and cannot be used from elsewhere.
-struct LocalLines {
-    /// Body ranges (the line after the one the body opens on, the last line), by start, each
-    /// with the furthest end of those up to it.
-    ranges: Vec<(u32, u32)>,
-}
-
-impl LocalLines {
-    fn of(definitions: &[Definition]) -> Self {
-        let mut ranges: Vec<(u32, u32)> = definitions
+fn local_lines(definitions: &[Definition]) -> LineSpans {
+    LineSpans::new(
+        definitions
             .iter()
             .filter(|d| matches!(d.kind, DefinitionKind::Function | DefinitionKind::Method) && d.end_line > d.body_line)
-            .map(|d| (d.body_line + 1, d.end_line))
-            .collect();
-        ranges.sort_unstable();
-        let mut furthest = 0;
-        for range in &mut ranges {
-            furthest = furthest.max(range.1);
-            range.1 = furthest;
-        }
-        Self { ranges }
-    }
-
-    /// Whether `line` lies inside a function's or method's body.
-    fn holds(&self, line: u32) -> bool {
-        let before = self.ranges.partition_point(|(start, _)| *start <= line);
-        before > 0 && self.ranges[before - 1].1 >= line
-    }
+            .map(|d| (d.body_line + 1, d.end_line)),
+    )
 }
 
 /// How the map labels a file: the module to import it from, or in a monorepo its package.

@@ -59,11 +59,19 @@ impl ShownUses {
                 *typed.entry((owner, called)).or_default() += count;
             }
         }
-        // Each used name's definitions in the workspace.
+        // Each used name's definitions in the workspace, and those of each type's function
+        // called through the type, in one pass.
         let mut defining: HashMap<&str, Vec<(&IndexedFile, &Definition)>> = HashMap::new();
+        let mut of_type: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>> = HashMap::new();
         for file in index.files() {
-            for definition in file.symbols.definitions.iter().filter(|d| used.contains_key(d.name.as_str())) {
-                defining.entry(&definition.name).or_default().push((file, definition));
+            for definition in &file.symbols.definitions {
+                if used.contains_key(definition.name.as_str()) {
+                    defining.entry(&definition.name).or_default().push((file, definition));
+                }
+                let Some(owner) = definition.container.as_deref() else { continue };
+                if let Some((key, _)) = typed.get_key_value(&(owner, definition.name.as_str())) {
+                    of_type.entry(*key).or_default().push((file, definition));
+                }
             }
         }
         defining.retain(|_, definitions| definitions.len() <= MAX_WORKSPACE_DEFINITIONS);
@@ -89,7 +97,7 @@ impl ShownUses {
                 uses,
             }));
         }
-        definitions.extend(typed_definitions(index, &typed, &definitions));
+        definitions.extend(typed_definitions(of_type, &typed, &definitions));
         // The most used first; the order of the index's files is not to be relied on.
         definitions.sort_by(|a, b| b.uses.cmp(&a.uses).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line))));
         let mut lines: HashMap<String, HashMap<u32, u32>> = HashMap::new();
@@ -111,30 +119,22 @@ impl ShownUses {
     }
 }
 
-/// The definitions the shown code calls through their type (`typed`: each call's type and
-/// function names, with its count) that `listed` leaves out: a name as common as `new` says
-/// which one is meant with its type, `Semaphore::new`, when the workspace holds a few of them
-/// at most. Outside test code, and only what [`is_listed`] lists.
+/// The definitions the shown code calls through their type that `listed` leaves out: those
+/// `of_type` finds in the workspace for each call's type and function names, with the count
+/// `typed` gives it. A name as common as `new` says which one is meant with its type,
+/// `Semaphore::new`, when the workspace holds a few of them at most. Outside test code, and
+/// only what [`is_listed`] lists.
 fn typed_definitions(
-    index: &Index,
+    of_type: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>>,
     typed: &HashMap<(&str, &str), u32>,
     listed: &[UsedDefinition],
 ) -> Vec<UsedDefinition> {
-    if typed.is_empty() {
-        return Vec::new();
-    }
-    let mut found: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>> = HashMap::new();
-    for file in index.files().filter(|file| !file.is_test()) {
-        for definition in &file.symbols.definitions {
-            let Some(owner) = definition.container.as_deref() else { continue };
-            if let Some((key, _)) = typed.get_key_value(&(owner, definition.name.as_str())) {
-                found.entry(*key).or_default().push((file, definition));
-            }
-        }
-    }
+    let found = of_type
+        .into_iter()
+        .map(|(key, found)| (key, found.into_iter().filter(|(file, _)| !file.is_test()).collect::<Vec<_>>()));
     let already: HashSet<(&str, u32)> = listed.iter().map(|d| (d.path.as_str(), d.line)).collect();
     let mut definitions = Vec::new();
-    for (key, found) in found.into_iter().filter(|(_, found)| found.len() <= MAX_DEFINITIONS) {
+    for (key, found) in found.filter(|(_, found)| found.len() <= MAX_DEFINITIONS) {
         let uses = typed[&key];
         definitions.extend(
             found.into_iter().filter(|(file, d)| is_listed(d) && !already.contains(&(file.path.as_str(), d.line))).map(
