@@ -15,7 +15,7 @@ use super::named::NamedFile;
 use super::parts::{lines_around, merged, part_lines, parts_pointed_at};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
-use crate::workspace::generated_marker;
+use crate::workspace::{generated_marker, licence_header};
 
 /// Share of the model's context window the pack may take, in percent.
 const PACK_SHARE_PERCENT: usize = 30;
@@ -171,7 +171,7 @@ impl<'a> Shown<'a> {
                 self.unreadable.insert(&file.path);
                 continue;
             };
-            let block = full_block(&file.path, "", &text);
+            let block = source_block(&file.path, &text);
             if self.text.len() + block.len() <= full_budget {
                 self.text.push_str(&block);
                 self.full_files.push(file.path.clone());
@@ -339,10 +339,25 @@ fn parts_block(
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
 /// of a generated file, and its text in a fence the text cannot end.
 fn full_block(path: &str, note: &str, text: &str) -> String {
+    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
+    fenced(&format!("### {path}{note}{generated}\n"), text)
+}
+
+/// The pack's block for the source file at `path` in full: as [`full_block`], but a licence
+/// header at its top is left out (the heading says which lines), as it tells the model
+/// nothing about the code and takes the room of a hundred tokens and more in each file.
+fn source_block(path: &str, text: &str) -> String {
+    let Some(header) = licence_header(text) else { return full_block(path, "", text) };
+    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
+    let note = format!(" [lines 1-{}, its licence header, left out]", header.lines);
+    fenced(&format!("### {path}{note}{generated}\n"), &text[header.rest..])
+}
+
+/// `heading`, then `text` in a fence the text cannot end.
+fn fenced(heading: &str, text: &str) -> String {
     let fence = fence_for(text);
     let newline = if text.ends_with('\n') { "" } else { "\n" };
-    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
-    format!("### {path}{note}{generated}\n{fence}\n{text}{newline}{fence}\n\n")
+    format!("{heading}{fence}\n{text}{newline}{fence}\n\n")
 }
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
@@ -532,6 +547,37 @@ mod tests {
         let tight = build_pack(&index, &ranked, &[], &analyze(issue), 12, read);
         assert!(tight.full_files.is_empty(), "nothing fits in full in 12 tokens");
         assert!(tight.tokens <= 12, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_licence_header_is_left_out_of_a_file_in_full() {
+        let licence = format!(
+            "/*\n * Copyright 2017 Google LLC.\n *\n{} */\n\n",
+            " * Licensed under the Apache License, Version 2.0 (the \"License\"); you may not\n".repeat(12)
+        );
+        let code = "package com.example.registry;\n\npublic class RegistryAuthenticator {\n  public void authenticate() {}\n}\n";
+        let path = "src/main/java/com/example/registry/RegistryAuthenticator.java";
+        let (dir, index) = workspace(&[(path, format!("{licence}{code}"))]);
+        let issue = "`RegistryAuthenticator.authenticate` fails";
+        let heading = format!("### {path} [lines 1-17, its licence header, left out]\n```\n{code}```\n");
+        // A budget the file fits in only without its header.
+        let tokens_for = |chars: usize| (chars as f64 / FULL_FILES_SHARE / CHARS_PER_TOKEN as f64).ceil() as usize;
+        let budget = tokens_for(heading.len() + 1);
+        let whole = full_block(path, "", &format!("{licence}{code}"));
+        assert!(
+            whole.len() > ((budget * CHARS_PER_TOKEN) as f64 * FULL_FILES_SHARE) as usize,
+            "it would not fit whole"
+        );
+        let pack = pack_for(&dir, &index, issue, budget);
+        assert_eq!(pack.full_files, [path], "{}", pack.text);
+        assert!(pack.text.contains(&heading), "{}", pack.text);
+        assert!(!pack.text.contains("Copyright"), "{}", pack.text);
+
+        // A doc comment on the class is no header, whatever it says.
+        let documented = format!("/**\n * Reads the licence{}.\n */\n{code}", " and the copyright".repeat(3));
+        let (dir, index) = workspace(&[(path, documented.clone())]);
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert!(pack.text.contains(&format!("### {path}\n```\n{documented}```\n")), "{}", pack.text);
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub use args::RunTestsArgs;
 
 use crate::context::Index;
 use crate::llm::{ToolCall, ToolSpec};
-use crate::workspace::{Overlay, OverlayError, WorkspacePath, generated_marker};
+use crate::workspace::{Overlay, OverlayError, WorkspacePath, generated_marker, licence_header};
 use args::{
     FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, RunCheckArgs, WriteFileArgs,
 };
@@ -328,6 +328,17 @@ fn patch_file(overlay: &mut Overlay, args: PatchFileArgs) -> Result<ToolOutcome,
 
 fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    // The pack shows files without their licence header, so a model writing a file whole from
+    // what it saw would drop it.
+    let current = overlay.current_text(&path).ok().flatten();
+    if let Some(header) = current.as_deref().and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {
+        return Ok(ToolOutcome::error(format!(
+            "nothing written: {path} starts with a licence header (lines 1-{}) that this content leaves out. \
+             Change the file with patch_file, or start the content with the header as the file has it \
+             (read_file with end_line {} shows it).\n",
+            header.lines, header.lines
+        )));
+    }
     let outcome = overlay.write_file(&path, &args.content)?;
     let (verb, note) =
         if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path)) };
@@ -473,6 +484,39 @@ mod tests {
             json!({"path": "src/lib.rs", "old_text": "pub mod user;", "new_text": "pub mod user;\npub mod role;"});
         let plain = tools.execute(&mut overlay, None, &call("patch_file", plain));
         assert!(plain.ok && !plain.output.contains("generated"), "{}", plain.output);
+    }
+
+    #[test]
+    fn writing_a_file_whole_keeps_its_licence_header() {
+        let licence =
+            "/*\n * Copyright 2017 Google LLC.\n *\n * Licensed under the Apache License, Version 2.0.\n */\n\n";
+        let code = "package a;\n\nclass Reader {}\n";
+        let (_dir, mut overlay) = overlay(&[("src/a/Reader.java", &format!("{licence}{code}"))]);
+        let path = WorkspacePath::parse("src/a/Reader.java").unwrap();
+        let tools = Toolset::standard();
+        let write = |content: &str| json!({"path": "src/a/Reader.java", "content": content});
+        let dropped = tools.execute(&mut overlay, None, &call("write_file", write(&code.replace("{}", "{ int n; }"))));
+        assert!(!dropped.ok && !dropped.changed, "{}", dropped.output);
+        assert!(
+            dropped
+                .output
+                .contains("src/a/Reader.java starts with a licence header (lines 1-6) that this content leaves out")
+                && dropped.output.contains("read_file with end_line 6"),
+            "{}",
+            dropped.output
+        );
+        assert_eq!(overlay.current_text(&path).unwrap().unwrap(), format!("{licence}{code}"), "nothing written");
+        assert!(overlay.changes().is_empty());
+
+        let kept = format!("{}{}", licence.replace('\n', "\r\n"), code.replace("{}", "{ int n; }"));
+        let written = tools.execute(&mut overlay, None, &call("write_file", write(&kept)));
+        assert!(written.ok, "the header kept, with other line endings: {}", written.output);
+        let patched = json!({"path": "src/a/Reader.java", "old_text": licence, "new_text": ""});
+        let patched = tools.execute(&mut overlay, None, &call("patch_file", patched));
+        assert!(patched.ok, "a patch may take it out: {}", patched.output);
+        let created =
+            tools.execute(&mut overlay, None, &call("write_file", json!({"path": "src/a/New.java", "content": code})));
+        assert!(created.ok, "a new file needs none: {}", created.output);
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod disk;
 mod document;
 mod edit;
 mod generated;
+mod licence;
 mod merge;
 mod overlay;
 mod patch;
@@ -21,6 +22,7 @@ pub use disk::{DiskError, write_atomically, write_landing};
 pub use document::{ByteEdit, Document, Documents};
 pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_workspace_edit, text_edits};
 pub use generated::generated_marker;
+pub use licence::{LicenceHeader, licence_header};
 pub use merge::{MergeConflict, merge3};
 pub use overlay::{
     BaseError, BaseSource, DiskBase, FileView, Listed, MAX_FILE_BYTES, Overlay, OverlayError, PatchOutcome,
