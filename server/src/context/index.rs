@@ -105,6 +105,9 @@ pub fn is_test_path(path: &str) -> bool {
         "bench" | "benchmark" => at == 0 || folders[at - 1] == "packages",
         // Gradle's JMH source set, not the `org/openjdk/jmh` package.
         "jmh" => at > 0 && folders[at - 1] == "src",
+        // Gradle's and Maven's other test source sets: `src/integration-test/`,
+        // `src/integrationTest/`, `src/functional_test/`, `src/testFixtures/`.
+        set if at > 0 && folders[at - 1] == "src" => is_test_source_set(set),
         _ => false,
     });
     in_test_folder
@@ -115,6 +118,28 @@ pub fn is_test_path(path: &str) -> bool {
         || name.contains(".test.")
         || name.contains(".spec.")
         || script_test_support(name)
+}
+
+/// Whether a folder right below `src` is a source set of tests by its name, lower-cased:
+/// `integration-test`, `integrationtest`, `functional_tests`, `e2eTest`, `testfixtures`; not
+/// `latest` nor `contest`.
+fn is_test_source_set(name: &str) -> bool {
+    const KINDS: [&str; 11] = [
+        "acceptance",
+        "component",
+        "contract",
+        "e2e",
+        "end2end",
+        "functional",
+        "int",
+        "integration",
+        "perf",
+        "smoke",
+        "system",
+    ];
+    let squashed: String = name.chars().filter(|c| *c != '-' && *c != '_').collect();
+    let kind = squashed.strip_suffix('s').unwrap_or(&squashed).strip_suffix("test");
+    squashed == "testfixtures" || kind.is_some_and(|kind| KINDS.contains(&kind))
 }
 
 /// A JavaScript or TypeScript file that sets tests up or configures their runner, by the
@@ -1577,12 +1602,20 @@ mod tests {
             "vitest.workspace.mts",
             "src/__mocks__/fs.ts",
             "e2e/login.ts",
+            "jib-core/src/integration-test/java/com/google/cloud/tools/jib/registry/LocalRegistry.java",
+            "app/src/integrationTest/java/a/Database.java",
+            "app/src/intTest/java/a/Db.java",
+            "lib/src/functional_tests/java/a/Cli.java",
+            "lib/src/testFixtures/java/a/FakeClock.java",
         ] {
             assert!(is_test_path(path), "{path}");
         }
         for path in [
             "src/lib.rs",
             "src/main/java/a/Contest.java",
+            "src/latest/api.ts",
+            "src/contest/rules.rs",
+            "src/main/java/com/x/integrationtest/Helper.java",
             "src/attestation.rs",
             "x/Testament.java",
             "src/bench.rs",
