@@ -7,7 +7,8 @@ use std::process::Command;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::{
-    Scratch, done, issuewright, issuewright_in, issuewright_on, issuewright_piped, ledger, replay, run_report, turn,
+    Scratch, done, issuewright, issuewright_in, issuewright_on, issuewright_piped, ledger, replay, run_cli, run_report,
+    turn,
 };
 use serde_json::{Value, json};
 
@@ -658,4 +659,47 @@ fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them(
     let after = found(&second);
     assert!(after.contains("vendor/spare.rs:1:"), "{after}");
     assert!(!after.contains("generated/"), "{after}");
+}
+
+#[test]
+fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
+    let scratch = crate_with_modules();
+    let licence = "// Copyright 2024 The Limits Authors.\n// SPDX-License-Identifier: MIT\n//\n// Licensed under the MIT licence; see LICENSE.\n\n";
+    let code = scratch.read("src/limiter.rs").unwrap();
+    scratch.write("src/limiter.rs", &format!("{licence}{code}"));
+    let rewritten = code.replace("self.clock.now() > 0", "self.clock.now() > 1");
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[("write_file", json!({"path": "src/limiter.rs", "content": rewritten}))]),
+            turn(&[("write_file", json!({"path": "src/limiter.rs", "content": format!("{licence}{rewritten}")}))]),
+            done("try_acquire waits for the next tick"),
+        ]),
+    );
+    let issue = "RateLimiter::try_acquire should wait for the next tick";
+    let output = run_cli(&scratch, &["--issue", issue, "--replay", "replay.jsonl", "--json"], &[]);
+    let report = run_report(&output);
+    assert_eq!(report["state"], "ready", "{report:#}");
+
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    assert!(
+        prompt.contains("### src/limiter.rs [lines 1-5, its licence header, left out]\n```\nuse crate::clock::Clock;"),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("Copyright"), "{prompt}");
+    let results: Vec<&str> =
+        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    assert!(
+        results[0].starts_with(
+            "nothing written: src/limiter.rs starts with a licence header (lines 1-5) that this content leaves out."
+        ),
+        "{}",
+        results[0]
+    );
+    assert!(results[1].starts_with("replaced src/limiter.rs"), "{}", results[1]);
+    let diff = report["diff"].as_str().unwrap();
+    assert!(diff.contains("+    pub fn try_acquire(&mut self) -> bool { self.clock.now() > 1 }"), "{diff}");
+    assert!(!diff.contains("Copyright"), "the header stays as it was: {diff}");
+    assert_eq!(scratch.read("src/limiter.rs").unwrap(), format!("{licence}{code}"), "the user's file is untouched");
 }
