@@ -263,10 +263,6 @@ fn repository_map(
     }
     let candidates: Vec<&RankedFile> =
         ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES).collect();
-    // Room for the signatures of what the shown code uses from files the map would not list.
-    let would_map = |path: &str| candidates.iter().any(|file| file.path == path);
-    let reserved =
-        used_entries(index, uses, |path| shown.holds(path) || would_map(path), budget / USED_SHARE_DIVISOR).0.len();
     for file in candidates {
         let Some(entry) = index.file(&file.path) else { continue };
         let shown_lines = shown.in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
@@ -278,6 +274,10 @@ fn repository_map(
             // The model would otherwise ask for it in vain.
             block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
         }
+        // Room for the signatures of what the shown code uses from the files the map would
+        // not list, were this one listed: its own come first in its entry.
+        let listed = |path: &str| shown.holds(path) || path == file.path || mapped_files.iter().any(|f| f == path);
+        let reserved = used_entries(index, uses, listed, budget / USED_SHARE_DIVISOR).0.len();
         if map.len() + block.len() + reserved > budget {
             break;
         }
@@ -864,10 +864,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
-        // The semaphore parks its waiters in eight ways, each a function of the module it
-        // imports; another module defines one of them too, and a test file.
+    /// A semaphore whose `close` parks its waiters in eight ways, each a function of the module
+    /// it imports (another module defines one of them too, and a test file), among sixty modules
+    /// of filler that rank with it; and the issue about it.
+    fn parking_semaphore() -> (tempfile::TempDir, Index, &'static str) {
         let mut semaphore = String::from(
             "use crate::park::parking;\n\npub struct Semaphore;\nimpl Semaphore {\n    pub fn close(&self) {\n",
         );
@@ -899,7 +899,32 @@ mod tests {
         }
         files.push(("src/closing/mod.rs", closing));
         let (dir, index) = workspace(&files);
-        let issue = "`Semaphore::close` hangs while closing";
+        (dir, index, "`Semaphore::close` hangs while closing")
+    }
+
+    #[test]
+    fn what_the_shown_code_uses_from_a_ranked_file_the_map_has_no_room_for_is_listed() {
+        let (dir, index, issue) = parking_semaphore();
+        // Ranked among the files the map would list, but after those it has room for.
+        let mut ranked = rank(&index, issue);
+        let at = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
+        let parking = ranked.remove(at);
+        ranked.insert(30, parking);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 2_000, read);
+        let ranked_entries = pack.text.matches("\nsrc/closing/close_").count();
+        assert!((1..20).contains(&ranked_entries), "the map runs out of room first: {}", pack.text);
+        for k in 0..8 {
+            let line =
+                format!("\n      {}: pub fn park_waiter_{k}(permits: u32, deadline: Option<Instant>) -> bool\n", k + 2);
+            assert!(pack.text.contains(&line), "the map keeps room for all eight: {}", pack.text);
+        }
+        assert!(pack.tokens <= 2_000);
+    }
+
+    #[test]
+    fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
+        let (dir, index, issue) = parking_semaphore();
         // Ranked past the map's reach.
         let mut ranked = rank(&index, issue);
         let at = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
