@@ -8,3 +8,11 @@
 (super_interfaces (type_list (type_identifier) @relation.super))
 (super_interfaces (type_list (generic_type (type_identifier) @relation.super)))
 (extends_interfaces (type_list (type_identifier) @relation.super))
+; Variables with their declared types, and the calls made through them (`registry.pull()`,
+; `this.registry.pull()`), which say whose method is called.
+(field_declaration type: (_) @variable.type declarator: (variable_declarator name: (identifier) @variable.name))
+(local_variable_declaration type: (_) @variable.type declarator: (variable_declarator name: (identifier) @variable.name))
+(formal_parameter type: (_) @variable.type name: (identifier) @variable.name)
+(enhanced_for_statement type: (_) @variable.type name: (identifier) @variable.name)
+(method_invocation object: (identifier) @call.receiver name: (identifier) @call.name)
+(method_invocation object: (field_access object: (this) field: (identifier) @call.receiver) name: (identifier) @call.name)

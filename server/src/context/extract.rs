@@ -171,12 +171,17 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
         language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
     let mut typed_calls: HashMap<(&str, &str), u32> = HashMap::new();
+    // Java: each variable's declared type (`None` when a name is declared with two), and the
+    // calls made through a variable, to be read as calls through its type.
+    let mut declared: HashMap<&str, Option<&str>> = HashMap::new();
+    let mut receiver_calls: Vec<(&str, &str)> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
         let mut name = None;
         let mut definition = None;
-        let (mut call_owner, mut call_name) = (None, None);
+        let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
+        let (mut variable_type, mut variable_name) = (None, None);
         for capture in found.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
@@ -185,6 +190,9 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "import" => symbols.imports.push(collapsed(node, source)),
                 "call.owner" => call_owner = Some(text(node, source)),
                 "call.name" => call_name = Some(text(node, source)),
+                "call.receiver" => call_receiver = Some(text(node, source)),
+                "variable.type" => variable_type = declared_type_name(node, source),
+                "variable.name" => variable_name = Some(text(node, source)),
                 "path.written" => {
                     let path = text(node, source);
                     if ["crate::", "super::", "self::"].iter().any(|start| path.starts_with(start)) {
@@ -211,6 +219,15 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
             && !called.is_empty()
         {
             *typed_calls.entry((owner, called)).or_default() += 1;
+        }
+        if let (Some(variable), Some(type_name)) = (variable_name, variable_type) {
+            declared
+                .entry(variable)
+                .and_modify(|known| *known = known.filter(|k| *k == type_name))
+                .or_insert(Some(type_name));
+        }
+        if let (Some(receiver), Some(called)) = (call_receiver, call_name) {
+            receiver_calls.push((receiver, called));
         }
         // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
         if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
@@ -269,12 +286,32 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     }
     symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
     symbols.references.sort();
+    for (receiver, called) in receiver_calls {
+        if let Some(Some(type_name)) = declared.get(receiver) {
+            *typed_calls.entry((type_name, called)).or_default() += 1;
+        }
+    }
     symbols.typed_calls =
         typed_calls.into_iter().map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count)).collect();
     symbols.typed_calls.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     mark_nested_test_code(&mut symbols.definitions);
     symbols
+}
+
+/// The name of a declared Java type, without its type arguments or qualifier (`Map` of
+/// `Map<String, Long>`, `Entry` of `Map.Entry`); none for primitives, arrays and `var`.
+fn declared_type_name<'a>(node: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
+    match node.kind() {
+        "type_identifier" => Some(text(node, source)).filter(|name| *name != "var"),
+        "scoped_type_identifier" => {
+            let mut cursor = node.walk();
+            let last = node.named_children(&mut cursor).last()?;
+            declared_type_name(last, source)
+        }
+        "generic_type" => declared_type_name(node.named_child(0)?, source),
+        _ => None,
+    }
 }
 
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
@@ -935,6 +972,22 @@ mod tests {
         assert_eq!(typed(Language::Rust, rust), [owned("Pool", "with_capacity", 1), owned("Semaphore", "new", 2)]);
         let script = "Pool.create(4);\npool.take();\nconsole.log(1);\n";
         assert_eq!(typed(Language::TypeScript, script), [owned("Pool", "create", 1)]);
+        // Java: calls through a variable are calls through its declared type.
+        let java = "class A {\n  private final RegistryClient client;\n  private Map<String, Blob> blobs;\n  \
+                    void f(Request request, int n) {\n    client.pull();\n    this.client.pull();\n    request.send();\n    \
+                    blobs.get(\"x\");\n    Map.Entry<String, Blob> entry = null;\n    entry.getKey();\n    \
+                    Builder builder = Request.builder();\n    builder.build();\n    var v = make();\n    v.run();\n    \
+                    int[] xs = null;\n    xs.clone();\n  }\n  void g(Response request) { request.send(); }\n}\n";
+        assert_eq!(
+            typed(Language::Java, java),
+            [
+                owned("Builder", "build", 1),
+                owned("Entry", "getKey", 1),
+                owned("Map", "get", 1),
+                owned("RegistryClient", "pull", 2)
+            ],
+            "`request` is declared with two types, `v` with none, and `xs` is an array"
+        );
     }
 
     #[test]
@@ -1140,6 +1193,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         assert_eq!(found.package.as_deref(), Some("com.example.events"));
         assert_eq!(found.supertypes, ["Base", "Closeable"]);
         assert_eq!(found.imports, ["java.util.List", "java.util.concurrent", "java.util.Objects.requireNonNull"]);
+        assert_eq!(found.typed_calls, [("Listener".to_owned(), "onEvent".to_owned(), 1)], "`l` is a `Listener`");
         let publish = found.definitions.iter().find(|d| d.name == "publish").unwrap();
         assert_eq!(publish.signature, "public void publish(T event)");
         assert_eq!((publish.line, publish.end_line), (16, 22));

@@ -284,6 +284,38 @@ mod tests {
     }
 
     #[test]
+    fn a_java_call_through_a_variable_says_whose_method_it_is() {
+        let mut files: Vec<(String, String)> = vec![
+            (
+                "src/main/java/demo/registry/RegistryClient.java".into(),
+                "package demo.registry;\n\npublic class RegistryClient {\n  public Manifest pull(String tag) { return null; }\n}\n".into(),
+            ),
+            (
+                "src/main/java/demo/steps/PullStep.java".into(),
+                "package demo.steps;\n\nimport demo.registry.RegistryClient;\n\nclass PullStep {\n  \
+                 private final RegistryClient client;\n\n  void run() {\n    client.pull(\"latest\");\n  }\n}\n"
+                    .into(),
+            ),
+        ];
+        // `pull` alone says nothing: forty classes have one.
+        files.extend((0..40).map(|n| {
+            (
+                format!("src/main/java/demo/other/Puller{n}.java"),
+                format!("package demo.other;\n\npublic class Puller{n} {{\n  public void pull() {{}}\n}}\n"),
+            )
+        }));
+        let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        assert_eq!(
+            listed(&files, &[("src/main/java/demo/steps/PullStep.java", None)]),
+            [
+                "src/main/java/demo/registry/RegistryClient.java:3 public class RegistryClient",
+                "src/main/java/demo/registry/RegistryClient.java:4 public Manifest pull(String tag)"
+            ],
+            "the field's declared type says which of the `pull`s it is"
+        );
+    }
+
+    #[test]
     fn what_is_used_is_listed_where_the_shown_code_reaches_it() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"demo\"\n"),
