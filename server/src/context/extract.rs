@@ -1320,6 +1320,7 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                     "fn spread(\n    a: i32,\n) -> u8 {}\n", "pub struct Point {\n    x: i32,\n}\n", "impl Point { fn x(&self) {} }",
                     "class A {\n  void m(\n    int a) {}\n}\n", "interface I { int f(); }", "package a.b;\n",
                     "export function g(\n  a: number,\n): void {}\n", "type T = {\n a: number };\n", "const K = 1;",
+                    "Client c = make();\n", "Map<String, Client> m;", "c.pull();", "this.c.pull();", "Pool::new(1);",
                 ]).prop_map(str::to_owned),
                 proptest::prelude::any::<String>(),
             ], 0..60),
@@ -1332,6 +1333,10 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
                 proptest::prop_assert!((1..=lines).contains(&definition.line), "{definition:?} in {lines} lines");
                 proptest::prop_assert!(!definition.signature.contains('\n'), "{definition:?}");
                 proptest::prop_assert!(definition.signature.chars().count() <= MAX_SIGNATURE_CHARS + 1, "{definition:?}");
+            }
+            for (owner, called, count) in &found.typed_calls {
+                proptest::prop_assert!(*count > 0 && source.contains(owner.as_str()) && source.contains(called.as_str()));
+                proptest::prop_assert!(!owner.is_empty() && !called.is_empty(), "({owner:?}, {called:?})");
             }
             for (name, count) in &found.references {
                 proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
