@@ -8,3 +8,11 @@
 (extends_type_clause type: (type_identifier) @relation.super)
 ; A call through a class (`Pool.create(4)`), which says whose method it is.
 (call_expression function: (member_expression object: (identifier) @call.owner property: (property_identifier) @call.name))
+; Variables, parameters and fields with their declared types, and the calls made through them
+; (`client.pull()`, `this.client.pull()`), which say whose method is called.
+(variable_declarator name: (identifier) @variable.name type: (type_annotation (_) @variable.type))
+(required_parameter pattern: (identifier) @variable.name type: (type_annotation (_) @variable.type))
+(optional_parameter pattern: (identifier) @variable.name type: (type_annotation (_) @variable.type))
+(public_field_definition name: (property_identifier) @variable.name type: (type_annotation (_) @variable.type))
+(call_expression function: (member_expression object: (identifier) @call.receiver property: (property_identifier) @call.name))
+(call_expression function: (member_expression object: (member_expression object: (this) property: (property_identifier) @call.receiver) property: (property_identifier) @call.name))

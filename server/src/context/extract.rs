@@ -171,8 +171,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
         language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
     let mut typed_calls: HashMap<(&str, &str), u32> = HashMap::new();
-    // Java: each variable's declared type (`None` when a name is declared with two), and the
-    // calls made through a variable, to be read as calls through its type.
+    // Java and TypeScript: each variable's declared type (`None` when a name is declared with
+    // two), and the calls made through a variable, to be read as calls through its type.
     let mut declared: HashMap<&str, Option<&str>> = HashMap::new();
     let mut receiver_calls: Vec<(&str, &str)> = Vec::new();
     let mut cursor = QueryCursor::new();
@@ -299,12 +299,13 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols
 }
 
-/// The name of a declared Java type, without its type arguments or qualifier (`Map` of
-/// `Map<String, Long>`, `Entry` of `Map.Entry`); none for primitives, arrays and `var`.
+/// The name of a declared Java or TypeScript type, without its type arguments or qualifier
+/// (`Map` of `Map<String, Long>`, `Entry` of `Map.Entry`, `Client` of `api.Client`); none for
+/// primitives, arrays, unions, `var` and the like.
 fn declared_type_name<'a>(node: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
     match node.kind() {
         "type_identifier" => Some(text(node, source)).filter(|name| *name != "var"),
-        "scoped_type_identifier" => {
+        "scoped_type_identifier" | "nested_type_identifier" => {
             let mut cursor = node.walk();
             let last = node.named_children(&mut cursor).last()?;
             declared_type_name(last, source)
@@ -972,6 +973,14 @@ mod tests {
         assert_eq!(typed(Language::Rust, rust), [owned("Pool", "with_capacity", 1), owned("Semaphore", "new", 2)]);
         let script = "Pool.create(4);\npool.take();\nconsole.log(1);\n";
         assert_eq!(typed(Language::TypeScript, script), [owned("Pool", "create", 1)]);
+        let class = "class Step {\n  private cache: Map<string, Blob>;\n  constructor(private readonly client: api.RegistryClient) {}\n  \
+                     run(tag?: Tag, ids: string[]) {\n    this.client.pull(tag);\n    this.cache.get(tag);\n    \
+                     const reader: Reader | null = null;\n    reader.read();\n    tag.parse();\n    ids.map(String);\n  }\n}\n";
+        assert_eq!(
+            typed(Language::TypeScript, class),
+            [owned("Map", "get", 1), owned("RegistryClient", "pull", 1), owned("Tag", "parse", 1)],
+            "a union and an array say nothing"
+        );
         // Java: calls through a variable are calls through its declared type.
         let java = "class A {\n  private final RegistryClient client;\n  private Map<String, Blob> blobs;\n  \
                     void f(Request request, int n) {\n    client.pull();\n    this.client.pull();\n    request.send();\n    \
