@@ -15,3 +15,10 @@
 ; A call through a type (`Semaphore::new(5)`), which says whose function it is.
 (call_expression function: (scoped_identifier path: (identifier) @call.owner name: (identifier) @call.name))
 (call_expression function: (scoped_identifier path: (scoped_identifier name: (identifier) @call.owner) name: (identifier) @call.name))
+; Fields, parameters and bindings with their declared types, and the method calls made through
+; them (`sem.acquire()`, `self.sem.acquire()`), which say whose method is called.
+(field_declaration name: (field_identifier) @variable.name type: (_) @variable.type)
+(parameter pattern: (identifier) @variable.name type: (_) @variable.type)
+(let_declaration pattern: (identifier) @variable.name type: (_) @variable.type)
+(call_expression function: (field_expression value: (identifier) @call.receiver field: (field_identifier) @call.name))
+(call_expression function: (field_expression value: (field_expression value: (self) field: (field_identifier) @call.receiver) field: (field_identifier) @call.name))

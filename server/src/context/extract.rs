@@ -171,8 +171,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
         language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
     let mut typed_calls: HashMap<(&str, &str), u32> = HashMap::new();
-    // Java and TypeScript: each variable's declared type (`None` when a name is declared with
-    // two), and the calls made through a variable, to be read as calls through its type.
+    // Each variable's, parameter's and field's declared type (`None` when a name is declared
+    // with two), and the calls made through one, to be read as calls through its type.
     let mut declared: HashMap<&str, Option<&str>> = HashMap::new();
     let mut receiver_calls: Vec<(&str, &str)> = Vec::new();
     let mut cursor = QueryCursor::new();
@@ -299,9 +299,9 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols
 }
 
-/// The name of a declared Java or TypeScript type, without its type arguments or qualifier
-/// (`Map` of `Map<String, Long>`, `Entry` of `Map.Entry`, `Client` of `api.Client`); none for
-/// primitives, arrays, unions, `var` and the like.
+/// The name of a declared type, without its type arguments or qualifier (`Map` of
+/// `Map<String, Long>`, `Entry` of `Map.Entry`, `Client` of `api.Client`, `Semaphore` of
+/// `&Arc<sync::Semaphore>`); none for primitives, arrays, tuples, unions, `var` and the like.
 fn declared_type_name<'a>(node: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
     match node.kind() {
         "type_identifier" => Some(text(node, source)).filter(|name| *name != "var"),
@@ -310,7 +310,18 @@ fn declared_type_name<'a>(node: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
             let last = node.named_children(&mut cursor).last()?;
             declared_type_name(last, source)
         }
-        "generic_type" => declared_type_name(node.named_child(0)?, source),
+        // Rust: a method called through a smart pointer or a reference is its target's.
+        "generic_type" => {
+            let base = declared_type_name(node.named_child(0)?, source)?;
+            match base {
+                "Arc" | "Rc" | "Box" | "Pin" => {
+                    let arguments = node.child_by_field_name("type_arguments")?;
+                    declared_type_name(arguments.named_child(0)?, source)
+                }
+                _ => Some(base),
+            }
+        }
+        "reference_type" => declared_type_name(node.child_by_field_name("type")?, source),
         _ => None,
     }
 }
@@ -971,6 +982,20 @@ mod tests {
         let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
         let rust = "fn f() {\n    let s = Semaphore::new(1);\n    Semaphore::new(2);\n    crate::sync::Pool::with_capacity(3);\n    Self::new();\n    io::stdout();\n    s.acquire();\n}\n";
         assert_eq!(typed(Language::Rust, rust), [owned("Pool", "with_capacity", 1), owned("Semaphore", "new", 2)]);
+        let fields = "struct Batch {\n    ll_sem: Arc<sync::Semaphore>,\n    waiters: Vec<Waiter>,\n}\n\
+                      impl Batch {\n    fn close(&self, notify: &Notify, pair: (u8, u8)) {\n        self.ll_sem.acquire(1);\n        \
+                      self.waiters.clear();\n        notify.notify_waiters();\n        let timer: Box<Timer> = make();\n        \
+                      timer.reset();\n        pair.clone();\n    }\n}\n";
+        assert_eq!(
+            typed(Language::Rust, fields),
+            [
+                owned("Notify", "notify_waiters", 1),
+                owned("Semaphore", "acquire", 1),
+                owned("Timer", "reset", 1),
+                owned("Vec", "clear", 1)
+            ],
+            "through an `Arc`, a `Box` or a reference, its target's; a tuple says nothing"
+        );
         let script = "Pool.create(4);\npool.take();\nconsole.log(1);\n";
         assert_eq!(typed(Language::TypeScript, script), [owned("Pool", "create", 1)]);
         let class = "class Step {\n  private cache: Map<string, Blob>;\n  constructor(private readonly client: api.RegistryClient) {}\n  \
