@@ -339,25 +339,30 @@ fn parts_block(
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
 /// of a generated file, and its text in a fence the text cannot end.
 fn full_block(path: &str, note: &str, text: &str) -> String {
-    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
-    fenced(&format!("### {path}{note}{generated}\n"), text)
+    file_block(path, note, text, text)
 }
 
 /// The pack's block for the source file at `path` in full: as [`full_block`], but a licence
 /// header at its top is left out (the heading says which lines), as it tells the model
 /// nothing about the code and takes the room of a hundred tokens and more in each file.
 fn source_block(path: &str, text: &str) -> String {
-    let Some(header) = licence_header(text) else { return full_block(path, "", text) };
-    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
-    let note = format!(" [lines 1-{}, its licence header, left out]", header.lines);
-    fenced(&format!("### {path}{note}{generated}\n"), &text[header.rest..])
+    match licence_header(text) {
+        Some(header) => {
+            let note = format!(" [lines 1-{}, its licence header, left out]", header.lines);
+            file_block(path, &note, text, &text[header.rest..])
+        }
+        None => full_block(path, "", text),
+    }
 }
 
-/// `heading`, then `text` in a fence the text cannot end.
-fn fenced(heading: &str, text: &str) -> String {
-    let fence = fence_for(text);
-    let newline = if text.ends_with('\n') { "" } else { "\n" };
-    format!("{heading}{fence}\n{text}{newline}{fence}\n\n")
+/// The block of the file at `path` whose text is `whole`, showing `shown` of it (all of it, or
+/// what follows a part left out): its heading, with `note` and the mark of a generated file,
+/// then `shown` in a fence it cannot end.
+fn file_block(path: &str, note: &str, whole: &str, shown: &str) -> String {
+    let generated = generated_marker(whole).map(generated_note).unwrap_or_default();
+    let fence = fence_for(shown);
+    let newline = if shown.ends_with('\n') { "" } else { "\n" };
+    format!("### {path}{note}{generated}\n{fence}\n{shown}{newline}{fence}\n\n")
 }
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
@@ -902,16 +907,22 @@ mod tests {
         (dir, index, "`Semaphore::close` hangs while closing")
     }
 
+    /// The pack of 2,000 tokens for [`parking_semaphore`], with the parking module moved to
+    /// place `at` of the ranking (its end, when past it).
+    fn parking_semaphore_pack(at: usize) -> ContextPack {
+        let (dir, index, issue) = parking_semaphore();
+        let mut ranked = rank(&index, issue);
+        let from = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
+        let parking = ranked.remove(from);
+        ranked.insert(at.min(ranked.len()), parking);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        build_pack(&index, &ranked, &[], &analyze(issue), 2_000, read)
+    }
+
     #[test]
     fn what_the_shown_code_uses_from_a_ranked_file_the_map_has_no_room_for_is_listed() {
-        let (dir, index, issue) = parking_semaphore();
         // Ranked among the files the map would list, but after those it has room for.
-        let mut ranked = rank(&index, issue);
-        let at = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
-        let parking = ranked.remove(at);
-        ranked.insert(30, parking);
-        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 2_000, read);
+        let pack = parking_semaphore_pack(30);
         let ranked_entries = pack.text.matches("\nsrc/closing/close_").count();
         assert!((1..20).contains(&ranked_entries), "the map runs out of room first: {}", pack.text);
         for k in 0..8 {
@@ -924,14 +935,8 @@ mod tests {
 
     #[test]
     fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
-        let (dir, index, issue) = parking_semaphore();
         // Ranked past the map's reach.
-        let mut ranked = rank(&index, issue);
-        let at = ranked.iter().position(|file| file.path == "src/park/parking.rs").expect("ranked");
-        let parking = ranked.remove(at);
-        ranked.push(parking);
-        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &ranked, &[], &analyze(issue), 2_000, read);
+        let pack = parking_semaphore_pack(usize::MAX);
         assert_eq!(pack.full_files[0], "src/sync/semaphore.rs", "{}", pack.text);
         let used = &pack.text[pack
             .text
