@@ -14,5 +14,7 @@
 (local_variable_declaration type: (_) @variable.type declarator: (variable_declarator name: (identifier) @variable.name))
 (formal_parameter type: (_) @variable.type name: (identifier) @variable.name)
 (enhanced_for_statement type: (_) @variable.type name: (identifier) @variable.name)
+; A `var` holds what its value builds (`var client = new RegistryClient(url)`).
+(local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @variable.name value: (_) @variable.value))
 (method_invocation object: (identifier) @call.receiver name: (identifier) @call.name)
 (method_invocation object: (field_access object: (this) field: (identifier) @call.receiver) name: (identifier) @call.name)

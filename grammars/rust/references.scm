@@ -22,3 +22,6 @@
 (let_declaration pattern: (identifier) @variable.name type: (_) @variable.type)
 (call_expression function: (field_expression value: (identifier) @call.receiver field: (field_identifier) @call.name))
 (call_expression function: (field_expression value: (field_expression value: (self) field: (field_identifier) @call.receiver) field: (field_identifier) @call.name))
+; A binding with no written type holds what its value builds, when a constructor of a named type
+; builds it (`let sem = Semaphore::new(1)`, `let p = Point { x, y }`; see `constructed_type_name`).
+(let_declaration pattern: (identifier) @variable.name !type value: (_) @variable.value)

@@ -14,5 +14,8 @@
 (required_parameter pattern: (identifier) @variable.name type: (type_annotation (_) @variable.type))
 (optional_parameter pattern: (identifier) @variable.name type: (type_annotation (_) @variable.type))
 (public_field_definition name: (property_identifier) @variable.name type: (type_annotation (_) @variable.type))
+; One with no written type holds what its value builds (`const client = new RegistryClient(url)`).
+(variable_declarator name: (identifier) @variable.name !type value: (_) @variable.value)
+(public_field_definition name: (property_identifier) @variable.name !type value: (_) @variable.value)
 (call_expression function: (member_expression object: (identifier) @call.receiver property: (property_identifier) @call.name))
 (call_expression function: (member_expression object: (member_expression object: (this) property: (property_identifier) @call.receiver) property: (property_identifier) @call.name))

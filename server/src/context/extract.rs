@@ -192,6 +192,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "call.name" => call_name = Some(text(node, source)),
                 "call.receiver" => call_receiver = Some(text(node, source)),
                 "variable.type" => variable_type = declared_type_name(node, source),
+                "variable.value" => variable_type = constructed_type_name(node, source),
                 "variable.name" => variable_name = Some(text(node, source)),
                 "path.written" => {
                     let path = text(node, source);
@@ -324,6 +325,68 @@ fn declared_type_name<'a>(node: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
         "reference_type" => declared_type_name(node.child_by_field_name("type")?, source),
         _ => None,
     }
+}
+
+/// How many wrappers (`?`, `.await`, `.unwrap()`, `Arc::new(...)`) a value may have around the
+/// constructor that says its type; generated code can nest them without end.
+const MAX_VALUE_WRAPPERS: usize = 8;
+
+/// The type a binding with no written type holds, where its value is built by a constructor of
+/// a named type: `Semaphore::new(1)`, `Client::connect(addr).await?`, `Config::load().unwrap()`,
+/// `Arc::new(Pool::default())` (its target's, as with a written `Arc<Pool>`), `Point { x, y }`,
+/// `new RegistryClient(url)`. None for any other value (a function's or method's result, a
+/// literal) and for `Self`: nothing says what those hold without inferring types.
+fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
+    let mut node = value;
+    for _ in 0..MAX_VALUE_WRAPPERS {
+        let type_name = match node.kind() {
+            "try_expression" | "await_expression" | "parenthesized_expression" => {
+                node = node.named_child(0)?;
+                continue;
+            }
+            "struct_expression" => declared_type_name(node.child_by_field_name("name")?, source),
+            "object_creation_expression" => declared_type_name(node.child_by_field_name("type")?, source),
+            "new_expression" => {
+                let constructor = node.child_by_field_name("constructor")?;
+                match constructor.kind() {
+                    "identifier" => Some(text(constructor, source)),
+                    "member_expression" => Some(text(constructor.child_by_field_name("property")?, source)),
+                    _ => None,
+                }
+            }
+            "call_expression" => {
+                let function = node.child_by_field_name("function")?;
+                match function.kind() {
+                    // `Config::load().unwrap()` holds what `load` builds, as does `...expect("...")`.
+                    "field_expression"
+                        if matches!(text(function.child_by_field_name("field")?, source), "unwrap" | "expect") =>
+                    {
+                        node = function.child_by_field_name("value")?;
+                        continue;
+                    }
+                    "scoped_identifier" => {
+                        let path = function.child_by_field_name("path")?;
+                        let owner = match path.kind() {
+                            "identifier" => text(path, source),
+                            "scoped_identifier" => text(path.child_by_field_name("name")?, source),
+                            _ => return None,
+                        };
+                        let called = text(function.child_by_field_name("name")?, source);
+                        if matches!((owner, called), ("Arc" | "Rc" | "Box", "new") | ("Box", "pin")) {
+                            node = node.child_by_field_name("arguments")?.named_child(0)?;
+                            continue;
+                        }
+                        Some(owner)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        // A type's name starts with a capital; `Self`, like `this`, names no type of its own.
+        return type_name.filter(|name| name.starts_with(|c: char| c.is_uppercase()) && *name != "Self");
+    }
+    None
 }
 
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
@@ -981,7 +1044,10 @@ mod tests {
         let typed = |language, source: &str| -> Vec<(String, String, u32)> { symbols(language, source).typed_calls };
         let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
         let rust = "fn f() {\n    let s = Semaphore::new(1);\n    Semaphore::new(2);\n    crate::sync::Pool::with_capacity(3);\n    Self::new();\n    io::stdout();\n    s.acquire();\n}\n";
-        assert_eq!(typed(Language::Rust, rust), [owned("Pool", "with_capacity", 1), owned("Semaphore", "new", 2)]);
+        assert_eq!(
+            typed(Language::Rust, rust),
+            [owned("Pool", "with_capacity", 1), owned("Semaphore", "acquire", 1), owned("Semaphore", "new", 2)]
+        );
         let fields = "struct Batch {\n    ll_sem: Arc<sync::Semaphore>,\n    waiters: Vec<Waiter>,\n}\n\
                       impl Batch {\n    fn close(&self, notify: &Notify, pair: (u8, u8)) {\n        self.ll_sem.acquire(1);\n        \
                       self.waiters.clear();\n        notify.notify_waiters();\n        let timer: Box<Timer> = make();\n        \
@@ -1021,6 +1087,52 @@ mod tests {
                 owned("RegistryClient", "pull", 2)
             ],
             "`request` is declared with two types, `v` with none, and `xs` is an array"
+        );
+    }
+
+    #[test]
+    fn a_binding_built_by_a_constructor_holds_its_type() {
+        let typed = |language, source: &str| -> Vec<(String, String, u32)> {
+            symbols(language, source).typed_calls.into_iter().filter(|(_, called, _)| called != "new").collect()
+        };
+        let owned = |owner: &str, called: &str| (owner.to_owned(), called.to_owned(), 1);
+        let rust = "async fn f() -> io::Result<()> {\n    let mut sem = sync::Semaphore::new(1);\n    sem.acquire();\n    \
+                    let listener = TcpListener::bind(addr).await?;\n    listener.accept();\n    \
+                    let config = Config::load(path).unwrap();\n    config.validate();\n    \
+                    let pool = Arc::new(Pool::default());\n    pool.get();\n    \
+                    let point = geometry::Point { x: 1, y: 2 };\n    point.norm();\n    \
+                    let made = make();\n    made.run();\n    let this = Self::new();\n    this.reset();\n    \
+                    let boxed = Box::new(helper());\n    boxed.call();\n    let text: String = Name::new();\n    text.len();\n}\n";
+        assert_eq!(
+            typed(Language::Rust, rust),
+            [
+                owned("Config", "load"),
+                owned("Config", "validate"),
+                owned("Point", "norm"),
+                owned("Pool", "default"),
+                owned("Pool", "get"),
+                owned("Semaphore", "acquire"),
+                owned("String", "len"),
+                owned("TcpListener", "accept"),
+                owned("TcpListener", "bind"),
+            ],
+            "a function's result, `Self` and a boxed call say nothing; a written type wins"
+        );
+        let java = "class A {\n  void f() {\n    var client = new api.RegistryClient(url);\n    client.pull();\n    \
+                    var cache = new HashMap<String, Blob>();\n    cache.get(key);\n    var made = make();\n    made.run();\n    \
+                    List<Blob> blobs = new ArrayList<>();\n    blobs.add(blob);\n  }\n}\n";
+        assert_eq!(
+            typed(Language::Java, java),
+            [owned("HashMap", "get"), owned("List", "add"), owned("RegistryClient", "pull")],
+            "a written type wins over the class built"
+        );
+        let script = "class Step {\n  private cache = new Map<string, Blob>();\n  run() {\n    \
+                      const client = new api.RegistryClient(url);\n    client.pull();\n    this.cache.get(tag);\n    \
+                      let reader = open();\n    reader.read();\n    const list: Items = new Array();\n    list.push(1);\n  }\n}\n";
+        assert_eq!(
+            typed(Language::TypeScript, script),
+            [owned("Items", "push"), owned("Map", "get"), owned("RegistryClient", "pull")],
+            "a written type wins over the class built"
         );
     }
 
