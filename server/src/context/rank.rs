@@ -186,6 +186,9 @@ pub struct Signals {
     path_mentions: Signal,
     relations: Signal,
     package: Vec<f64>,
+    /// For each file the package signal lifts, the name of the file in its package that lends
+    /// it (the strongest direct hit there).
+    package_leads: Vec<String>,
     parent: Vec<f64>,
     prior: Vec<f64>,
     /// How many other files use what each file defines (by name, as the graph links them).
@@ -223,6 +226,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
         let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
         (0..n).map(|i| symbols[i].max(paths[i])).collect()
     };
+    let (package, package_leads) = package_signal(&files, &direct);
     Signals {
         paths: files.iter().map(|f| f.path.clone()).collect(),
         tests: files.iter().map(|f| is_test_path(&f.path)).collect(),
@@ -230,7 +234,8 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
         packages: files.iter().map(|f| package_of(f)).collect(),
         about_tests: query.about_tests,
         about_examples: query.about_examples,
-        package: package_signal(&files, &direct),
+        package,
+        package_leads,
         parent: parent_signal(&files, &direct),
         lexical,
         symbols,
@@ -281,7 +286,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * lexical[i], r.clone())));
             if signals.package[i] > 0.05 {
-                reasons.push((weights.package * signals.package[i], same_package(&signals.packages[i])));
+                reasons.push((weights.package * signals.package[i], same_package(signals, i)));
             }
             if signals.parent[i] > 0.05 {
                 reasons.push((weights.parent * signals.parent[i], DECLARES_MODULE.into()));
@@ -334,7 +339,7 @@ const DECLARES_MODULE: &str = "declares the module of a named file";
 /// Why a file that nothing in the issue names still ranks: the weak signal it has.
 fn weak_reason(signals: &Signals, i: usize) -> String {
     if signals.package[i] > 0.0 {
-        same_package(&signals.packages[i])
+        same_package(signals, i)
     } else if signals.parent[i] > 0.0 {
         DECLARES_MODULE.into()
     } else {
@@ -346,10 +351,13 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
     }
 }
 
-fn same_package(package: &str) -> String {
-    match package {
-        "" => "same package as a named file (the top folder)".into(),
-        package => format!("same package as a named file ({package})"),
+/// The package signal's reason, naming the file that lends it: ``same package as `Mock.java`
+/// (org.mockito)``.
+fn same_package(signals: &Signals, i: usize) -> String {
+    let lead = &signals.package_leads[i];
+    match signals.packages[i].as_str() {
+        "" => format!("same package as `{lead}` (the top folder)"),
+        package => format!("same package as `{lead}` ({package})"),
     }
 }
 
@@ -739,15 +747,28 @@ fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (File
     (graph, users)
 }
 
-/// Package siblings share a fraction of their strongest member's direct score.
-fn package_signal(files: &[&IndexedFile], direct: &[f64]) -> Vec<f64> {
-    let mut best: HashMap<String, f64> = HashMap::new();
+/// Package siblings share a fraction of their strongest member's direct score: each file's
+/// share, and the name of the member it comes from (of equals, the first by path).
+fn package_signal(files: &[&IndexedFile], direct: &[f64]) -> (Vec<f64>, Vec<String>) {
+    let mut best: HashMap<String, (f64, &str)> = HashMap::new();
     let packages: Vec<String> = files.iter().map(|f| package_of(f)).collect();
-    for (package, score) in packages.iter().zip(direct) {
-        let entry = best.entry(package.clone()).or_default();
-        *entry = entry.max(*score);
+    for ((package, score), file) in packages.iter().zip(direct).zip(files) {
+        let entry = best.entry(package.clone()).or_insert((0.0, ""));
+        if *score > entry.0 || (*score == entry.0 && *score > 0.0 && file.path.as_str() < entry.1) {
+            *entry = (*score, &file.path);
+        }
     }
-    packages.iter().zip(direct).map(|(package, own)| if *own > 0.0 { 0.0 } else { best[package] }).collect()
+    packages
+        .iter()
+        .zip(direct)
+        .map(|(package, own)| {
+            let (score, lead) = best[package];
+            if *own > 0.0 || score <= 0.0 {
+                return (0.0, String::new());
+            }
+            (score, lead.rsplit('/').next().unwrap_or(lead).to_owned())
+        })
+        .unzip()
 }
 
 /// The file that declares `path`'s module: `dir/mod.rs` (or `dir.rs`, `dir/lib.rs`,
@@ -863,7 +884,22 @@ mod tests {
         let (_unlinked_dir, unlinked) =
             self::index(&[("x.rs", "pub fn alone() {}\n"), ("y.rs", "pub fn other() {}\n")]);
         let ranked = rank(&unlinked, "Crash in `alone`");
-        assert_eq!(ranked[1].reasons, ["same package as a named file (the top folder)"], "{ranked:?}");
+        assert_eq!(ranked[1].reasons, ["same package as `x.rs` (the top folder)"], "{ranked:?}");
+    }
+
+    #[test]
+    fn a_package_sibling_names_the_file_that_lifts_it() {
+        let (_dir, index) = index(&[
+            ("src/main/java/org/acme/Engine.java", "package org.acme;\npublic class Engine { void start() {} }\n"),
+            ("src/main/java/org/acme/Gauge.java", "package org.acme;\npublic class Gauge { void read() {} }\n"),
+            ("src/main/java/org/other/Pump.java", "package org.other;\npublic class Pump { void run() {} }\n"),
+        ]);
+        let ranked = rank(&index, "`Engine.start` throws when cold");
+        assert_eq!(ranked[0].path, "src/main/java/org/acme/Engine.java");
+        let gauge = ranked.iter().find(|r| r.path.ends_with("Gauge.java")).unwrap();
+        assert_eq!(gauge.reasons, ["same package as `Engine.java` (org.acme)"], "{ranked:?}");
+        let pump = ranked.iter().find(|r| r.path.ends_with("Pump.java")).unwrap();
+        assert!(!pump.reasons.iter().any(|r| r.starts_with("same package")), "{pump:?}");
     }
 
     #[test]
