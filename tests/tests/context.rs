@@ -127,7 +127,12 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     assert!(full.contains(&json!("src/limiter.rs")) && !full.contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["text"].as_str().unwrap().contains("src/pool.rs"), "the map names it");
-    assert_eq!(pack["partFiles"], json!([]), "the issue points nowhere into it");
+    // The issue points nowhere into it: the one function where the words it shares with the
+    // issue gather is shown (of equals, the first).
+    assert_eq!(pack["partFiles"], json!(["src/pool.rs"]), "{pack:#}");
+    let part = "### src/pool.rs [in part: 1 of its 902 lines, the parts where the words it shares with the issue gather; \
+                read_file shows the rest]\nlines 3-3:\n```\npub fn acquire_0(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }\n```\n";
+    assert!(pack["text"].as_str().unwrap().contains(part), "{pack:#}");
 
     // When the issue names a function of the large file, that function is shown, with the
     // signatures of the rest in the map.

@@ -39,8 +39,9 @@ impl FirstContext {
 pub enum PackPlace {
     /// Its whole text is in the first prompt.
     Full,
-    /// Too large for the budget: the parts the issue points at are in the first prompt, and
-    /// its signatures in the map.
+    /// Too large for the budget: the parts the issue points at (or, where it points nowhere
+    /// into the file, where the words it shares gather) are in the first prompt, and its
+    /// signatures in the map.
     Part,
     /// Its path and main signatures are in the repository map.
     Map,

@@ -252,7 +252,8 @@ pub enum RunEvent {
     Context {
         /// Files given in full, best first.
         full_files: Vec<String>,
-        /// Files too large for the pack, given in the parts the issue points at, best first.
+        /// Files too large for the pack, given in the parts the issue points at (or where the
+        /// words it shares with the issue gather), best first.
         part_files: Vec<String>,
         /// How many files the repository map lists besides those given in part.
         mapped_files: usize,

@@ -12,7 +12,7 @@ use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
-use super::parts::{lines_around, merged, part_lines, parts_pointed_at};
+use super::parts::{lines_around, merged, part_lines, parts_pointed_at, parts_sharing_words};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
 use crate::workspace::{generated_marker, licence_header};
@@ -100,6 +100,16 @@ struct ShownPart {
     text: String,
 }
 
+/// What the parts of a file the issue points into are, as its heading says.
+const POINTED_PARTS: &str = "the parts the issue points at";
+/// What the parts of a file are that the issue points nowhere into.
+const WORD_PARTS: &str = "the parts where the words it shares with the issue gather";
+
+/// Of the ranked files, those the pack may show in the part where the words they share with
+/// the issue gather, when nothing in the issue points into them: the first five. Further down,
+/// such a part costs more room than it is likely to be worth (measured in BENCHMARKS.md).
+const WORD_PART_FILES: usize = 5;
+
 /// Ranked files the pack shows in full or in part at most.
 const SHOWN_FILES: usize = 10;
 
@@ -143,7 +153,7 @@ impl<'a> Shown<'a> {
             let part =
                 file.line.filter(|line| *line <= total).map(|line| lines_around(line, total, part_lines(full_budget)));
             let room = named_budget.saturating_sub(self.text.len());
-            match part.and_then(|part| parts_block(&file.path, NAMED_NOTE, &text, &[part], room)) {
+            match part.and_then(|part| parts_block(&file.path, NAMED_NOTE, POINTED_PARTS, &text, &[part], room)) {
                 Some((block, _)) => {
                     self.text.push_str(&block);
                     self.part_files.push(file.path.clone());
@@ -166,7 +176,7 @@ impl<'a> Shown<'a> {
         full_budget: usize,
         read: &impl Fn(&str) -> Option<String>,
     ) {
-        for file in ranked.iter().take(SHOWN_FILES) {
+        for (at, file) in ranked.iter().take(SHOWN_FILES).enumerate() {
             let Some(text) = read(&file.path) else {
                 self.unreadable.insert(&file.path);
                 continue;
@@ -180,9 +190,16 @@ impl<'a> Shown<'a> {
             // A file too big for what is left: the parts the issue points at, if it points into
             // it and they fit; the map shows its signatures either way.
             let Some(entry) = index.file(&file.path) else { continue };
-            let parts = parts_pointed_at(entry, &file.lines, mentioned, &text, part_lines(full_budget));
+            let cap = part_lines(full_budget);
+            let pointed = parts_pointed_at(entry, &file.lines, mentioned, &text, cap);
+            // Where nothing in the issue points into it, where the words it shares gather.
+            let (parts, what) = match pointed.is_empty() {
+                true if at < WORD_PART_FILES => (parts_sharing_words(entry, &file.words, &text, cap), WORD_PARTS),
+                true => (Vec::new(), WORD_PARTS),
+                false => (pointed, POINTED_PARTS),
+            };
             let room = full_budget.saturating_sub(self.text.len());
-            if let Some((block, lines)) = parts_block(&file.path, "", &text, &parts, room) {
+            if let Some((block, lines)) = parts_block(&file.path, "", what, &text, &parts, room) {
                 self.text.push_str(&block);
                 self.part_files.push(file.path.clone());
                 let code: Vec<&str> = text.lines().collect();
@@ -298,6 +315,7 @@ fn repository_map(
 fn parts_block(
     path: &str,
     note: &str,
+    what: &str,
     text: &str,
     parts: &[(u32, u32)],
     room: usize,
@@ -309,7 +327,7 @@ fn parts_block(
         let shown = merged(chosen);
         let count: u32 = shown.iter().map(|(start, end)| end - start + 1).sum();
         let mut block = format!(
-            "### {path}{note} [in part: {count} of its {} lines, the parts the issue points at; read_file shows the rest]{generated}\n",
+            "### {path}{note} [in part: {count} of its {} lines, {what}; read_file shows the rest]{generated}\n",
             lines.len()
         );
         for (start, end) in shown {
@@ -735,7 +753,7 @@ mod tests {
         }
         semaphore.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/semaphore.rs", semaphore)]);
-        let pack = pack_for(&dir, &index, "the semaphore stalls", 400);
+        let pack = pack_for(&dir, &index, "it stalls under load", 400);
         map_entry_of(&pack, "src/semaphore.rs").to_owned()
     }
 
@@ -757,7 +775,7 @@ mod tests {
         let mut panel = component.to_owned();
         panel.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/Panel.tsx", panel)]);
-        let pack = pack_for(&dir, &index, "the panel stays open", 400);
+        let pack = pack_for(&dir, &index, "it stays open", 400);
         let map = map_entry_of(&pack, "src/Panel.tsx");
         assert!(
             map.starts_with("src/Panel.tsx\n      1: function Panel(props: Props)\n     10: function usePanel(): Props\n      5: function onKey(event: KeyboardEvent)\n"),
@@ -786,7 +804,7 @@ mod tests {
         );
         pool.push_str(&"// filler\n".repeat(400));
         let (dir, index) = workspace(&[("src/pool.rs", pool)]);
-        let pack = pack_for(&dir, &index, "the pool leaks", 400);
+        let pack = pack_for(&dir, &index, "memory leaks", 400);
         let entry = map_entry_of(&pack, "src/pool.rs");
         assert!(entry.contains("\n      3: pub fn new() -> Self (of `Pool`)\n"), "{entry}");
         assert!(entry.contains("\n      8: pub fn new() -> Self (of `Cache`)\n"), "{entry}");
@@ -1066,6 +1084,53 @@ mod tests {
         assert!(tight.text.contains("[in part: 9 of its 616 lines,"), "{}", tight.text);
         assert!(!tight.text.contains("pub fn release(&self, worker: u32) {\n        drop"), "{}", tight.text);
         assert!(tight.tokens <= 130, "{}", tight.text);
+    }
+
+    #[test]
+    fn a_large_file_the_issue_points_nowhere_into_shows_where_its_words_gather() {
+        let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
+        // Prose only: no name, path with a line or quoted message points into the file.
+        let issue = "The pool is exhausted although a worker sits idle";
+        let ranked = rank(&index, issue);
+        assert!(ranked[0].lines.is_empty(), "{ranked:?}");
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert_eq!(pack.part_files, ["src/pool.rs"], "{}", pack.text);
+        let heading = "[in part: 9 of its 616 lines, the parts where the words it shares with the issue gather;";
+        assert!(pack.text.contains(heading), "{}", pack.text);
+        // The method the words gather in (`idle` three times, `exhausted`, `pool`, `worker` in
+        // its comment), with its comment and attribute; not `release`, which has `worker` alone.
+        let acquire = "lines 304-312:\n```\n    /// Takes a worker, waiting while all are busy.\n    #[inline]\n    pub fn acquire(&self) -> u32 {\n";
+        assert!(pack.text.contains(acquire), "{}", pack.text);
+        assert!(!pack.text.contains("lines 613-"), "one part: {}", pack.text);
+
+        // A long function: the part of it where the words gather.
+        let mut long = String::from("pub fn drain(&self) {\n");
+        for n in 0..400 {
+            let _ = writeln!(long, "    step_{n}();");
+        }
+        long.push_str("    // the worker sits idle: the pool is exhausted\n    wake_idle_worker();\n");
+        for n in 400..600 {
+            let _ = writeln!(long, "    step_{n}();");
+        }
+        long.push_str("}\n");
+        let (dir, index) = workspace(&[("src/drain.rs", long)]);
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert_eq!(pack.part_files, ["src/drain.rs"], "{}", pack.text);
+        let window = pack.text.find("    // the worker sits idle").unwrap_or_else(|| panic!("{}", pack.text));
+        // The words (lines 402 and 403) in the middle of the window.
+        assert!(pack.text[..window].contains("lines 363-442:\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn only_the_first_five_ranked_files_show_where_their_words_gather() {
+        let files: Vec<(String, String)> =
+            ["a", "b", "c", "d", "e", "f"].iter().map(|name| (format!("src/{name}.rs"), large_pool())).collect();
+        let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+        let (dir, index) = workspace(&files);
+        let issue = "The pool is exhausted although a worker sits idle";
+        let ranked: Vec<String> = rank(&index, issue).into_iter().map(|file| file.path).collect();
+        let pack = pack_for(&dir, &index, issue, 8_000);
+        assert_eq!(pack.part_files, ranked[..5], "{}", pack.text);
     }
 
     #[test]
@@ -1483,7 +1548,7 @@ mod tests {
             for &(start, last) in &parts {
                 proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{parts:?}");
             }
-            if let Some((block, shown)) = parts_block("src/a.rs", "", &text, &parts, room) {
+            if let Some((block, shown)) = parts_block("src/a.rs", "", POINTED_PARTS, &text, &parts, room) {
                 proptest::prop_assert!(block.len() <= room);
                 for (start, end) in shown {
                     proptest::prop_assert!(1 <= start && start <= end && end as usize <= lines, "{parts:?}");
@@ -1507,8 +1572,9 @@ mod tests {
     }
 
     #[test]
-    fn a_large_file_the_issue_points_nowhere_into_is_only_mapped() {
-        let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
+    fn a_large_file_the_issue_points_nowhere_into_nor_shares_words_with_a_function_is_only_mapped() {
+        // `pool` stands in the file's name and type, but in no function.
+        let (dir, index) = workspace(&[("src/pool.rs", large_pool().replace("pool exhausted", "none left"))]);
         let pack = pack_for(&dir, &index, "the pool is slow", 2_000);
         assert!(pack.part_files.is_empty(), "{}", pack.text);
         assert_eq!(pack.mapped_files, ["src/pool.rs"]);

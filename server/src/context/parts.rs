@@ -2,9 +2,10 @@
 //! whole: which lines the issue points at, and how far each part reaches (a whole method
 //! with its comments, a long type's declaration, the lines around a trace's line).
 
-use super::extract::Definition;
+use super::extract::{Definition, DefinitionKind};
 use super::index::IndexedFile;
 use super::mentioned::Mentioned;
+use super::terms;
 
 /// A part of a large file holds a whole definition up to this many lines, else this many
 /// lines around the line it is for.
@@ -120,6 +121,66 @@ pub(super) fn parts_pointed_at(
         }
     }
     parts
+}
+
+/// The part of a large file where the issue's `words` gather, for a file the issue points
+/// nowhere into (its ranking rests on the words it shares): the function or method, with its
+/// comments, whose lines hold the most of them, each word weighed by what it adds to the
+/// file's score and counted up to three times (of one longer than `cap` lines, the `cap` lines
+/// of it that hold the most); not test code. One part, not [`MAX_PARTS`]: a guess from words
+/// is worth less room than a place the issue names.
+pub(super) fn parts_sharing_words(
+    file: &IndexedFile,
+    words: &[(String, f64)],
+    text: &str,
+    cap: u32,
+) -> Vec<(u32, u32)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len() as u32;
+    if words.is_empty() || total == 0 {
+        return Vec::new();
+    }
+    // For each word, how often it stands in the lines before each line (prefix sums).
+    let mut before: Vec<Vec<u32>> = vec![vec![0; lines.len() + 1]; words.len()];
+    for (at, line) in lines.iter().enumerate() {
+        let found = terms::words(line);
+        for (word, sums) in words.iter().zip(before.iter_mut()) {
+            sums[at + 1] = sums[at] + found.iter().filter(|w| **w == word.0).count() as u32;
+        }
+    }
+    let holds = |start: u32, end: u32| -> f64 {
+        let (first, last) = (start.clamp(1, total) as usize, end.clamp(1, total) as usize);
+        words
+            .iter()
+            .zip(&before)
+            .map(|((_, weight), sums)| weight * f64::from((sums[last] - sums[first - 1]).min(3)))
+            .sum()
+    };
+    let mut scored: Vec<(f64, (u32, u32))> = file
+        .symbols
+        .definitions
+        .iter()
+        .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
+        .map(|d| (lead(d, &lines), d.end_line.min(total)))
+        .filter(|(start, end)| start <= end)
+        .map(|(start, end)| match end - start < cap {
+            true => (start, end),
+            // A longer one: the `cap` lines of it that hold the most; of equals (windows that
+            // all hold one cluster of words), the middle one, which has the words in its middle.
+            false => {
+                let starts = start..=end + 1 - cap;
+                let most = starts.clone().map(|first| holds(first, first + cap - 1)).fold(0.0, f64::max);
+                let best: Vec<u32> = starts.filter(|first| holds(*first, first + cap - 1) >= most).collect();
+                let first = best[best.len() / 2];
+                (first, first + cap - 1)
+            }
+        })
+        .map(|(start, end)| (holds(start, end), (start, end)))
+        .filter(|(score, _)| *score > 0.0)
+        .collect();
+    // The most first; of equals, the shorter, then the first in the file.
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1.1 - a.1.0).cmp(&(b.1.1 - b.1.0))).then(a.1.cmp(&b.1)));
+    scored.first().map(|(_, part)| *part).into_iter().collect()
 }
 
 /// The definitions declared together with `definition`, in source order: those of its name,

@@ -35,6 +35,11 @@ pub struct RankedFile {
     /// issue names. Serialized as `line`, the first of them.
     #[serde(rename = "line", serialize_with = "first_line", skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<u32>,
+    /// The issue's words it shares, the one adding most to its score first, with what each
+    /// adds: where they gather in a large file is where the pack shows a part of it when
+    /// nothing else points into it.
+    #[serde(skip)]
+    pub words: Vec<(String, f64)>,
 }
 
 impl RankedFile {
@@ -53,6 +58,8 @@ fn first_line<S: serde::Serializer>(lines: &[u32], serializer: S) -> Result<S::O
 
 /// Lines kept of those a file's reasons point at.
 const MAX_POINTED_LINES: usize = 8;
+/// The issue's words a ranked file keeps of those it shares, the strongest.
+const SHARED_WORDS: usize = 8;
 
 /// Weights of the signals.
 #[derive(Debug, Clone, Copy)]
@@ -101,11 +108,13 @@ struct Signal {
     reasons: Vec<Vec<(f64, String)>>,
     /// The lines of each file its reasons point at, with those reasons' values.
     points: Vec<Vec<(f64, u32)>>,
+    /// The lexical signal's words of each file, with what each adds, the most first.
+    words: Vec<Vec<(String, f64)>>,
 }
 
 impl Signal {
     fn new(n: usize) -> Self {
-        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n] }
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n], words: Vec::new() }
     }
 
     /// [`Signal::add`] for a reason found at `line` of the file.
@@ -326,7 +335,8 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                     lines.push(line);
                 }
             }
-            RankedFile { path: signals.paths[i].clone(), score, reasons, lines }
+            let words = signals.lexical.words.get(i).cloned().unwrap_or_default();
+            RankedFile { path: signals.paths[i].clone(), score, reasons, lines, words }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
@@ -410,6 +420,10 @@ fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
             signal.reasons[i].push((signal.values[i], format!("shares words with the issue: {}", top.join(", "))));
         }
     }
+    signal.words = contributions
+        .into_iter()
+        .map(|terms| terms.into_iter().take(SHARED_WORDS).map(|(value, term)| (term.to_owned(), value)).collect())
+        .collect();
     signal
 }
 
