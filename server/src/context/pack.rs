@@ -191,15 +191,19 @@ impl<'a> Shown<'a> {
             // it and they fit; the map shows its signatures either way.
             let Some(entry) = index.file(&file.path) else { continue };
             let cap = part_lines(full_budget);
-            let pointed = parts_pointed_at(entry, &file.lines, mentioned, &text, cap);
-            // Where nothing in the issue points into it, where the words it shares gather.
-            let (parts, what) = match pointed.is_empty() {
-                true if at < WORD_PART_FILES => (parts_sharing_words(entry, &file.words, &text, cap), WORD_PARTS),
-                true => (Vec::new(), WORD_PARTS),
-                false => (pointed, POINTED_PARTS),
-            };
             let room = full_budget.saturating_sub(self.text.len());
-            if let Some((block, lines)) = parts_block(&file.path, "", what, &text, &parts, room) {
+            let pointed = parts_pointed_at(entry, &file.lines, mentioned, &text, cap);
+            let shown = match pointed.is_empty() {
+                false => parts_block(&file.path, "", POINTED_PARTS, &text, &pointed, room),
+                // Where nothing in the issue points into it, where the words it shares gather:
+                // in a part of half the size, or a quarter, when a whole one does not fit.
+                true if at < WORD_PART_FILES => [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
+                    let parts = parts_sharing_words(entry, &file.words, &text, cap);
+                    parts_block(&file.path, "", WORD_PARTS, &text, &parts, room)
+                }),
+                true => None,
+            };
+            if let Some((block, lines)) = shown {
                 self.text.push_str(&block);
                 self.part_files.push(file.path.clone());
                 let code: Vec<&str> = text.lines().collect();
@@ -1119,6 +1123,26 @@ mod tests {
         let window = pack.text.find("    // the worker sits idle").unwrap_or_else(|| panic!("{}", pack.text));
         // The words (lines 402 and 403) in the middle of the window.
         assert!(pack.text[..window].contains("lines 363-442:\n"), "{}", pack.text);
+    }
+
+    #[test]
+    fn where_the_words_gather_is_shown_in_a_smaller_part_when_a_whole_one_does_not_fit() {
+        // Lines of a hundred characters: 80 of them take more than this budget's room for parts.
+        let mut long = String::from("pub fn drain(&self) {\n");
+        for n in 0..600 {
+            if n == 300 {
+                long.push_str("    // the worker sits idle: the pool is exhausted\n    wake_idle_worker();\n");
+            }
+            let _ = writeln!(long, "    step_{n:03}(); // {}", "-".repeat(80));
+        }
+        long.push_str("}\n");
+        let (dir, index) = workspace(&[("src/drain.rs", long)]);
+        let pack = pack_for(&dir, &index, "The pool is exhausted although a worker sits idle", 2_000);
+        assert_eq!(pack.part_files, ["src/drain.rs"], "{}", pack.text);
+        // Half a part's size, the words (lines 302 and 303) in its middle.
+        assert!(pack.text.contains("[in part: 40 of its 604 lines, the parts where the words"), "{}", pack.text);
+        assert!(pack.text.contains("lines 283-322:\n"), "{}", pack.text);
+        assert!(pack.tokens <= 2_000);
     }
 
     #[test]
