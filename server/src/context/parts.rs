@@ -127,8 +127,9 @@ pub(super) fn parts_pointed_at(
 /// nowhere into (its ranking rests on the words it shares): the function or method, with its
 /// comments, whose lines hold the most of them, each word weighed by what it adds to the
 /// file's score and counted up to three times (of one longer than `cap` lines, the `cap` lines
-/// of it that hold the most); not test code. One part, not [`MAX_PARTS`]: a guess from words
-/// is worth less room than a place the issue names.
+/// of it that hold the most); not test code. Where no function holds any of them (a table of
+/// data, an enum of settings), the `cap` lines of the file that hold the most. One part, not
+/// [`MAX_PARTS`]: a guess from words is worth less room than a place the issue names.
 pub(super) fn parts_sharing_words(
     file: &IndexedFile,
     words: &[(String, f64)],
@@ -156,6 +157,18 @@ pub(super) fn parts_sharing_words(
             .map(|((_, weight), sums)| weight * f64::from((sums[last] - sums[first - 1]).min(3)))
             .sum()
     };
+    // The `cap` lines from `start` to `end` that hold the most; of equals (windows that all
+    // hold one cluster of words), the middle one, which has the words in its middle.
+    let best_window = |start: u32, end: u32| {
+        if end - start < cap {
+            return (start, end);
+        }
+        let starts = start..=end + 1 - cap;
+        let most = starts.clone().map(|first| holds(first, first + cap - 1)).fold(0.0, f64::max);
+        let best: Vec<u32> = starts.filter(|first| holds(*first, first + cap - 1) >= most).collect();
+        let first = best[best.len() / 2];
+        (first, first + cap - 1)
+    };
     let mut scored: Vec<(f64, (u32, u32))> = file
         .symbols
         .definitions
@@ -163,24 +176,18 @@ pub(super) fn parts_sharing_words(
         .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
         .map(|d| (lead(d, &lines), d.end_line.min(total)))
         .filter(|(start, end)| start <= end)
-        .map(|(start, end)| match end - start < cap {
-            true => (start, end),
-            // A longer one: the `cap` lines of it that hold the most; of equals (windows that
-            // all hold one cluster of words), the middle one, which has the words in its middle.
-            false => {
-                let starts = start..=end + 1 - cap;
-                let most = starts.clone().map(|first| holds(first, first + cap - 1)).fold(0.0, f64::max);
-                let best: Vec<u32> = starts.filter(|first| holds(*first, first + cap - 1) >= most).collect();
-                let first = best[best.len() / 2];
-                (first, first + cap - 1)
-            }
-        })
+        .map(|(start, end)| if end - start < cap { (start, end) } else { best_window(start, end) })
         .map(|(start, end)| (holds(start, end), (start, end)))
         .filter(|(score, _)| *score > 0.0)
         .collect();
     // The most first; of equals, the shorter, then the first in the file.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1.1 - a.1.0).cmp(&(b.1.1 - b.1.0))).then(a.1.cmp(&b.1)));
-    scored.first().map(|(_, part)| *part).into_iter().collect()
+    match scored.first() {
+        Some((_, part)) => vec![*part],
+        // No function holds them (a table of data, an enum of settings): the lines of the file
+        // that hold the most.
+        None => Some(best_window(1, total)).filter(|(start, end)| holds(*start, *end) > 0.0).into_iter().collect(),
+    }
 }
 
 /// The definitions declared together with `definition`, in source order: those of its name,
