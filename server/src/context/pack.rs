@@ -1597,6 +1597,14 @@ mod tests {
                     proptest::prop_assert!(1 <= start && start <= end && end as usize <= lines, "{parts:?}");
                 }
             }
+            // Where the words gather: one part at most, inside the file, no longer than `cap`.
+            let words = [("line".to_owned(), 0.5), ("idle".to_owned(), 2.0), ("absent".to_owned(), 1.0)];
+            let gathered = parts_sharing_words(&file, &words, &text.replace("line 7", "idle 7"), cap);
+            proptest::prop_assert!(gathered.len() <= 1, "{gathered:?}");
+            for &(start, last) in &gathered {
+                proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{gathered:?}");
+                proptest::prop_assert!(last - start < cap, "{gathered:?}");
+            }
         }
     }
 
