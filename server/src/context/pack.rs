@@ -167,7 +167,8 @@ impl<'a> Shown<'a> {
     }
 
     /// Shows the best of the `ranked` files within `full_budget` characters: in full while
-    /// they fit, else in the parts the issue points at.
+    /// they fit, else in the parts the issue points at, or where the words they share with it
+    /// gather.
     fn add_ranked(
         &mut self,
         index: &Index,
@@ -187,8 +188,9 @@ impl<'a> Shown<'a> {
                 self.full_files.push(file.path.clone());
                 continue;
             }
-            // A file too big for what is left: the parts the issue points at, if it points into
-            // it and they fit; the map shows its signatures either way.
+            // A file too big for what is left: the parts the issue points at if it points into
+            // it, else (among the first files) the part where the words it shares gather, if
+            // they fit; the map shows its signatures either way.
             let Some(entry) = index.file(&file.path) else { continue };
             let cap = part_lines(full_budget);
             let room = full_budget.saturating_sub(self.text.len());
