@@ -334,17 +334,29 @@ const MAX_VALUE_WRAPPERS: usize = 8;
 /// The type a binding with no written type holds, where its value is built by a constructor of
 /// a named type: `Semaphore::new(1)`, `Client::connect(addr).await?`, `Config::load().unwrap()`,
 /// `Arc::new(Pool::default())` (its target's, as with a written `Arc<Pool>`), `Point { x, y }`,
-/// `new RegistryClient(url)`. None for any other value (a function's or method's result, a
-/// literal) and for `Self`: nothing says what those hold without inferring types.
+/// `Message::Move { x, y }` (a `Message`), `new RegistryClient(url)`. A call through a type,
+/// `T::f(...)`, is taken to build a `T` whatever `f` returns (`Request::builder()` gives a
+/// `Request`, among whose methods the calls through the binding are then looked for). None for
+/// any other value (a free function's or a method's result, a literal) and for `Self`: nothing
+/// says what those hold without inferring types.
 fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
     let mut node = value;
-    for _ in 0..MAX_VALUE_WRAPPERS {
+    for _ in 0..=MAX_VALUE_WRAPPERS {
         let type_name = match node.kind() {
             "try_expression" | "await_expression" | "parenthesized_expression" => {
-                node = node.named_child(0)?;
+                node = first_named_child(node)?;
                 continue;
             }
-            "struct_expression" => declared_type_name(node.child_by_field_name("name")?, source),
+            // An enum's variant builds the enum: `Message::Move { x, y }` is a `Message`.
+            "struct_expression" => {
+                let name = node.child_by_field_name("name")?;
+                let owner = (name.kind() == "scoped_type_identifier")
+                    .then(|| name.child_by_field_name("path"))
+                    .flatten()
+                    .and_then(|path| last_path_segment(path, source))
+                    .filter(|owner| owner.starts_with(|c: char| c.is_uppercase()));
+                owner.or_else(|| declared_type_name(name, source))
+            }
             "object_creation_expression" => declared_type_name(node.child_by_field_name("type")?, source),
             "new_expression" => {
                 let constructor = node.child_by_field_name("constructor")?;
@@ -365,15 +377,10 @@ fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a st
                         continue;
                     }
                     "scoped_identifier" => {
-                        let path = function.child_by_field_name("path")?;
-                        let owner = match path.kind() {
-                            "identifier" => text(path, source),
-                            "scoped_identifier" => text(path.child_by_field_name("name")?, source),
-                            _ => return None,
-                        };
+                        let owner = last_path_segment(function.child_by_field_name("path")?, source)?;
                         let called = text(function.child_by_field_name("name")?, source);
                         if matches!((owner, called), ("Arc" | "Rc" | "Box", "new") | ("Box", "pin")) {
-                            node = node.child_by_field_name("arguments")?.named_child(0)?;
+                            node = first_named_child(node.child_by_field_name("arguments")?)?;
                             continue;
                         }
                         Some(owner)
@@ -387,6 +394,22 @@ fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a st
         return type_name.filter(|name| name.starts_with(|c: char| c.is_uppercase()) && *name != "Self");
     }
     None
+}
+
+/// The first named child of `node` that is not a comment.
+fn first_named_child(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).find(|child| !child.is_extra())
+}
+
+/// The last segment of a Rust path as written (`Semaphore` of `sync::Semaphore`); none for a
+/// generic path (`Vec::<u8>`) or anything else.
+fn last_path_segment<'a>(path: Node<'_>, source: &'a [u8]) -> Option<&'a str> {
+    match path.kind() {
+        "identifier" => Some(text(path, source)),
+        "scoped_identifier" => Some(text(path.child_by_field_name("name")?, source)),
+        _ => None,
+    }
 }
 
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
@@ -1101,13 +1124,18 @@ mod tests {
                     let config = Config::load(path).unwrap();\n    config.validate();\n    \
                     let pool = Arc::new(Pool::default());\n    pool.get();\n    \
                     let point = geometry::Point { x: 1, y: 2 };\n    point.norm();\n    \
+                    let moved = crate::Message::Move { x: 1 };\n    moved.process();\n    \
+                    let shared = Arc::new(/* one for all */ Cache::default());\n    shared.clear();\n    \
                     let made = make();\n    made.run();\n    let this = Self::new();\n    this.reset();\n    \
                     let boxed = Box::new(helper());\n    boxed.call();\n    let text: String = Name::new();\n    text.len();\n}\n";
         assert_eq!(
             typed(Language::Rust, rust),
             [
+                owned("Cache", "clear"),
+                owned("Cache", "default"),
                 owned("Config", "load"),
                 owned("Config", "validate"),
+                owned("Message", "process"),
                 owned("Point", "norm"),
                 owned("Pool", "default"),
                 owned("Pool", "get"),

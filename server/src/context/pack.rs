@@ -45,8 +45,8 @@ pub struct ContextPack {
     pub text: String,
     /// Files included in full.
     pub full_files: Vec<String>,
-    /// Files too large for the budget, shown in the parts the issue points at (the ranked ones
-    /// are in the map too when it has room).
+    /// Files too large for the budget, shown in the parts the issue points at or where the
+    /// words they share with it gather (the ranked ones are in the map too when it has room).
     pub part_files: Vec<String>,
     /// Files in the map: ranked ones, and those only listed for what the files shown use.
     pub mapped_files: Vec<String>,
@@ -62,7 +62,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
 const FULL_HEADING: &str = "## The most relevant files, in full";
 /// The heading when some of the files are shown in part.
-const PARTS_HEADING: &str = "## The most relevant files, in full or in the parts the issue points at";
+const PARTS_HEADING: &str = "## The most relevant files, in full or in part";
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
@@ -1158,11 +1158,16 @@ mod tests {
             let _ = writeln!(table, "    (\"kind{n:03}\", &[\"*.ext{n:03}\"]),");
         }
         table.push_str("];\n");
+        // Test code holding the words more often counts for nothing.
+        table.push_str(
+            "\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn idle_worker() {\n        \
+                        let pool = exhausted(idle(worker()));\n        idle(exhausted(worker(pool)));\n    }\n}\n",
+        );
         let (dir, index) = workspace(&[("src/types.rs", table)]);
         let pack = pack_for(&dir, &index, "The pool is exhausted although a worker sits idle", 2_000);
         assert_eq!(pack.part_files, ["src/types.rs"], "{}", pack.text);
         // The entry (line 302) in the middle of a part's size.
-        assert!(pack.text.contains("[in part: 80 of its 603 lines, the parts where the words"), "{}", pack.text);
+        assert!(pack.text.contains("[in part: 80 of its 612 lines, the parts where the words"), "{}", pack.text);
         assert!(pack.text.contains("lines 263-342:\n"), "{}", pack.text);
     }
 

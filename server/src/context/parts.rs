@@ -1,8 +1,9 @@
 //! The parts of a large file the context pack shows when the file is too large to show
-//! whole: which lines the issue points at, and how far each part reaches (a whole method
-//! with its comments, a long type's declaration, the lines around a trace's line).
+//! whole: which lines the issue points at, or where the words the file shares with it
+//! gather, and how far each part reaches (a whole method with its comments, a long type's
+//! declaration, the lines around a trace's line).
 
-use super::extract::{Definition, DefinitionKind};
+use super::extract::{Definition, DefinitionKind, LineSpans};
 use super::index::IndexedFile;
 use super::mentioned::Mentioned;
 use super::terms;
@@ -141,10 +142,13 @@ pub(super) fn parts_sharing_words(
     if words.is_empty() || total == 0 {
         return Vec::new();
     }
-    // For each word, how often it stands in the lines before each line (prefix sums).
+    // For each word, how often it stands in the lines before each line (prefix sums); test
+    // code counts for nothing.
+    let definitions = &file.symbols.definitions;
+    let tests = LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.lead_line.min(d.line), d.end_line)));
     let mut before: Vec<Vec<u32>> = vec![vec![0; lines.len() + 1]; words.len()];
     for (at, line) in lines.iter().enumerate() {
-        let found = terms::words(line);
+        let found = if tests.holds(at as u32 + 1) { Vec::new() } else { terms::words(line) };
         for (word, sums) in words.iter().zip(before.iter_mut()) {
             sums[at + 1] = sums[at] + found.iter().filter(|w| **w == word.0).count() as u32;
         }
@@ -169,9 +173,7 @@ pub(super) fn parts_sharing_words(
         let first = best[best.len() / 2];
         (first, first + cap - 1)
     };
-    let mut scored: Vec<(f64, (u32, u32))> = file
-        .symbols
-        .definitions
+    let mut scored: Vec<(f64, (u32, u32))> = definitions
         .iter()
         .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
         .map(|d| (lead(d, &lines), d.end_line.min(total)))

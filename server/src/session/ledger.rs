@@ -29,7 +29,8 @@ pub enum LedgerEvent {
     ContextPack {
         /// Files included in full.
         full_files: Vec<String>,
-        /// Files too large for the budget, in the parts the issue points at.
+        /// Files too large for the budget, in the parts the issue points at or where the words
+        /// they share with it gather.
         #[serde(default)]
         part_files: Vec<String>,
         /// Files in the repository map.
