@@ -102,7 +102,7 @@ struct ShownPart {
 
 /// What the parts of a file the issue points into are, as its heading says.
 const POINTED_PARTS: &str = "the parts the issue points at";
-/// What the parts of a file are that the issue points nowhere into.
+/// What the parts of a file are that the issue points nowhere into; the words follow.
 const WORD_PARTS: &str = "the parts where the words it shares with the issue gather";
 
 /// Of the ranked files, those the pack may show in the part where the words they share with
@@ -201,7 +201,8 @@ impl<'a> Shown<'a> {
                 // in a part of half the size, or a quarter, when a whole one does not fit.
                 true if at < WORD_PART_FILES => [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
                     let parts = parts_sharing_words(entry, &file.words, &text, cap);
-                    parts_block(&file.path, "", WORD_PARTS, &text, &parts, room)
+                    let what = format!("{WORD_PARTS}: {}", words_within(&file.words, &text, &parts));
+                    parts_block(&file.path, "", &what, &text, &parts, room)
                 }),
                 true => None,
             };
@@ -358,6 +359,22 @@ fn parts_block(
         }
     }
     (!chosen.is_empty()).then(|| (block(&chosen), merged(&chosen)))
+}
+
+/// Of a ranked file's shared `words` (the strongest first), the first four that stand in the
+/// lines of `parts` of `text`, each in backticks: what the heading of a word part names.
+fn words_within(words: &[(String, f64)], text: &str, parts: &[(u32, u32)]) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let shown: HashSet<String> = merged(parts)
+        .iter()
+        .flat_map(|&(start, end)| {
+            lines.get((start as usize).saturating_sub(1)..(end as usize).min(lines.len())).unwrap_or_default()
+        })
+        .flat_map(|line| super::terms::words(line))
+        .collect();
+    let within: Vec<String> =
+        words.iter().filter(|(word, _)| shown.contains(word)).take(4).map(|(word, _)| format!("`{word}`")).collect();
+    within.join(", ")
 }
 
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
@@ -1101,7 +1118,9 @@ mod tests {
         assert!(ranked[0].lines.is_empty(), "{ranked:?}");
         let pack = pack_for(&dir, &index, issue, 2_000);
         assert_eq!(pack.part_files, ["src/pool.rs"], "{}", pack.text);
-        let heading = "[in part: 9 of its 616 lines, the parts where the words it shares with the issue gather;";
+        // The heading names the words the part holds, those adding most to the file's rank first.
+        let heading = "[in part: 9 of its 616 lines, the parts where the words it shares with the issue gather: \
+                       `pool`, `idle`, `worker`, `exhausted`;";
         assert!(pack.text.contains(heading), "{}", pack.text);
         // The method the words gather in (`idle` three times, `exhausted`, `pool`, `worker` in
         // its comment), with its comment and attribute; not `release`, which has `worker` alone.
