@@ -213,10 +213,8 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 }
             }
         }
-        // A type's name starts with a capital; `Self`, like `this`, names no type of its own.
         if let (Some(owner), Some(called)) = (call_owner, call_name)
-            && owner.starts_with(|c: char| c.is_uppercase())
-            && owner != "Self"
+            && names_a_type(owner)
             && !called.is_empty()
         {
             *typed_calls.entry((owner, called)).or_default() += 1;
@@ -354,7 +352,7 @@ fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a st
                     .then(|| name.child_by_field_name("path"))
                     .flatten()
                     .and_then(|path| last_path_segment(path, source))
-                    .filter(|owner| owner.starts_with(|c: char| c.is_uppercase()));
+                    .filter(|owner| names_a_type(owner));
                 owner.or_else(|| declared_type_name(name, source))
             }
             "object_creation_expression" => declared_type_name(node.child_by_field_name("type")?, source),
@@ -390,10 +388,15 @@ fn constructed_type_name<'a>(value: Node<'_>, source: &'a [u8]) -> Option<&'a st
             }
             _ => None,
         };
-        // A type's name starts with a capital; `Self`, like `this`, names no type of its own.
-        return type_name.filter(|name| name.starts_with(|c: char| c.is_uppercase()) && *name != "Self");
+        return type_name.filter(|name| names_a_type(name));
     }
     None
+}
+
+/// Whether `name` names a type of its own: a type's name starts with a capital, and `Self`,
+/// like `this`, names none.
+fn names_a_type(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_uppercase()) && name != "Self"
 }
 
 /// The first named child of `node` that is not a comment.

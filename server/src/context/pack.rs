@@ -12,7 +12,7 @@ use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
-use super::parts::{lines_around, merged, part_lines, parts_pointed_at, parts_sharing_words};
+use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
 use crate::workspace::{generated_marker, licence_header};
@@ -199,11 +199,15 @@ impl<'a> Shown<'a> {
                 false => parts_block(&file.path, "", POINTED_PARTS, &text, &pointed, room),
                 // Where nothing in the issue points into it, where the words it shares gather:
                 // in a part of half the size, or a quarter, when a whole one does not fit.
-                true if at < WORD_PART_FILES => [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
-                    let parts = parts_sharing_words(entry, &file.words, &text, cap);
-                    let what = format!("{WORD_PARTS}: {}", words_within(&file.words, &text, &parts));
-                    parts_block(&file.path, "", &what, &text, &parts, room)
-                }),
+                true if at < WORD_PART_FILES => {
+                    let places = WordPlaces::new(entry, &file.words, &text);
+                    [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
+                        let part = places.part(cap)?;
+                        let words: Vec<String> = places.words_in(part).take(4).map(|w| format!("`{w}`")).collect();
+                        let what = format!("{WORD_PARTS}: {}", words.join(", "));
+                        parts_block(&file.path, "", &what, &text, &[part], room)
+                    })
+                }
                 true => None,
             };
             if let Some((block, lines)) = shown {
@@ -359,22 +363,6 @@ fn parts_block(
         }
     }
     (!chosen.is_empty()).then(|| (block(&chosen), merged(&chosen)))
-}
-
-/// Of a ranked file's shared `words` (the strongest first), the first four that stand in the
-/// lines of `parts` of `text`, each in backticks: what the heading of a word part names.
-fn words_within(words: &[(String, f64)], text: &str, parts: &[(u32, u32)]) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let shown: HashSet<String> = merged(parts)
-        .iter()
-        .flat_map(|&(start, end)| {
-            lines.get((start as usize).saturating_sub(1)..(end as usize).min(lines.len())).unwrap_or_default()
-        })
-        .flat_map(|line| super::terms::words(line))
-        .collect();
-    let within: Vec<String> =
-        words.iter().filter(|(word, _)| shown.contains(word)).take(4).map(|(word, _)| format!("`{word}`")).collect();
-    within.join(", ")
 }
 
 /// The pack's block for the file at `path` in full: its heading, with `note` and the mark
@@ -1109,6 +1097,20 @@ mod tests {
         assert!(tight.tokens <= 130, "{}", tight.text);
     }
 
+    /// A function of six hundred steps, each line ending in `tail`, with two lines holding the
+    /// words of "The pool is exhausted although a worker sits idle" after the first `before`.
+    fn long_drain(before: usize, tail: &str) -> String {
+        let mut long = String::from("pub fn drain(&self) {\n");
+        for n in 0..600 {
+            if n == before {
+                long.push_str("    // the worker sits idle: the pool is exhausted\n    wake_idle_worker();\n");
+            }
+            let _ = writeln!(long, "    step_{n:03}();{tail}");
+        }
+        long.push_str("}\n");
+        long
+    }
+
     #[test]
     fn a_large_file_the_issue_points_nowhere_into_shows_where_its_words_gather() {
         let (dir, index) = workspace(&[("src/pool.rs", large_pool())]);
@@ -1129,16 +1131,7 @@ mod tests {
         assert!(!pack.text.contains("lines 613-"), "one part: {}", pack.text);
 
         // A long function: the part of it where the words gather.
-        let mut long = String::from("pub fn drain(&self) {\n");
-        for n in 0..400 {
-            let _ = writeln!(long, "    step_{n}();");
-        }
-        long.push_str("    // the worker sits idle: the pool is exhausted\n    wake_idle_worker();\n");
-        for n in 400..600 {
-            let _ = writeln!(long, "    step_{n}();");
-        }
-        long.push_str("}\n");
-        let (dir, index) = workspace(&[("src/drain.rs", long)]);
+        let (dir, index) = workspace(&[("src/drain.rs", long_drain(400, ""))]);
         let pack = pack_for(&dir, &index, issue, 2_000);
         assert_eq!(pack.part_files, ["src/drain.rs"], "{}", pack.text);
         let window = pack.text.find("    // the worker sits idle").unwrap_or_else(|| panic!("{}", pack.text));
@@ -1149,15 +1142,7 @@ mod tests {
     #[test]
     fn where_the_words_gather_is_shown_in_a_smaller_part_when_a_whole_one_does_not_fit() {
         // Lines of a hundred characters: 80 of them take more than this budget's room for parts.
-        let mut long = String::from("pub fn drain(&self) {\n");
-        for n in 0..600 {
-            if n == 300 {
-                long.push_str("    // the worker sits idle: the pool is exhausted\n    wake_idle_worker();\n");
-            }
-            let _ = writeln!(long, "    step_{n:03}(); // {}", "-".repeat(80));
-        }
-        long.push_str("}\n");
-        let (dir, index) = workspace(&[("src/drain.rs", long)]);
+        let (dir, index) = workspace(&[("src/drain.rs", long_drain(300, &format!(" // {}", "-".repeat(80))))]);
         let pack = pack_for(&dir, &index, "The pool is exhausted although a worker sits idle", 2_000);
         assert_eq!(pack.part_files, ["src/drain.rs"], "{}", pack.text);
         // Half a part's size, the words (lines 302 and 303) in its middle.
@@ -1192,9 +1177,9 @@ mod tests {
 
     #[test]
     fn only_the_first_five_ranked_files_show_where_their_words_gather() {
-        let files: Vec<(String, String)> =
-            ["a", "b", "c", "d", "e", "f"].iter().map(|name| (format!("src/{name}.rs"), large_pool())).collect();
-        let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+        let files: Vec<(&str, String)> = ["src/a.rs", "src/b.rs", "src/c.rs", "src/d.rs", "src/e.rs", "src/f.rs"]
+            .map(|path| (path, large_pool()))
+            .into();
         let (dir, index) = workspace(&files);
         let issue = "The pool is exhausted although a worker sits idle";
         let ranked: Vec<String> = rank(&index, issue).into_iter().map(|file| file.path).collect();
@@ -1623,13 +1608,13 @@ mod tests {
                     proptest::prop_assert!(1 <= start && start <= end && end as usize <= lines, "{parts:?}");
                 }
             }
-            // Where the words gather: one part at most, inside the file, no longer than `cap`.
+            // Where the words gather (one part at most, by its type): inside the file, no longer
+            // than `cap`.
             let words = [("line".to_owned(), 0.5), ("idle".to_owned(), 2.0), ("absent".to_owned(), 1.0)];
-            let gathered = parts_sharing_words(&file, &words, &text.replace("line 7", "idle 7"), cap);
-            proptest::prop_assert!(gathered.len() <= 1, "{gathered:?}");
-            for &(start, last) in &gathered {
-                proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{gathered:?}");
-                proptest::prop_assert!(last - start < cap, "{gathered:?}");
+            let text = text.replace("line 7", "idle 7");
+            if let Some((start, last)) = WordPlaces::new(&file, &words, &text).part(cap) {
+                proptest::prop_assert!(1 <= start && start <= last && last as usize <= lines, "{start}-{last}");
+                proptest::prop_assert!(last - start < cap, "{start}-{last}");
             }
         }
     }

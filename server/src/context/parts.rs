@@ -124,71 +124,106 @@ pub(super) fn parts_pointed_at(
     parts
 }
 
-/// The part of a large file where the issue's `words` gather, for a file the issue points
-/// nowhere into (its ranking rests on the words it shares): the function or method, with its
-/// comments, whose lines hold the most of them, each word weighed by what it adds to the
-/// file's score and counted up to three times (of one longer than `cap` lines, the `cap` lines
-/// of it that hold the most); not test code. Where no function holds any of them (a table of
-/// data, an enum of settings), the `cap` lines of the file that hold the most. One part, not
-/// [`MAX_PARTS`]: a guess from words is worth less room than a place the issue names.
-pub(super) fn parts_sharing_words(
-    file: &IndexedFile,
-    words: &[(String, f64)],
-    text: &str,
-    cap: u32,
-) -> Vec<(u32, u32)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len() as u32;
-    if words.is_empty() || total == 0 {
-        return Vec::new();
-    }
-    // For each word, how often it stands in the lines before each line (prefix sums); test
-    // code counts for nothing.
-    let definitions = &file.symbols.definitions;
-    let tests = LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.lead_line.min(d.line), d.end_line)));
-    let mut before: Vec<Vec<u32>> = vec![vec![0; lines.len() + 1]; words.len()];
-    for (at, line) in lines.iter().enumerate() {
-        let found = if tests.holds(at as u32 + 1) { Vec::new() } else { terms::words(line) };
-        for (word, sums) in words.iter().zip(before.iter_mut()) {
-            sums[at + 1] = sums[at] + found.iter().filter(|w| **w == word.0).count() as u32;
+/// Where a ranked file's shared words stand in its text, each line split into words once: what
+/// the part where they gather is found from, at whatever size the room left allows.
+pub(super) struct WordPlaces<'a> {
+    file: &'a IndexedFile,
+    /// The issue's words the file shares, the one adding most to its score first, with what
+    /// each adds.
+    words: &'a [(String, f64)],
+    lines: Vec<&'a str>,
+    /// For each word, how often it stands in the lines before each line (prefix sums); test
+    /// code counts for nothing.
+    before: Vec<Vec<u32>>,
+}
+
+impl<'a> WordPlaces<'a> {
+    /// The places of `words` in `text`, the text of `file`.
+    pub(super) fn new(file: &'a IndexedFile, words: &'a [(String, f64)], text: &'a str) -> Self {
+        let lines: Vec<&str> = text.lines().collect();
+        let definitions = &file.symbols.definitions;
+        let tests =
+            LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.lead_line.min(d.line), d.end_line)));
+        let mut before: Vec<Vec<u32>> = vec![vec![0; lines.len() + 1]; words.len()];
+        for (at, line) in lines.iter().enumerate() {
+            let found = if tests.holds(at as u32 + 1) { Vec::new() } else { terms::words(line) };
+            for (word, sums) in words.iter().zip(before.iter_mut()) {
+                sums[at + 1] = sums[at] + found.iter().filter(|w| **w == word.0).count() as u32;
+            }
         }
+        Self { file, words, lines, before }
     }
-    let holds = |start: u32, end: u32| -> f64 {
+
+    /// How often each word stands in lines `start` to `end` (1-based, inclusive, clamped to
+    /// the file), in the order of the words.
+    fn counts(&self, start: u32, end: u32) -> impl Iterator<Item = u32> + '_ {
+        let total = self.lines.len() as u32;
         let (first, last) = (start.clamp(1, total) as usize, end.clamp(1, total) as usize);
-        words
+        self.before.iter().map(move |sums| sums[last] - sums[first - 1])
+    }
+
+    /// What lines `start` to `end` hold of the words: each weighed by what it adds to the
+    /// file's score and counted up to three times.
+    fn holds(&self, start: u32, end: u32) -> f64 {
+        self.words
             .iter()
-            .zip(&before)
-            .map(|((_, weight), sums)| weight * f64::from((sums[last] - sums[first - 1]).min(3)))
+            .zip(self.counts(start, end))
+            .map(|((_, weight), count)| weight * f64::from(count.min(3)))
             .sum()
-    };
-    // The `cap` lines from `start` to `end` that hold the most; of equals (windows that all
-    // hold one cluster of words), the middle one, which has the words in its middle.
-    let best_window = |start: u32, end: u32| {
-        if end - start < cap {
-            return (start, end);
+    }
+
+    /// The part where the words gather, for a file the issue points nowhere into (its ranking
+    /// rests on the words it shares): the function or method, with its comments, whose lines
+    /// hold the most of them (of one longer than `cap` lines, the `cap` lines of it that hold
+    /// the most); not test code. Where no function holds any of them (a table of data, an enum
+    /// of settings), the `cap` lines of the file that hold the most. One part, not
+    /// [`MAX_PARTS`]: a guess from words is worth less room than a place the issue names.
+    pub(super) fn part(&self, cap: u32) -> Option<(u32, u32)> {
+        let total = self.lines.len() as u32;
+        if self.words.is_empty() || total == 0 {
+            return None;
         }
-        let starts = start..=end + 1 - cap;
-        let most = starts.clone().map(|first| holds(first, first + cap - 1)).fold(0.0, f64::max);
-        let best: Vec<u32> = starts.filter(|first| holds(*first, first + cap - 1) >= most).collect();
-        let first = best[best.len() / 2];
-        (first, first + cap - 1)
-    };
-    let mut scored: Vec<(f64, (u32, u32))> = definitions
-        .iter()
-        .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
-        .map(|d| (lead(d, &lines), d.end_line.min(total)))
-        .filter(|(start, end)| start <= end)
-        .map(|(start, end)| if end - start < cap { (start, end) } else { best_window(start, end) })
-        .map(|(start, end)| (holds(start, end), (start, end)))
-        .filter(|(score, _)| *score > 0.0)
-        .collect();
-    // The most first; of equals, the shorter, then the first in the file.
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1.1 - a.1.0).cmp(&(b.1.1 - b.1.0))).then(a.1.cmp(&b.1)));
-    match scored.first() {
-        Some((_, part)) => vec![*part],
-        // No function holds them (a table of data, an enum of settings): the lines of the file
-        // that hold the most.
-        None => Some(best_window(1, total)).filter(|(start, end)| holds(*start, *end) > 0.0).into_iter().collect(),
+        // The `cap` lines from `start` to `end` that hold the most; of equals (windows that all
+        // hold one cluster of words), the middle one, which has the words in its middle.
+        let best_window = |start: u32, end: u32| {
+            if end - start < cap {
+                return (start, end);
+            }
+            let starts = start..=end + 1 - cap;
+            let most = starts.clone().map(|first| self.holds(first, first + cap - 1)).fold(0.0, f64::max);
+            let best: Vec<u32> = starts.filter(|first| self.holds(*first, first + cap - 1) >= most).collect();
+            let first = best[best.len() / 2];
+            (first, first + cap - 1)
+        };
+        let mut scored: Vec<(f64, (u32, u32))> = self
+            .file
+            .symbols
+            .definitions
+            .iter()
+            .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
+            .map(|d| (lead(d, &self.lines), d.end_line.min(total)))
+            .filter(|(start, end)| start <= end)
+            .map(|(start, end)| best_window(start, end))
+            .map(|(start, end)| (self.holds(start, end), (start, end)))
+            .filter(|(score, _)| *score > 0.0)
+            .collect();
+        // The most first; of equals, the shorter, then the first in the file.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1.1 - a.1.0).cmp(&(b.1.1 - b.1.0))).then(a.1.cmp(&b.1)));
+        match scored.first() {
+            Some((_, part)) => Some(*part),
+            // No function holds them: the lines of the file that hold the most.
+            None => Some(best_window(1, total)).filter(|(start, end)| self.holds(*start, *end) > 0.0),
+        }
+    }
+
+    /// The words that stand in `part` (outside test code), the one adding most to the file's
+    /// score first.
+    pub(super) fn words_in(&self, part: (u32, u32)) -> impl Iterator<Item = &'a str> + '_ {
+        self.words
+            .iter()
+            .zip(self.counts(part.0, part.1))
+            .filter(|(_, count)| *count > 0)
+            .map(|((word, _), _)| word.as_str())
     }
 }
 

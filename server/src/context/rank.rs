@@ -108,13 +108,11 @@ struct Signal {
     reasons: Vec<Vec<(f64, String)>>,
     /// The lines of each file its reasons point at, with those reasons' values.
     points: Vec<Vec<(f64, u32)>>,
-    /// The lexical signal's words of each file, with what each adds, the most first.
-    words: Vec<Vec<(String, f64)>>,
 }
 
 impl Signal {
     fn new(n: usize) -> Self {
-        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n], words: Vec::new() }
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n] }
     }
 
     /// [`Signal::add`] for a reason found at `line` of the file.
@@ -198,6 +196,9 @@ pub struct Signals {
     /// For each file the package signal lifts, the name of the file in its package that lends
     /// it (the strongest direct hit there).
     package_leads: Vec<String>,
+    /// The issue's words each file shares, with what each adds to its lexical score, the
+    /// most first ([`SHARED_WORDS`] at most).
+    shared_words: Vec<Vec<(String, f64)>>,
     parent: Vec<f64>,
     prior: Vec<f64>,
     /// How many other files use what each file defines (by name, as the graph links them).
@@ -221,7 +222,7 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
 pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
-    let lexical = lexical_signal(&files, query);
+    let (lexical, shared_words) = lexical_signal(&files, query);
     let definitions = definition_table(&files);
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
     let mut path_mentions = path_signal(&files, query);
@@ -245,6 +246,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
         about_examples: query.about_examples,
         package,
         package_leads,
+        shared_words,
         parent: parent_signal(&files, &direct),
         lexical,
         symbols,
@@ -335,7 +337,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                     lines.push(line);
                 }
             }
-            let words = signals.lexical.words.get(i).cloned().unwrap_or_default();
+            let words = signals.shared_words[i].clone();
             RankedFile { path: signals.paths[i].clone(), score, reasons, lines, words }
         })
         .collect();
@@ -381,7 +383,9 @@ fn path_words(path: &str) -> Vec<String> {
     terms::words(path.trim_end_matches(|c: char| c != '.').trim_end_matches('.'))
 }
 
-fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
+/// The BM25 signal of `files` for the issue's terms, and the terms each file shares with what
+/// each adds, the most first ([`SHARED_WORDS`] at most).
+fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> (Signal, Vec<Vec<(String, f64)>>) {
     let n = files.len();
     let path_terms: Vec<Vec<String>> = files.iter().map(|f| path_words(&f.path)).collect();
     let term_frequency = |file: usize, term: &str| -> f64 {
@@ -420,11 +424,11 @@ fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
             signal.reasons[i].push((signal.values[i], format!("shares words with the issue: {}", top.join(", "))));
         }
     }
-    signal.words = contributions
+    let shared = contributions
         .into_iter()
         .map(|terms| terms.into_iter().take(SHARED_WORDS).map(|(value, term)| (term.to_owned(), value)).collect())
         .collect();
-    signal
+    (signal, shared)
 }
 
 /// Where each name is defined: name -> [(file, kind, container, line)].
