@@ -122,9 +122,9 @@ pub struct FileSymbols {
     pub typed_calls: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
-    /// Paths into the crate the code writes out instead of importing them, each once:
-    /// `crate::runtime::context::with`, `super::Inner` (Rust's `crate::`, `super::` and
-    /// `self::` paths; a path through a dependency cannot be told from one through a type).
+    /// Paths the code writes out instead of importing them, each once, that may lead into
+    /// the workspace: `crate::runtime::context::with`, `super::Inner`, `entry::test` (Rust
+    /// paths that start at a lower-case name other than `std`, `core` or `alloc`).
     pub written_paths: Vec<String>,
     /// Rust `mod name;` declarations (submodules in other files).
     pub module_declarations: Vec<ModuleDeclaration>,
@@ -195,8 +195,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "variable.value" => variable_type = constructed_type_name(node, source),
                 "variable.name" => variable_name = Some(text(node, source)),
                 "path.written" => {
-                    let path = text(node, source);
-                    if ["crate::", "super::", "self::"].iter().any(|start| path.starts_with(start)) {
+                    if may_name_a_module(text(node, source)) {
                         push_unique(&mut symbols.written_paths, &collapsed(node, source));
                     }
                 }
@@ -822,6 +821,16 @@ fn impl_target_name(target: Node<'_>, source: &[u8]) -> Option<String> {
     }
 }
 
+/// Whether a path written out in Rust code may start at a module of the workspace: at
+/// `crate`, `super` or `self`, or at a lower-case name (a module the file declares or imports,
+/// or a crate), but not at the standard library's crates or at a type (`Vec::new`).
+fn may_name_a_module(path: &str) -> bool {
+    let first = path.split("::").next().unwrap_or_default().trim();
+    path.contains("::")
+        && first.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && !matches!(first, "std" | "core" | "alloc")
+}
+
 /// A type as written, on one line and each path cut to its last name: `(Semaphore, usize)` of
 /// `(crate::sync::batch_semaphore::Semaphore, usize)`.
 fn without_paths(written: &str) -> String {
@@ -1233,8 +1242,8 @@ mod tests {
         );
         assert_eq!(
             found.written_paths,
-            ["crate::sync::Limit", "super::helper", "self::inline::nested", "crate::sync::Limit::new"],
-            "paths into the crate, not through `std`"
+            ["mpsc::channel", "crate::sync::Limit", "super::helper", "self::inline::nested", "crate::sync::Limit::new"],
+            "paths that may lead into the workspace, not through `std` or a type (`Vec::new`)"
         );
         let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
         assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");

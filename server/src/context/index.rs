@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::cache::IndexCache;
 use super::extract::{self, FileSymbols};
 use super::language::Language;
-use super::modules::{ModuleTable, Modules, TsConfig, join};
+use super::modules::{ModuleTable, Modules, TsConfig, join, rust_use_bindings};
 use super::terms;
 use super::walk::{
     Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
@@ -457,6 +457,18 @@ impl Index {
             self.modules().resolve(&file.path, file.language, import, table, |p| self.files.contains_key(p));
         named.retain(|path| *path != file.path);
         named
+    }
+
+    /// The files a path written out in `file`'s Rust code leads to (`crate::sync::acquire`,
+    /// `entry::test` after `mod entry;`, `sync::acquire` after `use crate::sync;`): its first
+    /// name is read through the file's `use` declarations, then resolved as an import is.
+    pub fn resolve_written_path(&self, file: &IndexedFile, path: &str, table: &ModuleTable) -> Vec<String> {
+        let (first, rest) = path.split_once("::").unwrap_or((path, ""));
+        let imported =
+            file.symbols.imports.iter().flat_map(|import| rust_use_bindings(import)).find_map(|(name, target)| {
+                (name == first).then(|| if rest.is_empty() { target } else { format!("{target}::{rest}") })
+            });
+        self.resolve_import(file, imported.as_deref().unwrap_or(path), table)
     }
 
     /// The workspace root.

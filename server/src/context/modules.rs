@@ -425,12 +425,18 @@ impl Modules {
                     (_, segment) => segments.push(segment.to_owned()),
                 }
             }
-            // The longest prefix that is a module of the workspace.
-            for end in (1..=segments.len()).rev() {
-                if let Some(files) = modules.get(&segments[..end].join("::")) {
-                    resolved.extend(files.iter().cloned());
-                    break;
-                }
+            let relative = !matches!(path.split("::").next().map(str::trim), Some("crate" | "self" | "super" | ""));
+            // A path may start at a module the current one declares (`mod config;` then
+            // `use config::Config` or `config::load()`), as Rust 2018 reads it before a crate's name.
+            let child = relative
+                .then(|| {
+                    let within: Vec<String> = current.split("::").map(str::to_owned).chain(segments.clone()).collect();
+                    longest_module(&within, modules, current.split("::").count() + 1)
+                })
+                .flatten();
+            // Else the longest prefix that is a module of the workspace.
+            if let Some(files) = child.or_else(|| longest_module(&segments, modules, 1)) {
+                resolved.extend(files.iter().cloned());
             }
         }
         resolved.sort();
@@ -539,10 +545,43 @@ fn resolve_java(import: &str, modules: &ModuleTable) -> Vec<String> {
     Vec::new()
 }
 
+/// The files of the longest prefix of `segments`, at least `shortest` long, that is a module
+/// of the workspace.
+fn longest_module<'a>(segments: &[String], modules: &'a ModuleTable, shortest: usize) -> Option<&'a Vec<String>> {
+    (shortest.max(1)..=segments.len()).rev().find_map(|end| modules.get(&segments[..end].join("::")))
+}
+
 /// The paths a `use` argument names, one level of braces expanded:
 /// `crate::a::{b, c::D as E}` gives `crate::a::b` and `crate::a::c::D`.
 fn expand_use(import: &str) -> Vec<String> {
-    let Some((prefix, rest)) = import.split_once('{') else { return vec![use_path(import)] };
+    use_items(import).iter().map(|item| use_path(item)).collect()
+}
+
+/// The names a Rust `use` argument brings into scope, each with the path it stands for:
+/// `crate::a::{b, c::D as E, d::{self}}` gives `b` for `crate::a::b`, `E` for `crate::a::c::D`
+/// and `d` for `crate::a::d`. A glob brings no name.
+pub fn rust_use_bindings(import: &str) -> Vec<(String, String)> {
+    let mut bindings = Vec::new();
+    for item in use_items(import) {
+        let mut path = use_path(&item);
+        if let Some(module) = path.strip_suffix("::self") {
+            path = module.to_owned();
+        }
+        let alias = item.split_once(" as ").map(|(_, alias)| alias.trim().to_owned());
+        let name = alias.unwrap_or_else(|| path.rsplit("::").next().unwrap_or_default().to_owned());
+        let is_name = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if is_name && !matches!(name.as_str(), "self" | "super" | "crate") {
+            bindings.push((name, path));
+        }
+    }
+    bindings
+}
+
+/// The items of a `use` argument, one level of braces expanded, each whole with its prefix and
+/// alias: `a::{b, c as d}` gives `a::b` and `a::c as d`.
+fn use_items(import: &str) -> Vec<String> {
+    let Some((prefix, rest)) = import.split_once('{') else { return vec![import.trim().to_owned()] };
     let inner = rest.strip_suffix('}').unwrap_or(rest);
     let mut items = Vec::new();
     let mut depth = 0_i32;
@@ -559,7 +598,7 @@ fn expand_use(import: &str) -> Vec<String> {
         }
     }
     items.push(&inner[start..]);
-    items.into_iter().map(|item| use_path(&format!("{}{}", prefix.trim(), item.trim()))).collect()
+    items.into_iter().map(|item| format!("{}{}", prefix.trim(), item.trim())).collect()
 }
 
 /// One path of a `use`, without its alias or nested braces (`a::b::{c, d}` names at least `a::b`).
@@ -658,6 +697,14 @@ mod tests {
             ["tokio/src/sync/mpsc/mod.rs", "tokio/src/sync/semaphore.rs"]
         );
         assert_eq!(resolve("tokio/src/sync/mod.rs", "std::sync::Arc"), Vec::<String>::new(), "outside the workspace");
+        assert_eq!(
+            resolve("tokio/src/sync/mod.rs", "mpsc::bounded::Sender"),
+            ["tokio/src/sync/mpsc/bounded.rs"],
+            "a module the file declares, as Rust 2018 reads a path"
+        );
+        assert_eq!(resolve("tokio/src/lib.rs", "sync::semaphore::Semaphore"), ["tokio/src/sync/semaphore.rs"]);
+        assert_eq!(resolve("tokio/src/sync/mod.rs", "tokio::sync::semaphore"), ["tokio/src/sync/semaphore.rs"]);
+        assert_eq!(resolve("tokio/src/lib.rs", "net::TcpStream"), Vec::<String>::new(), "no such module");
         for malformed in ["", "::", "{", "}", "crate::{", "super::super::super::super", "a::{b,,}", "{{{}}}"] {
             let _ = resolve("tokio/src/sync/mpsc/bounded.rs", malformed);
         }
@@ -666,6 +713,24 @@ mod tests {
             Vec::<String>::new(),
             "a file outside src/ has no module"
         );
+    }
+
+    #[test]
+    fn a_use_binds_its_last_names_or_their_aliases() {
+        let bound = |import: &str| -> Vec<(String, String)> { rust_use_bindings(import) };
+        let pair = |name: &str, path: &str| (name.to_owned(), path.to_owned());
+        assert_eq!(bound("crate::sync"), [pair("sync", "crate::sync")]);
+        assert_eq!(bound("crate::sync as locks"), [pair("locks", "crate::sync")]);
+        assert_eq!(
+            bound("crate::a::{b, c::D as E, d::{self}, e::*}"),
+            [pair("b", "crate::a::b"), pair("E", "crate::a::c::D"), pair("d", "crate::a::d")]
+        );
+        assert_eq!(bound("super::{self, x}"), [pair("x", "super::x")], "`self` of `super` binds no name");
+        for malformed in ["", "::", "{", "}", "a::{", "a as", " as b", "a::{b as }", "{{{}}}", "*"] {
+            for (name, _) in bound(malformed) {
+                assert!(name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.is_empty(), "{malformed:?}");
+            }
+        }
     }
 
     #[test]

@@ -74,17 +74,18 @@ impl ShownUses {
                 }
             }
         }
-        defining.retain(|_, definitions| definitions.len() <= MAX_WORKSPACE_DEFINITIONS);
         // Of those, the ones the shown code reaches: few enough to say which is meant. A file
-        // is judged once, however many of the names it defines.
+        // is judged once, however many of the names it defines. A name common in the workspace
+        // counts only where a path the shown code writes out leads (`entry::test(...)`).
         let reach = Reach::of(index, &shown);
         let mut reached: HashMap<&str, bool> = HashMap::new();
         let mut definitions = Vec::new();
         for (name, mut found) in defining {
+            let common = found.len() > MAX_WORKSPACE_DEFINITIONS;
             found.retain(|(file, _)| {
                 !file.is_test()
-                    && (*reached.entry(&file.path).or_insert_with(|| reach.reaches(index, file))
-                        || reach.writes_out(name, &file.path))
+                    && (reach.writes_out(name, &file.path)
+                        || (!common && *reached.entry(&file.path).or_insert_with(|| reach.reaches(index, file))))
             });
             if found.len() > MAX_DEFINITIONS {
                 continue;
@@ -184,7 +185,7 @@ impl Reach {
             }
             for path in &file.symbols.written_paths {
                 let name = path.rsplit("::").next().unwrap_or(path);
-                written.entry(name.to_owned()).or_default().extend(index.resolve_import(file, path, &table));
+                written.entry(name.to_owned()).or_default().extend(index.resolve_written_path(file, path, &table));
             }
             units.insert(index.module_for(file));
         }
@@ -361,6 +362,34 @@ mod tests {
             listed(&files, &[("src/shown.rs", None)]),
             ["src/runtime/context.rs:1 pub fn with_current()", "src/runtime/handle.rs:1 pub struct Handle"],
             "not `spin`, which it names without a path"
+        );
+    }
+
+    #[test]
+    fn a_path_through_a_module_the_file_declares_or_imports_names_even_a_common_name() {
+        let mut files: Vec<(String, String)> = vec![
+            ("Cargo.toml".into(), "[package]\nname = \"demo\"\n".into()),
+            (
+                "src/lib.rs".into(),
+                "mod entry;\nmod sync;\nuse crate::sync as locks;\n\n\
+                 pub fn test() {\n    entry::test(1);\n    locks::acquire();\n    spin();\n}\n"
+                    .into(),
+            ),
+            ("src/entry.rs".into(), "pub(crate) fn test(args: u8) {}\n".into()),
+            ("src/sync.rs".into(), "pub fn acquire() {}\n".into()),
+        ];
+        // Names defined in more files than a name says anything in.
+        for n in 0..31 {
+            files.push((
+                format!("src/common{n}.rs"),
+                "pub fn test() {}\npub fn acquire() {}\npub fn spin() {}\n".into(),
+            ));
+        }
+        let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), text.as_str())).collect();
+        assert_eq!(
+            listed(&files, &[("src/lib.rs", None)]),
+            ["src/entry.rs:1 pub(crate) fn test(args: u8)", "src/sync.rs:1 pub fn acquire()"],
+            "`entry::test` after `mod entry;`, `locks::acquire` through `use crate::sync as locks`; not `spin`"
         );
     }
 }
