@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::{Node, Parser, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Parser, Point, QueryCursor, Range, StreamingIterator, Tree};
 
 use super::language::Language;
 
@@ -142,8 +142,8 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parses `source`, reusing `old` (already edited) for an incremental parse.
-pub fn parse(language: Language, source: &[u8], old: Option<&Tree>) -> Option<Tree> {
+/// Runs `work` with this thread's parser for `language`.
+fn with_parser<T>(language: Language, work: impl FnOnce(&mut Parser) -> T) -> T {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let parser = parsers.entry(language).or_insert_with(|| {
@@ -151,12 +151,134 @@ pub fn parse(language: Language, source: &[u8], old: Option<&Tree>) -> Option<Tr
             parser.set_language(&language.grammar()).expect("grammars match the tree-sitter version");
             parser
         });
-        parser.parse(source, old)
+        work(parser)
     })
 }
 
-/// Reads a parsed file with its language's queries, in one walk of the tree.
+/// Parses `source`, reusing `old` (already edited) for an incremental parse.
+pub fn parse(language: Language, source: &[u8], old: Option<&Tree>) -> Option<Tree> {
+    with_parser(language, |parser| parser.parse(source, old))
+}
+
+/// Parses only the `ranges` of `source`, as one text, their positions those of `source`.
+fn parse_ranges(language: Language, source: &[u8], ranges: &[Range]) -> Option<Tree> {
+    with_parser(language, |parser| {
+        parser.set_included_ranges(ranges).ok()?;
+        let tree = parser.parse(source, None);
+        // The parser is shared: the next parse reads the whole text again.
+        parser.set_included_ranges(&[]).expect("the whole text is a valid range");
+        tree
+    })
+}
+
+/// How deep macros holding items are read inside each other (`cfg_rt! { cfg_net! { .. } }`).
+const MAX_MACRO_DEPTH: usize = 4;
+
+/// Reads a parsed file with its language's queries, in one walk of the tree. Rust items
+/// written inside a macro's braces at item level (`cfg_rt! { pub struct Runtime { .. } }`, as
+/// tokio writes most of its API) are parsed again as items and read as well.
 pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
+    let (mut symbols, mut macros) = extract_tree(language, tree, source);
+    let mut depth = 0;
+    while !macros.is_empty() && depth < MAX_MACRO_DEPTH {
+        depth += 1;
+        // The parser takes ranges in order.
+        macros.sort_by_key(|body| body.range.start_byte);
+        let ranges: Vec<Range> = macros.iter().map(|body| body.range).collect();
+        let Some(inner) = parse_ranges(language, source, &ranges) else { break };
+        let (found, nested) = extract_tree(language, &inner, source);
+        symbols.take_from_macros(found, &macros);
+        macros = nested;
+    }
+    symbols
+}
+
+/// The inside of a macro's braces at item level, and what holds it: an inline module, or a
+/// type's `impl` or trait.
+struct MacroBody {
+    range: Range,
+    owner: Option<String>,
+    /// Whether `owner` is a type, whose functions are methods.
+    of_type: bool,
+}
+
+impl MacroBody {
+    /// The body of a macro invocation's token tree, when it is braced (`name! { .. }`).
+    fn of(tokens: Node<'_>, source: &[u8]) -> Option<Self> {
+        let (start, end) = (tokens.start_byte(), tokens.end_byte());
+        if end < start + 2 || source.get(start) != Some(&b'{') || source.get(end - 1) != Some(&b'}') {
+            return None;
+        }
+        let (from, to) = (tokens.start_position(), tokens.end_position());
+        let range = Range {
+            start_byte: start + 1,
+            end_byte: end - 1,
+            start_point: Point { row: from.row, column: from.column + 1 },
+            end_point: Point { row: to.row, column: to.column.saturating_sub(1) },
+        };
+        let holder = tokens.parent().and_then(|invocation| invocation.parent()).and_then(|list| list.parent());
+        let owner = holder.and_then(|holder| container_name(holder, source));
+        let of_type = holder.is_some_and(|holder| matches!(holder.kind(), "impl_item" | "trait_item"));
+        Some(Self { range, owner, of_type })
+    }
+
+    fn holds_line(&self, line: u32) -> bool {
+        (self.range.start_point.row as u32 + 1..=self.range.end_point.row as u32 + 1).contains(&line)
+    }
+}
+
+impl FileSymbols {
+    /// Adds what the items inside `bodies` hold, read from their own parse: they belong to
+    /// what holds the body, and a function written in a body inside an `impl` is a method of
+    /// its type.
+    fn take_from_macros(&mut self, mut found: FileSymbols, bodies: &[MacroBody]) {
+        for definition in &mut found.definitions {
+            let Some(body) = bodies.iter().find(|body| body.holds_line(definition.line)) else { continue };
+            if let (Some(owner), None) = (&body.owner, &definition.container) {
+                definition.container = Some(owner.clone());
+                if body.of_type && definition.kind == DefinitionKind::Function {
+                    definition.kind = DefinitionKind::Method;
+                }
+            }
+        }
+        self.definitions.append(&mut found.definitions);
+        self.definitions.sort_by_key(|definition| definition.line);
+        // A body inside a test module is test code too.
+        mark_nested_test_code(&mut self.definitions);
+        let mut references: HashMap<String, u32> = self.references.drain(..).collect();
+        for (name, count) in found.references {
+            *references.entry(name).or_default() += count;
+        }
+        self.references = references.into_iter().collect();
+        self.references.sort();
+        let mut typed: HashMap<(String, String), u32> =
+            self.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect();
+        for (owner, called, count) in found.typed_calls {
+            *typed.entry((owner, called)).or_default() += count;
+        }
+        self.typed_calls = typed.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
+        self.typed_calls.sort();
+        self.imports.append(&mut found.imports);
+        for (list, more) in [
+            (&mut self.written_paths, found.written_paths),
+            (&mut self.supertypes, found.supertypes),
+            (&mut self.impl_targets, found.impl_targets),
+        ] {
+            for item in more {
+                push_unique(list, &item);
+            }
+        }
+        // A `mod` inside braces is read from the tokens already (`cfg_if!` holds no items).
+        for declaration in found.module_declarations {
+            if !self.module_declarations.iter().any(|known| known.name == declaration.name) {
+                self.module_declarations.push(declaration);
+            }
+        }
+    }
+}
+
+/// [`extract`] of one tree, with the macro bodies at its item level.
+fn extract_tree(language: Language, tree: &Tree, source: &[u8]) -> (FileSymbols, Vec<MacroBody>) {
     let query = &language.queries().combined;
     let names = query.capture_names();
     let root = tree.root_node();
@@ -175,6 +297,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     // with two), and the calls made through one, to be read as calls through its type.
     let mut declared: HashMap<&str, Option<&str>> = HashMap::new();
     let mut receiver_calls: Vec<(&str, &str)> = Vec::new();
+    let mut macros = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
@@ -204,6 +327,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
                 "module.in_macro" => symbols.module_declarations.extend(module_declaration_in_macro(node, source)),
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
+                "macro.items" => macros.extend(MacroBody::of(node, source)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
@@ -294,7 +418,7 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     symbols.typed_calls.sort();
     symbols.definitions.sort_by_key(|definition| definition.line);
     mark_nested_test_code(&mut symbols.definitions);
-    symbols
+    (symbols, macros)
 }
 
 /// The name of a declared type, without its type arguments or qualifier (`Map` of
@@ -1039,6 +1163,62 @@ mod tests {
 
     fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
         (name.to_owned(), kind, container.map(str::to_owned))
+    }
+
+    #[test]
+    fn items_inside_a_macros_braces_are_read_as_items() {
+        use DefinitionKind::*;
+        let source = "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\n\
+                      cfg_rt! {\n\
+                      \x20   /// The runtime.\n\
+                      \x20   pub struct Runtime { inner: Inner }\n\
+                      \x20   mod driver;\n\
+                      \x20   cfg_net! {\n\
+                      \x20       pub fn bind() -> Listener { Listener::new() }\n\
+                      \x20   }\n\
+                      }\n\
+                      impl Runtime {\n\
+                      \x20   cfg_metrics! {\n\
+                      \x20       pub fn metrics(&self) -> Metrics { Metrics::new(self) }\n\
+                      \x20   }\n\
+                      }\n\
+                      #[cfg(test)]\nmod tests {\n    cfg_rt! { fn helper() {} }\n}\n\
+                      fn main() {\n    select! { value = recv() => { let hidden = 1; } }\n}\n";
+        let found = symbols(Language::Rust, source);
+        assert_eq!(
+            definitions(&found),
+            [
+                def("cfg_rt", Macro, None),
+                def("Runtime", Struct, None),
+                def("driver", Module, None),
+                def("bind", Function, None),
+                def("metrics", Method, Some("Runtime")),
+                def("tests", Module, None),
+                def("helper", Function, Some("tests")),
+                def("main", Function, None),
+            ],
+            "not what a macro inside a function holds"
+        );
+        let runtime = &found.definitions[1];
+        assert_eq!((runtime.line, runtime.lead_line, runtime.end_line), (4, 3, 4), "lines are the file's");
+        assert_eq!(runtime.signature, "pub struct Runtime");
+        let helper = found.definitions.iter().find(|d| d.name == "helper").unwrap();
+        assert!(helper.test, "a body inside a test module is test code");
+        assert!(references(&found).contains(&"Listener") && references(&found).contains(&"Metrics"));
+        assert!(found.typed_calls.contains(&("Metrics".to_owned(), "new".to_owned(), 1)));
+        let declared: Vec<&str> = found.module_declarations.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(declared, ["driver"], "declared once");
+        // Malformed bodies read as far as they parse, and a lone brace is no body.
+        for malformed in [
+            "m! {",
+            "m! { pub fn }",
+            "m! {}",
+            "m! { { { }",
+            "impl X { m! { fn } }",
+            "m!{ cfg! { cfg! { cfg! { cfg! { cfg! { fn deep() {} } } } } } }",
+        ] {
+            let _ = symbols(Language::Rust, malformed);
+        }
     }
 
     #[test]
