@@ -199,6 +199,17 @@ fn files_the_issue_names_in_no_parsed_language_are_shown_as_text() {
     let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--top", "1", "--issue", issue], &[]);
     let listing = String::from_utf8_lossy(&output.stdout);
     assert!(listing.starts_with("  named: README.md\n"), "{listing}");
+    assert_eq!(packed["pack"]["modelKnown"], true, "{packed:#}");
+
+    // A model the registry does not list is said to be guessed at.
+    let args = ["context", "--top", "1", "--issue", issue, "--pack", "--model", "my-finetune"];
+    let output = issuewright_on(&scratch, &scratch.workspace(), &args, &[]);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    assert!(
+        said.contains("`my-finetune` is not a model issuewright knows: its context window is taken as 32768 tokens"),
+        "{said}"
+    );
 
     // A line given with the name is kept where the file has it.
     let issue = "README.md:3 does not compile";

@@ -86,6 +86,13 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
                 pack.part_files.len(),
                 pack.mapped_files.len()
             );
+            if !registry::is_known(model) {
+                errln!(
+                    "`{model}` is not a model issuewright knows: its context window is taken as {} tokens \
+                     (name a known model with --model, e.g. qwen2.5-coder:7b, gpt-4o or claude-sonnet-4)",
+                    registry::UNKNOWN.context_window
+                );
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -145,6 +152,7 @@ fn first_context_for(
 fn pack_json(model: &str, budget: usize, pack: &ContextPack) -> Value {
     json!({
         "model": model,
+        "modelKnown": registry::is_known(model),
         "budgetTokens": budget,
         "tokens": pack.tokens,
         "fullFiles": pack.full_files,

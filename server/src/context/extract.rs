@@ -790,6 +790,12 @@ const BODY_FIELDS: [&str; 2] = ["body", "value"];
 /// Where the definition's declaration ends and its body starts, as a byte and a 0-based row:
 /// the start of its body, or its end when it has none.
 fn head_end(node: Node<'_>) -> (usize, usize) {
+    // A macro's rules are its body: its head is `macro_rules! name`.
+    if node.kind() == "macro_definition"
+        && let Some(name) = node.child_by_field_name("name")
+    {
+        return (name.end_byte(), name.end_position().row);
+    }
     BODY_FIELDS
         .iter()
         .filter_map(|field| node.child_by_field_name(field))
@@ -1199,6 +1205,7 @@ mod tests {
             ],
             "not what a macro inside a function holds"
         );
+        assert_eq!(found.definitions[0].signature, "macro_rules! cfg_rt", "not its rules");
         let runtime = &found.definitions[1];
         assert_eq!((runtime.line, runtime.lead_line, runtime.end_line), (4, 3, 4), "lines are the file's");
         assert_eq!(runtime.signature, "pub struct Runtime");

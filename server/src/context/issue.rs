@@ -207,11 +207,22 @@ fn chains(text: &str) -> Vec<(usize, &str)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
+    // A name may start with `$` (`$ZodType`, `$store`), where no word goes before it: in
+    // `Outer$Inner` it parts two names, as a Java trace writes an inner class.
+    let starts_name = |at: usize| {
+        let c = bytes[at];
+        c.is_ascii_alphabetic()
+            || c == b'_'
+            || (c == b'$' && bytes.get(at + 1).is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_'))
+    };
     while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_alphabetic() || c == b'_' {
+        let word_before = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        if starts_name(i) && !(bytes[i] == b'$' && word_before) {
             let start = i;
             loop {
+                if bytes[i] == b'$' {
+                    i += 1;
+                }
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
@@ -222,8 +233,7 @@ fn chains(text: &str) -> Vec<(usize, &str)> {
                 } else {
                     0
                 };
-                let next = bytes.get(i + separator).copied();
-                if separator > 0 && next.is_some_and(|n| n.is_ascii_alphabetic() || n == b'_') {
+                if separator > 0 && i + separator < bytes.len() && starts_name(i + separator) {
                     i += separator;
                     continue;
                 }
@@ -1118,6 +1128,13 @@ mod tests {
         let deep = analyze("see `tokio::sync::mpsc::Sender`");
         assert_eq!(symbol(&deep, "Sender").unwrap().qualifiers, ["tokio", "sync", "mpsc"]);
         assert!(symbol(&query, "There").is_none() && symbol(&query, "awaits").is_none(), "English words are not code");
+        let dollar = analyze("Is `$InferZodRecordOutput` right? And `core.$ZodType`; a frame `Outer$Inner.run()`.");
+        assert!(symbol(&dollar, "$InferZodRecordOutput").is_some(), "{:?}", dollar.symbols);
+        assert_eq!(symbol(&dollar, "$ZodType").unwrap().qualifiers, ["core"]);
+        assert!(symbol(&dollar, "Inner").is_some() && symbol(&dollar, "$Inner").is_none(), "{:?}", dollar.symbols);
+        for malformed in ["$", "$$", "a.$", "$.a", "::$", "x$", "$1", "a::$b::", "`$`"] {
+            let _ = analyze(malformed);
+        }
     }
 
     #[test]

@@ -1225,6 +1225,23 @@ mod tests {
     }
 
     #[test]
+    fn a_long_function_the_issue_names_shows_the_line_its_trace_points_into() {
+        let mut main = String::from("/// Runs every step.\npub fn run_steps() {\n");
+        for n in 0..200 {
+            let _ = writeln!(main, "    step_{n}();");
+        }
+        main.push_str("}\n");
+        for n in 0..300 {
+            let _ = writeln!(main, "fn filler_{n}() {{}}");
+        }
+        let (dir, index) = workspace(&[("src/main.rs", main)]);
+        let issue = "`run_steps` panics\n\nthread 'main' panicked at src/main.rs:95:5:\nstep failed";
+        let pack = pack_for(&dir, &index, issue, 2_000);
+        assert!(pack.text.contains("lines 75-154:\n```\n    step_72();\n"), "{}", pack.text);
+        assert!(!pack.text.contains("pub fn run_steps() {\n    step_0();"), "not its opening: {}", pack.text);
+    }
+
+    #[test]
     fn overloads_are_one_part_with_their_body() {
         let mut script = String::new();
         for n in 0..600 {

@@ -83,7 +83,15 @@ pub(super) fn parts_pointed_at(
                 let declared = d.body_line.clamp(d.line, d.line + MAX_DECLARATION_LINES - 1);
                 (lead(d, &lines), declared.min(total))
             }
-            None => opening(lead(d, &lines)),
+            // Of a long function, its opening; or, when a line the reasons point at lies
+            // inside it past that (a trace's frame), the lines around that line.
+            None => {
+                let (start, end) = opening(lead(d, &lines));
+                match pointed.iter().find(|&&target| end < target && target <= d.end_line.min(total)) {
+                    Some(&target) => lines_around(target, total, cap),
+                    None => (start, end),
+                }
+            }
         })
     };
     let of_line = |target: u32| match holding(target) {

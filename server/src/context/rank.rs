@@ -454,8 +454,8 @@ fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
 struct DefinitionHit {
     /// How much it counts: its kind's weight, doubled when a qualifier names it.
     value: f64,
-    /// Whether a qualifier of the issue's name names its type, its folder or its file.
-    qualified: bool,
+    /// Which qualifier of the issue's name names its type, its folder or its file, if one does.
+    qualifier: Option<usize>,
     kind: DefinitionKind,
     line: u32,
     /// How near the qualifier naming its own type stands, 1 for the outermost; 0 for none.
@@ -496,16 +496,19 @@ fn symbol_signal<'a>(
                     .iter()
                     .rposition(|q| container.is_some_and(|c| squash(c) == squash(q)))
                     .map_or(0, |at| at + 1);
-                let qualified = nearness > 0
-                    || mention.qualifiers.iter().any(|q| {
+                // The qualifier that names it: its own type, else its folder or file.
+                let qualifier = nearness.checked_sub(1).or_else(|| {
+                    mention.qualifiers.iter().rposition(|q| {
                         let q = squash(q);
                         path.split('/').any(|part| {
                             let part = squash(stem(part));
                             part == q || (*kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
                         })
-                    });
+                    })
+                });
+                let qualified = qualifier.is_some();
                 let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
-                let hit = DefinitionHit { value, qualified, kind: *kind, line: *line, nearness };
+                let hit = DefinitionHit { value, qualifier, kind: *kind, line: *line, nearness };
                 let entry = best.entry(*file).or_insert(hit);
                 // Of equal values, the definition whose own type the nearest qualifier names
                 // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
@@ -513,11 +516,13 @@ fn symbol_signal<'a>(
                     *entry = hit;
                 }
             }
-            for (file, DefinitionHit { value, qualified, kind, line, .. }) in best {
+            for (file, DefinitionHit { value, qualifier, kind, line, .. }) in best {
                 let score = mention.weight * specificity * value;
-                let name = match (mention.qualifiers.last(), qualified) {
-                    (Some(q), true) => format!("{q}::{}", mention.name),
-                    _ => mention.name.clone(),
+                // Named by the qualifier that holds it (`json::_parseNumber2` for a namesake in
+                // the `json` folder, not `UTF8StreamJsonParser::_parseNumber2`).
+                let name = match qualifier.and_then(|at| mention.qualifiers.get(at)) {
+                    Some(q) => format!("{q}::{}", mention.name),
+                    None => mention.name.clone(),
                 };
                 signal.add_at(file, score, line, || {
                     format!("defines `{name}` ({}), named in the issue", kind_name(kind))
@@ -658,11 +663,17 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
                 matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`")));
             }
         }
+        // A path that several files end in alike (`src/lib.rs` in a workspace of crates, often
+        // the reporter's own) says less of each of them.
+        let best = matching.iter().map(|(_, value, _)| *value).fold(0.0, f64::max);
+        let alike = matching.iter().filter(|(_, value, _)| *value >= best).count();
+        let specificity = 1.0 / (1.0 + (alike.max(1) as f64).ln());
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
         // when the path names one file and the line is in it (a trace of an older version may
         // point past its end).
         let only = (matching.len() == 1).then(|| matching[0].0);
         for (i, value, reason) in matching {
+            let value = value * specificity;
             // The lines given with the path that lie in the file (a trace of an older version
             // may point past its end), when the path names this one file.
             let mut lines = query
@@ -906,6 +917,28 @@ mod tests {
     }
 
     #[test]
+    fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
+        let (_dir, index) = index(&[
+            ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
+            (
+                "src/json/reader.rs",
+                "pub struct ReaderParser;\nimpl ReaderParser {\n    pub fn parse_number(&self) {}\n}\n",
+            ),
+        ]);
+        let ranked = rank(&index, "`json::utf8::Utf8Parser::parse_number` overflows");
+        let reason = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
+        assert!(
+            reason("src/json/utf8.rs")
+                .contains(&"defines `Utf8Parser::parse_number` (method), named in the issue".into()),
+            "{ranked:?}"
+        );
+        assert!(
+            reason("src/json/reader.rs").contains(&"defines `json::parse_number` (method), named in the issue".into()),
+            "its folder names it, not its type: {ranked:?}"
+        );
+    }
+
+    #[test]
     fn a_package_sibling_names_the_file_that_lifts_it() {
         let (_dir, index) = index(&[
             ("src/main/java/org/acme/Engine.java", "package org.acme;\npublic class Engine { void start() {} }\n"),
@@ -952,6 +985,26 @@ mod tests {
         assert!(is_macro_crate_of("serdederive", "serde") && is_macro_crate_of("tracingattributes", "tracing"));
         assert!(!is_macro_crate_of("crates", "crate") && !is_macro_crate_of("tokioutil", "tokio"));
         assert!(!is_macro_crate_of("macros", ""), "a qualifier of underscores (`_.debounce`) squashes to nothing");
+    }
+
+    #[test]
+    fn a_path_many_files_end_in_alike_says_less_of_each() {
+        let lib = "pub fn start() {}\n";
+        let issue = "Hangs\n\nthread 'main' panicked at src/lib.rs:1:5 in drain";
+        let only_paths =
+            Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+        let alpha_score = |crates: &[&str]| {
+            let files: Vec<(String, &str)> = crates.iter().map(|name| (format!("{name}/src/lib.rs"), lib)).collect();
+            let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), *text)).collect();
+            let (_dir, index) = index(&files);
+            let ranked = rank_with(&index, issue, &only_paths);
+            let alpha = ranked.iter().find(|r| r.path == "alpha/src/lib.rs").unwrap();
+            assert!(alpha.reasons.contains(&"the issue names its path `src/lib.rs`".to_owned()), "{alpha:?}");
+            alpha.score
+        };
+        let alone = alpha_score(&["alpha"]);
+        let among_four = alpha_score(&["alpha", "beta", "gamma", "delta"]);
+        assert!(among_four > 0.0 && among_four < alone * 0.75, "{among_four} against {alone}");
     }
 
     #[test]

@@ -55,12 +55,21 @@ pub const UNKNOWN: ModelInfo = info(32_768, 4_096, true);
 
 /// What is known about `model` (`gpt-4o-2024-08-06`, `qwen2.5-coder:7b`, `openai/gpt-4.1`, ...).
 pub fn lookup(model: &str) -> ModelInfo {
+    listed(model).unwrap_or(UNKNOWN)
+}
+
+/// Whether the registry lists `model`'s family, rather than giving it [`UNKNOWN`]'s limits.
+pub fn is_known(model: &str) -> bool {
+    listed(model).is_some()
+}
+
+fn listed(model: &str) -> Option<ModelInfo> {
     let name = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
     KNOWN
         .iter()
         .filter(|(prefix, _)| name.starts_with(prefix))
         .max_by_key(|(prefix, _)| prefix.len())
-        .map_or(UNKNOWN, |(_, info)| *info)
+        .map(|(_, info)| *info)
 }
 
 #[cfg(test)]
@@ -81,5 +90,7 @@ mod tests {
     fn unknown_models_get_sane_defaults() {
         assert_eq!(lookup("my-finetune"), UNKNOWN);
         assert_eq!(lookup(""), UNKNOWN);
+        assert!(!is_known("my-finetune") && !is_known(""));
+        assert!(is_known("qwen2.5-coder:7b") && is_known("openai/GPT-4.1"));
     }
 }

@@ -74,14 +74,21 @@ pub(super) async fn preview(
     })
     .await
     .map_err(|error| CommandError::Ranking(error.to_string()))?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
     if index.is_empty() {
         notes.push(
             "the workspace holds no source file to rank (Rust, Java, TypeScript or JavaScript; files git ignores, \
-             dependencies and build output are left out)",
+             dependencies and build output are left out)"
+                .into(),
         );
     } else if query.gives_nothing() {
-        notes.push("the issue holds no words to rank by; the files are in order of how much code uses them");
+        notes.push("the issue holds no words to rank by; the files are in order of how much code uses them".into());
+    }
+    if !registry::is_known(&config.provider.model) {
+        notes.push(format!(
+            "`{}` is not a model issuewright knows: its context window is taken as {} tokens",
+            config.provider.model, window
+        ));
     }
     let shown = |path: &str| {
         let uri = WorkspacePath::parse(path).ok().map(|path| uri_of(root, &path));
