@@ -442,10 +442,11 @@ const MIN_MESSAGE_LETTERS: usize = 12;
 /// Lines that report an error, and where their message starts: Rust panics (`panicked at
 /// 'msg'`, or the message on the line after `panicked at src/x.rs:1:2:`), exceptions
 /// (`java.lang.IllegalStateException: msg`, `TypeError: msg`, `Caused by: ...: msg`) and
-/// `Error:` / `error:` lines; not a compiler's `error[E0599]:`, whose words are its own.
+/// `Error:` / `error:` lines, a program's name before them or all in brackets (`fd: error:`,
+/// `[fd error]:`); not a compiler's `error[E0599]:`, whose words are its own.
 static MESSAGE_LINE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"panicked at '(?P<quoted>.+)'|(?:^|[\s:(])(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error):\s+(?P<thrown>.+)$|^\s*(?:error|Error|ERROR|fatal|FATAL):\s+(?P<logged>.+)$",
+        r"panicked at '(?P<quoted>.+)'|(?:^|[\s:(])(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error):\s+(?P<thrown>.+)$|^\s*\[?(?:[\w.-]+:?\s+)?(?:error|Error|ERROR|fatal|FATAL)\]?:\s+(?P<logged>.+)$",
     )
     .expect("the message pattern compiles")
 });
@@ -1428,6 +1429,17 @@ mod tests {
             messages("Panic\nthread 'main' panicked at src/main.rs:5:13:\nfailed to parse the config header: `x`\n"),
             ["failed to parse the config header"],
             "the message on the line after the location"
+        );
+        assert_eq!(
+            messages("Wrong\n```\n[fd error]: The search pattern contains a path-separation character\n```"),
+            ["The search pattern contains a path-separation character"],
+            "a program's own prefix"
+        );
+        assert_eq!(
+            messages(
+                "Wrong\nrg: error: the literal was not allowed in the pattern here\nerror[E0599]: no method named `x` found"
+            ),
+            ["the literal was not allowed in the pattern here"]
         );
         assert_eq!(
             messages(

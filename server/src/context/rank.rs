@@ -605,11 +605,12 @@ fn message_signal(
         let Some(candidates) = rarest.filter(|c| !c.is_empty() && c.len() <= MAX_MESSAGE_CANDIDATES) else {
             continue;
         };
+        let Some(pattern) = message_pattern(message) else { continue };
         let holding: Vec<(usize, u32)> = candidates
             .into_iter()
             .filter_map(|i| {
                 let text = texts.entry(i).or_insert_with(|| read(&files[i].path)).as_deref()?;
-                let at = in_a_string(text, message)?;
+                let at = in_a_string(text, &pattern)?;
                 Some((i, text[..at].matches('\n').count() as u32 + 1))
             })
             .collect();
@@ -630,8 +631,21 @@ fn message_signal(
 /// Where `text` first holds `message` inside a string: on a line that is not a comment,
 /// after a quote (`"`, `'` or a backtick) that opens a literal. A doc comment that speaks of
 /// the message is not the code that raises it.
-fn in_a_string(text: &str, message: &str) -> Option<usize> {
-    text.match_indices(message).map(|(at, _)| at).find(|&at| {
+/// How a message's words may stand apart in source: spaces and line breaks, a Rust string's
+/// line continuation (`happens \` then `because`), and a string concatenated over lines
+/// (`"... happens " +` then `"because ..."`).
+const MESSAGE_GAP: &str = r#"(?:\s|\\|["'`]\s*\+\s*["'`])+"#;
+
+/// A pattern that finds `message` in source however its words are spread over lines.
+fn message_pattern(message: &str) -> Option<regex::Regex> {
+    let words: Vec<String> = message.split_whitespace().map(regex::escape).collect();
+    regex::Regex::new(&words.join(MESSAGE_GAP)).ok()
+}
+
+/// Where `message` (as [`message_pattern`] finds it) starts inside a string literal of `text`,
+/// not in a comment.
+fn in_a_string(text: &str, message: &regex::Regex) -> Option<usize> {
+    message.find_iter(text).map(|found| found.start()).find(|&at| {
         let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
         let before = &text[line_start..at];
         let trimmed = before.trim_start();
@@ -876,6 +890,32 @@ mod tests {
         assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
         assert_eq!(ranked[0].line(), Some(2), "the line that raises it");
         assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
+
+        // A message written over lines is found as one.
+        let (_spread, spread) = self::index(&[
+            (
+                "src/enter.rs",
+                "pub fn enter() {\n    panic!(\"Cannot start a runtime from within a runtime. This happens \\\n            \
+                 because a function attempted to block the current thread\");\n}\n",
+            ),
+            (
+                "src/main/java/acme/Pool.java",
+                "class Pool {\n  void take() {\n    throw new IllegalStateException(\"no worker is free to \" +\n        \
+                 \"take the queued task\");\n  }\n}\n",
+            ),
+            ("src/other.rs", "pub fn runtime_within_runtime_thread() {}\n"),
+        ]);
+        let panic = "thread 'main' panicked at 'Cannot start a runtime from within a runtime. This happens \
+                     because a function attempted to block the current thread', src/main.rs:4:5";
+        let ranked = rank(&spread, panic);
+        assert_eq!((ranked[0].path.as_str(), ranked[0].line()), ("src/enter.rs", Some(2)), "{ranked:#?}");
+        let thrown = "java.lang.IllegalStateException: no worker is free to take the queued task";
+        let ranked = rank(&spread, thrown);
+        assert_eq!(
+            (ranked[0].path.as_str(), ranked[0].line()),
+            ("src/main/java/acme/Pool.java", Some(3)),
+            "{ranked:#?}"
+        );
 
         // The same words, not quoted from an error line, lead elsewhere.
         let ranked = rank(&index, "Requests fail under load\nThe connection pool is exhausted after 30 waits.");
