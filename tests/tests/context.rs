@@ -273,6 +273,11 @@ fn index_reports_counts_per_language() {
     assert_eq!(broken[0]["path"], "web/broken.ts");
     assert!(broken[0]["errors"].as_u64().unwrap() > 0);
     assert_eq!(report["crates"][0]["name"], "limits");
+    assert_eq!(
+        report["crates"][0]["roots"],
+        json!([{"name": "limits", "path": "src/lib.rs"}]),
+        "not the `src/main.rs` the manifest implies but the tree lacks"
+    );
     assert_eq!(report["packages"], json!([{"dir": "web", "name": "@limits/web"}]));
     assert_eq!(report["cacheHits"], 0);
 }

@@ -40,7 +40,12 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "languages": stats.languages,
             "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
             "fileLimit": stats.file_limit,
-            "crates": index.crates(),
+            // A manifest implies `src/lib.rs` and `src/main.rs`: only the roots the tree holds.
+            "crates": index.crates().iter().map(|krate| json!({
+                "dir": krate.dir,
+                "name": krate.name,
+                "roots": krate.roots.iter().filter(|root| index.file(&root.path).is_some()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "packages": packages.iter().map(|(dir, name)| json!({"dir": dir, "name": name})).collect::<Vec<_>>(),
             "parseErrors": broken.iter().map(|(path, errors)| json!({"path": path, "errors": errors})).collect::<Vec<_>>(),
         });
