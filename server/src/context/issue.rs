@@ -69,6 +69,15 @@ impl IssueQuery {
 const SOURCE_EXTENSIONS: [&str; 13] =
     ["rs", "java", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "kt", "go", "py"];
 
+/// Extensions of files other than source that issues name (`README.md`, `Cargo.toml`).
+const TEXT_EXTENSIONS: [&str; 12] =
+    ["md", "txt", "toml", "json", "yml", "yaml", "lock", "xml", "gradle", "properties", "sh", "html"];
+
+/// Whether `extension` is a file's extension, of source or of text.
+fn is_file_extension(extension: &str) -> bool {
+    SOURCE_EXTENSIONS.contains(&extension) || TEXT_EXTENSIONS.contains(&extension)
+}
+
 /// How much of an issue's text is read.
 const MAX_ISSUE_CHARS: usize = 200_000;
 
@@ -626,7 +635,12 @@ fn analyze_part(text: &str) -> IssueQuery {
                 }
             };
             let lexical_weight = if is_code { 1.5 } else { 1.0 };
-            for word in terms::words(chain) {
+            // A file's extension (`md` of `README.md`, `rs` of `lib.rs`) is no word of the issue.
+            let lexical = match chain.rsplit_once('.') {
+                Some((name, extension)) if !called && is_file_extension(extension) => name,
+                _ => chain,
+            };
+            for word in terms::words(lexical) {
                 *term_weights.entry(word).or_default() += lexical_weight;
             }
             if !is_code {
@@ -1129,6 +1143,11 @@ mod tests {
         let deep = analyze("see `tokio::sync::mpsc::Sender`");
         assert_eq!(symbol(&deep, "Sender").unwrap().qualifiers, ["tokio", "sync", "mpsc"]);
         assert!(symbol(&query, "There").is_none() && symbol(&query, "awaits").is_none(), "English words are not code");
+        let named = analyze("README.md and src/lib.rs are wrong; `response.json()` fails");
+        let term = |word: &str| named.terms.iter().any(|(term, _)| term == word);
+        assert!(term("readme") && term("lib") && term("response"), "{:?}", named.terms);
+        assert!(!term("md") && !term("rs"), "a file's extension is no word: {:?}", named.terms);
+        assert!(term("json"), "a method called is a word: {:?}", named.terms);
         let dollar = analyze("Is `$InferZodRecordOutput` right? And `core.$ZodType`; a frame `Outer$Inner.run()`.");
         assert!(symbol(&dollar, "$InferZodRecordOutput").is_some(), "{:?}", dollar.symbols);
         assert_eq!(symbol(&dollar, "$ZodType").unwrap().qualifiers, ["core"]);

@@ -12,7 +12,7 @@ use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
-use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at};
+use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at, text_words};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
 use crate::workspace::{generated_marker, licence_header};
@@ -133,8 +133,15 @@ struct Shown<'a> {
 impl<'a> Shown<'a> {
     /// Shows the `named` files the index does not parse, within half of `full_budget`
     /// characters: in full when they are small enough, else the lines around the line the
-    /// issue gives with them; the others get a line in the map.
-    fn add_named(&mut self, named: &[NamedFile], full_budget: usize, read: &impl Fn(&str) -> Option<String>) {
+    /// issue gives with them, or where the issue's words gather in them; the others get a
+    /// line in the map.
+    fn add_named(
+        &mut self,
+        named: &[NamedFile],
+        issue: &IssueQuery,
+        full_budget: usize,
+        read: &impl Fn(&str) -> Option<String>,
+    ) {
         let named_budget = (full_budget as f64 * NAMED_SHARE) as usize;
         for file in named {
             let Some(text) = read(&file.path) else {
@@ -148,12 +155,27 @@ impl<'a> Shown<'a> {
                 self.full_files.push(file.path.clone());
                 continue;
             }
-            // Else the lines around the line the issue gives with it, if it gives one.
+            // Else the lines around the line the issue gives with it, if it gives one; else
+            // the lines where the issue's words gather (a README's section), as large as fits.
             let total = text.lines().count() as u32;
-            let part =
-                file.line.filter(|line| *line <= total).map(|line| lines_around(line, total, part_lines(full_budget)));
+            let cap = part_lines(full_budget);
             let room = named_budget.saturating_sub(self.text.len());
-            match part.and_then(|part| parts_block(&file.path, NAMED_NOTE, POINTED_PARTS, &text, &[part], room)) {
+            let shown = match file.line.filter(|line| *line <= total) {
+                Some(line) => {
+                    parts_block(&file.path, NAMED_NOTE, POINTED_PARTS, &text, &[lines_around(line, total, cap)], room)
+                }
+                None => {
+                    let words = text_words(&text, &issue.terms);
+                    let places = WordPlaces::in_text(&[], &words, &text);
+                    [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
+                        let part = places.part(cap)?;
+                        let words: Vec<String> = places.words_in(part).take(4).map(|w| format!("`{w}`")).collect();
+                        let what = format!("the lines where the issue's words gather: {}", words.join(", "));
+                        parts_block(&file.path, NAMED_NOTE, &what, &text, &[part], room)
+                    })
+                }
+            };
+            match shown {
                 Some((block, _)) => {
                     self.text.push_str(&block);
                     self.part_files.push(file.path.clone());
@@ -252,7 +274,7 @@ pub fn build_pack(
     let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
     let mentioned = Mentioned::new(issue);
     let mut shown = Shown::default();
-    shown.add_named(named, full_budget, &read);
+    shown.add_named(named, issue, full_budget, &read);
     shown.add_ranked(index, ranked, &mentioned, full_budget, &read);
     let uses = shown.uses(index);
     let map_budget = budget_chars.saturating_sub(shown.text.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
@@ -650,6 +672,37 @@ mod tests {
                     points at; read_file shows the rest]\nlines 1180-1259:\n```\n- a change\n";
         assert!(pack.text.contains(part), "{}", pack.text);
         assert!(pack.tokens <= 10_000);
+    }
+
+    #[test]
+    fn a_long_named_text_shows_the_lines_where_the_issues_words_gather() {
+        let mut guide = String::from("# Guide\n");
+        for n in 0..1_500 {
+            let _ = writeln!(guide, "Filler paragraph {n} about nothing in particular.");
+        }
+        guide.push_str(
+            "## Rate limits\nThe `RateLimiter` example waits in `try_acquire`.\n```rust\n\
+             let limiter = RateLimiter::per_second(5);\n```\n",
+        );
+        for n in 0..1_500 {
+            let _ = writeln!(guide, "Closing paragraph {n}, long after.");
+        }
+        let (dir, index) = workspace(&[("README.md", guide), ("src/limiter.rs", "pub struct RateLimiter;\n".into())]);
+        let issue = "The README.md example of RateLimiter::per_second does not compile";
+        let query = analyze(issue);
+        let named = crate::context::named_files(&index, &query);
+        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        assert_eq!(pack.part_files, ["README.md"], "{}", pack.text);
+        let heading = "### README.md [named in the issue] [in part: 80 of its 3006 lines, the lines where the issue's \
+                       words gather: `per`, `per_second`, `second`, `example`; read_file shows the rest]";
+        assert!(pack.text.contains(heading), "{}", pack.text);
+        assert!(
+            pack.text.contains("## Rate limits\n") && pack.text.contains("RateLimiter::per_second(5)"),
+            "{}",
+            pack.text
+        );
+        assert!(!pack.text.contains("Filler paragraph 0 "), "{}", pack.text);
     }
 
     #[test]

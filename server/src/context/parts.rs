@@ -132,10 +132,36 @@ pub(super) fn parts_pointed_at(
     parts
 }
 
+/// Most of the words a named text file's part is chosen by.
+const TEXT_WORDS: usize = 12;
+
+/// The words that stand in `text` (a README, a changelog: a file the index does not
+/// parse), the one telling most first: each weighed by the weight for it, and the
+/// less for how often the text repeats it.
+pub(super) fn text_words(text: &str, terms: &[(String, f64)]) -> Vec<(String, f64)> {
+    let mut counts: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for word in terms::words(text) {
+        if terms.binary_search_by(|(term, _)| term.as_str().cmp(&word)).is_ok() {
+            *counts.entry(word).or_default() += 1;
+        }
+    }
+    let mut words: Vec<(String, f64)> = terms
+        .iter()
+        .filter_map(|(term, weight)| {
+            let count = counts.get(term)?;
+            Some((term.clone(), weight / (1.0 + f64::from(*count).ln())))
+        })
+        .collect();
+    words.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    words.truncate(TEXT_WORDS);
+    words
+}
+
 /// Where a ranked file's shared words stand in its text, each line split into words once: what
 /// the part where they gather is found from, at whatever size the room left allows.
 pub(super) struct WordPlaces<'a> {
-    file: &'a IndexedFile,
+    /// The file's definitions (none for a text the index does not parse).
+    definitions: &'a [Definition],
     /// The words the file shares, the one adding most to its score first, with what
     /// each adds.
     words: &'a [(String, f64)],
@@ -148,8 +174,12 @@ pub(super) struct WordPlaces<'a> {
 impl<'a> WordPlaces<'a> {
     /// The places of `words` in `text`, the text of `file`.
     pub(super) fn new(file: &'a IndexedFile, words: &'a [(String, f64)], text: &'a str) -> Self {
+        Self::in_text(&file.symbols.definitions, words, text)
+    }
+
+    /// The places of `words` in `text`, whose definitions are `definitions`.
+    pub(super) fn in_text(definitions: &'a [Definition], words: &'a [(String, f64)], text: &'a str) -> Self {
         let lines: Vec<&str> = text.lines().collect();
-        let definitions = &file.symbols.definitions;
         let tests =
             LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.lead_line.min(d.line), d.end_line)));
         let mut before: Vec<Vec<u32>> = vec![vec![0; lines.len() + 1]; words.len()];
@@ -159,7 +189,7 @@ impl<'a> WordPlaces<'a> {
                 sums[at + 1] = sums[at] + found.iter().filter(|w| **w == word.0).count() as u32;
             }
         }
-        Self { file, words, lines, before }
+        Self { definitions, words, lines, before }
     }
 
     /// How often each word stands in lines `start` to `end` (1-based, inclusive, clamped to
@@ -204,8 +234,6 @@ impl<'a> WordPlaces<'a> {
             (first, first + cap - 1)
         };
         let mut scored: Vec<(f64, (u32, u32))> = self
-            .file
-            .symbols
             .definitions
             .iter()
             .filter(|d| d.kind.is_callable() && d.kind != DefinitionKind::Module && !d.test)
