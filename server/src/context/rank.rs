@@ -304,7 +304,8 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let users = signals.users[i];
             if signals.prior[i] > 0.5 && users >= 2 {
-                reasons.push((weights.prior * signals.prior[i], format!("central: {users} files use what it defines")));
+                reasons
+                    .push((weights.prior * signals.prior[i], format!("central: {users} files use names it defines")));
             }
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
@@ -317,6 +318,16 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                 reasons.push((0.0, "example code (ranked down)".into()));
             }
             reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // "named after `Proxy`" says already what "its name `proxy` is a word" would.
+            let named_after: Vec<String> = reasons
+                .iter()
+                .filter_map(|(_, r)| r.strip_prefix("named after `")?.split('`').next().map(squash))
+                .collect();
+            reasons.retain(|(_, r)| {
+                r.strip_prefix("its name `")
+                    .and_then(|rest| rest.split('`').next())
+                    .is_none_or(|word| !named_after.contains(&squash(word)))
+            });
             let mut seen = HashSet::new();
             // `ERROR` and `error` in the issue name a file `error.ts` once.
             let reasons =
@@ -357,8 +368,8 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
     } else {
         match signals.users[i] {
             0 => "nothing in the issue points here".into(),
-            1 => "nothing in the issue points here; 1 file uses what it defines".into(),
-            users => format!("nothing in the issue points here; {users} files use what it defines"),
+            1 => "nothing in the issue points here; 1 file uses a name it defines".into(),
+            users => format!("nothing in the issue points here; {users} files use names it defines"),
         }
     }
 }
@@ -945,7 +956,7 @@ mod tests {
             assert!(!file.reasons.is_empty(), "{file:?}");
         }
         let util = ranked.iter().find(|r| r.path == "src/util.rs").unwrap();
-        assert!(util.reasons.contains(&"central: 3 files use what it defines".to_owned()), "{util:?}");
+        assert!(util.reasons.contains(&"central: 3 files use names it defines".to_owned()), "{util:?}");
         let a = ranked.iter().find(|r| r.path == "src/users/a.rs").unwrap();
         assert_eq!(a.reasons, ["nothing in the issue points here"], "it uses, nothing uses it");
 
@@ -991,6 +1002,15 @@ mod tests {
         assert_eq!(gauge.reasons, ["same package as `Engine.java` (org.acme)"], "{ranked:?}");
         let pump = ranked.iter().find(|r| r.path.ends_with("Pump.java")).unwrap();
         assert!(!pump.reasons.iter().any(|r| r.starts_with("same package")), "{pump:?}");
+    }
+
+    #[test]
+    fn a_file_named_after_a_name_is_not_also_said_to_have_a_name_that_is_a_word() {
+        let (_dir, index) = index(&[("src/proxy.rs", "pub struct Proxy;\n"), ("src/other.rs", "pub fn other() {}\n")]);
+        let ranked = rank(&index, "`Proxy` drops the proxy header");
+        let reasons = &ranked.iter().find(|r| r.path == "src/proxy.rs").unwrap().reasons;
+        assert!(reasons.iter().any(|r| r == "named after `Proxy`, named in the issue"), "{reasons:?}");
+        assert!(!reasons.iter().any(|r| r.starts_with("its name `proxy`")), "{reasons:?}");
     }
 
     #[test]
