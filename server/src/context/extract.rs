@@ -872,11 +872,19 @@ fn on_one_line(text: &str) -> String {
 
 /// `text` cut to at most `max` characters, an ellipsis marking the cut.
 fn cut_to(text: String, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
-    }
+    let Some((at, _)) = text.char_indices().nth(max) else { return text };
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    // Not in the middle of a name (`boolean bufferRe…`): before it, unless it is all there is.
+    let word_start = text[..at].char_indices().rev().find(|(_, c)| !in_word(*c)).map(|(i, c)| i + c.len_utf8());
+    let cut = match word_start {
+        Some(start) if text[at..].starts_with(in_word) && at - start < MAX_CUT_WORD => start,
+        _ => at,
+    };
+    format!("{}…", text[..cut].trim_end())
 }
+
+/// A name longer than this is cut where the room ends rather than left out whole.
+const MAX_CUT_WORD: usize = 32;
 
 /// Most characters of a script constant's value kept in its signature.
 const MAX_VALUE_CHARS: usize = 60;
@@ -1671,6 +1679,10 @@ macro_rules! declare { ($name:ident) => { mod $name; }; }
         let table = &long.definitions[0].signature;
         assert!(table.starts_with("const TABLE = [ \"entry\", ") && table.ends_with('…'), "{table}");
         assert!(table.chars().count() <= "const TABLE = ".len() + MAX_VALUE_CHARS + 1, "{table}");
+        assert_eq!(cut_to("boolean bufferRecyclable".to_owned(), 17), "boolean…", "not in the middle of a name");
+        assert_eq!(cut_to("x".repeat(50), 10), format!("{}…", "x".repeat(10)), "a name longer than the room is cut");
+        assert_eq!(cut_to("a, bé".to_owned(), 4), "a,…");
+        assert_eq!(cut_to("short".to_owned(), 10), "short");
         let named = symbols(Language::TypeScript, "export default function main() {}\nexport default (() => 1);\n");
         assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
     }
