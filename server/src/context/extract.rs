@@ -178,18 +178,21 @@ const MAX_MACRO_DEPTH: usize = 4;
 /// written inside a macro's braces at item level (`cfg_rt! { pub struct Runtime { .. } }`, as
 /// tokio writes most of its API) are parsed again as items and read as well.
 pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
-    let (mut symbols, mut macros) = extract_tree(language, tree, source);
-    let mut depth = 0;
-    while !macros.is_empty() && depth < MAX_MACRO_DEPTH {
-        depth += 1;
-        // The parser takes ranges in order.
-        macros.sort_by_key(|body| body.range.start_byte);
-        let ranges: Vec<Range> = macros.iter().map(|body| body.range).collect();
-        let Some(inner) = parse_ranges(language, source, &ranges) else { break };
+    let (mut symbols, macros) = extract_tree(language, tree, source);
+    // Each body on its own, so that one that does not parse as items (`html! { <div/> }`)
+    // hides nothing of the next; a body inside another belongs to what holds the outer one.
+    let mut bodies: Vec<(MacroBody, usize)> = macros.into_iter().map(|body| (body, 1)).collect();
+    while let Some((body, depth)) = bodies.pop() {
+        let Some(inner) = parse_ranges(language, source, &[body.range]) else { continue };
         let (found, nested) = extract_tree(language, &inner, source);
-        symbols.take_from_macros(found, &macros);
-        macros = nested;
+        if depth < MAX_MACRO_DEPTH {
+            bodies.extend(nested.into_iter().map(|inside| (inside.within(&body), depth + 1)));
+        }
+        symbols.take_from_macro(found, &body);
     }
+    symbols.definitions.sort_by_key(|definition| definition.line);
+    // A body inside a test module is test code too.
+    mark_nested_test_code(&mut symbols.definitions);
     symbols
 }
 
@@ -222,18 +225,21 @@ impl MacroBody {
         Some(Self { range, owner, of_type })
     }
 
-    fn holds_line(&self, line: u32) -> bool {
-        (self.range.start_point.row as u32 + 1..=self.range.end_point.row as u32 + 1).contains(&line)
+    /// This body, found inside `outer`: held by what holds `outer` when nothing inside holds it.
+    fn within(self, outer: &MacroBody) -> Self {
+        match self.owner {
+            Some(_) => self,
+            None => Self { owner: outer.owner.clone(), of_type: outer.of_type, ..self },
+        }
     }
 }
 
 impl FileSymbols {
-    /// Adds what the items inside `bodies` hold, read from their own parse: they belong to
-    /// what holds the body, and a function written in a body inside an `impl` is a method of
-    /// its type.
-    fn take_from_macros(&mut self, mut found: FileSymbols, bodies: &[MacroBody]) {
+    /// Adds what the items inside `body` hold, read from their own parse: they belong to what
+    /// holds the body, and a function written in a body inside an `impl` is a method of its
+    /// type.
+    fn take_from_macro(&mut self, mut found: FileSymbols, body: &MacroBody) {
         for definition in &mut found.definitions {
-            let Some(body) = bodies.iter().find(|body| body.holds_line(definition.line)) else { continue };
             if let (Some(owner), None) = (&body.owner, &definition.container) {
                 definition.container = Some(owner.clone());
                 if body.of_type && definition.kind == DefinitionKind::Function {
@@ -242,9 +248,6 @@ impl FileSymbols {
             }
         }
         self.definitions.append(&mut found.definitions);
-        self.definitions.sort_by_key(|definition| definition.line);
-        // A body inside a test module is test code too.
-        mark_nested_test_code(&mut self.definitions);
         let mut references: HashMap<String, u32> = self.references.drain(..).collect();
         for (name, count) in found.references {
             *references.entry(name).or_default() += count;
@@ -1223,6 +1226,24 @@ mod tests {
         assert!(found.typed_calls.contains(&("Metrics".to_owned(), "new".to_owned(), 1)));
         let declared: Vec<&str> = found.module_declarations.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(declared, ["driver"], "declared once");
+        // A body that is no items hides nothing of the next; a body in a body in an `impl` is
+        // of its type, and two `impl`s on one line keep their own.
+        let more = symbols(
+            Language::Rust,
+            "html! { <div></div> }\ncfg_rt! { pub fn after_markup() {} }\n\
+             impl Runtime { cfg_a! { cfg_b! { pub fn two_levels(&self) {} } } }\n\
+             impl Alpha { m! { pub fn from_alpha(&self) {} } } impl Beta { m! { pub fn from_beta(&self) {} } }\n",
+        );
+        let found: Vec<(String, DefinitionKind, Option<String>)> =
+            definitions(&more).into_iter().filter(|(_, kind, _)| *kind != Struct).collect();
+        for expected in [
+            def("after_markup", Function, None),
+            def("two_levels", Method, Some("Runtime")),
+            def("from_alpha", Method, Some("Alpha")),
+            def("from_beta", Method, Some("Beta")),
+        ] {
+            assert!(found.contains(&expected), "{expected:?} in {found:?}");
+        }
         // Malformed bodies read as far as they parse, and a lone brace is no body.
         for malformed in [
             "m! {",

@@ -69,9 +69,9 @@ impl IssueQuery {
 const SOURCE_EXTENSIONS: [&str; 13] =
     ["rs", "java", "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "kt", "go", "py"];
 
-/// Extensions of files other than source that issues name (`README.md`, `Cargo.toml`).
-const TEXT_EXTENSIONS: [&str; 12] =
-    ["md", "txt", "toml", "json", "yml", "yaml", "lock", "xml", "gradle", "properties", "sh", "html"];
+/// Extensions of files other than source that issues name (`README.md`, `Cargo.toml`); not
+/// those that are as often a field or method (`shared.lock`, `res.json`, `el.html`).
+const TEXT_EXTENSIONS: [&str; 9] = ["md", "txt", "toml", "yml", "yaml", "xml", "gradle", "properties", "sh"];
 
 /// Whether `extension` is a file's extension, of source or of text.
 fn is_file_extension(extension: &str) -> bool {
@@ -1148,6 +1148,8 @@ mod tests {
         assert!(term("readme") && term("lib") && term("response"), "{:?}", named.terms);
         assert!(!term("md") && !term("rs"), "a file's extension is no word: {:?}", named.terms);
         assert!(term("json"), "a method called is a word: {:?}", named.terms);
+        let field = analyze("the `shared.lock` field is held across an await");
+        assert!(field.terms.iter().any(|(term, _)| term == "lock"), "a field is a word: {:?}", field.terms);
         let dollar = analyze("Is `$InferZodRecordOutput` right? And `core.$ZodType`; a frame `Outer$Inner.run()`.");
         assert!(symbol(&dollar, "$InferZodRecordOutput").is_some(), "{:?}", dollar.symbols);
         assert_eq!(symbol(&dollar, "$ZodType").unwrap().qualifiers, ["core"]);

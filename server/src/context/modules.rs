@@ -551,7 +551,7 @@ fn longest_module<'a>(segments: &[String], modules: &'a ModuleTable, shortest: u
     (shortest.max(1)..=segments.len()).rev().find_map(|end| modules.get(&segments[..end].join("::")))
 }
 
-/// The paths a `use` argument names, one level of braces expanded:
+/// The paths a `use` argument names, braces expanded:
 /// `crate::a::{b, c::D as E}` gives `crate::a::b` and `crate::a::c::D`.
 fn expand_use(import: &str) -> Vec<String> {
     use_items(import).iter().map(|item| use_path(item)).collect()
@@ -578,10 +578,19 @@ pub fn rust_use_bindings(import: &str) -> Vec<(String, String)> {
     bindings
 }
 
-/// The items of a `use` argument, one level of braces expanded, each whole with its prefix and
-/// alias: `a::{b, c as d}` gives `a::b` and `a::c as d`.
+/// How deep braces inside a `use` are expanded.
+const MAX_USE_DEPTH: usize = 8;
+
+/// The items of a `use` argument, braces expanded, each whole with its prefix and alias:
+/// `a::{b, c as d, e::{f}}` gives `a::b`, `a::c as d` and `a::e::f`.
 fn use_items(import: &str) -> Vec<String> {
-    let Some((prefix, rest)) = import.split_once('{') else { return vec![import.trim().to_owned()] };
+    use_items_within(import, MAX_USE_DEPTH)
+}
+
+fn use_items_within(import: &str, levels: usize) -> Vec<String> {
+    let Some((prefix, rest)) = import.split_once('{').filter(|_| levels > 0) else {
+        return vec![import.trim().to_owned()];
+    };
     let inner = rest.strip_suffix('}').unwrap_or(rest);
     let mut items = Vec::new();
     let mut depth = 0_i32;
@@ -598,7 +607,10 @@ fn use_items(import: &str) -> Vec<String> {
         }
     }
     items.push(&inner[start..]);
-    items.into_iter().map(|item| format!("{}{}", prefix.trim(), item.trim())).collect()
+    items
+        .into_iter()
+        .flat_map(|item| use_items_within(&format!("{}{}", prefix.trim(), item.trim()), levels - 1))
+        .collect()
 }
 
 /// One path of a `use`, without its alias or nested braces (`a::b::{c, d}` names at least `a::b`).
@@ -726,6 +738,7 @@ mod tests {
             [pair("b", "crate::a::b"), pair("E", "crate::a::c::D"), pair("d", "crate::a::d")]
         );
         assert_eq!(bound("super::{self, x}"), [pair("x", "super::x")], "`self` of `super` binds no name");
+        assert_eq!(bound("crate::io::{util::{copy}}"), [pair("copy", "crate::io::util::copy")], "not `util`");
         for malformed in ["", "::", "{", "}", "a::{", "a as", " as b", "a::{b as }", "{{{}}}", "*"] {
             for (name, _) in bound(malformed) {
                 assert!(name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.is_empty(), "{malformed:?}");

@@ -165,7 +165,7 @@ impl<'a> Shown<'a> {
                     parts_block(&file.path, NAMED_NOTE, POINTED_PARTS, &text, &[lines_around(line, total, cap)], room)
                 }
                 None => {
-                    let words = text_words(&text, &issue.terms);
+                    let words = text_words(&file.path, &text, &issue.terms);
                     let places = WordPlaces::in_text(&[], &words, &text);
                     [cap, cap / 2, cap / 4].into_iter().find_map(|cap| {
                         let part = places.part(cap)?;
@@ -687,14 +687,20 @@ mod tests {
         for n in 0..1_500 {
             let _ = writeln!(guide, "Closing paragraph {n}, long after.");
         }
-        let (dir, index) = workspace(&[("README.md", guide), ("src/limiter.rs", "pub struct RateLimiter;\n".into())]);
+        // The file's own name, often in it, says nothing of where in it the issue is.
+        guide.push_str(
+            "## Contributing\nKeep this README short: the README is read first, so edit the README with care.\n",
+        );
         let issue = "The README.md example of RateLimiter::per_second does not compile";
         let query = analyze(issue);
+        let words: Vec<String> = text_words("README.md", &guide, &query.terms).into_iter().map(|(w, _)| w).collect();
+        assert!(words.contains(&"example".to_owned()) && !words.contains(&"readme".to_owned()), "{words:?}");
+        let (dir, index) = workspace(&[("README.md", guide), ("src/limiter.rs", "pub struct RateLimiter;\n".into())]);
         let named = crate::context::named_files(&index, &query);
         let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
         let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
         assert_eq!(pack.part_files, ["README.md"], "{}", pack.text);
-        let heading = "### README.md [named in the issue] [in part: 80 of its 3006 lines, the lines where the issue's \
+        let heading = "### README.md [named in the issue] [in part: 80 of its 3008 lines, the lines where the issue's \
                        words gather: `per`, `per_second`, `second`, `example`; read_file shows the rest]";
         assert!(pack.text.contains(heading), "{}", pack.text);
         assert!(

@@ -135,13 +135,17 @@ pub(super) fn parts_pointed_at(
 /// Most of the words a named text file's part is chosen by.
 const TEXT_WORDS: usize = 12;
 
-/// The words that stand in `text` (a README, a changelog: a file the index does not
-/// parse), the one telling most first: each weighed by the weight for it, and the
-/// less for how often the text repeats it.
-pub(super) fn text_words(text: &str, terms: &[(String, f64)]) -> Vec<(String, f64)> {
+/// The words that stand in `text`, the text of the file at `path` (a README, a
+/// changelog: a file the index does not parse), but for the words of its own name, the one
+/// telling most first: each weighed by the weight for it, and the less for how often
+/// the text repeats it.
+pub(super) fn text_words(path: &str, text: &str, terms: &[(String, f64)]) -> Vec<(String, f64)> {
+    // The file's own name (`readme` of `README.md`) names the file, not a place in it.
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let own = terms::words(name.split('.').next().unwrap_or(name));
     let mut counts: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
     for word in terms::words(text) {
-        if terms.binary_search_by(|(term, _)| term.as_str().cmp(&word)).is_ok() {
+        if !own.contains(&word) && terms.binary_search_by(|(term, _)| term.as_str().cmp(&word)).is_ok() {
             *counts.entry(word).or_default() += 1;
         }
     }

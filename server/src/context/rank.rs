@@ -639,9 +639,6 @@ fn message_signal(
     }
 }
 
-/// Where `text` first holds `message` inside a string: on a line that is not a comment,
-/// after a quote (`"`, `'` or a backtick) that opens a literal. A doc comment that speaks of
-/// the message is not the code that raises it.
 /// How a message's words may stand apart in source: spaces and line breaks, a Rust string's
 /// line continuation (`happens \` then `because`), and a string concatenated over lines
 /// (`"... happens " +` then `"because ..."`).
@@ -653,14 +650,17 @@ fn message_pattern(message: &str) -> Option<regex::Regex> {
     regex::Regex::new(&words.join(MESSAGE_GAP)).ok()
 }
 
-/// Where `message` (as [`message_pattern`] finds it) starts inside a string literal of `text`,
-/// not in a comment.
+/// Where `text` first holds `message` (as [`message_pattern`] finds it) inside a string: on a
+/// line that is not a comment, after a quote (`"`, `'` or a backtick) that opens a literal. A
+/// doc comment that speaks of the message is not the code that raises it; an attribute that
+/// holds it (`#[error("...")]`) is.
 fn in_a_string(text: &str, message: &regex::Regex) -> Option<usize> {
     message.find_iter(text).map(|found| found.start()).find(|&at| {
         let line_start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
         let before = &text[line_start..at];
         let trimmed = before.trim_start();
-        let comment = ["//", "/*", "*", "#"].iter().any(|start| trimmed.starts_with(start));
+        let attribute = trimmed.starts_with("#[") || trimmed.starts_with("#![");
+        let comment = ["//", "/*", "*", "#"].iter().any(|start| trimmed.starts_with(start)) && !attribute;
         let opened = |quote: char| before.chars().filter(|c| *c == quote).count() % 2 == 1;
         !comment && (opened('"') || opened('\'') || opened('`'))
     })
@@ -920,6 +920,16 @@ mod tests {
                      because a function attempted to block the current thread', src/main.rs:4:5";
         let ranked = rank(&spread, panic);
         assert_eq!((ranked[0].path.as_str(), ranked[0].line()), ("src/enter.rs", Some(2)), "{ranked:#?}");
+        let attributed = "#[derive(Debug, thiserror::Error)]\npub enum Fault {\n    \
+                          #[error(\"the configuration file could not be parsed as settings\")]\n    Parse,\n}\n";
+        let (_attr, with_attribute) =
+            self::index(&[("src/fault.rs", attributed), ("src/other.rs", "pub fn configuration() {}\n")]);
+        let ranked = rank(&with_attribute, "Error: the configuration file could not be parsed as settings");
+        assert_eq!(
+            (ranked[0].path.as_str(), ranked[0].line()),
+            ("src/fault.rs", Some(3)),
+            "an attribute holds it: {ranked:#?}"
+        );
         let thrown = "java.lang.IllegalStateException: no worker is free to take the queued task";
         let ranked = rank(&spread, thrown);
         assert_eq!(
