@@ -310,7 +310,11 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
             }
-            if signals.tests[i] && !signals.about_tests {
+            // A test that the issue's trace or a `path:line` runs through, at a line it has, is
+            // the failing test the issue is about, whatever its words. (A test file merely
+            // named, as commit messages name the tests they add, still sinks.)
+            let traced = !signals.path_mentions.points[i].is_empty();
+            if signals.tests[i] && !signals.about_tests && !traced {
                 score *= 0.3;
                 reasons.push((0.0, "test code (ranked down)".into()));
             } else if signals.examples[i] && !signals.about_examples {
@@ -1075,6 +1079,24 @@ mod tests {
         let alone = alpha_score(&["alpha"]);
         let among_four = alpha_score(&["alpha", "beta", "gamma", "delta"]);
         assert!(among_four > 0.0 && among_four < alone * 0.75, "{among_four} against {alone}");
+    }
+
+    #[test]
+    fn a_test_the_issues_trace_runs_through_is_not_ranked_down() {
+        let (_dir, index) = index(&[
+            ("src/pool.rs", "/// Drains the pool.\npub fn drain_pool() {}\n"),
+            ("tests/drain.rs", "#[test]\nfn drains() {\n    pool::drain_pool();\n    assert!(false);\n}\n"),
+        ]);
+        let traced =
+            "drain_pool leaves work behind\n\nthread 'drains' panicked at tests/drain.rs:4:5:\nassertion failed";
+        let ranked = rank(&index, traced);
+        let test = ranked.iter().find(|r| r.path == "tests/drain.rs").unwrap();
+        assert!(!test.reasons.iter().any(|r| r.contains("ranked down")), "{ranked:?}");
+        assert_eq!(test.line(), Some(4));
+        // Named without a line it ran through, it sinks as test code does.
+        let named = rank(&index, "drain_pool leaves work behind\n\nSee how tests/drain.rs calls it.");
+        let test = named.iter().find(|r| r.path == "tests/drain.rs").unwrap();
+        assert!(test.reasons.iter().any(|r| r == "test code (ranked down)"), "{named:?}");
     }
 
     #[test]
