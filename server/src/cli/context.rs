@@ -86,12 +86,8 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
                 pack.part_files.len(),
                 pack.mapped_files.len()
             );
-            if !registry::is_known(model) {
-                errln!(
-                    "`{model}` is not a model issuewright knows: its context window is taken as {} tokens \
-                     (name a known model with --model, e.g. qwen2.5-coder:7b, gpt-4o or claude-sonnet-4)",
-                    registry::UNKNOWN.context_window
-                );
+            if let Some(note) = registry::unknown_model_note(model) {
+                errln!("{note} (name a known model with --model, e.g. qwen2.5-coder:7b, gpt-4o or claude-sonnet-4)");
             }
         }
     }

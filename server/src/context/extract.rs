@@ -179,20 +179,23 @@ const MAX_MACRO_DEPTH: usize = 4;
 /// tokio writes most of its API) are parsed again as items and read as well.
 pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     let (mut symbols, macros) = extract_tree(language, tree, source);
+    if macros.is_empty() {
+        return symbols;
+    }
     // Each body on its own, so that one that does not parse as items (`html! { <div/> }`)
     // hides nothing of the next; a body inside another belongs to what holds the outer one.
     let mut bodies: Vec<(MacroBody, usize)> = macros.into_iter().map(|body| (body, 1)).collect();
+    let mut found_inside = Vec::new();
     while let Some((body, depth)) = bodies.pop() {
         let Some(inner) = parse_ranges(language, source, &[body.range]) else { continue };
-        let (found, nested) = extract_tree(language, &inner, source);
+        let (mut found, nested) = extract_tree(language, &inner, source);
         if depth < MAX_MACRO_DEPTH {
             bodies.extend(nested.into_iter().map(|inside| (inside.within(&body), depth + 1)));
         }
-        symbols.take_from_macro(found, &body);
+        body.adopt(&mut found.definitions);
+        found_inside.push(found);
     }
-    symbols.definitions.sort_by_key(|definition| definition.line);
-    // A body inside a test module is test code too.
-    mark_nested_test_code(&mut symbols.definitions);
+    symbols.take_from_macros(found_inside);
     symbols
 }
 
@@ -225,6 +228,18 @@ impl MacroBody {
         Some(Self { range, owner, of_type })
     }
 
+    /// Gives the definitions read from this body to what holds it: a function written in a
+    /// body inside an `impl` is a method of its type.
+    fn adopt(&self, definitions: &mut [Definition]) {
+        let Some(owner) = &self.owner else { return };
+        for definition in definitions.iter_mut().filter(|definition| definition.container.is_none()) {
+            definition.container = Some(owner.clone());
+            if self.of_type && definition.kind == DefinitionKind::Function {
+                definition.kind = DefinitionKind::Method;
+            }
+        }
+    }
+
     /// This body, found inside `outer`: held by what holds `outer` when nothing inside holds it.
     fn within(self, outer: &MacroBody) -> Self {
         match self.owner {
@@ -235,48 +250,44 @@ impl MacroBody {
 }
 
 impl FileSymbols {
-    /// Adds what the items inside `body` hold, read from their own parse: they belong to what
-    /// holds the body, and a function written in a body inside an `impl` is a method of its
-    /// type.
-    fn take_from_macro(&mut self, mut found: FileSymbols, body: &MacroBody) {
-        for definition in &mut found.definitions {
-            if let (Some(owner), None) = (&body.owner, &definition.container) {
-                definition.container = Some(owner.clone());
-                if body.of_type && definition.kind == DefinitionKind::Function {
-                    definition.kind = DefinitionKind::Method;
+    /// Adds what the items inside macro bodies hold, each body read from its own parse, the
+    /// counts of uses and typed calls summed once for all of them.
+    fn take_from_macros(&mut self, found_inside: Vec<FileSymbols>) {
+        let mut references: HashMap<String, u32> = self.references.drain(..).collect();
+        let mut typed: HashMap<(String, String), u32> =
+            self.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect();
+        for mut found in found_inside {
+            self.definitions.append(&mut found.definitions);
+            for (name, count) in found.references {
+                *references.entry(name).or_default() += count;
+            }
+            for (owner, called, count) in found.typed_calls {
+                *typed.entry((owner, called)).or_default() += count;
+            }
+            self.imports.append(&mut found.imports);
+            for (list, more) in [
+                (&mut self.written_paths, found.written_paths),
+                (&mut self.supertypes, found.supertypes),
+                (&mut self.impl_targets, found.impl_targets),
+            ] {
+                for item in more {
+                    push_unique(list, &item);
+                }
+            }
+            // A `mod` inside braces is read from the tokens already (`cfg_if!` holds no items).
+            for declaration in found.module_declarations {
+                if !self.module_declarations.iter().any(|known| known.name == declaration.name) {
+                    self.module_declarations.push(declaration);
                 }
             }
         }
-        self.definitions.append(&mut found.definitions);
-        let mut references: HashMap<String, u32> = self.references.drain(..).collect();
-        for (name, count) in found.references {
-            *references.entry(name).or_default() += count;
-        }
         self.references = references.into_iter().collect();
         self.references.sort();
-        let mut typed: HashMap<(String, String), u32> =
-            self.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect();
-        for (owner, called, count) in found.typed_calls {
-            *typed.entry((owner, called)).or_default() += count;
-        }
         self.typed_calls = typed.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
         self.typed_calls.sort();
-        self.imports.append(&mut found.imports);
-        for (list, more) in [
-            (&mut self.written_paths, found.written_paths),
-            (&mut self.supertypes, found.supertypes),
-            (&mut self.impl_targets, found.impl_targets),
-        ] {
-            for item in more {
-                push_unique(list, &item);
-            }
-        }
-        // A `mod` inside braces is read from the tokens already (`cfg_if!` holds no items).
-        for declaration in found.module_declarations {
-            if !self.module_declarations.iter().any(|known| known.name == declaration.name) {
-                self.module_declarations.push(declaration);
-            }
-        }
+        self.definitions.sort_by_key(|definition| definition.line);
+        // A body inside a test module is test code too.
+        mark_nested_test_code(&mut self.definitions);
     }
 }
 

@@ -459,16 +459,24 @@ impl Index {
         named
     }
 
-    /// The files a path written out in `file`'s Rust code leads to (`crate::sync::acquire`,
-    /// `entry::test` after `mod entry;`, `sync::acquire` after `use crate::sync;`): its first
-    /// name is read through the file's `use` declarations, then resolved as an import is.
-    pub fn resolve_written_path(&self, file: &IndexedFile, path: &str, table: &ModuleTable) -> Vec<String> {
-        let (first, rest) = path.split_once("::").unwrap_or((path, ""));
-        let imported =
-            file.symbols.imports.iter().flat_map(|import| rust_use_bindings(import)).find_map(|(name, target)| {
-                (name == first).then(|| if rest.is_empty() { target } else { format!("{target}::{rest}") })
-            });
-        self.resolve_import(file, imported.as_deref().unwrap_or(path), table)
+    /// Each path written out in `file`'s Rust code (`crate::sync::acquire`, `entry::test` after
+    /// `mod entry;`, `sync::acquire` after `use crate::sync;`) with the files it leads to: its
+    /// first name is read through the file's `use` declarations, then resolved as an import is.
+    pub fn resolve_written_paths<'f>(&self, file: &'f IndexedFile, table: &ModuleTable) -> Vec<(&'f str, Vec<String>)> {
+        let bindings: Vec<(String, String)> =
+            file.symbols.imports.iter().flat_map(|import| rust_use_bindings(import)).collect();
+        file.symbols
+            .written_paths
+            .iter()
+            .map(|path| {
+                let (first, rest) = path.split_once("::").unwrap_or((path, ""));
+                let imported = bindings.iter().find(|(name, _)| name == first).map(|(_, target)| match rest {
+                    "" => target.clone(),
+                    rest => format!("{target}::{rest}"),
+                });
+                (path.as_str(), self.resolve_import(file, imported.as_deref().unwrap_or(path), table))
+            })
+            .collect()
     }
 
     /// The workspace root.

@@ -573,6 +573,15 @@ mod tests {
         })
     }
 
+    /// [`pack_for`], with the files the issue names that the index does not parse.
+    fn pack_with_named(dir: &tempfile::TempDir, index: &Index, issue: &str, budget: usize) -> ContextPack {
+        let query = analyze(issue);
+        let named = crate::context::named_files(index, &query);
+        build_pack(index, &rank(index, issue), &named, &query, budget, |path| {
+            std::fs::read_to_string(dir.path().join(path)).ok()
+        })
+    }
+
     /// The map's entry for `path` in `pack`: its heading line and the lines under it.
     fn map_entry_of<'a>(pack: &'a ContextPack, path: &str) -> &'a str {
         let map = &pack.text[..pack.text.find("\n## The most").unwrap_or(pack.text.len())];
@@ -645,10 +654,7 @@ mod tests {
         ]);
         std::fs::write(dir.path().join("docs/logo.png"), b"\x89PNG\r\n\x1a\n\0\0\xff").unwrap();
         let issue = "README.md, docs/CHANGELOG.md and docs/logo.png are out of date for `JoinSet`";
-        let query = analyze(issue);
-        let named = crate::context::named_files(&index, &query);
-        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        let pack = pack_with_named(&dir, &index, issue, 10_000);
         assert_eq!(pack.full_files, ["README.md", "src/set.rs"], "{}", pack.text);
         assert!(pack.text.contains("### README.md [named in the issue]\n```\n# Limits\n"), "{}", pack.text);
         assert!(
@@ -662,10 +668,9 @@ mod tests {
 
         // With a line, the lines around it are shown instead.
         let issue = "docs/CHANGELOG.md:1200 is out of date for `JoinSet`";
-        let query = analyze(issue);
-        let named = crate::context::named_files(&index, &query);
+        let named = crate::context::named_files(&index, &analyze(issue));
         assert_eq!(named[0].line, Some(1200));
-        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        let pack = pack_with_named(&dir, &index, issue, 10_000);
         assert_eq!(pack.part_files, ["docs/CHANGELOG.md"], "{}", pack.text);
         assert!(!pack.mapped_files.contains(&"docs/CHANGELOG.md".to_owned()), "{:?}", pack.mapped_files);
         let part = "### docs/CHANGELOG.md [named in the issue] [in part: 80 of its 3000 lines, the parts the issue \
@@ -696,9 +701,7 @@ mod tests {
         let words: Vec<String> = text_words("README.md", &guide, &query.terms).into_iter().map(|(w, _)| w).collect();
         assert!(words.contains(&"example".to_owned()) && !words.contains(&"readme".to_owned()), "{words:?}");
         let (dir, index) = workspace(&[("README.md", guide), ("src/limiter.rs", "pub struct RateLimiter;\n".into())]);
-        let named = crate::context::named_files(&index, &query);
-        let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-        let pack = build_pack(&index, &rank(&index, issue), &named, &query, 10_000, read);
+        let pack = pack_with_named(&dir, &index, issue, 10_000);
         assert_eq!(pack.part_files, ["README.md"], "{}", pack.text);
         let heading = "### README.md [named in the issue] [in part: 80 of its 3008 lines, the lines where the issue's \
                        words gather: `per`, `per_second`, `second`, `example`; read_file shows the rest]";

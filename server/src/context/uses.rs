@@ -183,9 +183,9 @@ impl Reach {
             for import in &file.symbols.imports {
                 imported.extend(index.resolve_import(file, import, &table));
             }
-            for path in &file.symbols.written_paths {
+            for (path, leads_to) in index.resolve_written_paths(file, &table) {
                 let name = path.rsplit("::").next().unwrap_or(path);
-                written.entry(name.to_owned()).or_default().extend(index.resolve_written_path(file, path, &table));
+                written.entry(name.to_owned()).or_default().extend(leads_to);
             }
             units.insert(index.module_for(file));
         }

@@ -63,6 +63,16 @@ pub fn is_known(model: &str) -> bool {
     listed(model).is_some()
 }
 
+/// What to tell a user whose `model` the registry does not list; none for a listed one.
+pub fn unknown_model_note(model: &str) -> Option<String> {
+    (!is_known(model)).then(|| {
+        format!(
+            "`{model}` is not a model issuewright knows: its context window is taken as {} tokens",
+            UNKNOWN.context_window
+        )
+    })
+}
+
 fn listed(model: &str) -> Option<ModelInfo> {
     let name = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
     KNOWN

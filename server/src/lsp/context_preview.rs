@@ -84,12 +84,7 @@ pub(super) async fn preview(
     } else if query.gives_nothing() {
         notes.push("the issue holds no words to rank by; the files are in order of how much code uses them".into());
     }
-    if !registry::is_known(&config.provider.model) {
-        notes.push(format!(
-            "`{}` is not a model issuewright knows: its context window is taken as {} tokens",
-            config.provider.model, window
-        ));
-    }
+    notes.extend(registry::unknown_model_note(&config.provider.model));
     let shown = |path: &str| {
         let uri = WorkspacePath::parse(path).ok().map(|path| uri_of(root, &path));
         let place = match first.place_of(path) {
