@@ -37,7 +37,8 @@ impl FirstContext {
 /// Where a ranked file stands in the pack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PackPlace {
-    /// Its whole text is in the first prompt.
+    /// Its whole code is in the first prompt (less a licence header and the tails of long
+    /// documentation comments).
     Full,
     /// Too large for the budget: the parts the issue points at (or, where it points nowhere
     /// into the file, where the words it shares gather) are in the first prompt, and its

@@ -12,7 +12,9 @@ use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
-use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at, text_words};
+use super::parts::{
+    KEPT_DOC_LINES, WordPlaces, lines_around, long_doc_tails, merged, part_lines, parts_pointed_at, text_words,
+};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
 use crate::workspace::{generated_marker, licence_header};
@@ -43,7 +45,8 @@ const MAX_SIGNATURES_PER_FILE: usize = 20;
 pub struct ContextPack {
     /// The text to put in the prompt.
     pub text: String,
-    /// Files included in full.
+    /// Files included in full: all of their code (a licence header, and what follows the
+    /// first lines of a long documentation comment, are left out).
     pub full_files: Vec<String>,
     /// Files too large for the budget, shown in the parts the issue points at or where the
     /// words they share with it gather (the ranked ones are in the map too when it has room).
@@ -363,16 +366,7 @@ fn parts_block(
             "### {path}{note} [in part: {count} of its {} lines, {what}; read_file shows the rest]{generated}\n",
             lines.len()
         );
-        for (start, end) in shown {
-            let _ = writeln!(block, "lines {start}-{end}:\n{fence}");
-            for line in &lines[start as usize - 1..end as usize] {
-                block.push_str(line);
-            }
-            if !block.ends_with('\n') {
-                block.push('\n');
-            }
-            let _ = writeln!(block, "{fence}");
-        }
+        push_ranges(&mut block, &lines, &shown, &fence);
         block.push('\n');
         block
     };
@@ -395,14 +389,57 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 
 /// The pack's block for the source file at `path` in full: as [`full_block`], but a licence
 /// header at its top is left out (the heading says which lines), as it tells the model
-/// nothing about the code and takes the room of a hundred tokens and more in each file.
+/// nothing about the code and takes the room of a hundred tokens and more in each file; so
+/// is what follows the first lines of each long documentation comment ([`long_doc_tails`]):
+/// then the block shows the lines kept, range by range.
 fn source_block(path: &str, text: &str) -> String {
-    match licence_header(text) {
-        Some(header) => {
-            let note = format!(" [lines 1-{}, its licence header, left out]", header.lines);
-            file_block(path, &note, text, &text[header.rest..])
+    let header = licence_header(text);
+    let header_note =
+        header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
+    let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
+    let tails: Vec<(u32, u32)> = long_doc_tails(text).into_iter().filter(|(start, _)| *start >= code_start).collect();
+    if tails.is_empty() {
+        return match header {
+            Some(header) => file_block(path, &header_note.unwrap_or_default(), text, &text[header.rest..]),
+            None => full_block(path, "", text),
+        };
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut kept = Vec::new();
+    let mut next = code_start;
+    for (start, end) in &tails {
+        if *start > next {
+            kept.push((next, start - 1));
         }
-        None => full_block(path, "", text),
+        next = end + 1;
+    }
+    if next as usize <= lines.len() {
+        kept.push((next, lines.len() as u32));
+    }
+    let left_out: u32 = tails.iter().map(|(start, end)| end - start + 1).sum();
+    let generated = generated_marker(text).map(generated_note).unwrap_or_default();
+    let mut block = format!(
+        "### {path}{} [{left_out} lines of long documentation comments left out, each cut after \
+         its first {KEPT_DOC_LINES} lines; read_file shows them]{generated}\n",
+        header_note.unwrap_or_default()
+    );
+    push_ranges(&mut block, &lines, &kept, &fence_for(text));
+    block.push('\n');
+    block
+}
+
+/// Appends to `block` each of the `ranges` of `lines` (1-based, inclusive, in file order),
+/// each after its line numbers in a `fence` the text cannot end.
+fn push_ranges(block: &mut String, lines: &[&str], ranges: &[(u32, u32)], fence: &str) {
+    for &(start, end) in ranges {
+        let _ = writeln!(block, "lines {start}-{end}:\n{fence}");
+        for line in &lines[start as usize - 1..end as usize] {
+            block.push_str(line);
+        }
+        if !block.ends_with('\n') {
+            block.push('\n');
+        }
+        let _ = writeln!(block, "{fence}");
     }
 }
 
@@ -643,6 +680,38 @@ mod tests {
         let (dir, index) = workspace(&[(path, documented.clone())]);
         let pack = pack_for(&dir, &index, issue, 2_000);
         assert!(pack.text.contains(&format!("### {path}\n```\n{documented}```\n")), "{}", pack.text);
+    }
+
+    #[test]
+    fn a_file_shown_whole_keeps_only_the_first_lines_of_its_long_documentation() {
+        // A module of 90 lines of documentation and 14 of code, and a licence header above it.
+        let licence = format!("// Copyright 2024 the authors.\n{}\n", "// Licensed under the MIT licence.\n".repeat(3));
+        let docs: String = (0..90).map(|n| format!("//! Line {n} of what the module is for.\n")).collect();
+        let code = "\nmod broadcast;\npub use broadcast::Receiver;\n\n/// Short documentation stays whole.\npub fn channel_len() -> usize {\n    0\n}\n";
+        let text = format!("{licence}{docs}{code}");
+        let (dir, index) =
+            workspace(&[("src/sync/mod.rs", text.clone()), ("src/sync/broadcast.rs", "pub struct Receiver;\n".into())]);
+        let pack = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
+        assert!(pack.full_files.iter().any(|f| f == "src/sync/mod.rs"), "{}", pack.text);
+        let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 lines of long documentation \
+                       comments left out, each cut after its first 8 lines; read_file shows them]\nlines 6-13:\n```\n//! Line 0 of";
+        assert!(pack.text.contains(heading), "{}", pack.text);
+        assert!(
+            pack.text.contains("//! Line 7 of what the module is for.\n```\nlines 96-103:\n```\n\nmod broadcast;\n"),
+            "{}",
+            pack.text
+        );
+        assert!(
+            pack.text
+                .contains("/// Short documentation stays whole.\npub fn channel_len() -> usize {\n    0\n}\n```\n"),
+            "{}",
+            pack.text
+        );
+        assert!(!pack.text.contains("Line 8 of") && !pack.text.contains("Copyright"), "{}", pack.text);
+
+        // With room for the whole file, the short cut leaves room for more: it is never longer.
+        let whole = full_block("src/sync/mod.rs", "", &text);
+        assert!(source_block("src/sync/mod.rs", &text).len() < whole.len() / 3);
     }
 
     #[test]
