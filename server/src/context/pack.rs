@@ -12,12 +12,10 @@ use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
-use super::parts::{
-    KEPT_DOC_LINES, WordPlaces, lines_around, long_doc_tails, merged, part_lines, parts_pointed_at, text_words,
-};
+use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at, text_words};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
-use crate::workspace::{generated_marker, licence_header};
+use crate::workspace::{KEPT_DOC_LINES, generated_marker, licence_header, long_doc_tails};
 
 /// Share of the model's context window the pack may take, in percent.
 const PACK_SHARE_PERCENT: usize = 30;

@@ -17,7 +17,7 @@ pub use args::RunTestsArgs;
 
 use crate::context::Index;
 use crate::llm::{ToolCall, ToolSpec};
-use crate::workspace::{Overlay, OverlayError, WorkspacePath, generated_marker, licence_header};
+use crate::workspace::{Overlay, OverlayError, WorkspacePath, dropped_doc_tail, generated_marker, licence_header};
 use args::{
     FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, RunCheckArgs, WriteFileArgs,
 };
@@ -339,6 +339,15 @@ fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome,
             header.lines, header.lines
         )));
     }
+    // Nor does it show the rest of a long documentation comment, past its first lines.
+    if let Some((start, end)) = current.as_deref().and_then(|text| dropped_doc_tail(text, &args.content)) {
+        return Ok(ToolOutcome::error(format!(
+            "nothing written: this content keeps the first lines of the documentation comment above line {start} \
+             of {path} but drops its lines {start}-{end}, which the context you were shown left out. \
+             Change the file with patch_file, or write it with those lines as the file has them \
+             (read_file with start_line {start} and end_line {end} shows them).\n"
+        )));
+    }
     let outcome = overlay.write_file(&path, &args.content)?;
     let (verb, note) =
         if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path)) };
@@ -484,6 +493,31 @@ mod tests {
             json!({"path": "src/lib.rs", "old_text": "pub mod user;", "new_text": "pub mod user;\npub mod role;"});
         let plain = tools.execute(&mut overlay, None, &call("patch_file", plain));
         assert!(plain.ok && !plain.output.contains("generated"), "{}", plain.output);
+    }
+
+    #[test]
+    fn writing_a_file_whole_keeps_the_documentation_the_pack_left_out() {
+        let docs: String = (0..30).map(|n| format!("//! Line {n} of the module's guide.\n")).collect();
+        let code = "pub fn channel_len() -> usize {\n    0\n}\n";
+        let (_dir, mut overlay) = overlay(&[("src/sync/mod.rs", &format!("{docs}\n{code}"))]);
+        let tools = Toolset::standard();
+        let write = |content: String| call("write_file", json!({"path": "src/sync/mod.rs", "content": content}));
+        // Written from what the pack shows: the first eight lines of the guide, then the code.
+        let head: String = docs.lines().take(8).map(|line| format!("{line}\n")).collect();
+        let dropped = tools.execute(&mut overlay, None, &write(format!("{head}\n{}", code.replace('0', "1"))));
+        assert!(!dropped.ok && !dropped.changed, "{}", dropped.output);
+        assert!(
+            dropped.output.contains("drops its lines 9-30, which the context you were shown left out")
+                && dropped.output.contains("read_file with start_line 9 and end_line 30"),
+            "{}",
+            dropped.output
+        );
+        assert!(overlay.changes().is_empty(), "nothing written");
+        // The whole guide kept, or a new one written in its place: written.
+        let kept = tools.execute(&mut overlay, None, &write(format!("{docs}\n{}", code.replace('0', "1"))));
+        assert!(kept.ok && kept.changed, "{}", kept.output);
+        let rewritten = tools.execute(&mut overlay, None, &write(format!("//! A new guide.\n{code}")));
+        assert!(rewritten.ok, "{}", rewritten.output);
     }
 
     #[test]
