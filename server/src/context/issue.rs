@@ -895,6 +895,9 @@ fn path_locations(text: &str) -> Vec<(String, u32)> {
     for frame in java_frames(text) {
         note(frame.0, frame.2);
     }
+    for (path, line) in doctest_locations(text) {
+        note(path, Some(line));
+    }
     for (path, line) in located_path_tokens(text) {
         if path.rsplit_once('.').is_some_and(|(_, extension)| SOURCE_EXTENSIONS.contains(&extension))
             || names_other_file(&path)
@@ -1063,6 +1066,20 @@ fn linked_path(token: &str) -> Cow<'_, str> {
         return Cow::Owned(format!("src/{path}.rs"));
     }
     Cow::Borrowed(token)
+}
+
+/// A Rust doctest as `cargo test` names it, `src/sync/mod.rs - sync::Semaphore (line 62)`:
+/// the file and the line its example starts on.
+static DOCTEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"([\w./\\-]+\.rs) - [^\n()]{1,200}\(line (\d{1,9})\)").expect("the doctest pattern compiles")
+});
+
+/// The files and lines of the Rust doctests `text` names (see [`DOCTEST`]).
+fn doctest_locations(text: &str) -> Vec<(String, u32)> {
+    DOCTEST
+        .captures_iter(text)
+        .filter_map(|found| Some((found[1].replace('\\', "/"), found[2].parse().ok()?)))
+        .collect()
 }
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix, the method and
@@ -1237,6 +1254,16 @@ mod tests {
         let parser = query.locations.iter().filter(|(path, _)| path == "src/parser.rs").count();
         assert_eq!(parser, MAX_LINES_PER_PATH, "{:?}", query.locations);
         assert!(query.locations.contains(&("src/lexer.rs".to_owned(), 200)), "another file keeps its line");
+
+        let query = analyze(
+            "Doctests fail\n```\n---- src/sync/mod.rs - sync::Semaphore (line 62) stdout ----\nfailures:\n    \
+             src\\io\\mod.rs - io (line 4)\n    src/a.rs - a (line x)\n```\n",
+        );
+        assert_eq!(
+            query.locations,
+            [("src/sync/mod.rs".to_owned(), 62), ("src/io/mod.rs".to_owned(), 4)],
+            "a doctest's file and the line its example starts on"
+        );
 
         let query = analyze("CI fails: .github/workflows/ci.yml#L5, see [guide](docs/GUIDE.md#L302-L310)");
         assert_eq!(

@@ -2,6 +2,7 @@
 //! for an issue.
 
 pub mod cache;
+pub mod doc_comments;
 pub mod extract;
 pub mod graph;
 pub mod index;

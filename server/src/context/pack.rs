@@ -7,6 +7,7 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
+use super::doc_comments::{KEPT_DOC_LINES, long_doc_tails};
 use super::extract::{Definition, DefinitionKind, LineSpans};
 use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
@@ -15,7 +16,7 @@ use super::named::NamedFile;
 use super::parts::{WordPlaces, lines_around, merged, part_lines, parts_pointed_at, text_words};
 use super::rank::RankedFile;
 use super::uses::{ShownUses, UsedDefinition};
-use crate::workspace::{KEPT_DOC_LINES, generated_marker, licence_header, long_doc_tails};
+use crate::workspace::{generated_marker, licence_header};
 
 /// Share of the model's context window the pack may take, in percent.
 const PACK_SHARE_PERCENT: usize = 30;
@@ -111,6 +112,11 @@ const WORD_PARTS: &str = "the parts where the words it shares with the issue gat
 /// such a part costs more room than it is likely to be worth (measured in BENCHMARKS.md).
 const WORD_PART_FILES: usize = 5;
 
+/// Words of an issue about documentation, which the pack then shows whole in the files it
+/// shows whole (lower-case).
+const DOCUMENTATION_WORDS: [&str; 10] =
+    ["doc", "docs", "documentation", "documented", "javadoc", "rustdoc", "jsdoc", "tsdoc", "doctest", "doctests"];
+
 /// Ranked files the pack shows in full or in part at most.
 const SHOWN_FILES: usize = 10;
 
@@ -197,15 +203,27 @@ impl<'a> Shown<'a> {
         index: &Index,
         ranked: &'a [RankedFile],
         mentioned: &Mentioned<'_>,
+        issue: &IssueQuery,
         full_budget: usize,
         read: &impl Fn(&str) -> Option<String>,
     ) {
+        let about_documentation = issue.words.iter().any(|word| DOCUMENTATION_WORDS.contains(&word.as_str()));
         for (at, file) in ranked.iter().take(SHOWN_FILES).enumerate() {
             let Some(text) = read(&file.path) else {
                 self.unreadable.insert(&file.path);
                 continue;
             };
-            let block = source_block(&file.path, &text);
+            // The documentation a line the issue gives with the file's path points into (a
+            // failing doctest's) is shown whole, and all of it when the issue speaks of
+            // documentation.
+            let located = issue.locations.iter().filter(|(path, _)| {
+                file.path.strip_suffix(path.as_str()).is_some_and(|before| before.is_empty() || before.ends_with('/'))
+            });
+            let mut keep: Vec<(u32, u32)> = located.map(|&(_, line)| (line, line)).collect();
+            if about_documentation {
+                keep.push((1, u32::MAX));
+            }
+            let block = source_block(&file.path, &text, &keep);
             if self.text.len() + block.len() <= full_budget {
                 self.text.push_str(&block);
                 self.full_files.push(file.path.clone());
@@ -276,7 +294,7 @@ pub fn build_pack(
     let mentioned = Mentioned::new(issue);
     let mut shown = Shown::default();
     shown.add_named(named, issue, full_budget, &read);
-    shown.add_ranked(index, ranked, &mentioned, full_budget, &read);
+    shown.add_ranked(index, ranked, &mentioned, issue, full_budget, &read);
     let uses = shown.uses(index);
     let map_budget = budget_chars.saturating_sub(shown.text.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
@@ -388,14 +406,20 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// The pack's block for the source file at `path` in full: as [`full_block`], but a licence
 /// header at its top is left out (the heading says which lines), as it tells the model
 /// nothing about the code and takes the room of a hundred tokens and more in each file; so
-/// is what follows the first lines of each long documentation comment ([`long_doc_tails`]):
-/// then the block shows the lines kept, range by range.
-fn source_block(path: &str, text: &str) -> String {
+/// is what follows the first lines of each long documentation comment ([`long_doc_tails`])
+/// but those of comments that touch a span of `keep` (1-based, inclusive: a line of the
+/// issue's trace, a definition it names with its comments): then the block shows the lines
+/// kept, range by range.
+fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let header = licence_header(text);
     let header_note =
         header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
     let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
-    let tails: Vec<(u32, u32)> = long_doc_tails(text).into_iter().filter(|(start, _)| *start >= code_start).collect();
+    // A tail's comment starts a few lines before it, and a definition it documents just after it.
+    let touches =
+        |(start, end): (u32, u32)| keep.iter().any(|&(first, last)| first <= end + 1 && last >= start - KEPT_DOC_LINES);
+    let tails: Vec<(u32, u32)> =
+        long_doc_tails(path, text).into_iter().filter(|&tail| tail.0 >= code_start && !touches(tail)).collect();
     if tails.is_empty() {
         return match header {
             Some(header) => file_block(path, &header_note.unwrap_or_default(), text, &text[header.rest..]),
@@ -417,9 +441,10 @@ fn source_block(path: &str, text: &str) -> String {
     let left_out: u32 = tails.iter().map(|(start, end)| end - start + 1).sum();
     let generated = generated_marker(text).map(generated_note).unwrap_or_default();
     let mut block = format!(
-        "### {path}{} [{left_out} lines of long documentation comments left out, each cut after \
-         its first {KEPT_DOC_LINES} lines; read_file shows them]{generated}\n",
-        header_note.unwrap_or_default()
+        "### {path}{} [{left_out} of its {} lines left out: each long documentation comment after its first \
+         {KEPT_DOC_LINES} lines; read_file shows them]{generated}\n",
+        header_note.unwrap_or_default(),
+        lines.len()
     );
     push_ranges(&mut block, &lines, &kept, &fence_for(text));
     block.push('\n');
@@ -691,8 +716,8 @@ mod tests {
             workspace(&[("src/sync/mod.rs", text.clone()), ("src/sync/broadcast.rs", "pub struct Receiver;\n".into())]);
         let pack = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
         assert!(pack.full_files.iter().any(|f| f == "src/sync/mod.rs"), "{}", pack.text);
-        let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 lines of long documentation \
-                       comments left out, each cut after its first 8 lines; read_file shows them]\nlines 6-13:\n```\n//! Line 0 of";
+        let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 of its 103 lines left out: each \
+                       long documentation comment after its first 8 lines; read_file shows them]\nlines 6-13:\n```\n//! Line 0 of";
         assert!(pack.text.contains(heading), "{}", pack.text);
         assert!(
             pack.text.contains("//! Line 7 of what the module is for.\n```\nlines 96-103:\n```\n\nmod broadcast;\n"),
@@ -709,7 +734,27 @@ mod tests {
 
         // With room for the whole file, the short cut leaves room for more: it is never longer.
         let whole = full_block("src/sync/mod.rs", "", &text);
-        assert!(source_block("src/sync/mod.rs", &text).len() < whole.len() / 3);
+        assert!(source_block("src/sync/mod.rs", &text, &[]).len() < whole.len() / 3);
+        // A comment holding a line the issue points at (a failing doctest's) is shown whole.
+        let line_50 = "//! Line 50 of what the module is for.\n";
+        assert!(source_block("src/sync/mod.rs", &text, &[(60, 60)]).contains(line_50));
+        assert_eq!(source_block("src/sync/mod.rs", &text, &[(98, 98)]), source_block("src/sync/mod.rs", &text, &[]));
+        // So is every comment when the issue speaks of documentation.
+        let pack = pack_for(&dir, &index, "The docs of `channel_len` in the sync module are wrong", 4_000);
+        assert!(pack.text.contains(line_50) && !pack.text.contains("left out: each"), "{}", pack.text);
+
+        // And a comment a line the issue gives points into: a failing doctest's.
+        let documented: String = (0..30).map(|n| format!("/// Line {n} of how to use it.\n")).collect();
+        let code = format!("{documented}pub fn acquire() {{}}\n\n{documented}pub fn release() {{}}\n");
+        let (dir, index) = workspace(&[("src/permits.rs", code)]);
+        let issue = "The example of `release` fails:\n```\n---- src/permits.rs - permits::release (line 45) stdout ----\n```\n";
+        let pack = pack_for(&dir, &index, issue, 4_000);
+        let block = &pack.text[pack.text.find("### src/permits.rs").expect("shown")..];
+        assert!(block.starts_with("### src/permits.rs [22 of its 63 lines left out"), "{block}");
+        assert!(
+            block.contains("lines 1-8:\n```\n") && block.contains("lines 31-63:\n```\n"),
+            "all of `release`'s: {block}"
+        );
     }
 
     #[test]

@@ -16,8 +16,9 @@ pub use crate::workspace::{cut_head_tail, strip_ansi};
 pub use args::RunTestsArgs;
 
 use crate::context::Index;
+use crate::context::doc_comments::dropped_doc_tail;
 use crate::llm::{ToolCall, ToolSpec};
-use crate::workspace::{Overlay, OverlayError, WorkspacePath, dropped_doc_tail, generated_marker, licence_header};
+use crate::workspace::{Overlay, OverlayError, WorkspacePath, generated_marker, licence_header};
 use args::{
     FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, RunCheckArgs, WriteFileArgs,
 };
@@ -340,7 +341,8 @@ fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome,
         )));
     }
     // Nor does it show the rest of a long documentation comment, past its first lines.
-    if let Some((start, end)) = current.as_deref().and_then(|text| dropped_doc_tail(text, &args.content)) {
+    if let Some((start, end)) = current.as_deref().and_then(|text| dropped_doc_tail(path.as_str(), text, &args.content))
+    {
         return Ok(ToolOutcome::error(format!(
             "nothing written: this content keeps the first lines of the documentation comment above line {start} \
              of {path} but drops its lines {start}-{end}, which the context you were shown left out. \

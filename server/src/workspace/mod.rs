@@ -4,7 +4,6 @@
 mod change;
 mod diff;
 mod disk;
-mod doc_comments;
 mod document;
 mod edit;
 mod generated;
@@ -20,7 +19,6 @@ mod sanitize;
 pub use change::{BaseText, ChangeKind, Conflict, FileChange, Landing};
 pub use diff::{FileSummary, LineStats, line_stats, unified_diff};
 pub use disk::{DiskError, write_atomically, write_landing};
-pub use doc_comments::{KEPT_DOC_LINES, dropped_doc_tail, long_doc_tails};
 pub use document::{ByteEdit, Document, Documents};
 pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_workspace_edit, text_edits};
 pub use generated::generated_marker;

@@ -1,0 +1,225 @@
+//! Long documentation comments: the context pack shows a file whole with only the first
+//! lines of each, and a write of a whole file must not drop what it left out. They are found
+//! with the file's tree-sitter grammar, so that text in a string (a raw string, a template
+//! literal, a text block) is never taken for one.
+
+use super::language::Language;
+
+/// A documentation comment longer than this many lines is cut in a file the pack shows whole.
+pub const LONG_DOC_LINES: u32 = 20;
+/// Lines a cut documentation comment keeps: its summary and first paragraph, mostly.
+pub const KEPT_DOC_LINES: u32 = 8;
+
+/// A documentation comment: its first and last lines, 1-based, and whether it is a block
+/// (`/** .. */`), whose closing line a cut keeps so that what is shown still closes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocComment {
+    /// Its first line.
+    pub start: u32,
+    /// Its last line.
+    pub end: u32,
+    /// Whether it is one block comment rather than a run of line comments.
+    pub block: bool,
+}
+
+impl DocComment {
+    /// The lines a file shown whole leaves out of it: those after its first
+    /// [`KEPT_DOC_LINES`] (but a block's closing line), when it is longer than
+    /// [`LONG_DOC_LINES`].
+    pub fn tail(&self) -> Option<(u32, u32)> {
+        (self.end - self.start + 1 > LONG_DOC_LINES)
+            .then(|| (self.start + KEPT_DOC_LINES, self.end - u32::from(self.block)))
+    }
+}
+
+/// The documentation comments of the file at `path` (by its extension's language; none in
+/// another), in file order: a run of Rust `///` or `//!` lines (not `////`), or a `/** .. */`
+/// block (`/*! .. */` in Rust), each starting its line. Anything the grammar does not read as
+/// a comment (a string's text, an unclosed `/**`) is none.
+pub fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
+    let Some(language) = Language::of_path(path) else { return Vec::new() };
+    // Most files hold no documentation marks at all: no parse for them.
+    if !["///", "//!", "/**", "/*!"].iter().any(|mark| text.contains(mark)) {
+        return Vec::new();
+    }
+    let mut parser = tree_sitter::Parser::new();
+    if parser.set_language(&language.grammar()).is_err() {
+        return Vec::new();
+    }
+    let Some(tree) = parser.parse(text, None) else { return Vec::new() };
+    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect();
+    let mut found: Vec<DocComment> = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.kind().contains("comment") && !node.kind().contains("marker") {
+            let start = node.start_position();
+            let before = &text[line_starts.get(start.row).copied().unwrap_or(0)..node.start_byte()];
+            let comment = &text[node.byte_range()];
+            let is_doc_block = |comment: &str| {
+                let opened = comment.starts_with("/**") && !comment.starts_with("/**/") && !comment.starts_with("/***");
+                opened || (language == Language::Rust && comment.starts_with("/*!"))
+            };
+            let is_doc_line = language == Language::Rust
+                && ((comment.starts_with("///") && !comment.starts_with("////")) || comment.starts_with("//!"));
+            if before.trim().is_empty() && (is_doc_line || is_doc_block(comment)) {
+                let first = start.row as u32 + 1;
+                // A line comment's node may end at the start of the next line.
+                let mut end = node.end_position();
+                if end.column == 0 && end.row > start.row {
+                    end.row -= 1;
+                }
+                let last = end.row as u32 + 1;
+                match found.last_mut() {
+                    Some(run) if is_doc_line && !run.block && run.end + 1 == first => run.end = last,
+                    _ => found.push(DocComment { start: first, end: last, block: !is_doc_line }),
+                }
+            }
+        }
+        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                return found;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+}
+
+/// The lines of `text` (the file at `path`) the pack leaves out of a file it shows whole, as
+/// 1-based inclusive ranges in file order: the tails of its long documentation comments
+/// ([`DocComment::tail`]). Module documentation with its examples can take most of a file
+/// (tokio's `sync/mod.rs` is 450 such lines of 524); the code is what the model edits.
+pub fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
+    doc_comments(path, text).iter().filter_map(DocComment::tail).collect()
+}
+
+/// The first of the long documentation comments of `current` (the file at `path`) whose
+/// first lines `content` keeps and whose rest ([`long_doc_tails`]) it drops, as the lines
+/// dropped: the mark of a file written whole from the pack's view of it, which would lose
+/// that documentation. Whitespace and line endings do not count.
+pub fn dropped_doc_tail(path: &str, current: &str, content: &str) -> Option<(u32, u32)> {
+    let squashed = |text: &str| text.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let lines: Vec<&str> = current.lines().collect();
+    let text_of = |first: u32, last: u32| squashed(&lines[first as usize - 1..last as usize].concat());
+    let content = squashed(content);
+    long_doc_tails(path, current).into_iter().find(|&(start, end)| {
+        let head = text_of(start - KEPT_DOC_LINES, start - 1);
+        content.contains(&head) && !content.contains(&text_of(start, end))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc_lines(mark: &str, count: usize) -> String {
+        (0..count).map(|n| format!("{mark} line {n}\n")).collect()
+    }
+
+    #[test]
+    fn long_documentation_comments_keep_their_first_lines() {
+        // A run of 21 `//!` lines, then code, then a short `///` run: only the first is cut.
+        let text = format!("{}\nuse std::io;\n{}fn f() {{}}\n", doc_lines("//!", 21), doc_lines("    ///", 20));
+        assert_eq!(long_doc_tails("src/lib.rs", &text), [(9, 21)]);
+        // Rust's `/*! .. */` and `/** .. */` blocks keep their closing line; `////` is no doc.
+        let blocks = format!("/*!\n{} */\n{}fn f() {{}}\n", doc_lines(" *", 24), doc_lines("////", 30));
+        assert_eq!(long_doc_tails("src/lib.rs", &blocks), [(9, 25)]);
+
+        // A Java block of 30 lines keeps its first eight and its closing line.
+        let block = format!("/**\n{} */\npublic class A {{}}\n", doc_lines(" *", 28));
+        assert_eq!(long_doc_tails("A.java", &block), [(9, 29)]);
+        // `/** .. */` on one line, `/**/` and a plain `/* .. */` are no long documentation.
+        let short = format!("/** one */\n/**/\n/*\n{}*/\nclass A {{}}\n", doc_lines(" *", 30));
+        assert!(long_doc_tails("A.java", &short).is_empty());
+        // TypeScript's JSDoc is; its `///` lines are directives, not documentation.
+        let typescript =
+            format!("{}/**\n{} */\nexport function f() {{}}\n", doc_lines("/// <reference", 25), doc_lines(" *", 22));
+        assert_eq!(long_doc_tails("src/a.ts", &typescript), [(34, 48)]);
+        // A file in no parsed language has none.
+        assert!(long_doc_tails("notes.md", &block).is_empty());
+    }
+
+    #[test]
+    fn text_in_a_string_is_never_taken_for_documentation() {
+        let rust = format!(
+            "const RAW: &str = r#\"\n{}\"#;\nconst PLAIN: &str = \"\n{}\";\nfn f() {{}}\n",
+            doc_lines("///", 25),
+            doc_lines("/**", 25)
+        );
+        assert!(long_doc_tails("src/lib.rs", &rust).is_empty());
+        let typescript = format!("const t = `\n{}`;\n", doc_lines("/**", 25));
+        assert!(long_doc_tails("src/a.ts", &typescript).is_empty());
+        let java = format!("class A {{\n  String s = \"\"\"\n{}\"\"\";\n}}\n", doc_lines("/**", 25));
+        assert!(long_doc_tails("A.java", &java).is_empty());
+    }
+
+    #[test]
+    fn a_content_that_keeps_a_long_comments_head_but_drops_its_tail_is_caught() {
+        let current = format!("{}pub fn f() {{}}\n", doc_lines("///", 24));
+        // What the pack shows: the first eight lines, then the code.
+        let shown = format!("{}pub fn f() {{ g() }}\n", doc_lines("///", 8));
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, &shown), Some((9, 24)));
+        // The whole comment kept, re-indented with CRLF, or the comment rewritten: no drop.
+        let kept = current.replace("{}", "{ g() }").replace('\n', "\r\n").replace("///", "  ///");
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, &kept), None);
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, "/// New words.\npub fn f() {}\n"), None);
+        // A file without a long comment.
+        assert_eq!(dropped_doc_tail("src/lib.rs", "fn f() {}\n", ""), None);
+    }
+
+    #[test]
+    fn malformed_documentation_is_cut_without_panicking() {
+        // A block never closed is no comment to the grammar: nothing is cut, no code is lost.
+        let open = format!("class A {{\n  int x;\n/**\n{}  int y;\n}}\n", doc_lines(" *", 25));
+        assert!(long_doc_tails("A.java", &open).is_empty());
+        // Empty text, a lone `/**`, CRLF line ends and multi-byte text.
+        assert!(long_doc_tails("src/lib.rs", "").is_empty());
+        assert!(long_doc_tails("src/lib.rs", "/**").is_empty());
+        let crlf = format!("{}fn f() {{}}\r\n", doc_lines("/// é", 22).replace('\n', "\r\n"));
+        assert_eq!(long_doc_tails("src/lib.rs", &crlf), [(9, 22)]);
+        // A run at the very end of the file without a final newline.
+        let last = doc_lines("//!", 25);
+        assert_eq!(long_doc_tails("src/lib.rs", last.trim_end()), [(9, 25)]);
+        // A comment after code on its line starts no run.
+        let after_code = format!("fn f() {{}} /**\n{} */\n", doc_lines(" *", 25));
+        assert!(long_doc_tails("src/lib.rs", &after_code).is_empty());
+    }
+
+    proptest::proptest! {
+        /// Whatever the text, the tails lie within its lines, in order, apart, and each
+        /// follows the first lines of its comment; a whole-file write of the text itself drops none.
+        #[test]
+        fn any_text_has_tails_inside_it(lines in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("/// doc".to_owned()),
+                proptest::strategy::Just("//! doc".to_owned()),
+                proptest::strategy::Just("/**".to_owned()),
+                proptest::strategy::Just(" */".to_owned()),
+                proptest::strategy::Just("/** x */ y".to_owned()),
+                proptest::strategy::Just("r#\"".to_owned()),
+                proptest::strategy::Just("`".to_owned()),
+                "[ a-z*/!é\"]{0,8}",
+            ],
+            0..120,
+        ), crlf in proptest::bool::ANY, path in proptest::prop_oneof![
+            proptest::strategy::Just("src/lib.rs"),
+            proptest::strategy::Just("A.java"),
+            proptest::strategy::Just("a.ts"),
+        ]) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            let tails = long_doc_tails(path, &text);
+            let count = text.lines().count() as u32;
+            let mut previous_end = 0;
+            for &(start, end) in &tails {
+                proptest::prop_assert!(start > previous_end + KEPT_DOC_LINES && start <= end && end <= count, "{tails:?}");
+                previous_end = end;
+            }
+            proptest::prop_assert_eq!(dropped_doc_tail(path, &text, &text), None);
+        }
+    }
+}
