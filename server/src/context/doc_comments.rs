@@ -90,26 +90,111 @@ pub fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
     }
 }
 
-/// The lines of `text` (the file at `path`) the pack leaves out of a file it shows whole, as
-/// 1-based inclusive ranges in file order: the tails of its long documentation comments
-/// ([`DocComment::tail`]). Module documentation with its examples can take most of a file
-/// (tokio's `sync/mod.rs` is 450 such lines of 524); the code is what the model edits.
-pub fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
-    doc_comments(path, text).iter().filter_map(DocComment::tail).collect()
+/// Rust documentation headings of what a caller must know, lower-case: the sections a cut
+/// keeps.
+const CONTRACT_HEADINGS: [&str; 5] = ["panics", "errors", "safety", "cancel safety", "cancellation safety"];
+/// Javadoc and JSDoc tags of what a caller must know: the tags a cut keeps.
+const CONTRACT_TAGS: [&str; 4] = ["@throws", "@exception", "@deprecated", "@panics"];
+/// A stretch of a comment shorter than this many lines, between the sections a cut keeps, is
+/// shown rather than left out: saying where it was costs as much.
+const MIN_CUT_LINES: u32 = 3;
+
+/// What a file shown whole leaves out of one long documentation comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocCut {
+    /// The comment's first lines, which are shown (1-based, inclusive).
+    pub head: (u32, u32),
+    /// The ranges left out, in order: the rest of the comment, but its sections on what a
+    /// caller must know (`# Panics`, `# Errors`, `# Safety`, `@throws`, `@deprecated`) and
+    /// a block's closing line.
+    pub left_out: Vec<(u32, u32)>,
 }
 
-/// The first of the long documentation comments of `current` (the file at `path`) whose
-/// first lines `content` keeps and whose rest ([`long_doc_tails`]) it drops, as the lines
-/// dropped: the mark of a file written whole from the pack's view of it, which would lose
-/// that documentation. Whitespace and line endings do not count.
+/// The text of a documentation comment's line without its marks (`///`, `//!`, `/**`, `*`).
+fn doc_text(line: &str) -> &str {
+    let line = line.trim_start();
+    let line = ["///", "//!", "/**", "/*!", "*"].iter().find_map(|mark| line.strip_prefix(mark)).unwrap_or(line);
+    line.trim()
+}
+
+/// Which of `lines` (a comment's) belong to a section on what a caller must know: a Rust
+/// heading of [`CONTRACT_HEADINGS`] up to the next heading, or a tag of [`CONTRACT_TAGS`] up
+/// to the next tag. A `#` line inside an example (` ``` `) is code, not a heading.
+fn contract_lines(lines: &[&str]) -> Vec<bool> {
+    let mut in_example = false;
+    let mut in_section = false;
+    lines
+        .iter()
+        .map(|line| {
+            let text = doc_text(line);
+            if text.starts_with("```") {
+                in_example = !in_example;
+                return in_section;
+            }
+            if in_example {
+                return in_section;
+            }
+            if let Some(heading) = text.strip_prefix('#') {
+                let heading = heading.trim_start_matches('#').trim().to_lowercase();
+                in_section = CONTRACT_HEADINGS.iter().any(|wanted| heading.starts_with(wanted));
+            } else if text.starts_with('@') {
+                in_section = CONTRACT_TAGS.iter().any(|tag| text.starts_with(tag));
+            }
+            in_section
+        })
+        .collect()
+}
+
+/// What a file shown whole leaves out of the long documentation comments of `text` (the file
+/// at `path`): of each longer than [`LONG_DOC_LINES`], what follows its first
+/// [`KEPT_DOC_LINES`] lines, but its sections on what a caller must know and a block's closing
+/// line. Module documentation with its examples can take most of a file (tokio's
+/// `sync/mod.rs` is 450 such lines of 524); the code is what the model edits.
+pub fn long_doc_cuts(path: &str, text: &str) -> Vec<DocCut> {
+    let comments = doc_comments(path, text);
+    if comments.is_empty() {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cuts = Vec::new();
+    for comment in comments {
+        let Some((first, last)) = comment.tail() else { continue };
+        let contract = contract_lines(&lines[first as usize - 1..last as usize]);
+        let mut left_out: Vec<(u32, u32)> = Vec::new();
+        for (line, kept) in (first..=last).zip(contract) {
+            match left_out.last_mut() {
+                _ if kept => {}
+                Some(range) if range.1 + 1 == line => range.1 = line,
+                _ => left_out.push((line, line)),
+            }
+        }
+        left_out.retain(|(start, end)| end - start + 1 >= MIN_CUT_LINES);
+        if !left_out.is_empty() {
+            cuts.push(DocCut { head: (comment.start, first - 1), left_out });
+        }
+    }
+    cuts
+}
+
+/// The lines [`long_doc_cuts`] leaves out of `text`, as 1-based inclusive ranges in order.
+pub fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
+    long_doc_cuts(path, text).into_iter().flat_map(|cut| cut.left_out).collect()
+}
+
+/// The first range of lines of `current` (the file at `path`) that `content` drops of a long
+/// documentation comment whose first lines it keeps ([`long_doc_cuts`]): the mark of a file
+/// written whole from the pack's view of it, which would lose that documentation.
+/// Whitespace and line endings do not count.
 pub fn dropped_doc_tail(path: &str, current: &str, content: &str) -> Option<(u32, u32)> {
     let squashed = |text: &str| text.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     let lines: Vec<&str> = current.lines().collect();
-    let text_of = |first: u32, last: u32| squashed(&lines[first as usize - 1..last as usize].concat());
+    let text_of = |(first, last): (u32, u32)| squashed(&lines[first as usize - 1..last as usize].concat());
     let content = squashed(content);
-    long_doc_tails(path, current).into_iter().find(|&(start, end)| {
-        let head = text_of(start - KEPT_DOC_LINES, start - 1);
-        content.contains(&head) && !content.contains(&text_of(start, end))
+    long_doc_cuts(path, current).into_iter().find_map(|cut| {
+        if !content.contains(&text_of(cut.head)) {
+            return None;
+        }
+        cut.left_out.into_iter().find(|&range| !content.contains(&text_of(range)))
     })
 }
 
@@ -142,6 +227,31 @@ mod tests {
         assert_eq!(long_doc_tails("src/a.ts", &typescript), [(34, 48)]);
         // A file in no parsed language has none.
         assert!(long_doc_tails("notes.md", &block).is_empty());
+    }
+
+    #[test]
+    fn a_cut_keeps_what_a_caller_must_know() {
+        let rust = "/// Acquires a permit.\n///\n/// # Examples\n///\n/// ```\n/// # Errors\n/// let permit = sem.acquire();\n\
+                    /// ```\n///\n/// More words.\n/// More words.\n/// More words.\n/// More words.\n/// More words.\n\
+                    /// # Panics\n///\n/// When the semaphore is closed.\n///\n/// # Examples\n/// More words.\n\
+                    /// More words.\n/// More words.\n/// More words.\npub fn acquire() {}\n";
+        let cuts = long_doc_cuts("src/lib.rs", rust);
+        // Lines 9-14 are left out, `# Panics` (15-18) is kept, and so is a stretch too short to
+        // leave out; the `# Errors` inside the example is code.
+        assert_eq!(cuts, [DocCut { head: (1, 8), left_out: vec![(9, 14), (19, 23)] }]);
+
+        let java = format!(
+            "/**\n{} * @param n the count\n * @throws IllegalStateException when closed\n *   and more\n\
+             * @return the permits\n{} */\nint acquire(int n);\n",
+            doc_lines(" *", 10),
+            doc_lines(" *", 8)
+        );
+        // The `@throws` tag, over its two lines, is kept.
+        assert_eq!(long_doc_tails("A.java", &java), [(9, 12), (15, 23)]);
+        // A write that drops a stretch after a kept section is caught as well.
+        let lines: Vec<&str> = java.lines().collect();
+        let without = [&lines[..14], &lines[23..]].concat().join("\n");
+        assert_eq!(dropped_doc_tail("A.java", &java, &without), Some((15, 23)));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
-use super::doc_comments::{KEPT_DOC_LINES, long_doc_tails};
+use super::doc_comments::{DocCut, KEPT_DOC_LINES, long_doc_cuts};
 use super::extract::{Definition, DefinitionKind, LineSpans};
 use super::index::{ImportHint, Index, IndexedFile};
 use super::issue::IssueQuery;
@@ -406,7 +406,7 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// The pack's block for the source file at `path` in full: as [`full_block`], but a licence
 /// header at its top is left out (the heading says which lines), as it tells the model
 /// nothing about the code and takes the room of a hundred tokens and more in each file; so
-/// is what follows the first lines of each long documentation comment ([`long_doc_tails`])
+/// is what follows the first lines of each long documentation comment ([`long_doc_cuts`])
 /// but those of comments that touch a span of `keep` (1-based, inclusive: a line of the
 /// issue's trace, a definition it names with its comments): then the block shows the lines
 /// kept, range by range.
@@ -415,11 +415,16 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let header_note =
         header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
     let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
-    // A tail's comment starts a few lines before it, and a definition it documents just after it.
-    let touches =
-        |(start, end): (u32, u32)| keep.iter().any(|&(first, last)| first <= end + 1 && last >= start - KEPT_DOC_LINES);
-    let tails: Vec<(u32, u32)> =
-        long_doc_tails(path, text).into_iter().filter(|&tail| tail.0 >= code_start && !touches(tail)).collect();
+    // A comment touches a span that reaches into it or to the line after it.
+    let touches = |cut: &DocCut| {
+        let end = cut.left_out.last().map_or(cut.head.1, |range| range.1) + 1;
+        keep.iter().any(|&(first, last)| first <= end && last >= cut.head.0)
+    };
+    let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)
+        .into_iter()
+        .filter(|cut| cut.head.0 >= code_start && !touches(cut))
+        .flat_map(|cut| cut.left_out)
+        .collect();
     if tails.is_empty() {
         return match header {
             Some(header) => file_block(path, &header_note.unwrap_or_default(), text, &text[header.rest..]),
@@ -441,8 +446,8 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let left_out: u32 = tails.iter().map(|(start, end)| end - start + 1).sum();
     let generated = generated_marker(text).map(generated_note).unwrap_or_default();
     let mut block = format!(
-        "### {path}{} [{left_out} of its {} lines left out: each long documentation comment after its first \
-         {KEPT_DOC_LINES} lines; read_file shows them]{generated}\n",
+        "### {path}{} [{left_out} of its {} lines left out, of long documentation comments: each keeps its first \
+         {KEPT_DOC_LINES} lines and what it says of panics, errors, safety or exceptions; read_file shows them]{generated}\n",
         header_note.unwrap_or_default(),
         lines.len()
     );
@@ -716,8 +721,9 @@ mod tests {
             workspace(&[("src/sync/mod.rs", text.clone()), ("src/sync/broadcast.rs", "pub struct Receiver;\n".into())]);
         let pack = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
         assert!(pack.full_files.iter().any(|f| f == "src/sync/mod.rs"), "{}", pack.text);
-        let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 of its 103 lines left out: each \
-                       long documentation comment after its first 8 lines; read_file shows them]\nlines 6-13:\n```\n//! Line 0 of";
+        let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 of its 103 lines left out, of long \
+                       documentation comments: each keeps its first 8 lines and what it says of panics, errors, \
+                       safety or exceptions; read_file shows them]\nlines 6-13:\n```\n//! Line 0 of";
         assert!(pack.text.contains(heading), "{}", pack.text);
         assert!(
             pack.text.contains("//! Line 7 of what the module is for.\n```\nlines 96-103:\n```\n\nmod broadcast;\n"),
@@ -741,13 +747,14 @@ mod tests {
         assert_eq!(source_block("src/sync/mod.rs", &text, &[(98, 98)]), source_block("src/sync/mod.rs", &text, &[]));
         // So is every comment when the issue speaks of documentation.
         let pack = pack_for(&dir, &index, "The docs of `channel_len` in the sync module are wrong", 4_000);
-        assert!(pack.text.contains(line_50) && !pack.text.contains("left out: each"), "{}", pack.text);
+        assert!(pack.text.contains(line_50) && !pack.text.contains("of long documentation comments"), "{}", pack.text);
 
         // And a comment a line the issue gives points into: a failing doctest's.
         let documented: String = (0..30).map(|n| format!("/// Line {n} of how to use it.\n")).collect();
         let code = format!("{documented}pub fn acquire() {{}}\n\n{documented}pub fn release() {{}}\n");
         let (dir, index) = workspace(&[("src/permits.rs", code)]);
-        let issue = "The example of `release` fails:\n```\n---- src/permits.rs - permits::release (line 45) stdout ----\n```\n";
+        let issue =
+            "The example of `release` fails:\n```\n---- src/permits.rs - permits::release (line 45) stdout ----\n```\n";
         let pack = pack_for(&dir, &index, issue, 4_000);
         let block = &pack.text[pack.text.find("### src/permits.rs").expect("shown")..];
         assert!(block.starts_with("### src/permits.rs [22 of its 63 lines left out"), "{block}");
