@@ -102,6 +102,19 @@ struct ShownPart {
     text: String,
 }
 
+/// A file's block that leaves out the tails of long documentation comments.
+struct DocsCut {
+    /// Where the block starts in the section's text.
+    at: usize,
+    /// Its length.
+    len: usize,
+    /// The block of the whole file, which takes its place when the pack has room to spare.
+    whole: String,
+}
+
+/// What the heading of a block says when it leaves out documentation.
+const DOCS_CUT_NOTE: &str = "lines left out, of long documentation comments";
+
 /// What the parts of a file the issue points into are, as its heading says.
 const POINTED_PARTS: &str = "the parts the issue points at";
 /// What the parts of a file are that the issue points nowhere into; the words follow.
@@ -125,6 +138,9 @@ const SHOWN_FILES: usize = 10;
 struct Shown<'a> {
     /// The section's text.
     text: String,
+    /// The blocks of files shown whole but for the tails of their long documentation
+    /// comments, in the order of the text.
+    docs_cut: Vec<DocsCut>,
     /// Files shown in full.
     full_files: Vec<String>,
     /// Files shown in part.
@@ -225,6 +241,10 @@ impl<'a> Shown<'a> {
             }
             let block = source_block(&file.path, &text, &keep);
             if self.text.len() + block.len() <= full_budget {
+                if block.lines().next().is_some_and(|heading| heading.contains(DOCS_CUT_NOTE)) {
+                    let whole = source_block(&file.path, &text, &[(1, u32::MAX)]);
+                    self.docs_cut.push(DocsCut { at: self.text.len(), len: block.len(), whole });
+                }
                 self.text.push_str(&block);
                 self.full_files.push(file.path.clone());
                 continue;
@@ -264,6 +284,21 @@ impl<'a> Shown<'a> {
         }
     }
 
+    /// Shows the documentation left out of files shown whole, in their order, as far as
+    /// `spare` characters allow each whole: room the map did not take.
+    fn restore_docs(&mut self, mut spare: usize) {
+        let mut shift = 0;
+        for cut in &self.docs_cut {
+            let grow = cut.whole.len() - cut.len;
+            if grow <= spare {
+                let at = cut.at + shift;
+                self.text.replace_range(at..at + cut.len, &cut.whole);
+                shift += grow;
+                spare -= grow;
+            }
+        }
+    }
+
     /// What the code shown uses. Files the index does not parse (those the issue names) add none.
     fn uses(&self, index: &Index) -> ShownUses {
         let whole = self.full_files.iter().map(|path| (path.as_str(), None));
@@ -298,6 +333,8 @@ pub fn build_pack(
     let uses = shown.uses(index);
     let map_budget = budget_chars.saturating_sub(shown.text.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
+    // Room the map did not take shows documentation that files shown whole left out.
+    shown.restore_docs(map_budget.saturating_sub(map_section.len()));
 
     let mut text = String::new();
     if !map_section.is_empty() {
@@ -446,8 +483,8 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let left_out: u32 = tails.iter().map(|(start, end)| end - start + 1).sum();
     let generated = generated_marker(text).map(generated_note).unwrap_or_default();
     let mut block = format!(
-        "### {path}{} [{left_out} of its {} lines left out, of long documentation comments: each keeps its first \
-         {KEPT_DOC_LINES} lines and what it says of panics, errors, safety or exceptions; read_file shows them]{generated}\n",
+        "### {path}{} [{left_out} of its {} {DOCS_CUT_NOTE}: each keeps its first {KEPT_DOC_LINES} lines and \
+         what it says of panics, errors, safety or exceptions; read_file shows them]{generated}\n",
         header_note.unwrap_or_default(),
         lines.len()
     );
@@ -719,7 +756,10 @@ mod tests {
         let text = format!("{licence}{docs}{code}");
         let (dir, index) =
             workspace(&[("src/sync/mod.rs", text.clone()), ("src/sync/broadcast.rs", "pub struct Receiver;\n".into())]);
-        let pack = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
+        // A budget the file fits in only cut, and whose map leaves too little room to show it whole.
+        let tokens_for = |chars: usize| (chars as f64 / FULL_FILES_SHARE / CHARS_PER_TOKEN as f64).ceil() as usize;
+        let budget = tokens_for(source_block("src/sync/mod.rs", &text, &[]).len() + 1);
+        let pack = pack_for(&dir, &index, "`channel_len` in the sync module", budget);
         assert!(pack.full_files.iter().any(|f| f == "src/sync/mod.rs"), "{}", pack.text);
         let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 of its 103 lines left out, of long \
                        documentation comments: each keeps its first 8 lines and what it says of panics, errors, \
@@ -738,24 +778,37 @@ mod tests {
         );
         assert!(!pack.text.contains("Line 8 of") && !pack.text.contains("Copyright"), "{}", pack.text);
 
-        // With room for the whole file, the short cut leaves room for more: it is never longer.
+        // The cut leaves room for more; room the map leaves shows the documentation again.
         let whole = full_block("src/sync/mod.rs", "", &text);
         assert!(source_block("src/sync/mod.rs", &text, &[]).len() < whole.len() / 3);
+        let roomy = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
+        assert!(roomy.text.contains("//! Line 89 of") && !roomy.text.contains(DOCS_CUT_NOTE), "{}", roomy.text);
         // A comment holding a line the issue points at (a failing doctest's) is shown whole.
         let line_50 = "//! Line 50 of what the module is for.\n";
         assert!(source_block("src/sync/mod.rs", &text, &[(60, 60)]).contains(line_50));
         assert_eq!(source_block("src/sync/mod.rs", &text, &[(98, 98)]), source_block("src/sync/mod.rs", &text, &[]));
-        // So is every comment when the issue speaks of documentation.
-        let pack = pack_for(&dir, &index, "The docs of `channel_len` in the sync module are wrong", 4_000);
-        assert!(pack.text.contains(line_50) && !pack.text.contains("of long documentation comments"), "{}", pack.text);
+        // So is every comment when the issue speaks of documentation (before the map's spare
+        // room is given back to a cut).
+        let shown_for = |issue: &str| {
+            let (ranked, query) = (rank(&index, issue), analyze(issue));
+            let mut shown = Shown::default();
+            let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
+            shown.add_ranked(&index, &ranked, &Mentioned::new(&query), &query, 100_000, &read);
+            shown.text
+        };
+        assert!(shown_for("`channel_len` in the sync module").contains(DOCS_CUT_NOTE));
+        let about_docs = shown_for("The docs of `channel_len` in the sync module are wrong");
+        assert!(about_docs.contains(line_50) && !about_docs.contains(DOCS_CUT_NOTE), "{about_docs}");
 
         // And a comment a line the issue gives points into: a failing doctest's.
-        let documented: String = (0..30).map(|n| format!("/// Line {n} of how to use it.\n")).collect();
+        let documented: String =
+            (0..30).map(|n| format!("/// Line {n} of how to use it, and what it is for.\n")).collect();
         let code = format!("{documented}pub fn acquire() {{}}\n\n{documented}pub fn release() {{}}\n");
-        let (dir, index) = workspace(&[("src/permits.rs", code)]);
+        let (dir, index) = workspace(&[("src/permits.rs", code.clone())]);
         let issue =
             "The example of `release` fails:\n```\n---- src/permits.rs - permits::release (line 45) stdout ----\n```\n";
-        let pack = pack_for(&dir, &index, issue, 4_000);
+        let pack =
+            pack_for(&dir, &index, issue, tokens_for(source_block("src/permits.rs", &code, &[(45, 45)]).len() + 1));
         let block = &pack.text[pack.text.find("### src/permits.rs").expect("shown")..];
         assert!(block.starts_with("### src/permits.rs [22 of its 63 lines left out"), "{block}");
         assert!(
