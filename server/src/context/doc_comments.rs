@@ -49,6 +49,7 @@ pub fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
     let Some(tree) = parser.parse(text, None) else { return Vec::new() };
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect();
     let mut found: Vec<DocComment> = Vec::new();
+    let mut last_mark = "";
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
@@ -70,10 +71,15 @@ pub fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
                     end.row -= 1;
                 }
                 let last = end.row as u32 + 1;
+                // A run is of one mark: `//!` documents the module, `///` the item after it.
+                let mark = &comment[..3];
                 match found.last_mut() {
-                    Some(run) if is_doc_line && !run.block && run.end + 1 == first => run.end = last,
+                    Some(run) if is_doc_line && !run.block && run.end + 1 == first && last_mark == mark => {
+                        run.end = last
+                    }
                     _ => found.push(DocComment { start: first, end: last, block: !is_doc_line }),
                 }
+                last_mark = mark;
             }
         }
         if cursor.goto_first_child() || cursor.goto_next_sibling() {
@@ -104,6 +110,8 @@ const MIN_CUT_LINES: u32 = 3;
 pub struct DocCut {
     /// The comment's first lines, which are shown (1-based, inclusive).
     pub head: (u32, u32),
+    /// The comment's last line.
+    pub end: u32,
     /// The ranges left out, in order: the rest of the comment, but its sections on what a
     /// caller must know (`# Panics`, `# Errors`, `# Safety`, `@throws`, `@deprecated`) and
     /// a block's closing line.
@@ -159,9 +167,10 @@ pub fn long_doc_cuts(path: &str, text: &str) -> Vec<DocCut> {
     let mut cuts = Vec::new();
     for comment in comments {
         let Some((first, last)) = comment.tail() else { continue };
-        let contract = contract_lines(&lines[first as usize - 1..last as usize]);
+        // Read from the comment's start, so that an example or a tag open there is known.
+        let contract = contract_lines(&lines[comment.start as usize - 1..last as usize]);
         let mut left_out: Vec<(u32, u32)> = Vec::new();
-        for (line, kept) in (first..=last).zip(contract) {
+        for (line, kept) in (first..=last).zip(contract.into_iter().skip((first - comment.start) as usize)) {
             match left_out.last_mut() {
                 _ if kept => {}
                 Some(range) if range.1 + 1 == line => range.1 = line,
@@ -170,7 +179,7 @@ pub fn long_doc_cuts(path: &str, text: &str) -> Vec<DocCut> {
         }
         left_out.retain(|(start, end)| end - start + 1 >= MIN_CUT_LINES);
         if !left_out.is_empty() {
-            cuts.push(DocCut { head: (comment.start, first - 1), left_out });
+            cuts.push(DocCut { head: (comment.start, first - 1), end: comment.end, left_out });
         }
     }
     cuts
@@ -181,20 +190,35 @@ pub fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
     long_doc_cuts(path, text).into_iter().flat_map(|cut| cut.left_out).collect()
 }
 
+/// A line of a comment counts in [`dropped_doc_tail`] when it holds this many characters
+/// besides whitespace: `///` or ` * ` alone says nothing of whether a text holds the comment.
+const TELLING_CHARS: usize = 8;
+
 /// The first range of lines of `current` (the file at `path`) that `content` drops of a long
 /// documentation comment whose first lines it keeps ([`long_doc_cuts`]): the mark of a file
-/// written whole from the pack's view of it, which would lose that documentation.
-/// Whitespace and line endings do not count.
+/// written whole from the pack's view of it, which would lose that documentation. The first
+/// lines are kept when most of them are there, and a range is dropped when hardly any of its
+/// lines are, so that a word changed or a paragraph taken out is no drop. Whitespace and
+/// line endings do not count.
 pub fn dropped_doc_tail(path: &str, current: &str, content: &str) -> Option<(u32, u32)> {
     let squashed = |text: &str| text.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     let lines: Vec<&str> = current.lines().collect();
-    let text_of = |(first, last): (u32, u32)| squashed(&lines[first as usize - 1..last as usize].concat());
     let content = squashed(content);
+    // The share of the telling lines of `first..=last` that `content` holds; none when none tell.
+    let share_kept = |(first, last): (u32, u32)| {
+        let telling: Vec<String> = lines[first as usize - 1..last as usize]
+            .iter()
+            .map(|line| squashed(line))
+            .filter(|line| line.chars().count() >= TELLING_CHARS)
+            .collect();
+        let kept = telling.iter().filter(|line| content.contains(line.as_str())).count();
+        (!telling.is_empty()).then(|| kept as f64 / telling.len() as f64)
+    };
     long_doc_cuts(path, current).into_iter().find_map(|cut| {
-        if !content.contains(&text_of(cut.head)) {
+        if share_kept(cut.head).is_none_or(|share| share < 0.5) {
             return None;
         }
-        cut.left_out.into_iter().find(|&range| !content.contains(&text_of(range)))
+        cut.left_out.into_iter().find(|&range| share_kept(range).is_some_and(|share| share < 0.2))
     })
 }
 
@@ -203,7 +227,7 @@ mod tests {
     use super::*;
 
     fn doc_lines(mark: &str, count: usize) -> String {
-        (0..count).map(|n| format!("{mark} line {n}\n")).collect()
+        (0..count).map(|n| format!("{mark} line {n} of the documentation\n")).collect()
     }
 
     #[test]
@@ -238,13 +262,24 @@ mod tests {
         let cuts = long_doc_cuts("src/lib.rs", rust);
         // Lines 9-14 are left out, `# Panics` (15-18) is kept, and so is a stretch too short to
         // leave out; the `# Errors` inside the example is code.
-        assert_eq!(cuts, [DocCut { head: (1, 8), left_out: vec![(9, 14), (19, 23)] }]);
+        assert_eq!(cuts, [DocCut { head: (1, 8), end: 23, left_out: vec![(9, 14), (19, 23)] }]);
+
+        // An example open in the first lines is known to close before `# Panics`; a stretch
+        // of two lines between kept sections is shown.
+        let opened = "/// Acquires.\n///\n/// ```\n/// let a = 1;\n/// let b = 2;\n/// let c = 3;\n/// let d = 4;\n\
+                      /// let e = 5;\n/// let f = 6;\n/// ```\n/// Words.\n/// Words.\n/// Words.\n/// # Panics\n\
+                      /// When closed.\n/// # Notes\n/// Two lines.\n/// # Errors\n/// When full.\n/// # Examples\n\
+                      /// More.\n/// More.\n/// More.\npub fn acquire() {}\n";
+        assert_eq!(long_doc_tails("src/lib.rs", opened), [(9, 13), (20, 23)]);
+        // A module's `//!` run and the `///` of the item after it are two comments.
+        let module_then_item = format!("{}{}pub fn f() {{}}\n", doc_lines("//!", 12), doc_lines("///", 12));
+        assert!(long_doc_tails("src/lib.rs", &module_then_item).is_empty());
 
         let java = format!(
             "/**\n{} * @param n the count\n * @throws IllegalStateException when closed\n *   and more\n\
              * @return the permits\n{} */\nint acquire(int n);\n",
             doc_lines(" *", 10),
-            doc_lines(" *", 8)
+            doc_lines(" * more", 8)
         );
         // The `@throws` tag, over its two lines, is kept.
         assert_eq!(long_doc_tails("A.java", &java), [(9, 12), (15, 23)]);
@@ -278,6 +313,15 @@ mod tests {
         let kept = current.replace("{}", "{ g() }").replace('\n', "\r\n").replace("///", "  ///");
         assert_eq!(dropped_doc_tail("src/lib.rs", &current, &kept), None);
         assert_eq!(dropped_doc_tail("src/lib.rs", &current, "/// New words.\npub fn f() {}\n"), None);
+        // A word changed in the rest, or a paragraph of it taken out, is no drop either.
+        let renamed = current.replace("line 12", "row 12").replace("line 20", "row 20");
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, &renamed), None);
+        let shortened: String =
+            current.lines().filter(|line| !line.contains("line 1")).map(|l| format!("{l}\n")).collect();
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, &shortened), None);
+        // A word changed in the first lines and the rest dropped is.
+        let head_edited = shown.replace("line 3", "row 3");
+        assert_eq!(dropped_doc_tail("src/lib.rs", &current, &head_edited), Some((9, 24)));
         // A file without a long comment.
         assert_eq!(dropped_doc_tail("src/lib.rs", "fn f() {}\n", ""), None);
     }
@@ -313,7 +357,10 @@ mod tests {
                 proptest::strategy::Just("/** x */ y".to_owned()),
                 proptest::strategy::Just("r#\"".to_owned()),
                 proptest::strategy::Just("`".to_owned()),
-                "[ a-z*/!é\"]{0,8}",
+                proptest::strategy::Just("/// # Panics".to_owned()),
+                proptest::strategy::Just(" * @throws E when".to_owned()),
+                proptest::strategy::Just("/// ```".to_owned()),
+                "[ a-z*/!é\"#@]{0,8}",
             ],
             0..120,
         ), crlf in proptest::bool::ANY, path in proptest::prop_oneof![
@@ -322,13 +369,18 @@ mod tests {
             proptest::strategy::Just("a.ts"),
         ]) {
             let text = lines.join(if crlf { "\r\n" } else { "\n" });
-            let tails = long_doc_tails(path, &text);
             let count = text.lines().count() as u32;
             let mut previous_end = 0;
-            for &(start, end) in &tails {
-                proptest::prop_assert!(start > previous_end + KEPT_DOC_LINES && start <= end && end <= count, "{tails:?}");
-                previous_end = end;
+            for cut in long_doc_cuts(path, &text) {
+                let (head_start, head_end) = cut.head;
+                proptest::prop_assert!(head_start > previous_end && head_end - head_start + 1 == KEPT_DOC_LINES, "{cut:?}");
+                for &(start, end) in &cut.left_out {
+                    proptest::prop_assert!(start > previous_end.max(head_end) && start <= end && end <= cut.end && cut.end <= count, "{cut:?}");
+                    previous_end = end;
+                }
+                previous_end = previous_end.max(cut.end);
             }
+            // The file written back as it is never counts as a drop.
             proptest::prop_assert_eq!(dropped_doc_tail(path, &text, &text), None);
         }
     }

@@ -38,6 +38,9 @@ pub struct IssueQuery {
     /// True when the issue is about example or demonstration programs: its title says so, or
     /// it names a file under `examples/` or `demo/` (a "for example" in the body does not).
     pub about_examples: bool,
+    /// Whether its prose speaks of documentation (`docs`, `javadoc`, `doctest`), so that the
+    /// pack shows documentation comments whole.
+    pub about_documentation: bool,
     /// Word-for-word runs of the error and panic messages the issue quotes
     /// (`a semaphore may not have more than MAX_PERMITS permits`), which the code that raises
     /// them holds in a string.
@@ -428,6 +431,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         words: title.words.into_iter().chain(body.words).collect(),
         about_tests: about_tests(whole),
         about_examples: false,
+        about_documentation: about_documentation(whole),
         messages: quoted_messages(whole),
         other_files: Vec::new(),
         folders: Vec::new(),
@@ -552,6 +556,22 @@ fn holds_phrase(text: &str, phrase: &str) -> bool {
         let after = &text[at + phrase.len()..];
         let after = after.strip_prefix('s').unwrap_or(after);
         !text[..at].chars().next_back().is_some_and(in_word) && !after.chars().next().is_some_and(in_word)
+    })
+}
+
+/// Words of an issue about documentation (lower-case).
+const DOCUMENTATION_WORDS: [&str; 10] =
+    ["doc", "docs", "documentation", "documented", "javadoc", "rustdoc", "jsdoc", "tsdoc", "doctest", "doctests"];
+
+/// Whether the issue's prose speaks of documentation: one of [`DOCUMENTATION_WORDS`] outside
+/// code and links (a pasted `Doc-tests` line, a docs.rs link and `#[doc(hidden)]` do not).
+fn about_documentation(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    regions(&lower).into_iter().filter(|(region, _)| *region == Region::Prose).any(|(_, piece)| {
+        let outside_links = piece.split_whitespace().filter(|token| !token.contains("://") && !token.contains("]("));
+        outside_links
+            .flat_map(|token| token.split(|c: char| !c.is_ascii_alphanumeric()))
+            .any(|word| DOCUMENTATION_WORDS.contains(&word))
     })
 }
 
@@ -1068,10 +1088,10 @@ fn linked_path(token: &str) -> Cow<'_, str> {
     Cow::Borrowed(token)
 }
 
-/// A Rust doctest as `cargo test` names it, `src/sync/mod.rs - sync::Semaphore (line 62)`:
-/// the file and the line its example starts on.
+/// A Rust doctest as `cargo test` names it, `src/sync/mod.rs - sync::Semaphore (line 62)`
+/// (a crate's own: `src/lib.rs - (line 500)`): the file and the line its example starts on.
 static DOCTEST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"([\w./\\-]+\.rs) - [^\n()]{1,200}\(line (\d{1,9})\)").expect("the doctest pattern compiles")
+    regex::Regex::new(r"([\w./\\-]+\.rs) - [^\n()]{0,200}\(line (\d{1,9})\)").expect("the doctest pattern compiles")
 });
 
 /// The files and lines of the Rust doctests `text` names (see [`DOCTEST`]).
@@ -1218,6 +1238,16 @@ mod tests {
     }
 
     #[test]
+    fn an_issue_about_documentation_is_known_by_its_prose() {
+        assert!(analyze("The docs of `Semaphore::acquire` are wrong").about_documentation);
+        assert!(analyze("Fix\n\nThe javadoc of `JsonParser` says otherwise.").about_documentation);
+        // Not by a pasted log, a docs.rs link or an attribute.
+        let pasted = "acquire fails\n```\n   Doc-tests tokio\n```\nsee https://docs.rs/tokio and `#[doc(hidden)]`";
+        assert!(!analyze(pasted).about_documentation);
+        assert!(!analyze("acquire fails, see [here](https://docs.rs/tokio)").about_documentation);
+    }
+
+    #[test]
     fn paths_and_locations() {
         let query =
             analyze("Panic at tokio-1.21.2/src/runtime/task/harness.rs:123:45 and in `src/walk.rs`, also Cargo.toml.");
@@ -1257,11 +1287,11 @@ mod tests {
 
         let query = analyze(
             "Doctests fail\n```\n---- src/sync/mod.rs - sync::Semaphore (line 62) stdout ----\nfailures:\n    \
-             src\\io\\mod.rs - io (line 4)\n    src/a.rs - a (line x)\n```\n",
+             src\\io\\mod.rs - io (line 4)\n    src/lib.rs - (line 500)\n    src/a.rs - a (line x)\n```\n",
         );
         assert_eq!(
             query.locations,
-            [("src/sync/mod.rs".to_owned(), 62), ("src/io/mod.rs".to_owned(), 4)],
+            [("src/sync/mod.rs".to_owned(), 62), ("src/io/mod.rs".to_owned(), 4), ("src/lib.rs".to_owned(), 500)],
             "a doctest's file and the line its example starts on"
         );
 

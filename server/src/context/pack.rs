@@ -125,11 +125,6 @@ const WORD_PARTS: &str = "the parts where the words it shares with the issue gat
 /// such a part costs more room than it is likely to be worth (measured in BENCHMARKS.md).
 const WORD_PART_FILES: usize = 5;
 
-/// Words of an issue about documentation, which the pack then shows whole in the files it
-/// shows whole (lower-case).
-const DOCUMENTATION_WORDS: [&str; 10] =
-    ["doc", "docs", "documentation", "documented", "javadoc", "rustdoc", "jsdoc", "tsdoc", "doctest", "doctests"];
-
 /// Ranked files the pack shows in full or in part at most.
 const SHOWN_FILES: usize = 10;
 
@@ -223,7 +218,6 @@ impl<'a> Shown<'a> {
         full_budget: usize,
         read: &impl Fn(&str) -> Option<String>,
     ) {
-        let about_documentation = issue.words.iter().any(|word| DOCUMENTATION_WORDS.contains(&word.as_str()));
         for (at, file) in ranked.iter().take(SHOWN_FILES).enumerate() {
             let Some(text) = read(&file.path) else {
                 self.unreadable.insert(&file.path);
@@ -236,13 +230,22 @@ impl<'a> Shown<'a> {
                 file.path.strip_suffix(path.as_str()).is_some_and(|before| before.is_empty() || before.ends_with('/'))
             });
             let mut keep: Vec<(u32, u32)> = located.map(|&(_, line)| (line, line)).collect();
-            if about_documentation {
+            if issue.about_documentation {
                 keep.push((1, u32::MAX));
             }
-            let block = source_block(&file.path, &text, &keep);
+            let mut block = source_block(&file.path, &text, &keep);
+            let mut whole = None;
+            if block.lines().next().is_some_and(|heading| heading.contains(DOCS_CUT_NOTE)) {
+                // A cut saying where it cut may come out longer than the file whole.
+                let uncut = source_block(&file.path, &text, &[(1, u32::MAX)]);
+                if uncut.len() <= block.len() {
+                    block = uncut;
+                } else {
+                    whole = Some(uncut);
+                }
+            }
             if self.text.len() + block.len() <= full_budget {
-                if block.lines().next().is_some_and(|heading| heading.contains(DOCS_CUT_NOTE)) {
-                    let whole = source_block(&file.path, &text, &[(1, u32::MAX)]);
+                if let Some(whole) = whole {
                     self.docs_cut.push(DocsCut { at: self.text.len(), len: block.len(), whole });
                 }
                 self.text.push_str(&block);
@@ -289,7 +292,7 @@ impl<'a> Shown<'a> {
     fn restore_docs(&mut self, mut spare: usize) {
         let mut shift = 0;
         for cut in &self.docs_cut {
-            let grow = cut.whole.len() - cut.len;
+            let grow = cut.whole.len().saturating_sub(cut.len);
             if grow <= spare {
                 let at = cut.at + shift;
                 self.text.replace_range(at..at + cut.len, &cut.whole);
@@ -453,10 +456,7 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
         header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
     let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
     // A comment touches a span that reaches into it or to the line after it.
-    let touches = |cut: &DocCut| {
-        let end = cut.left_out.last().map_or(cut.head.1, |range| range.1) + 1;
-        keep.iter().any(|&(first, last)| first <= end && last >= cut.head.0)
-    };
+    let touches = |cut: &DocCut| keep.iter().any(|&(first, last)| first <= cut.end + 1 && last >= cut.head.0);
     let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)
         .into_iter()
         .filter(|cut| cut.head.0 >= code_start && !touches(cut))
@@ -787,6 +787,8 @@ mod tests {
         let line_50 = "//! Line 50 of what the module is for.\n";
         assert!(source_block("src/sync/mod.rs", &text, &[(60, 60)]).contains(line_50));
         assert_eq!(source_block("src/sync/mod.rs", &text, &[(98, 98)]), source_block("src/sync/mod.rs", &text, &[]));
+        // A line just after the comment is the line it documents.
+        assert!(source_block("src/sync/mod.rs", &text, &[(96, 96)]).contains(line_50));
         // So is every comment when the issue speaks of documentation (before the map's spare
         // room is given back to a cut).
         let shown_for = |issue: &str| {
