@@ -34,7 +34,9 @@ pub fn first_message(issue: &Issue, pack: Option<&ContextPack>) -> String {
     if let Some(pack) = pack.filter(|pack| !pack.text.is_empty()) {
         message.push_str(
             "\nThe repository's files were ranked for this issue. The best are below; read others with \
-             read_file, search with grep, and look definitions up with find_symbol.\n\n",
+             read_file, search with grep, and look definitions up with find_symbol. A file shown by its \
+             line ranges (`lines 10-42:`) leaves the other lines out: a part of it, or the rest of a long \
+             documentation comment. Read the rest with read_file before you write such a file whole.\n\n",
         );
         message.push_str(&pack.text);
     }
