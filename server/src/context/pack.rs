@@ -447,9 +447,9 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// header at its top is left out (the heading says which lines), as it tells the model
 /// nothing about the code and takes the room of a hundred tokens and more in each file; so
 /// is what follows the first lines of each long documentation comment ([`long_doc_cuts`])
-/// but those of comments that touch a span of `keep` (1-based, inclusive: a line of the
-/// issue's trace, a definition it names with its comments): then the block shows the lines
-/// kept, range by range.
+/// but those of comments that touch a span of `keep` (1-based, inclusive: a line the issue
+/// gives with the file's path, or the whole file): then the block shows the lines kept,
+/// range by range.
 fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let header = licence_header(text);
     let header_note =
