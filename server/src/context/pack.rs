@@ -224,21 +224,19 @@ impl<'a> Shown<'a> {
                 continue;
             };
             // The documentation a line the issue gives with the file's path points into (a
-            // failing doctest's) is shown whole, and all of it when the issue speaks of
-            // documentation.
+            // failing doctest's) is shown whole; all of it is when the issue speaks of
+            // documentation and the file fits whole, else the file is cut as any other.
             let located = issue.locations.iter().filter(|(path, _)| {
                 file.path.strip_suffix(path.as_str()).is_some_and(|before| before.is_empty() || before.ends_with('/'))
             });
-            let mut keep: Vec<(u32, u32)> = located.map(|&(_, line)| (line, line)).collect();
-            if issue.about_documentation {
-                keep.push((1, u32::MAX));
-            }
+            let keep: Vec<(u32, u32)> = located.map(|&(_, line)| (line, line)).collect();
             let mut block = source_block(&file.path, &text, &keep);
             let mut whole = None;
             if block.lines().next().is_some_and(|heading| heading.contains(DOCS_CUT_NOTE)) {
-                // A cut saying where it cut may come out longer than the file whole.
                 let uncut = source_block(&file.path, &text, &[(1, u32::MAX)]);
-                if uncut.len() <= block.len() {
+                // A cut saying where it cut may come out longer than the file whole.
+                let wanted_whole = issue.about_documentation && self.text.len() + uncut.len() <= full_budget;
+                if wanted_whole || uncut.len() <= block.len() {
                     block = uncut;
                 } else {
                     whole = Some(uncut);
@@ -791,16 +789,20 @@ mod tests {
         assert!(source_block("src/sync/mod.rs", &text, &[(96, 96)]).contains(line_50));
         // So is every comment when the issue speaks of documentation (before the map's spare
         // room is given back to a cut).
-        let shown_for = |issue: &str| {
+        let shown_for = |issue: &str, full_budget: usize| {
             let (ranked, query) = (rank(&index, issue), analyze(issue));
             let mut shown = Shown::default();
             let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
-            shown.add_ranked(&index, &ranked, &Mentioned::new(&query), &query, 100_000, &read);
+            shown.add_ranked(&index, &ranked, &Mentioned::new(&query), &query, full_budget, &read);
             shown.text
         };
-        assert!(shown_for("`channel_len` in the sync module").contains(DOCS_CUT_NOTE));
-        let about_docs = shown_for("The docs of `channel_len` in the sync module are wrong");
-        assert!(about_docs.contains(line_50) && !about_docs.contains(DOCS_CUT_NOTE), "{about_docs}");
+        assert!(shown_for("`channel_len` in the sync module", 100_000).contains(DOCS_CUT_NOTE));
+        let about_docs = "The docs of `channel_len` in the sync module are wrong";
+        let shown = shown_for(about_docs, 100_000);
+        assert!(shown.contains(line_50) && !shown.contains(DOCS_CUT_NOTE), "{shown}");
+        // Where the whole file does not fit, it is cut all the same rather than shown in part.
+        let cut = source_block("src/sync/mod.rs", &text, &[]);
+        assert!(shown_for(about_docs, cut.len() + 1).starts_with(&cut));
 
         // And a comment a line the issue gives points into: a failing doctest's.
         let documented: String =

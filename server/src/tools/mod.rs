@@ -345,9 +345,10 @@ fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome,
     {
         return Ok(ToolOutcome::error(format!(
             "nothing written: this content keeps the first lines of the documentation comment above line {start} \
-             of {path} but drops its lines {start}-{end}, which the context you were shown left out. \
-             Change the file with patch_file, or write it with those lines as the file has them \
-             (read_file with start_line {start} and end_line {end} shows them).\n"
+             of {path} but drops its lines {start}-{end}, which the context pack leaves out when it cuts the file. \
+             Write it with those lines as the file has them (read_file with start_line {start} and end_line {end} \
+             shows them), or change the file with patch_file, which can also take those lines out if that is \
+             what you mean.\n"
         )));
     }
     let outcome = overlay.write_file(&path, &args.content)?;
@@ -509,7 +510,7 @@ mod tests {
         let dropped = tools.execute(&mut overlay, None, &write(format!("{head}\n{}", code.replace('0', "1"))));
         assert!(!dropped.ok && !dropped.changed, "{}", dropped.output);
         assert!(
-            dropped.output.contains("drops its lines 9-30, which the context you were shown left out")
+            dropped.output.contains("drops its lines 9-30, which the context pack leaves out when it cuts the file")
                 && dropped.output.contains("read_file with start_line 9 and end_line 30"),
             "{}",
             dropped.output
