@@ -455,11 +455,11 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
     // A comment touches a span that reaches into it or to the line after it.
     let touches = |cut: &DocCut| keep.iter().any(|&(first, last)| first <= cut.end + 1 && last >= cut.head.0);
-    let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)
-        .into_iter()
-        .filter(|cut| cut.head.0 >= code_start && !touches(cut))
-        .flat_map(|cut| cut.left_out)
-        .collect();
+    // A span over the whole file keeps every comment: no need to look for them.
+    let keeps_all = keep.iter().any(|&(first, last)| first <= 1 && last == u32::MAX);
+    let cuts = if keeps_all { Vec::new() } else { long_doc_cuts(path, text) };
+    let tails: Vec<(u32, u32)> =
+        cuts.into_iter().filter(|cut| cut.head.0 >= code_start && !touches(cut)).flat_map(|cut| cut.left_out).collect();
     if tails.is_empty() {
         return match header {
             Some(header) => file_block(path, &header_note.unwrap_or_default(), text, &text[header.rest..]),
