@@ -3,30 +3,31 @@
 //! with the file's tree-sitter grammar, so that text in a string (a raw string, a template
 //! literal, a text block) is never taken for one.
 
+use super::extract::{last_row, parse};
 use super::language::Language;
 
 /// A documentation comment longer than this many lines is cut in a file the pack shows whole.
-pub const LONG_DOC_LINES: u32 = 20;
+const LONG_DOC_LINES: u32 = 20;
 /// Lines a cut documentation comment keeps: its summary and first paragraph, mostly.
 pub const KEPT_DOC_LINES: u32 = 8;
 
 /// A documentation comment: its first and last lines, 1-based, and whether it is a block
 /// (`/** .. */`), whose closing line a cut keeps so that what is shown still closes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DocComment {
+struct DocComment {
     /// Its first line.
-    pub start: u32,
+    start: u32,
     /// Its last line.
-    pub end: u32,
+    end: u32,
     /// Whether it is one block comment rather than a run of line comments.
-    pub block: bool,
+    block: bool,
 }
 
 impl DocComment {
     /// The lines a file shown whole leaves out of it: those after its first
     /// [`KEPT_DOC_LINES`] (but a block's closing line), when it is longer than
     /// [`LONG_DOC_LINES`].
-    pub fn tail(&self) -> Option<(u32, u32)> {
+    fn tail(&self) -> Option<(u32, u32)> {
         (self.end - self.start + 1 > LONG_DOC_LINES)
             .then(|| (self.start + KEPT_DOC_LINES, self.end - u32::from(self.block)))
     }
@@ -36,64 +37,53 @@ impl DocComment {
 /// another), in file order: a run of Rust `///` or `//!` lines (not `////`), or a `/** .. */`
 /// block (`/*! .. */` in Rust), each starting its line. Anything the grammar does not read as
 /// a comment (a string's text, an unclosed `/**`) is none.
-pub fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
+fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
     let Some(language) = Language::of_path(path) else { return Vec::new() };
     // Most files hold no documentation marks at all: no parse for them.
     if !["///", "//!", "/**", "/*!"].iter().any(|mark| text.contains(mark)) {
         return Vec::new();
     }
-    let mut parser = tree_sitter::Parser::new();
-    if parser.set_language(&language.grammar()).is_err() {
-        return Vec::new();
-    }
-    let Some(tree) = parser.parse(text, None) else { return Vec::new() };
+    let Some(tree) = parse(language, text.as_bytes(), None) else { return Vec::new() };
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect();
+    let is_doc_block = |comment: &str| {
+        let opened = comment.starts_with("/**") && !comment.starts_with("/**/") && !comment.starts_with("/***");
+        opened || (language == Language::Rust && comment.starts_with("/*!"))
+    };
+    let is_doc_line = |comment: &str| {
+        language == Language::Rust
+            && ((comment.starts_with("///") && !comment.starts_with("////")) || comment.starts_with("//!"))
+    };
     let mut found: Vec<DocComment> = Vec::new();
     let mut last_mark = "";
     let mut cursor = tree.walk();
-    loop {
+    'walk: loop {
         let node = cursor.node();
         if node.kind().contains("comment") && !node.kind().contains("marker") {
             let start = node.start_position();
             let before = &text[line_starts.get(start.row).copied().unwrap_or(0)..node.start_byte()];
             let comment = &text[node.byte_range()];
-            let is_doc_block = |comment: &str| {
-                let opened = comment.starts_with("/**") && !comment.starts_with("/**/") && !comment.starts_with("/***");
-                opened || (language == Language::Rust && comment.starts_with("/*!"))
-            };
-            let is_doc_line = language == Language::Rust
-                && ((comment.starts_with("///") && !comment.starts_with("////")) || comment.starts_with("//!"));
-            if before.trim().is_empty() && (is_doc_line || is_doc_block(comment)) {
-                let first = start.row as u32 + 1;
-                // A line comment's node may end at the start of the next line.
-                let mut end = node.end_position();
-                if end.column == 0 && end.row > start.row {
-                    end.row -= 1;
-                }
-                let last = end.row as u32 + 1;
+            let line = is_doc_line(comment);
+            if before.trim().is_empty() && (line || is_doc_block(comment)) {
+                let (first, last) = (start.row as u32 + 1, last_row(node) as u32 + 1);
                 // A run is of one mark: `//!` documents the module, `///` the item after it.
                 let mark = &comment[..3];
                 match found.last_mut() {
-                    Some(run) if is_doc_line && !run.block && run.end + 1 == first && last_mark == mark => {
-                        run.end = last
-                    }
-                    _ => found.push(DocComment { start: first, end: last, block: !is_doc_line }),
+                    Some(run) if line && !run.block && run.end + 1 == first && last_mark == mark => run.end = last,
+                    _ => found.push(DocComment { start: first, end: last, block: !line }),
                 }
                 last_mark = mark;
             }
         }
-        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+        if cursor.goto_first_child() {
             continue;
         }
-        loop {
+        while !cursor.goto_next_sibling() {
             if !cursor.goto_parent() {
-                return found;
-            }
-            if cursor.goto_next_sibling() {
-                break;
+                break 'walk;
             }
         }
     }
+    found
 }
 
 /// Rust documentation headings of what a caller must know, lower-case: the sections a cut
@@ -185,11 +175,6 @@ pub fn long_doc_cuts(path: &str, text: &str) -> Vec<DocCut> {
     cuts
 }
 
-/// The lines [`long_doc_cuts`] leaves out of `text`, as 1-based inclusive ranges in order.
-pub fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
-    long_doc_cuts(path, text).into_iter().flat_map(|cut| cut.left_out).collect()
-}
-
 /// A line of a comment counts in [`dropped_doc_tail`] when it holds this many characters
 /// besides whitespace: `///` or ` * ` alone says nothing of whether a text holds the comment.
 const TELLING_CHARS: usize = 8;
@@ -225,6 +210,11 @@ pub fn dropped_doc_tail(path: &str, current: &str, content: &str) -> Option<(u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines [`long_doc_cuts`] leaves out of `text`, as 1-based inclusive ranges in order.
+    fn long_doc_tails(path: &str, text: &str) -> Vec<(u32, u32)> {
+        long_doc_cuts(path, text).into_iter().flat_map(|cut| cut.left_out).collect()
+    }
 
     fn doc_lines(mark: &str, count: usize) -> String {
         (0..count).map(|n| format!("{mark} line {n} of the documentation\n")).collect()

@@ -1133,7 +1133,7 @@ impl Leads {
 
 /// The row of `node`'s last character: a line comment takes its line break with it, and ends
 /// at the start of the next row.
-fn last_row(node: Node<'_>) -> usize {
+pub(super) fn last_row(node: Node<'_>) -> usize {
     let end = node.end_position();
     if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row }
 }

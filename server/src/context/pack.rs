@@ -102,14 +102,13 @@ struct ShownPart {
     text: String,
 }
 
-/// A file's block that leaves out the tails of long documentation comments.
-struct DocsCut {
-    /// Where the block starts in the section's text.
-    at: usize,
-    /// Its length.
-    len: usize,
-    /// The block of the whole file, which takes its place when the pack has room to spare.
-    whole: String,
+/// One file's block in the pack's section of files shown.
+struct ShownBlock {
+    /// The block as shown.
+    text: String,
+    /// For a file shown whole but for the tails of its long documentation comments, the block
+    /// of the whole file, which takes its place when the pack has room to spare.
+    whole: Option<String>,
 }
 
 /// What the heading of a block says when it leaves out documentation.
@@ -131,11 +130,8 @@ const SHOWN_FILES: usize = 10;
 /// The pack's section of files shown in full or in part, and what the map needs to know of it.
 #[derive(Default)]
 struct Shown<'a> {
-    /// The section's text.
-    text: String,
-    /// The blocks of files shown whole but for the tails of their long documentation
-    /// comments, in the order of the text.
-    docs_cut: Vec<DocsCut>,
+    /// The section's blocks, in order.
+    blocks: Vec<ShownBlock>,
     /// Files shown in full.
     full_files: Vec<String>,
     /// Files shown in part.
@@ -168,8 +164,8 @@ impl<'a> Shown<'a> {
             };
             // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
             let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
-            if let Some(block) = block.filter(|block| self.text.len() + block.len() <= named_budget) {
-                self.text.push_str(&block);
+            if let Some(block) = block.filter(|block| self.len() + block.len() <= named_budget) {
+                self.push(block);
                 self.full_files.push(file.path.clone());
                 continue;
             }
@@ -177,7 +173,7 @@ impl<'a> Shown<'a> {
             // the lines where the issue's words gather (a README's section), as large as fits.
             let total = text.lines().count() as u32;
             let cap = part_lines(full_budget);
-            let room = named_budget.saturating_sub(self.text.len());
+            let room = named_budget.saturating_sub(self.len());
             let shown = match file.line.filter(|line| *line <= total) {
                 Some(line) => {
                     parts_block(&file.path, NAMED_NOTE, POINTED_PARTS, &text, &[lines_around(line, total, cap)], room)
@@ -195,7 +191,7 @@ impl<'a> Shown<'a> {
             };
             match shown {
                 Some((block, _)) => {
-                    self.text.push_str(&block);
+                    self.push(block);
                     self.part_files.push(file.path.clone());
                 }
                 None => {
@@ -226,27 +222,18 @@ impl<'a> Shown<'a> {
             // The documentation a line the issue gives with the file's path points into (a
             // failing doctest's) is shown whole; all of it is when the issue speaks of
             // documentation and the file fits whole, else the file is cut as any other.
-            let located = issue.locations.iter().filter(|(path, _)| {
-                file.path.strip_suffix(path.as_str()).is_some_and(|before| before.is_empty() || before.ends_with('/'))
-            });
-            let keep: Vec<(u32, u32)> = located.map(|&(_, line)| (line, line)).collect();
-            let mut block = source_block(&file.path, &text, &keep);
-            let mut whole = None;
-            if block.lines().next().is_some_and(|heading| heading.contains(DOCS_CUT_NOTE)) {
-                let uncut = source_block(&file.path, &text, &[(1, u32::MAX)]);
+            let (block, whole) = match source_block(&file.path, &text, &file.located) {
                 // A cut saying where it cut may come out longer than the file whole.
-                let wanted_whole = issue.about_documentation && self.text.len() + uncut.len() <= full_budget;
-                if wanted_whole || uncut.len() <= block.len() {
-                    block = uncut;
-                } else {
-                    whole = Some(uncut);
+                (cut, Some(whole))
+                    if whole.len() <= cut.len()
+                        || (issue.about_documentation && self.len() + whole.len() <= full_budget) =>
+                {
+                    (whole, None)
                 }
-            }
-            if self.text.len() + block.len() <= full_budget {
-                if let Some(whole) = whole {
-                    self.docs_cut.push(DocsCut { at: self.text.len(), len: block.len(), whole });
-                }
-                self.text.push_str(&block);
+                shown => shown,
+            };
+            if self.len() + block.len() <= full_budget {
+                self.blocks.push(ShownBlock { text: block, whole });
                 self.full_files.push(file.path.clone());
                 continue;
             }
@@ -255,7 +242,7 @@ impl<'a> Shown<'a> {
             // they fit; the map shows its signatures either way.
             let Some(entry) = index.file(&file.path) else { continue };
             let cap = part_lines(full_budget);
-            let room = full_budget.saturating_sub(self.text.len());
+            let room = full_budget.saturating_sub(self.len());
             let pointed = parts_pointed_at(entry, &file.lines, mentioned, &text, cap);
             let shown = match pointed.is_empty() {
                 false => parts_block(&file.path, "", POINTED_PARTS, &text, &pointed, room),
@@ -273,7 +260,7 @@ impl<'a> Shown<'a> {
                 true => None,
             };
             if let Some((block, lines)) = shown {
-                self.text.push_str(&block);
+                self.push(block);
                 self.part_files.push(file.path.clone());
                 let code: Vec<&str> = text.lines().collect();
                 let excerpt = lines.iter().flat_map(|&(start, end)| {
@@ -285,18 +272,29 @@ impl<'a> Shown<'a> {
         }
     }
 
+    /// Adds a block shown as it is.
+    fn push(&mut self, text: String) {
+        self.blocks.push(ShownBlock { text, whole: None });
+    }
+
+    /// The section's length so far, in characters.
+    fn len(&self) -> usize {
+        self.blocks.iter().map(|block| block.text.len()).sum()
+    }
+
+    /// The section's text.
+    fn text(&self) -> String {
+        self.blocks.iter().map(|block| block.text.as_str()).collect()
+    }
+
     /// Shows the documentation left out of files shown whole, in their order, as far as
     /// `spare` characters allow each whole: room the map did not take.
     fn restore_docs(&mut self, mut spare: usize) {
-        let mut shift = 0;
-        for cut in &self.docs_cut {
-            let grow = cut.whole.len().saturating_sub(cut.len);
-            if grow <= spare {
-                let at = cut.at + shift;
-                self.text.replace_range(at..at + cut.len, &cut.whole);
-                shift += grow;
-                spare -= grow;
-            }
+        for block in &mut self.blocks {
+            let grow = |whole: &String| whole.len().saturating_sub(block.text.len());
+            let Some(whole) = block.whole.take_if(|whole| grow(whole) <= spare) else { continue };
+            spare -= grow(&whole);
+            block.text = whole;
         }
     }
 
@@ -332,7 +330,7 @@ pub fn build_pack(
     shown.add_named(named, issue, full_budget, &read);
     shown.add_ranked(index, ranked, &mentioned, issue, full_budget, &read);
     let uses = shown.uses(index);
-    let map_budget = budget_chars.saturating_sub(shown.text.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
+    let map_budget = budget_chars.saturating_sub(shown.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
     // Room the map did not take shows documentation that files shown whole left out.
     shown.restore_docs(map_budget.saturating_sub(map_section.len()));
@@ -341,9 +339,9 @@ pub fn build_pack(
     if !map_section.is_empty() {
         let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
     }
-    if !shown.text.is_empty() {
+    if !shown.blocks.is_empty() {
         let heading = if shown.part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
-        let _ = write!(text, "{heading}\n\n{}", shown.text);
+        let _ = write!(text, "{heading}\n\n{}", shown.text());
     }
     let tokens = estimate_tokens(&text);
     ContextPack { text, full_files: shown.full_files, part_files: shown.part_files, mapped_files, tokens }
@@ -445,26 +443,27 @@ fn full_block(path: &str, note: &str, text: &str) -> String {
 /// header at its top is left out (the heading says which lines), as it tells the model
 /// nothing about the code and takes the room of a hundred tokens and more in each file; so
 /// is what follows the first lines of each long documentation comment ([`long_doc_cuts`])
-/// but those of comments that touch a span of `keep` (1-based, inclusive: a line the issue
-/// gives with the file's path, or the whole file): then the block shows the lines kept,
-/// range by range.
-fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
+/// but those of comments one of the `located` lines (those the issue gives with the file's
+/// path) falls in or just after, and the block then shows the lines kept, range by range.
+/// With a cut block comes the block of the whole file.
+fn source_block(path: &str, text: &str, located: &[u32]) -> (String, Option<String>) {
     let header = licence_header(text);
     let header_note =
         header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
+    let whole = match &header {
+        Some(header) => file_block(path, header_note.as_deref().unwrap_or_default(), text, &text[header.rest..]),
+        None => full_block(path, "", text),
+    };
     let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
-    // A comment touches a span that reaches into it or to the line after it.
-    let touches = |cut: &DocCut| keep.iter().any(|&(first, last)| first <= cut.end + 1 && last >= cut.head.0);
-    // A span over the whole file keeps every comment: no need to look for them.
-    let keeps_all = keep.iter().any(|&(first, last)| first <= 1 && last == u32::MAX);
-    let cuts = if keeps_all { Vec::new() } else { long_doc_cuts(path, text) };
-    let tails: Vec<(u32, u32)> =
-        cuts.into_iter().filter(|cut| cut.head.0 >= code_start && !touches(cut)).flat_map(|cut| cut.left_out).collect();
+    // A line in a comment, or the line after it (what it documents), keeps it whole.
+    let touches = |cut: &DocCut| located.iter().any(|line| (cut.head.0..=cut.end + 1).contains(line));
+    let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)
+        .into_iter()
+        .filter(|cut| cut.head.0 >= code_start && !touches(cut))
+        .flat_map(|cut| cut.left_out)
+        .collect();
     if tails.is_empty() {
-        return match header {
-            Some(header) => file_block(path, &header_note.unwrap_or_default(), text, &text[header.rest..]),
-            None => full_block(path, "", text),
-        };
+        return (whole, None);
     }
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut kept = Vec::new();
@@ -488,7 +487,7 @@ fn source_block(path: &str, text: &str, keep: &[(u32, u32)]) -> String {
     );
     push_ranges(&mut block, &lines, &kept, &fence_for(text));
     block.push('\n');
-    block
+    (block, Some(whole))
 }
 
 /// Appends to `block` each of the `ranges` of `lines` (1-based, inclusive, in file order),
@@ -673,6 +672,12 @@ mod tests {
         })
     }
 
+    /// `count` empty functions declared with `declare` (`fn`, `pub fn`), one a line:
+    /// `fn filler_0() {}`, `fn filler_1() {}`, ...
+    fn fillers(declare: &str, count: usize) -> String {
+        (0..count).map(|n| format!("{declare} filler_{n}() {{}}\n")).collect()
+    }
+
     /// [`pack_for`], with the files the issue names that the index does not parse.
     fn pack_with_named(dir: &tempfile::TempDir, index: &Index, issue: &str, budget: usize) -> ContextPack {
         let query = analyze(issue);
@@ -756,7 +761,7 @@ mod tests {
             workspace(&[("src/sync/mod.rs", text.clone()), ("src/sync/broadcast.rs", "pub struct Receiver;\n".into())]);
         // A budget the file fits in only cut, and whose map leaves too little room to show it whole.
         let tokens_for = |chars: usize| (chars as f64 / FULL_FILES_SHARE / CHARS_PER_TOKEN as f64).ceil() as usize;
-        let budget = tokens_for(source_block("src/sync/mod.rs", &text, &[]).len() + 1);
+        let budget = tokens_for(source_block("src/sync/mod.rs", &text, &[]).0.len() + 1);
         let pack = pack_for(&dir, &index, "`channel_len` in the sync module", budget);
         assert!(pack.full_files.iter().any(|f| f == "src/sync/mod.rs"), "{}", pack.text);
         let heading = "### src/sync/mod.rs [lines 1-5, its licence header, left out] [82 of its 103 lines left out, of long \
@@ -778,15 +783,15 @@ mod tests {
 
         // The cut leaves room for more; room the map leaves shows the documentation again.
         let whole = full_block("src/sync/mod.rs", "", &text);
-        assert!(source_block("src/sync/mod.rs", &text, &[]).len() < whole.len() / 3);
+        assert!(source_block("src/sync/mod.rs", &text, &[]).0.len() < whole.len() / 3);
         let roomy = pack_for(&dir, &index, "`channel_len` in the sync module", 4_000);
         assert!(roomy.text.contains("//! Line 89 of") && !roomy.text.contains(DOCS_CUT_NOTE), "{}", roomy.text);
         // A comment holding a line the issue points at (a failing doctest's) is shown whole.
         let line_50 = "//! Line 50 of what the module is for.\n";
-        assert!(source_block("src/sync/mod.rs", &text, &[(60, 60)]).contains(line_50));
-        assert_eq!(source_block("src/sync/mod.rs", &text, &[(98, 98)]), source_block("src/sync/mod.rs", &text, &[]));
+        assert!(source_block("src/sync/mod.rs", &text, &[60]).0.contains(line_50));
+        assert_eq!(source_block("src/sync/mod.rs", &text, &[98]), source_block("src/sync/mod.rs", &text, &[]));
         // A line just after the comment is the line it documents.
-        assert!(source_block("src/sync/mod.rs", &text, &[(96, 96)]).contains(line_50));
+        assert!(source_block("src/sync/mod.rs", &text, &[96]).0.contains(line_50));
         // So is every comment when the issue speaks of documentation (before the map's spare
         // room is given back to a cut).
         let shown_for = |issue: &str, full_budget: usize| {
@@ -794,14 +799,14 @@ mod tests {
             let mut shown = Shown::default();
             let read = |path: &str| std::fs::read_to_string(dir.path().join(path)).ok();
             shown.add_ranked(&index, &ranked, &Mentioned::new(&query), &query, full_budget, &read);
-            shown.text
+            shown.text()
         };
         assert!(shown_for("`channel_len` in the sync module", 100_000).contains(DOCS_CUT_NOTE));
         let about_docs = "The docs of `channel_len` in the sync module are wrong";
         let shown = shown_for(about_docs, 100_000);
         assert!(shown.contains(line_50) && !shown.contains(DOCS_CUT_NOTE), "{shown}");
         // Where the whole file does not fit, it is cut all the same rather than shown in part.
-        let cut = source_block("src/sync/mod.rs", &text, &[]);
+        let cut = source_block("src/sync/mod.rs", &text, &[]).0;
         assert!(shown_for(about_docs, cut.len() + 1).starts_with(&cut));
 
         // And a comment a line the issue gives points into: a failing doctest's.
@@ -811,8 +816,7 @@ mod tests {
         let (dir, index) = workspace(&[("src/permits.rs", code.clone())]);
         let issue =
             "The example of `release` fails:\n```\n---- src/permits.rs - permits::release (line 45) stdout ----\n```\n";
-        let pack =
-            pack_for(&dir, &index, issue, tokens_for(source_block("src/permits.rs", &code, &[(45, 45)]).len() + 1));
+        let pack = pack_for(&dir, &index, issue, tokens_for(source_block("src/permits.rs", &code, &[45]).0.len() + 1));
         let block = &pack.text[pack.text.find("### src/permits.rs").expect("shown")..];
         assert!(block.starts_with("### src/permits.rs [22 of its 63 lines left out"), "{block}");
         assert!(
@@ -1090,9 +1094,7 @@ mod tests {
     #[test]
     fn a_large_file_in_part_is_mapped_without_what_its_parts_show() {
         let mut big = String::new();
-        for n in 0..400 {
-            let _ = writeln!(big, "pub fn filler_{n}() {{}}");
-        }
+        big.push_str(&fillers("pub fn", 400));
         big.push_str("pub fn try_join_next() {}\n");
         let (dir, index) = workspace(&[("src/big.rs", big), ("Cargo.toml", "[package]\nname = \"tasks\"\n".into())]);
         let issue = "implement `try_join_next`";
@@ -1469,9 +1471,7 @@ mod tests {
             let _ = writeln!(main, "    step_{n}();");
         }
         main.push_str("}\n");
-        for n in 0..300 {
-            let _ = writeln!(main, "fn filler_{n}() {{}}");
-        }
+        main.push_str(&fillers("fn", 300));
         let (dir, index) = workspace(&[("src/main.rs", main)]);
         let issue = "`run_steps` panics\n\nthread 'main' panicked at src/main.rs:95:5:\nstep failed";
         let pack = pack_for(&dir, &index, issue, 2_000);
@@ -1503,9 +1503,7 @@ mod tests {
             let _ = writeln!(main, "    step({n});");
         }
         main.push_str("}\n");
-        for n in 0..300 {
-            let _ = writeln!(main, "fn filler_{n}() {{}}");
-        }
+        main.push_str(&fillers("fn", 300));
         main.push_str("fn alpha_step() {}\nfn beta_step() {}\n");
         let (dir, index) = workspace(&[("src/main.rs", main)]);
         let issue = "thread 'main' panicked at src/main.rs:30:5\n`alpha_step` and `beta_step` are not run";
@@ -1546,9 +1544,7 @@ mod tests {
     fn the_most_important_part_is_shown_when_two_do_not_fit_together() {
         let long = "x".repeat(150);
         let mut main = String::new();
-        for n in 0..400 {
-            let _ = writeln!(main, "fn filler_{n}() {{}}");
-        }
+        main.push_str(&fillers("fn", 400));
         for name in ["run_alpha", "run_beta"] {
             let _ = writeln!(main, "fn {name}() {{");
             for n in 0..77 {
@@ -1633,9 +1629,7 @@ mod tests {
     fn a_part_that_would_grow_another_past_its_size_leaves_room_for_the_others() {
         let mut engine = long_engine();
         engine.push_str("pub fn alpha_step() {}\n");
-        for n in 0..10 {
-            let _ = writeln!(engine, "pub fn filler_{n}() {{}}");
-        }
+        engine.push_str(&fillers("pub fn", 10));
         engine.push_str("pub fn beta_step() {}\n");
         let (dir, index) = workspace(&[("src/engine.rs", engine)]);
         // `run`'s opening (1-80, the ranking's strongest line) and the trace's window (10-89)
@@ -1703,9 +1697,7 @@ mod tests {
     #[test]
     fn a_trait_as_the_qualifier_means_its_implementations_too() {
         let mut text = String::from("pub trait Codec {\n    fn decode(&self) -> u8;\n}\n");
-        for n in 0..400 {
-            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
-        }
+        text.push_str(&fillers("pub fn", 400));
         text.push_str("pub struct Json;\nimpl Codec for Json {\n    fn decode(&self) -> u8 {\n        0\n    }\n}\n");
         let (dir, index) = workspace(&[("src/lib.rs", text)]);
         let pack = pack_for(&dir, &index, "`Codec::decode` returns 0 for Json input", 1_000);
@@ -1715,9 +1707,7 @@ mod tests {
     #[test]
     fn a_part_never_starts_inside_a_long_attribute_or_comment() {
         let mut text = String::new();
-        for n in 0..400 {
-            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
-        }
+        text.push_str(&fillers("pub fn", 400));
         text.push_str("/*\n");
         for n in 0..30 {
             let _ = writeln!(text, "Commentary line {n}.");
@@ -1735,9 +1725,7 @@ mod tests {
     #[test]
     fn a_long_doc_comment_is_left_to_read_file() {
         let mut text = String::new();
-        for n in 0..400 {
-            let _ = writeln!(text, "pub fn filler_{n}() {{}}");
-        }
+        text.push_str(&fillers("pub fn", 400));
         for n in 0..40 {
             let _ = writeln!(text, "/// Example line {n}.");
         }

@@ -35,6 +35,10 @@ pub struct RankedFile {
     /// issue names. Serialized as `line`, the first of them.
     #[serde(rename = "line", serialize_with = "first_line", skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<u32>,
+    /// Of those, the lines the issue gives with the file's path (a trace's frames, `path:line`,
+    /// a doctest's line), in the order it gives them.
+    #[serde(skip)]
+    pub located: Vec<u32>,
     /// The issue's words it shares, the one adding most to its score first, with what each
     /// adds: where they gather in a large file is where the pack shows a part of it when
     /// nothing else points into it.
@@ -352,8 +356,9 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                     lines.push(line);
                 }
             }
+            let located = signals.path_mentions.points[i].iter().map(|(_, line)| *line).collect();
             let words = signals.shared_words[i].clone();
-            RankedFile { path: signals.paths[i].clone(), score, reasons, lines, words }
+            RankedFile { path: signals.paths[i].clone(), score, reasons, lines, located, words }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
