@@ -282,17 +282,35 @@ fn without_template(text: &str) -> (String, String) {
     };
     // The fence a code block was opened with, until a line [`closes`] it.
     let mut open: Option<(char, usize)> = None;
+    let mut setting = Setting::Outside;
     let body: Vec<Cow<'_, str>> = lines
         .filter_map(|line| {
             let trimmed = line.trim();
+            let in_block = open.is_some();
             match (open, fence(trimmed)) {
                 (None, Some(opening)) => open = Some(opening),
                 (Some(opening), Some(_)) if closes(opening, trimmed) => open = None,
                 (Some(_), _) => {}
-                (None, None) if is_heading(line.trim_end()) => return None,
-                (None, None) => return Some(without_markup(line)),
+                (None, None) if is_heading(line.trim_end()) => {
+                    setting = match describes_the_setting(trimmed) {
+                        true => Setting::Heading,
+                        false => Setting::Outside,
+                    };
+                    return None;
+                }
+                (None, None) => {}
             }
-            Some(Cow::Borrowed(line))
+            setting = match (setting, trimmed.is_empty() && !in_block && open.is_none()) {
+                (Setting::Outside, _) => Setting::Outside,
+                (Setting::Heading, true) => Setting::Heading,
+                (Setting::Heading | Setting::Paragraph, false) => Setting::Paragraph,
+                (Setting::Paragraph, true) => Setting::Outside,
+            };
+            match (setting, in_block || open.is_some()) {
+                (Setting::Outside, false) => Some(without_markup(line)),
+                (Setting::Outside, true) => Some(Cow::Borrowed(line)),
+                _ => None,
+            }
         })
         .map(|line| match draws_a_tree(&line) {
             true => Cow::Owned(path_mentions(&line).join(" ")),
@@ -300,6 +318,48 @@ fn without_template(text: &str) -> (String, String) {
         })
         .collect();
     (title, body.join("\n"))
+}
+
+/// Where a line of the body stands with respect to a section on the reporter's setting.
+#[derive(Clone, Copy)]
+enum Setting {
+    /// Not in such a section.
+    Outside,
+    /// Right below its heading, before its first line.
+    Heading,
+    /// In its first paragraph, or the code block that stands for one.
+    Paragraph,
+}
+
+/// Words of a heading over the reporter's setting rather than the problem: the versions,
+/// platform, environment and installation an issue template asks for (`### Rust Version`,
+/// `**What operating system are you using ripgrep on?**`, `**$ env**`, `### Configuration`
+/// holding a build table).
+const SETTING_WORDS: [&str; 14] = [
+    "version",
+    "versions",
+    "platform",
+    "environment",
+    "env",
+    "os",
+    "operating",
+    "uname",
+    "sw_vers",
+    "install",
+    "installed",
+    "specifications",
+    "configuration",
+    "compile",
+];
+
+/// Whether a heading line is over the reporter's setting ([`SETTING_WORDS`]). The paragraph
+/// below such a heading (the version table, `env` dump or `uname` line pasted there) names
+/// the reporter's machine, not the code at fault, and is left out of the issue's words; a
+/// later paragraph of the section is kept, as reporters go on to say what they found there.
+fn describes_the_setting(heading: &str) -> bool {
+    let text = heading.trim_start_matches('#').trim_matches('*');
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| SETTING_WORDS.iter().any(|setting| setting.eq_ignore_ascii_case(word)))
 }
 
 /// HTML elements GitHub renders in an issue's prose, whose tags are markup, not words.
@@ -1641,6 +1701,36 @@ mod tests {
 
         assert!(draws_a_tree("   ╭─[src/lib.rs:2:1]") && !draws_a_tree(" 2 │ fn main() {}"), "miette's frame");
         assert!(!draws_a_tree("| --- | --- |") && !draws_a_tree("--verbose") && !draws_a_tree("--- a/src/lib.rs"));
+    }
+
+    #[test]
+    fn the_reporters_setting_is_not_read_as_the_problem() {
+        // bat's diagnostics, nushell's build table and a platform line, as templates ask for them.
+        let text = "Pager ignores the wrap setting\n\
+            The output_wrap option is lost when paging.\n\n\
+            **$ env**\n\
+            LESS=<not set>\n\
+            BAT_THEME=Dracula\n\n\
+            ### Configuration\n\n\
+            | key | value |\n| --- | --- |\n| build_rust_channel | release |\n\n\
+            ### Platform\n\n\
+            ```\nDarwin Kernel Version 20.6.0 root:xnu_kernel\n\n```\n\n\
+            Seen first after wrap_mode changed.\n\n\
+            ### Steps\n\
+            Run with the pager_mode flag.\n";
+        let query = analyze(text);
+        let term = |t: &str| query.terms.iter().any(|(w, _)| w == t);
+        for setting in ["less", "bat_theme", "dracula", "build_rust_channel", "darwin", "xnu_kernel"] {
+            assert!(!term(setting), "{setting} describes the reporter's machine: {:?}", query.terms);
+        }
+        // The problem, a later paragraph of a setting's section and the sections after it are read.
+        for problem in ["output_wrap", "paging", "wrap_mode", "pager_mode"] {
+            assert!(term(problem), "{problem}: {:?}", query.terms);
+        }
+        assert!(describes_the_setting("**What operating system are you using ripgrep on?**"));
+        assert!(describes_the_setting("### Rust Version") && describes_the_setting("#### Environment variables"));
+        assert!(!describes_the_setting("### Debug Output") && !describes_the_setting("## Expected behaviour"));
+        assert!(!describes_the_setting("### Versioning of the lock file"), "whole words only");
     }
 
     #[test]
