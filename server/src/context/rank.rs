@@ -697,9 +697,12 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
                 matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`")));
             }
         }
-        // A path that several files end in alike (`src/lib.rs` in a workspace of crates, often
-        // the reporter's own) says less of each of them.
+        // A path names the files that end in most of it: `crates/globset/src/lib.rs` names
+        // that file, not every other crate's `src/lib.rs`. A path that several files end in
+        // alike (`src/lib.rs` in a workspace of crates, often the reporter's own) says less of
+        // each of them.
         let best = matching.iter().map(|(_, value, _)| *value).fold(0.0, f64::max);
+        matching.retain(|(_, value, _)| *value >= best);
         let alike = matching.iter().filter(|(_, value, _)| *value >= best).count();
         let specificity = 1.0 / (1.0 + (alike.max(1) as f64).ln());
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
@@ -760,7 +763,20 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
 }
 
 fn common_suffix_components(a: &str, b: &str) -> usize {
-    a.rsplit('/').zip(b.rsplit('/')).take_while(|(x, y)| x == y).count()
+    a.rsplit('/').zip(b.rsplit('/')).take_while(|(x, y)| x == y || same_package_folder(x, y)).count()
+}
+
+/// Whether two path components name the same package, one of them with its version as a
+/// registry or a vendored copy spells it: `tokio-1.38.0` is `tokio`, `askama_derive-0.12.5`
+/// is `askama_derive`.
+fn same_package_folder(a: &str, b: &str) -> bool {
+    let unversioned = |versioned: &str, bare: &str| {
+        versioned.strip_prefix(bare).and_then(|rest| rest.strip_prefix('-')).is_some_and(|version| {
+            version.starts_with(|c: char| c.is_ascii_digit())
+                && version.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+        })
+    };
+    !a.is_empty() && !b.is_empty() && (unversioned(a, b) || unversioned(b, a))
 }
 
 /// Files whose types extend or implement a named type.
@@ -1084,6 +1100,38 @@ mod tests {
         let alone = alpha_score(&["alpha"]);
         let among_four = alpha_score(&["alpha", "beta", "gamma", "delta"]);
         assert!(among_four > 0.0 && among_four < alone * 0.75, "{among_four} against {alone}");
+    }
+
+    #[test]
+    fn a_path_names_the_files_that_end_in_most_of_it() {
+        let lib = "pub fn start() {}\n";
+        let (_dir, index) = index(&[
+            ("crates/globset/src/lib.rs", lib),
+            ("crates/ignore/src/lib.rs", lib),
+            ("derive/src/lib.rs", lib),
+            ("macros/src/lib.rs", lib),
+        ]);
+        let only_paths =
+            Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+        let named = |issue: &str| -> Vec<String> {
+            let ranked = rank_with(&index, issue, &only_paths);
+            ranked.into_iter().filter(|file| file.score > 0.0).map(|file| file.path).collect()
+        };
+        assert_eq!(named("Slow\n\nsee crates/globset/src/lib.rs"), ["crates/globset/src/lib.rs"]);
+        // A registry's copy names the workspace's crate of that name, whatever its version.
+        let registry =
+            "Fails\n\nat /home/me/.cargo/registry/src/index.crates.io-6f17d22bba15001f/derive-0.12.5/src/lib.rs:3:9";
+        assert_eq!(named(registry), ["derive/src/lib.rs"]);
+        let vendored = "Fails\n\nat vendor/globset-0.4.8/src/lib.rs:3:9";
+        assert_eq!(named(vendored), ["crates/globset/src/lib.rs"]);
+        // The reporter's own `src/lib.rs` names every crate's alike.
+        assert_eq!(named("Fails\n\nat src/lib.rs:3:9").len(), 4);
+
+        assert!(
+            same_package_folder("tokio-1.38.0", "tokio") && same_package_folder("serde", "serde-1.0.200+deprecated")
+        );
+        assert!(!same_package_folder("tokio-util", "tokio") && !same_package_folder("tokio-", "tokio"));
+        assert!(!same_package_folder("", "-1.0") && !same_package_folder("a-1.0", "b"));
     }
 
     #[test]
