@@ -335,7 +335,7 @@ enum Setting {
 /// platform, environment and installation an issue template asks for (`### Rust Version`,
 /// `**What operating system are you using ripgrep on?**`, `**$ env**`, `### Configuration`
 /// holding a build table).
-const SETTING_WORDS: [&str; 14] = [
+const SETTING_WORDS: [&str; 13] = [
     "version",
     "versions",
     "platform",
@@ -349,7 +349,6 @@ const SETTING_WORDS: [&str; 14] = [
     "installed",
     "specifications",
     "configuration",
-    "compile",
 ];
 
 /// Whether a heading line is over the reporter's setting ([`SETTING_WORDS`]). The paragraph
@@ -1730,6 +1729,7 @@ mod tests {
         assert!(describes_the_setting("**What operating system are you using ripgrep on?**"));
         assert!(describes_the_setting("### Rust Version") && describes_the_setting("#### Environment variables"));
         assert!(!describes_the_setting("### Debug Output") && !describes_the_setting("## Expected behaviour"));
+        assert!(!describes_the_setting("### Compile error"), "a compiler's output is the problem");
         assert!(!describes_the_setting("### Versioning of the lock file"), "whole words only");
     }
 
