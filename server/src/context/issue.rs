@@ -263,8 +263,10 @@ fn chains(text: &str) -> Vec<(usize, &str)> {
 const TITLE_WEIGHT: f64 = 2.0;
 
 /// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed,
-/// heading-only lines below the title (`## Version`, `**Platform**`) dropped, and lines that
-/// draw a dependency or folder tree cut to the file paths they hold ([`draws_a_tree`]).
+/// heading-only lines below the title (`## Version`, `**Platform**`) dropped, the first
+/// paragraph below a heading on the reporter's setting left out ([`describes_the_setting`]),
+/// and lines that draw a dependency or folder tree cut to the file paths they hold
+/// ([`draws_a_tree`]).
 fn without_template(text: &str) -> (String, String) {
     let mut stripped = String::with_capacity(text.len());
     let mut rest = text;
