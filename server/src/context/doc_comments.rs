@@ -3,7 +3,7 @@
 //! with the file's tree-sitter grammar, so that text in a string (a raw string, a template
 //! literal, a text block) is never taken for one.
 
-use super::extract::{last_row, parse};
+use super::extract::{last_row, parse, walk_tree};
 use super::language::Language;
 
 /// A documentation comment longer than this many lines is cut in a file the pack shows whole.
@@ -44,7 +44,6 @@ fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
         return Vec::new();
     }
     let Some(tree) = parse(language, text.as_bytes(), None) else { return Vec::new() };
-    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect();
     let is_doc_block = |comment: &str| {
         let opened = comment.starts_with("/**") && !comment.starts_with("/**/") && !comment.starts_with("/***");
         opened || (language == Language::Rust && comment.starts_with("/*!"))
@@ -55,12 +54,11 @@ fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
     };
     let mut found: Vec<DocComment> = Vec::new();
     let mut last_mark = "";
-    let mut cursor = tree.walk();
-    'walk: loop {
-        let node = cursor.node();
+    walk_tree(tree.root_node(), |node| {
         if node.kind().contains("comment") && !node.kind().contains("marker") {
             let start = node.start_position();
-            let before = &text[line_starts.get(start.row).copied().unwrap_or(0)..node.start_byte()];
+            // Tree-sitter's columns count bytes: the text from the line's start to the comment.
+            let before = &text[node.start_byte() - start.column..node.start_byte()];
             let comment = &text[node.byte_range()];
             let line = is_doc_line(comment);
             if before.trim().is_empty() && (line || is_doc_block(comment)) {
@@ -74,15 +72,8 @@ fn doc_comments(path: &str, text: &str) -> Vec<DocComment> {
                 last_mark = mark;
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+        true
+    });
     found
 }
 

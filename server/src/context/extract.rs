@@ -1149,22 +1149,29 @@ fn count_errors(root: Node<'_>) -> u32 {
         return 0;
     }
     let mut count = 0;
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
+    walk_tree(root, |node| {
         if node.is_error() || node.is_missing() {
             count += 1;
         }
-        if node.has_error() && cursor.goto_first_child() {
+        node.has_error()
+    });
+    count
+}
+
+/// Visits `root` and the nodes below it in document order, each before its children; `visit`
+/// says whether to go into the node's children.
+pub(super) fn walk_tree(root: Node<'_>, mut visit: impl FnMut(Node<'_>) -> bool) {
+    let mut cursor = root.walk();
+    loop {
+        if visit(cursor.node()) && cursor.goto_first_child() {
             continue;
         }
         while !cursor.goto_next_sibling() {
             if !cursor.goto_parent() {
-                break 'walk;
+                return;
             }
         }
     }
-    count
 }
 
 #[cfg(test)]

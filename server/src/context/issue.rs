@@ -294,21 +294,20 @@ fn without_template(text: &str) -> (String, String) {
                 (Some(opening), Some(_)) if closes(opening, trimmed) => open = None,
                 (Some(_), _) => {}
                 (None, None) if is_heading(line.trim_end()) => {
-                    setting = match describes_the_setting(trimmed) {
-                        true => Setting::Heading,
-                        false => Setting::Outside,
-                    };
+                    setting = if describes_the_setting(trimmed) { Setting::Heading } else { Setting::Outside };
                     return None;
                 }
                 (None, None) => {}
             }
-            setting = match (setting, trimmed.is_empty() && !in_block && open.is_none()) {
+            // A fence line or a line inside a block is code; a blank line elsewhere ends a paragraph.
+            let code = in_block || open.is_some();
+            setting = match (setting, trimmed.is_empty() && !code) {
                 (Setting::Outside, _) => Setting::Outside,
                 (Setting::Heading, true) => Setting::Heading,
                 (Setting::Heading | Setting::Paragraph, false) => Setting::Paragraph,
                 (Setting::Paragraph, true) => Setting::Outside,
             };
-            match (setting, in_block || open.is_some()) {
+            match (setting, code) {
                 (Setting::Outside, false) => Some(without_markup(line)),
                 (Setting::Outside, true) => Some(Cow::Borrowed(line)),
                 _ => None,

@@ -450,11 +450,9 @@ fn source_block(path: &str, text: &str, located: &[u32]) -> (String, Option<Stri
     let header = licence_header(text);
     let header_note =
         header.as_ref().map(|header| format!(" [lines 1-{}, its licence header, left out]", header.lines));
-    let whole = match &header {
-        Some(header) => file_block(path, header_note.as_deref().unwrap_or_default(), text, &text[header.rest..]),
-        None => full_block(path, "", text),
-    };
-    let code_start = header.as_ref().map_or(1, |header| header.lines as u32 + 1);
+    let (code_start, code) =
+        header.as_ref().map_or((1, text), |header| (header.lines as u32 + 1, &text[header.rest..]));
+    let whole = file_block(path, header_note.as_deref().unwrap_or_default(), text, code);
     // A line in a comment, or the line after it (what it documents), keeps it whole.
     let touches = |cut: &DocCut| located.iter().any(|line| (cut.head.0..=cut.end + 1).contains(line));
     let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)

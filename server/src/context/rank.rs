@@ -703,8 +703,7 @@ fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
         // each of them.
         let best = matching.iter().map(|(_, value, _)| *value).fold(0.0, f64::max);
         matching.retain(|(_, value, _)| *value >= best);
-        let alike = matching.iter().filter(|(_, value, _)| *value >= best).count();
-        let specificity = 1.0 / (1.0 + (alike.max(1) as f64).ln());
+        let specificity = 1.0 / (1.0 + (matching.len().max(1) as f64).ln());
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
         // when the path names one file and the line is in it (a trace of an older version may
         // point past its end).
