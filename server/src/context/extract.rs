@@ -178,24 +178,163 @@ const MAX_MACRO_DEPTH: usize = 4;
 /// written inside a macro's braces at item level (`cfg_rt! { pub struct Runtime { .. } }`, as
 /// tokio writes most of its API) are parsed again as items and read as well.
 pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
-    let (mut symbols, macros) = extract_tree(language, tree, source);
-    if macros.is_empty() {
-        return symbols;
+    finish(collect(language, tree, source, None, &|_| Some(0), 1))
+}
+
+/// What the queries found in one stretch of a file: all of it, or some of its top-level
+/// items. [`finish`] puts the stretches of a file together; what it gives does not depend on
+/// how the file was cut into stretches, as long as each top-level item lies in one.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Found {
+    /// What the stretch defines, uses and imports, but for the calls made through variables.
+    symbols: FileSymbols,
+    /// Each variable's, parameter's and field's declared type (`None` when a name is declared
+    /// with two), sorted by name.
+    declared: Vec<(String, Option<String>)>,
+    /// The method calls made through a variable (`sem.acquire()`): its name and the method's.
+    receiver_calls: Vec<(String, String)>,
+    /// What the items inside the stretch's macro bodies hold, each body read on its own.
+    inside_macros: Vec<FileSymbols>,
+}
+
+impl Found {
+    /// The same stretch moved by `rows` lines (an edit above it added or removed lines).
+    pub(super) fn shift(&mut self, rows: i64) {
+        let by = |line: &mut u32| *line = (i64::from(*line) + rows).max(1) as u32;
+        let symbols = std::iter::once(&mut self.symbols).chain(self.inside_macros.iter_mut());
+        for definition in symbols.flat_map(|symbols| symbols.definitions.iter_mut()) {
+            by(&mut definition.line);
+            by(&mut definition.end_line);
+            by(&mut definition.body_line);
+            by(&mut definition.lead_line);
+        }
     }
-    // Each body on its own, so that one that does not parse as items (`html! { <div/> }`)
-    // hides nothing of the next; a body inside another belongs to what holds the outer one.
-    let mut bodies: Vec<(MacroBody, usize)> = macros.into_iter().map(|body| (body, 1)).collect();
+}
+
+/// Reads the stretches of a parsed file: the matches within `within` (all of the file when
+/// `None`), each given to the stretch `stretch_of` names for the byte its first capture
+/// starts at (none: left out), and the macro bodies each stretch holds.
+pub(super) fn collect(
+    language: Language,
+    tree: &Tree,
+    source: &[u8],
+    within: Option<std::ops::Range<usize>>,
+    stretch_of: &dyn Fn(usize) -> Option<usize>,
+    stretches: usize,
+) -> Vec<Found> {
+    read_stretches(language, tree, source, within, stretch_of, stretches)
+        .into_iter()
+        .map(|(mut found, macros)| {
+            found.inside_macros = read_macro_bodies(language, source, macros);
+            found
+        })
+        .collect()
+}
+
+/// Each macro body on its own, so that one that does not parse as items (`html! { <div/> }`)
+/// hides nothing of the next; a body inside another belongs to what holds the outer one.
+/// Bodies are read in the order they are written, each followed by those inside it.
+fn read_macro_bodies(language: Language, source: &[u8], macros: Vec<MacroBody>) -> Vec<FileSymbols> {
+    let mut bodies: Vec<(MacroBody, usize)> = macros.into_iter().rev().map(|body| (body, 1)).collect();
     let mut found_inside = Vec::new();
     while let Some((body, depth)) = bodies.pop() {
         let Some(inner) = parse_ranges(language, source, &[body.range]) else { continue };
-        let (mut found, nested) = extract_tree(language, &inner, source);
+        let Some((found, nested)) = read_stretches(language, &inner, source, None, &|_| Some(0), 1).pop() else {
+            continue;
+        };
         if depth < MAX_MACRO_DEPTH {
-            bodies.extend(nested.into_iter().map(|inside| (inside.within(&body), depth + 1)));
+            bodies.extend(nested.into_iter().rev().map(|inside| (inside.within(&body), depth + 1)));
         }
-        body.adopt(&mut found.definitions);
-        found_inside.push(found);
+        let mut symbols = merged(vec![found]);
+        body.adopt(&mut symbols.definitions);
+        found_inside.push(symbols);
     }
-    symbols.take_from_macros(found_inside);
+    found_inside
+}
+
+/// Puts the stretches of a file, in the order they are written, together.
+pub(super) fn finish(stretches: Vec<Found>) -> FileSymbols {
+    let mut inside_macros = Vec::new();
+    let stretches: Vec<Found> = stretches
+        .into_iter()
+        .map(|mut stretch| {
+            inside_macros.append(&mut stretch.inside_macros);
+            stretch
+        })
+        .collect();
+    let mut symbols = merged(stretches);
+    if !inside_macros.is_empty() {
+        symbols.take_from_macros(inside_macros);
+    }
+    symbols
+}
+
+/// The stretches' own symbols together, the calls through variables read as calls through
+/// their types, definitions in source order.
+fn merged(stretches: Vec<Found>) -> FileSymbols {
+    let mut stretches = stretches.into_iter();
+    let Some(first) = stretches.next() else { return FileSymbols::default() };
+    let Found { mut symbols, mut declared, mut receiver_calls, .. } = first;
+    let mut rest = stretches.peekable();
+    let many = rest.peek().is_some();
+    let mut references: HashMap<String, u32> = HashMap::new();
+    let mut typed_calls: HashMap<(String, String), u32> = HashMap::new();
+    if many {
+        references.extend(symbols.references.drain(..));
+    }
+    if many || !receiver_calls.is_empty() {
+        typed_calls.extend(symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)));
+    }
+    for more in rest {
+        let Found { symbols: found, declared: more_declared, receiver_calls: more_calls, .. } = more;
+        symbols.definitions.extend(found.definitions);
+        for (name, count) in found.references {
+            *references.entry(name).or_default() += count;
+        }
+        for (owner, called, count) in found.typed_calls {
+            *typed_calls.entry((owner, called)).or_default() += count;
+        }
+        symbols.imports.extend(found.imports);
+        for (list, more) in [
+            (&mut symbols.written_paths, found.written_paths),
+            (&mut symbols.supertypes, found.supertypes),
+            (&mut symbols.impl_targets, found.impl_targets),
+        ] {
+            for item in more {
+                push_unique(list, &item);
+            }
+        }
+        symbols.module_declarations.extend(found.module_declarations);
+        symbols.package = found.package.or(symbols.package);
+        symbols.parse_errors += found.parse_errors;
+        declared.extend(more_declared);
+        receiver_calls.extend(more_calls);
+    }
+    if many {
+        declared.sort_by(|a, b| a.0.cmp(&b.0));
+        // A name declared with two types in two stretches is known by neither.
+        declared.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same && later.1 != kept.1 {
+                kept.1 = None;
+            }
+            same
+        });
+        symbols.references = references.into_iter().collect();
+        symbols.references.sort();
+    }
+    if many || !receiver_calls.is_empty() {
+        for (receiver, called) in receiver_calls {
+            let at = declared.binary_search_by(|(name, _)| name.as_str().cmp(&receiver));
+            if let Some(type_name) = at.ok().and_then(|at| declared[at].1.clone()) {
+                *typed_calls.entry((type_name, called)).or_default() += 1;
+            }
+        }
+        symbols.typed_calls = typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
+        symbols.typed_calls.sort();
+    }
+    symbols.definitions.sort_by_key(|definition| definition.line);
+    mark_nested_test_code(&mut symbols.definitions);
     symbols
 }
 
@@ -291,30 +430,82 @@ impl FileSymbols {
     }
 }
 
-/// [`extract`] of one tree, with the macro bodies at its item level.
-fn extract_tree(language: Language, tree: &Tree, source: &[u8]) -> (FileSymbols, Vec<MacroBody>) {
+/// What one stretch holds while its matches are read: names borrowed from the source.
+#[derive(Default)]
+struct Reading<'s> {
+    symbols: FileSymbols,
+    /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
+    /// and the definition's match may come before or after the reference's.
+    uses: Vec<(usize, &'s str)>,
+    defined_names: HashSet<usize>,
+    typed_calls: HashMap<(&'s str, &'s str), u32>,
+    /// Each variable's, parameter's and field's declared type (`None` when a name is declared
+    /// with two), and the calls made through one, to be read as calls through its type.
+    declared: HashMap<&'s str, Option<&'s str>>,
+    receiver_calls: Vec<(&'s str, &'s str)>,
+    macros: Vec<MacroBody>,
+}
+
+impl Reading<'_> {
+    /// What was read, owned, and the macro bodies at the stretch's item level.
+    fn done(self) -> (Found, Vec<MacroBody>) {
+        let Reading { mut symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = self;
+        let mut counts: HashMap<&str, u32> = HashMap::new();
+        for (_, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
+            *counts.entry(name).or_default() += 1;
+        }
+        symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
+        symbols.references.sort();
+        symbols.typed_calls = typed_calls
+            .into_iter()
+            .map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count))
+            .collect();
+        symbols.typed_calls.sort();
+        let mut declared: Vec<(String, Option<String>)> =
+            declared.into_iter().map(|(name, type_name)| (name.to_owned(), type_name.map(str::to_owned))).collect();
+        declared.sort();
+        let receiver_calls =
+            receiver_calls.into_iter().map(|(receiver, called)| (receiver.to_owned(), called.to_owned())).collect();
+        (Found { symbols, declared, receiver_calls, inside_macros: Vec::new() }, macros)
+    }
+}
+
+/// The matches of one tree (within `within`), read into the stretches `stretch_of` gives
+/// them to, with the macro bodies at each stretch's item level.
+fn read_stretches(
+    language: Language,
+    tree: &Tree,
+    source: &[u8],
+    within: Option<std::ops::Range<usize>>,
+    stretch_of: &dyn Fn(usize) -> Option<usize>,
+    stretches: usize,
+) -> Vec<(Found, Vec<MacroBody>)> {
     let query = &language.queries().combined;
     let names = query.capture_names();
     let root = tree.root_node();
-    let mut symbols = FileSymbols { parse_errors: count_errors(root), ..FileSymbols::default() };
-    // Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
-    // and the definition's match may come before or after the reference's.
-    let mut uses: Vec<(usize, &str)> = Vec::new();
-    let mut defined_names: HashSet<usize> = HashSet::new();
-    // Only a file that names `proc_macro` can define one (a cheap test before the attribute walk).
+    let mut reading: Vec<Reading<'_>> = (0..stretches).map(|_| Reading::default()).collect();
+    // The errors of a file read in stretches are counted for the whole file by its reader.
+    if let (None, Some(whole)) = (&within, reading.first_mut()) {
+        whole.symbols.parse_errors = count_errors(root);
+    }
+    // Only code that names `proc_macro` can define one (a cheap test before the attribute walk);
+    // the attributes of a stretch's items are in the stretch.
     const PROC_MACRO: &[u8] = b"proc_macro";
+    let read = within.clone().and_then(|within| source.get(within)).unwrap_or(source);
     let may_define_proc_macros =
-        language == Language::Rust && source.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
+        language == Language::Rust && read.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
-    let mut typed_calls: HashMap<(&str, &str), u32> = HashMap::new();
-    // Each variable's, parameter's and field's declared type (`None` when a name is declared
-    // with two), and the calls made through one, to be read as calls through its type.
-    let mut declared: HashMap<&str, Option<&str>> = HashMap::new();
-    let mut receiver_calls: Vec<(&str, &str)> = Vec::new();
-    let mut macros = Vec::new();
     let mut cursor = QueryCursor::new();
+    if let Some(within) = within {
+        cursor.set_byte_range(within);
+    }
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
+        let Some(first) = found.captures().first() else { continue };
+        let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
+            continue;
+        };
+        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = stretch;
         let mut name = None;
         let mut definition = None;
         let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
@@ -416,23 +607,7 @@ fn extract_tree(language: Language, tree: &Tree, source: &[u8]) -> (FileSymbols,
             });
         }
     }
-    let mut counts: HashMap<&str, u32> = HashMap::new();
-    for (_, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
-        *counts.entry(name).or_default() += 1;
-    }
-    symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
-    symbols.references.sort();
-    for (receiver, called) in receiver_calls {
-        if let Some(Some(type_name)) = declared.get(receiver) {
-            *typed_calls.entry((type_name, called)).or_default() += 1;
-        }
-    }
-    symbols.typed_calls =
-        typed_calls.into_iter().map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count)).collect();
-    symbols.typed_calls.sort();
-    symbols.definitions.sort_by_key(|definition| definition.line);
-    mark_nested_test_code(&mut symbols.definitions);
-    (symbols, macros)
+    reading.into_iter().map(Reading::done).collect()
 }
 
 /// The name of a declared type, without its type arguments or qualifier (`Map` of
@@ -1045,6 +1220,11 @@ fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
 
 /// Nodes that belong to the item below them: comments, attributes and decorators.
 const LEAD_KINDS: [&str; 5] = ["line_comment", "block_comment", "comment", "attribute_item", "decorator"];
+/// Whether a node of `kind` belongs to the item below it (a comment, attribute or decorator).
+pub(super) fn is_lead_kind(kind: &str) -> bool {
+    LEAD_KINDS.contains(&kind)
+}
+
 /// Nodes that hold a definition without adding to what comes above it (`export const`).
 /// (A TypeScript `namespace` stands in an expression statement.)
 const HOLDER_KINDS: [&str; 5] =
@@ -1106,7 +1286,7 @@ impl Leads {
             let inner_doc = source
                 .get(child.start_byte()..)
                 .is_some_and(|rest| rest.starts_with(b"//!") || rest.starts_with(b"/*!"));
-            if LEAD_KINDS.contains(&child.kind()) && !inner_doc {
+            if is_lead_kind(child.kind()) && !inner_doc {
                 let test = child.kind() == "attribute_item" && is_test_attribute(text(child, source));
                 run = match run {
                     _ if code_end == Some(start) => None,
@@ -1144,7 +1324,8 @@ fn is_member(node: Node<'_>) -> bool {
         && node.parent().and_then(|body| body.parent()).is_some_and(|owner| owner.kind() != "mod_item")
 }
 
-fn count_errors(root: Node<'_>) -> u32 {
+/// The syntax errors tree-sitter recovered from under `root`.
+pub(super) fn count_errors(root: Node<'_>) -> u32 {
     if !root.has_error() {
         return 0;
     }

@@ -7,6 +7,7 @@ pub mod extract;
 pub mod graph;
 pub mod index;
 pub mod issue;
+mod items;
 pub mod language;
 pub mod live;
 mod mentioned;

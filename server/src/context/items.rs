@@ -1,0 +1,280 @@
+//! An open file cut into its items, each kept with what the queries found in it, so that an
+//! edit reads again only the items it touched: typing in a 3,000-line file reads one item,
+//! not the whole file. The items are the file's top-level ones, and the members of the
+//! types, traits and modules among them (a Java file is one class).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tree_sitter::{Node, Tree};
+
+use super::extract::{self, FileSymbols, Found};
+use super::language::Language;
+
+/// What an item's reading depends on besides its own syntax tree, which its text gives
+/// (an item holding a syntax error is never reused): the column it starts at, whether it
+/// starts on the row the code before it ends on (a comment there belongs to that code), the
+/// head of the type, trait or module it is a member of (its name and kind), and for a head,
+/// how many rows its type, trait or module spans (its definition's last line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ItemKey {
+    text: u64,
+    column: usize,
+    after_code_on_its_row: bool,
+    member_of: Option<u64>,
+    rows: usize,
+}
+
+/// How many extractions an item's reading is kept for after the last one that had the item:
+/// an unclosed brace hides the items below it until it is closed, often several keystrokes
+/// later.
+const KEPT_FOR: u64 = 64;
+
+/// The readings of an open file's top-level items, from its last extractions.
+#[derive(Debug, Default)]
+pub(super) struct ItemReadings {
+    /// Each item's reading: the row it started on when read, what was found, and the last
+    /// extraction that had the item.
+    by_key: HashMap<ItemKey, (usize, Arc<Found>, u64)>,
+    /// How many extractions there were.
+    extractions: u64,
+    /// How many items the last extraction read (the others it took from the one before).
+    read_last: usize,
+}
+
+/// An item with the comments, attributes and decorators above it, or the head of a type,
+/// trait or module whose members are items of their own.
+struct Item {
+    start_byte: usize,
+    end_byte: usize,
+    start_row: usize,
+    /// `None` when it holds a syntax error.
+    key: Option<ItemKey>,
+}
+
+impl ItemReadings {
+    /// What `tree` (of `source`) defines, uses and imports, as [`extract::extract`] gives it,
+    /// reading only the items that were not read before (moved ones are moved).
+    pub(super) fn extract(&mut self, language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
+        let items = items(tree.root_node(), source);
+        let mut readings: Vec<Option<Arc<Found>>> = items
+            .iter()
+            .map(|item| {
+                let (row, found, _) = self.by_key.get(&item.key?)?;
+                Some(Arc::clone(found)).filter(|_| *row == item.start_row).or_else(|| {
+                    let mut moved = Found::clone(found);
+                    moved.shift(item.start_row as i64 - *row as i64);
+                    Some(Arc::new(moved))
+                })
+            })
+            .collect();
+        self.read_last = 0;
+        let mut next = 0;
+        while let Some(first) = readings[next..].iter().position(Option::is_none).map(|at| next + at) {
+            // One walk over each run of unread items (an edit touches one place).
+            let last = readings[first..].iter().position(Option::is_some).map_or(readings.len(), |at| first + at) - 1;
+            let starts: Vec<usize> = items[first..=last].iter().map(|item| item.start_byte).collect();
+            let within = items[first].start_byte..items[last].end_byte;
+            // A pattern that starts at the file's root matches around the range as well.
+            let stretch_of = |byte: usize| {
+                let inside = within.contains(&byte);
+                starts.partition_point(|start| *start <= byte).checked_sub(1).filter(|_| inside)
+            };
+            let read = extract::collect(language, tree, source, Some(within.clone()), &stretch_of, starts.len());
+            self.read_last += read.len();
+            for (slot, found) in readings[first..=last].iter_mut().zip(read) {
+                *slot = Some(Arc::new(found));
+            }
+            next = last + 1;
+        }
+        self.extractions += 1;
+        for (item, found) in items.iter().zip(&readings) {
+            if let (Some(key), Some(found)) = (item.key, found) {
+                self.by_key.insert(key, (item.start_row, Arc::clone(found), self.extractions));
+            }
+        }
+        let now = self.extractions;
+        self.by_key.retain(|_, (_, _, last)| *last + KEPT_FOR > now);
+        let mut symbols = extract::finish(readings.into_iter().flatten().map(Arc::unwrap_or_clone).collect());
+        symbols.parse_errors = extract::count_errors(tree.root_node());
+        symbols
+    }
+}
+
+/// The items of a file: its top-level ones, and the members of the types, traits and
+/// modules among them.
+fn items(root: Node<'_>, source: &[u8]) -> Vec<Item> {
+    let mut found = Vec::new();
+    add_items(root, None, source, &mut found);
+    found
+        .into_iter()
+        .map(|(item, key)| Item {
+            key: key.map(|(column, after_code_on_its_row, member_of, rows)| ItemKey {
+                text: xxhash_rust::xxh3::xxh3_64(&source[item.start_byte..item.end_byte]),
+                column,
+                after_code_on_its_row,
+                member_of,
+                rows,
+            }),
+            ..item
+        })
+        .collect()
+}
+
+/// What an item's key holds besides its text: its column, whether it starts on the row the
+/// code before it ends on, the head it is a member of, and the rows a head's item spans.
+type KeyParts = (usize, bool, Option<u64>, usize);
+
+/// Adds the items among `body`'s children (the file's root, or the body of the type, trait
+/// or module `member_of` names), each with the comments and attributes above it.
+fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut Vec<(Item, Option<KeyParts>)>) {
+    let mut first: Option<Node<'_>> = None;
+    let mut has_error = false;
+    let mut code_end_row = None;
+    let mut cursor = body.walk();
+    let mut children = body.children(&mut cursor).peekable();
+    while let Some(child) = children.next() {
+        let lead = *first.get_or_insert(child);
+        let leads_have_errors = has_error;
+        has_error |= child.has_error();
+        // Comments and attributes go with the item below them; those at the end go together.
+        if extract::is_lead_kind(child.kind()) && children.peek().is_some() {
+            continue;
+        }
+        let start = lead.start_position();
+        let key = (start.column, code_end_row == Some(start.row), member_of, 0);
+        match members(child).filter(|_| member_of.is_none()) {
+            Some((container, members)) => {
+                let head = Item {
+                    start_byte: lead.start_byte(),
+                    end_byte: members.start_byte(),
+                    start_row: start.row,
+                    key: None,
+                };
+                let rows = child.end_position().row - start.row;
+                let whole = !leads_have_errors && !has_errors_before(child, members.start_byte());
+                items.push((head, whole.then_some((key.0, key.1, None, rows))));
+                let mut head_text = xxhash_rust::xxh3::Xxh3::new();
+                head_text.update(container.kind().as_bytes());
+                head_text.update(&source[container.start_byte()..members.start_byte()]);
+                add_items(members, Some(head_text.digest()), source, items);
+                // What follows the members inside the item goes with the last of them.
+                if let Some((last, _)) = items.last_mut() {
+                    last.end_byte = last.end_byte.max(child.end_byte());
+                }
+            }
+            None => {
+                let item =
+                    Item { start_byte: lead.start_byte(), end_byte: child.end_byte(), start_row: start.row, key: None };
+                items.push((item, (!has_error).then_some(key)));
+            }
+        }
+        first = None;
+        has_error = false;
+        code_end_row = Some(extract::last_row(child));
+    }
+}
+
+/// Whether `node` holds a syntax error before `end` (the start of a body whose members are
+/// items of their own).
+fn has_errors_before(node: Node<'_>, end: usize) -> bool {
+    if node.is_error() || node.is_missing() {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut cursor).take_while(|child| child.start_byte() < end).collect();
+    children.into_iter().any(|child| match child.end_byte() <= end {
+        true => child.has_error(),
+        false => has_errors_before(child, end),
+    })
+}
+
+/// The type, trait or module `item` declares (inside an `export` or not) and the body that
+/// holds its members, when it has one.
+fn members(item: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let container = match item.kind() {
+        "export_statement" => item.child_by_field_name("declaration")?,
+        _ => item,
+    };
+    let holds_members = matches!(
+        container.kind(),
+        "impl_item"
+            | "trait_item"
+            | "mod_item"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration"
+            | "annotation_type_declaration"
+    );
+    let body = container.child_by_field_name("body").filter(|_| holds_members)?;
+    Some((container, body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(language: Language, source: &str) -> Tree {
+        extract::parse(language, source.as_bytes(), None).unwrap()
+    }
+
+    /// Extracts `source` with `readings`, checks it against a fresh extraction, and says how
+    /// many items were read.
+    fn read(readings: &mut ItemReadings, language: Language, source: &str) -> usize {
+        let tree = parsed(language, source);
+        let symbols = readings.extract(language, &tree, source.as_bytes());
+        assert_eq!(symbols, extract::extract(language, &tree, source.as_bytes()), "{source}");
+        readings.read_last
+    }
+
+    #[test]
+    fn an_edit_reads_only_the_items_it_touched() {
+        let language = Language::Rust;
+        let first = "/// A point.\n#[derive(Debug)]\npub struct Point { x: i32 }\n\n\
+                     impl Point {\n    fn x(&self) -> i32 { self.x }\n}\n\n\
+                     fn f(p: Point) -> i32 { p.x() }\n\n\
+                     cfg_rt! { pub fn in_macro() {} }\n";
+        let mut readings = ItemReadings::default();
+        // `Point`, the head of its `impl`, the `{`, `x` and `}` of its body, `f` and `cfg_rt!`.
+        assert_eq!(read(&mut readings, language, first), 7, "every item is read the first time");
+        let body_changed = first.replace("{ p.x() }", "{ p.x() + 1 }");
+        assert_eq!(read(&mut readings, language, &body_changed), 1, "only `f` is read again");
+        let moved = format!("use crate::a;\n\n{body_changed}");
+        assert_eq!(read(&mut readings, language, &moved), 1, "the new `use` is read; the rest moved down");
+        let doc_changed = moved.replace("/// A point.", "/// A point on the plane.");
+        assert_eq!(read(&mut readings, language, &doc_changed), 1, "a comment belongs to the item below it");
+        let member_changed = doc_changed.replace("{ self.x }", "{ self.x * 2 }");
+        assert_eq!(read(&mut readings, language, &member_changed), 1, "a member is an item");
+        // The head of a type's body is read again when the body grows: its last line moved.
+        let grown = member_changed.replace("{ self.x * 2 }", "{\n        self.x * 2\n    }");
+        assert_eq!(read(&mut readings, language, &grown), 2, "`x` and the head of `impl Point`");
+        let broken = member_changed.replace("fn x(&self) -> i32 { self.x * 2 }", "fn x(&self) -> i32 { self.x ");
+        assert!(read(&mut readings, language, &broken) > 1);
+        assert!(read(&mut readings, language, &broken) >= 1, "what holds a syntax error is read every time");
+        assert_eq!(read(&mut readings, language, &member_changed), 0, "what the break hid is still known");
+        // A comment on the row where the code before it ends belongs to that code.
+        let trailing = member_changed.replace("use crate::a;\n\n", "use crate::a; /// Not the point's.\n");
+        assert_eq!(read(&mut readings, language, &trailing), 1);
+        let renamed = trailing.replace("impl Point {", "impl Shape {");
+        assert_eq!(read(&mut readings, language, &renamed), 4, "the members of a renamed type are read again");
+    }
+
+    #[test]
+    fn the_methods_of_a_java_class_are_items() {
+        let language = Language::Java;
+        let class = "package a;\n\nimport java.util.List;\n\n/** Pools. */\npublic class Pool {\n\
+                     \x20   private List<String> names;\n\n\
+                     \x20   /** Takes one. */\n    public String take() { return names.get(0); }\n\n\
+                     \x20   @Override\n    public String toString() { return \"pool\"; }\n}\n";
+        let mut readings = ItemReadings::default();
+        read(&mut readings, language, class);
+        let typed = class.replace("names.get(0)", "names.get(1)");
+        assert_eq!(read(&mut readings, language, &typed), 1, "only `take` is read again");
+        let annotated = typed.replace("@Override", "@Override @Deprecated");
+        assert_eq!(read(&mut readings, language, &annotated), 1, "an annotation belongs to its method");
+        let grown = annotated.replace("private List<String> names;", "private List<String> names;\n    int size;");
+        assert_eq!(read(&mut readings, language, &grown), 2, "the new field, and the head of the grown class");
+    }
+}
