@@ -14,13 +14,16 @@ use super::language::Language;
 /// What an item's reading depends on besides its own syntax tree, which its text gives
 /// (an item holding a syntax error is never reused): the column it starts at, whether it
 /// starts on the row the code before it ends on (a comment there belongs to that code), the
-/// head of the type, trait or module it is a member of (its name and kind), and for a head,
-/// how many rows its type, trait or module spans (its definition's last line).
+/// kinds of its nodes and of the node it stands in (a pattern may start there; in a broken
+/// file the same text may be read as another kind, and the root may be an error), the head of the type, trait or module it is a member of (its
+/// name and kind), and for a head, how many rows its type, trait or module spans (its
+/// definition's last line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct ItemKey {
     text: u64,
     column: usize,
     after_code_on_its_row: bool,
+    kinds: u64,
     member_of: Option<u64>,
     rows: usize,
 }
@@ -109,10 +112,11 @@ fn items(root: Node<'_>, source: &[u8]) -> Vec<Item> {
     found
         .into_iter()
         .map(|(item, key)| Item {
-            key: key.map(|(column, after_code_on_its_row, member_of, rows)| ItemKey {
+            key: key.map(|(column, after_code_on_its_row, kinds, member_of, rows)| ItemKey {
                 text: xxhash_rust::xxh3::xxh3_64(&source[item.start_byte..item.end_byte]),
                 column,
                 after_code_on_its_row,
+                kinds,
                 member_of,
                 rows,
             }),
@@ -121,28 +125,34 @@ fn items(root: Node<'_>, source: &[u8]) -> Vec<Item> {
         .collect()
 }
 
-/// What an item's key holds besides its text: its column, whether it starts on the row the
-/// code before it ends on, the head it is a member of, and the rows a head's item spans.
-type KeyParts = (usize, bool, Option<u64>, usize);
+/// What an item's key holds besides its text (see [`ItemKey`]).
+type KeyParts = (usize, bool, u64, Option<u64>, usize);
 
 /// Adds the items among `body`'s children (the file's root, or the body of the type, trait
 /// or module `member_of` names), each with the comments and attributes above it.
 fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut Vec<(Item, Option<KeyParts>)>) {
     let mut first: Option<Node<'_>> = None;
     let mut has_error = false;
+    // The kinds of the body and of the item's nodes so far.
+    let mut kinds = xxhash_rust::xxh3::Xxh3::new();
     let mut code_end_row = None;
     let mut cursor = body.walk();
     let mut children = body.children(&mut cursor).peekable();
     while let Some(child) = children.next() {
-        let lead = *first.get_or_insert(child);
+        let lead = *first.get_or_insert_with(|| {
+            kinds.reset();
+            kinds.update(&body.kind_id().to_le_bytes());
+            child
+        });
         let leads_have_errors = has_error;
         has_error |= child.has_error();
+        kinds.update(&child.kind_id().to_le_bytes());
         // Comments and attributes go with the item below them; those at the end go together.
         if extract::is_lead_kind(child.kind()) && children.peek().is_some() {
             continue;
         }
         let start = lead.start_position();
-        let key = (start.column, code_end_row == Some(start.row), member_of, 0);
+        let key = (start.column, code_end_row == Some(start.row), kinds.digest(), member_of, 0);
         match members(child).filter(|_| member_of.is_none()) {
             Some((container, members)) => {
                 let head = Item {
@@ -153,7 +163,7 @@ fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut 
                 };
                 let rows = child.end_position().row - start.row;
                 let whole = !leads_have_errors && !has_errors_before(child, members.start_byte());
-                items.push((head, whole.then_some((key.0, key.1, None, rows))));
+                items.push((head, whole.then_some((key.0, key.1, key.2, None, rows))));
                 let mut head_text = xxhash_rust::xxh3::Xxh3::new();
                 head_text.update(container.kind().as_bytes());
                 head_text.update(&source[container.start_byte()..members.start_byte()]);
@@ -215,6 +225,7 @@ fn members(item: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy as _;
 
     fn parsed(language: Language, source: &str) -> Tree {
         extract::parse(language, source.as_bytes(), None).unwrap()
@@ -276,5 +287,80 @@ mod tests {
         assert_eq!(read(&mut readings, language, &annotated), 1, "an annotation belongs to its method");
         let grown = annotated.replace("private List<String> names;", "private List<String> names;\n    int size;");
         assert_eq!(read(&mut readings, language, &grown), 2, "the new field, and the head of the grown class");
+    }
+
+    /// Lines of each language: whole items, comments and attributes that belong to the line
+    /// below them, and a body opened on one line and closed on another, so that a file may
+    /// be broken for a while.
+    fn lines(language: Language) -> Vec<&'static str> {
+        match language {
+            Language::Rust => vec![
+                "pub struct Point { x: i32, sem: Semaphore }\n",
+                "fn f(a: u8) -> u8 { a }\n",
+                "impl Point { fn x(&self) -> i32 { self.sem.acquire(); self.x } }\n",
+                "use crate::a::{b, c};\n",
+                "/// Documents what follows.\n",
+                "#[cfg(test)]\n",
+                "cfg_rt! { pub fn in_macro(p: Point) { p.sem.release(); } mod inner; }\n",
+                "#[proc_macro_derive(Shape)] pub fn derive_shape(i: T) -> T { i }\n",
+                "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",
+                "impl Open {\n",
+                "trait Shape {\n",
+                "}\n",
+            ],
+            Language::Java => vec![
+                "class A { int y() { return 1; } }\n",
+                "enum E { X, Y }\n",
+                "/** Documents what follows. */\n",
+                "@Deprecated\n",
+                "Pool pool;\n",
+                "void go() { pool.take(); }\n",
+                "class Open {\n",
+                "interface I {\n",
+                "}\n",
+            ],
+            _ => vec![
+                "function g(a: number) { return a; }\n",
+                "const k = \"é 😀\";\n",
+                "/** Documents what follows. */\n",
+                "export const h = (p: Pool) => p.take();\n",
+                "m(): void {}\n",
+                "class Open {\n",
+                "export class Shown {\n",
+                "}\n",
+            ],
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever lines come and go, with the syntax broken on the way or not, a file read
+        /// item by item, each reading kept from earlier versions where it can be, reads as the
+        /// file read whole.
+        #[test]
+        fn reading_by_items_reads_as_reading_whole(
+            (language, start, steps) in proptest::sample::select(vec![Language::Rust, Language::Java, Language::TypeScript])
+                .prop_flat_map(|language| {
+                    let line = proptest::sample::select(lines(language));
+                    let step = (0usize..40, 0usize..3, proptest::collection::vec(line.clone(), 0..3));
+                    (
+                        proptest::strategy::Just(language),
+                        proptest::collection::vec(line, 0..30),
+                        proptest::collection::vec(step, 1..12),
+                    )
+                })
+        ) {
+            let mut file: Vec<&str> = start;
+            let mut readings = ItemReadings::default();
+            for (at, removed, added) in steps {
+                let at = at.min(file.len());
+                let end = (at + removed).min(file.len());
+                file.splice(at..end, added);
+                let source = file.concat();
+                let tree = parsed(language, &source);
+                let by_items = readings.extract(language, &tree, source.as_bytes());
+                let whole = extract::extract(language, &tree, source.as_bytes());
+                proptest::prop_assert_eq!(by_items, whole, "{}", source);
+            }
+        }
     }
 }
