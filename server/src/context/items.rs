@@ -15,9 +15,9 @@ use super::language::Language;
 /// (an item holding a syntax error is never reused): the column it starts at, whether it
 /// starts on the row the code before it ends on (a comment there belongs to that code), the
 /// kinds of its nodes and of the node it stands in (a pattern may start there; in a broken
-/// file the same text may be read as another kind, and the root may be an error), the head of the type, trait or module it is a member of (its
-/// name and kind), and for a head, how many rows its type, trait or module spans (its
-/// definition's last line).
+/// file the same text may be read as another kind, and the root may be an error), the head
+/// of the type, trait or module it is a member of (its name and kind), and for a head, how
+/// many rows its type, trait or module spans (its definition's last line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct ItemKey {
     text: u64,
@@ -33,7 +33,7 @@ struct ItemKey {
 /// later.
 const KEPT_FOR: u64 = 64;
 
-/// The readings of an open file's top-level items, from its last extractions.
+/// The readings of an open file's items, from its last extractions.
 #[derive(Debug, Default)]
 pub(super) struct ItemReadings {
     /// Each item's reading: the row it started on when read, what was found, and the last
@@ -41,7 +41,7 @@ pub(super) struct ItemReadings {
     by_key: HashMap<ItemKey, (usize, Arc<Found>, u64)>,
     /// How many extractions there were.
     extractions: u64,
-    /// How many items the last extraction read (the others it took from the one before).
+    /// How many items the last extraction read (the others it took from earlier ones).
     read_last: usize,
 }
 
