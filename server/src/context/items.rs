@@ -290,8 +290,8 @@ mod tests {
     }
 
     /// Lines of each language: whole items, comments and attributes that belong to the line
-    /// below them, and a body opened on one line and closed on another, so that a file may
-    /// be broken for a while.
+    /// below them, a body opened on one line and closed on another, and items left unfinished
+    /// (where tree-sitter inserts what is missing), so that a file may be broken for a while.
     fn lines(language: Language) -> Vec<&'static str> {
         match language {
             Language::Rust => vec![
@@ -307,6 +307,8 @@ mod tests {
                 "impl Open {\n",
                 "trait Shape {\n",
                 "}\n",
+                "type Alias =\n",
+                "fn h() -> \n",
             ],
             Language::Java => vec![
                 "class A { int y() { return 1; } }\n",
@@ -318,6 +320,8 @@ mod tests {
                 "class Open {\n",
                 "interface I {\n",
                 "}\n",
+                "int\n",
+                "Pool p =\n",
             ],
             _ => vec![
                 "function g(a: number) { return a; }\n",
@@ -328,6 +332,8 @@ mod tests {
                 "class Open {\n",
                 "export class Shown {\n",
                 "}\n",
+                "let x:\n",
+                "type T =\n",
             ],
         }
     }
