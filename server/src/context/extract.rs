@@ -273,44 +273,20 @@ pub(super) fn finish(stretches: Vec<Found>) -> FileSymbols {
 /// their types, definitions in source order.
 fn merged(stretches: Vec<Found>) -> FileSymbols {
     let mut stretches = stretches.into_iter();
-    let Some(first) = stretches.next() else { return FileSymbols::default() };
-    let Found { mut symbols, mut declared, mut receiver_calls, .. } = first;
+    let Some(Found { mut symbols, mut declared, mut receiver_calls, .. }) = stretches.next() else {
+        return FileSymbols::default();
+    };
     let mut rest = stretches.peekable();
-    let many = rest.peek().is_some();
-    let mut references: HashMap<String, u32> = HashMap::new();
-    let mut typed_calls: HashMap<(String, String), u32> = HashMap::new();
-    if many {
-        references.extend(symbols.references.drain(..));
-    }
-    if many || !receiver_calls.is_empty() {
-        typed_calls.extend(symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)));
-    }
-    for more in rest {
-        let Found { symbols: found, declared: more_declared, receiver_calls: more_calls, .. } = more;
-        symbols.definitions.extend(found.definitions);
-        for (name, count) in found.references {
-            *references.entry(name).or_default() += count;
+    if rest.peek().is_some() || !receiver_calls.is_empty() {
+        let mut counts = Counts::taken_from(&mut symbols);
+        for Found { symbols: mut found, declared: more_declared, receiver_calls: more_calls, .. } in rest {
+            symbols.package = found.package.take().or(symbols.package);
+            symbols.parse_errors += found.parse_errors;
+            symbols.module_declarations.append(&mut found.module_declarations);
+            symbols.append(found, &mut counts);
+            declared.extend(more_declared);
+            receiver_calls.extend(more_calls);
         }
-        for (owner, called, count) in found.typed_calls {
-            *typed_calls.entry((owner, called)).or_default() += count;
-        }
-        symbols.imports.extend(found.imports);
-        for (list, more) in [
-            (&mut symbols.written_paths, found.written_paths),
-            (&mut symbols.supertypes, found.supertypes),
-            (&mut symbols.impl_targets, found.impl_targets),
-        ] {
-            for item in more {
-                push_unique(list, &item);
-            }
-        }
-        symbols.module_declarations.extend(found.module_declarations);
-        symbols.package = found.package.or(symbols.package);
-        symbols.parse_errors += found.parse_errors;
-        declared.extend(more_declared);
-        receiver_calls.extend(more_calls);
-    }
-    if many {
         declared.sort_by(|a, b| a.0.cmp(&b.0));
         // A name declared with two types in two stretches is known by neither.
         declared.dedup_by(|later, kept| {
@@ -320,22 +296,42 @@ fn merged(stretches: Vec<Found>) -> FileSymbols {
             }
             same
         });
-        symbols.references = references.into_iter().collect();
-        symbols.references.sort();
-    }
-    if many || !receiver_calls.is_empty() {
         for (receiver, called) in receiver_calls {
             let at = declared.binary_search_by(|(name, _)| name.as_str().cmp(&receiver));
             if let Some(type_name) = at.ok().and_then(|at| declared[at].1.clone()) {
-                *typed_calls.entry((type_name, called)).or_default() += 1;
+                *counts.typed_calls.entry((type_name, called)).or_default() += 1;
             }
         }
-        symbols.typed_calls = typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
-        symbols.typed_calls.sort();
+        counts.give_to(&mut symbols);
     }
     symbols.definitions.sort_by_key(|definition| definition.line);
     mark_nested_test_code(&mut symbols.definitions);
     symbols
+}
+
+/// Counts of uses and of typed calls, summed over several readings of one file.
+struct Counts {
+    references: HashMap<String, u32>,
+    typed_calls: HashMap<(String, String), u32>,
+}
+
+impl Counts {
+    /// The counts `symbols` holds, taken out of it to be added to.
+    fn taken_from(symbols: &mut FileSymbols) -> Self {
+        Self {
+            references: symbols.references.drain(..).collect(),
+            typed_calls: symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect(),
+        }
+    }
+
+    /// Gives the summed counts back to `symbols`, sorted.
+    fn give_to(self, symbols: &mut FileSymbols) {
+        symbols.references = self.references.into_iter().collect();
+        symbols.references.sort();
+        symbols.typed_calls =
+            self.typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
+        symbols.typed_calls.sort();
+    }
 }
 
 /// The inside of a macro's braces at item level, and what holds it: an inline module, or a
@@ -389,41 +385,46 @@ impl MacroBody {
 }
 
 impl FileSymbols {
+    /// Adds `other`'s definitions, imports and relations to this file's, and its uses and
+    /// typed calls to `counts`; its module declarations, package and errors are left to the
+    /// caller.
+    fn append(&mut self, other: FileSymbols, counts: &mut Counts) {
+        let FileSymbols {
+            definitions, references, typed_calls, imports, written_paths, supertypes, impl_targets, ..
+        } = other;
+        self.definitions.extend(definitions);
+        for (name, count) in references {
+            *counts.references.entry(name).or_default() += count;
+        }
+        for (owner, called, count) in typed_calls {
+            *counts.typed_calls.entry((owner, called)).or_default() += count;
+        }
+        self.imports.extend(imports);
+        for (list, more) in [
+            (&mut self.written_paths, written_paths),
+            (&mut self.supertypes, supertypes),
+            (&mut self.impl_targets, impl_targets),
+        ] {
+            for item in more {
+                push_unique(list, &item);
+            }
+        }
+    }
+
     /// Adds what the items inside macro bodies hold, each body read from its own parse, the
     /// counts of uses and typed calls summed once for all of them.
     fn take_from_macros(&mut self, found_inside: Vec<FileSymbols>) {
-        let mut references: HashMap<String, u32> = self.references.drain(..).collect();
-        let mut typed: HashMap<(String, String), u32> =
-            self.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect();
+        let mut counts = Counts::taken_from(self);
         for mut found in found_inside {
-            self.definitions.append(&mut found.definitions);
-            for (name, count) in found.references {
-                *references.entry(name).or_default() += count;
-            }
-            for (owner, called, count) in found.typed_calls {
-                *typed.entry((owner, called)).or_default() += count;
-            }
-            self.imports.append(&mut found.imports);
-            for (list, more) in [
-                (&mut self.written_paths, found.written_paths),
-                (&mut self.supertypes, found.supertypes),
-                (&mut self.impl_targets, found.impl_targets),
-            ] {
-                for item in more {
-                    push_unique(list, &item);
-                }
-            }
             // A `mod` inside braces is read from the tokens already (`cfg_if!` holds no items).
-            for declaration in found.module_declarations {
+            for declaration in std::mem::take(&mut found.module_declarations) {
                 if !self.module_declarations.iter().any(|known| known.name == declaration.name) {
                     self.module_declarations.push(declaration);
                 }
             }
+            self.append(found, &mut counts);
         }
-        self.references = references.into_iter().collect();
-        self.references.sort();
-        self.typed_calls = typed.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
-        self.typed_calls.sort();
+        counts.give_to(self);
         self.definitions.sort_by_key(|definition| definition.line);
         // A body inside a test module is test code too.
         mark_nested_test_code(&mut self.definitions);

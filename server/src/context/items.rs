@@ -64,11 +64,12 @@ impl ItemReadings {
             .iter()
             .map(|item| {
                 let (row, found, _) = self.by_key.get(&item.key?)?;
-                Some(Arc::clone(found)).filter(|_| *row == item.start_row).or_else(|| {
-                    let mut moved = Found::clone(found);
-                    moved.shift(item.start_row as i64 - *row as i64);
-                    Some(Arc::new(moved))
-                })
+                if *row == item.start_row {
+                    return Some(Arc::clone(found));
+                }
+                let mut moved = Found::clone(found);
+                moved.shift(item.start_row as i64 - *row as i64);
+                Some(Arc::new(moved))
             })
             .collect();
         self.read_last = 0;
@@ -107,30 +108,14 @@ impl ItemReadings {
 /// The items of a file: its top-level ones, and the members of the types, traits and
 /// modules among them.
 fn items(root: Node<'_>, source: &[u8]) -> Vec<Item> {
-    let mut found = Vec::new();
-    add_items(root, None, source, &mut found);
-    found
-        .into_iter()
-        .map(|(item, key)| Item {
-            key: key.map(|(column, after_code_on_its_row, kinds, member_of, rows)| ItemKey {
-                text: xxhash_rust::xxh3::xxh3_64(&source[item.start_byte..item.end_byte]),
-                column,
-                after_code_on_its_row,
-                kinds,
-                member_of,
-                rows,
-            }),
-            ..item
-        })
-        .collect()
+    let mut items = Vec::new();
+    add_items(root, None, source, &mut items);
+    items
 }
-
-/// What an item's key holds besides its text (see [`ItemKey`]).
-type KeyParts = (usize, bool, u64, Option<u64>, usize);
 
 /// Adds the items among `body`'s children (the file's root, or the body of the type, trait
 /// or module `member_of` names), each with the comments and attributes above it.
-fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut Vec<(Item, Option<KeyParts>)>) {
+fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut Vec<Item>) {
     let mut first: Option<Node<'_>> = None;
     let mut has_error = false;
     // The kinds of the body and of the item's nodes so far.
@@ -152,32 +137,43 @@ fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut 
             continue;
         }
         let start = lead.start_position();
-        let key = (start.column, code_end_row == Some(start.row), kinds.digest(), member_of, 0);
+        let key = |end_byte: usize, member_of: Option<u64>, rows: usize| ItemKey {
+            text: xxhash_rust::xxh3::xxh3_64(&source[lead.start_byte()..end_byte]),
+            column: start.column,
+            after_code_on_its_row: code_end_row == Some(start.row),
+            kinds: kinds.digest(),
+            member_of,
+            rows,
+        };
         match members(child).filter(|_| member_of.is_none()) {
             Some((container, members)) => {
-                let head = Item {
-                    start_byte: lead.start_byte(),
-                    end_byte: members.start_byte(),
-                    start_row: start.row,
-                    key: None,
-                };
+                let head_end = members.start_byte();
+                let whole = !leads_have_errors && !has_errors_before(child, head_end);
                 let rows = child.end_position().row - start.row;
-                let whole = !leads_have_errors && !has_errors_before(child, members.start_byte());
-                items.push((head, whole.then_some((key.0, key.1, key.2, None, rows))));
+                items.push(Item {
+                    start_byte: lead.start_byte(),
+                    end_byte: head_end,
+                    start_row: start.row,
+                    key: whole.then(|| key(head_end, None, rows)),
+                });
                 let mut head_text = xxhash_rust::xxh3::Xxh3::new();
                 head_text.update(container.kind().as_bytes());
-                head_text.update(&source[container.start_byte()..members.start_byte()]);
+                head_text.update(&source[container.start_byte()..head_end]);
                 add_items(members, Some(head_text.digest()), source, items);
                 // What follows the members inside the item goes with the last of them.
-                if let Some((last, _)) = items.last_mut() {
-                    last.end_byte = last.end_byte.max(child.end_byte());
+                if let Some(last) = items.last_mut().filter(|last| last.end_byte < child.end_byte()) {
+                    last.end_byte = child.end_byte();
+                    if let Some(key) = &mut last.key {
+                        key.text = xxhash_rust::xxh3::xxh3_64(&source[last.start_byte..last.end_byte]);
+                    }
                 }
             }
-            None => {
-                let item =
-                    Item { start_byte: lead.start_byte(), end_byte: child.end_byte(), start_row: start.row, key: None };
-                items.push((item, (!has_error).then_some(key)));
-            }
+            None => items.push(Item {
+                start_byte: lead.start_byte(),
+                end_byte: child.end_byte(),
+                start_row: start.row,
+                key: (!has_error).then(|| key(child.end_byte(), member_of, 0)),
+            }),
         }
         first = None;
         has_error = false;
