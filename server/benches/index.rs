@@ -1,6 +1,6 @@
 //! Indexing speed next to Universal Ctags, on the same trees in the same run.
 //!
-//!     cargo bench --bench index -- REPO...
+//!     cargo bench --bench index -- REPO... [--edits] [--file=PATH]
 //!
 //! For each repository: `ctags -R`, `issuewright index --no-cache` (a cold index) and
 //! `issuewright index` with a filled cache (a restart) run as processes, five times each; the median wall time, files/s, MB/s and peak memory (from
@@ -11,6 +11,9 @@
 //! as after an edit to the root `.gitignore`: the time the read takes (others may use the
 //! index meanwhile) and the time the index is locked to make it current; and the time to
 //! judge one file the editor or the file watcher reports later, the cost per event.
+//! With `--edits`, only the edits run: the one-line edit, and a character typed and taken
+//! back at places spread over the file. `--file=PATH` edits that file rather than the
+//! largest one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +30,12 @@ fn main() {
     let repos: Vec<PathBuf> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
     if repos.is_empty() {
         eprintln!("usage: cargo bench --bench index -- REPO...");
+        return;
+    }
+    if std::env::args().any(|a| a == "--edits") {
+        for repo in &repos {
+            incremental(repo);
+        }
         return;
     }
     println!("| tree | tool | files | MB | median s | files/s | MB/s | peak RSS MB |");
@@ -190,13 +199,64 @@ fn incremental(repo: &Path) {
         times[times.len() - 1].as_secs_f64() * 1000.0,
         times.len()
     );
+    typing(&live, &path, document);
 }
 
-/// The largest non-test source file, repeated up to 3,000 lines when shorter.
+/// A character typed and taken back at 60 places spread over the file: a space before a
+/// line's code (the item stays well formed) and an `x` after it (the item breaks until the
+/// `x` is taken back). Each keystroke is timed alone.
+fn typing(live: &LiveIndex, path: &str, mut document: Document) {
+    let text = document.text();
+    let lines: Vec<&str> = text.lines().collect();
+    let places: Vec<(u32, u32, u32)> = (0..60)
+        .map(|i| i * lines.len() / 60)
+        .filter_map(|row| {
+            let line = lines[row..].iter().position(|l| !l.trim().is_empty())? + row;
+            let code = lines[line];
+            let indent = (code.len() - code.trim_start().len()) as u32;
+            Some((line as u32, indent, code.encode_utf16().count() as u32))
+        })
+        .collect();
+    let mut version = 1000;
+    let mut keystroke = |document: &mut Document, line: u32, from: u32, to: u32, typed: &str| {
+        version += 1;
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(line, from), Position::new(line, to))),
+            range_length: None,
+            text: typed.to_string(),
+        };
+        let started = Instant::now();
+        let edits = document.apply_changes(version, &[change], PositionEncoding::Utf16);
+        live.change(path, edits.as_deref(), &document.text());
+        started.elapsed()
+    };
+    let mut times = Vec::new();
+    for &(line, indent, end) in &places {
+        times.push((keystroke(&mut document, line, indent, indent, " "), line));
+        times.push((keystroke(&mut document, line, indent, indent + 1, ""), line));
+        times.push((keystroke(&mut document, line, end, end, "x"), line));
+        times.push((keystroke(&mut document, line, end, end + 1, ""), line));
+    }
+    times.sort();
+    let (slowest, at) = times[times.len() - 1];
+    println!(
+        "  typing at {} places: median {:.2} ms, 90th percentile {:.2} ms, slowest {:.2} ms (line {})",
+        places.len(),
+        times[times.len() / 2].0.as_secs_f64() * 1000.0,
+        times[times.len() * 9 / 10].0.as_secs_f64() * 1000.0,
+        slowest.as_secs_f64() * 1000.0,
+        at + 1
+    );
+}
+
+/// The largest non-test source file (or the one `--file=PATH` names), repeated up to 3,000
+/// lines when shorter.
 fn three_thousand_lines(index: &Index) -> Option<(String, String)> {
+    let chosen = std::env::args().find_map(|a| a.strip_prefix("--file=").map(str::to_string));
     let file = index
         .files()
         .filter(|f| !f.is_test() && matches!(f.language, Language::Rust | Language::Java | Language::TypeScript))
+        .filter(|f| chosen.as_ref().is_none_or(|chosen| &f.path == chosen))
         .max_by_key(|f| f.lines)?;
     let text = std::fs::read_to_string(index.root().join(&file.path)).ok()?;
     let mut grown = String::new();
