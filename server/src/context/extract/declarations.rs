@@ -1,0 +1,123 @@
+//! Rust module declarations (`mod x;`, also among a macro's tokens), their `#[path]` and
+//! enclosing inline modules, procedural macro names, and paths that may start at a module.
+
+use tree_sitter::Node;
+
+use super::{ModuleDeclaration, first_of_kind, text, unraw};
+
+/// The declaration whose name is `name`, with its `#[path]` and the inline modules around it.
+pub(super) fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclaration {
+    let item = name.parent();
+    let path = item.and_then(|item| path_attribute(item, source));
+    let within = item.map(|item| enclosing_modules(item, source)).unwrap_or_default();
+    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within }
+}
+
+/// A `mod name;` among a macro's tokens (`cfg_rt! { pub mod runtime; }`, `cfg_if!`), the way
+/// crates put declarations behind conditions; `keyword` is its `mod` token.
+pub(super) fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> Option<ModuleDeclaration> {
+    let name = keyword.next_sibling().filter(|name| name.kind() == "identifier")?;
+    name.next_sibling().filter(|end| end.kind() == ";")?;
+    // Attributes come before visibility: `#[path = "x.rs"] pub(crate) mod x;`.
+    let mut path = None;
+    let mut sibling = keyword.prev_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "pub" | "#" | "line_comment" | "block_comment" => {}
+            "token_tree" if text(node, source).starts_with('(') => {}
+            "token_tree" if text(node, source).starts_with('[') => {
+                let key = node.named_child(0).filter(|key| key.kind() == "identifier");
+                let value = node.named_child(1).filter(|value| value.kind() == "string_literal");
+                if let (Some(key), Some(value)) = (key, value)
+                    && text(key, source) == "path"
+                {
+                    path = first_of_kind(value, "string_content").map(|content| text(content, source).to_owned());
+                }
+            }
+            _ => break,
+        }
+        sibling = node.prev_sibling();
+    }
+    Some(ModuleDeclaration {
+        name: unraw(text(name, source)).to_owned(),
+        path,
+        within: enclosing_modules(keyword, source),
+    })
+}
+
+/// The names of the inline modules around `node`, outermost first: `mod a { ... }` items,
+/// and `mod a { ... }` written among a macro's tokens.
+fn enclosing_modules(node: Node<'_>, source: &[u8]) -> Vec<String> {
+    let mut within = Vec::new();
+    let mut ancestor = node.parent();
+    while let Some(node) = ancestor {
+        let name = match node.kind() {
+            "mod_item" => node.child_by_field_name("name"),
+            "token_tree" => node
+                .prev_sibling()
+                .filter(|name| name.kind() == "identifier")
+                .filter(|name| name.prev_sibling().is_some_and(|keyword| keyword.kind() == "mod")),
+            _ => None,
+        };
+        if let Some(name) = name {
+            within.push(unraw(text(name, source)).to_owned());
+        }
+        ancestor = node.parent();
+    }
+    within.reverse();
+    within
+}
+
+/// The value of a `#[path = "..."]` among the attributes just before `item`.
+fn path_attribute(item: Node<'_>, source: &[u8]) -> Option<String> {
+    attributes_before(item).into_iter().find_map(|attribute| {
+        let value = Some(attribute)
+            .filter(|a| a.named_child(0).is_some_and(|key| text(key, source) == "path"))
+            .and_then(|a| a.child_by_field_name("value"));
+        value.and_then(|v| first_of_kind(v, "string_content")).map(|content| text(content, source).to_owned())
+    })
+}
+
+/// The name a Rust procedural macro is used by, when `item` is one: the function's own name
+/// under `#[proc_macro]` and `#[proc_macro_attribute]` (`#[tokio::test]` is `fn test`), the
+/// derived name under `#[proc_macro_derive(Serialize, ...)]`.
+pub(super) fn proc_macro_name(item: Node<'_>, source: &[u8]) -> Option<String> {
+    attributes_before(item).into_iter().find_map(|attribute| {
+        let key = attribute.named_child(0)?;
+        match text(key, source) {
+            "proc_macro" | "proc_macro_attribute" => {
+                item.child_by_field_name("name").map(|name| unraw(text(name, source)).to_owned())
+            }
+            "proc_macro_derive" => {
+                let arguments = attribute.child_by_field_name("arguments")?;
+                first_of_kind(arguments, "identifier").map(|name| text(name, source).to_owned())
+            }
+            _ => None,
+        }
+    })
+}
+
+/// The `attribute` nodes of the `#[...]` items just before `item`, nearest first.
+fn attributes_before(item: Node<'_>) -> Vec<Node<'_>> {
+    let mut attributes = Vec::new();
+    let mut sibling = item.prev_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => attributes.extend(node.named_child(0).filter(|a| a.kind() == "attribute")),
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        sibling = node.prev_sibling();
+    }
+    attributes
+}
+
+/// Whether a path written out in Rust code may start at a module of the workspace: at
+/// `crate`, `super` or `self`, or at a lower-case name (a module the file declares or imports,
+/// or a crate), but not at the standard library's crates or at a type (`Vec::new`).
+pub(super) fn may_name_a_module(path: &str) -> bool {
+    let first = path.split("::").next().unwrap_or_default().trim();
+    path.contains("::")
+        && first.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && !matches!(first, "std" | "core" | "alloc")
+}

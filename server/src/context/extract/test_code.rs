@@ -1,0 +1,81 @@
+//! Which definitions are test code: test attributes, and the helpers inside test modules.
+
+use super::Definition;
+
+/// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
+/// code too; `definitions` are in source order.
+pub(super) fn mark_nested_test_code(definitions: &mut [Definition]) {
+    let tests = LineSpans::new(definitions.iter().filter(|d| d.test).map(|d| (d.line, d.end_line)));
+    if tests.is_empty() {
+        return;
+    }
+    for definition in definitions.iter_mut().filter(|d| !d.test) {
+        definition.test = tests.holds(definition.line);
+    }
+}
+
+/// Line ranges that may nest or overlap (the bodies of a file's functions, its test items),
+/// asked whether a line lies in any of them.
+pub(in crate::context) struct LineSpans {
+    /// The ranges (first and last line, inclusive), by start, each with the furthest end of
+    /// those up to it.
+    ranges: Vec<(u32, u32)>,
+}
+
+impl LineSpans {
+    /// The spans of `ranges`, each a first and a last line.
+    pub(in crate::context) fn new(ranges: impl Iterator<Item = (u32, u32)>) -> Self {
+        let mut ranges: Vec<(u32, u32)> = ranges.collect();
+        ranges.sort_unstable();
+        let mut furthest = 0;
+        for range in &mut ranges {
+            furthest = furthest.max(range.1);
+            range.1 = furthest;
+        }
+        Self { ranges }
+    }
+
+    /// Whether there are no spans.
+    pub(in crate::context) fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// Whether `line` lies in one of the spans.
+    pub(in crate::context) fn holds(&self, line: u32) -> bool {
+        let before = self.ranges.partition_point(|(start, _)| *start <= line);
+        before > 0 && self.ranges[before - 1].1 >= line
+    }
+}
+
+/// Whether a Rust attribute (`#[...]` as written) marks test code: `#[test]`, `#[tokio::test]`,
+/// `#[tokio::test(flavor = "multi_thread")]`, `#[cfg(test)]`, `#[cfg(all(test, unix))]`; not
+/// `#[cfg(not(test))]` nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests.
+pub(super) fn is_test_attribute(written: &str) -> bool {
+    let Some(inner) = written.strip_prefix("#[").and_then(|rest| rest.strip_suffix(']')) else { return false };
+    let (path, arguments) = inner.split_once('(').unwrap_or((inner, ""));
+    let path: String = path.split_whitespace().collect();
+    if path == "test" || path.ends_with("::test") {
+        return true;
+    }
+    // `cfg(test)`, or `test` among the conditions of an `all(...)` (not inside a `not(...)`).
+    let condition: String = arguments.split_whitespace().collect();
+    let Some(condition) = condition.strip_suffix(')').filter(|_| path == "cfg") else { return false };
+    match condition.strip_prefix("all(").and_then(|all| all.strip_suffix(')')) {
+        Some(conditions) => top_level_items(conditions).any(|condition| condition == "test"),
+        None => condition == "test",
+    }
+}
+
+/// The items of a comma-separated list whose items may hold lists of their own: `a`,
+/// `not(b, c)` and `d` of `a, not(b, c), d`.
+fn top_level_items(list: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0_usize;
+    list.split(move |c: char| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        c == ',' && depth == 0
+    })
+}

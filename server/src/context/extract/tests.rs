@@ -1,0 +1,711 @@
+use proptest::strategy::Strategy as _;
+
+use super::signatures::{MAX_SIGNATURE_CHARS, MAX_VALUE_CHARS, cut_to};
+use super::*;
+
+fn symbols(language: Language, source: &str) -> FileSymbols {
+    let tree = parse(language, source.as_bytes(), None).unwrap();
+    extract(language, &tree, source.as_bytes())
+}
+
+fn fixture(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grammars").join(path)).unwrap()
+}
+
+fn definitions(symbols: &FileSymbols) -> Vec<(String, DefinitionKind, Option<String>)> {
+    symbols.definitions.iter().map(|d| (d.name.clone(), d.kind, d.container.clone())).collect()
+}
+
+fn references(symbols: &FileSymbols) -> Vec<&str> {
+    symbols.references.iter().map(|(name, _)| name.as_str()).collect()
+}
+
+fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
+    (name.to_owned(), kind, container.map(str::to_owned))
+}
+
+#[test]
+fn items_inside_a_macros_braces_are_read_as_items() {
+    use DefinitionKind::*;
+    let source = "macro_rules! cfg_rt { ($($item:item)*) => { $($item)* } }\n\
+                  cfg_rt! {\n\
+                  \x20   /// The runtime.\n\
+                  \x20   pub struct Runtime { inner: Inner }\n\
+                  \x20   mod driver;\n\
+                  \x20   cfg_net! {\n\
+                  \x20       pub fn bind() -> Listener { Listener::new() }\n\
+                  \x20   }\n\
+                  }\n\
+                  impl Runtime {\n\
+                  \x20   cfg_metrics! {\n\
+                  \x20       pub fn metrics(&self) -> Metrics { Metrics::new(self) }\n\
+                  \x20   }\n\
+                  }\n\
+                  #[cfg(test)]\nmod tests {\n    cfg_rt! { fn helper() {} }\n}\n\
+                  fn main() {\n    select! { value = recv() => { let hidden = 1; } }\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(
+        definitions(&found),
+        [
+            def("cfg_rt", Macro, None),
+            def("Runtime", Struct, None),
+            def("driver", Module, None),
+            def("bind", Function, None),
+            def("metrics", Method, Some("Runtime")),
+            def("tests", Module, None),
+            def("helper", Function, Some("tests")),
+            def("main", Function, None),
+        ],
+        "not what a macro inside a function holds"
+    );
+    assert_eq!(found.definitions[0].signature, "macro_rules! cfg_rt", "not its rules");
+    let runtime = &found.definitions[1];
+    assert_eq!((runtime.line, runtime.lead_line, runtime.end_line), (4, 3, 4), "lines are the file's");
+    assert_eq!(runtime.signature, "pub struct Runtime");
+    let helper = found.definitions.iter().find(|d| d.name == "helper").unwrap();
+    assert!(helper.test, "a body inside a test module is test code");
+    assert!(references(&found).contains(&"Listener") && references(&found).contains(&"Metrics"));
+    assert!(found.typed_calls.contains(&("Metrics".to_owned(), "new".to_owned(), 1)));
+    let declared: Vec<&str> = found.module_declarations.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(declared, ["driver"], "declared once");
+    // A body that is no items hides nothing of the next; a body in a body in an `impl` is
+    // of its type, and two `impl`s on one line keep their own.
+    let more = symbols(
+        Language::Rust,
+        "html! { <div></div> }\ncfg_rt! { pub fn after_markup() {} }\n\
+         impl Runtime { cfg_a! { cfg_b! { pub fn two_levels(&self) {} } } }\n\
+         impl Alpha { m! { pub fn from_alpha(&self) {} } } impl Beta { m! { pub fn from_beta(&self) {} } }\n",
+    );
+    let found: Vec<(String, DefinitionKind, Option<String>)> =
+        definitions(&more).into_iter().filter(|(_, kind, _)| *kind != Struct).collect();
+    for expected in [
+        def("after_markup", Function, None),
+        def("two_levels", Method, Some("Runtime")),
+        def("from_alpha", Method, Some("Alpha")),
+        def("from_beta", Method, Some("Beta")),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} in {found:?}");
+    }
+    // Malformed bodies read as far as they parse, and a lone brace is no body.
+    for malformed in [
+        "m! {",
+        "m! { pub fn }",
+        "m! {}",
+        "m! { { { }",
+        "impl X { m! { fn } }",
+        "m!{ cfg! { cfg! { cfg! { cfg! { cfg! { fn deep() {} } } } } } }",
+    ] {
+        let _ = symbols(Language::Rust, malformed);
+    }
+}
+
+#[test]
+fn test_code_in_a_source_file_is_marked() {
+    let source = "pub fn settle() {}\n\
+                  #[test]\nfn bounds() {}\n\
+                  /// Runs it.\n#[tokio::test(flavor = \"multi_thread\")]\nasync fn drains() {}\n\
+                  #[cfg(all(test, unix))]\nmod tests {\n    struct Fake;\n    impl Fake {\n        fn spin(&self) {}\n    }\n}\n\
+                  #[cfg(not(test))]\nfn real() {}\n\
+                  #[cfg(any(test, feature = \"mock\"))]\nfn shared() {}\n\
+                  #[cfg(all(feature = \"parking_lot\", not(all(loom, test))))]\nfn const_new() {}\n\
+                  #[test_case(1)]\nfn case() {}\n\
+                  fn after() {}\n";
+    let found = symbols(Language::Rust, source);
+    let tests: Vec<(&str, bool)> = found.definitions.iter().map(|d| (d.name.as_str(), d.test)).collect();
+    assert_eq!(
+        tests,
+        [
+            ("settle", false),
+            ("bounds", true),
+            ("drains", true),
+            ("tests", true),
+            ("Fake", true),
+            ("spin", true),
+            ("real", false),
+            ("shared", false),
+            ("const_new", false),
+            ("case", false),
+            ("after", false),
+        ]
+    );
+    let drains = found.definitions.iter().find(|d| d.name == "drains").unwrap();
+    assert_eq!((drains.lead_line, drains.line), (4, 6), "the attribute is still part of its lead");
+}
+
+#[test]
+fn calls_through_a_type_are_kept_with_the_type() {
+    let typed = |language, source: &str| -> Vec<(String, String, u32)> { symbols(language, source).typed_calls };
+    let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
+    let rust = "fn f() {\n    let s = Semaphore::new(1);\n    Semaphore::new(2);\n    crate::sync::Pool::with_capacity(3);\n    Self::new();\n    io::stdout();\n    s.acquire();\n}\n";
+    assert_eq!(
+        typed(Language::Rust, rust),
+        [owned("Pool", "with_capacity", 1), owned("Semaphore", "acquire", 1), owned("Semaphore", "new", 2)]
+    );
+    let fields = "struct Batch {\n    ll_sem: Arc<sync::Semaphore>,\n    waiters: Vec<Waiter>,\n}\n\
+                  impl Batch {\n    fn close(&self, notify: &Notify, pair: (u8, u8)) {\n        self.ll_sem.acquire(1);\n        \
+                  self.waiters.clear();\n        notify.notify_waiters();\n        let timer: Box<Timer> = make();\n        \
+                  timer.reset();\n        pair.clone();\n    }\n}\n";
+    assert_eq!(
+        typed(Language::Rust, fields),
+        [
+            owned("Notify", "notify_waiters", 1),
+            owned("Semaphore", "acquire", 1),
+            owned("Timer", "reset", 1),
+            owned("Vec", "clear", 1)
+        ],
+        "through an `Arc`, a `Box` or a reference, its target's; a tuple says nothing"
+    );
+    let script = "Pool.create(4);\npool.take();\nconsole.log(1);\n";
+    assert_eq!(typed(Language::TypeScript, script), [owned("Pool", "create", 1)]);
+    let class = "class Step {\n  private cache: Map<string, Blob>;\n  constructor(private readonly client: api.RegistryClient) {}\n  \
+                 run(tag?: Tag, ids: string[]) {\n    this.client.pull(tag);\n    this.cache.get(tag);\n    \
+                 const reader: Reader | null = null;\n    reader.read();\n    tag.parse();\n    ids.map(String);\n  }\n}\n";
+    assert_eq!(
+        typed(Language::TypeScript, class),
+        [owned("Map", "get", 1), owned("RegistryClient", "pull", 1), owned("Tag", "parse", 1)],
+        "a union and an array say nothing"
+    );
+    // Java: calls through a variable are calls through its declared type.
+    let java = "class A {\n  private final RegistryClient client;\n  private Map<String, Blob> blobs;\n  \
+                void f(Request request, int n) {\n    client.pull();\n    this.client.pull();\n    request.send();\n    \
+                blobs.get(\"x\");\n    Map.Entry<String, Blob> entry = null;\n    entry.getKey();\n    \
+                Builder builder = Request.builder();\n    builder.build();\n    var v = make();\n    v.run();\n    \
+                int[] xs = null;\n    xs.clone();\n  }\n  void g(Response request) { request.send(); }\n}\n";
+    assert_eq!(
+        typed(Language::Java, java),
+        [
+            owned("Builder", "build", 1),
+            owned("Entry", "getKey", 1),
+            owned("Map", "get", 1),
+            owned("RegistryClient", "pull", 2)
+        ],
+        "`request` is declared with two types, `v` with none, and `xs` is an array"
+    );
+}
+
+#[test]
+fn a_binding_built_by_a_constructor_holds_its_type() {
+    let typed = |language, source: &str| -> Vec<(String, String, u32)> {
+        symbols(language, source).typed_calls.into_iter().filter(|(_, called, _)| called != "new").collect()
+    };
+    let owned = |owner: &str, called: &str| (owner.to_owned(), called.to_owned(), 1);
+    let rust = "async fn f() -> io::Result<()> {\n    let mut sem = sync::Semaphore::new(1);\n    sem.acquire();\n    \
+                let listener = TcpListener::bind(addr).await?;\n    listener.accept();\n    \
+                let config = Config::load(path).unwrap();\n    config.validate();\n    \
+                let pool = Arc::new(Pool::default());\n    pool.get();\n    \
+                let point = geometry::Point { x: 1, y: 2 };\n    point.norm();\n    \
+                let moved = crate::Message::Move { x: 1 };\n    moved.process();\n    \
+                let shared = Arc::new(/* one for all */ Cache::default());\n    shared.clear();\n    \
+                let made = make();\n    made.run();\n    let this = Self::new();\n    this.reset();\n    \
+                let boxed = Box::new(helper());\n    boxed.call();\n    let text: String = Name::new();\n    text.len();\n}\n";
+    assert_eq!(
+        typed(Language::Rust, rust),
+        [
+            owned("Cache", "clear"),
+            owned("Cache", "default"),
+            owned("Config", "load"),
+            owned("Config", "validate"),
+            owned("Message", "process"),
+            owned("Point", "norm"),
+            owned("Pool", "default"),
+            owned("Pool", "get"),
+            owned("Semaphore", "acquire"),
+            owned("String", "len"),
+            owned("TcpListener", "accept"),
+            owned("TcpListener", "bind"),
+        ],
+        "a function's result, `Self` and a boxed call say nothing; a written type wins"
+    );
+    let java = "class A {\n  void f() {\n    var client = new api.RegistryClient(url);\n    client.pull();\n    \
+                var cache = new HashMap<String, Blob>();\n    cache.get(key);\n    var made = make();\n    made.run();\n    \
+                List<Blob> blobs = new ArrayList<>();\n    blobs.add(blob);\n  }\n}\n";
+    assert_eq!(
+        typed(Language::Java, java),
+        [owned("HashMap", "get"), owned("List", "add"), owned("RegistryClient", "pull")],
+        "a written type wins over the class built"
+    );
+    let script = "class Step {\n  private cache = new Map<string, Blob>();\n  run() {\n    \
+                  const client = new api.RegistryClient(url);\n    client.pull();\n    this.cache.get(tag);\n    \
+                  let reader = open();\n    reader.read();\n    const list: Items = new Array();\n    list.push(1);\n  }\n}\n";
+    assert_eq!(
+        typed(Language::TypeScript, script),
+        [owned("Items", "push"), owned("Map", "get"), owned("RegistryClient", "pull")],
+        "a written type wins over the class built"
+    );
+}
+
+#[test]
+fn methods_of_a_tuple_or_slice_belong_to_the_type_as_written() {
+    use DefinitionKind::Method;
+    let source = "impl Semaphore for (crate::sync::batch_semaphore::Semaphore, usize) {\n    fn add_permit(&self) {}\n}\n\
+                  impl<T> Sorted for [T] {\n    fn is_sorted(&self) -> bool { true }\n}\n\
+                  impl Flag for [u8; 4] { fn set(&self) {} }\n\
+                  impl Callback for fn(std::io::Error) -> u8 { fn call(&self) {} }\n\
+                  impl Pool for crate::pool::Pool { fn get(&self) {} }\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(
+        definitions(&found),
+        [
+            def("add_permit", Method, Some("(Semaphore, usize)")),
+            def("is_sorted", Method, Some("[T]")),
+            def("set", Method, Some("[u8; 4]")),
+            def("call", Method, Some("fn(Error) -> u8")),
+            def("get", Method, Some("Pool")),
+        ]
+    );
+}
+
+#[test]
+fn impl_targets_skip_lifetimes_and_deep_types_do_not_exhaust_the_stack() {
+    let found = symbols(Language::Rust, "impl<'a> Iterator for &'a Foo { fn next(&mut self) {} }\n");
+    assert_eq!(definitions(&found), [def("next", DefinitionKind::Method, Some("Foo"))]);
+    // Generated code can nest far deeper than any name search should go.
+    let deep = format!("impl T for {}X {{ fn f() {{}} }}\n", "&".repeat(20_000));
+    let parsed = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || symbols(Language::Rust, &deep).definitions.len())
+        .unwrap()
+        .join();
+    assert!(parsed.is_ok(), "a 2 MB stack, as on the indexing threads, suffices");
+}
+
+#[test]
+fn rust_fixture() {
+    use DefinitionKind::*;
+    let found = symbols(Language::Rust, &fixture("rust/fixture.rs"));
+    assert_eq!(
+        definitions(&found),
+        [
+            def("inline", Module, None),
+            def("nested", Function, Some("inline")),
+            def("declared", Module, None),
+            def("LIMIT", Constant, None),
+            def("COUNTER", Constant, None),
+            def("Sender", Struct, None),
+            def("Bits", Struct, None),
+            def("Event", Enum, None),
+            def("Open", Variant, None),
+            def("Close", Variant, None),
+            def("Map", Type, None),
+            def("Channel", Trait, None),
+            def("Item", Type, Some("Channel")),
+            def("send", Method, Some("Channel")),
+            def("close", Method, Some("Channel")),
+            def("new", Method, Some("Sender")),
+            def("try_send", Method, Some("Sender")),
+            def("shout", Macro, None),
+            def("helper", Function, None),
+            def("written", Function, None),
+        ]
+    );
+    assert_eq!(
+        found.written_paths,
+        ["mpsc::channel", "crate::sync::Limit", "super::helper", "self::inline::nested", "crate::sync::Limit::new"],
+        "paths that may lead into the workspace, not through `std` or a type (`Vec::new`)"
+    );
+    let try_send = found.definitions.iter().find(|d| d.name == "try_send").unwrap();
+    assert_eq!(try_send.signature, "pub fn try_send(&self, value: T) -> Result<(), Event>");
+    assert_eq!((try_send.line, try_send.end_line), (41, 48), "a definition spans its body");
+    let sender = found.definitions.iter().find(|d| d.name == "Sender").unwrap();
+    assert_eq!(sender.signature, "pub struct Sender<T>");
+    let names = references(&found);
+    for expected in
+        ["HashMap", "Sender", "Event", "Map", "helper", "len", "channel", "mpsc", "println", "new", "Ok", "Vec"]
+    {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    assert_eq!(found.imports, ["std::collections::HashMap", "crate::sync::{mpsc, Mutex as Lock}", "alloc"]);
+    let declared: Vec<&str> = found.module_declarations.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(declared, ["declared"]);
+    assert_eq!(found.impl_targets, ["Sender"]);
+    assert!(found.supertypes.is_empty());
+    assert_eq!(found.parse_errors, 0);
+    let implementing = symbols(Language::Rust, "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n");
+    assert_eq!(implementing.supertypes, ["Debug", "Channel"]);
+    assert_eq!(implementing.impl_targets, ["Sender", "Pipe"]);
+}
+
+#[test]
+fn procedural_macros_are_macros_by_the_name_they_are_used_by() {
+    use DefinitionKind::*;
+    let source = r#"
+/// `#[tokio::test]`
+#[proc_macro_attribute]
+pub fn test(args: TokenStream, item: TokenStream) -> TokenStream { entry::test(args, item) }
+#[proc_macro]
+// a function-like macro
+pub fn select_priv_declare_output_enum(input: TokenStream) -> TokenStream { input }
+#[proc_macro_derive(Serialize, attributes(serde))]
+pub fn derive_serialize(input: TokenStream) -> TokenStream { input }
+#[inline]
+pub fn helper() {}
+#[proc_macro_derive()]
+pub fn nameless(input: TokenStream) -> TokenStream { input }
+"#;
+    let found = symbols(Language::Rust, source);
+    assert_eq!(
+        definitions(&found),
+        [
+            def("test", Macro, None),
+            def("select_priv_declare_output_enum", Macro, None),
+            def("Serialize", Macro, None),
+            def("derive_serialize", Function, None),
+            def("helper", Function, None),
+            def("nameless", Function, None),
+        ]
+    );
+    let derive = found.definitions.iter().find(|d| d.name == "Serialize").unwrap();
+    assert_eq!(
+        (derive.line, derive.signature.as_str()),
+        (9, "pub fn derive_serialize(input: TokenStream) -> TokenStream")
+    );
+}
+
+#[test]
+fn module_declarations_carry_their_path_attribute_and_inline_modules() {
+    let source = r##"
+#[cfg(unix)]
+#[path = "unix/mod.rs"]
+// the platform's half
+mod imp;
+#[path = r"raw/dir.rs"] mod raw;
+#[doc = "not a path"]
+pub(crate) mod r#try;
+mod outer {
+pub mod inner {
+    #[path = "deep.rs"]
+    mod leaf;
+}
+mod plain;
+}
+mod inline { fn body() {} }
+cfg_rt! {
+#[cfg_attr(docsrs, doc(cfg(feature = "rt")))]
+#[path = "rt/mod.rs"]
+pub(crate) mod runtime;
+pub use self::runtime::Runtime;
+}
+cfg_if::cfg_if! {
+if #[cfg(unix)] { mod unix; } else { mod other { mod nested; fn f() {} } }
+}
+macro_rules! declare { ($name:ident) => { mod $name; }; }
+"##;
+    let found = symbols(Language::Rust, source);
+    let declared: Vec<(&str, Option<&str>, Vec<&str>)> = found
+        .module_declarations
+        .iter()
+        .map(|d| (d.name.as_str(), d.path.as_deref(), d.within.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(
+        declared,
+        [
+            ("imp", Some("unix/mod.rs"), vec![]),
+            ("raw", Some("raw/dir.rs"), vec![]),
+            ("try", None, vec![]),
+            ("leaf", Some("deep.rs"), vec!["outer", "inner"]),
+            ("plain", None, vec!["outer"]),
+            ("runtime", Some("rt/mod.rs"), vec![]),
+            ("unix", None, vec![]),
+            ("nested", None, vec!["other"]),
+        ]
+    );
+}
+
+#[test]
+fn java_fixture() {
+    use DefinitionKind::*;
+    let found = symbols(Language::Java, &fixture("java/fixture.java"));
+    assert_eq!(
+        definitions(&found),
+        [
+            def("EventBus", Class, None),
+            def("LIMIT", Field, Some("EventBus")),
+            def("listeners", Field, Some("EventBus")),
+            def("EventBus", Method, Some("EventBus")),
+            def("publish", Method, Some("EventBus")),
+            def("Listener", Interface, Some("EventBus")),
+            def("PRIORITY", Field, Some("Listener")),
+            def("onEvent", Method, Some("Listener")),
+            def("Mode", Enum, Some("EventBus")),
+            def("SYNC", Variant, Some("Mode")),
+            def("ASYNC", Variant, Some("Mode")),
+            def("Pair", Class, Some("EventBus")),
+            def("Marker", Interface, Some("EventBus")),
+            def("value", Method, Some("Marker")),
+        ]
+    );
+    assert_eq!(found.package.as_deref(), Some("com.example.events"));
+    assert_eq!(found.supertypes, ["Base", "Closeable"]);
+    assert_eq!(found.imports, ["java.util.List", "java.util.concurrent", "java.util.Objects.requireNonNull"]);
+    assert_eq!(found.typed_calls, [("Listener".to_owned(), "onEvent".to_owned(), 1)], "`l` is a `Listener`");
+    let publish = found.definitions.iter().find(|d| d.name == "publish").unwrap();
+    assert_eq!(publish.signature, "public void publish(T event)");
+    assert_eq!((publish.line, publish.end_line), (16, 22));
+    let names = references(&found);
+    for expected in
+        ["List", "Listener", "ArrayList", "requireNonNull", "onEvent", "Helpers", "log", "Base", "Closeable"]
+    {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+}
+
+#[test]
+fn typescript_fixture() {
+    use DefinitionKind::*;
+    let found = symbols(Language::Tsx, &fixture("typescript/fixture.tsx"));
+    assert_eq!(
+        definitions(&found),
+        [
+            def("Props", Interface, None),
+            def("Id", Type, None),
+            def("Color", Enum, None),
+            def("Shape", Class, None),
+            def("area", Method, Some("Shape")),
+            def("Circle", Class, None),
+            def("constructor", Method, Some("Circle")),
+            def("area", Method, Some("Circle")),
+            def("onResize", Method, Some("Circle")),
+            def("greet", Function, None),
+            def("ids", Function, None),
+            def("render", Function, None),
+            def("LIMIT", Constant, None),
+            def("legacy", Function, None),
+            def("Geometry", Module, None),
+            def("virtual:config", Module, None),
+            def("setting", Function, Some("virtual:config")),
+            def("lazy", Constant, None),
+            def("default", Function, None),
+        ]
+    );
+    assert_eq!(found.imports, ["react", "./util/path", "./helpers", "./lazy"]);
+    assert_eq!(found.supertypes, ["Shape"]);
+    let greet = found.definitions.iter().find(|d| d.name == "greet").unwrap();
+    assert_eq!(greet.signature, "function greet(props: Props): string");
+    let signature_of = |name: &str| found.definitions.iter().find(|d| d.name == name).unwrap().signature.as_str();
+    assert_eq!(signature_of("render"), "render = (p: Props) =>");
+    assert_eq!(signature_of("onResize"), "onResize = (scale: number): void =>");
+    assert_eq!(signature_of("legacy"), "legacy = function (done: () => void)");
+    let wrapped =
+        symbols(Language::TypeScript, "export function preload(\n  base: string,\n  deps?: string[],\n): void {}\n");
+    assert_eq!(wrapped.definitions[0].signature, "function preload(base: string, deps?: string[]): void");
+    // An anonymous default export is known by the name its module exports it under.
+    assert_eq!(signature_of("default"), "export default function (props: Props)");
+    let names = references(&found);
+    for expected in ["greet", "join", "Props", "Circle", "Math", "path"] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    let typescript = symbols(Language::TypeScript, "export function f(a: number): A { return g(a); }\n");
+    assert_eq!(definitions(&typescript), [def("f", Function, None)]);
+    let class = symbols(Language::TypeScript, "export default class extends Base {\n  run() {}\n}\n");
+    assert_eq!(definitions(&class), [def("default", Class, None), def("run", Method, Some("default"))]);
+    assert_eq!(class.supertypes, ["Base"]);
+    // Module-level values of every form are constants, and a class expression is a class.
+    let values = symbols(
+        Language::TypeScript,
+        "export const TIMEOUT_MS = 30 * 1000;\nconst OFFSET = -1;\nexport const ROUTES = [\"a\"] as const;\n\
+         export const config = { port: 1 } satisfies Config;\nexport declare const VERSION: string;\n\
+         declare let debug: boolean;\ndeclare const BUILD = \"1.0\";\nconst Base = class {};\nexport const createStore = configure;\n\
+         const theme = settings.theme;\nconst mode = dark ? 1 : 2;\nconst none = null;\nconst words = /w+/;\n\
+         const data = await load();\nconst sum = (1 + 2);\nconst el = document.body!;\nconst { a, b } = pair;\n",
+    );
+    assert_eq!(
+        definitions(&values),
+        [
+            def("TIMEOUT_MS", Constant, None),
+            def("OFFSET", Constant, None),
+            def("ROUTES", Constant, None),
+            def("config", Constant, None),
+            def("VERSION", Constant, None),
+            def("debug", Constant, None),
+            def("BUILD", Constant, None),
+            def("Base", Class, None),
+            def("createStore", Constant, None),
+            def("theme", Constant, None),
+            def("mode", Constant, None),
+            def("none", Constant, None),
+            def("words", Constant, None),
+            def("data", Constant, None),
+            def("sum", Constant, None),
+            def("el", Constant, None),
+        ]
+    );
+    // A constant's signature holds its keyword and value, a long value cut.
+    let constant = |name: &str| values.definitions.iter().find(|d| d.name == name).unwrap().signature.clone();
+    assert_eq!(constant("TIMEOUT_MS"), "const TIMEOUT_MS = 30 * 1000");
+    assert_eq!(constant("ROUTES"), "const ROUTES = [\"a\"] as const");
+    assert_eq!(constant("VERSION"), "const VERSION: string");
+    assert_eq!(constant("debug"), "let debug: boolean");
+    assert_eq!(constant("words"), "const words = /w+/");
+    let long = symbols(Language::TypeScript, &format!("const TABLE = [\n  {}\n];\n", "\"entry\", ".repeat(30)));
+    let table = &long.definitions[0].signature;
+    assert!(table.starts_with("const TABLE = [ \"entry\", ") && table.ends_with('…'), "{table}");
+    assert!(table.chars().count() <= "const TABLE = ".len() + MAX_VALUE_CHARS + 1, "{table}");
+    assert_eq!(cut_to("boolean bufferRecyclable".to_owned(), 17), "boolean…", "not in the middle of a name");
+    assert_eq!(cut_to("x".repeat(50), 10), format!("{}…", "x".repeat(10)), "a name longer than the room is cut");
+    assert_eq!(cut_to("a, bé".to_owned(), 4), "a,…");
+    assert_eq!(cut_to("short".to_owned(), 10), "short");
+    let named = symbols(Language::TypeScript, "export default function main() {}\nexport default (() => 1);\n");
+    assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
+}
+
+proptest::proptest! {
+    /// Any source, however broken, is read without panicking into definitions that are
+    /// in it: a name it holds, a line it has, a one-line signature of bounded length.
+    #[test]
+    fn any_source_yields_definitions_drawn_from_it(
+        language in proptest::sample::select(vec![Language::Rust, Language::Java, Language::TypeScript, Language::Tsx]),
+        pieces in proptest::collection::vec(proptest::prop_oneof![
+            proptest::sample::select(vec![
+                "fn ", "pub ", "struct ", "impl ", "trait ", "enum ", "mod ", "use ", "class ", "interface ",
+                "function ", "export ", "import ", "package ", "const ", "type ", "void ", "<", ">", "'a ", "&",
+                "{", "}", "(", ")", ";", ":", "::", ".", "=", "=>", ",", "\n", "\r", "\"", "//", "/*", "*/",
+                "Name", "x", "é", "😀", "\u{0}", "#[test]\n", "#[cfg(all(test, not(x)))]\n", "#[", "]", "all(",
+                // Whole definitions, some spread over lines.
+                "fn spread(\n    a: i32,\n) -> u8 {}\n", "pub struct Point {\n    x: i32,\n}\n", "impl Point { fn x(&self) {} }",
+                "class A {\n  void m(\n    int a) {}\n}\n", "interface I { int f(); }", "package a.b;\n",
+                "export function g(\n  a: number,\n): void {}\n", "type T = {\n a: number };\n", "const K = 1;",
+                "Client c = make();\n", "Map<String, Client> m;", "c.pull();", "this.c.pull();", "Pool::new(1);",
+            ]).prop_map(str::to_owned),
+            proptest::prelude::any::<String>(),
+        ], 0..60),
+    ) {
+        let source = pieces.concat();
+        let found = symbols(language, &source);
+        let lines = source.split('\n').count() as u32;
+        for definition in &found.definitions {
+            proptest::prop_assert!(!definition.name.is_empty() && source.contains(&definition.name), "{definition:?}");
+            proptest::prop_assert!((1..=lines).contains(&definition.line), "{definition:?} in {lines} lines");
+            proptest::prop_assert!(!definition.signature.contains('\n'), "{definition:?}");
+            proptest::prop_assert!(definition.signature.chars().count() <= MAX_SIGNATURE_CHARS + 1, "{definition:?}");
+        }
+        for (owner, called, count) in &found.typed_calls {
+            proptest::prop_assert!(*count > 0 && source.contains(owner.as_str()) && source.contains(called.as_str()));
+            proptest::prop_assert!(!owner.is_empty() && !called.is_empty(), "({owner:?}, {called:?})");
+        }
+        for (name, count) in &found.references {
+            proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
+            // Where the uses are agrees with how many there are: a line may hold several.
+            let at = use_lines(language, source.as_bytes(), &[name.as_str()]);
+            proptest::prop_assert!(!at.is_empty() && at.len() <= *count as usize, "{name}: {at:?}, {count} uses");
+            proptest::prop_assert!(at.windows(2).all(|pair| pair[0] < pair[1]), "{at:?}");
+            proptest::prop_assert!(at.iter().all(|line| (1..=lines).contains(line)), "{at:?} in {lines} lines");
+        }
+    }
+}
+
+#[test]
+fn the_lines_that_use_a_name_are_its_calls_and_type_uses_not_its_definition() {
+    let lines = |language, source: &str, names: &[&str]| use_lines(language, source.as_bytes(), names);
+    let rust = "struct Pool;\nimpl Pool {\n    fn acquire(&self) {}\n}\n// acquire\nfn f(p: Pool) {\n    p.acquire(); p.acquire();\n    let _ = \"acquire\";\n}\n";
+    assert_eq!(lines(Language::Rust, rust, &["acquire"]), [7], "one line for two calls; no comment or string");
+    assert_eq!(lines(Language::Rust, rust, &["Pool"]), [2, 6], "the impl and the parameter, not the struct");
+    assert_eq!(lines(Language::Rust, rust, &["acquire", "Pool"]), [2, 6, 7]);
+    let java = "class Mapper {\n  Object read() { return null; }\n  void use(Mapper m) {\n    m.read();\n  }\n}\n";
+    assert_eq!(lines(Language::Java, java, &["read"]), [4]);
+    assert_eq!(lines(Language::Java, java, &["Mapper"]), [3]);
+    let script = "export function render() {}\nrender();\nconst x: Store = make();\n";
+    assert_eq!(lines(Language::TypeScript, script, &["render"]), [2]);
+    assert_eq!(lines(Language::TypeScript, script, &["Store", "make"]), [3]);
+    assert!(lines(Language::Rust, rust, &["missing"]).is_empty());
+}
+
+#[test]
+fn a_definition_knows_where_its_comments_and_attributes_start() {
+    let lead = |language, source: &str, name: &str| {
+        let found = symbols(language, source);
+        let definition = found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}"));
+        (definition.lead_line, definition.line)
+    };
+    let rust = "fn before() {} // not about `next`\n\
+                /* A block comment\n   over two lines. */\n\
+                /// Docs.\n\
+                #[cfg_attr(\n    feature = \"serde\",\n    derive(Serialize)\n)]\n\
+                pub struct Next;\n\
+                \n\
+                // Apart: a blank line below.\n\
+                \n\
+                fn alone() {}\n";
+    assert_eq!(lead(Language::Rust, rust, "Next"), (2, 9), "the block comment, the docs and the attribute");
+    assert_eq!(lead(Language::Rust, rust, "alone"), (13, 13), "a comment a blank line away is not its own");
+    assert_eq!(lead(Language::Rust, rust, "before"), (1, 1));
+
+    let java = "class Pool {\n    int size;\n    /**\n     * Takes a worker.\n     */\n    @Override\n    public int acquire() { return 1; }\n}\n";
+    assert_eq!(lead(Language::Java, java, "acquire"), (3, 6), "the Javadoc; the annotation is the method's own");
+
+    let typescript = "class Panel {\n  /** Closes on a click outside. */\n  @HostListener('click', [\n    '$event',\n  ])\n  onClick(event: Event) {}\n}\n\
+                      // The default size.\nexport const SIZE = 10;\n";
+    assert_eq!(lead(Language::TypeScript, typescript, "onClick"), (2, 6), "the JSDoc and the decorator");
+    assert_eq!(lead(Language::TypeScript, typescript, "SIZE"), (8, 9), "a comment above `export const`");
+
+    let crate_docs = "//! Crate docs.\n/*! More. */\npub fn first() {}\n";
+    assert_eq!(lead(Language::Rust, crate_docs, "first"), (3, 3), "`//!` documents the module");
+    let namespace = "/** Geometry helpers. */\nnamespace GeometryTools {\n  export const PI = 3;\n}\n";
+    assert_eq!(lead(Language::TypeScript, namespace, "GeometryTools"), (1, 2));
+}
+
+#[test]
+fn methods_of_an_impl_belong_to_the_type_by_its_own_name() {
+    let found = symbols(
+        Language::Rust,
+        "impl pool::Pool { fn get(&self) {} }\nimpl<'a> Wrapper<'a, u8> { fn wrap() {} }\n\
+         impl dyn error::Failure { fn cause(&self) {} }\nimpl dyn std::any::Any + Send { fn peek(&self) {} }\n",
+    );
+    let container = |name: &str| found.definitions.iter().find(|d| d.name == name).and_then(|d| d.container.clone());
+    assert_eq!(container("get").as_deref(), Some("Pool"), "not the module `pool`");
+    assert_eq!(container("wrap").as_deref(), Some("Wrapper"));
+    assert_eq!(container("cause").as_deref(), Some("Failure"));
+    assert_eq!(container("peek").as_deref(), Some("Any"));
+}
+
+#[test]
+fn a_definition_knows_the_line_its_body_opens_on() {
+    let body = |language, source: &str, name: &str| {
+        let found = symbols(language, source);
+        let definition = found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}"));
+        (definition.line, definition.body_line, definition.end_line)
+    };
+    let java = "/** The pool. */\n@SuppressWarnings({\"unchecked\"})\npublic class Pool\n    extends Base\n    implements Closeable,\n        Runnable {\n    void run() {}\n}\n";
+    assert_eq!(body(Language::Java, java, "Pool"), (2, 6, 8), "past the annotation and the `implements` list");
+    let rust = "pub struct Unit;\npub fn spread<T>(\n    a: T,\n) -> T\nwhere\n    T: Copy,\n{\n    a\n}\n";
+    assert_eq!(body(Language::Rust, rust, "Unit"), (1, 1, 1), "no body: its last line");
+    assert_eq!(body(Language::Rust, rust, "spread"), (2, 7, 9));
+    let typescript = "@Component({\n  selector: 'app',\n})\nclass Panel\n  extends Base {\n}\n";
+    assert_eq!(body(Language::TypeScript, typescript, "Panel"), (1, 5, 6));
+}
+
+#[test]
+fn a_signature_leaves_out_the_comments_in_it() {
+    let signature_of = |language, source: &str, name: &str| {
+        let found = symbols(language, source);
+        found.definitions.iter().find(|d| d.name == name).unwrap_or_else(|| panic!("{name}")).signature.clone()
+    };
+    let java = "public class IOContext {\n    @Deprecated // since 2.15\n    public IOContext(Object br /* may be null */, boolean managed) {}\n    public enum Feature implements JacksonFeature // since 2.12\n    {\n        ON;\n    }\n    String url = \"http://example.com\";\n}\n";
+    assert_eq!(
+        signature_of(Language::Java, java, "IOContext"),
+        "public class IOContext",
+        "the class's own head holds no comment"
+    );
+    let constructor = symbols(Language::Java, java);
+    let constructor =
+        constructor.definitions.iter().find(|d| d.name == "IOContext" && d.line == 2).expect("constructor");
+    assert_eq!(constructor.signature, "@Deprecated public IOContext(Object br, boolean managed)");
+    assert_eq!(signature_of(Language::Java, java, "Feature"), "public enum Feature implements JacksonFeature");
+    let rust = "pub fn spread(\n    a: i32, // the first\n    /* then */ b: u8,\n) -> u8 {\n    a as u8 + b\n}\n";
+    assert_eq!(signature_of(Language::Rust, rust, "spread"), "pub fn spread(a: i32, b: u8) -> u8");
+    let typescript = "export function load(\n  path: string, // relative\n): string {\n  return 'http://x';\n}\n";
+    assert_eq!(signature_of(Language::TypeScript, typescript, "load"), "function load(path: string): string");
+}
+
+#[test]
+fn broken_source_still_yields_what_parses() {
+    let found = symbols(Language::Rust, "fn good() {}\nfn broken( {\nstruct Fine;\n");
+    assert!(found.parse_errors > 0);
+    assert!(found.definitions.iter().any(|d| d.name == "good"), "{:?}", found.definitions);
+    let empty = symbols(Language::Java, "");
+    assert_eq!(empty, FileSymbols::default());
+    // tree-sitter repairs `void ()` with a missing, empty method name.
+    let repaired = symbols(Language::Java, "class A { void () {} }\n");
+    assert_eq!(definitions(&repaired), [def("A", DefinitionKind::Class, None)]);
+    let binaryish = symbols(Language::TypeScript, "\u{0}\u{1}\u{fffd}garbage {{{{");
+    assert!(binaryish.parse_errors > 0);
+}
