@@ -1,0 +1,390 @@
+//! Ranking the workspace's files for an issue, each with the reasons it ranks where it does.
+//!
+//! Signals, each normalised to [0, 1] over the files:
+//! - lexical: BM25 of the issue's words against each file's words and path;
+//! - symbols: the file defines an identifier the issue names (rarer names count more, a
+//!   matching qualifier more still), or its name is such an identifier;
+//! - paths: the issue names the file's path or name, or its stem as a word;
+//! - relations: the file's types extend or implement a type the issue names;
+//! - package: a share of the best direct hit in the same package or folder;
+//! - parent: the module file (`mod.rs`, `lib.rs`, `index.ts`) declaring a directly hit file;
+//! - prior: how central the file is: PageRank over the use-definition graph.
+//!
+//! Test and example files sink unless the issue is about them.
+
+use std::collections::HashSet;
+
+use super::index::{Index, IndexedFile, is_example_path, is_test_path};
+use super::issue::{self, IssueQuery};
+use crate::workspace::read_disk_text;
+use lexical::lexical_signal;
+use messages::message_signal;
+use paths::path_signal;
+use structure::{package_signal, parent_signal, reference_graph, relation_signal};
+use symbols::{definition_table, symbol_signal};
+
+mod lexical;
+mod messages;
+mod paths;
+mod structure;
+mod symbols;
+
+/// One ranked file.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RankedFile {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Its score (higher is better; only the order means something).
+    pub score: f64,
+    /// Why it ranks here, most important first.
+    pub reasons: Vec<String>,
+    /// Every 1-based line its reasons point at, the strongest first (see
+    /// [`RankedFile::line`]): a stack trace's line into it as well as the definitions the
+    /// issue names. Serialized as `line`, the first of them.
+    #[serde(rename = "line", serialize_with = "first_line", skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
+    /// Of those, the lines the issue gives with the file's path (a trace's frames, `path:line`,
+    /// a doctest's line), in the order it gives them.
+    #[serde(skip)]
+    pub located: Vec<u32>,
+    /// The issue's words it shares, the one adding most to its score first, with what each
+    /// adds: where they gather in a large file is where the pack shows a part of it when
+    /// nothing else points into it.
+    #[serde(skip)]
+    pub words: Vec<(String, f64)>,
+}
+
+impl RankedFile {
+    /// The line its best reason points at: the line the issue gives with its path
+    /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
+    /// string holding a message it quotes; none when no reason points at a line.
+    pub fn line(&self) -> Option<u32> {
+        self.lines.first().copied()
+    }
+}
+
+/// Serializes a file's lines as the first of them, the one its best reason points at.
+fn first_line<S: serde::Serializer>(lines: &[u32], serializer: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&lines.first(), serializer)
+}
+
+/// Lines kept of those a file's reasons point at.
+const MAX_POINTED_LINES: usize = 8;
+/// The issue's words a ranked file keeps of those it shares, the strongest.
+const SHARED_WORDS: usize = 8;
+
+/// Weights of the signals.
+#[derive(Debug, Clone, Copy)]
+pub struct Weights {
+    /// BM25.
+    pub lexical: f64,
+    /// Definitions of named identifiers.
+    pub symbols: f64,
+    /// Named paths and file names.
+    pub paths: f64,
+    /// Extends or implements a named type.
+    pub relations: f64,
+    /// Package siblings of hit files.
+    pub package: f64,
+    /// Module files declaring hit files.
+    pub parent: f64,
+    /// Centrality.
+    pub prior: f64,
+}
+
+/// The weights used by default.
+///
+/// Chosen on the locbench dev set over a coarse grid (see BENCHMARKS.md). A personalised
+/// PageRank from the hit files was measured too; it lowered MRR in both languages at every
+/// weight tried, so the graph serves only as the global centrality prior.
+pub const WEIGHTS: Weights =
+    Weights { lexical: 1.0, symbols: 0.6, paths: 0.5, relations: 0.2, package: 0.2, parent: 0.15, prior: 0.15 };
+
+/// Ranks the index's files for `issue_text`, best first.
+pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
+    rank_with(index, issue_text, &WEIGHTS)
+}
+
+/// Per-file accumulators.
+struct Signal {
+    values: Vec<f64>,
+    reasons: Vec<Vec<(f64, String)>>,
+    /// The lines of each file its reasons point at, with those reasons' values.
+    points: Vec<Vec<(f64, u32)>>,
+}
+
+impl Signal {
+    fn new(n: usize) -> Self {
+        Self { values: vec![0.0; n], reasons: vec![Vec::new(); n], points: vec![Vec::new(); n] }
+    }
+
+    /// [`Signal::add`] for a reason found at `line` of the file.
+    fn add_at(&mut self, file: usize, value: f64, line: u32, reason: impl FnOnce() -> String) {
+        self.add(file, value, reason);
+        if value > 0.0 {
+            self.points[file].push((value, line));
+        }
+    }
+
+    /// A further line of the file a reason already counted points at (another frame of a
+    /// trace into it): it adds nothing to the file's value.
+    fn point_at(&mut self, file: usize, value: f64, line: u32) {
+        if value > 0.0 {
+            self.points[file].push((value, line));
+        }
+    }
+
+    fn add(&mut self, file: usize, value: f64, reason: impl FnOnce() -> String) {
+        if value > 0.0 {
+            self.values[file] += value;
+            self.reasons[file].push((value, reason()));
+        }
+    }
+
+    /// Divided by the largest value: for signals that only mean something relative to the others.
+    fn normalised(&self) -> Vec<f64> {
+        normalise(&self.values)
+    }
+
+    /// `1 - e^-x`: for signals on an absolute scale, so a weak best match stays weak.
+    fn saturated(&self) -> Vec<f64> {
+        self.values.iter().map(|v| 1.0 - (-v).exp()).collect()
+    }
+}
+
+/// `JoinSet`, `join_set` and `joinset` compare equal.
+fn squash(name: &str) -> String {
+    name.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+/// A path's file name without its extensions (`mutex` of `src/sync/mutex.rs`).
+fn stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The unit a file belongs to: its Java package, else its folder.
+fn package_of(file: &IndexedFile) -> String {
+    match &file.symbols.package {
+        Some(package) => package.clone(),
+        None => file.path.rsplit_once('/').map_or(String::new(), |(dir, _)| dir.to_owned()),
+    }
+}
+
+/// Every signal of every file for one issue, before weighting.
+pub struct Signals {
+    paths: Vec<String>,
+    tests: Vec<bool>,
+    examples: Vec<bool>,
+    packages: Vec<String>,
+    about_tests: bool,
+    about_examples: bool,
+    lexical: Signal,
+    symbols: Signal,
+    path_mentions: Signal,
+    relations: Signal,
+    package: Vec<f64>,
+    /// For each file the package signal lifts, the name of the file in its package that lends
+    /// it (the strongest direct hit there).
+    package_leads: Vec<String>,
+    /// The issue's words each file shares, with what each adds to its lexical score, the
+    /// most first ([`SHARED_WORDS`] at most).
+    shared_words: Vec<Vec<(String, f64)>>,
+    parent: Vec<f64>,
+    prior: Vec<f64>,
+    /// How many other files use what each file defines (by name, as the graph links them).
+    users: Vec<usize>,
+}
+
+/// Computes the signals of `index`'s files for `issue_text`.
+pub fn signals(index: &Index, issue_text: &str) -> Signals {
+    signals_for(index, &issue::analyze(issue_text))
+}
+
+/// Computes the signals of `index`'s files for an analysed issue, the files read from disk
+/// as the overlay reads them (text only, within its size limit).
+pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
+    let root = index.root();
+    signals_reading(index, query, &|path| read_disk_text(&root.join(path)).ok().flatten())
+}
+
+/// [`signals_for`], reading a file's current text (an editor's buffer, a run's overlay)
+/// with `read`, for the few files a quoted message is looked for in.
+pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
+    let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
+    let n = files.len();
+    let (lexical, shared_words) = lexical_signal(&files, query);
+    let definitions = definition_table(&files);
+    let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
+    let mut path_mentions = path_signal(&files, query);
+    message_signal(&files, query, read, &mut path_mentions);
+    let relations = relation_signal(&files, &hit_types);
+    let (graph, users) = reference_graph(&files, &definitions);
+
+    let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
+    let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
+    let direct: Vec<f64> = {
+        let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
+        (0..n).map(|i| symbols[i].max(paths[i])).collect()
+    };
+    let (package, package_leads) = package_signal(&files, &direct);
+    Signals {
+        paths: files.iter().map(|f| f.path.clone()).collect(),
+        tests: files.iter().map(|f| is_test_path(&f.path)).collect(),
+        examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
+        packages: files.iter().map(|f| package_of(f)).collect(),
+        about_tests: query.about_tests,
+        about_examples: query.about_examples,
+        package,
+        package_leads,
+        shared_words,
+        parent: parent_signal(&files, &direct),
+        lexical,
+        symbols,
+        path_mentions,
+        relations,
+        prior,
+        users,
+    }
+}
+
+/// Ranks the index's files for an analysed issue (the default weights), best first.
+pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
+    combine(&signals_for(index, query), &WEIGHTS)
+}
+
+/// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]).
+pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
+    combine(&signals_reading(index, query, read), &WEIGHTS)
+}
+
+/// Ranks with explicit weights.
+pub fn rank_with(index: &Index, issue_text: &str, weights: &Weights) -> Vec<RankedFile> {
+    combine(&signals(index, issue_text), weights)
+}
+
+/// Weighs the signals into a ranking, best first, each file with its main reasons.
+pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
+    let n = signals.paths.len();
+    let lexical = signals.lexical.normalised();
+    let (symbols, paths, relations) =
+        (signals.symbols.saturated(), signals.path_mentions.saturated(), signals.relations.saturated());
+    let mut ranked: Vec<RankedFile> = (0..n)
+        .map(|i| {
+            let mut score = weights.lexical * lexical[i]
+                + weights.symbols * symbols[i]
+                + weights.paths * paths[i]
+                + weights.relations * relations[i]
+                + weights.package * signals.package[i]
+                + weights.parent * signals.parent[i]
+                + weights.prior * signals.prior[i];
+            let mut reasons: Vec<(f64, String)> = Vec::new();
+            for (signal, weight) in [
+                (&signals.path_mentions, weights.paths),
+                (&signals.symbols, weights.symbols),
+                (&signals.relations, weights.relations),
+            ] {
+                reasons.extend(signal.reasons[i].iter().map(|(v, r)| (weight * (1.0 - (-v).exp()), r.clone())));
+            }
+            reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * lexical[i], r.clone())));
+            if signals.package[i] > 0.05 {
+                reasons.push((weights.package * signals.package[i], same_package(signals, i)));
+            }
+            if signals.parent[i] > 0.05 {
+                reasons.push((weights.parent * signals.parent[i], DECLARES_MODULE.into()));
+            }
+            let users = signals.users[i];
+            if signals.prior[i] > 0.5 && users >= 2 {
+                reasons
+                    .push((weights.prior * signals.prior[i], format!("central: {users} files use names it defines")));
+            }
+            if reasons.is_empty() {
+                reasons.push((0.0, weak_reason(signals, i)));
+            }
+            // A test that the issue's trace or a `path:line` runs through, at a line it has, is
+            // the failing test the issue is about, whatever its words. (A test file merely
+            // named, as commit messages name the tests they add, still sinks.)
+            let traced = !signals.path_mentions.points[i].is_empty();
+            if signals.tests[i] && !signals.about_tests && !traced {
+                score *= 0.3;
+                reasons.push((0.0, "test code (ranked down)".into()));
+            } else if signals.examples[i] && !signals.about_examples {
+                score *= 0.3;
+                reasons.push((0.0, "example code (ranked down)".into()));
+            }
+            reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
+            // "named after `Proxy`" says already what "its name `proxy` is a word" would.
+            let named_after: Vec<String> = reasons
+                .iter()
+                .filter_map(|(_, r)| r.strip_prefix("named after `")?.split('`').next().map(squash))
+                .collect();
+            reasons.retain(|(_, r)| {
+                r.strip_prefix("its name `")
+                    .and_then(|rest| rest.split('`').next())
+                    .is_none_or(|word| !named_after.contains(&squash(word)))
+            });
+            let mut seen = HashSet::new();
+            // `ERROR` and `error` in the issue name a file `error.ts` once.
+            let reasons =
+                reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.to_lowercase())).take(4).collect();
+            let mut points: Vec<(f64, u32)> =
+                // Of equal values, a path's line before a definition's, as the single line was.
+                [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
+                    .into_iter()
+                    .flat_map(|(signal, weight)| {
+                        signal.points[i].iter().map(move |(v, line)| (weight * (1.0 - (-v).exp()), *line))
+                    })
+                    .collect();
+            // The strongest first; of equals, the first found.
+            points.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut lines: Vec<u32> = Vec::new();
+            for (_, line) in points {
+                if !lines.contains(&line) && lines.len() < MAX_POINTED_LINES {
+                    lines.push(line);
+                }
+            }
+            let located = signals.path_mentions.points[i].iter().map(|(_, line)| *line).collect();
+            let words = signals.shared_words[i].clone();
+            RankedFile { path: signals.paths[i].clone(), score, reasons, lines, located, words }
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+    ranked
+}
+
+/// The reason of a module file that declares a file the issue names.
+const DECLARES_MODULE: &str = "declares the module of a named file";
+
+/// Why a file that nothing in the issue names still ranks: the weak signal it has.
+fn weak_reason(signals: &Signals, i: usize) -> String {
+    if signals.package[i] > 0.0 {
+        same_package(signals, i)
+    } else if signals.parent[i] > 0.0 {
+        DECLARES_MODULE.into()
+    } else {
+        match signals.users[i] {
+            0 => "nothing in the issue points here".into(),
+            1 => "nothing in the issue points here; 1 file uses a name it defines".into(),
+            users => format!("nothing in the issue points here; {users} files use names it defines"),
+        }
+    }
+}
+
+/// The package signal's reason, naming the file that lends it: ``same package as `Mock.java`
+/// (org.mockito)``.
+fn same_package(signals: &Signals, i: usize) -> String {
+    let lead = &signals.package_leads[i];
+    match signals.packages[i].as_str() {
+        "" => format!("same package as `{lead}` (the top folder)"),
+        package => format!("same package as `{lead}` ({package})"),
+    }
+}
+
+/// `values` divided by the largest, so the best is 1; all zero when none is above zero.
+fn normalise(values: &[f64]) -> Vec<f64> {
+    let max = values.iter().cloned().fold(0.0, f64::max);
+    if max <= 0.0 { vec![0.0; values.len()] } else { values.iter().map(|v| v / max).collect() }
+}
+
+#[cfg(test)]
+mod tests;

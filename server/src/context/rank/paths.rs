@@ -1,0 +1,112 @@
+//! The path signal: files whose path, name or stem the issue gives.
+
+use std::collections::HashMap;
+
+use super::{Signal, stem};
+use crate::context::index::IndexedFile;
+use crate::context::issue::IssueQuery;
+
+/// Files whose path or name the issue gives, those in a folder it names, and those whose
+/// stem it uses as a word.
+pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
+    let n = files.len();
+    let mut signal = Signal::new(n);
+    for (spelt, weight) in &query.paths {
+        let mentioned = spelt.trim_start_matches('/');
+        let mut matching: Vec<(usize, f64, String)> = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            let path = file.path.as_str();
+            if mentioned.contains('/') {
+                // `tokio-1.2.3/src/x.rs` names `tokio/src/x.rs`: match on the longest shared tail.
+                let shared = common_suffix_components(path, mentioned);
+                let total = mentioned.split('/').count().min(path.split('/').count());
+                if shared >= 2 || (shared == 1 && total == 1) {
+                    let value = weight * shared as f64 / total.max(1) as f64;
+                    matching.push((i, value, format!("the issue names its path `{mentioned}`")));
+                }
+            } else if path.rsplit('/').next() == Some(mentioned) {
+                matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`")));
+            }
+        }
+        // A path names the files that end in most of it: `crates/globset/src/lib.rs` names
+        // that file, not every other crate's `src/lib.rs`. A path that several files end in
+        // alike (`src/lib.rs` in a workspace of crates, often the reporter's own) says less of
+        // each of them.
+        let best = matching.iter().map(|(_, value, _)| *value).fold(0.0, f64::max);
+        matching.retain(|(_, value, _)| *value >= best);
+        let specificity = 1.0 / (1.0 + (matching.len().max(1) as f64).ln());
+        // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
+        // when the path names one file and the line is in it (a trace of an older version may
+        // point past its end).
+        let only = (matching.len() == 1).then(|| matching[0].0);
+        for (i, value, reason) in matching {
+            let value = value * specificity;
+            // The lines given with the path that lie in the file (a trace of an older version
+            // may point past its end), when the path names this one file.
+            let mut lines = query
+                .locations
+                .iter()
+                .filter(|(path, line)| path == spelt && only == Some(i) && *line <= files[i].lines)
+                .map(|(_, line)| *line);
+            match lines.next() {
+                Some(line) => {
+                    signal.add_at(i, value, line, || reason);
+                    // The trace's other frames into the file, each a little weaker.
+                    for (at, further) in lines.enumerate() {
+                        signal.point_at(i, value * 0.9f64.powi(at as i32 + 1), further);
+                    }
+                }
+                None => signal.add(i, value, || reason),
+            }
+        }
+    }
+    for folder in &query.folders {
+        let inner = format!("/{folder}/");
+        let holds = |path: &str| {
+            path.strip_prefix(folder.as_str()).is_some_and(|rest| rest.starts_with('/')) || path.contains(&inner)
+        };
+        let below: Vec<usize> =
+            files.iter().enumerate().filter(|(_, file)| holds(&file.path)).map(|(i, _)| i).collect();
+        // A folder that holds much says less of each of its files.
+        let value = 0.6 / (1.0 + (below.len() as f64).ln());
+        for i in below {
+            signal.add(i, value, || format!("in the folder `{folder}/` the issue names"));
+        }
+    }
+    let mut stem_counts: HashMap<&str, usize> = HashMap::new();
+    for file in files {
+        *stem_counts.entry(stem(&file.path)).or_default() += 1;
+    }
+    for (i, file) in files.iter().enumerate() {
+        let file_stem = stem(&file.path);
+        let lower = file_stem.to_ascii_lowercase();
+        if lower.len() > 2
+            && !matches!(lower.as_str(), "mod" | "lib" | "index")
+            && query.words.binary_search(&lower).is_ok()
+        {
+            let count = stem_counts.get(file_stem).copied().unwrap_or(1);
+            let value = 0.3 / (1.0 + (count as f64).ln());
+            signal.add(i, value, || format!("its name `{lower}` is a word of the issue"));
+        }
+    }
+    signal
+}
+
+/// How many trailing components two paths share, a versioned package folder matching its
+/// bare name.
+fn common_suffix_components(a: &str, b: &str) -> usize {
+    a.rsplit('/').zip(b.rsplit('/')).take_while(|(x, y)| x == y || same_package_folder(x, y)).count()
+}
+
+/// Whether two path components name the same package, one of them with its version as a
+/// registry or a vendored copy spells it: `tokio-1.38.0` is `tokio`, `askama_derive-0.12.5`
+/// is `askama_derive`.
+pub(super) fn same_package_folder(a: &str, b: &str) -> bool {
+    let unversioned = |versioned: &str, bare: &str| {
+        versioned.strip_prefix(bare).and_then(|rest| rest.strip_prefix('-')).is_some_and(|version| {
+            version.starts_with(|c: char| c.is_ascii_digit())
+                && version.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+        })
+    };
+    !a.is_empty() && !b.is_empty() && (unversioned(a, b) || unversioned(b, a))
+}

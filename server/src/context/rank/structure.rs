@@ -1,0 +1,115 @@
+//! Signals from the code's structure: types extending a named type, the reference graph and
+//! its rank, the package of a hit, and the module file declaring a hit.
+
+use std::collections::{HashMap, HashSet};
+
+use super::symbols::DefinitionTable;
+use super::{Signal, package_of};
+use crate::context::graph::FileGraph;
+use crate::context::index::IndexedFile;
+
+/// Names defined in more files than this are too common to link files in the graph.
+const MAX_FANOUT: usize = 8;
+
+/// Files whose types extend or implement a named type.
+pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)]) -> Signal {
+    let mut signal = Signal::new(files.len());
+    for (name, weight) in hit_types {
+        for (i, file) in files.iter().enumerate() {
+            if file.symbols.supertypes.iter().any(|s| s == name) {
+                signal.add(i, *weight, || format!("extends or implements `{name}`"));
+            } else if file.symbols.impl_targets.iter().any(|s| s == name) {
+                signal.add(i, 0.7 * weight, || format!("implements methods of `{name}`"));
+            }
+        }
+    }
+    signal
+}
+
+/// Edges from each file to the files defining what it uses, both ways.
+/// The use-definition graph (each edge also weighed back at half), and how many files use
+/// each file.
+pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
+    let mut graph = FileGraph::new(files.len());
+    let mut users = vec![0; files.len()];
+    for (i, file) in files.iter().enumerate() {
+        let mut targets: HashMap<usize, f64> = HashMap::new();
+        let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
+        let extended =
+            file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0));
+        for (name, weight) in used.chain(extended) {
+            let Some(defining) = table.get(name) else { continue };
+            let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
+            if distinct.len() > MAX_FANOUT {
+                continue;
+            }
+            for target in distinct {
+                *targets.entry(target).or_default() += weight / f64::from(u32::try_from(defining.len()).unwrap_or(1));
+            }
+        }
+        for (target, weight) in targets {
+            if target != i {
+                users[target] += 1;
+            }
+            graph.add(i, target, weight);
+            graph.add(target, i, 0.5 * weight);
+        }
+    }
+    (graph, users)
+}
+
+/// Package siblings share a fraction of their strongest member's direct score: each file's
+/// share, and the name of the member it comes from (of equals, the first by path).
+pub(super) fn package_signal(files: &[&IndexedFile], direct: &[f64]) -> (Vec<f64>, Vec<String>) {
+    let mut best: HashMap<String, (f64, &str)> = HashMap::new();
+    let packages: Vec<String> = files.iter().map(|f| package_of(f)).collect();
+    for ((package, score), file) in packages.iter().zip(direct).zip(files) {
+        let entry = best.entry(package.clone()).or_insert((0.0, ""));
+        if *score > entry.0 || (*score == entry.0 && *score > 0.0 && file.path.as_str() < entry.1) {
+            *entry = (*score, &file.path);
+        }
+    }
+    packages
+        .iter()
+        .zip(direct)
+        .map(|(package, own)| {
+            let (score, lead) = best[package];
+            if *own > 0.0 || score <= 0.0 {
+                return (0.0, String::new());
+            }
+            (score, lead.rsplit('/').next().unwrap_or(lead).to_owned())
+        })
+        .unzip()
+}
+
+/// The file that declares `path`'s module: `dir/mod.rs` (or `dir.rs`, `dir/lib.rs`,
+/// `dir/main.rs`, `dir/index.ts`) for a file in `dir`; one level up for those files themselves.
+pub(super) fn declaring_module(path: &str, paths: &HashMap<&str, usize>) -> Option<usize> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let declares_own_dir = matches!(name, "mod.rs" | "lib.rs" | "main.rs" | "index.ts" | "index.js");
+    let dir = if declares_own_dir { dir.rsplit_once('/').map_or("", |(up, _)| up) } else { dir };
+    if dir.is_empty() && declares_own_dir {
+        return None;
+    }
+    let join = |name: &str| if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") };
+    let candidates =
+        [join("mod.rs"), format!("{dir}.rs"), join("lib.rs"), join("main.rs"), join("index.ts"), join("index.js")];
+    candidates
+        .iter()
+        .filter(|candidate| candidate.as_str() != path)
+        .find_map(|candidate| paths.get(candidate.as_str()).copied())
+}
+
+/// Module files get a share of the direct scores of the files they declare.
+pub(super) fn parent_signal(files: &[&IndexedFile], direct: &[f64]) -> Vec<f64> {
+    let paths: HashMap<&str, usize> = files.iter().enumerate().map(|(i, f)| (f.path.as_str(), i)).collect();
+    let mut values = vec![0.0; files.len()];
+    for (i, file) in files.iter().enumerate() {
+        if direct[i] > 0.0
+            && let Some(parent) = declaring_module(&file.path, &paths)
+        {
+            values[parent] = f64::max(values[parent], direct[i]);
+        }
+    }
+    values
+}

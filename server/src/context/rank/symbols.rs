@@ -1,0 +1,170 @@
+//! The symbol signal: files that define an identifier the issue names, rarer names and
+//! matching qualifiers counting more, or that are named after one.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Signal, squash, stem};
+use crate::context::DefinitionKind;
+use crate::context::index::IndexedFile;
+use crate::context::issue::IssueQuery;
+
+/// How much a definition of this kind says about its file: types most, members least.
+fn kind_weight(kind: DefinitionKind) -> f64 {
+    match kind {
+        DefinitionKind::Class
+        | DefinitionKind::Struct
+        | DefinitionKind::Enum
+        | DefinitionKind::Interface
+        | DefinitionKind::Trait => 1.0,
+        DefinitionKind::Type | DefinitionKind::Module | DefinitionKind::Macro | DefinitionKind::Constant => 0.8,
+        DefinitionKind::Function | DefinitionKind::Method => 0.7,
+        DefinitionKind::Variant | DefinitionKind::Field => 0.4,
+    }
+}
+
+/// Where each name is defined: name -> [(file, kind, container, line)].
+pub(super) type DefinitionTable<'a> = HashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32)>>;
+
+/// The definitions of `files` by name, each with its file's position in `files`.
+pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
+    let mut table: DefinitionTable<'a> = HashMap::new();
+    for (i, file) in files.iter().enumerate() {
+        for definition in &file.symbols.definitions {
+            table.entry(definition.name.as_str()).or_default().push((
+                i,
+                definition.kind,
+                definition.container.as_deref(),
+                definition.line,
+            ));
+        }
+    }
+    table
+}
+
+/// The strongest definition of a name the issue gives, in one file.
+#[derive(Clone, Copy)]
+struct DefinitionHit {
+    /// How much it counts: its kind's weight, doubled when a qualifier names it.
+    value: f64,
+    /// Which qualifier of the issue's name names its type, its folder or its file, if one does.
+    qualifier: Option<usize>,
+    kind: DefinitionKind,
+    line: u32,
+    /// How near the qualifier naming its own type stands, 1 for the outermost; 0 for none.
+    nearness: usize,
+}
+
+/// Files defining named identifiers; also returns the types hit (for relations).
+pub(super) fn symbol_signal<'a>(
+    files: &[&IndexedFile],
+    query: &'a IssueQuery,
+    table: &DefinitionTable<'_>,
+) -> (Signal, Vec<(&'a str, f64)>) {
+    let n = files.len();
+    let mut signal = Signal::new(n);
+    let mut hit_types = Vec::new();
+    let stems: Vec<String> = files.iter().map(|f| squash(stem(&f.path))).collect();
+    let mut stem_counts: HashMap<&str, usize> = HashMap::new();
+    for stem in &stems {
+        *stem_counts.entry(stem.as_str()).or_default() += 1;
+    }
+    for mention in &query.symbols {
+        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>, u32)> =
+            table.get(mention.name.as_str()).map(|d| d.iter().collect()).unwrap_or_default();
+        // A macro use names a macro: the functions and modules that share its name are not it.
+        if mention.macro_use && defining.iter().any(|(_, kind, ..)| *kind == DefinitionKind::Macro) {
+            defining.retain(|(_, kind, ..)| *kind == DefinitionKind::Macro);
+        }
+        let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
+        if !distinct.is_empty() {
+            let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
+            let mut best: HashMap<usize, DefinitionHit> = HashMap::new();
+            for (file, kind, container, line) in &defining {
+                let path = &files[*file].path;
+                // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
+                // is nearer than `pool`): 0 when none does.
+                let nearness = mention
+                    .qualifiers
+                    .iter()
+                    .rposition(|q| container.is_some_and(|c| squash(c) == squash(q)))
+                    .map_or(0, |at| at + 1);
+                // The qualifier that names it: its own type, else its folder or file.
+                let qualifier = nearness.checked_sub(1).or_else(|| {
+                    mention.qualifiers.iter().rposition(|q| {
+                        let q = squash(q);
+                        path.split('/').any(|part| {
+                            let part = squash(stem(part));
+                            part == q || (*kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
+                        })
+                    })
+                });
+                let qualified = qualifier.is_some();
+                let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
+                let hit = DefinitionHit { value, qualifier, kind: *kind, line: *line, nearness };
+                let entry = best.entry(*file).or_insert(hit);
+                // Of equal values, the definition whose own type the nearest qualifier names
+                // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
+                if value > entry.value || (value == entry.value && nearness > entry.nearness) {
+                    *entry = hit;
+                }
+            }
+            for (file, DefinitionHit { value, qualifier, kind, line, .. }) in best {
+                let score = mention.weight * specificity * value;
+                // Named by the qualifier that holds it (`json::_parseNumber2` for a namesake in
+                // the `json` folder, not `UTF8StreamJsonParser::_parseNumber2`).
+                let name = match qualifier.and_then(|at| mention.qualifiers.get(at)) {
+                    Some(q) => format!("{q}::{}", mention.name),
+                    None => mention.name.clone(),
+                };
+                signal.add_at(file, score, line, || {
+                    format!("defines `{name}` ({}), named in the issue", kind_name(kind))
+                });
+                if kind.is_type() {
+                    hit_types.push((mention.name.as_str(), mention.weight * specificity));
+                }
+            }
+        }
+        // A file named like the identifier (`JoinSet` -> join_set.rs, `JsonParser` -> JsonParser.java).
+        let squashed = squash(&mention.name);
+        if let Some(count) = stem_counts.get(squashed.as_str()) {
+            let specificity = 1.0 / (1.0 + (*count as f64).ln());
+            for (i, stem) in stems.iter().enumerate() {
+                if *stem == squashed {
+                    signal.add(i, mention.weight * specificity, || {
+                        format!("named after `{}`, named in the issue", mention.name)
+                    });
+                }
+            }
+        }
+    }
+    (signal, hit_types)
+}
+
+/// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,
+/// `serde_derive`, `thiserror-impl`, `tracing-attributes`).
+const MACRO_CRATE_SUFFIXES: [&str; 7] = ["macros", "macro", "derive", "impl", "attributes", "codegen", "procmacro"];
+
+/// Whether the folder `part` is the macro crate of the crate `qualifier` (both squashed): a
+/// crate re-exports its procedural macros under its own name (`tokio::test`).
+pub(super) fn is_macro_crate_of(part: &str, qualifier: &str) -> bool {
+    !qualifier.is_empty() && part.strip_prefix(qualifier).is_some_and(|suffix| MACRO_CRATE_SUFFIXES.contains(&suffix))
+}
+
+/// The word a reason uses for a definition of this kind.
+fn kind_name(kind: DefinitionKind) -> &'static str {
+    match kind {
+        DefinitionKind::Function => "function",
+        DefinitionKind::Method => "method",
+        DefinitionKind::Class => "class",
+        DefinitionKind::Struct => "struct",
+        DefinitionKind::Enum => "enum",
+        DefinitionKind::Interface => "interface",
+        DefinitionKind::Trait => "trait",
+        DefinitionKind::Type => "type",
+        DefinitionKind::Module => "module",
+        DefinitionKind::Constant => "constant",
+        DefinitionKind::Macro => "macro",
+        DefinitionKind::Variant => "variant",
+        DefinitionKind::Field => "field",
+    }
+}

@@ -1,0 +1,426 @@
+use std::collections::HashMap;
+
+use super::paths::same_package_folder;
+use super::structure::declaring_module;
+use super::symbols::is_macro_crate_of;
+use super::*;
+use crate::testing::indexed as index;
+
+fn order(ranked: &[RankedFile]) -> Vec<&str> {
+    ranked.iter().map(|r| r.path.as_str()).collect()
+}
+
+#[test]
+fn the_file_defining_a_named_type_comes_first_with_its_reason() {
+    let (_dir, index) = index(&[
+        ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet { pub fn join_next(&self) {} }\n"),
+        ("src/other.rs", "pub fn unrelated() { let words = \"join set next\"; }\n"),
+        ("src/lib.rs", "mod set; mod other;\n"),
+    ]);
+    let ranked = rank(&index, "Add try_join_next to `JoinSet`");
+    assert_eq!(ranked[0].path, "src/set.rs");
+    assert!(ranked[0].reasons.iter().any(|r| r.contains("defines `JoinSet`")), "{:?}", ranked[0].reasons);
+}
+
+#[test]
+fn the_file_that_raises_a_quoted_message_comes_first() {
+    let (dir, index) = index(&[
+        (
+            "src/pool/limits.rs",
+            "pub fn check(n: usize) -> Result<(), String> {\n    \
+             Err(format!(\"connection pool exhausted after {n} waits\"))\n}\n",
+        ),
+        // The same words, more of them, and the message itself only in a comment.
+        (
+            "src/report.rs",
+            "/// Counts a connection pool's waits; \"connection pool exhausted after\" means they ran out.\n\
+             pub fn exhausted_after(waits: u32) -> bool { waits > 3 }\n",
+        ),
+        ("src/lib.rs", "pub mod pool;\npub mod report;\n"),
+    ]);
+    let issue = "Requests fail under load\n```\nError: connection pool exhausted after 30 waits\n```\n";
+    let ranked = rank(&index, issue);
+    assert_eq!(ranked[0].path, "src/pool/limits.rs", "{ranked:#?}");
+    let reason = "holds the message \"connection pool exhausted after\" the issue quotes";
+    assert!(ranked[0].reasons.iter().any(|r| r == reason), "{:?}", ranked[0].reasons);
+    assert_eq!(ranked[0].line(), Some(2), "the line that raises it");
+    assert!(!ranked[1].reasons.iter().any(|r| r.starts_with("holds the message")), "{:?}", ranked[1].reasons);
+
+    // A message written over lines is found as one.
+    let (_spread, spread) = self::index(&[
+        (
+            "src/enter.rs",
+            "pub fn enter() {\n    panic!(\"Cannot start a runtime from within a runtime. This happens \\\n            \
+             because a function attempted to block the current thread\");\n}\n",
+        ),
+        (
+            "src/main/java/acme/Pool.java",
+            "class Pool {\n  void take() {\n    throw new IllegalStateException(\"no worker is free to \" +\n        \
+             \"take the queued task\");\n  }\n}\n",
+        ),
+        ("src/other.rs", "pub fn runtime_within_runtime_thread() {}\n"),
+    ]);
+    let panic = "thread 'main' panicked at 'Cannot start a runtime from within a runtime. This happens \
+                 because a function attempted to block the current thread', src/main.rs:4:5";
+    let ranked = rank(&spread, panic);
+    assert_eq!((ranked[0].path.as_str(), ranked[0].line()), ("src/enter.rs", Some(2)), "{ranked:#?}");
+    let attributed = "#[derive(Debug, thiserror::Error)]\npub enum Fault {\n    \
+                      #[error(\"the configuration file could not be parsed as settings\")]\n    Parse,\n}\n";
+    let (_attr, with_attribute) =
+        self::index(&[("src/fault.rs", attributed), ("src/other.rs", "pub fn configuration() {}\n")]);
+    let ranked = rank(&with_attribute, "Error: the configuration file could not be parsed as settings");
+    assert_eq!(
+        (ranked[0].path.as_str(), ranked[0].line()),
+        ("src/fault.rs", Some(3)),
+        "an attribute holds it: {ranked:#?}"
+    );
+    let thrown = "java.lang.IllegalStateException: no worker is free to take the queued task";
+    let ranked = rank(&spread, thrown);
+    assert_eq!((ranked[0].path.as_str(), ranked[0].line()), ("src/main/java/acme/Pool.java", Some(3)), "{ranked:#?}");
+
+    // The same words, not quoted from an error line, lead elsewhere.
+    let ranked = rank(&index, "Requests fail under load\nThe connection pool is exhausted after 30 waits.");
+    assert_eq!(ranked[0].path, "src/report.rs", "{ranked:#?}");
+
+    // Files are read as the editor holds them: a buffer that no longer raises it does not.
+    let unsaved = |path: &str| {
+        let disk = std::fs::read_to_string(dir.path().join(path)).ok()?;
+        Some(if path == "src/pool/limits.rs" { disk.replace("connection pool", "pool") } else { disk })
+    };
+    let ranked = rank_reading(&index, &issue::analyze(issue), &unsaved);
+    assert!(!ranked.iter().any(|f| f.reasons.iter().any(|r| r == reason)), "{ranked:#?}");
+}
+
+#[test]
+fn every_file_says_why_it_ranks_and_central_means_used() {
+    let (_dir, index) = index(&[
+        ("src/util.rs", "pub fn helper() {}\n"),
+        ("src/users/a.rs", "fn first() { helper(); }\n"),
+        ("src/users/b.rs", "fn second() { helper(); }\n"),
+        ("src/users/c.rs", "fn third() { helper(); }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    assert_eq!(ranked[0].path, "src/solo/lonely.rs");
+    for file in &ranked {
+        assert!(!file.reasons.is_empty(), "{file:?}");
+    }
+    let util = ranked.iter().find(|r| r.path == "src/util.rs").unwrap();
+    assert!(util.reasons.contains(&"central: 3 files use names it defines".to_owned()), "{util:?}");
+    let a = ranked.iter().find(|r| r.path == "src/users/a.rs").unwrap();
+    assert_eq!(a.reasons, ["nothing in the issue points here"], "it uses, nothing uses it");
+
+    // Where nothing uses anything, nothing is central; the top folder is named as such.
+    let (_unlinked_dir, unlinked) = self::index(&[("x.rs", "pub fn alone() {}\n"), ("y.rs", "pub fn other() {}\n")]);
+    let ranked = rank(&unlinked, "Crash in `alone`");
+    assert_eq!(ranked[1].reasons, ["same package as `x.rs` (the top folder)"], "{ranked:?}");
+}
+
+#[test]
+fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
+    let (_dir, index) = index(&[
+        ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
+        ("src/json/reader.rs", "pub struct ReaderParser;\nimpl ReaderParser {\n    pub fn parse_number(&self) {}\n}\n"),
+    ]);
+    let ranked = rank(&index, "`json::utf8::Utf8Parser::parse_number` overflows");
+    let reason = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
+    assert!(
+        reason("src/json/utf8.rs").contains(&"defines `Utf8Parser::parse_number` (method), named in the issue".into()),
+        "{ranked:?}"
+    );
+    assert!(
+        reason("src/json/reader.rs").contains(&"defines `json::parse_number` (method), named in the issue".into()),
+        "its folder names it, not its type: {ranked:?}"
+    );
+}
+
+#[test]
+fn a_package_sibling_names_the_file_that_lifts_it() {
+    let (_dir, index) = index(&[
+        ("src/main/java/org/acme/Engine.java", "package org.acme;\npublic class Engine { void start() {} }\n"),
+        ("src/main/java/org/acme/Gauge.java", "package org.acme;\npublic class Gauge { void read() {} }\n"),
+        ("src/main/java/org/other/Pump.java", "package org.other;\npublic class Pump { void run() {} }\n"),
+    ]);
+    let ranked = rank(&index, "`Engine.start` throws when cold");
+    assert_eq!(ranked[0].path, "src/main/java/org/acme/Engine.java");
+    let gauge = ranked.iter().find(|r| r.path.ends_with("Gauge.java")).unwrap();
+    assert_eq!(gauge.reasons, ["same package as `Engine.java` (org.acme)"], "{ranked:?}");
+    let pump = ranked.iter().find(|r| r.path.ends_with("Pump.java")).unwrap();
+    assert!(!pump.reasons.iter().any(|r| r.starts_with("same package")), "{pump:?}");
+}
+
+#[test]
+fn a_file_named_after_a_name_is_not_also_said_to_have_a_name_that_is_a_word() {
+    let (_dir, index) = index(&[("src/proxy.rs", "pub struct Proxy;\n"), ("src/other.rs", "pub fn other() {}\n")]);
+    let ranked = rank(&index, "`Proxy` drops the proxy header");
+    let reasons = &ranked.iter().find(|r| r.path == "src/proxy.rs").unwrap().reasons;
+    assert!(reasons.iter().any(|r| r == "named after `Proxy`, named in the issue"), "{reasons:?}");
+    assert!(!reasons.iter().any(|r| r.starts_with("its name `proxy`")), "{reasons:?}");
+}
+
+#[test]
+fn a_reason_is_given_once_whatever_the_case_of_the_name() {
+    let (_dir, index) =
+        index(&[("src/error.ts", "export function report() {}\n"), ("src/other.ts", "export const x = 1;\n")]);
+    let ranked = rank(&index, "Overlay hides the error\n```\nERROR: Unexpected\n```\n`error` is thrown");
+    assert_eq!(ranked[0].path, "src/error.ts");
+    let named: Vec<&String> = ranked[0].reasons.iter().filter(|r| r.starts_with("named after")).collect();
+    assert_eq!(named.len(), 1, "{:?}", ranked[0].reasons);
+}
+
+#[test]
+fn a_macro_used_in_the_issue_is_found_in_its_own_crate() {
+    let (_dir, index) = index(&[
+        ("app/src/lib.rs", "pub mod runtime;\npub use app_macros::test;\n"),
+        ("app/src/runtime.rs", "pub fn test() {}\npub mod test {}\n"),
+        (
+            "app-macros/src/lib.rs",
+            "#[proc_macro_attribute]\npub fn test(args: TokenStream, item: TokenStream) -> TokenStream { item }\n",
+        ),
+    ]);
+    let ranked = rank(&index, "Renamed crate breaks the attribute\n```rust\n#[app::test]\nasync fn t() {}\n```\n");
+    assert_eq!(ranked[0].path, "app-macros/src/lib.rs", "{ranked:?}");
+    assert!(
+        ranked[0].reasons.iter().any(|r| r.contains("defines `app::test` (macro)")),
+        "re-exported under the crate's name: {:?}",
+        ranked[0].reasons
+    );
+    let called = rank(&index, "`app::test()` panics");
+    assert_eq!(called[0].path, "app/src/runtime.rs", "a call names the function: {called:?}");
+    assert!(is_macro_crate_of("serdederive", "serde") && is_macro_crate_of("tracingattributes", "tracing"));
+    assert!(!is_macro_crate_of("crates", "crate") && !is_macro_crate_of("tokioutil", "tokio"));
+    assert!(!is_macro_crate_of("macros", ""), "a qualifier of underscores (`_.debounce`) squashes to nothing");
+}
+
+#[test]
+fn a_path_many_files_end_in_alike_says_less_of_each() {
+    let lib = "pub fn start() {}\n";
+    let issue = "Hangs\n\nthread 'main' panicked at src/lib.rs:1:5 in drain";
+    let only_paths =
+        Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+    let alpha_score = |crates: &[&str]| {
+        let files: Vec<(String, &str)> = crates.iter().map(|name| (format!("{name}/src/lib.rs"), lib)).collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), *text)).collect();
+        let (_dir, index) = index(&files);
+        let ranked = rank_with(&index, issue, &only_paths);
+        let alpha = ranked.iter().find(|r| r.path == "alpha/src/lib.rs").unwrap();
+        assert!(alpha.reasons.contains(&"the issue names its path `src/lib.rs`".to_owned()), "{alpha:?}");
+        alpha.score
+    };
+    let alone = alpha_score(&["alpha"]);
+    let among_four = alpha_score(&["alpha", "beta", "gamma", "delta"]);
+    assert!(among_four > 0.0 && among_four < alone * 0.75, "{among_four} against {alone}");
+}
+
+#[test]
+fn a_path_names_the_files_that_end_in_most_of_it() {
+    let lib = "pub fn start() {}\n";
+    let (_dir, index) = index(&[
+        ("crates/globset/src/lib.rs", lib),
+        ("crates/ignore/src/lib.rs", lib),
+        ("derive/src/lib.rs", lib),
+        ("macros/src/lib.rs", lib),
+    ]);
+    let only_paths =
+        Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+    let named = |issue: &str| -> Vec<String> {
+        let ranked = rank_with(&index, issue, &only_paths);
+        ranked.into_iter().filter(|file| file.score > 0.0).map(|file| file.path).collect()
+    };
+    assert_eq!(named("Slow\n\nsee crates/globset/src/lib.rs"), ["crates/globset/src/lib.rs"]);
+    // A registry's copy names the workspace's crate of that name, whatever its version.
+    let registry =
+        "Fails\n\nat /home/me/.cargo/registry/src/index.crates.io-6f17d22bba15001f/derive-0.12.5/src/lib.rs:3:9";
+    assert_eq!(named(registry), ["derive/src/lib.rs"]);
+    let vendored = "Fails\n\nat vendor/globset-0.4.8/src/lib.rs:3:9";
+    assert_eq!(named(vendored), ["crates/globset/src/lib.rs"]);
+    // The reporter's own `src/lib.rs` names every crate's alike.
+    assert_eq!(named("Fails\n\nat src/lib.rs:3:9").len(), 4);
+
+    assert!(same_package_folder("tokio-1.38.0", "tokio") && same_package_folder("serde", "serde-1.0.200+deprecated"));
+    assert!(!same_package_folder("tokio-util", "tokio") && !same_package_folder("tokio-", "tokio"));
+    assert!(!same_package_folder("", "-1.0") && !same_package_folder("a-1.0", "b"));
+}
+
+#[test]
+fn a_test_the_issues_trace_runs_through_is_not_ranked_down() {
+    let (_dir, index) = index(&[
+        ("src/pool.rs", "/// Drains the pool.\npub fn drain_pool() {}\n"),
+        ("tests/drain.rs", "#[test]\nfn drains() {\n    pool::drain_pool();\n    assert!(false);\n}\n"),
+    ]);
+    let traced = "drain_pool leaves work behind\n\nthread 'drains' panicked at tests/drain.rs:4:5:\nassertion failed";
+    let ranked = rank(&index, traced);
+    let test = ranked.iter().find(|r| r.path == "tests/drain.rs").unwrap();
+    assert!(!test.reasons.iter().any(|r| r.contains("ranked down")), "{ranked:?}");
+    assert_eq!(test.line(), Some(4));
+    // Named without a line it ran through, it sinks as test code does.
+    let named = rank(&index, "drain_pool leaves work behind\n\nSee how tests/drain.rs calls it.");
+    let test = named.iter().find(|r| r.path == "tests/drain.rs").unwrap();
+    assert!(test.reasons.iter().any(|r| r == "test code (ranked down)"), "{named:?}");
+}
+
+#[test]
+fn named_paths_and_stack_frames_win() {
+    let (_dir, index) = index(&[
+        ("core/src/main/java/com/acme/Parser.java", "package com.acme; class Parser { void parse() {} }"),
+        (
+            "core/src/main/java/com/acme/Lexer.java",
+            "package com.acme;\nclass Lexer {\n\n\n\n\n\n\n\n\n\n  void next() {}\n}\n",
+        ),
+        ("core/src/main/java/com/acme/util/Text.java", "package com.acme.util; class Text {}"),
+    ]);
+    let ranked = rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:12)\n  at java.base/Thread.run(Thread.java:1)");
+    assert_eq!(ranked[0].path, "core/src/main/java/com/acme/Lexer.java", "{ranked:?}");
+    assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path")), "{:?}", ranked[0].reasons);
+    assert_eq!(ranked[0].line(), Some(12), "the frame's line");
+    let old = rank(&index, "NPE\n  at com.acme.Lexer.next(Lexer.java:99)\n");
+    let lexer = old.iter().find(|f| f.path.ends_with("Lexer.java")).unwrap();
+    assert_eq!(lexer.line(), Some(2), "not past the file's end, but at the class it names: {old:?}");
+}
+
+#[test]
+fn a_file_points_at_the_definition_and_frames_the_issue_means() {
+    let pool = "pub struct Pool;\nimpl Pool {\n    pub fn get(&self) {}\n}\npub struct Cache;\nimpl Cache {\n    pub fn get(&self) {}\n}\n";
+    let (_dir, index) = index(&[("src/pool.rs", pool), ("src/lib.rs", "pub mod pool;\n")]);
+    let ranked = rank(&index, "`pool::Cache::get` returns nothing");
+    let file = ranked.iter().find(|f| f.path == "src/pool.rs").unwrap();
+    assert!(file.lines.contains(&7), "`Cache`'s `get`: {file:?}");
+    assert!(!file.lines.contains(&3), "not `Pool`'s, though the module is `pool`: {file:?}");
+
+    // A first frame past the file's end (an older version) leaves the others their lines.
+    let ranked =
+        rank(&index, "thread 'main' panicked at src/pool.rs:5000:9\n  at src/pool.rs:3:5\n  at src/pool.rs:7:5");
+    let file = ranked.iter().find(|f| f.path == "src/pool.rs").unwrap();
+    assert_eq!(file.lines[..2], [3, 7], "{file:?}");
+}
+
+#[test]
+fn files_in_a_folder_the_issue_names_rise_with_the_reason() {
+    let (_dir, index) = self::index(&[
+        ("src/runtime/scheduler/multi/worker.rs", "pub fn run_worker() {}\n"),
+        ("src/runtime/scheduler/multi/park.rs", "pub fn park_thread() {}\n"),
+        ("src/runtime/blocking/pool.rs", "pub fn shutdown_pool() {}\n"),
+        ("src/sync/notify.rs", "pub fn shutdown_notify() {}\n"),
+    ]);
+    let ranked = rank(&index, "Shutdown hangs in src/runtime/scheduler/multi/\nIt never returns.");
+    let top: Vec<&str> = order(&ranked)[..2].to_vec();
+    assert!(
+        top.contains(&"src/runtime/scheduler/multi/worker.rs") && top.contains(&"src/runtime/scheduler/multi/park.rs"),
+        "{ranked:#?}"
+    );
+    assert!(ranked[0].reasons.iter().any(|r| r == "in the folder `src/runtime/scheduler/multi/` the issue names"));
+}
+
+#[test]
+fn a_windows_panic_location_names_its_file() {
+    let (_dir, index) = index(&[
+        ("src/net/tcp.rs", "pub fn connect() {}\n"),
+        ("src/net/udp.rs", "pub fn connect() {}\n"),
+        ("src/tcp.rs", "pub fn listen() {}\n"),
+    ]);
+    let ranked = rank(&index, "connect panics\nthread 'main' panicked at src\\net\\tcp.rs:3:5:\nconnect failed");
+    assert_eq!(ranked[0].path, "src/net/tcp.rs", "{ranked:?}");
+    assert!(ranked[0].reasons.iter().any(|r| r.contains("names its path `src/net/tcp.rs`")), "{:?}", ranked[0].reasons);
+}
+
+#[test]
+fn subclasses_of_a_named_class_follow_it() {
+    let (_dir, index) = index(&[
+        ("src/JsonParser.java", "package p; public abstract class JsonParser { public abstract int getNumberType(); }"),
+        (
+            "src/JsonParserDelegate.java",
+            "package p; public class JsonParserDelegate extends JsonParser { public int getNumberType() { return 0; } }",
+        ),
+        ("src/Unrelated.java", "package q; class Unrelated { int number; int type; }"),
+    ]);
+    let ranked = rank(&index, "Add `JsonParser.getNumberTypeFP()` next to getNumberType()");
+    assert_eq!(order(&ranked)[..2], ["src/JsonParser.java", "src/JsonParserDelegate.java"]);
+    assert!(
+        ranked[1].reasons.iter().any(|r| r.contains("extends or implements `JsonParser`")),
+        "{:?}",
+        ranked[1].reasons
+    );
+}
+
+#[test]
+fn test_modules_sink_alike_wherever_the_crate_sits() {
+    let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
+    let (_dir, index) = index(&[
+        ("src/set.rs", "pub struct JoinSet;\n"),
+        ("src/spawn.rs", "fn spawn_all(set: JoinSet) {}\n"),
+        ("src/tests/lost.rs", test),
+        ("tokio/src/runtime/tests/loom_lost.rs", test),
+    ]);
+    let ranked = rank(&index, "JoinSet loses tasks");
+    assert_eq!(
+        order(&ranked),
+        ["src/set.rs", "src/spawn.rs", "src/tests/lost.rs", "tokio/src/runtime/tests/loom_lost.rs"],
+        "{ranked:?}"
+    );
+}
+
+#[test]
+fn tests_sink_unless_the_issue_is_about_tests() {
+    let files = [
+        ("src/walk.rs", "pub fn walk_symlinks() {}\n"),
+        ("tests/walk.rs", "fn walk_symlinks_test() { walk_symlinks(); walk_symlinks(); }\n"),
+    ];
+    let (_dir, index) = index(&files);
+    assert_eq!(rank(&index, "walk_symlinks omits broken symlinks")[0].path, "src/walk.rs");
+    let about_tests = rank(&index, "flaky test: walk_symlinks_test fails on CI");
+    assert_eq!(about_tests[0].path, "tests/walk.rs");
+}
+
+#[test]
+fn examples_and_demo_crates_sink_unless_the_issue_is_about_them() {
+    let files = [
+        ("src/iter/chunks.rs", "pub fn par_chunks(size: usize) {}\n"),
+        ("rayon-demo/src/sieve/mod.rs", "fn sieve() { par_chunks(8); par_chunks(16); par_chunks(32); }\n"),
+        ("examples/chunked.rs", "fn main() { par_chunks(8); par_chunks(16); par_chunks(32); }\n"),
+        ("playground/chunks/main.ts", "par_chunks(8); par_chunks(16); par_chunks(32);\n"),
+        ("samples/chunks/Main.java", "class Main { void run() { par_chunks(8); par_chunks(16); } }\n"),
+    ];
+    let (_dir, index) = index(&files);
+    let ranked = rank(&index, "par_chunks panics on chunk size 0\nFor example, a small demo calling par_chunks(0).");
+    assert_eq!(ranked[0].path, "src/iter/chunks.rs", "an example in the body is not about examples: {ranked:?}");
+    for sunk in &ranked[1..] {
+        assert!(sunk.reasons.iter().any(|r| r == "example code (ranked down)"), "{sunk:?}");
+    }
+    let about_demo = rank(&index, "the sieve demo calls par_chunks with a size of 0");
+    assert_eq!(about_demo[0].path, "rayon-demo/src/sieve/mod.rs", "{about_demo:?}");
+    let named = rank(&index, "chunk size 0 panics\nSee examples/chunked.rs: par_chunks(0) panics.");
+    assert_eq!(named[0].path, "examples/chunked.rs", "{named:?}");
+}
+
+#[test]
+fn module_files_declare_their_children() {
+    let paths: HashMap<&str, usize> = [
+        "src/lib.rs",
+        "src/io/mod.rs",
+        "src/io/ready.rs",
+        "src/sync.rs",
+        "src/sync/mutex.rs",
+        "src/main.rs",
+        "web/index.ts",
+        "web/app.ts",
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, p)| (p, i))
+    .collect();
+    let parent = |p: &str| declaring_module(p, &paths);
+    assert_eq!(parent("src/io/ready.rs"), Some(1));
+    assert_eq!(parent("src/io/mod.rs"), Some(0));
+    assert_eq!(parent("src/sync/mutex.rs"), Some(3), "2018-style module files");
+    assert_eq!(parent("src/sync.rs"), Some(0));
+    assert_eq!(parent("web/app.ts"), Some(6));
+    assert_eq!(parent("src/lib.rs"), None);
+}
+
+#[test]
+fn an_empty_index_or_a_vague_issue_still_answers() {
+    let (_dir, empty) = index::<&str>(&[]);
+    assert!(rank(&empty, "anything").is_empty());
+    let (_dir, index) = index(&[("a.rs", "fn a() {}"), ("b.rs", "fn b() {}")]);
+    assert_eq!(rank(&index, "").len(), 2, "every file is still ranked");
+}
