@@ -1,4 +1,5 @@
-//! The message signal: files holding a message the issue quotes (an error or a log line).
+//! Files holding in a string an error message the issue quotes (the code that raises it),
+//! which count with the files the issue names by path.
 
 use std::collections::HashMap;
 

@@ -4,7 +4,8 @@
 //! - lexical: BM25 of the issue's words against each file's words and path;
 //! - symbols: the file defines an identifier the issue names (rarer names count more, a
 //!   matching qualifier more still), or its name is such an identifier;
-//! - paths: the issue names the file's path or name, or its stem as a word;
+//! - paths: the issue names the file's path or name, or its stem as a word, or the file holds
+//!   in a string an error message the issue quotes;
 //! - relations: the file's types extend or implement a type the issue names;
 //! - package: a share of the best direct hit in the same package or folder;
 //! - parent: the module file (`mod.rs`, `lib.rs`, `index.ts`) declaring a directly hit file;
