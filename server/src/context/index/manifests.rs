@@ -1,0 +1,164 @@
+//! The manifests that lay out the workspace's modules (`Cargo.toml`, `tsconfig*.json`,
+//! `package.json`): which are known, and the crates and packages read from them.
+
+use std::path::Path;
+
+use crate::context::modules::{Modules, TsConfig, join};
+
+/// A Rust crate in the workspace: its folder, name and the files its targets compile from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Crate {
+    /// The folder holding `Cargo.toml` (`""` for the root).
+    pub dir: String,
+    /// The name other crates `use` it by: `[lib] name`, else the package name, `-` turned into `_`.
+    pub name: String,
+    /// The library's and binaries' root files the manifest names or implies, whether or not
+    /// they exist yet (binaries in `src/bin/` are found among the indexed files).
+    pub roots: Vec<CrateRoot>,
+}
+
+/// A file a crate target is compiled from (`src/lib.rs`), with the target's name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CrateRoot {
+    /// The target's name, `-` turned into `_`: the first segment of its module paths.
+    pub name: String,
+    /// The root file, relative to the workspace.
+    pub path: String,
+}
+
+/// The files that say how the workspace's modules are laid out, relative to the root.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Manifests {
+    /// `Cargo.toml` files.
+    pub(super) crates: Vec<String>,
+    /// `tsconfig.json` files.
+    pub(super) tsconfigs: Vec<String>,
+    /// `package.json` files.
+    pub(super) packages: Vec<String>,
+}
+
+impl Manifests {
+    /// The manifests at `paths` (as the walk finds them), each in its list, sorted for the
+    /// changes the file watcher reports later.
+    pub(super) fn from_paths(paths: Vec<String>) -> Self {
+        let mut manifests = Self::default();
+        for path in paths {
+            manifests.list_for(&path).push(path);
+        }
+        manifests.crates.sort();
+        manifests.tsconfigs.sort();
+        manifests.packages.sort();
+        manifests
+    }
+
+    /// The list a manifest at `relative` belongs in.
+    fn list_for(&mut self, relative: &str) -> &mut Vec<String> {
+        if relative.ends_with("Cargo.toml") {
+            &mut self.crates
+        } else if relative.ends_with("package.json") {
+            &mut self.packages
+        } else {
+            &mut self.tsconfigs
+        }
+    }
+
+    /// The module knowledge they give, read from below `root`; those that cannot be read are
+    /// added to `skipped`, with why.
+    pub(super) fn read(&self, root: &Path, skipped: &mut Vec<(String, String)>) -> Modules {
+        let crates: Vec<Crate> = self.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
+        let mut tsconfigs = Vec::new();
+        for relative in &self.tsconfigs {
+            match TsConfig::read(root, relative) {
+                Ok(config) => tsconfigs.push(config),
+                Err(error) => skipped.push((relative.clone(), error.to_string())),
+            }
+        }
+        let packages = self.packages.iter().filter_map(|manifest| read_package(root, manifest)).collect();
+        Modules::new(crates, tsconfigs).with_packages(packages)
+    }
+
+    /// Takes `relative` into (`present`) or out of the list its name belongs to; true when it
+    /// is or was listed, so the module knowledge may have changed.
+    pub(super) fn note(&mut self, relative: &str, present: bool) -> bool {
+        let list = self.list_for(relative);
+        match (list.binary_search_by(|known| known.as_str().cmp(relative)), present) {
+            (Err(at), true) => list.insert(at, relative.to_owned()),
+            (Ok(at), false) => {
+                list.remove(at);
+            }
+            (Ok(_), true) => {}
+            (Err(_), false) => return false,
+        }
+        true
+    }
+
+    /// Whether the manifest at `relative` is listed.
+    pub(super) fn lists(&self, relative: &str) -> bool {
+        [&self.crates, &self.tsconfigs, &self.packages]
+            .iter()
+            .any(|list| list.binary_search_by(|known| known.as_str().cmp(relative)).is_ok())
+    }
+
+    /// Whether any manifest is listed below the folder `below` (ending in `/`).
+    pub(super) fn any_below(&self, below: &str) -> bool {
+        self.crates.iter().chain(&self.tsconfigs).chain(&self.packages).any(|manifest| manifest.starts_with(below))
+    }
+
+    /// Puts `found` (from a walk of the folder `below`, ending in `/`, or `""` for the whole
+    /// tree) in place of the manifests listed below it; true when the lists changed.
+    pub(super) fn replace_below(&mut self, below: &str, found: Manifests) -> bool {
+        let mut changed = false;
+        for (list, found) in [
+            (&mut self.crates, found.crates),
+            (&mut self.tsconfigs, found.tsconfigs),
+            (&mut self.packages, found.packages),
+        ] {
+            let mut kept: Vec<String> = list.iter().filter(|m| !m.starts_with(below)).cloned().collect();
+            kept.extend(found);
+            kept.sort();
+            changed |= kept != *list;
+            *list = kept;
+        }
+        changed
+    }
+}
+
+/// The folder of a `package.json` and the package name it gives (`zod`, `@vitejs/plugin-legacy`);
+/// none for one that cannot be read or names no package (a workspace's private root).
+fn read_package(root: &Path, manifest: &str) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let name = value.get("name")?.as_str()?.trim();
+    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    (!name.is_empty()).then(|| (dir, name.to_owned()))
+}
+
+/// The crate a `Cargo.toml` describes: its folder, library name and the files its targets
+/// compile from; none for one that cannot be read or holds no `[package]` (a virtual
+/// workspace root).
+fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
+    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
+    let value: toml::Table = toml::from_str(&text).ok()?;
+    let package = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
+    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let text_of = |table: Option<&toml::Value>, key: &str| table?.get(key)?.as_str().map(str::to_owned);
+    let in_crate = |path: &str| join(&dir, path);
+    let lib = value.get("lib");
+    let name = text_of(lib, "name").map_or(package.clone(), |name| name.replace('-', "_"));
+    let lib_path = text_of(lib, "path").unwrap_or_else(|| "src/lib.rs".to_owned());
+    let mut roots = vec![CrateRoot { name: name.clone(), path: in_crate(&lib_path) }];
+    for bin in value.get("bin").and_then(toml::Value::as_array).into_iter().flatten() {
+        let bin_name = text_of(Some(bin), "name");
+        let Some(path) = text_of(Some(bin), "path").or_else(|| bin_name.as_ref().map(|n| format!("src/bin/{n}.rs")))
+        else {
+            continue;
+        };
+        let bin_name = bin_name.map_or(package.clone(), |n| n.replace('-', "_"));
+        roots.push(CrateRoot { name: bin_name, path: in_crate(&path) });
+    }
+    let main = in_crate("src/main.rs");
+    if !roots.iter().any(|root| root.path == main) {
+        roots.push(CrateRoot { name: package, path: main });
+    }
+    Some(Crate { dir, name, roots })
+}

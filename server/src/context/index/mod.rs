@@ -1,0 +1,617 @@
+//! The workspace index: every source file's language, definitions, references, imports
+//! and words, built in parallel and kept fresh one file at a time.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::cache::IndexCache;
+use super::extract::{self, FileSymbols};
+use super::language::Language;
+use super::modules::{ModuleTable, Modules, rust_use_bindings};
+use super::terms;
+use super::walk::{indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder};
+use crate::workspace::generated_marker;
+use manifests::Manifests;
+pub use manifests::{Crate, CrateRoot};
+pub use roles::{is_example_path, is_example_word, is_test_path};
+pub(crate) use source_files::not_source;
+use source_files::{Indexed, index_found};
+pub use stats::{BuildProgress, BuildStats, LanguageStats};
+
+mod manifests;
+mod roles;
+mod source_files;
+mod stats;
+
+/// Source files larger than this are left out (generated code, vendored bundles).
+pub const MAX_SOURCE_BYTES: u64 = 1024 * 1024;
+
+/// Most source files a full build walks to by default: in a larger tree (a home folder
+/// opened as the workspace) the walk takes no more, and the build says so. Files and folders
+/// that appear on disk later fill no more than the room left; documents opened in the editor
+/// are still added.
+pub const MAX_INDEXED_FILES: usize = 50_000;
+
+/// One indexed file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct IndexedFile {
+    /// Workspace-relative path with `/` separators.
+    pub path: String,
+    /// Its language.
+    pub language: Language,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Lines.
+    pub lines: u32,
+    /// xxh3 of the content.
+    pub hash: u64,
+    /// What the queries found.
+    pub symbols: FileSymbols,
+    /// Word counts of the whole text, for lexical ranking.
+    pub terms: Vec<(String, u32)>,
+    /// Total words.
+    pub word_count: u32,
+    /// The header phrase that says a tool writes this file (`@generated`, `DO NOT EDIT`), if
+    /// one does: a change belongs in what it is generated from.
+    pub generated: Option<String>,
+}
+
+impl IndexedFile {
+    /// Indexes one file's content.
+    pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
+        let text = String::from_utf8_lossy(source);
+        let symbols = match extract::parse(language, text.as_bytes(), None) {
+            Some(tree) => extract::extract(language, &tree, text.as_bytes()),
+            None => FileSymbols::default(),
+        };
+        Self::with_symbols(path, language, source, &text, symbols)
+    }
+
+    /// Builds the entry from already extracted symbols (an incremental parse).
+    pub fn with_symbols(path: &str, language: Language, source: &[u8], text: &str, symbols: FileSymbols) -> Self {
+        let (terms, word_count) = terms::word_counts(text);
+        Self {
+            path: path.to_owned(),
+            language,
+            bytes: source.len() as u64,
+            lines: text.lines().count() as u32,
+            hash: xxhash_rust::xxh3::xxh3_64(source),
+            symbols,
+            terms,
+            word_count,
+            generated: generated_marker(text).map(str::to_owned),
+        }
+    }
+
+    /// True for test code: under a `test`/`tests` folder (or a benchmarks one) or named like a test.
+    pub fn is_test(&self) -> bool {
+        is_test_path(&self.path)
+    }
+}
+
+/// How other code reaches a file's definitions (see [`Index::import_hint`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportHint {
+    /// The module to import from: a Rust module path, a Java package, a script specifier
+    /// (`tokio::sync`, `@ui/button`).
+    Module(String),
+    /// The npm package of a monorepo the file belongs to (`@demo/core`).
+    Package(String),
+}
+
+/// The index of one workspace.
+#[derive(Debug, Clone)]
+pub struct Index {
+    root: PathBuf,
+    files: BTreeMap<String, Arc<IndexedFile>>,
+    modules: Modules,
+    manifests: Manifests,
+    /// How the last full build went.
+    pub stats: BuildStats,
+}
+
+/// A folder read again from disk, not yet current: see [`Index::read_folder`].
+pub struct FolderRead {
+    root: PathBuf,
+    /// The folder, ending in `/` (`""`: the workspace).
+    below: String,
+    indexed: Vec<Indexed>,
+    manifests: Manifests,
+}
+
+impl Index {
+    /// Indexes every source file below `root` (up to [`MAX_INDEXED_FILES`]), reusing `cache`
+    /// entries whose content hash matches.
+    pub fn build(root: &Path, cache: Option<&IndexCache>) -> Self {
+        Self::build_limited(root, cache, MAX_INDEXED_FILES)
+    }
+
+    /// [`Index::build`] taking at most `max_files` source files from the walk (in path order,
+    /// so the same ones each time), with the manifests that cover them.
+    pub fn build_limited(root: &Path, cache: Option<&IndexCache>, max_files: usize) -> Self {
+        Self::build_observed(root, cache, max_files, &BuildProgress::default())
+    }
+
+    /// [`Index::build_limited`], saying in `progress` how far it has come.
+    pub fn build_observed(root: &Path, cache: Option<&IndexCache>, max_files: usize, progress: &BuildProgress) -> Self {
+        let started = Instant::now();
+        let (found, manifests, limited) = walk(root, "", max_files);
+        progress.walked(found.len());
+        let manifests = Manifests::from_paths(manifests);
+        let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
+        let cached = |relative: &str, hash: u64, language: Language| {
+            let cached = cache?.get(hash, language)?;
+            Some(Arc::new(IndexedFile { path: relative.to_owned(), ..cached.clone() }))
+        };
+        let results: Vec<(Indexed, u64)> = found
+            .par_iter()
+            .map(|file| {
+                let started = Instant::now();
+                let result = index_found(file, &cached);
+                progress.indexed_one();
+                (result, started.elapsed().as_micros() as u64)
+            })
+            .collect();
+        let mut files = BTreeMap::new();
+        let mut cpu_micros: BTreeMap<&'static str, u64> = BTreeMap::new();
+        for (result, micros) in results {
+            match result {
+                Ok((file, from_cache)) => {
+                    stats.cache_hits += usize::from(from_cache);
+                    *cpu_micros.entry(file.language.name()).or_default() += micros;
+                    files.insert(file.path.clone(), file);
+                }
+                Err(skipped) => stats.skipped.push(skipped),
+            }
+        }
+        let modules = manifests.read(root, &mut stats.skipped);
+        let mut index = Self { root: root.to_owned(), files, modules, manifests, stats };
+        index.stats.files = index.files.len();
+        index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
+        index.stats.languages = index.language_stats();
+        for (language, micros) in cpu_micros {
+            if let Some(entry) = index.stats.languages.get_mut(language) {
+                entry.cpu_ms = micros / 1000;
+            }
+        }
+        index.stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        index
+    }
+
+    fn language_stats(&self) -> BTreeMap<String, LanguageStats> {
+        let mut languages: BTreeMap<String, LanguageStats> = BTreeMap::new();
+        for file in self.files.values() {
+            let entry = languages.entry(file.language.name().to_owned()).or_default();
+            entry.files += 1;
+            entry.bytes += file.bytes;
+            entry.definitions += file.symbols.definitions.len();
+            entry.references += file.symbols.references.len();
+            entry.parse_errors += u64::from(file.symbols.parse_errors);
+        }
+        languages
+    }
+
+    /// Fills each language's `imports` and `resolved_imports` in [`Index::stats`]: every
+    /// import is resolved, so a report asks for it; building and ranking do not.
+    pub fn count_imports(&mut self) {
+        let table = self.module_table();
+        let mut counts: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
+        for file in self.files.values() {
+            let entry = counts.entry(file.language.name()).or_default();
+            for import in &file.symbols.imports {
+                entry.0 += 1;
+                entry.1 += usize::from(!self.resolve_import(file, import, &table).is_empty());
+            }
+        }
+        for (language, (imports, resolved)) in counts {
+            if let Some(entry) = self.stats.languages.get_mut(language) {
+                entry.imports = imports;
+                entry.resolved_imports = resolved;
+            }
+        }
+    }
+
+    /// The unit `path` belongs to: its Java package, Rust module path (`tokio::sync::mpsc`),
+    /// TypeScript path alias or folder.
+    pub fn module_of(&self, path: &str) -> Option<String> {
+        Some(self.module_for(self.files.get(path)?))
+    }
+
+    /// The unit `file` belongs to, whether indexed or not (a file a run has just written).
+    pub fn module_for(&self, file: &IndexedFile) -> String {
+        self.modules().module_of(&file.path, file.language, &file.symbols)
+    }
+
+    /// The module to import what `file` defines from, when that says more than its folder
+    /// (a Rust module path, a Java package, a TypeScript specifier through a path alias:
+    /// `@ui/button`).
+    pub fn import_module(&self, file: &IndexedFile) -> Option<String> {
+        if matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
+            return self.modules().script_specifier(&file.path);
+        }
+        let module = self.module_for(file);
+        let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        (module != folder).then_some(module)
+    }
+
+    /// The npm package of the workspace a script belongs to, in a monorepo (see
+    /// [`Modules::script_package`]); none for other languages.
+    pub fn script_package(&self, file: &IndexedFile) -> Option<String> {
+        matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript)
+            .then(|| self.modules.script_package(&file.path).map(str::to_owned))
+            .flatten()
+    }
+
+    /// How other code reaches `file`'s definitions: the module to import them from, else, in
+    /// a monorepo, the npm package it belongs to.
+    pub fn import_hint(&self, file: &IndexedFile) -> Option<ImportHint> {
+        self.import_module(file).map(ImportHint::Module).or_else(|| self.script_package(file).map(ImportHint::Package))
+    }
+
+    /// Rust module paths and Java packages, each with its files, for resolving imports.
+    pub fn module_table(&self) -> ModuleTable {
+        let mut table = ModuleTable::new();
+        for file in self.files.values() {
+            let module = match file.language {
+                Language::Rust => self.modules().rust_module(&file.path),
+                Language::Java => file.symbols.package.clone(),
+                _ => None,
+            };
+            if let Some(module) = module {
+                table.entry(module).or_default().push(file.path.clone());
+            }
+        }
+        table
+    }
+
+    /// The workspace files an import of `file` names (none for imports from outside).
+    pub fn resolve_import(&self, file: &IndexedFile, import: &str, table: &ModuleTable) -> Vec<String> {
+        let mut named =
+            self.modules().resolve(&file.path, file.language, import, table, |p| self.files.contains_key(p));
+        named.retain(|path| *path != file.path);
+        named
+    }
+
+    /// Each path written out in `file`'s Rust code (`crate::sync::acquire`, `entry::test` after
+    /// `mod entry;`, `sync::acquire` after `use crate::sync;`) with the files it leads to: its
+    /// first name is read through the file's `use` declarations, then resolved as an import is.
+    pub fn resolve_written_paths<'f>(&self, file: &'f IndexedFile, table: &ModuleTable) -> Vec<(&'f str, Vec<String>)> {
+        let bindings: Vec<(String, String)> =
+            file.symbols.imports.iter().flat_map(|import| rust_use_bindings(import)).collect();
+        file.symbols
+            .written_paths
+            .iter()
+            .map(|path| {
+                let (first, rest) = path.split_once("::").unwrap_or((path, ""));
+                let imported = bindings.iter().find(|(name, _)| name == first).map(|(_, target)| match rest {
+                    "" => target.clone(),
+                    rest => format!("{target}::{rest}"),
+                });
+                (path.as_str(), self.resolve_import(file, imported.as_deref().unwrap_or(path), table))
+            })
+            .collect()
+    }
+
+    /// The workspace root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every indexed file, by path.
+    pub fn files(&self) -> impl Iterator<Item = &Arc<IndexedFile>> {
+        self.files.values()
+    }
+
+    /// Number of indexed files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// One file.
+    pub fn file(&self, path: &str) -> Option<&Arc<IndexedFile>> {
+        self.files.get(path)
+    }
+
+    /// The Rust crates found.
+    pub fn crates(&self) -> &[Crate] {
+        self.modules.crates()
+    }
+
+    /// The npm packages found: each `package.json`'s folder and the name it gives.
+    pub fn packages(&self) -> &[(String, String)] {
+        self.modules.packages()
+    }
+
+    /// Re-indexes one file from its current text (an editor buffer, or the disk after a save).
+    /// Files that are not source files of a known language are ignored.
+    pub fn update(&mut self, path: &str, source: &[u8]) {
+        if let Some(language) = Language::of_path(path) {
+            self.insert(IndexedFile::from_source(path, language, source));
+        }
+    }
+
+    /// Puts an already built entry in place (e.g. from an incremental parse).
+    pub fn insert(&mut self, file: IndexedFile) {
+        self.put(Arc::new(file));
+    }
+
+    fn put(&mut self, file: Arc<IndexedFile>) {
+        let redeclares = file.language == Language::Rust
+            && self
+                .files
+                .get(&file.path)
+                .is_none_or(|old| old.symbols.module_declarations != file.symbols.module_declarations);
+        self.files.insert(file.path.clone(), file);
+        if redeclares {
+            self.modules.forget_declared();
+        }
+    }
+
+    /// Forgets a deleted file.
+    pub fn remove(&mut self, path: &str) {
+        if self.files.remove(path).is_some_and(|old| old.language == Language::Rust) {
+            self.modules.forget_declared();
+        }
+    }
+
+    /// Reads the crates' and TypeScript configurations again, after one changed, came or went
+    /// (a `tsconfig.json` may extend another, so all of them).
+    fn reread_manifests(&mut self) {
+        let mut unreadable = Vec::new();
+        self.modules = self.manifests.read(&self.root, &mut unreadable);
+        for (path, why) in unreadable {
+            tracing::warn!("{path}: {why}");
+        }
+    }
+
+    /// The module knowledge, Rust files given the module paths their crates' `mod`
+    /// declarations give them (followed again after a change, when first needed).
+    fn modules(&self) -> &Modules {
+        self.modules.ensure_declared(|| {
+            self.files
+                .values()
+                .filter(|file| file.language == Language::Rust)
+                .map(|file| (file.path.as_str(), file.symbols.module_declarations.as_slice()))
+                .collect()
+        });
+        &self.modules
+    }
+
+    /// Re-reads one path from disk: a file the walk would index is indexed again; anything
+    /// else there (gone, ignored, too large, a link, a FIFO) is forgotten, and a folder that
+    /// went away takes every file below it along. A `Cargo.toml` or `tsconfig*.json` indexes
+    /// nothing: the manifests are read again when it is (or was) one the walk would take.
+    pub fn refresh_from_disk(&mut self, path: &str) {
+        self.refresh_from_disk_keeping(path, &|_| false);
+    }
+
+    /// [`Index::refresh_from_disk`], leaving the files `keep` names as they are indexed when
+    /// a folder is read again (documents open in the editor: their buffers are their truth).
+    pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
+        let absolute = self.root.join(path);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if is_manifest(name) {
+            let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
+            // Noted first, so the folder read below finds the manifests as listed and the
+            // manifests are read again once.
+            let noted = self.manifests.note(path, present);
+            // One at the top of a folder named like build output opens or closes the folder.
+            if let Some(folder) = output_folder_of_manifest(path)
+                && let Some(read) = self.read_folder(folder)
+            {
+                self.apply_folder(read, keep);
+            }
+            if noted {
+                self.reread_manifests();
+            }
+            return;
+        }
+        if let Some(folder) = self.folder_read_for(path) {
+            if let Some(read) = self.read_folder(&folder) {
+                self.apply_folder(read, keep);
+            }
+            return;
+        }
+        // A base a `tsconfig.json` extends (`tsconfig.base.json`, or any name it gives).
+        let extended = self.modules.is_tsconfig_base(path);
+        if extended || named_like_tsconfig(name) {
+            if extended || walkable(&self.root, path) {
+                self.reread_manifests();
+            }
+            return;
+        }
+        match absolute.symlink_metadata() {
+            // A tree whose build met the file limit takes no new file from disk once full;
+            // documents opened in the editor still come in (see `LiveIndex::open`).
+            Ok(_) if !self.files.contains_key(path) && self.stats.file_limit.is_some_and(|max| self.len() >= max) => {}
+            Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
+                match std::fs::read(&absolute) {
+                    Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(path, &bytes).is_none() => {
+                        self.update(path, &bytes)
+                    }
+                    _ => self.remove(path),
+                }
+            }
+            Ok(_) => self.remove(path),
+            // Gone, and with it whatever was below it, as if its folder were read again empty.
+            Err(_) => {
+                self.remove(path);
+                self.apply_folder(self.nothing_below(path), &|_| false);
+            }
+        }
+    }
+
+    /// Whether a change to `relative` changes more of the index than its own entry: what
+    /// [`shapes_the_index`] says by name, or a configuration a `tsconfig.json` extends.
+    pub fn shapes(&self, relative: &str) -> bool {
+        shapes_the_index(relative) || self.modules.is_tsconfig_base(relative)
+    }
+
+    /// Whether a change on disk at `path` can change the index: one to a file it holds or
+    /// would take, to one that [shapes](Index::shapes) it, or to a folder, here or gone (not
+    /// `package-lock.json`, nor a file written into `node_modules/`).
+    pub fn concerns(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        // A manifest counts where the walk would take it, or where one was: not each
+        // `package.json` an `npm install` writes into `node_modules/`.
+        let shapes = if is_manifest(name) {
+            self.manifests.lists(path) || walkable(&self.root, path)
+        } else {
+            self.shapes(path)
+        };
+        self.files.contains_key(path) || shapes || indexable(&self.root, path) || self.root.join(path).is_dir() || {
+            let below = format!("{path}/");
+            self.indexed_below(&below).next().is_some()
+                || self.manifests.any_below(&below)
+                || self.modules.has_tsconfig_base_below(&below)
+        }
+    }
+
+    /// The folder (`""`: the workspace) a change at `path` makes the index read again as a
+    /// whole: a folder that appeared (moved, renamed or generated comes as one event, not one
+    /// per file), the folder of an edited ignore file, or a folder named like build output
+    /// whose project manifest came or went. None for any other change.
+    pub fn folder_read_for(&self, path: &str) -> Option<String> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        // A `package.json` lays out no modules: at the top of a folder named like build
+        // output it only opens or closes the folder, whose walk lists it with the manifests.
+        if is_manifest(name) && name != "package.json" {
+            // Read again with the manifests (see `Index::refresh_from_disk`).
+            None
+        } else if let Some(folder) = output_folder_of_manifest(path) {
+            // It makes the folder source, or build output again.
+            Some(folder.to_owned())
+        } else if let Some(folder) = ruled_folder(path) {
+            Some(folder.to_owned())
+        } else {
+            self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_dir()).then(|| path.to_owned())
+        }
+    }
+
+    /// Reads the folder at `path` (`""`: the workspace) as the walk would, without changing
+    /// the index, so it can be done while others read the index; [`Index::apply_folder`]
+    /// makes it current. Files whose content is as indexed are not parsed. None when the walk
+    /// would not enter the folder and neither an indexed file nor a tsconfig base lies in it.
+    pub fn read_folder(&self, path: &str) -> Option<FolderRead> {
+        if !path.is_empty() && !walkable_folder(&self.root, path) {
+            // Nothing in it is indexed now, but a tsconfig base may be (`.config/tsconfig.json`),
+            // or files were before (a `build` folder whose `package.json` went).
+            let empty = self.nothing_below(path);
+            let held = self.indexed_below(&empty.below).next().is_some() || self.manifests.any_below(&empty.below);
+            return (held || self.modules.has_tsconfig_base_below(&empty.below)).then_some(empty);
+        }
+        let below = below_folder(path);
+        // A tree whose build met the file limit keeps to it: a folder read again takes no more
+        // than the files it held and the room left (a tarball unpacked in a home folder).
+        let limit = match self.stats.file_limit {
+            // The room the limit leaves beside everything indexed outside the folder.
+            Some(max) => max.saturating_sub(self.len() - self.indexed_below(&below).count()),
+            None => usize::MAX,
+        };
+        let (found, manifests, _) = walk(&self.root, path, limit);
+        let files = &self.files;
+        let unchanged =
+            |relative: &str, hash: u64, _: Language| files.get(relative).filter(|f| f.hash == hash).cloned();
+        Some(FolderRead {
+            root: self.root.clone(),
+            below,
+            indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
+            manifests: Manifests::from_paths(manifests),
+        })
+    }
+
+    /// A read of the folder at `path` that found nothing in it.
+    fn nothing_below(&self, path: &str) -> FolderRead {
+        FolderRead {
+            root: self.root.clone(),
+            below: below_folder(path),
+            indexed: Vec::new(),
+            manifests: Manifests::default(),
+        }
+    }
+
+    /// Makes a [`Index::read_folder`] current: files below the folder that are indexed and
+    /// were not found are forgotten, those found are indexed. Files `keep` names (documents
+    /// open in the editor, whose buffers are their truth) stay as they are. A read of
+    /// another workspace changes nothing.
+    pub fn apply_folder(&mut self, read: FolderRead, keep: &dyn Fn(&str) -> bool) {
+        if read.root != self.root {
+            return;
+        }
+        let taken: std::collections::HashSet<&str> = read
+            .indexed
+            .iter()
+            .map(|result| match result {
+                Ok((file, _)) => file.path.as_str(),
+                Err((path, _)) => path.as_str(),
+            })
+            .collect();
+        let gone: Vec<String> = self
+            .indexed_below(&read.below)
+            .filter(|file| !taken.contains(file.as_str()) && !keep(file))
+            .cloned()
+            .collect();
+        for file in gone {
+            self.remove(&file);
+        }
+        for result in read.indexed {
+            match result {
+                Ok((file, _)) if keep(&file.path) => {}
+                Ok((file, _)) if self.files.get(&file.path).is_some_and(|known| Arc::ptr_eq(known, &file)) => {}
+                Ok((file, _)) => self.put(file),
+                Err((path, _)) if keep(&path) => {}
+                Err((path, why)) => {
+                    tracing::debug!("{path}: {why}");
+                    self.remove(&path);
+                }
+            }
+        }
+        let holds_base = self.modules.has_tsconfig_base_below(&read.below);
+        if self.manifests.replace_below(&read.below, read.manifests) || holds_base {
+            self.reread_manifests();
+        }
+    }
+
+    /// The indexed files below the folder `below` (ending in `/`, or `""` for all of them).
+    fn indexed_below<'a>(&'a self, below: &'a str) -> impl Iterator<Item = &'a String> {
+        // Files below sort together right after `below`: a range, not a scan.
+        let from: (Bound<&str>, Bound<&str>) = (Bound::Included(below), Bound::Unbounded);
+        self.files.range::<str, _>(from).map(|(file, _)| file).take_while(move |file| file.starts_with(below))
+    }
+}
+
+/// Whether a change to `relative` changes more of the index than its own entry, by its name:
+/// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json`
+/// base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
+/// project manifest that makes a folder named like build output source (`build/package.json`).
+/// A base of another name is known to the index ([`Index::shapes`]).
+pub fn shapes_the_index(relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    is_manifest(name)
+        || named_like_tsconfig(name)
+        || ruled_folder(relative).is_some()
+        || output_folder_of_manifest(relative).is_some()
+}
+
+/// Whether a file named `name` is named like a TypeScript configuration (`tsconfig.base.json`).
+fn named_like_tsconfig(name: &str) -> bool {
+    name.starts_with("tsconfig") && name.ends_with(".json")
+}
+
+/// The prefix of the paths below the folder `path`: `path/`, or `""` for the workspace.
+fn below_folder(path: &str) -> String {
+    if path.is_empty() { String::new() } else { format!("{path}/") }
+}
+
+#[cfg(test)]
+mod tests;
