@@ -1,0 +1,160 @@
+//! Telling code from data inside code: which lines of a pasted block read as code rather
+//! than as a log's prose, and where the string literals lie whose words are data.
+
+/// Where each line of a code block ends, and whether it reads as code rather than as a log's
+/// prose (`IllegalArgumentException: Minimum width is 7`, `cargo run --release`): code holds
+/// code punctuation.
+pub(super) fn code_lines(block: &str) -> Vec<(usize, bool)> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for line in block.split_inclusive('\n') {
+        start += line.len();
+        lines.push((start, line.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$'])));
+    }
+    lines
+}
+
+/// Whether the line holding byte `at` reads as code (see [`code_lines`]).
+pub(super) fn line_reads_as_code(lines: &[(usize, bool)], at: usize) -> bool {
+    let line = lines.partition_point(|(end, _)| *end <= at);
+    lines.get(line).is_some_and(|(_, code)| *code)
+}
+
+/// The contents of the string literals in code, as byte ranges, in order.
+/// A double-quoted string ends at its line's end if it is not closed before, and `\"` does
+/// not close it. A single quote opens a string (JavaScript's, Python's `'Invalid email'`)
+/// only where a value starts, after `(`, `,`, `=`, `:`, `[`, `{`, `?` or `+` or at the line's
+/// start, and only if it closes on its line: so Rust's lifetimes (`&'a str`, `impl<'a>`) and
+/// an apostrophe (`don't`) open none, and a quote in a character literal (`'"'`, `b'"'`)
+/// opens no double-quoted string.
+pub(super) fn string_literals(code: &str) -> Vec<(usize, usize)> {
+    let bytes = code.as_bytes();
+    let mut spans = Vec::new();
+    // Where the open string's contents start, and its quote.
+    let mut open: Option<(usize, u8)> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        match (bytes[at], open) {
+            (b'\n', Some((start, _))) => {
+                spans.push((start, at));
+                open = None;
+            }
+            (b'\\', Some(_)) => at += 1,
+            (quote, Some((start, opening))) if quote == opening => {
+                spans.push((start, at));
+                open = None;
+            }
+            (b'"', None) if at > 0 && bytes[at - 1] == b'\'' && bytes.get(at + 1) == Some(&b'\'') => {}
+            (b'"', None) => open = Some((at + 1, b'"')),
+            (b'\'', None) if starts_a_value(&bytes[..at]) && closes_on_its_line(&bytes[at + 1..]) => {
+                open = Some((at + 1, b'\''));
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    if let Some((start, _)) = open {
+        spans.push((start, bytes.len()));
+    }
+    spans
+}
+
+/// Whether a value starts after `before`: its last character other than a space or tab is
+/// one that precedes an argument or operand (`(`, `,`, `=`, `:`, `[`, `{`, `?`, `+`), or a
+/// line starts there.
+fn starts_a_value(before: &[u8]) -> bool {
+    match before.iter().rev().find(|byte| !matches!(byte, b' ' | b'\t')) {
+        None | Some(b'\n') => true,
+        Some(byte) => matches!(byte, b'(' | b',' | b'=' | b':' | b'[' | b'{' | b'?' | b'+'),
+    }
+}
+
+/// Whether a single-quoted string whose contents start `after` closes before its line ends.
+fn closes_on_its_line(after: &[u8]) -> bool {
+    let mut escaped = false;
+    for byte in after {
+        match byte {
+            b'\n' => return false,
+            b'\'' if !escaped => return true,
+            _ => escaped = *byte == b'\\' && !escaped,
+        }
+    }
+    false
+}
+
+/// The string literal among `spans` (see [`string_literals`]) that holds the byte `at`.
+pub(super) fn string_holding(spans: &[(usize, usize)], at: usize) -> Option<(usize, usize)> {
+    let after = spans.partition_point(|(start, _)| *start <= at);
+    spans[..after].last().copied().filter(|(_, end)| at < *end)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::context::issue::analyze;
+    use crate::context::issue::tests::symbol;
+
+    #[test]
+    fn plain_words_of_a_log_pasted_in_a_block_are_not_names() {
+        let query = analyze(
+            "abbreviate throws\n```\njava.lang.IllegalArgumentException: Minimum abbreviation width is 7\n\
+             $ cargo run --release\nlet total = compute(offset);\n```\n",
+        );
+        for name in ["IllegalArgumentException", "total", "compute", "offset", "cargo", "release"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
+        }
+        for word in ["Minimum", "abbreviation", "width"] {
+            assert!(symbol(&query, word).is_none(), "{word}: {:?}", query.symbols);
+        }
+        assert!(query.terms.iter().any(|(term, _)| term == "abbreviation"), "its words still count");
+    }
+
+    #[test]
+    fn words_in_string_literals_of_code_are_not_names() {
+        let query = analyze(
+            "email accepts consecutive dots\n`z.string().email().parse(\"a..b@example.com\")` passes.\n\
+             ```ts\nconst url = \"see \\\"docs.page\\\" at https://docs.rs\"; check(url.length);\n```\n",
+        );
+        for name in ["string", "email", "parse", "url", "check", "length"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
+        }
+        for data in ["example", "com", "docs", "page"] {
+            assert!(symbol(&query, data).is_none(), "{data}: {:?}", query.symbols);
+        }
+        // What is spelt like code stays a name, quoted or not.
+        let message = analyze("panic\n```\nError(\"expected BEGIN_OBJECT from JsonReader.peek\")\n```\n");
+        for name in ["BEGIN_OBJECT", "JsonReader", "peek"] {
+            assert!(symbol(&message, name).is_some(), "{name}: {:?}", message.symbols);
+        }
+        assert!(symbol(&message, "expected").is_none(), "{:?}", message.symbols);
+        // A string that holds a name alone, and a name in backticks, are names; a quote in a
+        // character literal opens no string, and a string closes at its line's end.
+        let code = analyze(
+            "bad input\n```rust\nif c == '\"' { return lexer.read_token(); }\nlet e = \"unknown variant `Foo`, expected one of `Bar`\";\n\
+             config.get(\"timeout\");\nlet open = \"never closed\nparse(input);\n```\n",
+        );
+        for name in ["lexer", "read_token", "Foo", "Bar", "timeout", "get", "parse"] {
+            assert!(symbol(&code, name).is_some(), "{name}: {:?}", code.symbols);
+        }
+        for data in ["unknown", "variant", "never", "closed"] {
+            assert!(symbol(&code, data).is_none(), "{data}: {:?}", code.symbols);
+        }
+        assert!(query.terms.iter().any(|(term, _)| term == "example"), "its words still count");
+
+        // Single-quoted strings where a value starts; lifetimes and apostrophes are no strings.
+        let script = analyze(
+            "rejects valid emails\n```ts\nexpect(() => schema.parse('first.last@example.com')).toThrow('Invalid email');\n\
+             const opts = { mode: 'strict mode', retry: isTest ? 'never ever' : 'always' };\n```\n\
+             ```rust\nfn first<'a>(words: &'a [String], key: &'static str) -> &'a str { lookup(words) }\n\
+             guard(); // don't panic on bad_input\nmatch c { '(' => open_paren(), _ => other_char() }\n```\n",
+        );
+        for name in ["expect", "schema", "parse", "toThrow", "opts", "mode", "retry", "isTest"] {
+            assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
+        }
+        for name in ["first", "words", "String", "key", "lookup", "open_paren", "other_char", "panic", "bad_input"] {
+            assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
+        }
+        for data in ["last", "example", "Invalid", "email", "strict", "never", "ever"] {
+            assert!(symbol(&script, data).is_none(), "{data}: {:?}", script.symbols);
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! Reading an issue for what it names: code identifiers (with their qualifiers), file paths,
+//! stack-trace frames, and the words that describe the problem.
+//!
+//! The title is parted from the body and the template's noise left out (`template`); each
+//! part is split into prose, inline code and code blocks (`markdown`) and read for identifier
+//! chains (`chains`), told from data by the code around them (`code`), and for paths
+//! (`paths`) and stack frames (`frames`); the whole issue is read for the error messages it
+//! quotes (`messages`) and for what it is about (`topics`).
+
+mod chains;
+mod code;
+mod frames;
+mod markdown;
+mod messages;
+mod paths;
+mod template;
+#[cfg(test)]
+mod tests;
+mod topics;
+
+use std::collections::HashMap;
+
+use super::terms;
+use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
+use code::{code_lines, line_reads_as_code, string_holding, string_literals};
+use frames::java_frames;
+use markdown::{Region, regions};
+use messages::quoted_messages;
+use paths::{
+    SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, path_locations, path_mentions,
+};
+use template::without_template;
+use topics::{about_documentation, about_examples, about_tests};
+
+/// An identifier the issue names, e.g. `JoinSet::try_join_next` or `getNumberType()`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolMention {
+    /// The identifier itself (`try_join_next`).
+    pub name: String,
+    /// What qualified it, outermost first (`tokio`, `task`, `JoinSet`); empty if nothing.
+    pub qualifiers: Vec<String>,
+    /// How confident the text is that this is code: backticks and stack frames are surest.
+    pub weight: f64,
+    /// Used as a macro: invoked (`select!`) or as an attribute (`#[tokio::test]`), so it
+    /// names a macro definition, whatever else shares its name.
+    pub macro_use: bool,
+}
+
+/// What an issue names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IssueQuery {
+    /// Words for lexical matching, with weights (code-like words count more).
+    pub terms: Vec<(String, f64)>,
+    /// Identifiers that look like code, in the order the issue first gives them (its title
+    /// first).
+    pub symbols: Vec<SymbolMention>,
+    /// Paths and file names mentioned (`src/walk.rs`, `JsonParser.java`), with weights.
+    pub paths: Vec<(String, f64)>,
+    /// Whole words of the text, lower-cased (to match file stems like `semaphore`).
+    pub words: Vec<String>,
+    /// True when the issue is about tests.
+    pub about_tests: bool,
+    /// True when the issue is about example or demonstration programs: its title says so, or
+    /// it names a file under `examples/` or `demo/` (a "for example" in the body does not).
+    pub about_examples: bool,
+    /// Whether its prose speaks of documentation (`docs`, `javadoc`, `doctest`), so that the
+    /// pack shows documentation comments whole.
+    pub about_documentation: bool,
+    /// Word-for-word runs of the error and panic messages the issue quotes
+    /// (`a semaphore may not have more than MAX_PERMITS permits`), which the code that raises
+    /// them holds in a string.
+    pub messages: Vec<String>,
+    /// Paths the issue's prose gives of files in no language the index parses (`README.md`,
+    /// `editors/nvim/lua/plugin/init.lua`, `.github/workflows/ci.yml`, `Makefile`), in the
+    /// order first given: candidates, which name a file only where one is found.
+    pub other_files: Vec<String>,
+    /// Folders the issue's prose gives by their path (`src/runtime/scheduler/`,
+    /// `packages/core/src`), without a leading `./` or a trailing `/`: candidates, which name
+    /// a folder only where the workspace has one.
+    pub folders: Vec<String>,
+    /// Where the issue's paths with a line point (`src/walk.rs:12:5`, a Java frame's
+    /// `(Foo.java:12)`, a forge link's `#L12`, `.github/workflows/ci.yml:40`): each path as
+    /// [`IssueQuery::paths`] or [`IssueQuery::other_files`] spells it, with a line given for
+    /// it: a path the issue gives with several lines (frames of one file) comes once for
+    /// each, the first given first.
+    pub locations: Vec<(String, u32)>,
+}
+
+impl IssueQuery {
+    /// Whether the issue gives nothing to rank by: no words, names or paths.
+    pub fn gives_nothing(&self) -> bool {
+        self.terms.is_empty() && self.symbols.is_empty() && self.paths.is_empty()
+    }
+}
+
+/// How much of an issue's text is read.
+const MAX_ISSUE_CHARS: usize = 200_000;
+
+/// How many qualifiers of a chain are kept with each part (`a::b::c::D` keeps `b, c` for `D`
+/// when this is 2).
+const MAX_QUALIFIERS: usize = 3;
+
+/// Weight of the title's words relative to the body's.
+const TITLE_WEIGHT: f64 = 2.0;
+
+/// Reads an issue: the title (first line) counts more than the body.
+pub fn analyze(text: &str) -> IssueQuery {
+    // A pasted log can be megabytes; its start names what matters.
+    let text = match text.char_indices().nth(MAX_ISSUE_CHARS) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
+    let (title, body) = without_template(text);
+    let mut title_query = analyze_part(&title);
+    let body_query = analyze_part(&body);
+    for (_, weight) in &mut title_query.terms {
+        *weight *= TITLE_WEIGHT;
+    }
+    let mut query = merge(title_query, body_query, text);
+    // The issue's own words, its template's comments left out.
+    let prose = format!("{title}\n{body}");
+    query.other_files = other_file_mentions(&prose);
+    query.folders = folder_mentions(&prose);
+    query.locations = path_locations(&prose);
+    query
+}
+
+fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
+    let mut terms: HashMap<String, f64> = HashMap::new();
+    for (term, weight) in title.terms.into_iter().chain(body.terms) {
+        *terms.entry(term).or_default() += weight;
+    }
+    let mut symbols = Mentions::default();
+    for mention in title.symbols.into_iter().chain(body.symbols) {
+        symbols.note(mention.name, mention.qualifiers, mention.weight, mention.macro_use);
+    }
+    let mut paths: HashMap<String, f64> = HashMap::new();
+    for (path, weight) in title.paths.into_iter().chain(body.paths) {
+        *paths.entry(path).or_default() += weight;
+    }
+
+    let mut query = IssueQuery {
+        terms: terms.into_iter().collect(),
+        symbols: symbols.into_ordered(),
+        paths: paths.into_iter().collect(),
+        words: title.words.into_iter().chain(body.words).collect(),
+        about_tests: about_tests(whole),
+        about_examples: false,
+        about_documentation: about_documentation(whole),
+        messages: quoted_messages(whole),
+        other_files: Vec::new(),
+        folders: Vec::new(),
+        locations: Vec::new(),
+    };
+    query.about_examples = about_examples(whole, &query.paths);
+    query.terms.sort_by(|a, b| a.0.cmp(&b.0));
+    query.paths.sort_by(|a, b| a.0.cmp(&b.0));
+    query.words.sort();
+    query.words.dedup();
+    query
+}
+
+/// Identifiers met so far, each once by name and qualifiers: its surest weight, whether any
+/// mention used it as a macro, and when it was first met.
+#[derive(Default)]
+struct Mentions(HashMap<(String, Vec<String>), (f64, bool, usize)>);
+
+impl Mentions {
+    fn note(&mut self, name: String, qualifiers: Vec<String>, weight: f64, macro_use: bool) {
+        let met = self.0.len();
+        let entry = self.0.entry((name, qualifiers)).or_insert((0.0, false, met));
+        *entry = (entry.0.max(weight), entry.1 || macro_use, entry.2);
+    }
+
+    /// The mentions, in the order they were first met.
+    fn into_ordered(self) -> Vec<SymbolMention> {
+        let mut mentions: Vec<_> = self.0.into_iter().collect();
+        mentions.sort_by_key(|(_, (_, _, met))| *met);
+        mentions
+            .into_iter()
+            .map(|((name, qualifiers), (weight, macro_use, _))| SymbolMention { name, qualifiers, weight, macro_use })
+            .collect()
+    }
+}
+
+/// Reads one part of an issue.
+fn analyze_part(text: &str) -> IssueQuery {
+    let mut query = IssueQuery::default();
+    let mut symbols = Mentions::default();
+    let mut term_weights: HashMap<String, f64> = HashMap::new();
+    let mut paths: HashMap<String, f64> = HashMap::new();
+
+    for frame in java_frames(text) {
+        *paths.entry(frame.0).or_default() += 2.0;
+        symbols.note(frame.1, Vec::new(), 1.0, false);
+    }
+    for (region, piece) in regions(text) {
+        let region_weight: f64 = match region {
+            Region::InlineCode => 1.0,
+            Region::Prose => 0.8,
+            Region::CodeBlock => 0.5,
+        };
+        for word in path_mentions(piece) {
+            *paths.entry(word).or_default() += region_weight.max(0.8);
+        }
+        let rewritten = without_generic_qualifiers(piece);
+        let piece: &str = &rewritten;
+        let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
+        let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
+        for (at, chain) in chains(piece) {
+            let after = &piece[at + chain.len()..];
+            let called = after.starts_with('(');
+            let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+            let macro_use = is_macro_use(&piece[..at], chain, after, region);
+            // Text in a string literal is data (`"a@example.com"`): its words count, and a name
+            // is only what the string holds alone (`"timeout"`), quotes in backticks
+            // (`"unknown variant `Foo`"`) or spells like code (`"expected BEGIN_OBJECT"`).
+            let quoted = string_holding(&strings, at).map(|(start, end)| &piece[start..end]);
+            let spelt_like_code = parts.iter().any(|p| looks_like_code(p));
+            let is_code = match quoted {
+                Some(content) => {
+                    spelt_like_code || content.trim() == chain || (piece[..at].ends_with('`') && after.starts_with('`'))
+                }
+                None => {
+                    // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
+                    // nothing by its plain words.
+                    let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
+                    region == Region::InlineCode
+                        || block_word
+                        || called
+                        || macro_use
+                        || parts.len() > 1
+                        || spelt_like_code
+                }
+            };
+            let lexical_weight = if is_code { 1.5 } else { 1.0 };
+            // A file's extension (`md` of `README.md`, `rs` of `lib.rs`) is no word of the issue.
+            let lexical = match chain.rsplit_once('.') {
+                Some((name, extension)) if !called && is_file_extension(extension) => name,
+                _ => chain,
+            };
+            for word in terms::words(lexical) {
+                *term_weights.entry(word).or_default() += lexical_weight;
+            }
+            if !is_code {
+                continue;
+            }
+            // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
+            for (position, part) in parts.iter().enumerate() {
+                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
+                    continue;
+                }
+                // The nearest qualifiers say enough, and a long chain stays linear.
+                let qualifiers =
+                    parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
+                let last = position + 1 == parts.len();
+                let weight = region_weight * if last { 1.0 } else { 0.7 };
+                symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
+            }
+        }
+    }
+
+    let lower = text.to_ascii_lowercase();
+    query.words = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() > 2)
+        .map(str::to_owned)
+        .collect();
+    query.words.sort();
+    query.words.dedup();
+    query.terms = term_weights.into_iter().collect();
+    query.terms.sort_by(|a, b| a.0.cmp(&b.0));
+    query.symbols = symbols.into_ordered();
+    query.paths = paths.into_iter().collect();
+    query.paths.sort_by(|a, b| a.0.cmp(&b.0));
+    query
+}

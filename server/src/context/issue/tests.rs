@@ -1,0 +1,123 @@
+//! Reading whole issues: bounds on what is read, identifiers with their qualifiers, the
+//! weights of words, and a property test over any text.
+
+use proptest::strategy::Strategy as _;
+
+use super::*;
+use crate::context::issue::messages::{MAX_MESSAGES, MIN_MESSAGE_WORDS};
+use crate::context::issue::paths::{MAX_FOLDERS, MAX_OTHER_FILES};
+
+pub(super) fn symbol<'a>(query: &'a IssueQuery, name: &str) -> Option<&'a SymbolMention> {
+    query.symbols.iter().find(|s| s.name == name)
+}
+
+#[test]
+fn pathological_issues_are_read_in_bounded_form() {
+    let chain = vec!["part"; 5_000].join(".");
+    let query = analyze(&format!("Crash in `{chain}`"));
+    assert!(query.symbols.iter().all(|s| s.qualifiers.len() <= MAX_QUALIFIERS));
+    assert!(query.symbols.iter().any(|s| s.name == "part" && s.qualifiers == ["part", "part", "part"]));
+    // Half a megabyte of inline code and a log past the cap: the start is what is read.
+    let ticks = "`a` ".repeat(150_000);
+    let query = analyze(&format!("`JoinSet` leaks\n{ticks}`NeverReached`"));
+    assert!(symbol(&query, "JoinSet").is_some());
+    assert!(symbol(&query, "NeverReached").is_none(), "text past the cap is not read");
+}
+
+#[test]
+fn code_identifiers_with_their_qualifiers() {
+    let query = analyze(
+        "try_join_next for JoinSet\nThere is `poll_join_next`, and `JoinSet::join_next()` awaits; see mpsc::Receiver.",
+    );
+    assert!(symbol(&query, "try_join_next").is_some());
+    assert!(symbol(&query, "JoinSet").is_some());
+    assert_eq!(symbol(&query, "poll_join_next").unwrap().weight, 1.0);
+    let join_next = query.symbols.iter().find(|s| s.name == "join_next").unwrap();
+    assert_eq!(join_next.qualifiers, ["JoinSet"]);
+    assert_eq!(symbol(&query, "Receiver").unwrap().qualifiers, ["mpsc"]);
+    let deep = analyze("see `tokio::sync::mpsc::Sender`");
+    assert_eq!(symbol(&deep, "Sender").unwrap().qualifiers, ["tokio", "sync", "mpsc"]);
+    assert!(symbol(&query, "There").is_none() && symbol(&query, "awaits").is_none(), "English words are not code");
+    let named = analyze("README.md and src/lib.rs are wrong; `response.json()` fails");
+    let term = |word: &str| named.terms.iter().any(|(term, _)| term == word);
+    assert!(term("readme") && term("lib") && term("response"), "{:?}", named.terms);
+    assert!(!term("md") && !term("rs"), "a file's extension is no word: {:?}", named.terms);
+    assert!(term("json"), "a method called is a word: {:?}", named.terms);
+    let field = analyze("the `shared.lock` field is held across an await");
+    assert!(field.terms.iter().any(|(term, _)| term == "lock"), "a field is a word: {:?}", field.terms);
+    let dollar = analyze("Is `$InferZodRecordOutput` right? And `core.$ZodType`; a frame `Outer$Inner.run()`.");
+    assert!(symbol(&dollar, "$InferZodRecordOutput").is_some(), "{:?}", dollar.symbols);
+    assert_eq!(symbol(&dollar, "$ZodType").unwrap().qualifiers, ["core"]);
+    assert!(symbol(&dollar, "Inner").is_some() && symbol(&dollar, "$Inner").is_none(), "{:?}", dollar.symbols);
+    for malformed in ["$", "$$", "a.$", "$.a", "::$", "x$", "$1", "a::$b::", "`$`"] {
+        let _ = analyze(malformed);
+    }
+}
+
+#[test]
+fn lexical_terms_weigh_code_more() {
+    let query = analyze("Semaphore limits\nThe semaphore `MAX_PERMITS` limit");
+    let weight = |t: &str| query.terms.iter().find(|(w, _)| w == t).map(|(_, w)| *w);
+    assert_eq!(weight("semaphore"), Some(2.0 + 1.0), "twice in the title, once in the body");
+    assert_eq!(weight("max_permits"), Some(1.5));
+    assert_eq!(weight("permits"), Some(1.5));
+    assert!(query.words.contains(&"semaphore".to_owned()));
+}
+
+proptest::proptest! {
+    /// Any text, Markdown-shaped or not, is read without panicking, and what comes back
+    /// is drawn from it: names it holds, at most a few qualifiers, finite positive weights,
+    /// paths with forward slashes only.
+    #[test]
+    fn any_issue_text_is_read_into_names_it_holds(
+        pieces in proptest::collection::vec(proptest::prop_oneof![
+            proptest::sample::select(vec![
+                "`", "```", "```rust\n", "\n", "\r\n", "::", ".", "/", "#", "# ", "(", ")", "**", "[", "](", " ",
+                "src/lib.rs", "JoinSet", "try_join_next", "getNumberType()", "tokio::task::JoinSet::spawn",
+                "\tat com.fasterxml.jackson.core.JsonParser.nextToken(JsonParser.java:12)\n",
+                "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
+                "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
+                "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
+                "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<img src=", "Vec<",
+                "Error: ", "error[E0599]: ", "java.lang.IllegalStateException: ", "panicked at '", "' ", "{}",
+                "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
+                "README.md", ".github/workflows/ci.yml", "Makefile", "../", "e.g.", "v1.2.3", "clip.mp4:3",
+                "src/runtime/", "./packages/core", "and/or",
+            ]).prop_map(str::to_owned),
+            proptest::prelude::any::<String>(),
+        ], 0..40),
+    ) {
+        let text = pieces.concat();
+        let query = analyze(&text);
+        for (term, weight) in &query.terms {
+            proptest::prop_assert!(!term.is_empty() && weight.is_finite() && *weight > 0.0, "{term} {weight}");
+        }
+        for symbol in &query.symbols {
+            proptest::prop_assert!(!symbol.name.is_empty() && text.contains(&symbol.name), "{symbol:?}");
+            proptest::prop_assert!(symbol.qualifiers.len() <= MAX_QUALIFIERS, "{symbol:?}");
+            proptest::prop_assert!(symbol.weight.is_finite() && symbol.weight > 0.0, "{symbol:?}");
+        }
+        for (path, weight) in &query.paths {
+            proptest::prop_assert!(!path.is_empty() && weight.is_finite() && *weight > 0.0, "{path} {weight}");
+            // Paths are spelt as the index spells them, Windows ones too.
+            proptest::prop_assert!(!path.contains('\\'), "{path}");
+        }
+        // Other files are a few relative paths the text spells, whatever its separators.
+        proptest::prop_assert!(query.other_files.len() <= MAX_OTHER_FILES, "{:?}", query.other_files);
+        let unseparated = text.replace(['/', '\\'], "");
+        for path in &query.other_files {
+            proptest::prop_assert!(unseparated.contains(&path.replace('/', "")), "{path}");
+        }
+        proptest::prop_assert!(query.folders.len() <= MAX_FOLDERS, "{:?}", query.folders);
+        for folder in &query.folders {
+            proptest::prop_assert!(text.contains(folder.as_str()) && !folder.ends_with('/'), "{folder}");
+        }
+        // Messages are runs of the text's own words, a few and long enough to point somewhere.
+        proptest::prop_assert!(query.messages.len() <= MAX_MESSAGES);
+        for message in &query.messages {
+            let words: Vec<&str> = message.split(' ').collect();
+            proptest::prop_assert!(words.len() >= MIN_MESSAGE_WORDS && words.iter().all(|w| !w.is_empty()), "{message:?}");
+            proptest::prop_assert!(words.iter().all(|w| text.contains(w)), "{message:?}");
+        }
+    }
+}
