@@ -1,0 +1,100 @@
+//! The context pack: what the model reads first. Under a token budget, the full text of the
+//! best-ranked files, and a repository map (paths with the signatures of their most relevant
+//! definitions) for the files ranked after them. The split adapts: small top files leave
+//! room for a wide map; large ones take the budget and the map narrows.
+
+use std::fmt::Write;
+
+use super::index::Index;
+use super::issue::IssueQuery;
+use super::mentioned::Mentioned;
+use super::named::NamedFile;
+use super::rank::RankedFile;
+use map::repository_map;
+use shown::Shown;
+
+mod blocks;
+mod map;
+mod shown;
+
+/// Share of the model's context window the pack may take, in percent.
+const PACK_SHARE_PERCENT: usize = 30;
+/// The largest pack, in tokens, however large the window.
+const MAX_PACK_TOKENS: usize = 32_000;
+
+/// The pack's token budget for a model with a context window of `context_window` tokens.
+pub fn pack_budget(context_window: u32) -> usize {
+    (context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS)
+}
+
+/// Characters per token, roughly, for code and English.
+pub const CHARS_PER_TOKEN: usize = 4;
+/// Share of the budget full files may take at most.
+const FULL_FILES_SHARE: f64 = 0.7;
+/// A built pack.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ContextPack {
+    /// The text to put in the prompt.
+    pub text: String,
+    /// Files included in full: all of their code (a licence header, and what follows the
+    /// first lines of a long documentation comment, are left out).
+    pub full_files: Vec<String>,
+    /// Files too large for the budget, shown in the parts the issue points at or where the
+    /// words they share with it gather (the ranked ones are in the map too when it has room).
+    pub part_files: Vec<String>,
+    /// Files in the map: ranked ones, and those only listed for what the files shown use.
+    pub mapped_files: Vec<String>,
+    /// Estimated tokens of `text`.
+    pub tokens: usize,
+}
+
+/// Estimates the tokens of a text.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(CHARS_PER_TOKEN)
+}
+
+/// The heading of the pack's repository map.
+const MAP_HEADING: &str = "## Repository map (files ranked for this issue, with their main definitions)";
+/// The heading of the files shown, when all are shown in full.
+const FULL_HEADING: &str = "## The most relevant files, in full";
+/// The heading when some of the files are shown in part.
+const PARTS_HEADING: &str = "## The most relevant files, in full or in part";
+
+/// Builds the pack for `ranked` files and the `named` ones the index does not parse within
+/// `budget_tokens`; `read` gives a file's current text (the editor's buffer, or the disk),
+/// `None` when it cannot be read. The named files come first: in full when they are small
+/// enough, else by their path and size in the map.
+pub fn build_pack(
+    index: &Index,
+    ranked: &[RankedFile],
+    named: &[NamedFile],
+    issue: &IssueQuery,
+    budget_tokens: usize,
+    read: impl Fn(&str) -> Option<String>,
+) -> ContextPack {
+    let budget_chars = budget_tokens * CHARS_PER_TOKEN;
+    let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
+    let mentioned = Mentioned::new(issue);
+    let mut shown = Shown::default();
+    shown.add_named(named, issue, full_budget, &read);
+    shown.add_ranked(index, ranked, &mentioned, issue, full_budget, &read);
+    let uses = shown.uses(index);
+    let map_budget = budget_chars.saturating_sub(shown.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
+    let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
+    // Room the map did not take shows documentation that files shown whole left out.
+    shown.restore_docs(map_budget.saturating_sub(map_section.len()));
+
+    let mut text = String::new();
+    if !map_section.is_empty() {
+        let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
+    }
+    if !shown.is_empty() {
+        let heading = if shown.part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
+        let _ = write!(text, "{heading}\n\n{}", shown.text());
+    }
+    let tokens = estimate_tokens(&text);
+    ContextPack { text, full_files: shown.full_files, part_files: shown.part_files, mapped_files, tokens }
+}
+
+#[cfg(test)]
+mod tests;
