@@ -135,7 +135,7 @@ fn contract_lines(lines: &[&str]) -> Vec<bool> {
 }
 
 /// What a file shown whole leaves out of the long documentation comments of `text` (the file
-/// at `path`): of each longer than [`LONG_DOC_LINES`], what follows its first
+/// at `path`): of each longer than `LONG_DOC_LINES`, what follows its first
 /// [`KEPT_DOC_LINES`] lines, but its sections on what a caller must know and a block's closing
 /// line. Module documentation with its examples can take most of a file (tokio's
 /// `sync/mod.rs` is 450 such lines of 524); the code is what the model edits.

@@ -92,7 +92,7 @@ pub(super) fn ruled_folder(relative: &str) -> Option<&str> {
 }
 
 /// Whether the walk would index `relative` (`a/b.rs`): a source file of a known language
-/// that it would visit ([`walkable`]). For files the editor and the file watcher report,
+/// that it would visit (`walkable`). For files the editor and the file watcher report,
 /// which do not come through the walk.
 pub fn indexable(root: &Path, relative: &str) -> bool {
     Language::of_path(relative).is_some() && walkable(root, relative)

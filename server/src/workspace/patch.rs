@@ -31,7 +31,7 @@ pub enum PatchError {
     Ambiguous {
         /// The file, as the tool call named it.
         path: String,
-        /// The 1-based line where each of the first occurrences starts (at most [`MAX_LISTED`]).
+        /// The 1-based line where each of the first occurrences starts (at most `MAX_LISTED`).
         lines: Vec<usize>,
         /// How many occurrences there are.
         count: usize,
