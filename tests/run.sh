@@ -43,6 +43,9 @@ cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "cargo doc (every doc link resolves)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --document-private-items --locked --quiet
+
 step "fuzz targets: fmt and clippy (fuzzing them needs nightly: fuzz/run.sh)"
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 cargo clippy --manifest-path fuzz/Cargo.toml --locked --target-dir target/fuzz-check -- -D warnings
