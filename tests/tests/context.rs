@@ -282,6 +282,39 @@ fn index_reports_counts_per_language() {
     assert_eq!(report["cacheHits"], 0);
 }
 
+/// A restart reads unchanged files from the on-disk cache, and writes the cache again only
+/// when what it should hold changed: a large workspace's cache takes a while to write.
+#[test]
+fn the_index_cache_is_written_again_only_when_it_changes() {
+    use std::os::unix::fs::MetadataExt;
+    let scratch = crate_with_modules();
+    let first = cli(&scratch, &["index", "--json"]);
+    assert_eq!(first["cacheHits"], 0);
+    let folder = scratch.home().join(".cache/issuewright/index");
+    let cache: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().map(|entry| entry.path()).collect();
+    assert_eq!(cache.len(), 1, "{cache:?}");
+    // A cache is written to a new file and renamed into place, so a write gives a new inode.
+    let written = || std::fs::metadata(&cache[0]).unwrap().ino();
+    let before = written();
+
+    let unchanged = cli(&scratch, &["index", "--json"]);
+    assert_eq!(unchanged["cacheHits"], unchanged["files"], "every file comes from the cache");
+    assert_eq!(written(), before, "nothing changed, so the cache is left as it was");
+
+    scratch.write("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 2 } }\n");
+    let edited = cli(&scratch, &["index", "--json"]);
+    assert_eq!(edited["cacheHits"].as_u64().unwrap() + 1, edited["files"].as_u64().unwrap());
+    assert_ne!(written(), before, "the edited file's new reading is kept");
+    let after_edit = written();
+    assert_eq!(cli(&scratch, &["index", "--json"])["cacheHits"], edited["files"]);
+    assert_eq!(written(), after_edit);
+
+    std::fs::remove_file(scratch.workspace().join("src/filler3.rs")).unwrap();
+    let removed = cli(&scratch, &["index", "--json"]);
+    assert_eq!(removed["cacheHits"], removed["files"]);
+    assert_ne!(written(), after_edit, "the removed file's reading is dropped from the cache");
+}
+
 /// `issuewright context ... | head -1`: when the reader leaves after one line, the command
 /// ends quietly and with success, not with a panic's backtrace.
 #[test]

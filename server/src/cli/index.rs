@@ -86,7 +86,8 @@ pub fn run(args: &IndexArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it),
+/// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it when
+/// it changed),
 /// and warns on standard error when the tree held more source files than are indexed.
 /// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too;
 /// `ISSUEWRIGHT_MAX_INDEXED_FILES` sets the source file limit.
@@ -99,7 +100,8 @@ pub fn build(root: &Path, use_cache: bool) -> Index {
     if let Some(warning) = index.stats.limit_warning(root) {
         errln!("issuewright: {warning}");
     }
-    if let Some(file) = &file
+    let current = loaded.as_ref().is_some_and(|cache| cache.holds_just(&index));
+    if let Some(file) = file.as_ref().filter(|_| !current)
         && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
     {
         tracing::warn!("cannot write the index cache {}: {error}", file.display());

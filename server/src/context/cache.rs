@@ -1,10 +1,10 @@
 //! The on-disk index cache: extraction results keyed by content hash, so a restart only
 //! parses what changed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::index::IndexedFile;
+use super::index::{Index, IndexedFile};
 use super::language::Language;
 pub use crate::workspace::user_cache_dir;
 
@@ -74,6 +74,16 @@ impl IndexCache {
         crate::workspace::write_atomically(path, &bytes)?;
         remove_outdated(path);
         Ok(())
+    }
+
+    /// Whether this cache already holds exactly what `index` would write: every file came
+    /// from it and it holds no other content. Writing it again would change nothing.
+    pub fn holds_just(&self, index: &Index) -> bool {
+        if index.stats.cache_hits != index.len() {
+            return false;
+        }
+        let contents: HashSet<(u64, Language)> = index.files().map(|file| (file.hash, file.language)).collect();
+        contents.len() == self.entries.len()
     }
 
     /// Number of entries.

@@ -87,12 +87,17 @@ impl LiveIndex {
                 from_cache = index.stats.cache_hits,
                 "index built"
             );
-            if let Some(file) = &cache_file
-                && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
+            // The index is put to use first; the cache is written after, and only when it
+            // changed (a large one takes a while to write).
+            let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
+            let to_save: Option<Vec<Arc<IndexedFile>>> = (!current).then(|| index.files().cloned().collect());
+            drop(cache);
+            live.install(index);
+            if let (Some(file), Some(files)) = (&cache_file, to_save)
+                && let Err(error) = IndexCache::save(file, files.iter().map(|f| f.as_ref()))
             {
                 tracing::warn!("cannot write the index cache {}: {error}", file.display());
             }
-            live.install(index);
         });
     }
 
