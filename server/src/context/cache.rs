@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::index::{Index, IndexedFile};
 use super::language::Language;
@@ -11,7 +12,7 @@ pub use crate::workspace::user_cache_dir;
 /// Entries by content hash and language.
 #[derive(Debug, Default)]
 pub struct IndexCache {
-    entries: HashMap<(u64, Language), IndexedFile>,
+    entries: HashMap<(u64, Language), Arc<IndexedFile>>,
 }
 
 /// Raised when what is cached changes shape or meaning without a new release.
@@ -54,7 +55,9 @@ impl IndexCache {
     pub fn load(path: &Path) -> Self {
         let Ok(bytes) = std::fs::read(path) else { return Self::default() };
         match postcard::from_bytes::<Vec<IndexedFile>>(&bytes) {
-            Ok(files) => Self { entries: files.into_iter().map(|file| ((file.hash, file.language), file)).collect() },
+            Ok(files) => {
+                Self { entries: files.into_iter().map(|file| ((file.hash, file.language), Arc::new(file))).collect() }
+            }
             Err(error) => {
                 tracing::warn!("ignoring the index cache {}: {error}", path.display());
                 Self::default()
@@ -63,7 +66,7 @@ impl IndexCache {
     }
 
     /// The entry for content with this hash, if cached.
-    pub fn get(&self, hash: u64, language: Language) -> Option<&IndexedFile> {
+    pub fn get(&self, hash: u64, language: Language) -> Option<&Arc<IndexedFile>> {
         self.entries.get(&(hash, language))
     }
 

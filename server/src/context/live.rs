@@ -575,6 +575,12 @@ mod tests {
         live.build_in_background(dir.path(), Some(&dir.path().join("cache")), crate::context::MAX_INDEXED_FILES);
         let index = live.ready(Duration::from_secs(20)).await.expect("built");
         assert_eq!(names(&index, "lib.rs"), ["built"]);
-        assert!(cache::cache_file(&dir.path().join("cache"), dir.path()).exists(), "the cache is written");
+        // The cache is written once the index is in use.
+        let cache = cache::cache_file(&dir.path().join("cache"), dir.path());
+        let started = std::time::Instant::now();
+        while !cache.exists() && started.elapsed() < Duration::from_secs(20) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(cache.exists(), "the cache is written");
     }
 }

@@ -146,7 +146,11 @@ impl Index {
         let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
         let cached = |relative: &str, hash: u64, language: Language| {
             let cached = cache?.get(hash, language)?;
-            Some(Arc::new(IndexedFile { path: relative.to_owned(), ..cached.clone() }))
+            // The same content at the same path is the cached entry itself.
+            if cached.path == relative {
+                return Some(cached.clone());
+            }
+            Some(Arc::new(IndexedFile { path: relative.to_owned(), ..IndexedFile::clone(cached) }))
         };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
