@@ -91,6 +91,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             }
         }
     }
+    super::index::leave_to_exit(index);
     Ok(ExitCode::SUCCESS)
 }
 

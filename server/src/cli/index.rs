@@ -83,7 +83,15 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             outln!("  skipped {path}: {why}");
         }
     }
+    leave_to_exit(index);
     ExitCode::SUCCESS
+}
+
+/// Leaves `index` to the end of the process rather than freeing it. A command ends right
+/// after it is done with the index, and freeing a large workspace's many small allocations
+/// one by one took a tenth of `context`'s time on 10,600 files.
+pub(super) fn leave_to_exit(index: Index) {
+    std::mem::forget(index);
 }
 
 /// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it when
