@@ -90,7 +90,8 @@ impl LiveIndex {
             // The index is put to use first; the cache is written after, and only when it
             // changed (a large one takes a while to write).
             let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
-            let to_save: Option<Vec<Arc<IndexedFile>>> = (!current).then(|| index.files().cloned().collect());
+            let to_save: Option<Vec<Arc<IndexedFile>>> =
+                (cache_file.is_some() && !current).then(|| index.files().cloned().collect());
             drop(cache);
             live.install(index);
             if let (Some(file), Some(files)) = (&cache_file, to_save)
