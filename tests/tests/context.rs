@@ -280,6 +280,7 @@ fn index_reports_counts_per_language() {
     );
     assert_eq!(report["packages"], json!([{"dir": "web", "name": "@limits/web"}]));
     assert_eq!(report["cacheHits"], 0);
+    assert_eq!(report["cacheReadMs"], Value::Null, "no cache is read with --no-cache");
 }
 
 /// A restart reads unchanged files from the on-disk cache, and writes the cache again only
@@ -299,6 +300,7 @@ fn the_index_cache_is_written_again_only_when_it_changes() {
 
     let unchanged = cli(&scratch, &["index", "--json"]);
     assert_eq!(unchanged["cacheHits"], unchanged["files"], "every file comes from the cache");
+    assert!(unchanged["cacheReadMs"].is_u64(), "the time the cache took to read is told: {unchanged}");
     assert_eq!(written(), before, "nothing changed, so the cache is left as it was");
 
     scratch.write("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 2 } }\n");

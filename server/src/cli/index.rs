@@ -37,6 +37,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "bytes": stats.bytes,
             "cacheHits": stats.cache_hits,
             "elapsedMs": stats.elapsed_ms,
+            "cacheReadMs": stats.cache_read_ms,
             "languages": stats.languages,
             "skipped": stats.skipped.iter().map(|(path, why)| json!({"path": path, "reason": why})).collect::<Vec<_>>(),
             "fileLimit": stats.file_limit,
@@ -51,8 +52,9 @@ pub fn run(args: &IndexArgs) -> ExitCode {
         });
         outln!("{value:#}");
     } else {
+        let cache_read = stats.cache_read_ms.map(|ms| format!(", read in {ms} ms")).unwrap_or_default();
         outln!(
-            "{} files, {} bytes in {} ms ({} from cache)",
+            "{} files, {} bytes in {} ms ({} from cache{cache_read})",
             stats.files,
             stats.bytes,
             stats.elapsed_ms,
@@ -102,9 +104,12 @@ pub(super) fn leave_to_exit(index: Index) {
 pub fn build(root: &Path, use_cache: bool) -> Index {
     let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
     let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
+    let reading = std::time::Instant::now();
     let loaded = file.as_deref().map(IndexCache::load);
+    let cache_read_ms = loaded.as_ref().map(|_| reading.elapsed().as_millis() as u64);
     let limit = issuewright::config::index_file_limit().unwrap_or(MAX_INDEXED_FILES);
-    let index = Index::build_limited(root, loaded.as_ref(), limit);
+    let mut index = Index::build_limited(root, loaded.as_ref(), limit);
+    index.stats.cache_read_ms = cache_read_ms;
     if let Some(warning) = index.stats.limit_warning(root) {
         errln!("issuewright: {warning}");
     }
