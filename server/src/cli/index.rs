@@ -97,19 +97,16 @@ pub(super) fn leave_to_exit(index: Index) {
 }
 
 /// Builds the index of `root`, through the on-disk cache when `use_cache` (and saving it when
-/// it changed),
-/// and warns on standard error when the tree held more source files than are indexed.
+/// it changed), and warns on standard error when the tree held more source files than are
+/// indexed.
 /// `ISSUEWRIGHT_INDEX_CACHE=off` in the environment turns the cache off too;
 /// `ISSUEWRIGHT_MAX_INDEXED_FILES` sets the source file limit.
 pub fn build(root: &Path, use_cache: bool) -> Index {
     let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
     let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
-    let reading = std::time::Instant::now();
     let loaded = file.as_deref().map(IndexCache::load);
-    let cache_read_ms = loaded.as_ref().map(|_| reading.elapsed().as_millis() as u64);
     let limit = issuewright::config::index_file_limit().unwrap_or(MAX_INDEXED_FILES);
-    let mut index = Index::build_limited(root, loaded.as_ref(), limit);
-    index.stats.cache_read_ms = cache_read_ms;
+    let index = Index::build_limited(root, loaded.as_ref(), limit);
     if let Some(warning) = index.stats.limit_warning(root) {
         errln!("issuewright: {warning}");
     }

@@ -13,6 +13,8 @@ pub use crate::workspace::user_cache_dir;
 #[derive(Debug, Default)]
 pub struct IndexCache {
     entries: HashMap<(u64, Language), Arc<IndexedFile>>,
+    /// Milliseconds reading the file took.
+    read_ms: u64,
 }
 
 /// Raised when what is cached changes shape or meaning without a new release.
@@ -53,16 +55,21 @@ fn remove_outdated(path: &Path) {
 impl IndexCache {
     /// Reads a cache file; a missing or unreadable one is an empty cache (it is rebuilt).
     pub fn load(path: &Path) -> Self {
-        let Ok(bytes) = std::fs::read(path) else { return Self::default() };
-        match postcard::from_bytes::<Vec<IndexedFile>>(&bytes) {
-            Ok(files) => {
-                Self { entries: files.into_iter().map(|file| ((file.hash, file.language), Arc::new(file))).collect() }
-            }
-            Err(error) => {
+        let started = std::time::Instant::now();
+        let entries = match std::fs::read(path).map(|bytes| postcard::from_bytes::<Vec<IndexedFile>>(&bytes)) {
+            Ok(Ok(files)) => files.into_iter().map(|file| ((file.hash, file.language), Arc::new(file))).collect(),
+            Ok(Err(error)) => {
                 tracing::warn!("ignoring the index cache {}: {error}", path.display());
-                Self::default()
+                HashMap::new()
             }
-        }
+            Err(_) => HashMap::new(),
+        };
+        Self { entries, read_ms: started.elapsed().as_millis() as u64 }
+    }
+
+    /// Milliseconds reading the cache file took.
+    pub fn read_ms(&self) -> u64 {
+        self.read_ms
     }
 
     /// The entry for content with this hash, if cached.

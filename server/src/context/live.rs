@@ -73,26 +73,24 @@ impl LiveIndex {
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
-            let reading = std::time::Instant::now();
             let cache = cache_file.as_deref().map(IndexCache::load);
-            let cache_read_ms = cache.as_ref().map(|_| reading.elapsed().as_millis() as u64);
             let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 Index::build_observed(&root, cache.as_ref(), max_files, &live.progress)
             }));
-            let Ok(mut index) = built else {
+            let Ok(index) = built else {
                 tracing::error!("indexing {} failed; runs go on without the index", root.display());
                 return live.progress.fail();
             };
-            index.stats.cache_read_ms = cache_read_ms;
             tracing::info!(
                 files = index.len(),
                 ms = index.stats.elapsed_ms,
                 from_cache = index.stats.cache_hits,
-                cache_read_ms,
+                cache_read_ms = index.stats.cache_read_ms,
                 "index built"
             );
             // The index is put to use first; the cache is written after, and only when it
-            // changed (a large one takes a while to write).
+            // changed (a large one takes a while to write). The entries no file took are
+            // freed before.
             let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
             let to_save: Option<Vec<Arc<IndexedFile>>> =
                 (cache_file.is_some() && !current).then(|| index.files().cloned().collect());

@@ -143,7 +143,11 @@ impl Index {
         let (found, manifests, limited) = walk(root, "", max_files);
         progress.walked(found.len());
         let manifests = Manifests::from_paths(manifests);
-        let mut stats = BuildStats { file_limit: limited.then_some(max_files), ..BuildStats::default() };
+        let mut stats = BuildStats {
+            file_limit: limited.then_some(max_files),
+            cache_read_ms: cache.map(IndexCache::read_ms),
+            ..BuildStats::default()
+        };
         let cached = |relative: &str, hash: u64, language: Language| {
             let cached = cache?.get(hash, language)?;
             // The same content at the same path is the cached entry itself.

@@ -40,8 +40,7 @@ pub struct BuildStats {
     pub languages: BTreeMap<String, LanguageStats>,
     /// Milliseconds for the whole build.
     pub elapsed_ms: u64,
-    /// Milliseconds spent reading the on-disk cache before the build, when one was read
-    /// (set by whoever read it).
+    /// Milliseconds reading the on-disk cache the build used took, when it used one.
     pub cache_read_ms: Option<u64>,
     /// The source file limit, when the tree held more source files than it: the walk took
     /// no more, and the rest is not indexed.
