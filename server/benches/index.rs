@@ -180,15 +180,14 @@ fn incremental(repo: &Path) {
     let middle = (text.lines().count() / 2) as u32;
     let mut times = Vec::new();
     for version in 0..50 {
-        let change = TextDocumentContentChangeEvent {
-            range: Some(Range::new(Position::new(middle, 0), Position::new(middle, 0))),
-            range_length: None,
-            text: format!("// edit {version}\n"),
-        };
-        let started = Instant::now();
-        let edits = document.apply_changes(version + 2, &[change], PositionEncoding::Utf16);
-        live.change(&path, edits.as_deref(), &document.text());
-        times.push(started.elapsed());
+        times.push(timed_change(
+            &live,
+            &path,
+            &mut document,
+            version + 2,
+            (middle, 0, 0),
+            &format!("// edit {version}\n"),
+        ));
     }
     times.sort();
     let lines = document.text().lines().count();
@@ -220,15 +219,7 @@ fn typing(live: &LiveIndex, path: &str, mut document: Document) {
     let mut version = 1000;
     let mut keystroke = |document: &mut Document, line: u32, from: u32, to: u32, typed: &str| {
         version += 1;
-        let change = TextDocumentContentChangeEvent {
-            range: Some(Range::new(Position::new(line, from), Position::new(line, to))),
-            range_length: None,
-            text: typed.to_string(),
-        };
-        let started = Instant::now();
-        let edits = document.apply_changes(version, &[change], PositionEncoding::Utf16);
-        live.change(path, edits.as_deref(), &document.text());
-        started.elapsed()
+        timed_change(live, path, document, version, (line, from, to), typed)
     };
     let mut times = Vec::new();
     for &(line, indent, end) in &places {
@@ -247,6 +238,28 @@ fn typing(live: &LiveIndex, path: &str, mut document: Document) {
         slowest.as_secs_f64() * 1000.0,
         at + 1
     );
+}
+
+/// Replaces the columns `from..to` of the 0-based `line` of `document` with `text`, the way
+/// the language server applies a change (document change, byte edits, incremental reparse,
+/// extraction, index update), and gives the time it took.
+fn timed_change(
+    live: &LiveIndex,
+    path: &str,
+    document: &mut Document,
+    version: i32,
+    (line, from, to): (u32, u32, u32),
+    text: &str,
+) -> Duration {
+    let change = TextDocumentContentChangeEvent {
+        range: Some(Range::new(Position::new(line, from), Position::new(line, to))),
+        range_length: None,
+        text: text.to_owned(),
+    };
+    let started = Instant::now();
+    let edits = document.apply_changes(version, &[change], PositionEncoding::Utf16);
+    live.change(path, edits.as_deref(), &document.text());
+    started.elapsed()
 }
 
 /// The largest non-test source file (or the one `--file=PATH` names), repeated up to 3,000
