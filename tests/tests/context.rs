@@ -760,3 +760,49 @@ fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
     assert!(!diff.contains("Copyright"), "the header stays as it was: {diff}");
     assert_eq!(scratch.read("src/limiter.rs").unwrap(), format!("{licence}{code}"), "the user's file is untouched");
 }
+
+#[test]
+fn a_run_cannot_write_a_file_shown_in_part_without_the_rest() {
+    let scratch = crate_with_modules();
+    let mut pool = String::from("use crate::limiter::RateLimiter;\n\n");
+    for n in 0..900 {
+        pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
+    }
+    scratch.write("src/pool.rs", &pool);
+    let shown = "pub fn acquire_450(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }";
+    let fixed = "pub fn acquire_450(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() || limiter.wait() }";
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            // Written whole from the one function the pack shows of it: the rest would be lost.
+            turn(&[("write_file", json!({"path": "src/pool.rs", "content": format!("{fixed}\n")}))]),
+            turn(&[("patch_file", json!({"path": "src/pool.rs", "old_text": shown, "new_text": fixed}))]),
+            done("acquire_450 waits"),
+        ]),
+    );
+    let issue = "acquire_450 should wait\n`acquire_450` returns false at once when the `RateLimiter` is exhausted.\n";
+    let output = run_cli(&scratch, &["--issue", issue, "--replay", "replay.jsonl", "--json"], &[]);
+    let report = run_report(&output);
+    assert_eq!(report["state"], "ready", "{report:#}");
+
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
+    assert_eq!(pack["part_files"], json!(["src/pool.rs"]), "{pack}");
+    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    assert!(prompt.contains(&format!("lines 453-453:\n```\n{shown}\n```")), "{prompt}");
+    let results: Vec<&str> =
+        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    assert!(
+        results[0].starts_with(
+            "nothing written: this content leaves out lines 1-452 and 454-902 of src/pool.rs (900 lines of code), \
+             which you have not been shown. Change the file with patch_file"
+        ),
+        "{}",
+        results[0]
+    );
+    assert!(results[1].starts_with("patched src/pool.rs"), "{}", results[1]);
+    let diff = report["diff"].as_str().unwrap();
+    assert_eq!(diff.lines().filter(|line| line.starts_with('-') && !line.starts_with("---")).count(), 1, "{diff}");
+    assert!(diff.contains(&format!("+{fixed}")), "{diff}");
+    assert_eq!(scratch.read("src/pool.rs").unwrap(), pool, "the user's file is untouched");
+}

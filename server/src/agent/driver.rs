@@ -18,7 +18,7 @@ use crate::context::{self, ContextPack};
 use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord};
-use crate::tools::{Toolset, VALIDATION_TOOLS};
+use crate::tools::{Seen, Toolset, VALIDATION_TOOLS};
 use crate::workspace::{BaseSource, Overlay, WorkspacePath, unified_diff};
 
 /// How a loop ended, before the outcome is recorded.
@@ -32,6 +32,8 @@ pub(super) struct Driver {
     pub(super) id: RunId,
     pub(super) spec: RunSpec,
     pub(super) overlay: Overlay,
+    /// What the model has been shown of each file, so a whole-file write cannot drop the rest.
+    pub(super) seen: Seen,
     /// Where the overlay's base texts come from (for the unsaved buffers validation sees).
     pub(super) base: Arc<dyn BaseSource>,
     /// Validation, when the project has a check or tests.
@@ -301,9 +303,9 @@ impl Driver {
         {
             self.spec.index = later.snapshot();
         }
-        let (overlay, index) = (&mut self.overlay, self.spec.index.as_deref());
+        let (overlay, seen, index) = (&mut self.overlay, &mut self.seen, self.spec.index.as_deref());
         // A search of a large tree takes a while: the other tasks of the runtime move on meanwhile.
-        let outcome = off_the_async_workers(|| tools.execute_within(overlay, index, call, read_budget));
+        let outcome = off_the_async_workers(|| tools.execute_within(overlay, index, seen, call, read_budget));
         self.status.tool_calls += 1;
         if outcome.changed {
             self.edits += 1;
@@ -339,13 +341,17 @@ impl Driver {
         let ranked = tokio::task::spawn_blocking(move || {
             // The issue is analysed once, for the ranking and for the pack's map.
             let query = context::issue::analyze(&text);
-            super::first_context(&index, &query, info.context_window, |path| {
-                WorkspacePath::parse(path).ok().and_then(|path| workspace.peek(&path))
-            })
+            let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| workspace.peek(&path));
+            let first = super::first_context(&index, &query, info.context_window, read);
+            let seen = Seen::of_pack(&first.pack, read);
+            (first.pack, seen)
         })
         .await;
         let pack = match ranked {
-            Ok(first) => first.pack,
+            Ok((pack, seen)) => {
+                self.seen = seen;
+                pack
+            }
             Err(error) => {
                 // The run goes on without a pack: the model can still read and search.
                 tracing::error!("ranking the workspace for the first prompt failed: {error}");

@@ -21,6 +21,7 @@ pub use run::{
 pub use first_context::{FirstContext, PackPlace, first_context};
 
 use crate::session::{RunId, RunRecord, SessionError};
+use crate::tools::Seen;
 use crate::workspace::{BaseSource, Overlay};
 use driver::Driver;
 
@@ -75,6 +76,7 @@ pub fn start(
         id,
         spec,
         overlay,
+        seen: Seen::default(),
         base,
         checks,
         edits: 0,

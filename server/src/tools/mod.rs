@@ -6,6 +6,7 @@
 
 mod args;
 mod search;
+mod seen;
 
 use std::sync::LazyLock;
 
@@ -14,6 +15,7 @@ use serde_json::Value;
 
 pub use crate::workspace::{cut_head_tail, strip_ansi};
 pub use args::RunTestsArgs;
+pub use seen::{Seen, UnseenDrop};
 
 use crate::context::Index;
 use crate::context::doc_comments::dropped_doc_tail;
@@ -126,7 +128,7 @@ impl Toolset {
             },
             ToolSpec {
                 name: "write_file",
-                description: "Create a file or replace its whole content; parent directories are created. Prefer patch_file for changes to existing files.",
+                description: "Create a file or replace its whole content; parent directories are created. Prefer patch_file for changes to existing files: a whole content that leaves out lines of the file you have not been shown is refused.",
                 parameters: parameters::<WriteFileArgs>(),
             },
             ToolSpec {
@@ -185,9 +187,16 @@ impl Toolset {
         }
     }
 
-    /// Validates and runs one call against the overlay; `index` answers `find_symbol`.
-    pub fn execute(&self, overlay: &mut Overlay, index: Option<&Index>, call: &ToolCall) -> ToolOutcome {
-        self.execute_within(overlay, index, call, MAX_READ_CHARS)
+    /// Validates and runs one call against the overlay; `index` answers `find_symbol`, and
+    /// `seen` keeps what the model has been shown of each file.
+    pub fn execute(
+        &self,
+        overlay: &mut Overlay,
+        index: Option<&Index>,
+        seen: &mut Seen,
+        call: &ToolCall,
+    ) -> ToolOutcome {
+        self.execute_within(overlay, index, seen, call, MAX_READ_CHARS)
     }
 
     /// [`execute`](Self::execute), with `read_file` returning at most `max_read_bytes` of
@@ -196,6 +205,7 @@ impl Toolset {
         &self,
         overlay: &mut Overlay,
         index: Option<&Index>,
+        seen: &mut Seen,
         call: &ToolCall,
         max_read_bytes: usize,
     ) -> ToolOutcome {
@@ -209,14 +219,14 @@ impl Toolset {
             return ToolOutcome::invalid(message);
         }
         let result = match call.name.as_str() {
-            "read_file" => {
-                with_args(&call.arguments, |a: ReadFileArgs| read_file(overlay, a, max_read_bytes.min(MAX_READ_CHARS)))
-            }
+            "read_file" => with_args(&call.arguments, |a: ReadFileArgs| {
+                read_file(overlay, seen, a, max_read_bytes.min(MAX_READ_CHARS))
+            }),
             "list_files" => with_args(&call.arguments, |a: ListFilesArgs| list_files(overlay, a)),
             "grep" => search_args(&call.arguments, |a: GrepArgs| search::grep(overlay, a)),
             "find_symbol" => search_args(&call.arguments, |a: FindSymbolArgs| search::find_symbol(overlay, index, a)),
-            "patch_file" => with_args(&call.arguments, |a: PatchFileArgs| patch_file(overlay, a)),
-            "write_file" => with_args(&call.arguments, |a: WriteFileArgs| write_file(overlay, a)),
+            "patch_file" => with_args(&call.arguments, |a: PatchFileArgs| patch_file(overlay, seen, a)),
+            "write_file" => with_args(&call.arguments, |a: WriteFileArgs| write_file(overlay, seen, a)),
             "mkdir" => with_args(&call.arguments, |a: PathArgs| mkdir(overlay, a)),
             "delete_file" => with_args(&call.arguments, |a: PathArgs| delete_file(overlay, a)),
             name if VALIDATION_TOOLS.contains(&name) => {
@@ -251,7 +261,12 @@ fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
     Ok(WorkspacePath::parse(raw)?)
 }
 
-fn read_file(overlay: &mut Overlay, args: ReadFileArgs, max_bytes: usize) -> Result<ToolOutcome, OverlayError> {
+fn read_file(
+    overlay: &mut Overlay,
+    seen: &mut Seen,
+    args: ReadFileArgs,
+    max_bytes: usize,
+) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     if crate::workspace::holds_secrets(path.as_str()) {
         return Err(OverlayError::Secret(path));
@@ -273,6 +288,7 @@ fn read_file(overlay: &mut Overlay, args: ReadFileArgs, max_bytes: usize) -> Res
         }
         text.push_str(line);
     }
+    seen.saw_lines(path.as_str(), text.lines());
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
     if last < view.total_lines {
         if !output.ends_with('\n') {
@@ -315,9 +331,15 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     Ok(ToolOutcome::ok(output, false))
 }
 
-fn patch_file(overlay: &mut Overlay, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
+fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
+    // The model knows the lines it changed, also those it changed only a part of.
+    if let Ok(Some(text)) = overlay.current_text(&path) {
+        let lines: Vec<&str> = text.lines().collect();
+        let (first, last) = (outcome.first_line.max(1), outcome.last_line.max(outcome.first_line).min(lines.len()));
+        seen.saw_lines(path.as_str(), lines.get(first - 1..last).unwrap_or_default().iter().copied());
+    }
     let lines = if outcome.first_line >= outcome.last_line {
         format!("line {}", outcome.first_line)
     } else {
@@ -327,7 +349,7 @@ fn patch_file(overlay: &mut Overlay, args: PatchFileArgs) -> Result<ToolOutcome,
     Ok(ToolOutcome::ok(format!("patched {path}: the new text is at {lines}.\n{note}"), true))
 }
 
-fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
+fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     // The pack shows files without their licence header, so a model writing a file whole from
     // what it saw would drop it.
@@ -351,7 +373,21 @@ fn write_file(overlay: &mut Overlay, args: WriteFileArgs) -> Result<ToolOutcome,
              what you mean.\n"
         )));
     }
+    // Nor, in general, any code the run has not shown: the rest of a file shown in part, or a
+    // file never read.
+    if let Some(drop) = current.as_deref().and_then(|text| seen.unseen_dropped(path.as_str(), text, &args.content)) {
+        let (start, end) = drop.ranges[0];
+        return Ok(ToolOutcome::error(format!(
+            "nothing written: this content leaves out {} of {path} ({} lines of code), which you have not been \
+             shown. Change the file with patch_file, which replaces only the text you give it; or read them \
+             (read_file with start_line {start} and end_line {end} shows the first) and write the file with them, \
+             or without them if that is what you mean.\n",
+            drop.describe(),
+            drop.lines
+        )));
+    }
     let outcome = overlay.write_file(&path, &args.content)?;
+    seen.saw_whole(path.as_str());
     let (verb, note) =
         if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path)) };
     Ok(ToolOutcome::ok(format!("{verb} {path} ({} lines).\n{note}", outcome.lines), true))
@@ -429,12 +465,14 @@ mod tests {
             ("src/env.rs", "let password = std::env::var(\"DB_PASSWORD\");\n"),
         ]);
         let tools = Toolset::standard();
+        let mut seen = Seen::default();
         for path in [".env", "config/.env.production", "deploy/server.pem"] {
-            let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": path})));
+            let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": path})));
             assert!(!read.ok && read.output.contains("holds credentials"), "{path}: {}", read.output);
         }
-        assert!(tools.execute(&mut overlay, None, &call("read_file", json!({"path": ".env.example"}))).ok);
-        let grep = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "PASSWORD|TOKEN|PRIVATE"})));
+        assert!(tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": ".env.example"}))).ok);
+        let grep =
+            tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "PASSWORD|TOKEN|PRIVATE"})));
         assert!(grep.output.contains("src/env.rs") && grep.output.contains(".env.example"), "{}", grep.output);
         for secret in ["hunter2", ".env:", "config/.env.production", "server.pem", "abc", "BEGIN PRIVATE"] {
             assert!(!grep.output.contains(secret), "{secret} in {}", grep.output);
@@ -446,16 +484,23 @@ mod tests {
         let text: String = (1..=1500).map(|n| format!("{n:>5} {}\n", "x".repeat(93))).collect();
         let (_dir, mut overlay) = overlay(&[("big.txt", &text)]);
         let tools = Toolset::standard();
-        let first = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "big.txt"})));
+        let mut seen = Seen::default();
+        let first = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "big.txt"})));
         assert!(first.ok);
         assert!(first.output.starts_with("big.txt (lines 1-500 of 1500):\n"), "{}", &first.output[..60]);
         assert!(first.output.contains("  500 xxx") && !first.output.contains("  501 xxx"));
         assert!(first.output.ends_with("[1000 more lines; call read_file with start_line=501]\n"));
         assert!(!first.output.contains("characters cut"), "nothing is cut from the middle");
-        let next = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "big.txt", "start_line": 501})));
+        let next = tools.execute(
+            &mut overlay,
+            None,
+            &mut seen,
+            &call("read_file", json!({"path": "big.txt", "start_line": 501})),
+        );
         assert!(next.output.starts_with("big.txt (lines 501-1000 of 1500):\n  501 xxx"));
         // A model with a small window reads in smaller whole pieces.
-        let small = tools.execute_within(&mut overlay, None, &call("read_file", json!({"path": "big.txt"})), 5_000);
+        let small =
+            tools.execute_within(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "big.txt"})), 5_000);
         assert!(small.output.starts_with("big.txt (lines 1-50 of 1500):\n"), "{}", &small.output[..40]);
         assert!(small.output.ends_with("call read_file with start_line=51]\n"));
     }
@@ -465,9 +510,10 @@ mod tests {
         let generated = "// Code generated by protoc-gen-go. DO NOT EDIT.\npub struct User { pub id: u64 }\n";
         let (_dir, mut overlay) = overlay(&[("src/user.pb.rs", generated), ("src/lib.rs", "pub mod user;\n")]);
         let tools = Toolset::standard();
+        let mut seen = Seen::default();
         let patch =
             json!({"path": "src/user.pb.rs", "old_text": "pub id: u64", "new_text": "pub id: u64, pub name: String"});
-        let patched = tools.execute(&mut overlay, None, &call("patch_file", patch));
+        let patched = tools.execute(&mut overlay, None, &mut seen, &call("patch_file", patch));
         assert!(patched.ok, "the change still stands: {}", patched.output);
         assert!(
             patched
@@ -479,12 +525,14 @@ mod tests {
         let replaced = tools.execute(
             &mut overlay,
             None,
+            &mut seen,
             &call("write_file", json!({"path": "src/user.pb.rs", "content": generated.replace("u64", "u32")})),
         );
         assert!(replaced.ok && replaced.output.contains("says it is generated"), "{}", replaced.output);
         let unmarked = tools.execute(
             &mut overlay,
             None,
+            &mut seen,
             &call("write_file", json!({"path": "src/user.pb.rs", "content": "pub struct User;\n"})),
         );
         assert!(
@@ -494,7 +542,7 @@ mod tests {
         );
         let plain =
             json!({"path": "src/lib.rs", "old_text": "pub mod user;", "new_text": "pub mod user;\npub mod role;"});
-        let plain = tools.execute(&mut overlay, None, &call("patch_file", plain));
+        let plain = tools.execute(&mut overlay, None, &mut seen, &call("patch_file", plain));
         assert!(plain.ok && !plain.output.contains("generated"), "{}", plain.output);
     }
 
@@ -504,10 +552,13 @@ mod tests {
         let code = "pub fn channel_len() -> usize {\n    0\n}\n";
         let (_dir, mut overlay) = overlay(&[("src/sync/mod.rs", &format!("{docs}\n{code}"))]);
         let tools = Toolset::standard();
+        let mut seen = Seen::default();
+        seen.saw_whole("src/sync/mod.rs"); // in full in the pack, but for the tail of its guide
         let write = |content: String| call("write_file", json!({"path": "src/sync/mod.rs", "content": content}));
         // Written from what the pack shows: the first eight lines of the guide, then the code.
         let head: String = docs.lines().take(8).map(|line| format!("{line}\n")).collect();
-        let dropped = tools.execute(&mut overlay, None, &write(format!("{head}\n{}", code.replace('0', "1"))));
+        let dropped =
+            tools.execute(&mut overlay, None, &mut seen, &write(format!("{head}\n{}", code.replace('0', "1"))));
         assert!(!dropped.ok && !dropped.changed, "{}", dropped.output);
         assert!(
             dropped.output.contains("drops its lines 9-30, which the context pack leaves out when it cuts the file")
@@ -517,9 +568,9 @@ mod tests {
         );
         assert!(overlay.changes().is_empty(), "nothing written");
         // The whole guide kept, or a new one written in its place: written.
-        let kept = tools.execute(&mut overlay, None, &write(format!("{docs}\n{}", code.replace('0', "1"))));
+        let kept = tools.execute(&mut overlay, None, &mut seen, &write(format!("{docs}\n{}", code.replace('0', "1"))));
         assert!(kept.ok && kept.changed, "{}", kept.output);
-        let rewritten = tools.execute(&mut overlay, None, &write(format!("//! A new guide.\n{code}")));
+        let rewritten = tools.execute(&mut overlay, None, &mut seen, &write(format!("//! A new guide.\n{code}")));
         assert!(rewritten.ok, "{}", rewritten.output);
     }
 
@@ -531,8 +582,11 @@ mod tests {
         let (_dir, mut overlay) = overlay(&[("src/a/Reader.java", &format!("{licence}{code}"))]);
         let path = WorkspacePath::parse("src/a/Reader.java").unwrap();
         let tools = Toolset::standard();
+        let mut seen = Seen::default();
+        seen.saw_whole("src/a/Reader.java"); // in full in the pack, its header left out
         let write = |content: &str| json!({"path": "src/a/Reader.java", "content": content});
-        let dropped = tools.execute(&mut overlay, None, &call("write_file", write(&code.replace("{}", "{ int n; }"))));
+        let dropped =
+            tools.execute(&mut overlay, None, &mut seen, &call("write_file", write(&code.replace("{}", "{ int n; }"))));
         assert!(!dropped.ok && !dropped.changed, "{}", dropped.output);
         assert!(
             dropped
@@ -546,38 +600,87 @@ mod tests {
         assert!(overlay.changes().is_empty());
 
         let kept = format!("{}{}", licence.replace('\n', "\r\n"), code.replace("{}", "{ int n; }"));
-        let written = tools.execute(&mut overlay, None, &call("write_file", write(&kept)));
+        let written = tools.execute(&mut overlay, None, &mut seen, &call("write_file", write(&kept)));
         assert!(written.ok, "the header kept, with other line endings: {}", written.output);
         let patched = json!({"path": "src/a/Reader.java", "old_text": licence, "new_text": ""});
-        let patched = tools.execute(&mut overlay, None, &call("patch_file", patched));
+        let patched = tools.execute(&mut overlay, None, &mut seen, &call("patch_file", patched));
         assert!(patched.ok, "a patch may take it out: {}", patched.output);
-        let created =
-            tools.execute(&mut overlay, None, &call("write_file", json!({"path": "src/a/New.java", "content": code})));
+        let created = tools.execute(
+            &mut overlay,
+            None,
+            &mut seen,
+            &call("write_file", json!({"path": "src/a/New.java", "content": code})),
+        );
         assert!(created.ok, "a new file needs none: {}", created.output);
+    }
+
+    #[test]
+    fn writing_a_file_whole_drops_no_code_the_run_has_not_shown() {
+        let code: String = (1..=40).map(|n| format!("pub fn step_{n}() -> u32 {{\n    {n}\n}}\n\n")).collect();
+        let (_dir, mut overlay) = overlay(&[("src/steps.rs", &code)]);
+        let path = WorkspacePath::parse("src/steps.rs").unwrap();
+        let tools = Toolset::standard();
+        let mut seen = Seen::default();
+        let mut run = |overlay: &mut Overlay, name: &str, arguments: Value| {
+            tools.execute(overlay, None, &mut seen, &call(name, arguments))
+        };
+        // Shown steps 10 and 11 only, the model writes the file as if that were all of it.
+        let part = run(&mut overlay, "read_file", json!({"path": "src/steps.rs", "start_line": 37, "end_line": 44}));
+        assert!(part.output.contains("pub fn step_11()"), "{}", part.output);
+        let from_part = "pub fn step_10() -> u32 {\n    100\n}\n\npub fn step_11() -> u32 {\n    11\n}\n";
+        let write = json!({"path": "src/steps.rs", "content": from_part});
+        let refused = run(&mut overlay, "write_file", write.clone());
+        assert!(!refused.ok && !refused.changed, "{}", refused.output);
+        assert_eq!(
+            refused.output,
+            "nothing written: this content leaves out lines 1-34 and 45-158 of src/steps.rs (76 lines of code), \
+             which you have not been shown. Change the file with patch_file, which replaces only the text you give \
+             it; or read them (read_file with start_line 1 and end_line 34 shows the first) and write the file with \
+             them, or without them if that is what you mean.\n"
+        );
+        assert_eq!(overlay.current_text(&path).unwrap().unwrap(), code, "nothing written");
+
+        // A patch changes only what it names; the rest, once read, may go.
+        let patch = json!({"path": "src/steps.rs", "old_text": "    10\n", "new_text": "    100\n"});
+        assert!(run(&mut overlay, "patch_file", patch).ok);
+        assert!(!run(&mut overlay, "write_file", write.clone()).ok, "still unread");
+        run(&mut overlay, "read_file", json!({"path": "src/steps.rs", "end_line": 36}));
+        run(&mut overlay, "read_file", json!({"path": "src/steps.rs", "start_line": 45}));
+        let written = run(&mut overlay, "write_file", write);
+        assert!(written.ok, "{}", written.output);
+        // What the model wrote whole it has seen whole.
+        assert!(run(&mut overlay, "write_file", json!({"path": "src/steps.rs", "content": "pub fn all() {}\n"})).ok);
     }
 
     #[test]
     fn invalid_arguments_name_the_field_and_change_nothing() {
         let (_dir, mut overlay) = overlay(&[("a.txt", "x\n")]);
         let tools = Toolset::standard();
-        let missing = tools.execute(&mut overlay, None, &call("patch_file", json!({"path": "a.txt", "old_text": "x"})));
+        let mut seen = Seen::default();
+        let missing = tools.execute(
+            &mut overlay,
+            None,
+            &mut seen,
+            &call("patch_file", json!({"path": "a.txt", "old_text": "x"})),
+        );
         assert!(!missing.ok);
         assert!(missing.output.contains("new_text"), "{}", missing.output);
-        let wrong_type = tools.execute(&mut overlay, None, &call("write_file", json!({"path": "a.txt", "content": 3})));
+        let wrong_type =
+            tools.execute(&mut overlay, None, &mut seen, &call("write_file", json!({"path": "a.txt", "content": 3})));
         assert!(wrong_type.output.contains("/content"), "{}", wrong_type.output);
-        let extra = tools.execute(&mut overlay, None, &call("mkdir", json!({"path": "d", "mode": 7})));
+        let extra = tools.execute(&mut overlay, None, &mut seen, &call("mkdir", json!({"path": "d", "mode": 7})));
         assert!(extra.output.contains("mode"), "{}", extra.output);
-        let not_object = tools.execute(&mut overlay, None, &call("read_file", json!("a.txt")));
+        let not_object = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!("a.txt")));
         assert!(!not_object.ok);
         let zero_line =
-            tools.execute(&mut overlay, None, &call("read_file", json!({"path": "a.txt", "start_line": 0})));
+            tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "a.txt", "start_line": 0})));
         assert!(zero_line.output.contains("/start_line"), "{}", zero_line.output);
-        let unknown = tools.execute(&mut overlay, None, &call("run_shell", json!({})));
+        let unknown = tools.execute(&mut overlay, None, &mut seen, &call("run_shell", json!({})));
         assert!(unknown.output.contains("unknown tool `run_shell`"), "{}", unknown.output);
         assert!([&missing, &wrong_type, &extra, &not_object, &zero_line, &unknown].iter().all(|o| o.invalid_arguments));
         let cut =
             ToolCall { malformed: Some("EOF while parsing".into()), ..call("write_file", json!("{\"path\": \"a")) };
-        let truncated = tools.execute(&mut overlay, None, &cut);
+        let truncated = tools.execute(&mut overlay, None, &mut seen, &cut);
         assert!(truncated.invalid_arguments && truncated.output.contains("not valid JSON (EOF while parsing)"));
         assert!(overlay.changes().is_empty());
     }
@@ -586,8 +689,10 @@ mod tests {
     fn a_session_of_calls_stages_and_reports() {
         let (_dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn a() -> u8 {\n    1\n}\n"), ("old.txt", "o\n")]);
         let tools = Toolset::standard();
-        let run =
-            |overlay: &mut Overlay, name: &str, arguments: Value| tools.execute(overlay, None, &call(name, arguments));
+        let mut seen = Seen::default();
+        let mut run = |overlay: &mut Overlay, name: &str, arguments: Value| {
+            tools.execute(overlay, None, &mut seen, &call(name, arguments))
+        };
 
         let read = run(&mut overlay, "read_file", json!({"path": "src/lib.rs"}));
         assert_eq!(read.output, "src/lib.rs (lines 1-3 of 3):\npub fn a() -> u8 {\n    1\n}\n");
@@ -613,20 +718,29 @@ mod tests {
             ("README.md", "alpha docs\n"),
         ]);
         let tools = Toolset::standard();
+        let mut seen = Seen::default();
         tools.execute(
             &mut overlay,
             None,
+            &mut seen,
             &call("write_file", json!({"path": "src/c.rs", "content": "fn alpha_two() {}\n"})),
         );
-        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "fn alpha", "path": "src"})));
+        let found =
+            tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "fn alpha", "path": "src"})));
         assert_eq!(found.output, "src/a.rs:1: fn alpha() {}\nsrc/c.rs:1: fn alpha_two() {}\n");
-        let loud = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha", "ignore_case": true})));
+        let loud = tools.execute(
+            &mut overlay,
+            None,
+            &mut seen,
+            &call("grep", json!({"pattern": "alpha", "ignore_case": true})),
+        );
         assert_eq!(loud.output.lines().count(), 4, "{}", loud.output);
-        let one_file = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "beta", "path": "src/a.rs"})));
+        let one_file =
+            tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "beta", "path": "src/a.rs"})));
         assert_eq!(one_file.output, "src/a.rs:2: fn beta() {}\n");
-        let none = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "gamma"})));
+        let none = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "gamma"})));
         assert!(none.ok && none.output.starts_with("no line matches"), "{}", none.output);
-        let bad = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "(unclosed"})));
+        let bad = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "(unclosed"})));
         assert!(!bad.ok && bad.output.contains("invalid pattern"), "{}", bad.output);
         assert_eq!(overlay.changes().len(), 1, "searching stages nothing");
     }
@@ -636,14 +750,15 @@ mod tests {
         let (dir, mut overlay) = overlay(&[("src/a.rs", "fn alpha() {}\n")]);
         std::fs::write(dir.path().join("src/legacy.rs"), b"// caf\xe9\nfn alpha_old() {}\n").unwrap();
         let tools = Toolset::standard();
-        let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
+        let mut seen = Seen::default();
+        let found = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "alpha"})));
         assert_eq!(
             found.output,
             "src/a.rs:1: fn alpha() {}\n[not searched, as not readable as text (binary, another encoding than UTF-8, or too large): src/legacy.rs]\n"
         );
         std::fs::write(dir.path().join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
         std::fs::write(dir.path().join("icon.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
-        let none = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "gamma"})));
+        let none = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "gamma"})));
         assert!(none.output.starts_with("no line matches `gamma` in "), "{}", none.output);
         assert!(none.output.ends_with(": icon.png and 2 others]\n"), "{}", none.output);
     }
@@ -664,7 +779,10 @@ mod tests {
         ]);
         std::fs::write(dir.path().join("src/logo.rs"), b"needle\0\x01").unwrap();
         let tools = Toolset::standard();
-        let grep = |overlay: &mut Overlay, arguments: Value| tools.execute(overlay, None, &call("grep", arguments));
+        let mut seen = Seen::default();
+        let grep = |overlay: &mut Overlay, arguments: Value| {
+            tools.execute(overlay, None, &mut Seen::default(), &call("grep", arguments))
+        };
         let found = grep(&mut overlay, json!({"pattern": "needle"}));
         let paths: Vec<&str> = found.output.lines().filter_map(|line| line.split(':').next()).collect();
         assert_eq!(paths[..3], [".github/workflows/ci.yml", "src/a.rs", "web/bundle.js"], "{}", found.output);
@@ -683,7 +801,7 @@ mod tests {
         );
         assert!(excerpt.len() < 300, "{excerpt}");
 
-        let listing = tools.execute(&mut overlay, None, &call("list_files", json!({})));
+        let listing = tools.execute(&mut overlay, None, &mut seen, &call("list_files", json!({})));
         assert!(
             listing.output.ends_with(
                 ".github/workflows/ci.yml\nsrc/a.rs\nsrc/logo.rs\nweb/bundle.js\n[not listed: .cache/ (1 file), .venv/ (1 file), node_modules/ (1 file), \
@@ -692,7 +810,7 @@ mod tests {
             "{}",
             listing.output
         );
-        let inside = tools.execute(&mut overlay, None, &call("list_files", json!({"path": "node_modules"})));
+        let inside = tools.execute(&mut overlay, None, &mut seen, &call("list_files", json!({"path": "node_modules"})));
         assert_eq!(inside.output, "node_modules/pkg/index.js\n");
         let asked = grep(&mut overlay, json!({"pattern": "needle", "path": "node_modules/pkg"}));
         assert_eq!(asked.output, "node_modules/pkg/index.js:1: needle\n", "naming the folder searches it");
@@ -713,8 +831,9 @@ mod tests {
         let (sender, answers) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let tools = Toolset::standard();
-            let found = tools.execute(&mut overlay, None, &call("grep", json!({"pattern": "alpha"})));
-            let read = tools.execute(&mut overlay, None, &call("read_file", json!({"path": "src/pipe.rs"})));
+            let mut seen = Seen::default();
+            let found = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "alpha"})));
+            let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "src/pipe.rs"})));
             let _ = sender.send((found, read));
         });
         let Ok((found, read)) = answers.recv_timeout(std::time::Duration::from_secs(30)) else {
@@ -734,7 +853,13 @@ mod tests {
         ]);
         let index = Index::build(dir.path(), None);
         let tools = Toolset::standard();
-        let found = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "join_next"})));
+        let mut seen = Seen::default();
+        let found = tools.execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "join_next"})),
+        );
         assert_eq!(
             found.output,
             "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n      1: fn f(s: JoinSet) { s.join_next(); s.join_next(); }  [in `f`]\n"
@@ -742,13 +867,24 @@ mod tests {
         tools.execute(
             &mut overlay,
             Some(&index),
+            &mut Seen::default(),
             &call("write_file", json!({"path": "src/new.rs", "content": "pub fn try_join_next() {}\n"})),
         );
-        let staged = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "try_join_next"})));
+        let staged = tools.execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "try_join_next"})),
+        );
         assert!(staged.output.starts_with("`try_join_next` is defined at:\nsrc/new.rs:1:"), "{}", staged.output);
-        let missing = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "nothing"})));
+        let missing = tools.execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "nothing"})),
+        );
         assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
-        let without = tools.execute(&mut overlay, None, &call("find_symbol", json!({"name": "JoinSet"})));
+        let without = tools.execute(&mut overlay, None, &mut seen, &call("find_symbol", json!({"name": "JoinSet"})));
         assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
     }
 
@@ -767,7 +903,14 @@ mod tests {
         let index = Index::build(dir.path(), None);
         let tools = Toolset::standard();
         let find = |overlay: &mut Overlay| {
-            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": "acquire_many"}))).output
+            tools
+                .execute(
+                    overlay,
+                    Some(&index),
+                    &mut Seen::default(),
+                    &call("find_symbol", json!({"name": "acquire_many"})),
+                )
+                .output
         };
         let found = find(&mut overlay);
         assert!(
@@ -780,6 +923,7 @@ mod tests {
         tools.execute(
             &mut overlay,
             Some(&index),
+            &mut Seen::default(),
             &call("patch_file", json!({"path": "src/user.rs", "old_text": "fn f(p: &Pool) {\n", "new_text": "fn f(p: &Pool) {\n    p.acquire_many(1);\n"})),
         );
         let changed = find(&mut overlay);
@@ -799,8 +943,12 @@ mod tests {
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
         let (dir, mut overlay) = overlay(&files);
         let index = Index::build(dir.path(), None);
-        let found =
-            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "drain"})));
+        let found = Toolset::standard().execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "drain"})),
+        );
         assert_eq!(
             found.output.lines().filter(|line| line.ends_with(": drain();  [in `f`]")).count(),
             60,
@@ -816,8 +964,12 @@ mod tests {
         let (dir, mut overlay) =
             overlay(&[("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n")]);
         let index = Index::build(dir.path(), None);
-        let found =
-            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "fill"})));
+        let found = Toolset::standard().execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "fill"})),
+        );
         assert!(
             found.output.starts_with(
                 "`fill` is defined at:\nsrc/pool.rs:1: pub fn fill()\nsrc/pool.rs:4: pub fn fill() (of `tests`, test code)\n"
@@ -838,7 +990,12 @@ mod tests {
         ]);
         let index = Index::build(dir.path(), None);
         let found = Toolset::standard()
-            .execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "Store.dispatch"})))
+            .execute(
+                &mut overlay,
+                Some(&index),
+                &mut Seen::default(),
+                &call("find_symbol", json!({"name": "Store.dispatch"})),
+            )
             .output;
         assert!(
             found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (of `Store`, package `@demo/core`)\n"),
@@ -853,8 +1010,12 @@ mod tests {
             "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\npub fn new() {}\n",
         )]);
         let index = Index::build(dir.path(), None);
-        let found =
-            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "new"})));
+        let found = Toolset::standard().execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "new"})),
+        );
         assert!(
             found.output.starts_with("`new` is defined at:\nsrc/pool.rs:3: pub fn new() -> Self (of `Pool`)\nsrc/pool.rs:7: pub fn new() -> Self (of `Cache`)\nsrc/pool.rs:9: pub fn new()\n"),
             "{}",
@@ -882,7 +1043,9 @@ mod tests {
         let index = Index::build(dir.path(), None);
         let tools = Toolset::standard();
         let find = |overlay: &mut Overlay, name: &str| {
-            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
+            tools
+                .execute(overlay, Some(&index), &mut Seen::default(), &call("find_symbol", json!({"name": name})))
+                .output
         };
         let method = find(&mut overlay, "Store::dispatch");
         assert!(method.starts_with("`Store::dispatch` is defined at:\nsrc/store.rs:3: pub fn dispatch(&self) (of `Store`, in `stores::store`)\nused in (uses of any `dispatch`, by name):\nsrc/user.rs"), "{method}");
@@ -911,7 +1074,12 @@ mod tests {
         // Arguments and type arguments say nothing of where a name is defined.
         let generic = find(&mut overlay, "Store<T>::dispatch(&self)");
         assert!(generic.contains("src/store.rs:3:") && !generic.contains("queue.rs"), "{generic}");
-        let empty = tools.execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": ":: ()"})));
+        let empty = tools.execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": ":: ()"})),
+        );
         assert!(!empty.ok && empty.output.contains("holds no name"), "{}", empty.output);
     }
 
@@ -922,8 +1090,12 @@ mod tests {
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
         let (dir, mut overlay) = overlay(&files);
         let index = Index::build(dir.path(), None);
-        let found =
-            Toolset::standard().execute(&mut overlay, Some(&index), &call("find_symbol", json!({"name": "new"})));
+        let found = Toolset::standard().execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "new"})),
+        );
         assert_eq!(found.output.lines().filter(|line| line.contains(": pub fn new()")).count(), 40);
         assert!(found.output.contains("[5 more definitions; qualify the name"), "{}", found.output);
     }
@@ -941,7 +1113,9 @@ mod tests {
         let index = Index::build(dir.path(), None);
         let tools = Toolset::standard();
         let find = |overlay: &mut Overlay, name: &str| {
-            tools.execute(overlay, Some(&index), &call("find_symbol", json!({"name": name}))).output
+            tools
+                .execute(overlay, Some(&index), &mut Seen::default(), &call("find_symbol", json!({"name": name})))
+                .output
         };
         assert_eq!(
             find(&mut overlay, "JoinSet"),
@@ -955,6 +1129,7 @@ mod tests {
         tools.execute(
             &mut overlay,
             Some(&index),
+            &mut Seen::default(),
             &call("write_file", json!({"path": "src/task/local.rs", "content": "pub struct LocalSet;\n"})),
         );
         assert!(find(&mut overlay, "LocalSet").contains("(in `join_sets::task::local`)"));
@@ -964,7 +1139,12 @@ mod tests {
     fn long_files_are_read_in_windows() {
         let long: String = (1..=2500).map(|n| format!("{n}\n")).collect();
         let (_dir, mut overlay) = overlay(&[("long.txt", &long)]);
-        let read = Toolset::standard().execute(&mut overlay, None, &call("read_file", json!({"path": "long.txt"})));
+        let read = Toolset::standard().execute(
+            &mut overlay,
+            None,
+            &mut Seen::default(),
+            &call("read_file", json!({"path": "long.txt"})),
+        );
         assert!(read.output.starts_with("long.txt (lines 1-2000 of 2500):\n1\n"), "{}", &read.output[..40]);
         assert!(read.output.ends_with("[500 more lines; call read_file with start_line=2001]\n"));
     }

@@ -42,6 +42,9 @@ pub struct ContextPack {
     /// Files too large for the budget, shown in the parts the issue points at or where the
     /// words they share with it gather (the ranked ones are in the map too when it has room).
     pub part_files: Vec<String>,
+    /// For each file in `part_files`, the line ranges shown of it (1-based, inclusive, in
+    /// file order).
+    pub part_ranges: Vec<(String, Vec<(u32, u32)>)>,
     /// Files in the map: ranked ones, and those only listed for what the files shown use.
     pub mapped_files: Vec<String>,
     /// Estimated tokens of `text`.
@@ -93,7 +96,8 @@ pub fn build_pack(
         let _ = write!(text, "{heading}\n\n{}", shown.text());
     }
     let tokens = estimate_tokens(&text);
-    ContextPack { text, full_files: shown.full_files, part_files: shown.part_files, mapped_files, tokens }
+    let Shown { full_files, part_files, part_ranges, .. } = shown;
+    ContextPack { text, full_files, part_files, part_ranges, mapped_files, tokens }
 }
 
 #[cfg(test)]

@@ -63,6 +63,8 @@ pub(super) struct Shown<'a> {
     pub(super) full_files: Vec<String>,
     /// Files shown in part.
     pub(super) part_files: Vec<String>,
+    /// The line ranges shown of each file in `part_files`.
+    pub(super) part_ranges: Vec<(String, Vec<(u32, u32)>)>,
     /// The ranked files shown in part, with what is shown of them.
     pub(super) in_part: HashMap<&'a str, ShownPart>,
     /// Ranked files whose text cannot be read.
@@ -117,9 +119,10 @@ impl<'a> Shown<'a> {
                 }
             };
             match shown {
-                Some((block, _)) => {
+                Some((block, lines)) => {
                     self.push(block);
                     self.part_files.push(file.path.clone());
+                    self.part_ranges.push((file.path.clone(), lines));
                 }
                 None => {
                     let size = format!("{total} lines, too long to show here: read_file or grep shows it");
@@ -189,6 +192,7 @@ impl<'a> Shown<'a> {
             if let Some((block, lines)) = shown {
                 self.push(block);
                 self.part_files.push(file.path.clone());
+                self.part_ranges.push((file.path.clone(), lines.clone()));
                 let code: Vec<&str> = text.lines().collect();
                 let excerpt = lines.iter().flat_map(|&(start, end)| {
                     code.get((start as usize).saturating_sub(1)..end as usize).unwrap_or_default()
