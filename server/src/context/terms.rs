@@ -2,6 +2,8 @@
 //! camelCase boundaries, lower-cased, compound identifiers also kept whole; one-letter
 //! parts, numbers and very common words dropped.
 
+use rustc_hash::FxHashMap;
+
 /// Words too common in code and issues to tell files apart.
 const STOPWORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
@@ -23,8 +25,9 @@ pub(crate) fn is_stopword(word: &str) -> bool {
 /// compound identifiers whole.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    let mut splitter = WordSplitter::default();
     for token in identifiers(text) {
-        push_identifier(token, &mut out);
+        splitter.each_word(token, |word| out.push(word.to_owned()));
     }
     out
 }
@@ -35,19 +38,75 @@ pub fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|token| token.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
 }
 
-fn push_identifier(token: &str, out: &mut Vec<String>) {
-    let parts = split_identifier(token);
-    if parts.len() > 1 {
-        let whole = token.to_ascii_lowercase();
-        if !is_stopword(&whole) {
-            out.push(whole);
+/// Splits identifier-shaped tokens into their words as [`split_identifier`] does, without
+/// allocating for each: it keeps its buffers from one token to the next.
+#[derive(Default)]
+struct WordSplitter {
+    /// The byte ranges of the current token's parts.
+    parts: Vec<(usize, usize)>,
+    /// The word being handed out, lower-cased.
+    lower: String,
+}
+
+impl WordSplitter {
+    /// Calls `emit` with each word of `token` (ASCII letters, digits and `_`, as
+    /// [`identifiers`] gives them): the token whole and lower-cased when it has several
+    /// parts, then each part of two characters or more that is not a number or a stopword.
+    fn each_word(&mut self, token: &str, mut emit: impl FnMut(&str)) {
+        let bytes = token.as_bytes();
+        if !bytes.iter().any(|b| *b == b'_' || b.is_ascii_uppercase()) {
+            // One part, lower-case already: most tokens of code.
+            if is_kept_part(token) {
+                emit(token);
+            }
+            return;
+        }
+        self.parts.clear();
+        let mut chunk_start = 0;
+        for chunk in token.split('_') {
+            let (begin, end) = (chunk_start, chunk_start + chunk.len());
+            chunk_start = end + 1;
+            if chunk.is_empty() {
+                continue;
+            }
+            let mut start = begin;
+            for at in begin + 1..end {
+                let (previous, current) = (bytes[at - 1], bytes[at]);
+                let next_is_lower = at + 1 < end && bytes[at + 1].is_ascii_lowercase();
+                let boundary = (previous.is_ascii_lowercase() && current.is_ascii_uppercase())
+                    || ((previous.is_ascii_uppercase() || previous.is_ascii_digit())
+                        && current.is_ascii_uppercase()
+                        && next_is_lower);
+                if boundary {
+                    self.parts.push((start, at));
+                    start = at;
+                }
+            }
+            self.parts.push((start, end));
+        }
+        if self.parts.len() > 1 {
+            self.lower.clear();
+            self.lower.push_str(token);
+            self.lower.make_ascii_lowercase();
+            if !is_stopword(&self.lower) {
+                emit(&self.lower);
+            }
+        }
+        for &(start, end) in &self.parts {
+            self.lower.clear();
+            self.lower.push_str(&token[start..end]);
+            self.lower.make_ascii_lowercase();
+            if is_kept_part(&self.lower) {
+                emit(&self.lower);
+            }
         }
     }
-    for part in parts {
-        if part.len() > 1 && !part.bytes().all(|b| b.is_ascii_digit()) && !is_stopword(&part) {
-            out.push(part);
-        }
-    }
+}
+
+/// Whether a lower-cased part counts as a word: two characters or more, not a number, not a
+/// stopword.
+fn is_kept_part(part: &str) -> bool {
+    part.len() > 1 && !part.bytes().all(|b| b.is_ascii_digit()) && !is_stopword(part)
 }
 
 /// Splits an identifier into lower-cased parts: `parseHTTPResponse_v2` becomes
@@ -75,22 +134,26 @@ pub fn split_identifier(token: &str) -> Vec<String> {
 }
 
 /// Counts of each word of `text`, sorted by word, and the number of words: the same as
-/// counting [`words`], but each distinct identifier is split only once.
+/// counting [`words`], but each distinct identifier is split only once, and a word is
+/// allocated only when first found.
 pub fn word_counts(text: &str) -> (Vec<(String, u32)>, u32) {
-    let mut tokens: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut tokens: FxHashMap<&str, u32> = FxHashMap::default();
     for token in identifiers(text) {
         *tokens.entry(token).or_default() += 1;
     }
-    let mut counted: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut counted: FxHashMap<String, u32> = FxHashMap::default();
     let mut total = 0;
-    let mut words = Vec::new();
+    let mut splitter = WordSplitter::default();
     for (token, repeats) in tokens {
-        words.clear();
-        push_identifier(token, &mut words);
-        total += repeats * words.len() as u32;
-        for word in words.drain(..) {
-            *counted.entry(word).or_default() += repeats;
-        }
+        splitter.each_word(token, |word| {
+            total += repeats;
+            match counted.get_mut(word) {
+                Some(count) => *count += repeats,
+                None => {
+                    counted.insert(word.to_owned(), repeats);
+                }
+            }
+        });
     }
     let mut counted: Vec<(String, u32)> = counted.into_iter().collect();
     counted.sort_unstable();
@@ -126,10 +189,24 @@ mod tests {
         counted
     }
 
+    /// The words of `text` as [`split_identifier`] parts each identifier.
+    fn words_split_whole(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for token in identifiers(text) {
+            let parts = split_identifier(token);
+            if parts.len() > 1 && !is_stopword(&token.to_ascii_lowercase()) {
+                out.push(token.to_ascii_lowercase());
+            }
+            out.extend(parts.into_iter().filter(|part| is_kept_part(part)));
+        }
+        out
+    }
+
     proptest::proptest! {
         #[test]
-        fn word_counts_count_the_words(text in "([a-zA-Z_]{1,12}|[A-Z][a-z]{1,5}|[0-9]{1,3}|[ .:(){}-]){0,60}") {
+        fn word_counts_count_the_words(text in "([a-zA-Z_]{1,12}|[A-Z][a-z]{1,5}|[0-9]{1,3}|[ .:(){}-]|é|東){0,60}") {
             let words = words(&text);
+            proptest::prop_assert_eq!(&words, &words_split_whole(&text));
             let total = words.len() as u32;
             proptest::prop_assert_eq!(word_counts(&text), (counts(words), total));
         }
