@@ -1,7 +1,9 @@
 //! Signals from the code's structure: types extending a named type, the reference graph and
 //! its rank, the package of a hit, and the module file declaring a hit.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use super::symbols::DefinitionTable;
 use super::{Signal, package_of};
@@ -30,24 +32,36 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
 /// The use-definition graph (each edge also weighed back at half), and how many files use
 /// each file.
 pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
+    // Each name's files and its number of definitions, worked out once per name.
+    let mut linked: FxHashMap<&str, Option<(Vec<usize>, f64)>> = FxHashMap::default();
     let mut graph = FileGraph::new(files.len());
     let mut users = vec![0; files.len()];
+    let mut targets: FxHashMap<usize, f64> = FxHashMap::default();
+    let mut edges: Vec<(usize, f64)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
-        let mut targets: HashMap<usize, f64> = HashMap::new();
+        targets.clear();
         let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
         let extended =
             file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0));
         for (name, weight) in used.chain(extended) {
-            let Some(defining) = table.get(name) else { continue };
-            let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
-            if distinct.len() > MAX_FANOUT {
-                continue;
-            }
+            let link = linked.entry(name).or_insert_with(|| {
+                let defining = table.get(name)?;
+                let mut distinct: Vec<usize> = defining.iter().map(|(file, ..)| *file).collect();
+                distinct.sort_unstable();
+                distinct.dedup();
+                let definitions = f64::from(u32::try_from(defining.len()).unwrap_or(1));
+                (distinct.len() <= MAX_FANOUT).then_some((distinct, definitions))
+            });
+            let Some((distinct, definitions)) = link else { continue };
             for target in distinct {
-                *targets.entry(target).or_default() += weight / f64::from(u32::try_from(defining.len()).unwrap_or(1));
+                *targets.entry(*target).or_default() += weight / *definitions;
             }
         }
-        for (target, weight) in targets {
+        // In file order, so the graph and its rank come out the same from run to run.
+        edges.clear();
+        edges.extend(targets.iter().map(|(target, weight)| (*target, *weight)));
+        edges.sort_unstable_by_key(|(target, _)| *target);
+        for &(target, weight) in &edges {
             if target != i {
                 users[target] += 1;
             }

@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use super::{Signal, squash, stem};
 use crate::context::DefinitionKind;
 use crate::context::index::IndexedFile;
@@ -23,11 +25,11 @@ fn kind_weight(kind: DefinitionKind) -> f64 {
 }
 
 /// Where each name is defined: name -> [(file, kind, container, line)].
-pub(super) type DefinitionTable<'a> = HashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32)>>;
+pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32)>>;
 
 /// The definitions of `files` by name, each with its file's position in `files`.
 pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
-    let mut table: DefinitionTable<'a> = HashMap::new();
+    let mut table: DefinitionTable<'a> = FxHashMap::default();
     for (i, file) in files.iter().enumerate() {
         for definition in &file.symbols.definitions {
             table.entry(definition.name.as_str()).or_default().push((
