@@ -1,5 +1,7 @@
 //! The lexical signal: BM25 of the issue's words against each file's words and path.
 
+use rustc_hash::FxHashMap;
+
 use super::{SHARED_WORDS, Signal};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
@@ -21,33 +23,48 @@ fn path_words(path: &str) -> Vec<String> {
 pub(super) fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> (Signal, Vec<Vec<(String, f64)>>) {
     let n = files.len();
     let path_terms: Vec<Vec<String>> = files.iter().map(|f| path_words(&f.path)).collect();
-    let term_frequency = |file: usize, term: &str| -> f64 {
-        let body = files[file]
-            .terms
-            .binary_search_by(|(t, _)| t.as_str().cmp(term))
-            .map(|at| files[file].terms[at].1)
-            .unwrap_or(0);
-        let in_path = path_terms[file].iter().filter(|t| *t == term).count() as u32;
-        f64::from(body + PATH_BOOST * in_path)
-    };
+    // Where each of the issue's words stands among its terms (a word given twice, at both).
+    let mut places: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (at, (term, _)) in query.terms.iter().enumerate() {
+        places.entry(term.as_str()).or_default().push(at);
+    }
+    // Each file's frequency of each of the issue's words it holds, in the issue's order: one
+    // pass over the file's words rather than a search for each of the issue's.
+    let mut document_frequency = vec![0usize; query.terms.len()];
+    let frequencies: Vec<Vec<(usize, f64)>> = (0..n)
+        .map(|i| {
+            let mut found: FxHashMap<usize, u32> = FxHashMap::default();
+            for (word, count) in &files[i].terms {
+                for at in places.get(word.as_str()).into_iter().flatten() {
+                    *found.entry(*at).or_default() += count;
+                }
+            }
+            for word in &path_terms[i] {
+                for at in places.get(word.as_str()).into_iter().flatten() {
+                    *found.entry(*at).or_default() += PATH_BOOST;
+                }
+            }
+            let mut found: Vec<(usize, f64)> = found.into_iter().map(|(at, tf)| (at, f64::from(tf))).collect();
+            found.sort_unstable_by_key(|(at, _)| *at);
+            for (at, _) in &found {
+                document_frequency[*at] += 1;
+            }
+            found
+        })
+        .collect();
     let lengths: Vec<f64> =
         (0..n).map(|i| f64::from(files[i].word_count) + f64::from(PATH_BOOST) * path_terms[i].len() as f64).collect();
     let average = (lengths.iter().sum::<f64>() / n as f64).max(1.0);
+    let idf: Vec<f64> =
+        document_frequency.iter().map(|df| (1.0 + (n as f64 - *df as f64 + 0.5) / (*df as f64 + 0.5)).ln()).collect();
     let mut signal = Signal::new(n);
     let mut contributions: Vec<Vec<(f64, &str)>> = vec![Vec::new(); n];
-    for (term, weight) in &query.terms {
-        let frequencies: Vec<f64> = (0..n).map(|i| term_frequency(i, term)).collect();
-        let document_frequency = frequencies.iter().filter(|f| **f > 0.0).count() as f64;
-        if document_frequency == 0.0 {
-            continue;
-        }
-        let idf = (1.0 + (n as f64 - document_frequency + 0.5) / (document_frequency + 0.5)).ln();
-        for (i, tf) in frequencies.iter().enumerate() {
-            if *tf > 0.0 {
-                let value = weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lengths[i] / average));
-                signal.values[i] += value;
-                contributions[i].push((value, term));
-            }
+    for (i, found) in frequencies.iter().enumerate() {
+        for &(at, tf) in found {
+            let (term, weight) = &query.terms[at];
+            let value = weight * idf[at] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lengths[i] / average));
+            signal.values[i] += value;
+            contributions[i].push((value, term));
         }
     }
     for (i, terms) in contributions.iter_mut().enumerate() {
