@@ -9,7 +9,7 @@ use std::sync::{Arc, LazyLock};
 
 use issuewright::context::Index;
 use issuewright::llm::{ToolCall, parse_arguments};
-use issuewright::tools::Toolset;
+use issuewright::tools::{Seen, Toolset};
 use issuewright::workspace::{DiskBase, Overlay, Root};
 use libfuzzer_sys::fuzz_target;
 
@@ -48,13 +48,14 @@ static WORKSPACE: LazyLock<Workspace> = LazyLock::new(|| {
 fuzz_target!(|data: &[u8]| {
     let workspace = &*WORKSPACE;
     let mut overlay = Overlay::new(workspace.root.clone(), Arc::new(DiskBase));
+    let mut seen = Seen::default();
     for (n, call) in data.split(|byte| *byte == 0).take(16).enumerate() {
         let Some((&choice, raw)) = call.split_first() else { continue };
         let (arguments, malformed) = parse_arguments(&String::from_utf8_lossy(raw));
         let call =
             ToolCall { id: n.to_string(), name: TOOLS[usize::from(choice) % TOOLS.len()].into(), arguments, malformed };
         let before = overlay.changes();
-        let outcome = Toolset::standard().execute(&mut overlay, Some(&workspace.index), &call);
+        let outcome = Toolset::standard().execute(&mut overlay, Some(&workspace.index), &mut seen, &call);
         if !outcome.ok {
             assert_eq!(overlay.changes(), before, "a refused call changes nothing");
         }
