@@ -36,9 +36,12 @@ pub(super) fn turn_budget(room: usize) -> usize {
 }
 
 /// How much file text one `read_file` may return, so that its result fits whole (whole
-/// lines, and the line to go on from) rather than being cut in the middle.
-pub(super) fn read_budget(room: usize) -> usize {
-    result_budget(room).saturating_sub(1_000).max(1_000)
+/// lines, and the line to go on from) rather than being cut in the middle: within what one
+/// result may take and what the turn's earlier results left (`left_in_turn`), as
+/// [`fit_result`] cuts it, less room for the result's own lines.
+pub(super) fn read_budget(room: usize, left_in_turn: usize) -> usize {
+    let cap = result_budget(room).min(left_in_turn.max(1_000));
+    cap.saturating_sub(1_000).max(cap / 2)
 }
 
 /// `output` cut (head and tail kept) to what one result may take, and to `left_in_turn`
@@ -151,5 +154,17 @@ mod tests {
         assert!(late_in_turn.len() < 3_000 + 200, "a turn's results share their budget");
         // gemma: 8,192 tokens, 4,096 of them for the answer, 1,500 for the tools.
         assert_eq!(room(8_192, 4_096, 1_500), 2_596);
+    }
+
+    #[test]
+    fn a_read_fits_what_is_left_of_the_turn_with_room_for_its_own_lines() {
+        // What read_file adds to the text it returns: its first line and where to go on.
+        let own_lines = 300;
+        for (room, left) in [(2_596, usize::MAX), (2_596, 1_500), (8_192, 3_000), (8_192, 500), (100_000, 12_000)] {
+            let text = "x".repeat(read_budget(room, left) + own_lines);
+            assert_eq!(fit_result(&text, room, left), text, "room {room}, {left} left in the turn");
+            assert!(read_budget(room, left) >= 500, "a read always brings something");
+        }
+        assert_eq!(read_budget(100_000, usize::MAX), 99_000, "a roomy turn reads as before");
     }
 }

@@ -219,7 +219,7 @@ impl Driver {
                 } else if VALIDATION_TOOLS.contains(&call.name.as_str()) && validating {
                     self.execute_validation(round, call, tools).await
                 } else {
-                    self.execute(round, call, tools, compact::read_budget(room))
+                    self.execute(round, call, tools, compact::read_budget(room, turn_left))
                 };
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;

@@ -288,7 +288,10 @@ fn read_file(
         }
         text.push_str(line);
     }
-    seen.saw_lines(path.as_str(), text.lines());
+    // A first line longer than the budget is still returned, and cut on its way to the model.
+    if text.len() <= max_bytes {
+        seen.saw_lines(path.as_str(), text.lines());
+    }
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
     if last < view.total_lines {
         if !output.ends_with('\n') {
@@ -334,8 +337,11 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
 fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
-    // The model knows the lines it changed, also those it changed only a part of.
-    if let Ok(Some(text)) = overlay.current_text(&path) {
+    // The model knows the lines it changed, also those it changed only a part of; a patch
+    // that only takes text out leaves none (the line after it is not one it saw).
+    if !args.new_text.trim().is_empty()
+        && let Ok(Some(text)) = overlay.current_text(&path)
+    {
         let lines: Vec<&str> = text.lines().collect();
         let (first, last) = (outcome.first_line.max(1), outcome.last_line.max(outcome.first_line).min(lines.len()));
         seen.saw_lines(path.as_str(), lines.get(first - 1..last).unwrap_or_default().iter().copied());
@@ -353,7 +359,12 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
     let path = file_path(&args.path)?;
     // The pack shows files without their licence header, so a model writing a file whole from
     // what it saw would drop it.
-    let current = overlay.current_text(&path).ok().flatten();
+    // A file the run deleted is judged by the text it had: deleting it first is no way around.
+    let current = overlay
+        .current_text(&path)
+        .ok()
+        .flatten()
+        .or_else(|| overlay.touched_texts(&path).and_then(|(base, _)| base).map(str::to_owned));
     if let Some(header) = current.as_deref().and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {
         return Ok(ToolOutcome::error(format!(
             "nothing written: {path} starts with a licence header (lines 1-{}) that this content leaves out. \
@@ -378,12 +389,13 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
     if let Some(drop) = current.as_deref().and_then(|text| seen.unseen_dropped(path.as_str(), text, &args.content)) {
         let (start, end) = drop.ranges[0];
         return Ok(ToolOutcome::error(format!(
-            "nothing written: this content leaves out {} of {path} ({} lines of code), which you have not been \
+            "nothing written: this content leaves out {} of {path} ({} line{} of code), which you have not been \
              shown. Change the file with patch_file, which replaces only the text you give it; or read them \
              (read_file with start_line {start} and end_line {end} shows the first) and write the file with them, \
              or without them if that is what you mean.\n",
             drop.describe(),
-            drop.lines
+            drop.lines,
+            if drop.lines == 1 { "" } else { "s" }
         )));
     }
     let outcome = overlay.write_file(&path, &args.content)?;
@@ -553,7 +565,8 @@ mod tests {
         let (_dir, mut overlay) = overlay(&[("src/sync/mod.rs", &format!("{docs}\n{code}"))]);
         let tools = Toolset::standard();
         let mut seen = Seen::default();
-        seen.saw_whole("src/sync/mod.rs"); // in full in the pack, but for the tail of its guide
+        // In full in the pack, but for the tail of its guide.
+        seen.saw_lines("src/sync/mod.rs", docs.lines().take(8).chain(code.lines()));
         let write = |content: String| call("write_file", json!({"path": "src/sync/mod.rs", "content": content}));
         // Written from what the pack shows: the first eight lines of the guide, then the code.
         let head: String = docs.lines().take(8).map(|line| format!("{line}\n")).collect();
@@ -567,10 +580,16 @@ mod tests {
             dropped.output
         );
         assert!(overlay.changes().is_empty(), "nothing written");
-        // The whole guide kept, or a new one written in its place: written.
+        // Nor may a new guide take the place of lines never shown.
+        let rewrite = write(format!("//! A new guide.\n{code}"));
+        let unread = tools.execute(&mut overlay, None, &mut seen, &rewrite);
+        assert!(!unread.ok && unread.output.contains("leaves out lines 9-30 of src/sync/mod.rs"), "{}", unread.output);
+        // Once they are read, the whole guide kept, or a new one written in its place: written.
+        let read = json!({"path": "src/sync/mod.rs", "start_line": 9, "end_line": 30});
+        assert!(tools.execute(&mut overlay, None, &mut seen, &call("read_file", read)).ok);
         let kept = tools.execute(&mut overlay, None, &mut seen, &write(format!("{docs}\n{}", code.replace('0', "1"))));
         assert!(kept.ok && kept.changed, "{}", kept.output);
-        let rewritten = tools.execute(&mut overlay, None, &mut seen, &write(format!("//! A new guide.\n{code}")));
+        let rewritten = tools.execute(&mut overlay, None, &mut seen, &rewrite);
         assert!(rewritten.ok, "{}", rewritten.output);
     }
 
@@ -583,7 +602,7 @@ mod tests {
         let path = WorkspacePath::parse("src/a/Reader.java").unwrap();
         let tools = Toolset::standard();
         let mut seen = Seen::default();
-        seen.saw_whole("src/a/Reader.java"); // in full in the pack, its header left out
+        seen.saw_lines("src/a/Reader.java", code.lines()); // in full in the pack, its header left out
         let write = |content: &str| json!({"path": "src/a/Reader.java", "content": content});
         let dropped =
             tools.execute(&mut overlay, None, &mut seen, &call("write_file", write(&code.replace("{}", "{ int n; }"))));
@@ -650,6 +669,36 @@ mod tests {
         assert!(written.ok, "{}", written.output);
         // What the model wrote whole it has seen whole.
         assert!(run(&mut overlay, "write_file", json!({"path": "src/steps.rs", "content": "pub fn all() {}\n"})).ok);
+    }
+
+    #[test]
+    fn neither_a_deletion_first_nor_a_patch_that_takes_lines_out_shows_a_file() {
+        let code: String = (1..=40).map(|n| format!("pub fn step_{n}() -> u32 {{\n    {n}\n}}\n\n")).collect();
+        let (_dir, mut overlay) = overlay(&[("src/steps.rs", &code), ("src/more.rs", &code)]);
+        let tools = Toolset::standard();
+        let mut seen = Seen::default();
+        let mut run = |overlay: &mut Overlay, name: &str, arguments: Value| {
+            tools.execute(overlay, None, &mut seen, &call(name, arguments))
+        };
+        let part = json!({"path": "src/steps.rs", "start_line": 37, "end_line": 44});
+        assert!(run(&mut overlay, "read_file", part).ok);
+        let from_part = "pub fn step_10() -> u32 {\n    100\n}\n\npub fn step_11() -> u32 {\n    11\n}\n";
+        // Deleting the file first is no way around the refusal.
+        assert!(run(&mut overlay, "delete_file", json!({"path": "src/steps.rs"})).ok);
+        let recreated = run(&mut overlay, "write_file", json!({"path": "src/steps.rs", "content": from_part}));
+        assert!(!recreated.ok && recreated.output.contains("leaves out lines 1-34 and 45-158"), "{}", recreated.output);
+
+        // A patch that only takes lines out shows none: the line after them is still unseen.
+        let cut = "pub fn step_11() -> u32 {\n    11\n}\n\n";
+        let cut = run(&mut overlay, "patch_file", json!({"path": "src/more.rs", "old_text": cut, "new_text": ""}));
+        assert!(cut.ok, "{}", cut.output);
+        let only_1 = json!({"path": "src/more.rs", "content": "pub fn step_1() -> u32 {\n    1\n}\n"});
+        let refused = run(&mut overlay, "write_file", only_1);
+        assert!(refused.output.contains("(76 lines of code)"), "step 12 too: {}", refused.output);
+        assert!(run(&mut overlay, "read_file", json!({"path": "src/more.rs", "end_line": 153})).ok);
+        let refused =
+            run(&mut overlay, "write_file", json!({"path": "src/more.rs", "content": "pub fn step_0() {}\n"}));
+        assert!(refused.output.contains("leaves out line 154 of src/more.rs (1 line of code)"), "{}", refused.output);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::context::ContextPack;
+use crate::context::doc_comments::long_doc_cuts;
+use crate::workspace::licence_header;
 
 /// Most ranges a refusal names; the rest are counted.
 const NAMED_RANGES: usize = 4;
@@ -22,7 +24,7 @@ pub struct Seen {
 
 #[derive(Debug, Clone)]
 enum FileSeen {
-    /// The whole file: in full in the pack, or as the model wrote it.
+    /// The whole file, as the model wrote it.
     Whole,
     /// These lines, trimmed.
     Lines(HashSet<String>),
@@ -38,12 +40,22 @@ pub struct UnseenDrop {
 }
 
 impl Seen {
-    /// What the first prompt's `pack` shows: its files in full whole, and of those in part
-    /// the lines shown, as `read` (the file's text when the pack was built) gives them.
+    /// What the first prompt's `pack` shows, of the files' texts as `read` gives them (as
+    /// the pack read them): the lines of its files in full but for a licence header and the
+    /// tails of long documentation comments, which a block in full may leave out (counted
+    /// unseen even where the pack had room to show them), and the lines of the parts shown
+    /// of the others.
     pub fn of_pack(pack: &ContextPack, read: impl Fn(&str) -> Option<String>) -> Self {
         let mut seen = Self::default();
         for path in &pack.full_files {
-            seen.saw_whole(path);
+            let Some(text) = read(path) else { continue };
+            let header = licence_header(&text).map_or(0, |header| header.lines);
+            let tails: Vec<(u32, u32)> = long_doc_cuts(path, &text).into_iter().flat_map(|cut| cut.left_out).collect();
+            let left_out = |number: usize| {
+                number <= header || tails.iter().any(|(start, end)| (*start as usize..=*end as usize).contains(&number))
+            };
+            let shown = text.lines().enumerate().filter(|(at, _)| !left_out(at + 1)).map(|(_, line)| line);
+            seen.saw_lines(path, shown);
         }
         for (path, ranges) in &pack.part_ranges {
             let Some(text) = read(path) else { continue };
