@@ -179,6 +179,17 @@ pub fn ledger(workspace: &Path, run_id: &str) -> Vec<serde_json::Value> {
     text.lines().map(|line| serde_json::from_str(line).expect("ledger lines are JSON")).collect()
 }
 
+/// The user message of a run's first prompt, from its ledger's events.
+pub fn first_prompt(events: &[serde_json::Value]) -> &str {
+    let prompt = events.iter().find(|e| e["event"] == "prompt").expect("the prompt is recorded");
+    prompt["user"].as_str().expect("a prompt's user message")
+}
+
+/// What each of a run's tool calls answered, in order, from its ledger's events.
+pub fn tool_outputs(events: &[serde_json::Value]) -> Vec<&str> {
+    events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().expect("an output")).collect()
+}
+
 impl Scratch {
     /// A scratch workspace holding a copy of the `examples/wordfreq` demo repository.
     pub fn with_demo() -> Self {

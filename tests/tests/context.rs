@@ -7,8 +7,8 @@ use std::process::Command;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::{
-    Scratch, done, issuewright, issuewright_in, issuewright_on, issuewright_piped, ledger, replay, run_cli, run_report,
-    turn,
+    Scratch, done, first_prompt, issuewright, issuewright_in, issuewright_on, issuewright_piped, ledger, replay,
+    run_cli, run_report, tool_outputs, turn,
 };
 use serde_json::{Value, json};
 
@@ -29,6 +29,16 @@ fn crate_with_modules() -> Scratch {
     }
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     Scratch::new(&refs)
+}
+
+/// A large file about `RateLimiter`: 900 one-line functions that call `try_acquire`, after its
+/// `use` line and a blank line (902 lines).
+fn pool_of_900() -> String {
+    let mut pool = String::from("use crate::limiter::RateLimiter;\n\n");
+    for n in 0..900 {
+        pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
+    }
+    pool
 }
 
 /// Writes the issue about `RateLimiter::try_acquire` to `ISSUE.md`, and gives its path.
@@ -96,10 +106,7 @@ fn context_takes_the_issue_as_run_does() {
 fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     let scratch = crate_with_modules();
     // A large file about the issue: it fits a large model's budget in full, not a small one's.
-    let mut pool = String::from("use crate::limiter::RateLimiter;\n\n");
-    for n in 0..900 {
-        pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
-    }
+    let pool = pool_of_900();
     scratch.write("src/pool.rs", &pool);
     let issue = &limiter_issue(&scratch);
 
@@ -412,8 +419,7 @@ fn a_run_sees_what_the_editor_just_typed() {
     assert_eq!(status["state"], "ready", "{status}");
 
     let events = ledger(&scratch.workspace(), &run_id);
-    let results: Vec<&str> =
-        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    let results = tool_outputs(&events);
     assert!(
         results[0].starts_with("`refill` is defined at:\nsrc/clock.rs:3: pub fn refill(limiter: &mut u32)"),
         "{}",
@@ -437,7 +443,7 @@ fn a_run_sees_what_the_editor_just_typed() {
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
     assert_eq!(pack["full_files"][0], "docs/refill.md", "{pack}");
     assert_eq!(pack["full_files"][1], "src/limiter.rs", "{pack}");
-    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    let prompt = first_prompt(&events);
     assert!(prompt.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;"), "{prompt}");
     assert!(
         prompt.contains("### docs/refill.md [named in the issue]\n```\n# Refill\n\nTop up one token a second.\n```"),
@@ -486,7 +492,7 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     let run_full: Vec<&Value> = pack["full_files"].as_array().unwrap().iter().collect();
     assert_eq!(shown_full, run_full);
     // The pack shown is the one the run's first prompt holds, word for word.
-    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap();
+    let prompt = first_prompt(&events);
     let pack_text = every["packText"].as_str().unwrap();
     assert!(pack_text.contains("### src/limiter.rs\n```\n") && prompt.ends_with(pack_text), "{prompt}");
     let shown_mapped = every["files"].as_array().unwrap().iter().filter(|f| f["inPack"] == "map").count();
@@ -739,14 +745,13 @@ fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
     assert_eq!(report["state"], "ready", "{report:#}");
 
     let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
-    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    let prompt = first_prompt(&events);
     assert!(
         prompt.contains("### src/limiter.rs [lines 1-5, its licence header, left out]\n```\nuse crate::clock::Clock;"),
         "{prompt}"
     );
     assert!(!prompt.contains("Copyright"), "{prompt}");
-    let results: Vec<&str> =
-        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    let results = tool_outputs(&events);
     assert!(
         results[0].starts_with(
             "nothing written: src/limiter.rs starts with a licence header (lines 1-5) that this content leaves out."
@@ -764,10 +769,7 @@ fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
 #[test]
 fn a_run_cannot_write_a_file_shown_in_part_without_the_rest() {
     let scratch = crate_with_modules();
-    let mut pool = String::from("use crate::limiter::RateLimiter;\n\n");
-    for n in 0..900 {
-        pool.push_str(&format!("pub fn acquire_{n}(limiter: &mut RateLimiter) -> bool {{ limiter.try_acquire() }}\n"));
-    }
+    let pool = pool_of_900();
     scratch.write("src/pool.rs", &pool);
     let shown = "pub fn acquire_450(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }";
     let fixed = "pub fn acquire_450(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() || limiter.wait() }";
@@ -788,10 +790,9 @@ fn a_run_cannot_write_a_file_shown_in_part_without_the_rest() {
     let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
     let pack = events.iter().find(|e| e["event"] == "context_pack").expect("the pack is recorded");
     assert_eq!(pack["part_files"], json!(["src/pool.rs"]), "{pack}");
-    let prompt = events.iter().find(|e| e["event"] == "prompt").unwrap()["user"].as_str().unwrap().to_owned();
+    let prompt = first_prompt(&events);
     assert!(prompt.contains(&format!("lines 453-453:\n```\n{shown}\n```")), "{prompt}");
-    let results: Vec<&str> =
-        events.iter().filter(|e| e["event"] == "tool_result").map(|e| e["output"].as_str().unwrap()).collect();
+    let results = tool_outputs(&events);
     assert!(
         results[0].starts_with(
             "nothing written: this content leaves out lines 1-452 and 454-902 of src/pool.rs (900 lines of code), \

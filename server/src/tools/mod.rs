@@ -340,7 +340,7 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
     // The model knows the lines it changed, also those it changed only a part of; a patch
     // that only takes text out leaves none (the line after it is not one it saw).
     if !args.new_text.trim().is_empty()
-        && let Ok(Some(text)) = overlay.current_text(&path)
+        && let Some((_, Some(text))) = overlay.touched_texts(&path)
     {
         let lines: Vec<&str> = text.lines().collect();
         let (first, last) = (outcome.first_line.max(1), outcome.last_line.max(outcome.first_line).min(lines.len()));
@@ -357,14 +357,14 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
 
 fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    // The pack shows files without their licence header, so a model writing a file whole from
-    // what it saw would drop it.
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
     let current = overlay
         .current_text(&path)
         .ok()
         .flatten()
         .or_else(|| overlay.touched_texts(&path).and_then(|(base, _)| base).map(str::to_owned));
+    // The pack shows files without their licence header, so a model writing a file whole from
+    // what it saw would drop it.
     if let Some(header) = current.as_deref().and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {
         return Ok(ToolOutcome::error(format!(
             "nothing written: {path} starts with a licence header (lines 1-{}) that this content leaves out. \

@@ -10,8 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::context::ContextPack;
-use crate::context::doc_comments::long_doc_cuts;
-use crate::workspace::licence_header;
+use crate::context::pack::left_out_in_full;
 
 /// Most ranges a refusal names; the rest are counted.
 const NAMED_RANGES: usize = 4;
@@ -49,12 +48,9 @@ impl Seen {
         let mut seen = Self::default();
         for path in &pack.full_files {
             let Some(text) = read(path) else { continue };
-            let header = licence_header(&text).map_or(0, |header| header.lines);
-            let tails: Vec<(u32, u32)> = long_doc_cuts(path, &text).into_iter().flat_map(|cut| cut.left_out).collect();
-            let left_out = |number: usize| {
-                number <= header || tails.iter().any(|(start, end)| (*start as usize..=*end as usize).contains(&number))
-            };
-            let shown = text.lines().enumerate().filter(|(at, _)| !left_out(at + 1)).map(|(_, line)| line);
+            let left_out = left_out_in_full(path, &text);
+            let is_left_out = |number: u32| left_out.iter().any(|(start, end)| (*start..=*end).contains(&number));
+            let shown = text.lines().zip(1..).filter(|(_, number)| !is_left_out(*number)).map(|(line, _)| line);
             seen.saw_lines(path, shown);
         }
         for (path, ranges) in &pack.part_ranges {

@@ -75,13 +75,7 @@ pub(super) fn source_block(path: &str, text: &str, located: &[u32]) -> (String, 
     let (code_start, code) =
         header.as_ref().map_or((1, text), |header| (header.lines as u32 + 1, &text[header.rest..]));
     let whole = file_block(path, header_note.as_deref().unwrap_or_default(), text, code);
-    // A line in a comment, or the line after it (what it documents), keeps it whole.
-    let touches = |cut: &DocCut| located.iter().any(|line| (cut.head.0..=cut.end + 1).contains(line));
-    let tails: Vec<(u32, u32)> = long_doc_cuts(path, text)
-        .into_iter()
-        .filter(|cut| cut.head.0 >= code_start && !touches(cut))
-        .flat_map(|cut| cut.left_out)
-        .collect();
+    let tails = doc_tails(path, text, code_start, located);
     if tails.is_empty() {
         return (whole, None);
     }
@@ -108,6 +102,27 @@ pub(super) fn source_block(path: &str, text: &str, located: &[u32]) -> (String, 
     push_ranges(&mut block, &lines, &kept, &fence_for(text));
     block.push('\n');
     (block, Some(whole))
+}
+
+/// The lines a block in full may leave out of `text`, the file at `path`: its licence header,
+/// and the tails of its long documentation comments, in file order. The pack shows a tail
+/// still where a line the issue gives points into its comment, or where the map leaves room.
+pub fn left_out_in_full(path: &str, text: &str) -> Vec<(u32, u32)> {
+    let header = licence_header(text).map_or(0, |header| header.lines as u32);
+    let tails = doc_tails(path, text, header + 1, &[]);
+    (header > 0).then_some((1, header)).into_iter().chain(tails).collect()
+}
+
+/// The ranges [`long_doc_cuts`] leaves out of the comments that start at `code_start` or
+/// below, but those of comments one of the `located` lines falls in or just after.
+fn doc_tails(path: &str, text: &str, code_start: u32, located: &[u32]) -> Vec<(u32, u32)> {
+    // A line in a comment, or the line after it (what it documents), keeps it whole.
+    let touches = |cut: &DocCut| located.iter().any(|line| (cut.head.0..=cut.end + 1).contains(line));
+    long_doc_cuts(path, text)
+        .into_iter()
+        .filter(|cut| cut.head.0 >= code_start && !touches(cut))
+        .flat_map(|cut| cut.left_out)
+        .collect()
 }
 
 /// Appends to `block` each of the `ranges` of `lines` (1-based, inclusive, in file order),

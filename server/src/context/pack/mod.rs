@@ -10,6 +10,7 @@ use super::issue::IssueQuery;
 use super::mentioned::Mentioned;
 use super::named::NamedFile;
 use super::rank::RankedFile;
+pub use blocks::left_out_in_full;
 use map::repository_map;
 use shown::Shown;
 
@@ -92,11 +93,12 @@ pub fn build_pack(
         let _ = write!(text, "{MAP_HEADING}\n\n{map_section}\n");
     }
     if !shown.is_empty() {
-        let heading = if shown.part_files.is_empty() { FULL_HEADING } else { PARTS_HEADING };
+        let heading = if shown.part_ranges.is_empty() { FULL_HEADING } else { PARTS_HEADING };
         let _ = write!(text, "{heading}\n\n{}", shown.text());
     }
     let tokens = estimate_tokens(&text);
-    let Shown { full_files, part_files, part_ranges, .. } = shown;
+    let Shown { full_files, part_ranges, .. } = shown;
+    let part_files = part_ranges.iter().map(|(path, _)| path.clone()).collect();
     ContextPack { text, full_files, part_files, part_ranges, mapped_files, tokens }
 }
 

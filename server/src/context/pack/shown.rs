@@ -61,9 +61,7 @@ pub(super) struct Shown<'a> {
     blocks: Vec<ShownBlock>,
     /// Files shown in full.
     pub(super) full_files: Vec<String>,
-    /// Files shown in part.
-    pub(super) part_files: Vec<String>,
-    /// The line ranges shown of each file in `part_files`.
+    /// Files shown in part, each with the line ranges shown of it.
     pub(super) part_ranges: Vec<(String, Vec<(u32, u32)>)>,
     /// The ranked files shown in part, with what is shown of them.
     pub(super) in_part: HashMap<&'a str, ShownPart>,
@@ -121,7 +119,6 @@ impl<'a> Shown<'a> {
             match shown {
                 Some((block, lines)) => {
                     self.push(block);
-                    self.part_files.push(file.path.clone());
                     self.part_ranges.push((file.path.clone(), lines));
                 }
                 None => {
@@ -191,7 +188,6 @@ impl<'a> Shown<'a> {
             };
             if let Some((block, lines)) = shown {
                 self.push(block);
-                self.part_files.push(file.path.clone());
                 self.part_ranges.push((file.path.clone(), lines.clone()));
                 let code: Vec<&str> = text.lines().collect();
                 let excerpt = lines.iter().flat_map(|&(start, end)| {
@@ -243,6 +239,6 @@ impl<'a> Shown<'a> {
 
     /// Whether the file at `path` is shown, in full or in part.
     pub(super) fn holds(&self, path: &str) -> bool {
-        self.full_files.iter().chain(&self.part_files).any(|file| file == path)
+        self.full_files.iter().chain(self.part_ranges.iter().map(|(file, _)| file)).any(|file| file == path)
     }
 }
