@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::IndexArgs;
-use issuewright::context::{Index, IndexCache, MAX_INDEXED_FILES, cache};
+use issuewright::context::{BuildProgress, Index, IndexCache, MAX_INDEXED_FILES, cache};
 
 /// Builds the index of `--repo` and prints counts per language (or JSON).
 pub fn run(args: &IndexArgs) -> ExitCode {
@@ -104,9 +104,8 @@ pub(super) fn leave_to_exit(index: Index) {
 pub fn build(root: &Path, use_cache: bool) -> Index {
     let use_cache = use_cache && std::env::var("ISSUEWRIGHT_INDEX_CACHE").map_or(true, |v| v != "off");
     let file = use_cache.then(cache::user_cache_dir).flatten().map(|dir| cache::cache_file(&dir, root));
-    let loaded = file.as_deref().map(IndexCache::load);
     let limit = issuewright::config::index_file_limit().unwrap_or(MAX_INDEXED_FILES);
-    let index = Index::build_limited(root, loaded.as_ref(), limit);
+    let (index, loaded) = Index::build_reading_cache(root, file.as_deref(), limit, &BuildProgress::default());
     if let Some(warning) = index.stats.limit_warning(root) {
         errln!("issuewright: {warning}");
     }

@@ -18,7 +18,7 @@ pub struct IndexCache {
 }
 
 /// Raised when what is cached changes shape or meaning without a new release.
-const SCHEMA: u32 = 29;
+const SCHEMA: u32 = 30;
 
 /// What a cached extraction depends on besides the file: this program's version, the cache
 /// schema, and the text of the queries. A cache written under another key is not read.
@@ -130,6 +130,36 @@ mod tests {
         assert_eq!(second.stats.cache_hits, 1, "only the changed file is parsed again");
         assert_eq!(second.file("src/b.rs").unwrap().symbols.definitions.len(), 2);
         assert_eq!(second.file("src/a.rs"), first.file("src/a.rs"));
+    }
+
+    #[test]
+    fn a_build_reads_the_cache_file_while_it_walks() {
+        let dir = crate::testing::tempdir();
+        let root = dir.path().join("ws");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
+        let file = cache_file(&dir.path().join("cache"), &root);
+        let progress = crate::context::BuildProgress::default();
+
+        let (first, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
+        assert_eq!(first.stats.cache_hits, 0);
+        assert!(cache.as_ref().is_some_and(IndexCache::is_empty), "no cache file yet: an empty cache");
+        IndexCache::save(&file, first.files().map(|f| f.as_ref())).unwrap();
+
+        let (second, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
+        assert_eq!(second.stats.cache_hits, 2, "every file comes from the cache read meanwhile");
+        assert!(cache.is_some_and(|cache| cache.holds_just(&second)), "nothing to write again");
+        assert_eq!(second.file("src/a.rs"), first.file("src/a.rs"));
+
+        std::fs::write(&file, b"\xff\xff not postcard").unwrap();
+        let (third, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
+        assert_eq!((third.len(), third.stats.cache_hits), (2, 0), "a damaged cache: every file parsed");
+        assert!(!cache.is_some_and(|cache| cache.holds_just(&third)), "and the cache written anew");
+
+        let (uncached, cache) = Index::build_reading_cache(&root, None, 100, &progress);
+        assert_eq!((uncached.len(), uncached.stats.cache_read_ms), (2, None));
+        assert!(cache.is_none());
     }
 
     #[test]

@@ -73,11 +73,10 @@ impl LiveIndex {
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
-            let cache = cache_file.as_deref().map(IndexCache::load);
             let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                Index::build_observed(&root, cache.as_ref(), max_files, &live.progress)
+                Index::build_reading_cache(&root, cache_file.as_deref(), max_files, &live.progress)
             }));
-            let Ok(index) = built else {
+            let Ok((index, cache)) = built else {
                 tracing::error!("indexing {} failed; runs go on without the index", root.display());
                 return live.progress.fail();
             };

@@ -22,7 +22,7 @@ pub mod walk;
 
 pub use cache::IndexCache;
 pub use extract::{Definition, DefinitionKind, FileSymbols};
-pub use index::{BuildStats, ImportHint, Index, IndexedFile, MAX_INDEXED_FILES};
+pub use index::{BuildProgress, BuildStats, ImportHint, Index, IndexedFile, MAX_INDEXED_FILES};
 pub use language::Language;
 pub use live::LiveIndex;
 pub use named::{NamedFile, named_files, named_files_reading};

@@ -133,10 +133,69 @@ pub fn split_identifier(token: &str) -> Vec<String> {
     parts
 }
 
-/// Counts of each word of `text`, sorted by word, and the number of words: the same as
+/// A file's words and how often each occurs, in word order, kept in one string: a large
+/// workspace's index holds millions of words, and a string each made reading the index
+/// cache mostly a matter of allocating them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WordCounts {
+    /// The words one after the other.
+    text: String,
+    /// Where each word ends in `text`, and its count.
+    ends: Vec<(u32, u32)>,
+}
+
+impl WordCounts {
+    /// The counts of `words`, each given once.
+    fn from_unsorted(mut words: Vec<(&str, u32)>) -> Self {
+        words.sort_unstable();
+        let mut counts = Self { text: String::new(), ends: Vec::with_capacity(words.len()) };
+        counts.text.reserve(words.iter().map(|(word, _)| word.len()).sum());
+        for (word, count) in words {
+            counts.text.push_str(word);
+            counts.ends.push((counts.text.len() as u32, count));
+        }
+        counts
+    }
+
+    /// Each word with its count, in word order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|(end, _)| *end as usize));
+        starts.zip(&self.ends).map(|(start, &(end, count))| (&self.text[start..end as usize], count))
+    }
+
+    /// How many times `word` occurs (0 when it does not).
+    pub fn count(&self, word: &str) -> u32 {
+        let word_at = |at: usize| {
+            let start = if at == 0 { 0 } else { self.ends[at - 1].0 as usize };
+            &self.text[start..self.ends[at].0 as usize]
+        };
+        let (mut low, mut high) = (0, self.ends.len());
+        while low < high {
+            let middle = (low + high) / 2;
+            match word_at(middle).cmp(word) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return self.ends[middle].1,
+            }
+        }
+        0
+    }
+
+    /// How many different words there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Counts of each word of `text` (see [`WordCounts`]), and the number of words: the same as
 /// counting [`words`], but each distinct identifier is split only once, and a word is
 /// allocated only when first found.
-pub fn word_counts(text: &str) -> (Vec<(String, u32)>, u32) {
+pub fn word_counts(text: &str) -> (WordCounts, u32) {
     let mut tokens: FxHashMap<&str, u32> = FxHashMap::default();
     for token in identifiers(text) {
         *tokens.entry(token).or_default() += 1;
@@ -155,9 +214,8 @@ pub fn word_counts(text: &str) -> (Vec<(String, u32)>, u32) {
             }
         });
     }
-    let mut counted: Vec<(String, u32)> = counted.into_iter().collect();
-    counted.sort_unstable();
-    (counted, total)
+    let words = counted.iter().map(|(word, count)| (word.as_str(), *count)).collect();
+    (WordCounts::from_unsorted(words), total)
 }
 
 #[cfg(test)]
@@ -208,7 +266,13 @@ mod tests {
             let words = words(&text);
             proptest::prop_assert_eq!(&words, &words_split_whole(&text));
             let total = words.len() as u32;
-            proptest::prop_assert_eq!(word_counts(&text), (counts(words), total));
+            let (counted, counted_total) = word_counts(&text);
+            let listed: Vec<(String, u32)> = counted.iter().map(|(word, count)| (word.to_owned(), count)).collect();
+            proptest::prop_assert_eq!((listed, counted_total), (counts(words.clone()), total));
+            for (word, count) in counts(words) {
+                proptest::prop_assert_eq!(counted.count(&word), count);
+            }
+            proptest::prop_assert_eq!(counted.count("\u{0}absent"), 0);
         }
     }
 

@@ -24,7 +24,7 @@ const BINARY_SNIFF_BYTES: usize = 8192;
 /// (git looks at the first 8,000 bytes). The index and the overlay share this rule, so a
 /// file is text to both or to neither.
 pub fn looks_binary(bytes: &[u8]) -> bool {
-    bytes.iter().take(BINARY_SNIFF_BYTES).any(|b| *b == 0)
+    memchr::memchr(0, &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)]).is_some()
 }
 
 /// Why a base text could not be read.

@@ -14,7 +14,9 @@ use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
 use super::terms;
-use super::walk::{indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder};
+use super::walk::{
+    Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
+};
 use crate::workspace::generated_marker;
 use manifests::Manifests;
 pub use manifests::{Crate, CrateRoot};
@@ -53,7 +55,7 @@ pub struct IndexedFile {
     /// What the queries found.
     pub symbols: FileSymbols,
     /// Word counts of the whole text, for lexical ranking.
-    pub terms: Vec<(String, u32)>,
+    pub terms: terms::WordCounts,
     /// Total words.
     pub word_count: u32,
     /// The header phrase that says a tool writes this file (`@generated`, `DO NOT EDIT`), if
@@ -140,7 +142,41 @@ impl Index {
     /// [`Index::build_limited`], saying in `progress` how far it has come.
     pub fn build_observed(root: &Path, cache: Option<&IndexCache>, max_files: usize, progress: &BuildProgress) -> Self {
         let started = Instant::now();
-        let (found, manifests, limited) = walk(root, "", max_files);
+        let walked = walk(root, "", max_files);
+        Self::from_walk(root, walked, cache, max_files, progress, started)
+    }
+
+    /// [`Index::build_observed`] through the on-disk cache in `cache_file`, which is read
+    /// while the tree is walked: on a large workspace each takes a good part of a restart,
+    /// and neither needs the other. Returns the cache read as well, to tell whether the
+    /// index should be saved into it ([`IndexCache::holds_just`]).
+    pub fn build_reading_cache(
+        root: &Path,
+        cache_file: Option<&Path>,
+        max_files: usize,
+        progress: &BuildProgress,
+    ) -> (Self, Option<IndexCache>) {
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            let reading = cache_file.map(|file| scope.spawn(move || IndexCache::load(file)));
+            let walked = walk(root, "", max_files);
+            // A read that failed outright is no cache: every file is parsed.
+            let cache = reading.and_then(|reading| reading.join().ok());
+            let index = Self::from_walk(root, walked, cache.as_ref(), max_files, progress, started);
+            (index, cache)
+        })
+    }
+
+    /// The index of the files and manifests a walk found, reusing `cache` entries whose
+    /// content hash matches.
+    fn from_walk(
+        root: &Path,
+        (found, manifests, limited): (Vec<Found>, Vec<String>, bool),
+        cache: Option<&IndexCache>,
+        max_files: usize,
+        progress: &BuildProgress,
+        started: Instant,
+    ) -> Self {
         progress.walked(found.len());
         let manifests = Manifests::from_paths(manifests);
         let mut stats = BuildStats {

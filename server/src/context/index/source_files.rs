@@ -27,7 +27,7 @@ pub(crate) fn not_source(path: &str, bytes: &[u8]) -> Option<String> {
     }
     let output_of_tools = [".js", ".mjs", ".cjs"].iter().any(|extension| path.ends_with(extension));
     if output_of_tools && bytes.len() >= MIN_MINIFIED_BYTES {
-        let lines = bytes.iter().filter(|b| **b == b'\n').count() + usize::from(!bytes.ends_with(b"\n"));
+        let lines = memchr::memchr_iter(b'\n', bytes).count() + usize::from(!bytes.ends_with(b"\n"));
         let average = bytes.len() / lines.max(1);
         if average > MAX_SCRIPT_LINE_AVERAGE {
             return Some(format!("minified or bundled (lines average {average} bytes)"));

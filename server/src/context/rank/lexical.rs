@@ -34,8 +34,8 @@ pub(super) fn lexical_signal(files: &[&IndexedFile], query: &IssueQuery) -> (Sig
     let frequencies: Vec<Vec<(usize, f64)>> = (0..n)
         .map(|i| {
             let mut found: FxHashMap<usize, u32> = FxHashMap::default();
-            for (word, count) in &files[i].terms {
-                for at in places.get(word.as_str()).into_iter().flatten() {
+            for (word, count) in files[i].terms.iter() {
+                for at in places.get(word).into_iter().flatten() {
                     *found.entry(*at).or_default() += count;
                 }
             }

@@ -21,8 +21,7 @@ pub(super) fn message_signal(
     read: &dyn Fn(&str) -> Option<String>,
     signal: &mut Signal,
 ) {
-    let holds_word =
-        |i: usize, word: &str| files[i].terms.binary_search_by(|(term, _)| term.as_str().cmp(word)).is_ok();
+    let holds_word = |i: usize, word: &str| files[i].terms.count(word) > 0;
     let mut texts: HashMap<usize, Option<String>> = HashMap::new();
     for message in &query.messages {
         // The index's words are lower-cased ASCII, split from identifiers: only such words key.
