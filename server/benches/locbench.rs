@@ -23,7 +23,7 @@ use issuewright::agent::{PackPlace, first_context};
 use issuewright::context::issue::analyze;
 use issuewright::context::rank::{Signals, WEIGHTS, Weights, combine, signals};
 use issuewright::context::uses::ShownUses;
-use issuewright::context::{Index, IndexCache};
+use issuewright::context::{Index, IndexCache, MAX_INDEXED_FILES};
 use serde_json::Value;
 
 struct Instance {
@@ -124,8 +124,8 @@ fn for_each_instance(data: &Path, checkouts: &Path, mut each: impl FnMut(&Value,
         }
         let index = indexes.entry(tree.clone()).or_insert_with(|| {
             let file = issuewright::context::cache::cache_file(&cache_dir, &tree);
-            let index = Index::build(&tree, Some(&IndexCache::load(&file)));
-            let _ = IndexCache::save(&file, index.files().map(|f| f.as_ref()));
+            let (index, _) = Index::build_reading_cache(&tree, Some(&file), MAX_INDEXED_FILES, &Default::default());
+            let _ = IndexCache::save(&file, &index);
             index
         });
         each(&row, &tree, index);

@@ -324,6 +324,31 @@ fn the_index_cache_is_written_again_only_when_it_changes() {
     assert_ne!(written(), after_edit, "the removed file's reading is dropped from the cache");
 }
 
+/// As git does for its work tree, a restart takes a file whose size and modification time
+/// are as cached without reading it; a file changed since is read again.
+#[test]
+fn a_restart_reads_no_file_unchanged_on_disk() {
+    let scratch = crate_with_modules();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let sources: Vec<std::path::PathBuf> = ["src", "tests"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(scratch.workspace().join(folder)).unwrap().flatten())
+        .map(|entry| entry.path())
+        .collect();
+    for path in &sources {
+        std::fs::File::options().write(true).open(path).unwrap().set_modified(hour_ago).unwrap();
+    }
+    let first = cli(&scratch, &["index", "--json"]);
+    assert_eq!((first["cacheHits"].as_u64(), first["cacheUnread"].as_u64()), (Some(0), Some(0)));
+    let second = cli(&scratch, &["index", "--json"]);
+    assert_eq!(second["cacheUnread"], second["files"], "no file read: {second}");
+
+    scratch.write("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 2 } }\n");
+    let third = cli(&scratch, &["index", "--json"]);
+    assert_eq!(third["cacheUnread"].as_u64().unwrap() + 1, third["files"].as_u64().unwrap(), "{third}");
+    assert_eq!(third["cacheHits"], third["cacheUnread"], "the changed file is parsed again");
+}
+
 /// `issuewright context ... | head -1`: when the reader leaves after one line, the command
 /// ends quietly and with success, not with a panic's backtrace.
 #[test]

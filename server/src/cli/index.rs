@@ -36,6 +36,9 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "files": stats.files,
             "bytes": stats.bytes,
             "cacheHits": stats.cache_hits,
+            // Of those, the files unchanged on disk by their size and modification time,
+            // taken without reading them.
+            "cacheUnread": stats.unread,
             "elapsedMs": stats.elapsed_ms,
             "cacheReadMs": stats.cache_read_ms,
             "languages": stats.languages,
@@ -53,8 +56,12 @@ pub fn run(args: &IndexArgs) -> ExitCode {
         outln!("{value:#}");
     } else {
         let cache_read = stats.cache_read_ms.map(|ms| format!(", read in {ms} ms")).unwrap_or_default();
+        let unread = match stats.unread {
+            0 => String::new(),
+            unread => format!(", {unread} of them unchanged on disk and not read"),
+        };
         outln!(
-            "{} files, {} bytes in {} ms ({} from cache{cache_read})",
+            "{} files, {} bytes in {} ms ({} from cache{unread}{cache_read})",
             stats.files,
             stats.bytes,
             stats.elapsed_ms,
@@ -111,7 +118,7 @@ pub fn build(root: &Path, use_cache: bool) -> Index {
     }
     let current = loaded.as_ref().is_some_and(|cache| cache.holds_just(&index));
     if let Some(file) = file.as_ref().filter(|_| !current)
-        && let Err(error) = IndexCache::save(file, index.files().map(|f| f.as_ref()))
+        && let Err(error) = IndexCache::save(file, &index)
     {
         tracing::warn!("cannot write the index cache {}: {error}", file.display());
     }

@@ -1,24 +1,43 @@
 //! The on-disk index cache: extraction results keyed by content hash, so a restart only
-//! parses what changed.
+//! parses what changed, and by path with each file's size and modification time, so a
+//! restart need not even read a file that did not change.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::index::{Index, IndexedFile};
 use super::language::Language;
+use super::walk::Found;
 pub use crate::workspace::user_cache_dir;
 
-/// Entries by content hash and language.
+/// A file modified less than this before the build that read it began is read again at the
+/// next restart whatever its modification time says: a file system that keeps coarse times
+/// (FAT keeps two seconds) could give a change made just after that read the same time.
+const RACY_NANOS: u64 = 3_000_000_000;
+
+/// Entries by content hash and language, and by path.
 #[derive(Debug, Default)]
 pub struct IndexCache {
     entries: HashMap<(u64, Language), Arc<IndexedFile>>,
+    by_path: HashMap<String, Arc<IndexedFile>>,
+    /// A file's modification time must be before this for its size and time to be trusted.
+    trusted_before: Option<u64>,
     /// Milliseconds reading the file took.
     read_ms: u64,
 }
 
+/// What the cache file holds.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored<F> {
+    /// When the build whose entries these are began to read files (nanoseconds since the
+    /// Unix epoch).
+    reading_from: Option<u64>,
+    files: Vec<F>,
+}
+
 /// Raised when what is cached changes shape or meaning without a new release.
-const SCHEMA: u32 = 30;
+const SCHEMA: u32 = 31;
 
 /// What a cached extraction depends on besides the file: this program's version, the cache
 /// schema, and the text of the queries. A cache written under another key is not read.
@@ -56,15 +75,21 @@ impl IndexCache {
     /// Reads a cache file; a missing or unreadable one is an empty cache (it is rebuilt).
     pub fn load(path: &Path) -> Self {
         let started = std::time::Instant::now();
-        let entries = match std::fs::read(path).map(|bytes| postcard::from_bytes::<Vec<IndexedFile>>(&bytes)) {
-            Ok(Ok(files)) => files.into_iter().map(|file| ((file.hash, file.language), Arc::new(file))).collect(),
-            Ok(Err(error)) => {
-                tracing::warn!("ignoring the index cache {}: {error}", path.display());
-                HashMap::new()
+        let mut cache = Self::default();
+        match std::fs::read(path).map(|bytes| postcard::from_bytes::<Stored<IndexedFile>>(&bytes)) {
+            Ok(Ok(stored)) => {
+                cache.trusted_before = stored.reading_from.map(|from| from.saturating_sub(RACY_NANOS));
+                for file in stored.files {
+                    let file = Arc::new(file);
+                    cache.entries.insert((file.hash, file.language), file.clone());
+                    cache.by_path.insert(file.path.clone(), file);
+                }
             }
-            Err(_) => HashMap::new(),
-        };
-        Self { entries, read_ms: started.elapsed().as_millis() as u64 }
+            Ok(Err(error)) => tracing::warn!("ignoring the index cache {}: {error}", path.display()),
+            Err(_) => {}
+        }
+        cache.read_ms = started.elapsed().as_millis() as u64;
+        cache
     }
 
     /// Milliseconds reading the cache file took.
@@ -72,38 +97,62 @@ impl IndexCache {
         self.read_ms
     }
 
-    /// The entry for content with this hash, if cached.
-    pub fn get(&self, hash: u64, language: Language) -> Option<&Arc<IndexedFile>> {
-        self.entries.get(&(hash, language))
+    /// The entry for the file at `path` with this content, if cached: the file's own entry
+    /// when it has one, else that of any file with the same content.
+    pub fn get(&self, path: &str, hash: u64, language: Language) -> Option<&Arc<IndexedFile>> {
+        let own = self.by_path.get(path).filter(|file| file.hash == hash && file.language == language);
+        own.or_else(|| self.entries.get(&(hash, language)))
     }
 
-    /// Writes `files` as the new cache (atomically: a temporary file, then a rename).
-    pub fn save<'a>(path: &Path, files: impl Iterator<Item = &'a IndexedFile>) -> std::io::Result<()> {
-        let files: Vec<&IndexedFile> = files.collect();
-        let bytes = postcard::to_stdvec(&files).map_err(std::io::Error::other)?;
+    /// The entry of a found file that did not change since it was cached, as its size and
+    /// modification time show, as git judges its work tree: the same size, the same
+    /// modification time to the nanosecond, and a time well before the build that read it
+    /// began (see [`RACY_NANOS`]). A file whose content changed while both stayed the same
+    /// (a tool that restores the time it found) keeps its old entry until it changes again.
+    pub(super) fn unread(&self, found: &Found) -> Option<Arc<IndexedFile>> {
+        let modified = found.modified?;
+        let cached = self.by_path.get(&found.relative)?;
+        let unchanged =
+            cached.modified == Some(modified) && cached.bytes == found.bytes && cached.language == found.language;
+        (unchanged && modified < self.trusted_before?).then(|| cached.clone())
+    }
+
+    /// Writes the entries of `index` as the new cache (atomically: a temporary file, then a
+    /// rename).
+    pub fn save(path: &Path, index: &Index) -> std::io::Result<()> {
+        Self::save_files(path, index.stats.reading_from, index.files().map(|f| f.as_ref()))
+    }
+
+    /// Writes `files`, read by a build that began to read files at `reading_from`, as the
+    /// new cache.
+    pub fn save_files<'a>(
+        path: &Path,
+        reading_from: Option<u64>,
+        files: impl Iterator<Item = &'a IndexedFile>,
+    ) -> std::io::Result<()> {
+        let stored = Stored { reading_from, files: files.collect() };
+        let bytes = postcard::to_stdvec(&stored).map_err(std::io::Error::other)?;
         crate::workspace::write_atomically(path, &bytes)?;
         remove_outdated(path);
         Ok(())
     }
 
-    /// Whether this cache already holds exactly what `index` would write: every file came
-    /// from it and it holds no other content. Writing it again would change nothing.
+    /// Whether this cache already holds exactly what `index` would write: every file's own
+    /// entry, as modified as it is now, and no other file. Writing it again would change
+    /// nothing.
     pub fn holds_just(&self, index: &Index) -> bool {
-        if index.stats.cache_hits != index.len() {
-            return false;
-        }
-        let contents: HashSet<(u64, Language)> = index.files().map(|file| (file.hash, file.language)).collect();
-        contents.len() == self.entries.len()
+        self.by_path.len() == index.len()
+            && index.files().all(|file| self.by_path.get(&file.path).is_some_and(|cached| Arc::ptr_eq(cached, file)))
     }
 
-    /// Number of entries.
+    /// Number of files cached.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.by_path.len()
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.by_path.is_empty()
     }
 }
 
@@ -123,7 +172,7 @@ mod tests {
 
         let first = Index::build(&root, Some(&IndexCache::load(&file)));
         assert_eq!(first.stats.cache_hits, 0);
-        IndexCache::save(&file, first.files().map(|f| f.as_ref())).unwrap();
+        IndexCache::save(&file, &first).unwrap();
 
         std::fs::write(root.join("src/b.rs"), "fn b() {}\nfn c() {}\n").unwrap();
         let second = Index::build(&root, Some(&IndexCache::load(&file)));
@@ -145,7 +194,7 @@ mod tests {
         let (first, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
         assert_eq!(first.stats.cache_hits, 0);
         assert!(cache.as_ref().is_some_and(IndexCache::is_empty), "no cache file yet: an empty cache");
-        IndexCache::save(&file, first.files().map(|f| f.as_ref())).unwrap();
+        IndexCache::save(&file, &first).unwrap();
 
         let (second, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
         assert_eq!(second.stats.cache_hits, 2, "every file comes from the cache read meanwhile");
@@ -162,6 +211,85 @@ mod tests {
         assert!(cache.is_none());
     }
 
+    /// Sets the modification time of `path` to `ago` before now.
+    fn modified_ago(path: &Path, ago: std::time::Duration) {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - ago).unwrap();
+    }
+
+    #[test]
+    fn a_restart_takes_files_unchanged_on_disk_without_reading_them() {
+        let dir = crate::testing::tempdir();
+        let root = dir.path().join("ws");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let hour = std::time::Duration::from_secs(3600);
+        for (name, text) in [("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n"), ("c.rs", "fn c() {}\n")] {
+            std::fs::write(root.join("src").join(name), text).unwrap();
+            modified_ago(&root.join("src").join(name), hour);
+        }
+        let file = cache_file(&dir.path().join("cache"), &root);
+        let build = || {
+            let (index, cache) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
+            let current = cache.is_some_and(|cache| cache.holds_just(&index));
+            if !current {
+                IndexCache::save(&file, &index).unwrap();
+            }
+            (index, current)
+        };
+        let (first, _) = build();
+        assert_eq!((first.stats.cache_hits, first.stats.unread), (0, 0));
+
+        let (second, current) = build();
+        assert_eq!((second.stats.cache_hits, second.stats.unread), (3, 3), "none read: all as they were");
+        assert!(current, "and the cache is left as it is");
+
+        // A change gives the file a new modification time: it is read again.
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\nfn d() {}\n").unwrap();
+        // The same content written again is read, found the same, and its new time kept.
+        std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
+        modified_ago(&root.join("src/b.rs"), hour / 2);
+        let (third, current) = build();
+        assert_eq!((third.stats.cache_hits, third.stats.unread), (2, 1));
+        assert_eq!(third.file("src/a.rs").unwrap().symbols.definitions.len(), 2);
+        assert!(!current, "the new reading and the new time are written");
+        modified_ago(&root.join("src/a.rs"), hour);
+        let (_, current) = build();
+        assert!(!current, "a's time moved again");
+        let (fourth, current) = build();
+        assert_eq!(fourth.stats.unread, 3);
+        assert!(current);
+
+        // The size and the time are what is trusted: a tool that puts back the time it found
+        // on a change of the same size goes unseen, as it does for git.
+        let c = root.join("src/c.rs");
+        let stamp = std::fs::metadata(&c).unwrap().modified().unwrap();
+        std::fs::write(&c, "fn e() {}\n").unwrap();
+        std::fs::File::options().write(true).open(&c).unwrap().set_modified(stamp).unwrap();
+        let (fifth, _) = build();
+        assert_eq!(fifth.stats.unread, 3);
+        assert_eq!(fifth.file("src/c.rs").unwrap().symbols.definitions[0].name, "c");
+    }
+
+    #[test]
+    fn a_file_modified_just_before_the_build_is_read_again_at_the_next() {
+        let dir = crate::testing::tempdir();
+        let root = dir.path().join("ws");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+        let file = cache_file(&dir.path().join("cache"), &root);
+        let (first, _) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
+        IndexCache::save(&file, &first).unwrap();
+        let stamp = std::fs::metadata(root.join("src/a.rs")).unwrap().modified().unwrap();
+
+        // Changed within the same tick of a coarse clock: the same size and the same time.
+        std::fs::write(root.join("src/a.rs"), "fn b() {}\n").unwrap();
+        std::fs::File::options().write(true).open(root.join("src/a.rs")).unwrap().set_modified(stamp).unwrap();
+        let (second, cache) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
+        assert_eq!(second.stats.unread, 0, "written too close to the first build to be trusted");
+        assert_eq!(second.file("src/a.rs").unwrap().symbols.definitions[0].name, "b");
+        assert!(!cache.is_some_and(|cache| cache.holds_just(&second)));
+    }
+
     #[test]
     fn a_cache_written_by_another_version_is_neither_read_nor_kept() {
         let dir = crate::testing::tempdir();
@@ -175,7 +303,7 @@ mod tests {
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(&older, b"old").unwrap();
         std::fs::write(&other_workspace, b"other").unwrap();
-        IndexCache::save(&file, std::iter::empty()).unwrap();
+        IndexCache::save_files(&file, None, std::iter::empty()).unwrap();
         assert!(!older.exists(), "the outdated cache of this workspace is removed");
         assert!(other_workspace.exists(), "other workspaces' caches are left alone");
     }

@@ -93,10 +93,11 @@ impl LiveIndex {
             let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
             let to_save: Option<Vec<Arc<IndexedFile>>> =
                 (cache_file.is_some() && !current).then(|| index.files().cloned().collect());
+            let reading_from = index.stats.reading_from;
             drop(cache);
             live.install(index);
             if let (Some(file), Some(files)) = (&cache_file, to_save)
-                && let Err(error) = IndexCache::save(file, files.iter().map(|f| f.as_ref()))
+                && let Err(error) = IndexCache::save_files(file, reading_from, files.iter().map(|f| f.as_ref()))
             {
                 tracing::warn!("cannot write the index cache {}: {error}", file.display());
             }

@@ -75,6 +75,9 @@ pub(super) struct Found {
     pub language: Language,
     /// Its size on disk when found.
     pub bytes: u64,
+    /// When it was last modified, in nanoseconds since the Unix epoch, when the file system
+    /// says.
+    pub modified: Option<u64>,
 }
 
 /// The folder (`""`: the workspace) whose files the ignore rules in `relative` judge, when
@@ -271,10 +274,17 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
             full.store(true, Ordering::Relaxed);
             continue;
         }
-        let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes });
+        let metadata = entry.metadata().ok();
+        let bytes = metadata.as_ref().map_or(0, |m| m.len());
+        let modified = metadata.and_then(|m| m.modified().ok()).and_then(nanos_since_epoch);
+        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes, modified });
     }
     (found, manifests, limited)
+}
+
+/// `time` in nanoseconds since the Unix epoch; None before it.
+pub(super) fn nanos_since_epoch(time: std::time::SystemTime) -> Option<u64> {
+    time.duration_since(std::time::UNIX_EPOCH).ok().map(|since| since.as_nanos() as u64)
 }
 
 /// Entries a search for files by name visits at most: a workspace that is a home folder is

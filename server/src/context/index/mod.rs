@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -15,7 +16,8 @@ use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
 use super::terms;
 use super::walk::{
-    Found, indexable, is_manifest, output_folder_of_manifest, ruled_folder, walk, walkable, walkable_folder,
+    Found, indexable, is_manifest, nanos_since_epoch, output_folder_of_manifest, ruled_folder, walk, walkable,
+    walkable_folder,
 };
 use crate::workspace::generated_marker;
 use manifests::Manifests;
@@ -61,6 +63,10 @@ pub struct IndexedFile {
     /// The header phrase that says a tool writes this file (`@generated`, `DO NOT EDIT`), if
     /// one does: a change belongs in what it is generated from.
     pub generated: Option<String>,
+    /// When the file read from disk was last modified, in nanoseconds since the Unix epoch:
+    /// with its size, what tells a restart it is unchanged (see [`IndexCache`]).
+    /// None for a text from the editor.
+    pub modified: Option<u64>,
 }
 
 impl IndexedFile {
@@ -87,6 +93,7 @@ impl IndexedFile {
             terms,
             word_count,
             generated: generated_marker(text).map(str::to_owned),
+            modified: None,
         }
     }
 
@@ -117,6 +124,21 @@ pub struct Index {
     pub stats: BuildStats,
 }
 
+/// When a build began: for its duration, and for the time before which a file must have
+/// been modified for a later restart to trust its size and modification time.
+#[derive(Clone, Copy)]
+struct Started {
+    instant: Instant,
+    /// Nanoseconds since the Unix epoch, before any file was read.
+    reading_from: Option<u64>,
+}
+
+impl Started {
+    fn now() -> Self {
+        Self { instant: Instant::now(), reading_from: nanos_since_epoch(std::time::SystemTime::now()) }
+    }
+}
+
 /// A folder read again from disk, not yet current: see [`Index::read_folder`].
 pub struct FolderRead {
     root: PathBuf,
@@ -141,7 +163,7 @@ impl Index {
 
     /// [`Index::build_limited`], saying in `progress` how far it has come.
     pub fn build_observed(root: &Path, cache: Option<&IndexCache>, max_files: usize, progress: &BuildProgress) -> Self {
-        let started = Instant::now();
+        let started = Started::now();
         let walked = walk(root, "", max_files);
         Self::from_walk(root, walked, cache, max_files, progress, started)
     }
@@ -156,7 +178,7 @@ impl Index {
         max_files: usize,
         progress: &BuildProgress,
     ) -> (Self, Option<IndexCache>) {
-        let started = Instant::now();
+        let started = Started::now();
         std::thread::scope(|scope| {
             let reading = cache_file.map(|file| scope.spawn(move || IndexCache::load(file)));
             let walked = walk(root, "", max_files);
@@ -175,28 +197,36 @@ impl Index {
         cache: Option<&IndexCache>,
         max_files: usize,
         progress: &BuildProgress,
-        started: Instant,
+        started: Started,
     ) -> Self {
         progress.walked(found.len());
         let manifests = Manifests::from_paths(manifests);
         let mut stats = BuildStats {
             file_limit: limited.then_some(max_files),
             cache_read_ms: cache.map(IndexCache::read_ms),
+            reading_from: started.reading_from,
             ..BuildStats::default()
         };
-        let cached = |relative: &str, hash: u64, language: Language| {
-            let cached = cache?.get(hash, language)?;
-            // The same content at the same path is the cached entry itself.
-            if cached.path == relative {
+        let unread_files = AtomicUsize::new(0);
+        let unread = |file: &Found| {
+            let kept = cache?.unread(file)?;
+            unread_files.fetch_add(1, Ordering::Relaxed);
+            Some(kept)
+        };
+        let known = |file: &Found, hash: u64| {
+            let cached = cache?.get(&file.relative, hash, file.language)?;
+            // The same content at the same path, as modified as then, is the cached entry itself.
+            if cached.path == file.relative && cached.modified == file.modified {
                 return Some(cached.clone());
             }
-            Some(Arc::new(IndexedFile { path: relative.to_owned(), ..IndexedFile::clone(cached) }))
+            let path = file.relative.clone();
+            Some(Arc::new(IndexedFile { path, modified: file.modified, ..IndexedFile::clone(cached) }))
         };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
             .map(|file| {
                 let started = Instant::now();
-                let result = index_found(file, &cached);
+                let result = index_found(file, &unread, &known);
                 progress.indexed_one();
                 (result, started.elapsed().as_micros() as u64)
             })
@@ -213,6 +243,7 @@ impl Index {
                 Err(skipped) => stats.skipped.push(skipped),
             }
         }
+        stats.unread = unread_files.into_inner();
         let modules = manifests.read(root, &mut stats.skipped);
         let mut index = Self { root: root.to_owned(), files, modules, manifests, stats };
         index.stats.files = index.files.len();
@@ -223,7 +254,7 @@ impl Index {
                 entry.cpu_ms = micros / 1000;
             }
         }
-        index.stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        index.stats.elapsed_ms = started.instant.elapsed().as_millis() as u64;
         index
     }
 
@@ -564,12 +595,11 @@ impl Index {
         };
         let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
-        let unchanged =
-            |relative: &str, hash: u64, _: Language| files.get(relative).filter(|f| f.hash == hash).cloned();
+        let unchanged = |file: &Found, hash: u64| files.get(&file.relative).filter(|f| f.hash == hash).cloned();
         Some(FolderRead {
             root: self.root.clone(),
             below,
-            indexed: found.par_iter().map(|file| index_found(file, &unchanged)).collect(),
+            indexed: found.par_iter().map(|file| index_found(file, &|_| None, &unchanged)).collect(),
             manifests: Manifests::from_paths(manifests),
         })
     }

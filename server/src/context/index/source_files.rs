@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use super::{IndexedFile, MAX_SOURCE_BYTES};
-use crate::context::language::Language;
 use crate::context::walk::Found;
 use crate::workspace::looks_binary;
 
@@ -39,15 +38,23 @@ pub(crate) fn not_source(path: &str, bytes: &[u8]) -> Option<String> {
 /// A file indexed (and whether from the cache), or why it was skipped.
 pub(super) type Indexed = Result<(Arc<IndexedFile>, bool), (String, String)>;
 
-/// The entry already known for a file at a path with a content hash, so it need not be parsed.
-type Known<'a> = dyn Fn(&str, u64, Language) -> Option<Arc<IndexedFile>> + Sync + 'a;
+/// The entry kept for a found file whose size and modification time show it unchanged, so
+/// it need not even be read.
+pub(super) type Unread<'a> = dyn Fn(&Found) -> Option<Arc<IndexedFile>> + Sync + 'a;
 
-/// The index entry of the found `file`, taken from `known` when its content hash is known,
-/// else parsed; or why it was left out.
-pub(super) fn index_found(file: &Found, known: &Known) -> Indexed {
+/// The entry already known for a found file with a content hash, so it need not be parsed.
+pub(super) type Known<'a> = dyn Fn(&Found, u64) -> Option<Arc<IndexedFile>> + Sync + 'a;
+
+/// The index entry of the found `file`: taken from `unread` without reading the file, or
+/// from `known` when its content hash is known, else parsed; or why it was left out. An
+/// entry parsed here holds the file's modification time.
+pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Indexed {
     let skip = |why: String| Err((file.relative.clone(), why));
     if file.bytes > MAX_SOURCE_BYTES {
         return skip(format!("larger than {MAX_SOURCE_BYTES} bytes"));
+    }
+    if let Some(kept) = unread(file) {
+        return Ok((kept, true));
     }
     let bytes = match std::fs::read(&file.absolute) {
         Ok(bytes) => bytes,
@@ -57,8 +64,9 @@ pub(super) fn index_found(file: &Found, known: &Known) -> Indexed {
         return skip(why);
     }
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-    if let Some(known) = known(&file.relative, hash, file.language) {
+    if let Some(known) = known(file, hash) {
         return Ok((known, true));
     }
-    Ok((Arc::new(IndexedFile::from_source(&file.relative, file.language, &bytes)), false))
+    let parsed = IndexedFile::from_source(&file.relative, file.language, &bytes);
+    Ok((Arc::new(IndexedFile { modified: file.modified, ..parsed }), false))
 }

@@ -34,6 +34,8 @@ pub struct BuildStats {
     pub bytes: u64,
     /// Files reused from the on-disk cache.
     pub cache_hits: usize,
+    /// Of those, the files taken on their size and modification time, without reading them.
+    pub unread: usize,
     /// Files left out (too large, binary, unreadable), with why.
     pub skipped: Vec<(String, String)>,
     /// Per language.
@@ -45,6 +47,10 @@ pub struct BuildStats {
     /// The source file limit, when the tree held more source files than it: the walk took
     /// no more, and the rest is not indexed.
     pub file_limit: Option<usize>,
+    /// When the build began to read files, in nanoseconds since the Unix epoch: a file
+    /// modified since has a later modification time (see [`crate::context::IndexCache`]).
+    #[serde(skip)]
+    pub reading_from: Option<u64>,
 }
 
 impl BuildStats {

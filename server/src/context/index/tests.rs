@@ -595,9 +595,14 @@ fn the_walk_stops_at_the_file_limit_and_says_so() {
 #[test]
 fn a_file_deleted_while_indexing_is_skipped() {
     let dir = workspace(&[("a.rs", b"fn a() {}\n")]);
-    let found =
-        Found { relative: "gone.rs".into(), absolute: dir.path().join("gone.rs"), language: Language::Rust, bytes: 10 };
-    let (path, why) = index_found(&found, &|_, _, _| None).unwrap_err();
+    let found = Found {
+        relative: "gone.rs".into(),
+        absolute: dir.path().join("gone.rs"),
+        language: Language::Rust,
+        bytes: 10,
+        modified: None,
+    };
+    let (path, why) = index_found(&found, &|_| None, &|_, _| None).unwrap_err();
     assert_eq!(path, "gone.rs");
     assert!(why.starts_with("unreadable"), "{why}");
 }
