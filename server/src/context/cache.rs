@@ -16,13 +16,25 @@ pub use crate::workspace::user_cache_dir;
 /// (FAT keeps two seconds) could give a change made just after that read the same time.
 const RACY_NANOS: u64 = 3_000_000_000;
 
+/// Whether the `found` file is as it was when a build that began to read files at
+/// `reading_from` read it into `entry`, as its size and modification time show, as git judges
+/// its work tree: the same size, the same modification time to the nanosecond, and a time well
+/// before that build began (see [`RACY_NANOS`]).
+pub(super) fn unchanged_on_disk(entry: &IndexedFile, found: &Found, reading_from: Option<u64>) -> bool {
+    let (Some(modified), Some(from)) = (found.modified, reading_from) else { return false };
+    entry.modified == Some(modified)
+        && entry.bytes == found.bytes
+        && entry.language == found.language
+        && modified < from.saturating_sub(RACY_NANOS)
+}
+
 /// Entries by content hash and language, and by path.
 #[derive(Debug, Default)]
 pub struct IndexCache {
     entries: HashMap<(u64, Language), Arc<IndexedFile>>,
     by_path: HashMap<String, Arc<IndexedFile>>,
-    /// A file's modification time must be before this for its size and time to be trusted.
-    trusted_before: Option<u64>,
+    /// When the build whose entries these are began to read files.
+    reading_from: Option<u64>,
     /// Milliseconds reading the file took.
     read_ms: u64,
 }
@@ -78,7 +90,7 @@ impl IndexCache {
         let mut cache = Self::default();
         match std::fs::read(path).map(|bytes| postcard::from_bytes::<Stored<IndexedFile>>(&bytes)) {
             Ok(Ok(stored)) => {
-                cache.trusted_before = stored.reading_from.map(|from| from.saturating_sub(RACY_NANOS));
+                cache.reading_from = stored.reading_from;
                 for file in stored.files {
                     let file = Arc::new(file);
                     cache.entries.insert((file.hash, file.language), file.clone());
@@ -105,16 +117,12 @@ impl IndexCache {
     }
 
     /// The entry of a found file that did not change since it was cached, as its size and
-    /// modification time show, as git judges its work tree: the same size, the same
-    /// modification time to the nanosecond, and a time well before the build that read it
-    /// began (see [`RACY_NANOS`]). A file whose content changed while both stayed the same
-    /// (a tool that restores the time it found) keeps its old entry until it changes again.
+    /// modification time show ([`unchanged_on_disk`]). A file whose content changed while
+    /// both stayed the same (a tool that puts back the time it found) keeps its old entry
+    /// until it changes again.
     pub(super) fn unread(&self, found: &Found) -> Option<Arc<IndexedFile>> {
-        let modified = found.modified?;
         let cached = self.by_path.get(&found.relative)?;
-        let unchanged =
-            cached.modified == Some(modified) && cached.bytes == found.bytes && cached.language == found.language;
-        (unchanged && modified < self.trusted_before?).then(|| cached.clone())
+        unchanged_on_disk(cached, found, self.reading_from).then(|| cached.clone())
     }
 
     /// Writes the entries of `index` as the new cache (atomically: a temporary file, then a

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::cache::IndexCache;
+use super::cache::{IndexCache, unchanged_on_disk};
 use super::extract::{self, FileSymbols};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
@@ -595,11 +595,17 @@ impl Index {
         };
         let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
+        // A file the build read, unchanged on disk since, need not be read again.
+        let reading_from = self.stats.reading_from;
+        let unread = |file: &Found| {
+            let entry = files.get(&file.relative)?;
+            unchanged_on_disk(entry, file, reading_from).then(|| entry.clone())
+        };
         let unchanged = |file: &Found, hash: u64| files.get(&file.relative).filter(|f| f.hash == hash).cloned();
         Some(FolderRead {
             root: self.root.clone(),
             below,
-            indexed: found.par_iter().map(|file| index_found(file, &|_| None, &unchanged)).collect(),
+            indexed: found.par_iter().map(|file| index_found(file, &unread, &unchanged)).collect(),
             manifests: Manifests::from_paths(manifests),
         })
     }
