@@ -151,6 +151,16 @@ impl IndexCache {
     pub fn holds_just(&self, index: &Index) -> bool {
         self.by_path.len() == index.len()
             && index.files().all(|file| self.by_path.get(&file.path).is_some_and(|cached| Arc::ptr_eq(cached, file)))
+            && !self.would_trust_more(index)
+    }
+
+    /// Whether a cache written now, from `index`, would trust the size and time of a file
+    /// this one does not: a file modified shortly before the build that wrote this cache
+    /// (a clone just made) is read at every start until the cache is written again.
+    fn would_trust_more(&self, index: &Index) -> bool {
+        let trusted_before = |from: Option<u64>| from.map_or(0, |from| from.saturating_sub(RACY_NANOS));
+        let (now, then) = (trusted_before(index.stats.reading_from), trusted_before(self.reading_from));
+        index.files().any(|file| file.modified.is_some_and(|modified| then <= modified && modified < now))
     }
 
     /// Number of files cached.
@@ -276,6 +286,29 @@ mod tests {
         let (fifth, _) = build();
         assert_eq!(fifth.stats.unread, 3);
         assert_eq!(fifth.file("src/c.rs").unwrap().symbols.definitions[0].name, "c");
+    }
+
+    #[test]
+    fn files_written_just_before_the_first_build_are_trusted_once_the_cache_is_written_again() {
+        let dir = crate::testing::tempdir();
+        let root = dir.path().join("ws");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+        // As if cloned two seconds before the editor opened it.
+        modified_ago(&root.join("src/a.rs"), std::time::Duration::from_millis(2000));
+        let file = cache_file(&dir.path().join("cache"), &root);
+        let build = || Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
+        let (first, _) = build();
+        IndexCache::save(&file, &first).unwrap();
+
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+        let (second, cache) = build();
+        assert_eq!(second.stats.unread, 0, "too close to the first build to be trusted");
+        assert!(!cache.unwrap().holds_just(&second), "written again, now that its time can be trusted");
+        IndexCache::save(&file, &second).unwrap();
+        let (third, cache) = build();
+        assert_eq!(third.stats.unread, 1);
+        assert!(cache.unwrap().holds_just(&third));
     }
 
     #[test]

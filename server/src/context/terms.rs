@@ -160,14 +160,15 @@ impl WordCounts {
     /// Each word with its count, in word order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
         let starts = std::iter::once(0).chain(self.ends.iter().map(|(end, _)| *end as usize));
-        starts.zip(&self.ends).map(|(start, &(end, count))| (&self.text[start..end as usize], count))
+        // A cache file damaged into other ends reads as empty words rather than panicking.
+        starts.zip(&self.ends).map(|(start, &(end, count))| (self.text.get(start..end as usize).unwrap_or(""), count))
     }
 
     /// How many times `word` occurs (0 when it does not).
     pub fn count(&self, word: &str) -> u32 {
         let word_at = |at: usize| {
             let start = if at == 0 { 0 } else { self.ends[at - 1].0 as usize };
-            &self.text[start..self.ends[at].0 as usize]
+            self.text.get(start..self.ends[at].0 as usize).unwrap_or("")
         };
         let (mut low, mut high) = (0, self.ends.len());
         while low < high {
@@ -274,6 +275,14 @@ mod tests {
             }
             proptest::prop_assert_eq!(counted.count("\u{0}absent"), 0);
         }
+    }
+
+    #[test]
+    fn word_counts_damaged_in_a_cache_file_read_without_panicking() {
+        let damaged = WordCounts { text: "é東ab".into(), ends: vec![(1, 1), (9, 2), (3, 1), (40, 1)] };
+        assert_eq!(damaged.iter().count(), 4);
+        assert_eq!(damaged.count("ab"), 0);
+        assert_eq!(damaged.count("zz"), 0);
     }
 
     #[test]
