@@ -17,15 +17,15 @@ pub use crate::workspace::user_cache_dir;
 const RACY_NANOS: u64 = 3_000_000_000;
 
 /// Whether the `found` file is as it was when a build that began to read files at
-/// `reading_from` read it into `entry`, as its size and modification time show, as git judges
-/// its work tree: the same size, the same modification time to the nanosecond, and a time well
+/// `reading_from` read it into `entry`, as git judges its work tree: the same size and the
+/// same [`FileStamp`](super::walk::FileStamp) (both times to the nanosecond, and the inode), and a modification well
 /// before that build began (see [`RACY_NANOS`]).
 pub(super) fn unchanged_on_disk(entry: &IndexedFile, found: &Found, reading_from: Option<u64>) -> bool {
-    let (Some(modified), Some(from)) = (found.modified, reading_from) else { return false };
-    entry.modified == Some(modified)
+    let (Some(stamp), Some(from)) = (found.stamp, reading_from) else { return false };
+    entry.stamp == Some(stamp)
         && entry.bytes == found.bytes
         && entry.language == found.language
-        && modified < from.saturating_sub(RACY_NANOS)
+        && stamp.modified < from.saturating_sub(RACY_NANOS)
 }
 
 /// Entries by content hash and language, and by path.
@@ -117,9 +117,7 @@ impl IndexCache {
     }
 
     /// The entry of a found file that did not change since it was cached, as its size and
-    /// modification time show ([`unchanged_on_disk`]). A file whose content changed while
-    /// both stayed the same (a tool that puts back the time it found) keeps its old entry
-    /// until it changes again.
+    /// stamp show ([`unchanged_on_disk`]).
     pub(super) fn unread(&self, found: &Found) -> Option<Arc<IndexedFile>> {
         let cached = self.by_path.get(&found.relative)?;
         unchanged_on_disk(cached, found, self.reading_from).then(|| cached.clone())
@@ -160,7 +158,7 @@ impl IndexCache {
     fn would_trust_more(&self, index: &Index) -> bool {
         let trusted_before = |from: Option<u64>| from.map_or(0, |from| from.saturating_sub(RACY_NANOS));
         let (now, then) = (trusted_before(index.stats.reading_from), trusted_before(self.reading_from));
-        index.files().any(|file| file.modified.is_some_and(|modified| then <= modified && modified < now))
+        index.files().any(|file| file.stamp.is_some_and(|stamp| then <= stamp.modified && stamp.modified < now))
     }
 
     /// Number of files cached.
@@ -277,15 +275,24 @@ mod tests {
         assert_eq!(fourth.stats.unread, 3);
         assert!(current);
 
-        // The size and the time are what is trusted: a tool that puts back the time it found
-        // on a change of the same size goes unseen, as it does for git.
+        // A tool that puts back the time it found, on a change of the same size, is seen all
+        // the same: the time of the file's last change of status moves.
         let c = root.join("src/c.rs");
         let stamp = std::fs::metadata(&c).unwrap().modified().unwrap();
         std::fs::write(&c, "fn e() {}\n").unwrap();
         std::fs::File::options().write(true).open(&c).unwrap().set_modified(stamp).unwrap();
         let (fifth, _) = build();
-        assert_eq!(fifth.stats.unread, 3);
-        assert_eq!(fifth.file("src/c.rs").unwrap().symbols.definitions[0].name, "c");
+        assert_eq!(fifth.stats.unread, 2);
+        assert_eq!(fifth.file("src/c.rs").unwrap().symbols.definitions[0].name, "e");
+
+        // So is a file renamed over another of the same size and time.
+        let d = root.join("src/d.rs");
+        std::fs::write(&d, "fn f() {}\n").unwrap();
+        let file_time = std::fs::metadata(root.join("src/b.rs")).unwrap().modified().unwrap();
+        std::fs::File::options().write(true).open(&d).unwrap().set_modified(file_time).unwrap();
+        std::fs::rename(&d, root.join("src/b.rs")).unwrap();
+        let (sixth, _) = build();
+        assert_eq!(sixth.file("src/b.rs").unwrap().symbols.definitions[0].name, "f");
     }
 
     #[test]
@@ -320,15 +327,12 @@ mod tests {
         let file = cache_file(&dir.path().join("cache"), &root);
         let (first, _) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
         IndexCache::save(&file, &first).unwrap();
-        let stamp = std::fs::metadata(root.join("src/a.rs")).unwrap().modified().unwrap();
 
-        // Changed within the same tick of a coarse clock: the same size and the same time.
-        std::fs::write(root.join("src/a.rs"), "fn b() {}\n").unwrap();
-        std::fs::File::options().write(true).open(root.join("src/a.rs")).unwrap().set_modified(stamp).unwrap();
+        // A coarse clock could give a change made just after the first build's read the time
+        // the file had: its size and time are not trusted.
         let (second, cache) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
-        assert_eq!(second.stats.unread, 0, "written too close to the first build to be trusted");
-        assert_eq!(second.file("src/a.rs").unwrap().symbols.definitions[0].name, "b");
-        assert!(!cache.is_some_and(|cache| cache.holds_just(&second)));
+        assert_eq!((second.stats.cache_hits, second.stats.unread), (1, 0));
+        assert!(cache.is_some_and(|cache| cache.holds_just(&second)), "read, found the same: no write");
     }
 
     #[test]

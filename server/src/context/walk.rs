@@ -75,9 +75,38 @@ pub(super) struct Found {
     pub language: Language,
     /// Its size on disk when found.
     pub bytes: u64,
-    /// When it was last modified, in nanoseconds since the Unix epoch, when the file system
-    /// says.
-    pub modified: Option<u64>,
+    /// When and how it was last changed, when the file system says.
+    pub stamp: Option<FileStamp>,
+}
+
+/// What tells that a file on disk has not changed since it was read, as git tells it for
+/// its work tree: with the file's size, the times of its last modification and of its last
+/// change of status (which a rename, or a tool that puts back the modification time it found,
+/// moves too) and its inode. The last two are 0 where the system has none (Windows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileStamp {
+    /// Last modification, in nanoseconds since the Unix epoch.
+    pub modified: u64,
+    /// Last change of status, in nanoseconds since the Unix epoch.
+    pub changed: u64,
+    /// The file's inode.
+    pub inode: u64,
+}
+
+impl FileStamp {
+    /// The stamp of a file with this metadata, if the system gives its modification time.
+    pub(super) fn of(metadata: &std::fs::Metadata) -> Option<Self> {
+        let modified = nanos_since_epoch(metadata.modified().ok()?)?;
+        #[cfg(unix)]
+        let (changed, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            let seconds = metadata.ctime() as u64;
+            (seconds.wrapping_mul(1_000_000_000).wrapping_add(metadata.ctime_nsec() as u64), metadata.ino())
+        };
+        #[cfg(not(unix))]
+        let (changed, inode) = (0, 0);
+        Some(Self { modified, changed, inode })
+    }
 }
 
 /// The folder (`""`: the workspace) whose files the ignore rules in `relative` judge, when
@@ -276,8 +305,8 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
         }
         let metadata = entry.metadata().ok();
         let bytes = metadata.as_ref().map_or(0, |m| m.len());
-        let modified = metadata.and_then(|m| m.modified().ok()).and_then(nanos_since_epoch);
-        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes, modified });
+        let stamp = metadata.as_ref().and_then(FileStamp::of);
+        found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes, stamp });
     }
     (found, manifests, limited)
 }

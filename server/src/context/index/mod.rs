@@ -16,8 +16,8 @@ use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
 use super::terms;
 use super::walk::{
-    Found, indexable, is_manifest, nanos_since_epoch, output_folder_of_manifest, ruled_folder, walk, walkable,
-    walkable_folder,
+    FileStamp, Found, indexable, is_manifest, nanos_since_epoch, output_folder_of_manifest, ruled_folder, walk,
+    walkable, walkable_folder,
 };
 use crate::workspace::generated_marker;
 use manifests::Manifests;
@@ -63,10 +63,9 @@ pub struct IndexedFile {
     /// The header phrase that says a tool writes this file (`@generated`, `DO NOT EDIT`), if
     /// one does: a change belongs in what it is generated from.
     pub generated: Option<String>,
-    /// When the file read from disk was last modified, in nanoseconds since the Unix epoch:
-    /// with its size, what tells a restart it is unchanged (see [`IndexCache`]).
-    /// None for a text from the editor.
-    pub modified: Option<u64>,
+    /// How the file read from disk was last changed: with its size, what tells a restart it
+    /// is unchanged (see [`IndexCache`]). None for a text from the editor.
+    pub stamp: Option<FileStamp>,
 }
 
 impl IndexedFile {
@@ -93,7 +92,7 @@ impl IndexedFile {
             terms,
             word_count,
             generated: generated_marker(text).map(str::to_owned),
-            modified: None,
+            stamp: None,
         }
     }
 
@@ -145,6 +144,8 @@ pub struct FolderRead {
     /// The folder, ending in `/` (`""`: the workspace).
     below: String,
     indexed: Vec<Indexed>,
+    /// How many of its files were taken without reading them, unchanged since the build.
+    unread: usize,
     manifests: Manifests,
 }
 
@@ -216,11 +217,11 @@ impl Index {
         let known = |file: &Found, hash: u64| {
             let cached = cache?.get(&file.relative, hash, file.language)?;
             // The same content at the same path, as modified as then, is the cached entry itself.
-            if cached.path == file.relative && cached.modified == file.modified {
+            if cached.path == file.relative && cached.stamp == file.stamp {
                 return Some(cached.clone());
             }
             let path = file.relative.clone();
-            Some(Arc::new(IndexedFile { path, modified: file.modified, ..IndexedFile::clone(cached) }))
+            Some(Arc::new(IndexedFile { path, stamp: file.stamp, ..IndexedFile::clone(cached) }))
         };
         let results: Vec<(Indexed, u64)> = found
             .par_iter()
@@ -597,15 +598,20 @@ impl Index {
         let files = &self.files;
         // A file the build read, unchanged on disk since, need not be read again.
         let reading_from = self.stats.reading_from;
+        let unread_files = AtomicUsize::new(0);
         let unread = |file: &Found| {
             let entry = files.get(&file.relative)?;
-            unchanged_on_disk(entry, file, reading_from).then(|| entry.clone())
+            let unchanged = unchanged_on_disk(entry, file, reading_from);
+            unread_files.fetch_add(usize::from(unchanged), Ordering::Relaxed);
+            unchanged.then(|| entry.clone())
         };
         let unchanged = |file: &Found, hash: u64| files.get(&file.relative).filter(|f| f.hash == hash).cloned();
+        let indexed = found.par_iter().map(|file| index_found(file, &unread, &unchanged)).collect();
         Some(FolderRead {
             root: self.root.clone(),
             below,
-            indexed: found.par_iter().map(|file| index_found(file, &unread, &unchanged)).collect(),
+            indexed,
+            unread: unread_files.into_inner(),
             manifests: Manifests::from_paths(manifests),
         })
     }
@@ -616,6 +622,7 @@ impl Index {
             root: self.root.clone(),
             below: below_folder(path),
             indexed: Vec::new(),
+            unread: 0,
             manifests: Manifests::default(),
         }
     }
@@ -628,6 +635,8 @@ impl Index {
         if read.root != self.root {
             return;
         }
+        let (files, unread) = (read.indexed.len(), read.unread);
+        tracing::debug!(folder = read.below, files, unread, "folder read again");
         let taken: std::collections::HashSet<&str> = read
             .indexed
             .iter()

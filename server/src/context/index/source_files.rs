@@ -47,7 +47,7 @@ pub(super) type Known<'a> = dyn Fn(&Found, u64) -> Option<Arc<IndexedFile>> + Sy
 
 /// The index entry of the found `file`: taken from `unread` without reading the file, or
 /// from `known` when its content hash is known, else parsed; or why it was left out. An
-/// entry parsed here holds the file's modification time.
+/// entry parsed here holds the file's stamp.
 pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Indexed {
     let skip = |why: String| Err((file.relative.clone(), why));
     if file.bytes > MAX_SOURCE_BYTES {
@@ -68,5 +68,5 @@ pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Index
         return Ok((known, true));
     }
     let parsed = IndexedFile::from_source(&file.relative, file.language, &bytes);
-    Ok((Arc::new(IndexedFile { modified: file.modified, ..parsed }), false))
+    Ok((Arc::new(IndexedFile { stamp: file.stamp, ..parsed }), false))
 }

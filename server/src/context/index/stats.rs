@@ -34,7 +34,7 @@ pub struct BuildStats {
     pub bytes: u64,
     /// Files reused from the on-disk cache.
     pub cache_hits: usize,
-    /// Of those, the files taken on their size and modification time, without reading them.
+    /// Of those, the files taken on their size and stamp, without reading them.
     pub unread: usize,
     /// Files left out (too large, binary, unreadable), with why.
     pub skipped: Vec<(String, String)>,
