@@ -76,6 +76,42 @@ fn a_run_reports_begin_each_step_and_end() {
     assert_eq!(end["params"]["value"]["message"], "ready: b it is");
 }
 
+/// A restart says how many files came from the on-disk cache, and that those unchanged on
+/// disk were not read.
+#[test]
+fn a_restart_says_what_came_from_the_cache() {
+    let scratch = scratch();
+    scratch.write("src/c.rs", "pub fn c() {}\n");
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for path in ["src/b.rs", "src/c.rs"] {
+        let file = std::fs::File::options().write(true).open(scratch.workspace().join(path)).unwrap();
+        file.set_modified(hour_ago).unwrap();
+    }
+    let index = |n: &Value| n["method"] == "$/progress" && n["params"]["token"] == "issuewright/index";
+    let end_message = |client: &mut LspClient| {
+        let end = client.wait_for_notification(|n| index(n) && n["params"]["value"]["kind"] == "end");
+        end["params"]["value"]["message"].as_str().unwrap().to_owned()
+    };
+    let mut first = LspClient::start(&scratch, ClientOptions::default());
+    let message = end_message(&mut first);
+    assert!(message.ends_with(" ms"), "nothing cached yet: {message}");
+    // The cache is written after the index is put to use.
+    let folder = scratch.home().join(".cache/issuewright/index");
+    let written = || {
+        let entries = std::fs::read_dir(&folder).into_iter().flatten().flatten();
+        entries.map(|entry| entry.path()).any(|path| path.extension().is_some_and(|e| e == "bin"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !written() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(first);
+
+    let mut second = LspClient::start(&scratch, ClientOptions::default());
+    let message = end_message(&mut second);
+    assert!(message.ends_with("(2 from the cache, unchanged on disk and not read)"), "{message}");
+}
+
 #[test]
 fn the_first_index_build_is_shown_as_it_goes() {
     let scratch = scratch();

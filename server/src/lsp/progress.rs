@@ -174,9 +174,11 @@ pub async fn follow_index(client: &Client, live: &LiveIndex, with_progress: bool
     if progress {
         let failed = "indexing failed (the server's log says why); runs go on without the index".to_owned();
         let message = index.as_ref().map_or(Some(failed), |index| {
-            let cached = match index.stats.cache_hits {
-                0 => String::new(),
-                hits => format!(" ({hits} from the cache)"),
+            let cached = match (index.stats.cache_hits, index.stats.unread) {
+                (0, _) => String::new(),
+                (hits, 0) => format!(" ({hits} from the cache)"),
+                (hits, unread) if unread == hits => format!(" ({hits} from the cache, unchanged on disk and not read)"),
+                (hits, unread) => format!(" ({hits} from the cache, {unread} of them unchanged on disk and not read)"),
             };
             let files = match index.len() {
                 1 => "1 source file".to_owned(),
