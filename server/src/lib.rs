@@ -41,6 +41,18 @@ pub(crate) mod testing {
         dir
     }
 
+    /// Sets the modification time of the file at `path` to `ago` before now (as a checkout
+    /// made earlier would have it).
+    pub fn modified_ago(path: &std::path::Path, ago: std::time::Duration) {
+        set_modified(path, std::time::SystemTime::now() - ago);
+    }
+
+    /// Sets the modification time of the file at `path`.
+    pub fn set_modified(path: &std::path::Path, time: std::time::SystemTime) {
+        let file = std::fs::File::options().write(true).open(path).expect("open a fixture file");
+        file.set_modified(time).expect("set its modification time");
+    }
+
     /// [`tree`] with `files`, and the index built from it.
     pub fn indexed<T: AsRef<[u8]>>(files: &[(&str, T)]) -> (tempfile::TempDir, crate::context::Index) {
         let dir = tree(files);

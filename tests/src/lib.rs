@@ -118,6 +118,14 @@ impl Scratch {
         std::fs::write(absolute, text).expect("write fixture file");
     }
 
+    /// Sets the modification time of a workspace file an hour back, as for a checkout made
+    /// before the editor opened it: a file written in the seconds before an index build is
+    /// read again at the next start whatever its time says.
+    pub fn modified_an_hour_ago(&self, path: &str) {
+        let file = std::fs::File::options().write(true).open(self.workspace().join(path)).expect("open fixture file");
+        file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600)).expect("set its time");
+    }
+
     /// Reads a workspace file, `None` if absent.
     pub fn read(&self, path: &str) -> Option<String> {
         std::fs::read_to_string(self.workspace().join(path)).ok()

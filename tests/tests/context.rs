@@ -297,7 +297,7 @@ fn the_index_cache_is_written_again_only_when_it_changes() {
     use std::os::unix::fs::MetadataExt;
     let scratch = crate_with_modules();
     // Not written in the seconds before: the files' times can be trusted from the start.
-    modified_an_hour_ago(&scratch);
+    sources_modified_an_hour_ago(&scratch);
     let first = cli(&scratch, &["index", "--json"]);
     assert_eq!(first["cacheHits"], 0);
     let folder = scratch.home().join(".cache/issuewright/index");
@@ -313,7 +313,7 @@ fn the_index_cache_is_written_again_only_when_it_changes() {
     assert_eq!(written(), before, "nothing changed, so the cache is left as it was");
 
     scratch.write("src/clock.rs", "pub struct Clock;\nimpl Clock { pub fn now(&self) -> u64 { 2 } }\n");
-    modified_an_hour_ago(&scratch);
+    sources_modified_an_hour_ago(&scratch);
     let edited = cli(&scratch, &["index", "--json"]);
     assert_eq!(edited["cacheHits"].as_u64().unwrap() + 1, edited["files"].as_u64().unwrap());
     assert_ne!(written(), before, "the edited file's new reading is kept");
@@ -327,14 +327,12 @@ fn the_index_cache_is_written_again_only_when_it_changes() {
     assert_ne!(written(), after_edit, "the removed file's reading is dropped from the cache");
 }
 
-/// Sets the modification time of every source file of `scratch` an hour back, as for a
-/// checkout made before the editor opened it: a file written in the seconds before a build is
-/// read again at the next start whatever its time says.
-fn modified_an_hour_ago(scratch: &Scratch) {
-    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+/// Sets the modification time of every source file of `scratch` an hour back (see
+/// [`Scratch::modified_an_hour_ago`]).
+fn sources_modified_an_hour_ago(scratch: &Scratch) {
     for folder in ["src", "tests"] {
         for entry in std::fs::read_dir(scratch.workspace().join(folder)).unwrap().flatten() {
-            std::fs::File::options().write(true).open(entry.path()).unwrap().set_modified(hour_ago).unwrap();
+            scratch.modified_an_hour_ago(&format!("{folder}/{}", entry.file_name().to_string_lossy()));
         }
     }
 }
@@ -344,7 +342,7 @@ fn modified_an_hour_ago(scratch: &Scratch) {
 #[test]
 fn a_restart_reads_no_file_unchanged_on_disk() {
     let scratch = crate_with_modules();
-    modified_an_hour_ago(&scratch);
+    sources_modified_an_hour_ago(&scratch);
     let first = cli(&scratch, &["index", "--json"]);
     assert_eq!((first["cacheHits"].as_u64(), first["cacheUnread"].as_u64()), (Some(0), Some(0)));
     let second = cli(&scratch, &["index", "--json"]);

@@ -82,11 +82,8 @@ fn a_run_reports_begin_each_step_and_end() {
 fn a_restart_says_what_came_from_the_cache() {
     let scratch = scratch();
     scratch.write("src/c.rs", "pub fn c() {}\n");
-    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    for path in ["src/b.rs", "src/c.rs"] {
-        let file = std::fs::File::options().write(true).open(scratch.workspace().join(path)).unwrap();
-        file.set_modified(hour_ago).unwrap();
-    }
+    scratch.modified_an_hour_ago("src/b.rs");
+    scratch.modified_an_hour_ago("src/c.rs");
     let index = |n: &Value| n["method"] == "$/progress" && n["params"]["token"] == "issuewright/index";
     let end_message = |client: &mut LspClient| {
         let end = client.wait_for_notification(|n| index(n) && n["params"]["value"]["kind"] == "end");

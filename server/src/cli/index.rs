@@ -36,8 +36,8 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             "files": stats.files,
             "bytes": stats.bytes,
             "cacheHits": stats.cache_hits,
-            // Of those, the files unchanged on disk by their size and modification time,
-            // taken without reading them.
+            // Of those, the files unchanged on disk by their size and stamp, taken without
+            // reading them.
             "cacheUnread": stats.unread,
             "elapsedMs": stats.elapsed_ms,
             "cacheReadMs": stats.cache_read_ms,

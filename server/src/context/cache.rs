@@ -176,15 +176,21 @@ impl IndexCache {
 mod tests {
     use super::*;
     use crate::context::Index;
+    use crate::testing::{modified_ago, set_modified};
+
+    /// A workspace `ws` holding `files` below its `src`, and where its cache file goes.
+    fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let files: Vec<(String, &str)> = files.iter().map(|(name, text)| (format!("ws/src/{name}"), *text)).collect();
+        let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), *text)).collect();
+        let dir = crate::testing::tree(&files);
+        let root = dir.path().join("ws");
+        let file = cache_file(&dir.path().join("cache"), &root);
+        (dir, root, file)
+    }
 
     #[test]
     fn a_restart_reuses_unchanged_files() {
-        let dir = crate::testing::tempdir();
-        let root = dir.path().join("ws");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
-        std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
-        let file = cache_file(&dir.path().join("cache"), &root);
+        let (_dir, root, file) = workspace(&[("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n")]);
 
         let first = Index::build(&root, Some(&IndexCache::load(&file)));
         assert_eq!(first.stats.cache_hits, 0);
@@ -199,12 +205,7 @@ mod tests {
 
     #[test]
     fn a_build_reads_the_cache_file_while_it_walks() {
-        let dir = crate::testing::tempdir();
-        let root = dir.path().join("ws");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
-        std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
-        let file = cache_file(&dir.path().join("cache"), &root);
+        let (_dir, root, file) = workspace(&[("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n")]);
         let progress = crate::context::BuildProgress::default();
 
         let (first, cache) = Index::build_reading_cache(&root, Some(&file), 100, &progress);
@@ -227,23 +228,14 @@ mod tests {
         assert!(cache.is_none());
     }
 
-    /// Sets the modification time of `path` to `ago` before now.
-    fn modified_ago(path: &Path, ago: std::time::Duration) {
-        let file = std::fs::File::options().write(true).open(path).unwrap();
-        file.set_modified(std::time::SystemTime::now() - ago).unwrap();
-    }
-
     #[test]
     fn a_restart_takes_files_unchanged_on_disk_without_reading_them() {
-        let dir = crate::testing::tempdir();
-        let root = dir.path().join("ws");
-        std::fs::create_dir_all(root.join("src")).unwrap();
+        let (_dir, root, file) =
+            workspace(&[("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n"), ("c.rs", "fn c() {}\n")]);
         let hour = std::time::Duration::from_secs(3600);
-        for (name, text) in [("a.rs", "fn a() {}\n"), ("b.rs", "fn b() {}\n"), ("c.rs", "fn c() {}\n")] {
-            std::fs::write(root.join("src").join(name), text).unwrap();
+        for name in ["a.rs", "b.rs", "c.rs"] {
             modified_ago(&root.join("src").join(name), hour);
         }
-        let file = cache_file(&dir.path().join("cache"), &root);
         let build = || {
             let (index, cache) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
             let current = cache.is_some_and(|cache| cache.holds_just(&index));
@@ -280,7 +272,7 @@ mod tests {
         let c = root.join("src/c.rs");
         let stamp = std::fs::metadata(&c).unwrap().modified().unwrap();
         std::fs::write(&c, "fn e() {}\n").unwrap();
-        std::fs::File::options().write(true).open(&c).unwrap().set_modified(stamp).unwrap();
+        set_modified(&c, stamp);
         let (fifth, _) = build();
         assert_eq!(fifth.stats.unread, 2);
         assert_eq!(fifth.file("src/c.rs").unwrap().symbols.definitions[0].name, "e");
@@ -289,7 +281,7 @@ mod tests {
         let d = root.join("src/d.rs");
         std::fs::write(&d, "fn f() {}\n").unwrap();
         let file_time = std::fs::metadata(root.join("src/b.rs")).unwrap().modified().unwrap();
-        std::fs::File::options().write(true).open(&d).unwrap().set_modified(file_time).unwrap();
+        set_modified(&d, file_time);
         std::fs::rename(&d, root.join("src/b.rs")).unwrap();
         let (sixth, _) = build();
         assert_eq!(sixth.file("src/b.rs").unwrap().symbols.definitions[0].name, "f");
@@ -297,13 +289,9 @@ mod tests {
 
     #[test]
     fn files_written_just_before_the_first_build_are_trusted_once_the_cache_is_written_again() {
-        let dir = crate::testing::tempdir();
-        let root = dir.path().join("ws");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+        let (_dir, root, file) = workspace(&[("a.rs", "fn a() {}\n")]);
         // As if cloned two seconds before the editor opened it.
         modified_ago(&root.join("src/a.rs"), std::time::Duration::from_millis(2000));
-        let file = cache_file(&dir.path().join("cache"), &root);
         let build = || Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
         let (first, _) = build();
         IndexCache::save(&file, &first).unwrap();
@@ -320,11 +308,7 @@ mod tests {
 
     #[test]
     fn a_file_modified_just_before_the_build_is_read_again_at_the_next() {
-        let dir = crate::testing::tempdir();
-        let root = dir.path().join("ws");
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
-        let file = cache_file(&dir.path().join("cache"), &root);
+        let (_dir, root, file) = workspace(&[("a.rs", "fn a() {}\n")]);
         let (first, _) = Index::build_reading_cache(&root, Some(&file), 100, &Default::default());
         IndexCache::save(&file, &first).unwrap();
 

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -24,7 +23,7 @@ use manifests::Manifests;
 pub use manifests::{Crate, CrateRoot};
 pub use roles::{is_example_path, is_example_word, is_test_path};
 pub(crate) use source_files::not_source;
-use source_files::{Indexed, index_found};
+use source_files::{Indexed, Taken, index_found};
 pub use stats::{BuildProgress, BuildStats, LanguageStats};
 
 mod manifests;
@@ -144,9 +143,14 @@ pub struct FolderRead {
     /// The folder, ending in `/` (`""`: the workspace).
     below: String,
     indexed: Vec<Indexed>,
-    /// How many of its files were taken without reading them, unchanged since the build.
-    unread: usize,
     manifests: Manifests,
+}
+
+impl FolderRead {
+    /// How many of its files were taken without reading them, unchanged since the build.
+    fn unread(&self) -> usize {
+        self.indexed.iter().filter(|result| matches!(result, Ok((_, Taken::Unread)))).count()
+    }
 }
 
 impl Index {
@@ -208,12 +212,7 @@ impl Index {
             reading_from: started.reading_from,
             ..BuildStats::default()
         };
-        let unread_files = AtomicUsize::new(0);
-        let unread = |file: &Found| {
-            let kept = cache?.unread(file)?;
-            unread_files.fetch_add(1, Ordering::Relaxed);
-            Some(kept)
-        };
+        let unread = |file: &Found| cache?.unread(file);
         let known = |file: &Found, hash: u64| {
             let cached = cache?.get(&file.relative, hash, file.language)?;
             // The same content at the same path, as modified as then, is the cached entry itself.
@@ -236,15 +235,15 @@ impl Index {
         let mut cpu_micros: BTreeMap<&'static str, u64> = BTreeMap::new();
         for (result, micros) in results {
             match result {
-                Ok((file, from_cache)) => {
-                    stats.cache_hits += usize::from(from_cache);
+                Ok((file, taken)) => {
+                    stats.cache_hits += usize::from(taken != Taken::Parsed);
+                    stats.unread += usize::from(taken == Taken::Unread);
                     *cpu_micros.entry(file.language.name()).or_default() += micros;
                     files.insert(file.path.clone(), file);
                 }
                 Err(skipped) => stats.skipped.push(skipped),
             }
         }
-        stats.unread = unread_files.into_inner();
         let modules = manifests.read(root, &mut stats.skipped);
         let mut index = Self { root: root.to_owned(), files, modules, manifests, stats };
         index.stats.files = index.files.len();
@@ -598,20 +597,15 @@ impl Index {
         let files = &self.files;
         // A file the build read, unchanged on disk since, need not be read again.
         let reading_from = self.stats.reading_from;
-        let unread_files = AtomicUsize::new(0);
         let unread = |file: &Found| {
             let entry = files.get(&file.relative)?;
-            let unchanged = unchanged_on_disk(entry, file, reading_from);
-            unread_files.fetch_add(usize::from(unchanged), Ordering::Relaxed);
-            unchanged.then(|| entry.clone())
+            unchanged_on_disk(entry, file, reading_from).then(|| entry.clone())
         };
         let unchanged = |file: &Found, hash: u64| files.get(&file.relative).filter(|f| f.hash == hash).cloned();
-        let indexed = found.par_iter().map(|file| index_found(file, &unread, &unchanged)).collect();
         Some(FolderRead {
             root: self.root.clone(),
             below,
-            indexed,
-            unread: unread_files.into_inner(),
+            indexed: found.par_iter().map(|file| index_found(file, &unread, &unchanged)).collect(),
             manifests: Manifests::from_paths(manifests),
         })
     }
@@ -622,7 +616,6 @@ impl Index {
             root: self.root.clone(),
             below: below_folder(path),
             indexed: Vec::new(),
-            unread: 0,
             manifests: Manifests::default(),
         }
     }
@@ -635,7 +628,7 @@ impl Index {
         if read.root != self.root {
             return;
         }
-        let (files, unread) = (read.indexed.len(), read.unread);
+        let (files, unread) = (read.indexed.len(), read.unread());
         tracing::debug!(folder = read.below, files, unread, "folder read again");
         let taken: std::collections::HashSet<&str> = read
             .indexed

@@ -35,8 +35,19 @@ pub(crate) fn not_source(path: &str, bytes: &[u8]) -> Option<String> {
     None
 }
 
-/// A file indexed (and whether from the cache), or why it was skipped.
-pub(super) type Indexed = Result<(Arc<IndexedFile>, bool), (String, String)>;
+/// How a file's index entry was had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Taken {
+    /// Read and parsed.
+    Parsed,
+    /// Read, and known by its content hash.
+    Known,
+    /// Kept without reading the file, unchanged on disk.
+    Unread,
+}
+
+/// A file indexed (and how), or why it was skipped.
+pub(super) type Indexed = Result<(Arc<IndexedFile>, Taken), (String, String)>;
 
 /// The entry kept for a found file whose size and modification time show it unchanged, so
 /// it need not even be read.
@@ -54,7 +65,7 @@ pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Index
         return skip(format!("larger than {MAX_SOURCE_BYTES} bytes"));
     }
     if let Some(kept) = unread(file) {
-        return Ok((kept, true));
+        return Ok((kept, Taken::Unread));
     }
     let bytes = match std::fs::read(&file.absolute) {
         Ok(bytes) => bytes,
@@ -65,8 +76,8 @@ pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Index
     }
     let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
     if let Some(known) = known(file, hash) {
-        return Ok((known, true));
+        return Ok((known, Taken::Known));
     }
     let parsed = IndexedFile::from_source(&file.relative, file.language, &bytes);
-    Ok((Arc::new(IndexedFile { stamp: file.stamp, ..parsed }), false))
+    Ok((Arc::new(IndexedFile { stamp: file.stamp, ..parsed }), Taken::Parsed))
 }

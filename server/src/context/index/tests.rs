@@ -665,13 +665,9 @@ fn a_folder_read_again_reads_no_file_unchanged_since_the_build() {
         ("src/b.rs", b"pub fn b() {}\n"),
         ("src/c.rs", b"pub fn c() {}\n"),
     ]);
-    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    let set_modified = |path: &str, time: std::time::SystemTime| {
-        let file = std::fs::File::options().write(true).open(dir.path().join(path)).unwrap();
-        file.set_modified(time).unwrap();
-    };
+    let hour = std::time::Duration::from_secs(3600);
     for path in ["src/a.rs", "src/b.rs", "src/c.rs"] {
-        set_modified(path, hour_ago);
+        crate::testing::modified_ago(&dir.path().join(path), hour);
     }
     let mut index = Index::build(dir.path(), None);
     let names = |index: &Index, path: &str| -> Vec<String> {
@@ -679,16 +675,18 @@ fn a_folder_read_again_reads_no_file_unchanged_since_the_build() {
     };
 
     // Both changed, with the same size; `a` with the time it had put back.
-    std::fs::write(dir.path().join("src/a.rs"), "pub fn d() {}\n").unwrap();
-    set_modified("src/a.rs", hour_ago);
+    let a = dir.path().join("src/a.rs");
+    let time_of_a = std::fs::metadata(&a).unwrap().modified().unwrap();
+    std::fs::write(&a, "pub fn d() {}\n").unwrap();
+    crate::testing::set_modified(&a, time_of_a);
     std::fs::write(dir.path().join("src/b.rs"), "pub fn e() {}\n").unwrap();
     let read = index.read_folder("src").unwrap();
-    assert_eq!(read.unread, 1, "only c is as the build read it");
+    assert_eq!(read.unread(), 1, "only c is as the build read it");
     index.apply_folder(read, &|_| false);
     assert_eq!((names(&index, "src/a.rs"), names(&index, "src/b.rs")), (vec!["d".into()], vec!["e".into()]));
 
     // Files the build read within seconds of their writing are read again.
     let fresh = workspace(&[("src/f.rs", b"pub fn f() {}\n")]);
     let index = Index::build(fresh.path(), None);
-    assert_eq!(index.read_folder("src").unwrap().unread, 0);
+    assert_eq!(index.read_folder("src").unwrap().unread(), 0);
 }
