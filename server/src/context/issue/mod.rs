@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use super::terms;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{code_lines, line_reads_as_code, string_holding, string_literals};
-use frames::java_frames;
+use frames::{is_trace_line, java_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
 use paths::{
@@ -183,6 +183,32 @@ impl Mentions {
     }
 }
 
+/// How much a name counts by where the issue writes it: in inline code surest, in prose a
+/// little less. A code block mostly holds the reporter's own code, which names the API it
+/// calls (`ObjectMapper.readValue`, `Command::new`) rather than the code at fault, so a name
+/// written only there counts for little; a stack trace's line in a block is the program's own
+/// account of where it went, and counts as before.
+fn name_weight(region: Region, piece: &str, at: usize) -> f64 {
+    match region {
+        Region::InlineCode => 1.0,
+        Region::Prose => 0.8,
+        Region::CodeBlock if is_trace_line(line_at(piece, at)) => TRACE_NAME_WEIGHT,
+        Region::CodeBlock => CODE_BLOCK_NAME_WEIGHT,
+    }
+}
+
+/// What a name on a stack trace's line in a code block counts (see [`name_weight`]).
+const TRACE_NAME_WEIGHT: f64 = 0.5;
+/// What a name written only in a code block's code counts (see [`name_weight`]); measured in
+/// BENCHMARKS.md.
+const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
+
+/// The line of `text` that holds byte `at`.
+fn line_at(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+    text[start..].lines().next().unwrap_or("")
+}
+
 /// Reads one part of an issue.
 fn analyze_part(text: &str) -> IssueQuery {
     let mut query = IssueQuery::default();
@@ -195,13 +221,8 @@ fn analyze_part(text: &str) -> IssueQuery {
         symbols.note(frame.1, Vec::new(), 1.0, false);
     }
     for (region, piece) in regions(text) {
-        let region_weight: f64 = match region {
-            Region::InlineCode => 1.0,
-            Region::Prose => 0.8,
-            Region::CodeBlock => 0.5,
-        };
         for word in path_mentions(piece) {
-            *paths.entry(word).or_default() += region_weight.max(0.8);
+            *paths.entry(word).or_default() += if region == Region::InlineCode { 1.0 } else { 0.8 };
         }
         let rewritten = without_generic_qualifiers(piece);
         let piece: &str = &rewritten;
@@ -254,7 +275,7 @@ fn analyze_part(text: &str) -> IssueQuery {
                 let qualifiers =
                     parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
                 let last = position + 1 == parts.len();
-                let weight = region_weight * if last { 1.0 } else { 0.7 };
+                let weight = name_weight(region, piece, at) * if last { 1.0 } else { 0.7 };
                 symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
             }
         }

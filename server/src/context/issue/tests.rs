@@ -55,6 +55,23 @@ fn code_identifiers_with_their_qualifiers() {
 }
 
 #[test]
+fn names_written_only_in_a_code_block_count_for_little_unless_a_trace_gives_them() {
+    let text = "Parsing fails on a BOM after `Reader::skip_bom`\n\n\
+                ```rust\nlet reader = Reader::open(path)?;\nlet doc = reader.parse_document()?;\n```\n\n\
+                ```\nthread 'main' panicked at src/main.rs:3:5\nstack backtrace:\n  \
+                4: doclib::lexer::Lexer::next_token\n             at ./src/lexer.rs:88:9\n```\n";
+    let query = analyze(text);
+    let weight = |name: &str| symbol(&query, name).unwrap_or_else(|| panic!("{name} in {query:?}")).weight;
+    assert_eq!(weight("skip_bom"), 1.0, "inline code");
+    assert!(weight("parse_document") < 0.2, "the reporter's own code names the API it calls");
+    assert!(weight("next_token") >= 0.5, "a backtrace's frame is where the program went");
+    assert!(weight("next_token") > weight("parse_document") * 2.0);
+    // A name given in prose or inline code as well keeps its surest weight.
+    let both = analyze("`Reader::open` rejects a path\n```\nReader::open(\"a\")?;\n```\n");
+    assert_eq!(symbol(&both, "open").unwrap().weight, 1.0);
+}
+
+#[test]
 fn lexical_terms_weigh_code_more() {
     let query = analyze("Semaphore limits\nThe semaphore `MAX_PERMITS` limit");
     let weight = |t: &str| query.terms.iter().find(|(w, _)| w == t).map(|(_, w)| *w);

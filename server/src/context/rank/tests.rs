@@ -23,6 +23,38 @@ fn the_file_defining_a_named_type_comes_first_with_its_reason() {
 }
 
 #[test]
+fn the_code_an_issue_names_outranks_the_api_its_reproduction_calls() {
+    let (_dir, index) = index(&[
+        (
+            "src/command.rs",
+            "pub struct Command { args: Vec<Arg> }\n\
+             impl Command {\n    pub fn new(name: &str) -> Self { Command { args: Vec::new() } }\n    \
+             pub fn arg(mut self, arg: Arg) -> Self { self.args.push(arg); self }\n    \
+             pub fn get_matches(self) -> Matches { crate::validator::validate(&self.args) }\n}\n\
+             pub struct Arg { required: bool, default: Option<String> }\n\
+             impl Arg {\n    pub fn new(id: &str) -> Self { Arg { required: false, default: None } }\n    \
+             pub fn required(mut self, yes: bool) -> Self { self.required = yes; self }\n    \
+             pub fn default_value(mut self, value: &str) -> Self { self.default = Some(value.into()); self }\n}\n\
+             pub struct Matches;\n",
+        ),
+        (
+            "src/validator.rs",
+            "use crate::command::{Arg, Matches};\n\
+             pub fn validate(args: &[Arg]) -> Matches { for arg in args { check_presence(arg); } Matches }\n\
+             /// Checks that a required argument is present; a default value counts as present.\n\
+             fn check_presence(arg: &Arg) {}\n",
+        ),
+        ("src/lib.rs", "pub mod command;\npub mod validator;\n"),
+    ]);
+    let issue = "A required argument with a default value is rejected\n\n\
+                 `check_presence` fails although the argument has a default value.\n\n\
+                 ```rust\nlet m = Command::new(\"app\")\n    .arg(Arg::new(\"level\").required(true).default_value(\"1\"))\n    \
+                 .get_matches();\n```\n";
+    let ranked = rank(&index, issue);
+    assert_eq!(order(&ranked)[..2], ["src/validator.rs", "src/command.rs"], "{ranked:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
