@@ -203,6 +203,12 @@ const TRACE_NAME_WEIGHT: f64 = 0.5;
 /// BENCHMARKS.md.
 const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
 
+/// What a word counts for the lexical match in a code block, against the same word in prose
+/// or inline code: the block's code and output say less of where the fault lies than the
+/// reporter's words do (see [`name_weight`]); measured in BENCHMARKS.md. An issue that is all
+/// one block ranks as before, as only the words' weights against each other count.
+const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
+
 /// The line of `text` that holds byte `at`.
 fn line_at(text: &str, at: usize) -> &str {
     let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
@@ -254,7 +260,8 @@ fn analyze_part(text: &str) -> IssueQuery {
                         || spelt_like_code
                 }
             };
-            let lexical_weight = if is_code { 1.5 } else { 1.0 };
+            let lexical_weight = if is_code { 1.5 } else { 1.0 }
+                * if region == Region::CodeBlock { CODE_BLOCK_WORD_WEIGHT } else { 1.0 };
             // A file's extension (`md` of `README.md`, `rs` of `lib.rs`) is no word of the issue.
             let lexical = match chain.rsplit_once('.') {
                 Some((name, extension)) if !called && is_file_extension(extension) => name,

@@ -79,6 +79,11 @@ fn lexical_terms_weigh_code_more() {
     assert_eq!(weight("max_permits"), Some(1.5));
     assert_eq!(weight("permits"), Some(1.5));
     assert!(query.words.contains(&"semaphore".to_owned()));
+    // A code block's words count half of what they would in prose or inline code.
+    let block = analyze("Pool limits\n\n```rust\nlet pool = Pool::new(3);\npool.resize(4);\n```\nNo retry happens\n");
+    let weight = |t: &str| block.terms.iter().find(|(w, _)| w == t).map(|(_, w)| *w);
+    assert_eq!(weight("resize"), Some(1.5 * 0.5), "a call in a block");
+    assert_eq!(weight("retry"), Some(1.0), "a word of the prose");
 }
 
 proptest::proptest! {

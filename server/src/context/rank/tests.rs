@@ -55,6 +55,30 @@ fn the_code_an_issue_names_outranks_the_api_its_reproduction_calls() {
 }
 
 #[test]
+fn the_reporters_words_outweigh_the_words_of_their_code() {
+    let (_dir, index) = index(&[
+        (
+            "src/pool.rs",
+            "pub struct Pool { size: usize }\n\
+             impl Pool {\n    pub fn with_size(size: usize) -> Self { Pool { size } }\n    \
+             pub fn resize(&mut self, size: usize) { self.size = size; }\n    \
+             pub fn spawn_worker(&self) -> usize { self.size }\n}\n",
+        ),
+        (
+            "src/idle.rs",
+            "/// Stops the idle workers once their keep-alive has passed.\n\
+             pub fn stop_idle(workers: &mut Vec<u64>, keep_alive: u64) { workers.retain(|w| *w < keep_alive); }\n",
+        ),
+        ("src/lib.rs", "pub mod idle;\npub mod pool;\n"),
+    ]);
+    // What the reporter's program printed: the pool's words, many times over.
+    let issue = "Idle workers stay after their keep-alive\n\n\
+                 ```\n[pool] resize pool to 8\n[pool] spawn worker 1\n[pool] resize pool to 2\n```\n";
+    let ranked = rank(&index, issue);
+    assert_eq!(order(&ranked)[..2], ["src/idle.rs", "src/pool.rs"], "{ranked:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
