@@ -47,14 +47,21 @@ impl LineSpans {
     }
 }
 
+/// The attributes that make a function a test, by the last name of their path: the built-in
+/// `#[test]` and `#[bench]`, the runtimes' `#[tokio::test]`, and the test crates' own
+/// (`#[rstest]`, `#[test_case(1, 2)]`, `#[quickcheck]`, `#[wasm_bindgen_test]`).
+const TEST_ATTRIBUTES: [&str; 6] = ["test", "bench", "rstest", "test_case", "quickcheck", "wasm_bindgen_test"];
+
 /// Whether a Rust attribute (`#[...]` as written) marks test code: `#[test]`, `#[tokio::test]`,
-/// `#[tokio::test(flavor = "multi_thread")]`, `#[cfg(test)]`, `#[cfg(all(test, unix))]`; not
-/// `#[cfg(not(test))]` nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests.
+/// `#[tokio::test(flavor = "multi_thread")]`, `#[rstest]`, `#[test_case(1)]` (see
+/// [`TEST_ATTRIBUTES`]), `#[cfg(test)]`, `#[cfg(all(test, unix))]`; not `#[cfg(not(test))]`
+/// nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests.
 pub(super) fn is_test_attribute(written: &str) -> bool {
     let Some(inner) = written.strip_prefix("#[").and_then(|rest| rest.strip_suffix(']')) else { return false };
     let (path, arguments) = inner.split_once('(').unwrap_or((inner, ""));
     let path: String = path.split_whitespace().collect();
-    if path == "test" || path.ends_with("::test") {
+    let last = path.rsplit("::").next().unwrap_or(&path);
+    if TEST_ATTRIBUTES.contains(&last) {
         return true;
     }
     // `cfg(test)`, or `test` among the conditions of an `all(...)` (not inside a `not(...)`).

@@ -108,7 +108,10 @@ fn test_code_in_a_source_file_is_marked() {
                   #[cfg(not(test))]\nfn real() {}\n\
                   #[cfg(any(test, feature = \"mock\"))]\nfn shared() {}\n\
                   #[cfg(all(feature = \"parking_lot\", not(all(loom, test))))]\nfn const_new() {}\n\
-                  #[test_case(1)]\nfn case() {}\n\
+                  #[test_case(1)]\n#[test_case(2)]\nfn case(n: u8) {}\n\
+                  #[rstest::rstest]\nfn table(#[values(1, 2)] n: u8) {}\n\
+                  #[quickcheck]\nfn any(n: u8) -> bool { true }\n\
+                  #[testing]\nfn named_like_a_test() {}\n\
                   fn after() {}\n";
     let found = symbols(Language::Rust, source);
     let tests: Vec<(&str, bool)> = found.definitions.iter().map(|d| (d.name.as_str(), d.test)).collect();
@@ -124,7 +127,10 @@ fn test_code_in_a_source_file_is_marked() {
             ("real", false),
             ("shared", false),
             ("const_new", false),
-            ("case", false),
+            ("case", true),
+            ("table", true),
+            ("any", true),
+            ("named_like_a_test", false),
             ("after", false),
         ]
     );
