@@ -139,6 +139,24 @@ fn test_code_in_a_source_file_is_marked() {
 }
 
 #[test]
+fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
+    let tests = |source: &str| -> Vec<(String, bool)> {
+        symbols(Language::Rust, source).definitions.into_iter().map(|d| (d.name, d.test)).collect()
+    };
+    let owned = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
+        pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
+    };
+    // A file declared `#[cfg(test)] mod support;` elsewhere says so again at its top.
+    let file = "//! Fakes for the tests.\n#![cfg(test)]\n\nuse super::*;\n\npub struct FakeClock;\nimpl FakeClock {\n    pub fn advance(&self) {}\n}\n";
+    assert_eq!(tests(file), owned(&[("FakeClock", true), ("advance", true)]));
+    let module = "pub fn real() {}\nmod checks {\n    #![cfg(all(test, unix))]\n    fn probe() {}\n}\nfn after() {}\n";
+    assert_eq!(tests(module), owned(&[("real", false), ("checks", false), ("probe", true), ("after", false)]));
+    // Inner attributes that say nothing of tests leave the items as they are.
+    let lint = "#![allow(dead_code)]\n#![cfg(not(test))]\npub fn kept() {}\n";
+    assert_eq!(tests(lint), owned(&[("kept", false)]));
+}
+
+#[test]
 fn calls_through_a_type_are_kept_with_the_type() {
     let typed = |language, source: &str| -> Vec<(String, String, u32)> { symbols(language, source).typed_calls };
     let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
