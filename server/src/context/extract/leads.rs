@@ -111,8 +111,7 @@ impl Leads {
                     }
                 }
                 if child.kind() == "inner_attribute_item" && !all_test {
-                    let written = text(child, source);
-                    all_test = written.strip_prefix("#!").is_some_and(|rest| is_test_attribute(&format!("#{rest}")));
+                    all_test = is_test_attribute(text(child, source));
                     if all_test {
                         self.test_bodies.push((body.start_position().row, last_row(body)));
                     }

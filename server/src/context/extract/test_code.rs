@@ -55,9 +55,11 @@ const TEST_ATTRIBUTES: [&str; 6] = ["test", "bench", "rstest", "test_case", "qui
 /// Whether a Rust attribute (`#[...]` as written) marks test code: `#[test]`, `#[tokio::test]`,
 /// `#[tokio::test(flavor = "multi_thread")]`, `#[rstest]`, `#[test_case(1)]` (see
 /// [`TEST_ATTRIBUTES`]), `#[cfg(test)]`, `#[cfg(all(test, unix))]`; not `#[cfg(not(test))]`
-/// nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests.
+/// nor `#[cfg(any(test, feature = "x"))]`, which hold code built outside tests. An inner
+/// attribute (`#![cfg(test)]`) is read the same way.
 pub(super) fn is_test_attribute(written: &str) -> bool {
-    let Some(inner) = written.strip_prefix("#[").and_then(|rest| rest.strip_suffix(']')) else { return false };
+    let opened = written.strip_prefix("#[").or_else(|| written.strip_prefix("#!["));
+    let Some(inner) = opened.and_then(|rest| rest.strip_suffix(']')) else { return false };
     let (path, arguments) = inner.split_once('(').unwrap_or((inner, ""));
     let path: String = path.split_whitespace().collect();
     let last = path.rsplit("::").next().unwrap_or(&path);

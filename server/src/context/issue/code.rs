@@ -1,23 +1,46 @@
 //! Telling code from data inside code: which lines of a pasted block read as code rather
 //! than as a log's prose, and where the string literals lie whose words are data.
 
-/// Where each line of a code block ends, and whether it reads as code rather than as a log's
+use super::frames::is_trace_line;
+
+/// One line of a code block, as [`code_lines`] reads it.
+pub(super) struct BlockLine {
+    /// Where it ends (past its line break).
+    end: usize,
+    /// Whether it reads as code rather than as a log's prose.
+    code: bool,
+    /// Whether it is a stack trace's line ([`is_trace_line`]).
+    trace: bool,
+}
+
+/// Each line of a code block: where it ends, whether it reads as code rather than as a log's
 /// prose (`IllegalArgumentException: Minimum width is 7`, `cargo run --release`): code holds
-/// code punctuation.
-pub(super) fn code_lines(block: &str) -> Vec<(usize, bool)> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    for line in block.split_inclusive('\n') {
-        start += line.len();
-        lines.push((start, line.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$'])));
-    }
-    lines
+/// code punctuation; and whether it is a stack trace's.
+pub(super) fn code_lines(block: &str) -> Vec<BlockLine> {
+    let mut end = 0;
+    block
+        .split_inclusive('\n')
+        .map(|line| {
+            end += line.len();
+            let code = line.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$']);
+            BlockLine { end, code, trace: is_trace_line(line) }
+        })
+        .collect()
+}
+
+/// The line holding byte `at`.
+fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
+    lines.get(lines.partition_point(|line| line.end <= at))
 }
 
 /// Whether the line holding byte `at` reads as code (see [`code_lines`]).
-pub(super) fn line_reads_as_code(lines: &[(usize, bool)], at: usize) -> bool {
-    let line = lines.partition_point(|(end, _)| *end <= at);
-    lines.get(line).is_some_and(|(_, code)| *code)
+pub(super) fn line_reads_as_code(lines: &[BlockLine], at: usize) -> bool {
+    line_holding(lines, at).is_some_and(|line| line.code)
+}
+
+/// Whether the line holding byte `at` is a stack trace's (see [`code_lines`]).
+pub(super) fn line_is_trace(lines: &[BlockLine], at: usize) -> bool {
+    line_holding(lines, at).is_some_and(|line| line.trace)
 }
 
 /// The contents of the string literals in code, as byte ranges, in order.

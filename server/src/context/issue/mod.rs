@@ -22,8 +22,8 @@ use std::collections::HashMap;
 
 use super::terms;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
-use code::{code_lines, line_reads_as_code, string_holding, string_literals};
-use frames::{is_trace_line, java_frames};
+use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
+use frames::java_frames;
 use markdown::{Region, regions};
 use messages::quoted_messages;
 use paths::{
@@ -188,11 +188,12 @@ impl Mentions {
 /// calls (`ObjectMapper.readValue`, `Command::new`) rather than the code at fault, so a name
 /// written only there counts for little; a stack trace's line in a block is the program's own
 /// account of where it went, and counts as before.
-fn name_weight(region: Region, piece: &str, at: usize) -> f64 {
+/// `lines` are the block's ([`code_lines`]) and `at` where the name stands in it.
+fn name_weight(region: Region, lines: &[BlockLine], at: usize) -> f64 {
     match region {
         Region::InlineCode => 1.0,
         Region::Prose => 0.8,
-        Region::CodeBlock if is_trace_line(line_at(piece, at)) => TRACE_NAME_WEIGHT,
+        Region::CodeBlock if line_is_trace(lines, at) => TRACE_NAME_WEIGHT,
         Region::CodeBlock => CODE_BLOCK_NAME_WEIGHT,
     }
 }
@@ -208,12 +209,6 @@ const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
 /// reporter's words do (see [`name_weight`]); measured in BENCHMARKS.md. An issue that is all
 /// one block ranks as before, as only the words' weights against each other count.
 const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
-
-/// The line of `text` that holds byte `at`.
-fn line_at(text: &str, at: usize) -> &str {
-    let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
-    text[start..].lines().next().unwrap_or("")
-}
 
 /// Reads one part of an issue.
 fn analyze_part(text: &str) -> IssueQuery {
@@ -234,6 +229,7 @@ fn analyze_part(text: &str) -> IssueQuery {
         let piece: &str = &rewritten;
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
+        let block_words = if region == Region::CodeBlock { CODE_BLOCK_WORD_WEIGHT } else { 1.0 };
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
             let called = after.starts_with('(');
@@ -260,8 +256,7 @@ fn analyze_part(text: &str) -> IssueQuery {
                         || spelt_like_code
                 }
             };
-            let lexical_weight = if is_code { 1.5 } else { 1.0 }
-                * if region == Region::CodeBlock { CODE_BLOCK_WORD_WEIGHT } else { 1.0 };
+            let lexical_weight = block_words * if is_code { 1.5 } else { 1.0 };
             // A file's extension (`md` of `README.md`, `rs` of `lib.rs`) is no word of the issue.
             let lexical = match chain.rsplit_once('.') {
                 Some((name, extension)) if !called && is_file_extension(extension) => name,
@@ -273,6 +268,7 @@ fn analyze_part(text: &str) -> IssueQuery {
             if !is_code {
                 continue;
             }
+            let weight = name_weight(region, &code_lines, at);
             // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
             for (position, part) in parts.iter().enumerate() {
                 if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
@@ -282,8 +278,8 @@ fn analyze_part(text: &str) -> IssueQuery {
                 let qualifiers =
                     parts[position.saturating_sub(MAX_QUALIFIERS)..position].iter().map(|q| (*q).to_owned()).collect();
                 let last = position + 1 == parts.len();
-                let weight = name_weight(region, piece, at) * if last { 1.0 } else { 0.7 };
-                symbols.note((*part).to_owned(), qualifiers, weight, last && macro_use);
+                let part_weight = weight * if last { 1.0 } else { 0.7 };
+                symbols.note((*part).to_owned(), qualifiers, part_weight, last && macro_use);
             }
         }
     }
