@@ -99,7 +99,8 @@ impl ItemReadings {
         }
         let now = self.extractions;
         self.by_key.retain(|_, (_, _, last)| *last + KEPT_FOR > now);
-        let mut symbols = extract::finish(readings.into_iter().flatten().map(Arc::unwrap_or_clone).collect());
+        let mut symbols =
+            extract::finish(language, tree, source, readings.into_iter().flatten().map(Arc::unwrap_or_clone).collect());
         symbols.parse_errors = extract::count_errors(tree.root_node());
         symbols
     }
@@ -297,6 +298,8 @@ mod tests {
                 "use crate::a::{b, c};\n",
                 "/// Documents what follows.\n",
                 "#[cfg(test)]\n",
+                "#![cfg(test)]\n",
+                "mod checks {\n",
                 "cfg_rt! { pub fn in_macro(p: Point) { p.sem.release(); } mod inner; }\n",
                 "#[proc_macro_derive(Shape)] pub fn derive_shape(i: T) -> T { i }\n",
                 "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",

@@ -985,6 +985,22 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_shows_the_uses_inside_a_macros_braces() {
+        let (dir, mut overlay) = overlay(&[
+            ("src/context.rs", "pub fn enter() {}\n"),
+            (
+                "src/runtime.rs",
+                "cfg_rt! {\n    pub struct Runtime;\n    impl Runtime {\n        pub fn block_on(&self) {\n            enter();\n        }\n    }\n}\n",
+            ),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let found = Toolset::standard()
+            .execute(&mut overlay, Some(&index), &mut Seen::default(), &call("find_symbol", json!({"name": "enter"})))
+            .output;
+        assert!(found.ends_with("used in:\nsrc/runtime.rs (1 use)\n      5: enter();  [in `Runtime::block_on`]\n"), "{found}");
+    }
+
+    #[test]
     fn find_symbol_shows_at_most_sixty_lines_of_uses() {
         let files: Vec<(String, String)> = (0..12)
             .map(|n| (format!("src/m{n:02}.rs"), "fn f() {\n".to_owned() + &"    drain();\n".repeat(9) + "}\n"))

@@ -30,13 +30,7 @@ pub(super) struct Leads {
     rows: HashMap<usize, usize>,
     /// The items whose lead marks them as test code (`#[test]`, `#[cfg(test)]`), by node id.
     tests: HashSet<usize>,
-    /// The rows (0-based, first and last) of the files and modules an inner attribute marks as
-    /// test code (`#![cfg(test)]`): everything in them is.
-    test_bodies: Vec<(usize, usize)>,
 }
-
-/// Bodies an inner attribute (`#![cfg(test)]`) can stand in: a Rust file and a module's braces.
-const INNER_ATTRIBUTE_BODIES: [&str; 2] = ["source_file", "declaration_list"];
 
 /// What the comments, attributes and decorators just above a definition say of it.
 pub(super) struct Lead {
@@ -62,18 +56,8 @@ impl Leads {
         {
             self.read_body(body, source);
         }
-        // A file or module marked whole further up (`#![cfg(test)]`) holds this item too.
-        let mut up = parent.and_then(|body| body.parent());
-        while let Some(outer) = up {
-            if INNER_ATTRIBUTE_BODIES.contains(&outer.kind()) && self.read.insert(outer.id()) {
-                self.read_body(outer, source);
-            }
-            up = outer.parent();
-        }
         let row = self.rows.get(&item.id()).copied().unwrap_or(item.start_position().row);
-        let at = item.start_position().row;
-        let in_test_body = self.test_bodies.iter().any(|(first, last)| (*first..=*last).contains(&at));
-        Lead { line: row as u32 + 1, test: in_test_body || self.tests.contains(&item.id()) }
+        Lead { line: row as u32 + 1, test: self.tests.contains(&item.id()) }
     }
 
     fn read_body(&mut self, body: Node<'_>, source: &[u8]) {
@@ -81,9 +65,6 @@ impl Leads {
         // one of its attributes marks test code.
         let mut run: Option<(usize, usize, bool)> = None;
         let mut code_end: Option<usize> = None;
-        // An inner attribute that marks the whole file or module as test code (`#![cfg(test)]`,
-        // which stands before every item of it).
-        let mut all_test = false;
         let mut cursor = body.walk();
         if !cursor.goto_first_child() {
             return;
@@ -108,12 +89,6 @@ impl Leads {
                     self.rows.insert(child.id(), first);
                     if test {
                         self.tests.insert(child.id());
-                    }
-                }
-                if child.kind() == "inner_attribute_item" && !all_test {
-                    all_test = is_test_attribute(text(child, source));
-                    if all_test {
-                        self.test_bodies.push((body.start_position().row, last_row(body)));
                     }
                 }
                 run = None;

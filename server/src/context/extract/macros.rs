@@ -1,12 +1,12 @@
 //! Items written inside a macro's braces (`cfg_rt! { .. }`), parsed again as items.
 
-use tree_sitter::{Node, Point, Range};
+use tree_sitter::{Node, Point, Range, Tree};
 
 use super::containers::container_name;
 use super::{Definition, DefinitionKind, FileSymbols, Language, merged, parse_ranges, read_stretches};
 
 /// How deep macros holding items are read inside each other (`cfg_rt! { cfg_net! { .. } }`).
-const MAX_MACRO_DEPTH: usize = 4;
+pub(super) const MAX_MACRO_DEPTH: usize = 4;
 
 /// Each macro body on its own, so that one that does not parse as items (`html! { <div/> }`)
 /// hides nothing of the next; a body inside another belongs to what holds the outer one.
@@ -15,7 +15,7 @@ pub(super) fn read_macro_bodies(language: Language, source: &[u8], macros: Vec<M
     let mut bodies: Vec<(MacroBody, usize)> = macros.into_iter().rev().map(|body| (body, 1)).collect();
     let mut found_inside = Vec::new();
     while let Some((body, depth)) = bodies.pop() {
-        let Some(inner) = parse_ranges(language, source, &[body.range]) else { continue };
+        let Some(inner) = body.parse(language, source) else { continue };
         let Some((found, nested)) = read_stretches(language, &inner, source, None, &|_| Some(0), 1).pop() else {
             continue;
         };
@@ -56,6 +56,11 @@ impl MacroBody {
         let owner = holder.and_then(|holder| container_name(holder, source));
         let of_type = holder.is_some_and(|holder| matches!(holder.kind(), "impl_item" | "trait_item"));
         Some(Self { range, owner, of_type })
+    }
+
+    /// This body parsed on its own, as items, its positions those of `source`.
+    pub(super) fn parse(&self, language: Language, source: &[u8]) -> Option<Tree> {
+        parse_ranges(language, source, &[self.range])
     }
 
     /// Gives the definitions read from this body to what holds it: a function written in a

@@ -15,7 +15,7 @@ use leads::{Lead, Leads};
 use macros::{MacroBody, read_macro_bodies};
 use signatures::{head_end, script_constant_signature, signature};
 pub(super) use test_code::LineSpans;
-use test_code::mark_nested_test_code;
+use test_code::{mark_nested_test_code, mark_test_held_code};
 
 mod bindings;
 mod containers;
@@ -193,7 +193,7 @@ fn parse_ranges(language: Language, source: &[u8], ranges: &[Range]) -> Option<T
 /// written inside a macro's braces at item level (`cfg_rt! { pub struct Runtime { .. } }`, as
 /// tokio writes most of its API) are parsed again as items and read as well.
 pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
-    finish(collect(language, tree, source, None, &|_| Some(0), 1))
+    finish(language, tree, source, collect(language, tree, source, None, &|_| Some(0), 1))
 }
 
 /// What the queries found in one stretch of a file: all of it, or some of its top-level
@@ -246,8 +246,8 @@ pub(super) fn collect(
         .collect()
 }
 
-/// Puts the stretches of a file, in the order they are written, together.
-pub(super) fn finish(stretches: Vec<Found>) -> FileSymbols {
+/// Puts the stretches of a file (`tree` of `source`), in the order they are written, together.
+pub(super) fn finish(language: Language, tree: &Tree, source: &[u8], stretches: Vec<Found>) -> FileSymbols {
     let mut inside_macros = Vec::new();
     let stretches: Vec<Found> = stretches
         .into_iter()
@@ -259,6 +259,9 @@ pub(super) fn finish(stretches: Vec<Found>) -> FileSymbols {
     let mut symbols = merged(stretches);
     if !inside_macros.is_empty() {
         symbols.take_from_macros(inside_macros);
+    }
+    if language == Language::Rust {
+        mark_test_held_code(tree.root_node(), source, &mut symbols.definitions);
     }
     symbols
 }
@@ -556,14 +559,42 @@ fn read_stretches(
 }
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
-/// once and in order, as [`extract`] counts uses: a definition's own name is not a use. For
-/// showing where a name is used; the index keeps only how often.
+/// once and in order, as [`extract`] counts uses: a definition's own name is not a use, and the
+/// items inside a macro's braces (`cfg_rt! { .. }`) are read as items. For showing where a name
+/// is used; the index keeps only how often.
 pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> {
     let Some(tree) = parse(language, source, None) else { return Vec::new() };
+    let mut lines = Vec::new();
+    // Each tree with how deep in macro bodies it lies, as `read_macro_bodies` reads them.
+    let mut trees = vec![(tree, 0)];
+    while let Some((tree, depth)) = trees.pop() {
+        for body in use_lines_of_tree(language, &tree, source, names, &mut lines) {
+            if depth < macros::MAX_MACRO_DEPTH
+                && let Some(inner) = body.parse(language, source)
+            {
+                trees.push((inner, depth + 1));
+            }
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// Adds to `lines` those of one tree that use any of `names`, and gives the macro bodies at
+/// its item level.
+fn use_lines_of_tree(
+    language: Language,
+    tree: &Tree,
+    source: &[u8],
+    names: &[&str],
+    lines: &mut Vec<u32>,
+) -> Vec<MacroBody> {
     let query = &language.queries().combined;
     let capture_names = query.capture_names();
     let mut uses: Vec<(usize, u32)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
+    let mut bodies = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     while let Some(found) = matches.next() {
@@ -573,6 +604,7 @@ pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> 
             let node = capture.node;
             match capture_names[capture.index as usize] {
                 "name" => name = Some(node.id()),
+                "macro.items" => bodies.extend(MacroBody::of(node, source)),
                 reference if reference.starts_with("reference.") => {
                     if names.contains(&text(node, source)) {
                         uses.push((node.id(), node.start_position().row as u32 + 1));
@@ -585,11 +617,8 @@ pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> 
             defined_names.insert(name);
         }
     }
-    let mut lines: Vec<u32> =
-        uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line).collect();
-    lines.sort_unstable();
-    lines.dedup();
-    lines
+    lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
+    bodies
 }
 
 /// The first named child of `node` of the given kind.

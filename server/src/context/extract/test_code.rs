@@ -1,6 +1,8 @@
 //! Which definitions are test code: test attributes, and the helpers inside test modules.
 
-use super::Definition;
+use tree_sitter::Node;
+
+use super::{Definition, last_row, text};
 
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
 /// code too; `definitions` are in source order.
@@ -11,6 +13,55 @@ pub(super) fn mark_nested_test_code(definitions: &mut [Definition]) {
     }
     for definition in definitions.iter_mut().filter(|d| !d.test) {
         definition.test = tests.holds(definition.line);
+    }
+}
+
+/// Marks the definitions inside Rust code that what holds it keeps to tests as test code: the
+/// items an attribute marks (the methods of a `#[cfg(test)] impl Clock`), and the files and
+/// modules that start `#![cfg(test)]`, the module itself included. Read from the whole tree,
+/// as the items of a file read one by one do not see what holds them; only the items of the
+/// file and of its modules, impls and traits are visited.
+pub(super) fn mark_test_held_code(root: Node<'_>, source: &[u8], definitions: &mut [Definition]) {
+    let mut spans = Vec::new();
+    add_test_held_spans(root, source, &mut spans);
+    if spans.is_empty() {
+        return;
+    }
+    let spans = LineSpans::new(spans.into_iter());
+    for definition in definitions.iter_mut().filter(|d| !d.test) {
+        definition.test = spans.holds(definition.line);
+    }
+}
+
+/// Adds the lines (1-based, first and last) of what `body` (a file, or the braces of a module,
+/// impl or trait) keeps to tests: all of it when it starts `#![cfg(test)]`, else each item an
+/// attribute marks, and what the items holding items of their own keep.
+fn add_test_held_spans(body: Node<'_>, source: &[u8], spans: &mut Vec<(u32, u32)>) {
+    let rows = |node: Node<'_>| (node.start_position().row as u32 + 1, last_row(node) as u32 + 1);
+    // An attribute stands for the next item, with other attributes and comments between them.
+    let mut marked = false;
+    let mut cursor = body.walk();
+    for child in body.children(&mut cursor) {
+        match child.kind() {
+            "inner_attribute_item" if is_test_attribute(text(child, source)) => {
+                // From the module's own line, which may stand above its braces.
+                let holder = body.parent().filter(|_| body.kind() != "source_file").unwrap_or(body);
+                spans.push((rows(holder).0, rows(body).1));
+                return;
+            }
+            "attribute_item" => marked |= is_test_attribute(text(child, source)),
+            "line_comment" | "block_comment" | "inner_attribute_item" => {}
+            _ if marked => {
+                spans.push(rows(child));
+                marked = false;
+            }
+            _ => {
+                if let Some(items) = child.child_by_field_name("body").filter(|body| body.kind() == "declaration_list")
+                {
+                    add_test_held_spans(items, source, spans);
+                }
+            }
+        }
     }
 }
 

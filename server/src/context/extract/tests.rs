@@ -150,7 +150,13 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
     let file = "//! Fakes for the tests.\n#![cfg(test)]\n\nuse super::*;\n\npub struct FakeClock;\nimpl FakeClock {\n    pub fn advance(&self) {}\n}\n";
     assert_eq!(tests(file), owned(&[("FakeClock", true), ("advance", true)]));
     let module = "pub fn real() {}\nmod checks {\n    #![cfg(all(test, unix))]\n    fn probe() {}\n}\nfn after() {}\n";
-    assert_eq!(tests(module), owned(&[("real", false), ("checks", false), ("probe", true), ("after", false)]));
+    assert_eq!(tests(module), owned(&[("real", false), ("checks", true), ("probe", true), ("after", false)]));
+    let braces_below = "mod checks\n{\n    #![cfg(test)]\n    fn probe() {}\n}\nfn after() {}\n";
+    assert_eq!(tests(braces_below), owned(&[("checks", true), ("probe", true), ("after", false)]));
+    // The methods of an impl an attribute keeps to tests, and what they hold, are test code.
+    let test_impl = "pub struct Clock;\n#[cfg(test)]\nimpl Clock {\n    fn frozen() -> Self {\n        \
+                     fn inner() {}\n        Clock\n    }\n}\nimpl Clock {\n    pub fn now(&self) {}\n}\n";
+    assert_eq!(tests(test_impl), owned(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
     // Inner attributes that say nothing of tests leave the items as they are.
     let lint = "#![allow(dead_code)]\n#![cfg(not(test))]\npub fn kept() {}\n";
     assert_eq!(tests(lint), owned(&[("kept", false)]));
@@ -631,6 +637,20 @@ fn the_lines_that_use_a_name_are_its_calls_and_type_uses_not_its_definition() {
     assert_eq!(lines(Language::TypeScript, script, &["render"]), [2]);
     assert_eq!(lines(Language::TypeScript, script, &["Store", "make"]), [3]);
     assert!(lines(Language::Rust, rust, &["missing"]).is_empty());
+    // Items inside a macro's braces are read as items, as the index reads them, bodies
+    // inside bodies too; a struct defined there is not its own use.
+    let in_macros = "cfg_rt! {\n    pub struct Runtime;\n    impl Runtime {\n        fn block_on(&self) {\n            \
+                     enter(self);\n        }\n    }\n    cfg_net! {\n        fn bind(rt: &Runtime) {\n            \
+                     enter(rt);\n        }\n    }\n}\n";
+    assert_eq!(lines(Language::Rust, in_macros, &["enter"]), [5, 10]);
+    assert_eq!(lines(Language::Rust, in_macros, &["Runtime"]), [3, 9]);
+    let counted: u32 = symbols(Language::Rust, in_macros)
+        .references
+        .iter()
+        .filter(|(name, _)| name == "enter" || name == "Runtime")
+        .map(|(_, count)| count)
+        .sum();
+    assert_eq!(counted, 4, "the index counts the same uses");
 }
 
 #[test]
