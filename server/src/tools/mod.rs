@@ -997,7 +997,10 @@ mod tests {
         let found = Toolset::standard()
             .execute(&mut overlay, Some(&index), &mut Seen::default(), &call("find_symbol", json!({"name": "enter"})))
             .output;
-        assert!(found.ends_with("used in:\nsrc/runtime.rs (1 use)\n      5: enter();  [in `Runtime::block_on`]\n"), "{found}");
+        assert!(
+            found.ends_with("used in:\nsrc/runtime.rs (1 use)\n      5: enter();  [in `Runtime::block_on`]\n"),
+            "{found}"
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 use tree_sitter::{Node, Point, Range, Tree};
 
 use super::containers::container_name;
-use super::{Definition, DefinitionKind, FileSymbols, Language, merged, parse_ranges, read_stretches};
+use super::reading::read_stretches;
+use super::stretches::merged;
+use super::{Definition, DefinitionKind, FileSymbols, Language, parse_ranges};
 
 /// How deep macros holding items are read inside each other (`cfg_rt! { cfg_net! { .. } }`).
 pub(super) const MAX_MACRO_DEPTH: usize = 4;

@@ -1,0 +1,195 @@
+//! One walk of a file's tree with its language's queries, read into the stretches of the file
+//! each match belongs to.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{QueryCursor, StreamingIterator, Tree};
+
+use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
+use super::containers::{container_of, definition_name, is_member};
+use super::declarations::{may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name};
+use super::leads::{Lead, Leads};
+use super::macros::MacroBody;
+use super::signatures::{head_end, script_constant_signature, signature};
+use super::stretches::Found;
+use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
+
+/// What one stretch holds while its matches are read: names borrowed from the source.
+#[derive(Default)]
+struct Reading<'s> {
+    symbols: FileSymbols,
+    /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
+    /// and the definition's match may come before or after the reference's.
+    uses: Vec<(usize, &'s str)>,
+    defined_names: HashSet<usize>,
+    typed_calls: HashMap<(&'s str, &'s str), u32>,
+    /// Each variable's, parameter's and field's declared type (`None` when a name is declared
+    /// with two), and the calls made through one, to be read as calls through its type.
+    declared: HashMap<&'s str, Option<&'s str>>,
+    receiver_calls: Vec<(&'s str, &'s str)>,
+    macros: Vec<MacroBody>,
+}
+
+impl Reading<'_> {
+    /// What was read, owned, and the macro bodies at the stretch's item level.
+    fn done(self) -> (Found, Vec<MacroBody>) {
+        let Reading { mut symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = self;
+        let mut counts: HashMap<&str, u32> = HashMap::new();
+        for (_, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
+            *counts.entry(name).or_default() += 1;
+        }
+        symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
+        symbols.references.sort();
+        symbols.typed_calls = typed_calls
+            .into_iter()
+            .map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count))
+            .collect();
+        symbols.typed_calls.sort();
+        let mut declared: Vec<(String, Option<String>)> =
+            declared.into_iter().map(|(name, type_name)| (name.to_owned(), type_name.map(str::to_owned))).collect();
+        declared.sort();
+        let receiver_calls =
+            receiver_calls.into_iter().map(|(receiver, called)| (receiver.to_owned(), called.to_owned())).collect();
+        (Found { symbols, declared, receiver_calls, inside_macros: Vec::new() }, macros)
+    }
+}
+
+/// The matches of one tree (within `within`), read into the stretches `stretch_of` gives
+/// them to, with the macro bodies at each stretch's item level.
+pub(super) fn read_stretches(
+    language: Language,
+    tree: &Tree,
+    source: &[u8],
+    within: Option<std::ops::Range<usize>>,
+    stretch_of: &dyn Fn(usize) -> Option<usize>,
+    stretches: usize,
+) -> Vec<(Found, Vec<MacroBody>)> {
+    let query = &language.queries().combined;
+    let names = query.capture_names();
+    let root = tree.root_node();
+    let mut reading: Vec<Reading<'_>> = (0..stretches).map(|_| Reading::default()).collect();
+    // The errors of a file read in stretches are counted for the whole file by its reader.
+    if let (None, Some(whole)) = (&within, reading.first_mut()) {
+        whole.symbols.parse_errors = count_errors(root);
+    }
+    // Only code that names `proc_macro` can define one (a cheap test before the attribute walk);
+    // the attributes of a stretch's items are in the stretch.
+    const PROC_MACRO: &[u8] = b"proc_macro";
+    let read = within.clone().and_then(|within| source.get(within)).unwrap_or(source);
+    let may_define_proc_macros =
+        language == Language::Rust && read.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
+    let mut leads = Leads::default();
+    let mut cursor = QueryCursor::new();
+    if let Some(within) = within {
+        cursor.set_byte_range(within);
+    }
+    let mut matches = cursor.matches(query, root, source);
+    while let Some(found) = matches.next() {
+        let Some(first) = found.captures().first() else { continue };
+        let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
+            continue;
+        };
+        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = stretch;
+        let mut name = None;
+        let mut definition = None;
+        let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
+        let (mut variable_type, mut variable_name) = (None, None);
+        for capture in found.captures() {
+            let capture_name = names[capture.index as usize];
+            let node = capture.node;
+            match capture_name {
+                "name" => name = Some(node),
+                "import" => symbols.imports.push(collapsed(node, source)),
+                "call.owner" => call_owner = Some(text(node, source)),
+                "call.name" => call_name = Some(text(node, source)),
+                "call.receiver" => call_receiver = Some(text(node, source)),
+                "variable.type" => variable_type = declared_type_name(node, source),
+                "variable.value" => variable_type = constructed_type_name(node, source),
+                "variable.name" => variable_name = Some(text(node, source)),
+                "path.written" => {
+                    if may_name_a_module(text(node, source)) {
+                        push_unique(&mut symbols.written_paths, &collapsed(node, source));
+                    }
+                }
+                "package" => symbols.package = Some(collapsed(node, source)),
+                "module.declaration" => symbols.module_declarations.push(module_declaration(node, source)),
+                "module.in_macro" => symbols.module_declarations.extend(module_declaration_in_macro(node, source)),
+                "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
+                "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
+                "macro.items" => macros.extend(MacroBody::of(node, source)),
+                reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
+                other => {
+                    if let Some(kind) = DefinitionKind::from_capture(other) {
+                        definition = Some((kind, node));
+                    }
+                }
+            }
+        }
+        if let (Some(owner), Some(called)) = (call_owner, call_name)
+            && names_a_type(owner)
+            && !called.is_empty()
+        {
+            *typed_calls.entry((owner, called)).or_default() += 1;
+        }
+        if let (Some(variable), Some(type_name)) = (variable_name, variable_type) {
+            declared
+                .entry(variable)
+                .and_modify(|known| *known = known.filter(|k| *k == type_name))
+                .or_insert(Some(type_name));
+        }
+        if let (Some(receiver), Some(called)) = (call_receiver, call_name) {
+            receiver_calls.push((receiver, called));
+        }
+        // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
+        if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
+            defined_names.insert(name.id());
+            let container = container_of(node, source);
+            let kind = match kind {
+                DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
+                other => other,
+            };
+            let Some(name) = definition_name(name, source) else { continue };
+            let line = node.start_position().row as u32 + 1;
+            let end_line = node.end_position().row as u32 + 1;
+            let Lead { line: lead_line, test } = leads.lead_of(node, source);
+            let (head_end_byte, head_end_row) = head_end(node);
+            let body_line = head_end_row as u32 + 1;
+            let signature = match (kind, node.kind()) {
+                (DefinitionKind::Constant, "variable_declarator") => script_constant_signature(node, source),
+                _ => signature(node, source, head_end_byte),
+            };
+            // A procedural macro is used by its macro name; a derive's function keeps its own too.
+            let used_as =
+                (may_define_proc_macros && kind == DefinitionKind::Function && node.kind() == "function_item")
+                    .then(|| proc_macro_name(node, source))
+                    .flatten();
+            let kind = if used_as.as_ref() == Some(&name) { DefinitionKind::Macro } else { kind };
+            if let Some(derived) = used_as.filter(|used_as| *used_as != name) {
+                let signature = signature.clone();
+                symbols.definitions.push(Definition {
+                    name: derived,
+                    kind: DefinitionKind::Macro,
+                    line,
+                    end_line,
+                    body_line,
+                    lead_line,
+                    signature,
+                    container: None,
+                    test,
+                });
+            }
+            symbols.definitions.push(Definition {
+                name,
+                kind,
+                line,
+                end_line,
+                body_line,
+                lead_line,
+                signature,
+                container,
+                test,
+            });
+        }
+    }
+    reading.into_iter().map(Reading::done).collect()
+}

@@ -1,0 +1,71 @@
+//! Where a file uses a name, line by line, for showing the uses the index counts.
+
+use std::collections::HashSet;
+
+use tree_sitter::{QueryCursor, StreamingIterator, Tree};
+
+use super::macros::{self, MacroBody};
+use super::{DefinitionKind, Language, parse, text};
+
+/// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
+/// once and in order, as [`extract`](super::extract) counts uses: a definition's own name is not a use, and the
+/// items inside a macro's braces (`cfg_rt! { .. }`) are read as items. For showing where a name
+/// is used; the index keeps only how often.
+pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> {
+    let Some(tree) = parse(language, source, None) else { return Vec::new() };
+    let mut lines = Vec::new();
+    // Each tree with how deep in macro bodies it lies, as `read_macro_bodies` reads them.
+    let mut trees = vec![(tree, 0)];
+    while let Some((tree, depth)) = trees.pop() {
+        for body in use_lines_of_tree(language, &tree, source, names, &mut lines) {
+            if depth < macros::MAX_MACRO_DEPTH
+                && let Some(inner) = body.parse(language, source)
+            {
+                trees.push((inner, depth + 1));
+            }
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// Adds to `lines` those of one tree that use any of `names`, and gives the macro bodies at
+/// its item level.
+fn use_lines_of_tree(
+    language: Language,
+    tree: &Tree,
+    source: &[u8],
+    names: &[&str],
+    lines: &mut Vec<u32>,
+) -> Vec<MacroBody> {
+    let query = &language.queries().combined;
+    let capture_names = query.capture_names();
+    let mut uses: Vec<(usize, u32)> = Vec::new();
+    let mut defined_names: HashSet<usize> = HashSet::new();
+    let mut bodies = Vec::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), source);
+    while let Some(found) = matches.next() {
+        let mut name = None;
+        let mut is_definition = false;
+        for capture in found.captures() {
+            let node = capture.node;
+            match capture_names[capture.index as usize] {
+                "name" => name = Some(node.id()),
+                "macro.items" => bodies.extend(MacroBody::of(node, source)),
+                reference if reference.starts_with("reference.") => {
+                    if names.contains(&text(node, source)) {
+                        uses.push((node.id(), node.start_position().row as u32 + 1));
+                    }
+                }
+                other => is_definition |= DefinitionKind::from_capture(other).is_some(),
+            }
+        }
+        if let (Some(name), true) = (name, is_definition) {
+            defined_names.insert(name);
+        }
+    }
+    lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
+    bodies
+}
