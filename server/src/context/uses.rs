@@ -83,7 +83,7 @@ impl ShownUses {
         for (name, mut found) in defining {
             let common = found.len() > MAX_WORKSPACE_DEFINITIONS;
             found.retain(|(file, _)| {
-                !file.is_test()
+                !index.is_test_file(file)
                     && (reach.writes_out(name, &file.path)
                         || (!common && *reached.entry(&file.path).or_insert_with(|| reach.reaches(index, file))))
             });
@@ -98,7 +98,7 @@ impl ShownUses {
                 uses,
             }));
         }
-        definitions.extend(typed_definitions(of_type, &typed, &definitions));
+        definitions.extend(typed_definitions(index, of_type, &typed, &definitions));
         // The most used first; the order of the index's files is not to be relied on.
         definitions.sort_by(|a, b| b.uses.cmp(&a.uses).then_with(|| (&a.path, a.line).cmp(&(&b.path, b.line))));
         let mut lines: HashMap<String, HashMap<u32, u32>> = HashMap::new();
@@ -126,13 +126,14 @@ impl ShownUses {
 /// `Semaphore::new`, when the workspace holds a few of them at most. Outside test code, and
 /// only what [`is_listed`] lists.
 fn typed_definitions(
+    index: &Index,
     of_type: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>>,
     typed: &HashMap<(&str, &str), u32>,
     listed: &[UsedDefinition],
 ) -> Vec<UsedDefinition> {
     let found = of_type
         .into_iter()
-        .map(|(key, found)| (key, found.into_iter().filter(|(file, _)| !file.is_test()).collect::<Vec<_>>()));
+        .map(|(key, found)| (key, found.into_iter().filter(|(file, _)| !index.is_test_file(file)).collect::<Vec<_>>()));
     let already: HashSet<(&str, u32)> = listed.iter().map(|d| (d.path.as_str(), d.line)).collect();
     let mut definitions = Vec::new();
     for (key, found) in found.filter(|(_, found)| found.len() <= MAX_DEFINITIONS) {

@@ -3,6 +3,7 @@
 
 use tree_sitter::Node;
 
+use super::test_code::held_to_tests;
 use super::{ModuleDeclaration, first_of_kind, text, unraw};
 
 /// The declaration whose name is `name`, with its `#[path]` and the inline modules around it.
@@ -10,7 +11,8 @@ pub(super) fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclara
     let item = name.parent();
     let path = item.and_then(|item| path_attribute(item, source));
     let within = item.map(|item| enclosing_modules(item, source)).unwrap_or_default();
-    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within }
+    let test = item.is_some_and(|item| held_to_tests(item, source));
+    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within, test }
 }
 
 /// A `mod name;` among a macro's tokens (`cfg_rt! { pub mod runtime; }`, `cfg_if!`), the way
@@ -42,6 +44,7 @@ pub(super) fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> O
         name: unraw(text(name, source)).to_owned(),
         path,
         within: enclosing_modules(keyword, source),
+        test: false,
     })
 }
 

@@ -123,6 +123,9 @@ pub struct ModuleDeclaration {
     pub path: Option<String>,
     /// The inline modules (`mod a { ... }`) it is declared in, outermost first.
     pub within: Vec<String>,
+    /// Whether the module is test code: an attribute keeps it to tests (`#[cfg(test)] mod
+    /// tests;`), or what holds the declaration is test code.
+    pub test: bool,
 }
 
 /// Everything extracted from one file.

@@ -65,6 +65,39 @@ fn add_test_held_spans(body: Node<'_>, source: &[u8], spans: &mut Vec<(u32, u32)
     }
 }
 
+/// Whether Rust code keeps `item` to tests: a test attribute on it or on an item around it
+/// (`#[cfg(test)] mod tests { mod helpers; }`), or `#![cfg(test)]` at the top of its file or
+/// of a module around it. For the few items asked about one by one (a module's declaration);
+/// a file's definitions are marked all at once by [`mark_test_held_code`].
+pub(super) fn held_to_tests(item: Node<'_>, source: &[u8]) -> bool {
+    let mut node = Some(item);
+    while let Some(current) = node {
+        let held = match current.kind() {
+            "source_file" | "declaration_list" => {
+                let mut cursor = current.walk();
+                let inner = current.children(&mut cursor).filter(|child| child.kind() == "inner_attribute_item");
+                inner.into_iter().any(|attribute| is_test_attribute(text(attribute, source)))
+            }
+            _ => {
+                let mut sibling = current.prev_sibling();
+                let mut marked = false;
+                while let Some(before) = sibling
+                    .filter(|before| matches!(before.kind(), "attribute_item" | "line_comment" | "block_comment"))
+                {
+                    marked |= before.kind() == "attribute_item" && is_test_attribute(text(before, source));
+                    sibling = before.prev_sibling();
+                }
+                marked
+            }
+        };
+        if held {
+            return true;
+        }
+        node = current.parent();
+    }
+    false
+}
+
 /// Line ranges that may nest or overlap (the bodies of a file's functions, its test items),
 /// asked whether a line lies in any of them.
 pub(in crate::context) struct LineSpans {

@@ -392,6 +392,38 @@ pub fn nameless(input: TokenStream) -> TokenStream { input }
 }
 
 #[test]
+fn a_module_declared_under_a_test_attribute_is_test_code() {
+    let tested = |source: &str| -> Vec<(String, bool)> {
+        symbols(Language::Rust, source).module_declarations.into_iter().map(|d| (d.name, d.test)).collect()
+    };
+    let owned = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
+        pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
+    };
+    let source = "mod fs;
+#[cfg(test)]
+// the fake file system
+#[allow(dead_code)]
+mod mocks;
+                  #[cfg(not(test))]
+mod real;
+#[cfg(test)]
+mod tests {
+    mod helpers;
+}
+mod net { mod tcp; }
+";
+    assert_eq!(
+        tested(source),
+        owned(&[("fs", false), ("mocks", true), ("real", false), ("helpers", true), ("tcp", false)])
+    );
+    let test_file = "//! Fakes.
+#![cfg(test)]
+mod clock;
+";
+    assert_eq!(tested(test_file), owned(&[("clock", true)]));
+}
+
+#[test]
 fn module_declarations_carry_their_path_attribute_and_inline_modules() {
     let source = r##"
 #[cfg(unix)]

@@ -449,6 +449,13 @@ impl Index {
         }
     }
 
+    /// Whether `file` is test code: by its path (a `tests/` folder, `FooTest.java`,
+    /// `x.test.ts`), or as a Rust module its crate declares as test code (`#[cfg(test)] mod
+    /// mocks;`) or one below such a module.
+    pub fn is_test_file(&self, file: &IndexedFile) -> bool {
+        file.is_test() || (file.language == Language::Rust && self.modules().is_declared_test(&file.path))
+    }
+
     /// The module knowledge, Rust files given the module paths their crates' `mod`
     /// declarations give them (followed again after a change, when first needed).
     fn modules(&self) -> &Modules {

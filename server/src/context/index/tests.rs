@@ -11,6 +11,22 @@ fn indexed_paths(index: &Index) -> Vec<&str> {
 }
 
 #[test]
+fn a_module_its_crate_keeps_to_tests_is_test_code_with_the_modules_below_it() {
+    let dir = workspace(&[
+        ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
+        ("src/lib.rs", b"mod fs;\n#[cfg(test)]\nmod mocks;\n"),
+        ("src/fs.rs", b"pub fn open() {}\n"),
+        ("src/mocks.rs", b"mod file;\npub fn open() {}\n"),
+        ("src/mocks/file.rs", b"pub struct MockFile;\n"),
+        ("src/orphan.rs", b""),
+    ]);
+    let index = Index::build(dir.path(), None);
+    let test_code = |path: &str| index.is_test_file(index.file(path).unwrap());
+    assert!(!test_code("src/lib.rs") && !test_code("src/fs.rs") && !test_code("src/orphan.rs"));
+    assert!(test_code("src/mocks.rs") && test_code("src/mocks/file.rs"));
+}
+
+#[test]
 fn rust_modules_follow_mod_declarations_path_attributes_and_targets() {
     let dir = workspace(&[
         ("Cargo.toml", b"[package]\nname = \"kit\"\n"),

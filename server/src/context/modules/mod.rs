@@ -2,7 +2,7 @@
 //! TypeScript folder and the `tsconfig.json` path alias naming it), and which of the
 //! workspace's files an import names.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, OnceLock};
 
 use super::extract::{FileSymbols, ModuleDeclaration};
@@ -32,7 +32,16 @@ pub struct Modules {
     /// Rust files reached by following `mod` declarations from a crate root, with the
     /// module path that gives them; worked out when first asked for after a change, and
     /// shared by the copies a snapshot makes.
-    declared: OnceLock<Arc<HashMap<String, String>>>,
+    declared: OnceLock<Arc<Declared>>,
+}
+
+/// The Rust files reached by following `mod` declarations from the crates' roots.
+#[derive(Debug, Default)]
+struct Declared {
+    /// Each file's module path.
+    modules: HashMap<String, String>,
+    /// The files of modules kept to tests (`#[cfg(test)] mod mocks;`), and of those below them.
+    tests: HashSet<String>,
 }
 
 impl Modules {
@@ -88,18 +97,20 @@ impl Modules {
     /// their `#[path]` attributes and inline modules) from the crates' roots: the library,
     /// `src/main.rs`, the manifest's binaries and `src/bin/`. `rust_files` holds every
     /// indexed Rust file with its declarations. A file reached twice keeps the first path,
-    /// taking roots in crate order and modules breadth first.
-    fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> HashMap<String, String> {
-        let mut declared: HashMap<String, String> = HashMap::new();
-        // (file, its module path, whether its submodules live in its own folder)
-        let mut queue: VecDeque<(String, String, bool)> = self
+    /// taking roots in crate order and modules breadth first. A module declared as test code
+    /// makes its file, and the files of the modules it declares, test code.
+    fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> Declared {
+        let mut declared = Declared::default();
+        // (file, its module path, whether its submodules live in its own folder, whether it is
+        // test code)
+        let mut queue: VecDeque<(String, String, bool, bool)> = self
             .crates
             .iter()
             .flat_map(|krate| crate_roots(krate, rust_files))
-            .map(|root| (root.path, root.name, true))
+            .map(|root| (root.path, root.name, true, false))
             .collect();
-        while let Some((file, module, owns_folder)) = queue.pop_front() {
-            if declared.contains_key(&file) {
+        while let Some((file, module, owns_folder, test)) = queue.pop_front() {
+            if declared.modules.contains_key(&file) {
                 continue;
             }
             let Some(declarations) = rust_files.get(file.as_str()) else { continue };
@@ -123,12 +134,22 @@ impl Modules {
                 {
                     let segments = declaration.within.iter().chain(std::iter::once(&declaration.name));
                     let child_module = segments.fold(module.clone(), |path, segment| format!("{path}::{segment}"));
-                    queue.push_back((child, child_module, owns));
+                    queue.push_back((child, child_module, owns, test || declaration.test));
                 }
             }
-            declared.insert(file, module);
+            if test {
+                declared.tests.insert(file.clone());
+            }
+            declared.modules.insert(file, module);
         }
         declared
+    }
+
+    /// Whether the Rust file at `path` is a module declared as test code (`#[cfg(test)] mod
+    /// mocks;`), or one below such a module, as its crate's `mod` declarations were last
+    /// followed.
+    pub fn is_declared_test(&self, path: &str) -> bool {
+        self.declared.get().is_some_and(|declared| declared.tests.contains(path))
     }
 
     /// Follows the `mod` declarations of `rust_files` (every indexed Rust file, with its
@@ -176,7 +197,7 @@ impl Modules {
     /// declarations give it, else (a module a macro names, `mod $name;`, or a file no root
     /// reaches) the one its place below the crate's `src/` implies.
     pub fn rust_module(&self, path: &str) -> Option<String> {
-        if let Some(module) = self.declared.get().and_then(|declared| declared.get(path)) {
+        if let Some(module) = self.declared.get().and_then(|declared| declared.modules.get(path)) {
             return Some(module.clone());
         }
         // A file belongs to its nearest crate.

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::index::{Index, IndexedFile, is_example_path, is_test_path};
+use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
@@ -231,7 +231,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let (package, package_leads) = package_signal(&files, &direct);
     Signals {
         paths: files.iter().map(|f| f.path.clone()).collect(),
-        tests: files.iter().map(|f| is_test_path(&f.path)).collect(),
+        tests: files.iter().map(|f| index.is_test_file(f)).collect(),
         examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
         packages: files.iter().map(|f| package_of(f)).collect(),
         about_tests: query.about_tests,

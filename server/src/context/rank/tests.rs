@@ -416,6 +416,20 @@ fn test_modules_sink_alike_wherever_the_crate_sits() {
 }
 
 #[test]
+fn a_module_its_crate_keeps_to_tests_sinks_like_a_test_file() {
+    let (_dir, index) = index(&[
+        ("Cargo.toml", "[package]\nname = \"kit\"\n"),
+        ("src/lib.rs", "mod fs;\nmod walk;\n#[cfg(test)]\nmod mocks;\n"),
+        ("src/fs.rs", "pub fn read_dir() {}\n"),
+        ("src/walk.rs", "fn walk() { read_dir(); }\n"),
+        ("src/mocks.rs", "pub fn read_dir() { record(); }\nfn each() { read_dir(); read_dir(); }\n"),
+    ]);
+    let ranked = rank(&index, "read_dir skips entries");
+    let at = |path: &str| ranked.iter().position(|file| file.path == path).unwrap();
+    assert!(at("src/fs.rs") < at("src/mocks.rs") && at("src/walk.rs") < at("src/mocks.rs"), "{ranked:?}");
+}
+
+#[test]
 fn tests_sink_unless_the_issue_is_about_tests() {
     let files = [
         ("src/walk.rs", "pub fn walk_symlinks() {}\n"),
