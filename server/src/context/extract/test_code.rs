@@ -133,8 +133,10 @@ impl LineSpans {
 
 /// The attributes that make a function a test, by the last name of their path: the built-in
 /// `#[test]` and `#[bench]`, the runtimes' `#[tokio::test]`, and the test crates' own
-/// (`#[rstest]`, `#[test_case(1, 2)]`, `#[quickcheck]`, `#[wasm_bindgen_test]`).
-const TEST_ATTRIBUTES: [&str; 6] = ["test", "bench", "rstest", "test_case", "quickcheck", "wasm_bindgen_test"];
+/// (`#[rstest]`, `#[test_case(1, 2)]`, `#[quickcheck]`, `#[proptest]` of `test-strategy`,
+/// `#[wasm_bindgen_test]`).
+const TEST_ATTRIBUTES: [&str; 7] =
+    ["test", "bench", "rstest", "test_case", "quickcheck", "proptest", "wasm_bindgen_test"];
 
 /// Whether a Rust attribute (`#[...]` as written) marks test code: `#[test]`, `#[tokio::test]`,
 /// `#[tokio::test(flavor = "multi_thread")]`, `#[rstest]`, `#[test_case(1)]` (see

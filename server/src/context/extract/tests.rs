@@ -111,6 +111,7 @@ fn test_code_in_a_source_file_is_marked() {
                   #[test_case(1)]\n#[test_case(2)]\nfn case(n: u8) {}\n\
                   #[rstest::rstest]\nfn table(#[values(1, 2)] n: u8) {}\n\
                   #[quickcheck]\nfn any(n: u8) -> bool { true }\n\
+                  #[proptest]\nfn strategy(#[strategy(1..9u8)] n: u8) {}\n\
                   #[testing]\nfn named_like_a_test() {}\n\
                   fn after() {}\n";
     let found = symbols(Language::Rust, source);
@@ -130,6 +131,7 @@ fn test_code_in_a_source_file_is_marked() {
             ("case", true),
             ("table", true),
             ("any", true),
+            ("strategy", true),
             ("named_like_a_test", false),
             ("after", false),
         ]
