@@ -1029,8 +1029,13 @@ mod tests {
 
     #[test]
     fn find_symbol_says_which_definitions_are_test_code() {
-        let (dir, mut overlay) =
-            overlay(&[("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n")]);
+        let (dir, mut overlay) = overlay(&[
+            ("Cargo.toml", "[package]\nname = \"pool\"\n"),
+            ("src/lib.rs", "mod pool;\n#[cfg(test)]\nmod mocks;\n"),
+            ("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n"),
+            ("src/mocks.rs", "pub fn fill() {}\n"),
+            ("tests/fill.rs", "fn fill() {}\n"),
+        ]);
         let index = Index::build(dir.path(), None);
         let found = Toolset::standard().execute(
             &mut overlay,
@@ -1040,7 +1045,8 @@ mod tests {
         );
         assert!(
             found.output.starts_with(
-                "`fill` is defined at:\nsrc/pool.rs:1: pub fn fill()\nsrc/pool.rs:4: pub fn fill() (of `tests`, test code)\n"
+                "`fill` is defined at:\nsrc/mocks.rs:1: pub fn fill() (test code, in `pool::mocks`)\nsrc/pool.rs:1: pub fn fill() (in `pool::pool`)\n\
+                 src/pool.rs:4: pub fn fill() (of `tests`, test code, in `pool::pool`)\ntests/fill.rs:1: fn fill() (test code)\n"
             ),
             "{}",
             found.output

@@ -273,7 +273,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);
             // The type it belongs to tells namesakes in one file apart (`new` of `Pool`, of `Cache`).
             let mut about: Vec<String> = definition.container.iter().map(|owner| format!("of `{owner}`")).collect();
-            if definition.test {
+            if definition.test || index.is_test_file(file) {
                 about.push("test code".to_owned());
             }
             // Only for the lines shown: working out a module is not free.
