@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::test_code::held_to_tests;
+use super::test_code::is_test_attribute;
 use super::{ModuleDeclaration, first_of_kind, text, unraw};
 
 /// The declaration whose name is `name`, with its `#[path]` and the inline modules around it.
@@ -11,8 +11,14 @@ pub(super) fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclara
     let item = name.parent();
     let path = item.and_then(|item| path_attribute(item, source));
     let within = item.map(|item| enclosing_modules(item, source)).unwrap_or_default();
-    let test = item.is_some_and(|item| held_to_tests(item, source));
-    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within, test }
+    // What holds the declaration is read for the whole file (`test_code::mark_test_held_code`).
+    let test = item.is_some_and(|item| {
+        attributes_before(item)
+            .iter()
+            .any(|attribute| attribute.parent().is_some_and(|a| is_test_attribute(text(a, source))))
+    });
+    let line = name.start_position().row as u32 + 1;
+    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within, test, line }
 }
 
 /// A `mod name;` among a macro's tokens (`cfg_rt! { pub mod runtime; }`, `cfg_if!`), the way
@@ -22,12 +28,15 @@ pub(super) fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> O
     name.next_sibling().filter(|end| end.kind() == ";")?;
     // Attributes come before visibility: `#[path = "x.rs"] pub(crate) mod x;`.
     let mut path = None;
+    // A test attribute among the tokens (what holds the macro is read for the whole file).
+    let mut test = false;
     let mut sibling = keyword.prev_sibling();
     while let Some(node) = sibling {
         match node.kind() {
             "pub" | "#" | "line_comment" | "block_comment" => {}
             "token_tree" if text(node, source).starts_with('(') => {}
             "token_tree" if text(node, source).starts_with('[') => {
+                test |= is_test_attribute(&format!("#{}", text(node, source)));
                 let key = node.named_child(0).filter(|key| key.kind() == "identifier");
                 let value = node.named_child(1).filter(|value| value.kind() == "string_literal");
                 if let (Some(key), Some(value)) = (key, value)
@@ -44,7 +53,8 @@ pub(super) fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> O
         name: unraw(text(name, source)).to_owned(),
         path,
         within: enclosing_modules(keyword, source),
-        test: false,
+        test,
+        line: keyword.start_position().row as u32 + 1,
     })
 }
 

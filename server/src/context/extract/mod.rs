@@ -126,6 +126,15 @@ pub struct ModuleDeclaration {
     /// Whether the module is test code: an attribute keeps it to tests (`#[cfg(test)] mod
     /// tests;`), or what holds the declaration is test code.
     pub test: bool,
+    /// The 1-based line of its `mod`.
+    pub line: u32,
+}
+
+impl ModuleDeclaration {
+    /// Whether `other` declares the same module the same way, wherever it stands.
+    pub fn same_as(&self, other: &ModuleDeclaration) -> bool {
+        (&self.name, &self.path, &self.within, self.test) == (&other.name, &other.path, &other.within, other.test)
+    }
 }
 
 /// Everything extracted from one file.

@@ -31,11 +31,16 @@ impl Found {
     pub(in crate::context) fn shift(&mut self, rows: i64) {
         let by = |line: &mut u32| *line = (i64::from(*line) + rows).max(1) as u32;
         let symbols = std::iter::once(&mut self.symbols).chain(self.inside_macros.iter_mut());
-        for definition in symbols.flat_map(|symbols| symbols.definitions.iter_mut()) {
-            by(&mut definition.line);
-            by(&mut definition.end_line);
-            by(&mut definition.body_line);
-            by(&mut definition.lead_line);
+        for symbols in symbols {
+            for definition in &mut symbols.definitions {
+                by(&mut definition.line);
+                by(&mut definition.end_line);
+                by(&mut definition.body_line);
+                by(&mut definition.lead_line);
+            }
+            for declaration in &mut symbols.module_declarations {
+                by(&mut declaration.line);
+            }
         }
     }
 }
@@ -75,7 +80,7 @@ pub(in crate::context) fn finish(language: Language, tree: &Tree, source: &[u8],
         symbols.take_from_macros(inside_macros);
     }
     if language == Language::Rust {
-        mark_test_held_code(tree.root_node(), source, &mut symbols.definitions);
+        mark_test_held_code(tree.root_node(), source, &mut symbols);
     }
     symbols
 }

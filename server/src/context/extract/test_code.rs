@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{Definition, last_row, text};
+use super::{Definition, FileSymbols, last_row, text};
 
 /// Marks the definitions inside test code (the helpers of a `#[cfg(test)] mod tests`) as test
 /// code too; `definitions` are in source order.
@@ -18,18 +18,24 @@ pub(super) fn mark_nested_test_code(definitions: &mut [Definition]) {
 
 /// Marks the definitions inside Rust code that what holds it keeps to tests as test code: the
 /// items an attribute marks (the methods of a `#[cfg(test)] impl Clock`), and the files and
-/// modules that start `#![cfg(test)]`, the module itself included. Read from the whole tree,
+/// modules that start `#![cfg(test)]`, the module itself included, and the modules declared
+/// there. Read from the whole tree,
 /// as the items of a file read one by one do not see what holds them; only the items of the
 /// file and of its modules, impls and traits are visited.
-pub(super) fn mark_test_held_code(root: Node<'_>, source: &[u8], definitions: &mut [Definition]) {
+pub(super) fn mark_test_held_code(root: Node<'_>, source: &[u8], symbols: &mut FileSymbols) {
     let mut spans = Vec::new();
     add_test_held_spans(root, source, &mut spans);
     if spans.is_empty() {
         return;
     }
     let spans = LineSpans::new(spans.into_iter());
-    for definition in definitions.iter_mut().filter(|d| !d.test) {
+    for definition in symbols.definitions.iter_mut().filter(|d| !d.test) {
         definition.test = spans.holds(definition.line);
+    }
+    // The modules declared there, whose files are test code then (`mod helpers;` inside a
+    // `#[cfg(test)] mod tests { .. }`).
+    for declaration in symbols.module_declarations.iter_mut().filter(|d| !d.test) {
+        declaration.test = spans.holds(declaration.line);
     }
 }
 
@@ -63,39 +69,6 @@ fn add_test_held_spans(body: Node<'_>, source: &[u8], spans: &mut Vec<(u32, u32)
             }
         }
     }
-}
-
-/// Whether Rust code keeps `item` to tests: a test attribute on it or on an item around it
-/// (`#[cfg(test)] mod tests { mod helpers; }`), or `#![cfg(test)]` at the top of its file or
-/// of a module around it. For the few items asked about one by one (a module's declaration);
-/// a file's definitions are marked all at once by [`mark_test_held_code`].
-pub(super) fn held_to_tests(item: Node<'_>, source: &[u8]) -> bool {
-    let mut node = Some(item);
-    while let Some(current) = node {
-        let held = match current.kind() {
-            "source_file" | "declaration_list" => {
-                let mut cursor = current.walk();
-                let inner = current.children(&mut cursor).filter(|child| child.kind() == "inner_attribute_item");
-                inner.into_iter().any(|attribute| is_test_attribute(text(attribute, source)))
-            }
-            _ => {
-                let mut sibling = current.prev_sibling();
-                let mut marked = false;
-                while let Some(before) = sibling
-                    .filter(|before| matches!(before.kind(), "attribute_item" | "line_comment" | "block_comment"))
-                {
-                    marked |= before.kind() == "attribute_item" && is_test_attribute(text(before, source));
-                    sibling = before.prev_sibling();
-                }
-                marked
-            }
-        };
-        if held {
-            return true;
-        }
-        node = current.parent();
-    }
-    false
 }
 
 /// Line ranges that may nest or overlap (the bodies of a file's functions, its test items),

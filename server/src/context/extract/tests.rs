@@ -401,28 +401,18 @@ fn a_module_declared_under_a_test_attribute_is_test_code() {
     let owned = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
         pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
     };
-    let source = "mod fs;
-#[cfg(test)]
-// the fake file system
-#[allow(dead_code)]
-mod mocks;
-                  #[cfg(not(test))]
-mod real;
-#[cfg(test)]
-mod tests {
-    mod helpers;
-}
-mod net { mod tcp; }
-";
+    let source = "mod fs;\n#[cfg(test)]\n// the fake file system\n#[allow(dead_code)]\nmod mocks;\n\
+                  #[cfg(not(test))]\nmod real;\n#[cfg(test)]\nmod tests {\n    mod helpers;\n}\nmod net { mod tcp; }\n";
     assert_eq!(
         tested(source),
         owned(&[("fs", false), ("mocks", true), ("real", false), ("helpers", true), ("tcp", false)])
     );
-    let test_file = "//! Fakes.
-#![cfg(test)]
-mod clock;
-";
+    let test_file = "//! Fakes.\n#![cfg(test)]\nmod clock;\n";
     assert_eq!(tested(test_file), owned(&[("clock", true)]));
+    // Among a macro's tokens, as crates put declarations behind conditions.
+    let in_macros = "cfg_rt! {\n    #[cfg(test)]\n    mod mocked;\n    #[path = \"rt.rs\"] pub mod runtime;\n}\n\
+                     #[cfg(test)]\nmod tests {\n    cfg_net! { mod sockets; }\n}\n";
+    assert_eq!(tested(in_macros), owned(&[("mocked", true), ("runtime", false), ("sockets", true)]));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::{IndexCache, unchanged_on_disk};
-use super::extract::{self, FileSymbols};
+use super::extract::{self, FileSymbols, ModuleDeclaration};
 use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
 use super::terms;
@@ -99,6 +99,12 @@ impl IndexedFile {
     pub fn is_test(&self) -> bool {
         is_test_path(&self.path)
     }
+}
+
+/// Whether two lists of a file's module declarations declare the same modules the same way,
+/// wherever in the file they stand (an edit above them moves their lines).
+fn same_declarations(old: &[ModuleDeclaration], new: &[ModuleDeclaration]) -> bool {
+    old.len() == new.len() && old.iter().zip(new).all(|(old, new)| old.same_as(new))
 }
 
 /// How other code reaches a file's definitions (see [`Index::import_hint`]).
@@ -422,10 +428,9 @@ impl Index {
 
     fn put(&mut self, file: Arc<IndexedFile>) {
         let redeclares = file.language == Language::Rust
-            && self
-                .files
-                .get(&file.path)
-                .is_none_or(|old| old.symbols.module_declarations != file.symbols.module_declarations);
+            && self.files.get(&file.path).is_none_or(|old| {
+                !same_declarations(&old.symbols.module_declarations, &file.symbols.module_declarations)
+            });
         self.files.insert(file.path.clone(), file);
         if redeclares {
             self.modules.forget_declared();
