@@ -5,6 +5,7 @@ use tree_sitter::{Node, Point, Range, Tree};
 use super::containers::container_name;
 use super::reading::read_stretches;
 use super::stretches::merged;
+use super::test_code::mark_test_held_code;
 use super::{Definition, DefinitionKind, FileSymbols, Language, parse_ranges};
 
 /// How deep macros holding items are read inside each other (`cfg_rt! { cfg_net! { .. } }`).
@@ -25,6 +26,8 @@ pub(super) fn read_macro_bodies(language: Language, source: &[u8], macros: Vec<M
             bodies.extend(nested.into_iter().rev().map(|inside| (inside.within(&body), depth + 1)));
         }
         let mut symbols = merged(vec![found]);
+        // What holds an item inside the body (a `#[cfg(test)] impl`) is read from the body's tree.
+        mark_test_held_code(inner.root_node(), source, &mut symbols);
         body.adopt(&mut symbols.definitions);
         found_inside.push(symbols);
     }

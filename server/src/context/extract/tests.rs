@@ -159,6 +159,8 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
     let test_impl = "pub struct Clock;\n#[cfg(test)]\nimpl Clock {\n    fn frozen() -> Self {\n        \
                      fn inner() {}\n        Clock\n    }\n}\nimpl Clock {\n    pub fn now(&self) {}\n}\n";
     assert_eq!(tests(test_impl), owned(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
+    let in_a_macro = format!("cfg_rt! {{\n{test_impl}}}\n");
+    assert_eq!(tests(&in_a_macro), owned(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
     // Inner attributes that say nothing of tests leave the items as they are.
     let lint = "#![allow(dead_code)]\n#![cfg(not(test))]\npub fn kept() {}\n";
     assert_eq!(tests(lint), owned(&[("kept", false)]));
