@@ -8,6 +8,7 @@
 (super_interfaces (type_list (type_identifier) @relation.super))
 (super_interfaces (type_list (generic_type (type_identifier) @relation.super)))
 (extends_interfaces (type_list (type_identifier) @relation.super))
+(extends_interfaces (type_list (generic_type (type_identifier) @relation.super)))
 ; Variables with their declared types, and the calls made through them (`registry.pull()`,
 ; `this.registry.pull()`), which say whose method is called.
 (field_declaration type: (_) @variable.type declarator: (variable_declarator name: (identifier) @variable.name))

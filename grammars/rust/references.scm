@@ -10,6 +10,9 @@
 (scoped_type_identifier path: (identifier) @reference.type)
 (impl_item trait: (type_identifier) @relation.super)
 (impl_item trait: (scoped_type_identifier name: (type_identifier) @relation.super))
+; A trait with arguments (`impl<'de> Deserialize<'de> for Saturating<T>`, `impl From<u8> for Port`).
+(impl_item trait: (generic_type type: (type_identifier) @relation.super))
+(impl_item trait: (generic_type type: (scoped_type_identifier name: (type_identifier) @relation.super)))
 (impl_item type: (type_identifier) @relation.impl)
 (impl_item type: (generic_type type: (type_identifier) @relation.impl))
 ; A call through a type (`Semaphore::new(5)`), which says whose function it is.

@@ -5,6 +5,8 @@
 (member_expression object: (identifier) @reference.type)
 (extends_clause value: (identifier) @relation.super)
 (implements_clause (type_identifier) @relation.super)
+(implements_clause (generic_type name: (type_identifier) @relation.super))
+(extends_type_clause type: (generic_type name: (type_identifier) @relation.super))
 (extends_type_clause type: (type_identifier) @relation.super)
 ; A call through a class (`Pool.create(4)`), which says whose method it is.
 (call_expression function: (member_expression object: (identifier) @call.owner property: (property_identifier) @call.name))

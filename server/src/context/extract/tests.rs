@@ -354,9 +354,20 @@ fn rust_fixture() {
     assert_eq!(found.impl_targets, ["Sender"]);
     assert!(found.supertypes.is_empty());
     assert_eq!(found.parse_errors, 0);
-    let implementing = symbols(Language::Rust, "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n");
-    assert_eq!(implementing.supertypes, ["Debug", "Channel"]);
-    assert_eq!(implementing.impl_targets, ["Sender", "Pipe"]);
+    let implementing = symbols(
+        Language::Rust,
+        "impl<T> fmt::Debug for Sender<T> {}\nimpl Channel for Pipe {}\n\
+         impl<'de, T: Deserialize<'de>> Deserialize<'de> for Saturating<T> {}\nimpl convert::From<u8> for Port {}\n",
+    );
+    assert_eq!(implementing.supertypes, ["Debug", "Channel", "Deserialize", "From"]);
+    assert_eq!(implementing.impl_targets, ["Sender", "Pipe", "Saturating", "Port"]);
+    let java = symbols(Language::Java, "interface Repo<T> extends Crud<T, Long>, Closeable {}\n");
+    assert_eq!(java.supertypes, ["Crud", "Closeable"], "an interface extends generic ones too");
+    let script = symbols(
+        Language::TypeScript,
+        "class UserRepo implements Repository<User>, Disposable {}\ninterface Props extends Base<string> {}\n",
+    );
+    assert_eq!(script.supertypes, ["Repository", "Disposable", "Base"]);
 }
 
 #[test]
