@@ -64,6 +64,12 @@ const FULL_HEADING: &str = "## The most relevant files, in full";
 /// The heading when some of the files are shown in part.
 const PARTS_HEADING: &str = "## The most relevant files, in full or in part";
 
+/// The characters the files shown may take of a pack of `budget_chars`: their share, with the
+/// heading above them.
+fn full_files_room(budget_chars: usize) -> usize {
+    ((budget_chars as f64 * FULL_FILES_SHARE) as usize).saturating_sub(PARTS_HEADING.len() + 2)
+}
+
 /// Builds the pack for `ranked` files and the `named` ones the index does not parse within
 /// `budget_tokens`; `read` gives a file's current text (the editor's buffer, or the disk),
 /// `None` when it cannot be read. The named files come first: in full when they are small
@@ -77,7 +83,7 @@ pub fn build_pack(
     read: impl Fn(&str) -> Option<String>,
 ) -> ContextPack {
     let budget_chars = budget_tokens * CHARS_PER_TOKEN;
-    let full_budget = (budget_chars as f64 * FULL_FILES_SHARE) as usize;
+    let full_budget = full_files_room(budget_chars);
     let mentioned = Mentioned::new(issue);
     let mut shown = Shown::default();
     shown.add_named(named, issue, full_budget, &read);
