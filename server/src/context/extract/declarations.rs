@@ -11,14 +11,10 @@ pub(super) fn module_declaration(name: Node<'_>, source: &[u8]) -> ModuleDeclara
     let item = name.parent();
     let path = item.and_then(|item| path_attribute(item, source));
     let within = item.map(|item| enclosing_modules(item, source)).unwrap_or_default();
-    // What holds the declaration is read for the whole file (`test_code::mark_test_held_code`).
-    let test = item.is_some_and(|item| {
-        attributes_before(item)
-            .iter()
-            .any(|attribute| attribute.parent().is_some_and(|a| is_test_attribute(text(a, source))))
-    });
     let line = name.start_position().row as u32 + 1;
-    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within, test, line }
+    // Its attributes, and what holds it, are read for the whole file once its items are put
+    // together (`test_code::mark_test_held_code`).
+    ModuleDeclaration { name: unraw(text(name, source)).to_owned(), path, within, test: false, line }
 }
 
 /// A `mod name;` among a macro's tokens (`cfg_rt! { pub mod runtime; }`, `cfg_if!`), the way
@@ -28,7 +24,8 @@ pub(super) fn module_declaration_in_macro(keyword: Node<'_>, source: &[u8]) -> O
     name.next_sibling().filter(|end| end.kind() == ";")?;
     // Attributes come before visibility: `#[path = "x.rs"] pub(crate) mod x;`.
     let mut path = None;
-    // A test attribute among the tokens (what holds the macro is read for the whole file).
+    // A test attribute among the tokens, which no tree shows as one (what holds the macro is
+    // read for the whole file).
     let mut test = false;
     let mut sibling = keyword.prev_sibling();
     while let Some(node) = sibling {

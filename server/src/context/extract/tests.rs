@@ -20,6 +20,11 @@ fn references(symbols: &FileSymbols) -> Vec<&str> {
     symbols.references.iter().map(|(name, _)| name.as_str()).collect()
 }
 
+/// Names, each with whether it is test code, owned, to compare with what was read.
+fn flags(pairs: &[(&str, bool)]) -> Vec<(String, bool)> {
+    pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
+}
+
 fn def(name: &str, kind: DefinitionKind, container: Option<&str>) -> (String, DefinitionKind, Option<String>) {
     (name.to_owned(), kind, container.map(str::to_owned))
 }
@@ -145,25 +150,22 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
     let tests = |source: &str| -> Vec<(String, bool)> {
         symbols(Language::Rust, source).definitions.into_iter().map(|d| (d.name, d.test)).collect()
     };
-    let owned = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
-        pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
-    };
     // A file declared `#[cfg(test)] mod support;` elsewhere says so again at its top.
     let file = "//! Fakes for the tests.\n#![cfg(test)]\n\nuse super::*;\n\npub struct FakeClock;\nimpl FakeClock {\n    pub fn advance(&self) {}\n}\n";
-    assert_eq!(tests(file), owned(&[("FakeClock", true), ("advance", true)]));
+    assert_eq!(tests(file), flags(&[("FakeClock", true), ("advance", true)]));
     let module = "pub fn real() {}\nmod checks {\n    #![cfg(all(test, unix))]\n    fn probe() {}\n}\nfn after() {}\n";
-    assert_eq!(tests(module), owned(&[("real", false), ("checks", true), ("probe", true), ("after", false)]));
+    assert_eq!(tests(module), flags(&[("real", false), ("checks", true), ("probe", true), ("after", false)]));
     let braces_below = "mod checks\n{\n    #![cfg(test)]\n    fn probe() {}\n}\nfn after() {}\n";
-    assert_eq!(tests(braces_below), owned(&[("checks", true), ("probe", true), ("after", false)]));
+    assert_eq!(tests(braces_below), flags(&[("checks", true), ("probe", true), ("after", false)]));
     // The methods of an impl an attribute keeps to tests, and what they hold, are test code.
     let test_impl = "pub struct Clock;\n#[cfg(test)]\nimpl Clock {\n    fn frozen() -> Self {\n        \
                      fn inner() {}\n        Clock\n    }\n}\nimpl Clock {\n    pub fn now(&self) {}\n}\n";
-    assert_eq!(tests(test_impl), owned(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
+    assert_eq!(tests(test_impl), flags(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
     let in_a_macro = format!("cfg_rt! {{\n{test_impl}}}\n");
-    assert_eq!(tests(&in_a_macro), owned(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
+    assert_eq!(tests(&in_a_macro), flags(&[("Clock", false), ("frozen", true), ("inner", true), ("now", false)]));
     // Inner attributes that say nothing of tests leave the items as they are.
     let lint = "#![allow(dead_code)]\n#![cfg(not(test))]\npub fn kept() {}\n";
-    assert_eq!(tests(lint), owned(&[("kept", false)]));
+    assert_eq!(tests(lint), flags(&[("kept", false)]));
 }
 
 #[test]
@@ -411,21 +413,18 @@ fn a_module_declared_under_a_test_attribute_is_test_code() {
     let tested = |source: &str| -> Vec<(String, bool)> {
         symbols(Language::Rust, source).module_declarations.into_iter().map(|d| (d.name, d.test)).collect()
     };
-    let owned = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
-        pairs.iter().map(|(name, test)| ((*name).to_owned(), *test)).collect()
-    };
     let source = "mod fs;\n#[cfg(test)]\n// the fake file system\n#[allow(dead_code)]\nmod mocks;\n\
                   #[cfg(not(test))]\nmod real;\n#[cfg(test)]\nmod tests {\n    mod helpers;\n}\nmod net { mod tcp; }\n";
     assert_eq!(
         tested(source),
-        owned(&[("fs", false), ("mocks", true), ("real", false), ("helpers", true), ("tcp", false)])
+        flags(&[("fs", false), ("mocks", true), ("real", false), ("helpers", true), ("tcp", false)])
     );
     let test_file = "//! Fakes.\n#![cfg(test)]\nmod clock;\n";
-    assert_eq!(tested(test_file), owned(&[("clock", true)]));
+    assert_eq!(tested(test_file), flags(&[("clock", true)]));
     // Among a macro's tokens, as crates put declarations behind conditions.
     let in_macros = "cfg_rt! {\n    #[cfg(test)]\n    mod mocked;\n    #[path = \"rt.rs\"] pub mod runtime;\n}\n\
                      #[cfg(test)]\nmod tests {\n    cfg_net! { mod sockets; }\n}\n";
-    assert_eq!(tested(in_macros), owned(&[("mocked", true), ("runtime", false), ("sockets", true)]));
+    assert_eq!(tested(in_macros), flags(&[("mocked", true), ("runtime", false), ("sockets", true)]));
 }
 
 #[test]

@@ -95,7 +95,9 @@ impl IndexedFile {
         }
     }
 
-    /// True for test code: under a `test`/`tests` folder (or a benchmarks one) or named like a test.
+    /// True for test code by the path alone: under a `test`/`tests` folder (or a benchmarks
+    /// one) or named like a test. [`Index::is_test_file`] also knows the Rust modules a crate
+    /// declares for tests.
     pub fn is_test(&self) -> bool {
         is_test_path(&self.path)
     }

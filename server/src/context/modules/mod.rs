@@ -35,6 +35,17 @@ pub struct Modules {
     declared: OnceLock<Arc<Declared>>,
 }
 
+/// A Rust file reached by following `mod` declarations, waiting to have its own followed.
+struct Reached {
+    file: String,
+    /// The module path it is reached by.
+    module: String,
+    /// Whether its submodules live in its own folder (a crate root, `mod.rs`, a `#[path]`).
+    owns_folder: bool,
+    /// Whether it is test code, by its declaration or one above it.
+    test: bool,
+}
+
 /// The Rust files reached by following `mod` declarations from the crates' roots.
 #[derive(Debug, Default)]
 struct Declared {
@@ -101,15 +112,13 @@ impl Modules {
     /// makes its file, and the files of the modules it declares, test code.
     fn declared_modules(&self, rust_files: &BTreeMap<&str, &[ModuleDeclaration]>) -> Declared {
         let mut declared = Declared::default();
-        // (file, its module path, whether its submodules live in its own folder, whether it is
-        // test code)
-        let mut queue: VecDeque<(String, String, bool, bool)> = self
+        let mut queue: VecDeque<Reached> = self
             .crates
             .iter()
             .flat_map(|krate| crate_roots(krate, rust_files))
-            .map(|root| (root.path, root.name, true, false))
+            .map(|root| Reached { file: root.path, module: root.name, owns_folder: true, test: false })
             .collect();
-        while let Some((file, module, owns_folder, test)) = queue.pop_front() {
+        while let Some(Reached { file, module, owns_folder, test }) = queue.pop_front() {
             if declared.modules.contains_key(&file) {
                 continue;
             }
@@ -134,7 +143,8 @@ impl Modules {
                 {
                     let segments = declaration.within.iter().chain(std::iter::once(&declaration.name));
                     let child_module = segments.fold(module.clone(), |path, segment| format!("{path}::{segment}"));
-                    queue.push_back((child, child_module, owns, test || declaration.test));
+                    let test = test || declaration.test;
+                    queue.push_back(Reached { file: child, module: child_module, owns_folder: owns, test });
                 }
             }
             if test {
