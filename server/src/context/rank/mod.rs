@@ -183,6 +183,9 @@ pub struct Signals {
     lexical: Signal,
     symbols: Signal,
     path_mentions: Signal,
+    /// Whether the issue's trace or a `path:line` runs through each file at a line it has (a
+    /// quoted message the file holds is no trace: a test that asserts on it holds it too).
+    traced: Vec<bool>,
     relations: Signal,
     package: Vec<f64>,
     /// For each file the package signal lifts, the name of the file in its package that lends
@@ -218,6 +221,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let definitions = definition_table(&files);
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
     let mut path_mentions = path_signal(&files, query);
+    let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
     message_signal(&files, query, read, &mut path_mentions);
     let relations = relation_signal(&files, &hit_types);
     let (graph, users) = reference_graph(&files, &definitions);
@@ -243,6 +247,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
         lexical,
         symbols,
         path_mentions,
+        traced,
         relations,
         prior,
         users,
@@ -305,8 +310,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             // A test that the issue's trace or a `path:line` runs through, at a line it has, is
             // the failing test the issue is about, whatever its words. (A test file merely
             // named, as commit messages name the tests they add, still sinks.)
-            let traced = !signals.path_mentions.points[i].is_empty();
-            if signals.tests[i] && !signals.about_tests && !traced {
+            if signals.tests[i] && !signals.about_tests && !signals.traced[i] {
                 score *= 0.3;
                 reasons.push((0.0, "test code (ranked down)".into()));
             } else if signals.examples[i] && !signals.about_examples {

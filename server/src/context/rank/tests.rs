@@ -316,6 +316,25 @@ fn a_test_the_issues_trace_runs_through_is_not_ranked_down() {
 }
 
 #[test]
+fn a_test_that_holds_the_quoted_message_still_sinks() {
+    let (_dir, index) = index(&[
+        (
+            "src/pool.rs",
+            "pub fn drain_pool() -> Result<(), String> {\n    Err(\"the pool was closed before draining\".into())\n}\n",
+        ),
+        (
+            "tests/drain.rs",
+            "#[test]\nfn drains() {\n    assert_eq!(pool::drain_pool(), Err(\"the pool was closed before draining\".into()));\n}\n",
+        ),
+    ]);
+    let ranked = rank(&index, "Draining fails\n\n```\nerror: the pool was closed before draining\n```");
+    assert_eq!(ranked[0].path, "src/pool.rs", "{ranked:?}");
+    let test = ranked.iter().find(|r| r.path == "tests/drain.rs").unwrap();
+    assert!(test.reasons.iter().any(|r| r.starts_with("holds the message")), "{ranked:?}");
+    assert!(test.reasons.iter().any(|r| r == "test code (ranked down)"), "a message is no trace: {ranked:?}");
+}
+
+#[test]
 fn named_paths_and_stack_frames_win() {
     let (_dir, index) = index(&[
         ("core/src/main/java/com/acme/Parser.java", "package com.acme; class Parser { void parse() {} }"),
