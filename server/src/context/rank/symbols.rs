@@ -25,7 +25,7 @@ fn kind_weight(kind: DefinitionKind) -> f64 {
 }
 
 /// Where each name is defined: name -> [(file, kind, container, line)].
-pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32)>>;
+pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32, bool)>>;
 
 /// The definitions of `files` by name, each with its file's position in `files`.
 pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
@@ -37,6 +37,7 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
                 definition.kind,
                 definition.container.as_deref(),
                 definition.line,
+                definition.test,
             ));
         }
     }
@@ -71,8 +72,10 @@ pub(super) fn symbol_signal<'a>(
         *stem_counts.entry(stem.as_str()).or_default() += 1;
     }
     for mention in &query.symbols {
-        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>, u32)> =
-            table.get(mention.name.as_str()).map(|d| d.iter().collect()).unwrap_or_default();
+        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>, u32, bool)> = table
+            .get(mention.name.as_str())
+            .map(|d| d.iter().filter(|(.., test)| query.about_tests || !test).collect())
+            .unwrap_or_default();
         // A macro use names a macro: the functions and modules that share its name are not it.
         if mention.macro_use && defining.iter().any(|(_, kind, ..)| *kind == DefinitionKind::Macro) {
             defining.retain(|(_, kind, ..)| *kind == DefinitionKind::Macro);
@@ -81,7 +84,7 @@ pub(super) fn symbol_signal<'a>(
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
             let mut best: HashMap<usize, DefinitionHit> = HashMap::new();
-            for (file, kind, container, line) in &defining {
+            for (file, kind, container, line, _) in &defining {
                 let path = &files[*file].path;
                 // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
                 // is nearer than `pool`): 0 when none does.

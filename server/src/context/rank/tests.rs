@@ -316,6 +316,25 @@ fn a_test_the_issues_trace_runs_through_is_not_ranked_down() {
 }
 
 #[test]
+fn a_name_only_test_code_defines_names_nothing_unless_the_issue_is_about_tests() {
+    let helpers = "pub fn load() {}\n\n#[cfg(test)]\nmod test {\n    fn parse_retries() {}\n}\n";
+    let (_dir, index) = index(&[
+        ("src/config.rs", helpers),
+        ("src/retry.rs", "/// Retries a request.\npub fn retry() {}\n"),
+        ("src/lib.rs", "pub mod config;\npub mod retry;\n"),
+    ]);
+    let names = |issue: &str| -> Vec<String> {
+        let ranked = rank(&index, issue);
+        ranked.into_iter().find(|f| f.path == "src/config.rs").unwrap().reasons
+    };
+    // The binary `test-app` and a test module share a name; the module is no code at fault.
+    let reasons = names("`parse_retries` gives up early\n\nRun `test-app --retries 3`.");
+    assert!(!reasons.iter().any(|r| r.starts_with("defines")), "{reasons:?}");
+    let reasons = names("The `parse_retries` test fails on CI\n\nIt is flaky.");
+    assert!(reasons.iter().any(|r| r == "defines `parse_retries` (function), named in the issue"), "{reasons:?}");
+}
+
+#[test]
 fn a_test_that_holds_the_quoted_message_still_sinks() {
     let (_dir, index) = index(&[
         (
