@@ -196,7 +196,7 @@ pub struct Signals {
     shared_words: Vec<Vec<(String, f64)>>,
     parent: Vec<f64>,
     prior: Vec<f64>,
-    /// How many other files use what each file defines (by name, as the graph links them).
+    /// How many other files use a name that each file alone defines.
     users: Vec<usize>,
 }
 
@@ -301,8 +301,10 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let users = signals.users[i];
             if signals.prior[i] > 0.5 && users >= 2 {
-                reasons
-                    .push((weights.prior * signals.prior[i], format!("central: {users} files use names it defines")));
+                reasons.push((
+                    weights.prior * signals.prior[i],
+                    format!("central: {users} files use names only it defines"),
+                ));
             }
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
@@ -369,8 +371,8 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
     } else {
         match signals.users[i] {
             0 => "nothing in the issue points here".into(),
-            1 => "nothing in the issue points here; 1 file uses a name it defines".into(),
-            users => format!("nothing in the issue points here; {users} files use names it defines"),
+            1 => "nothing in the issue points here; 1 file uses a name only it defines".into(),
+            users => format!("nothing in the issue points here; {users} files use names only it defines"),
         }
     }
 }

@@ -28,16 +28,17 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
     signal
 }
 
-/// Edges from each file to the files defining what it uses, both ways.
-/// The use-definition graph (each edge also weighed back at half), and how many files use
-/// each file.
+/// The use-definition graph: an edge from each file to the files defining what it uses
+/// (each edge also weighed back at half); and, for each file, how many other files use a
+/// name that it alone defines (a namesake elsewhere leaves it unclear whose a use is).
 pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name.
     let mut linked: FxHashMap<&str, Option<(Vec<usize>, f64)>> = FxHashMap::default();
     let mut graph = FileGraph::new(files.len());
     let mut users = vec![0; files.len()];
-    let mut targets: FxHashMap<usize, f64> = FxHashMap::default();
-    let mut edges: Vec<(usize, f64)> = Vec::new();
+    // Each target's weight, and whether a name only it defines links to it.
+    let mut targets: FxHashMap<usize, (f64, bool)> = FxHashMap::default();
+    let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
         let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
@@ -53,16 +54,19 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
                 (distinct.len() <= MAX_FANOUT).then_some((distinct, definitions))
             });
             let Some((distinct, definitions)) = link else { continue };
+            let sole = distinct.len() == 1;
             for target in distinct {
-                *targets.entry(*target).or_default() += weight / *definitions;
+                let (total, solely) = targets.entry(*target).or_default();
+                *total += weight / *definitions;
+                *solely |= sole;
             }
         }
         // In file order, so the graph and its rank come out the same from run to run.
         edges.clear();
         edges.extend(targets.iter().map(|(target, weight)| (*target, *weight)));
         edges.sort_unstable_by_key(|(target, _)| *target);
-        for &(target, weight) in &edges {
-            if target != i {
+        for &(target, (weight, solely)) in &edges {
+            if target != i && solely {
                 users[target] += 1;
             }
             graph.add(i, target, weight);

@@ -153,8 +153,13 @@ fn every_file_says_why_it_ranks_and_central_means_used() {
         ("src/util.rs", "pub fn helper() {}\n"),
         ("src/users/a.rs", "fn first() { helper(); }\n"),
         ("src/users/b.rs", "fn second() { helper(); }\n"),
-        ("src/users/c.rs", "fn third() { helper(); }\n"),
+        ("src/users/c.rs", "fn third() { helper(); len(); }\n"),
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+        // `len` has a namesake: whose each use is stays open, so it makes nothing central.
+        ("src/sizes/bytes.rs", "pub fn len() {}\n"),
+        ("src/sizes/chars.rs", "pub fn len() {}\n"),
+        ("src/sizes/d.rs", "fn d() { len(); }\n"),
+        ("src/sizes/e.rs", "fn e() { len(); }\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
     assert_eq!(ranked[0].path, "src/solo/lonely.rs");
@@ -162,7 +167,9 @@ fn every_file_says_why_it_ranks_and_central_means_used() {
         assert!(!file.reasons.is_empty(), "{file:?}");
     }
     let util = ranked.iter().find(|r| r.path == "src/util.rs").unwrap();
-    assert!(util.reasons.contains(&"central: 3 files use names it defines".to_owned()), "{util:?}");
+    assert!(util.reasons.contains(&"central: 3 files use names only it defines".to_owned()), "{util:?}");
+    let bytes = ranked.iter().find(|r| r.path == "src/sizes/bytes.rs").unwrap();
+    assert_eq!(bytes.reasons, ["nothing in the issue points here"], "{bytes:?}");
     let a = ranked.iter().find(|r| r.path == "src/users/a.rs").unwrap();
     assert_eq!(a.reasons, ["nothing in the issue points here"], "it uses, nothing uses it");
 
