@@ -76,8 +76,10 @@ pub(super) fn symbol_signal<'a>(
             .get(mention.name.as_str())
             .map(|d| d.iter().filter(|(.., test)| query.about_tests || !test).collect())
             .unwrap_or_default();
-        // A macro use names a macro: the functions and modules that share its name are not it.
-        if mention.macro_use && defining.iter().any(|(_, kind, ..)| *kind == DefinitionKind::Macro) {
+        // A macro use names a macro (procedural ones too, which the index marks as macros):
+        // the functions, modules and types that share its name are not it (`format!` is no
+        // `mod format`), wherever the macro comes from.
+        if mention.macro_use {
             defining.retain(|(_, kind, ..)| *kind == DefinitionKind::Macro);
         }
         let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();

@@ -250,6 +250,15 @@ fn a_macro_used_in_the_issue_is_found_in_its_own_crate() {
     );
     let called = rank(&index, "`app::test()` panics");
     assert_eq!(called[0].path, "app/src/runtime.rs", "a call names the function: {called:?}");
+    // A macro the workspace does not define (`std`'s) names nothing of that name in it.
+    let (_dir, index) = self::index(&[
+        ("src/lib.rs", "pub mod format;\npub mod pool;\n"),
+        ("src/format.rs", "pub fn render() {}\n"),
+        ("src/pool.rs", "pub fn drain() {}\n"),
+    ]);
+    let ranked = rank(&index, "Draining panics\n\n`format!(\"{}\", pool::drain())` panics");
+    let lib = ranked.iter().find(|f| f.path == "src/lib.rs").unwrap();
+    assert!(!lib.reasons.iter().any(|r| r.contains("`format` (module)")), "{lib:?}");
     assert!(is_macro_crate_of("serdederive", "serde") && is_macro_crate_of("tracingattributes", "tracing"));
     assert!(!is_macro_crate_of("crates", "crate") && !is_macro_crate_of("tokioutil", "tokio"));
     assert!(!is_macro_crate_of("macros", ""), "a qualifier of underscores (`_.debounce`) squashes to nothing");
