@@ -17,6 +17,9 @@ pub(super) struct Mentioned<'a> {
     /// Distinctive ones, lower-cased: spelt like code (`discriminatedUnion`, `join_next`) or
     /// eight letters and more, not common words such as `self` or `data`.
     distinctive: Vec<String>,
+    /// Whether the issue is about tests: else the test code that shares a name it gives is
+    /// not what it means.
+    about_tests: bool,
 }
 
 impl<'a> Mentioned<'a> {
@@ -43,15 +46,16 @@ impl<'a> Mentioned<'a> {
                 qualified.entry(symbol.name.as_str()).or_default().insert(nearest.as_str());
             }
         }
-        Self { exact: names.collect(), qualified, distinctive }
+        Self { exact: names.collect(), qualified, distinctive, about_tests: issue.about_tests }
     }
 
     /// Whether the issue means `definition` by its name: it names it, and when it names it
     /// only with qualifiers (`T250::new`), the definition belongs to one of them, or to none
     /// that `others` (the file's definitions) has. A trait or interface as the qualifier
-    /// (`Codec::decode`) means its implementations too.
+    /// (`Codec::decode`) means its implementations too. Test code is meant only where the
+    /// issue is about tests.
     pub(super) fn means(&self, definition: &Definition, others: &[Definition]) -> bool {
-        if self.closeness(&definition.name) != 0 {
+        if self.closeness(&definition.name) != 0 || (definition.test && !self.about_tests) {
             return false;
         }
         let Some(qualifiers) = self.qualified.get(definition.name.as_str()) else { return true };

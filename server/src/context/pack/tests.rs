@@ -612,6 +612,22 @@ fn of_names_of_equal_weight_those_the_issue_gives_first_get_the_parts() {
 }
 
 #[test]
+fn a_test_that_shares_a_name_the_issue_gives_is_no_part_unless_the_issue_is_about_tests() {
+    let mut steps = String::new();
+    for n in 0..300 {
+        let _ = writeln!(steps, "pub fn func_{n}(x: u32) -> u32 {{\n    let y = x + {n};\n    y * 2\n}}\n");
+    }
+    steps.push_str("#[cfg(test)]\nmod tests {\n    #[test]\n    fn overflow_guard() {\n        assert_eq!(super::func_1(1), 4);\n    }\n}\n");
+    let (dir, index) = workspace(&[("src/steps.rs", steps)]);
+    let pack = pack_for(&dir, &index, "`func_7` and `overflow_guard` overflow", 2_000);
+    assert_eq!(pack.part_files, ["src/steps.rs"], "{}", pack.text);
+    assert!(pack.text.contains("pub fn func_7(x: u32) -> u32 {\n    let y"), "{}", pack.text);
+    assert!(!pack.text.contains("fn overflow_guard() {\n"), "{}", pack.text);
+    let about_tests = pack_for(&dir, &index, "The `overflow_guard` test fails on CI", 2_000);
+    assert!(about_tests.text.contains("fn overflow_guard() {\n"), "{}", about_tests.text);
+}
+
+#[test]
 fn only_the_lines_shown_of_a_file_in_part_count_as_used() {
     let mut pool =
         String::from("pub struct Pool;\nimpl Pool {\n    pub fn acquire(&self) {\n        grow_slab();\n    }\n");
