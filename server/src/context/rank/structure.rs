@@ -47,7 +47,7 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
         for (name, weight) in used.chain(extended) {
             let link = linked.entry(name).or_insert_with(|| {
                 let defining = table.get(name)?;
-                let mut distinct: Vec<usize> = defining.iter().map(|(file, ..)| *file).collect();
+                let mut distinct: Vec<usize> = defining.iter().map(|defined| defined.file).collect();
                 distinct.sort_unstable();
                 distinct.dedup();
                 let definitions = f64::from(u32::try_from(defining.len()).unwrap_or(1));

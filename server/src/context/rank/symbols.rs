@@ -24,21 +24,33 @@ fn kind_weight(kind: DefinitionKind) -> f64 {
     }
 }
 
-/// Where each name is defined: name -> [(file, kind, container, line)].
-pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<(usize, DefinitionKind, Option<&'a str>, u32, bool)>>;
+/// One definition of a name, as the ranking looks it up.
+pub(super) struct Defined<'a> {
+    /// The defining file's position in the files ranked.
+    pub(super) file: usize,
+    kind: DefinitionKind,
+    /// The type, trait, class or module it belongs to.
+    container: Option<&'a str>,
+    line: u32,
+    /// Whether it is test code in a source file (see [`Definition::test`](crate::context::extract::Definition::test)).
+    test: bool,
+}
+
+/// Where each name is defined.
+pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<Defined<'a>>>;
 
 /// The definitions of `files` by name, each with its file's position in `files`.
 pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
     let mut table: DefinitionTable<'a> = FxHashMap::default();
     for (i, file) in files.iter().enumerate() {
         for definition in &file.symbols.definitions {
-            table.entry(definition.name.as_str()).or_default().push((
-                i,
-                definition.kind,
-                definition.container.as_deref(),
-                definition.line,
-                definition.test,
-            ));
+            table.entry(definition.name.as_str()).or_default().push(Defined {
+                file: i,
+                kind: definition.kind,
+                container: definition.container.as_deref(),
+                line: definition.line,
+                test: definition.test,
+            });
         }
     }
     table
@@ -72,22 +84,22 @@ pub(super) fn symbol_signal<'a>(
         *stem_counts.entry(stem.as_str()).or_default() += 1;
     }
     for mention in &query.symbols {
-        let mut defining: Vec<&(usize, DefinitionKind, Option<&str>, u32, bool)> = table
+        let mut defining: Vec<&Defined<'_>> = table
             .get(mention.name.as_str())
-            .map(|d| d.iter().filter(|(.., test)| query.about_tests || !test).collect())
+            .map(|d| d.iter().filter(|defined| query.about_tests || !defined.test).collect())
             .unwrap_or_default();
         // A macro use names a macro (procedural ones too, which the index marks as macros):
         // the functions, modules and types that share its name are not it (`format!` is no
         // `mod format`), wherever the macro comes from.
         if mention.macro_use {
-            defining.retain(|(_, kind, ..)| *kind == DefinitionKind::Macro);
+            defining.retain(|defined| defined.kind == DefinitionKind::Macro);
         }
-        let distinct: HashSet<usize> = defining.iter().map(|(file, ..)| *file).collect();
+        let distinct: HashSet<usize> = defining.iter().map(|defined| defined.file).collect();
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
             let mut best: HashMap<usize, DefinitionHit> = HashMap::new();
-            for (file, kind, container, line, _) in &defining {
-                let path = &files[*file].path;
+            for &&Defined { file, kind, container, line, .. } in &defining {
+                let path = &files[file].path;
                 // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
                 // is nearer than `pool`): 0 when none does.
                 let nearness = mention
@@ -101,14 +113,14 @@ pub(super) fn symbol_signal<'a>(
                         let q = squash(q);
                         path.split('/').any(|part| {
                             let part = squash(stem(part));
-                            part == q || (*kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
+                            part == q || (kind == DefinitionKind::Macro && is_macro_crate_of(&part, &q))
                         })
                     })
                 });
                 let qualified = qualifier.is_some();
-                let value = kind_weight(*kind) * if qualified { 2.0 } else { 1.0 };
-                let hit = DefinitionHit { value, qualifier, kind: *kind, line: *line, nearness };
-                let entry = best.entry(*file).or_insert(hit);
+                let value = kind_weight(kind) * if qualified { 2.0 } else { 1.0 };
+                let hit = DefinitionHit { value, qualifier, kind, line, nearness };
+                let entry = best.entry(file).or_insert(hit);
                 // Of equal values, the definition whose own type the nearest qualifier names
                 // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
                 if value > entry.value || (value == entry.value && nearness > entry.nearness) {
