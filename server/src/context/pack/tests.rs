@@ -33,6 +33,12 @@ fn fillers(declare: &str, count: usize) -> String {
     (0..count).map(|n| format!("{declare} filler_{n}() {{}}\n")).collect()
 }
 
+/// `count` public functions of four lines each, with a blank line after each:
+/// `pub fn func_0(x: u32) -> u32 { .. }`, `pub fn func_1 ..`.
+fn numbered_functions(count: usize) -> String {
+    (0..count).map(|n| format!("pub fn func_{n}(x: u32) -> u32 {{\n    let y = x + {n};\n    y * 2\n}}\n\n")).collect()
+}
+
 /// [`pack_for`], with the files the issue names that the index does not parse.
 fn pack_with_named(dir: &tempfile::TempDir, index: &Index, issue: &str, budget: usize) -> ContextPack {
     let query = analyze(issue);
@@ -598,10 +604,7 @@ fn a_file_of_which_the_shown_code_uses_much_shows_more_signatures() {
 
 #[test]
 fn of_names_of_equal_weight_those_the_issue_gives_first_get_the_parts() {
-    let mut steps = String::new();
-    for n in 0..300 {
-        let _ = writeln!(steps, "pub fn func_{n}(x: u32) -> u32 {{\n    let y = x + {n};\n    y * 2\n}}\n");
-    }
+    let steps = numbered_functions(300);
     let (dir, index) = workspace(&[("src/steps.rs", steps)]);
     let pack = pack_for(&dir, &index, "`func_7`, `func_3`, `func_150` and `func_102` overflow", 2_000);
     assert_eq!(pack.part_files, ["src/steps.rs"], "{}", pack.text);
@@ -613,10 +616,7 @@ fn of_names_of_equal_weight_those_the_issue_gives_first_get_the_parts() {
 
 #[test]
 fn a_test_that_shares_a_name_the_issue_gives_is_no_part_unless_the_issue_is_about_tests() {
-    let mut steps = String::new();
-    for n in 0..300 {
-        let _ = writeln!(steps, "pub fn func_{n}(x: u32) -> u32 {{\n    let y = x + {n};\n    y * 2\n}}\n");
-    }
+    let mut steps = numbered_functions(300);
     steps.push_str("#[cfg(test)]\nmod tests {\n    #[test]\n    fn overflow_guard() {\n        assert_eq!(super::func_1(1), 4);\n    }\n}\n");
     let (dir, index) = workspace(&[("src/steps.rs", steps)]);
     let pack = pack_for(&dir, &index, "`func_7` and `overflow_guard` overflow", 2_000);

@@ -221,6 +221,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let definitions = definition_table(&files);
     let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
     let mut path_mentions = path_signal(&files, query);
+    // Read before the quoted messages add their points to the same signal.
     let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
     message_signal(&files, query, read, &mut path_mentions);
     let relations = relation_signal(&files, &hit_types);
