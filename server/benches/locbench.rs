@@ -1,14 +1,16 @@
 //! The ranking on the locbench file-localisation set, in process, and the same ranking under
 //! other weights: how each weight moves Acc@5 and MRR per language.
 //!
-//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--vary name=v1,v2 ...]
+//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--with name=v ...] [--vary name=v1,v2 ...]
 //!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] --pack [WINDOW]
 //!
-//! With `--pack`, the context pack a run would start from with a model of a `WINDOW`-token
-//! context window (default 32768, that of the default model) instead: where the files the
-//! fix changed stand in it, and how many of the definitions the files shown in full use
-//! (functions, methods and types whose names at most three files define, where the shown file
-//! reaches them, outside it and test code) have their signature in the map.
+//! `--with` sets a weight for the base row and every variation (a second weight varied
+//! together with a first). With `--pack`, the context pack a run would start from with a
+//! model of a `WINDOW`-token context window (default 32768, that of the default model)
+//! instead: where the files the fix changed stand in it, and how many of the definitions the
+//! files shown in full use (functions, methods and types whose names at most three files
+//! define, where the shown file reaches them, outside it and test code) have their signature
+//! in the map.
 //!
 //! `CHECKOUTS` holds `<owner>+<name>/<base commit>/` trees as locbench's runner leaves them
 //! (default `~/.cache/locbench/checkouts`); run the runner once first. Instances whose
@@ -39,6 +41,7 @@ fn main() {
     let mut variations: Vec<(String, Vec<f64>)> = Vec::new();
     let detail = std::env::args().any(|a| a == "--detail");
     let mut pack_window = None;
+    let mut base = WEIGHTS;
     while let Some(arg) = args.next() {
         if arg == "--pack" {
             pack_window = Some(32_768);
@@ -48,6 +51,10 @@ fn main() {
             let spec = args.next().expect("--vary name=v1,v2");
             let (name, values) = spec.split_once('=').expect("--vary name=v1,v2");
             variations.push((name.into(), values.split(',').map(|v| v.parse().expect("a number")).collect()));
+        } else if arg == "--with" {
+            let spec = args.next().expect("--with name=v");
+            let (name, value) = spec.split_once('=').expect("--with name=v");
+            *field(&mut base, name) = value.parse().expect("a number");
         } else if arg != "--detail" {
             positional.push(arg);
         }
@@ -67,16 +74,16 @@ fn main() {
     println!("{} instances ({missing} skipped: no checkout)\n", instances.len());
     println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR |");
     println!("|---|---|---|---|---|---|---|");
-    report("default", &instances, &WEIGHTS);
+    report(if base == WEIGHTS { "default" } else { "base" }, &instances, &base);
     if detail {
         for instance in &instances {
-            let ranks = gold_ranks(instance, &WEIGHTS);
+            let ranks = gold_ranks(instance, &base);
             println!("{} {:?}", instance.id, ranks);
         }
     }
     for (name, values) in &variations {
         for value in values {
-            let mut weights = WEIGHTS;
+            let mut weights = base;
             *field(&mut weights, name) = *value;
             report(&format!("{name}={value}"), &instances, &weights);
         }

@@ -75,7 +75,7 @@ const MAX_POINTED_LINES: usize = 8;
 const SHARED_WORDS: usize = 8;
 
 /// Weights of the signals.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Weights {
     /// BM25.
     pub lexical: f64,
