@@ -227,6 +227,9 @@ pub fn offline_maven(scratch: &Scratch) {
     let lock = std::fs::File::create(shared.join("lock")).unwrap();
     lock.lock().unwrap();
     if !shared.join("primed").exists() {
+        // A priming that failed before (Debian's plugins not yet installed) leaves Maven's
+        // record of what it could not find, which it would trust rather than look again.
+        let _ = std::fs::remove_dir_all(&repo);
         let project = shared.join("prime");
         let _ = std::fs::remove_dir_all(&project);
         for (path, text) in [
