@@ -1,8 +1,8 @@
 (call_expression function: (identifier) @reference.call)
-(call_expression function: (field_expression field: (field_identifier) @reference.call))
+(call_expression function: (field_expression field: (field_identifier) @reference.method))
 (call_expression function: (scoped_identifier name: (identifier) @reference.call))
 (call_expression function: (generic_function function: (identifier) @reference.call))
-(call_expression function: (generic_function function: (field_expression field: (field_identifier) @reference.call)))
+(call_expression function: (generic_function function: (field_expression field: (field_identifier) @reference.method)))
 (call_expression function: (generic_function function: (scoped_identifier name: (identifier) @reference.call)))
 (macro_invocation macro: (identifier) @reference.call)
 (type_identifier) @reference.type

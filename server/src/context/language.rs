@@ -73,7 +73,7 @@ impl Language {
 /// The queries of a language, compiled into one so a file's tree is walked once.
 pub struct Queries {
     /// Definitions (`@name`, `@definition.<kind>`), references (`@reference.call`,
-    /// `@reference.type`) and imports (`@import`, `@package`, `@module.declaration`).
+    /// `@reference.type`, and Rust's `@reference.method` for `value.name()`) and imports (`@import`, `@package`, `@module.declaration`).
     pub combined: Query,
 }
 
@@ -172,5 +172,6 @@ mod tests {
                 assert!(names.contains(&expected), "{language:?} lacks @{expected}");
             }
         }
+        assert!(Language::Rust.queries().combined.capture_names().contains(&"reference.method"));
     }
 }

@@ -46,6 +46,8 @@ impl ShownUses {
         let shown: Vec<(&IndexedFile, Option<&str>)> =
             shown.iter().filter_map(|(path, excerpt)| Some((index.file(path)?.as_ref(), *excerpt))).collect();
         let mut used: HashMap<&str, u32> = HashMap::new();
+        // How many of those uses are method calls (`value.name()`), which reach no free function.
+        let mut called_as_methods: HashMap<&str, u32> = HashMap::new();
         // Calls through a type (`Semaphore::new`), by the type's and the function's names.
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
         for (file, excerpt) in &shown {
@@ -54,6 +56,9 @@ impl ShownUses {
             let shown = |word: &str| words.as_ref().is_none_or(|words| words.contains(word));
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
                 *used.entry(name).or_default() += count;
+            }
+            for (name, count) in file.symbols.method_calls.iter().filter(|(name, _)| shown(name)) {
+                *called_as_methods.entry(name).or_default() += count;
             }
             for (owner, called, count) in file.symbols.typed_calls.iter().filter(|(o, c, _)| shown(o) && shown(c)) {
                 *typed.entry((owner, called)).or_default() += count;
@@ -81,6 +86,9 @@ impl ShownUses {
         let mut reached: HashMap<&str, bool> = HashMap::new();
         let mut definitions = Vec::new();
         for (name, mut found) in defining {
+            if called_as_methods.get(name).is_some_and(|methods| *methods >= used[name]) {
+                found.retain(|(_, definition)| definition.callable_as_method());
+            }
             let common = found.len() > MAX_WORKSPACE_DEFINITIONS;
             found.retain(|(file, _)| {
                 !index.is_test_file(file)
@@ -236,6 +244,28 @@ mod tests {
             listed(&files, &[("src/shown.rs", None)]),
             ["src/state.rs:2 pub fn settle() -> Outcome", "src/addr.rs:1 pub struct Addr"],
             "the most used first"
+        );
+    }
+
+    #[test]
+    fn a_method_call_lists_no_free_function_of_its_name() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod gather;\npub mod shown;\n"),
+            (
+                "src/gather.rs",
+                "pub fn collect(parts: &[u8]) -> Vec<u8> { parts.to_vec() }\npub struct Bag;\nimpl Bag {\n    \
+                 pub fn empty() -> Self { Bag }\n    pub fn weigh(&self) -> u32 { 0 }\n}\n",
+            ),
+            (
+                "src/shown.rs",
+                "use crate::gather::*;\n\nfn run(v: Vec<u8>, bag: Bag) -> u32 {\n    \
+                 let _: Vec<u8> = v.into_iter().collect();\n    let _ = Some(1).empty();\n    bag.weigh()\n}\n",
+            ),
+        ];
+        assert_eq!(
+            listed(&files, &[("src/shown.rs", None)]),
+            ["src/gather.rs:2 pub struct Bag", "src/gather.rs:5 pub fn weigh(&self) -> u32"]
         );
     }
 

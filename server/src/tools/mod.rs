@@ -938,6 +938,29 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_method_calls_a_free_function_cannot_take() {
+        let (dir, mut overlay) = overlay(&[
+            ("src/gather.rs", "pub fn collect(parts: &[u8]) -> Vec<u8> {\n    parts.to_vec()\n}\n"),
+            (
+                "src/user.rs",
+                "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.into_iter().collect();\n    collect(&w)\n}\n",
+            ),
+            ("src/other.rs", "fn g(v: Vec<u8>) -> Vec<u8> {\n    v.into_iter().collect()\n}\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let found = Toolset::standard().execute(
+            &mut overlay,
+            Some(&index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": "collect"})),
+        );
+        assert_eq!(
+            found.output,
+            "`collect` is defined at:\nsrc/gather.rs:1: pub fn collect(parts: &[u8]) -> Vec<u8>\nused in:\nsrc/user.rs (1 use)\n      3: collect(&w)  [in `f`]\n"
+        );
+    }
+
+    #[test]
     fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
         let callers: String =
             (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();

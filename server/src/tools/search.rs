@@ -247,14 +247,25 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     }
     names.sort_unstable();
     names.dedup();
+    // A method call (`value.name()`) is no use of a free function or of an associated
+    // function without `self` (`.collect()` of a `fn collect`).
+    let with_method_calls = definitions.is_empty() || definitions.iter().any(|(_, d)| d.callable_as_method());
+    let count_of = |counts: &[(String, u32)], name: &str| {
+        counts.binary_search_by(|(n, _)| n.as_str().cmp(name)).map_or(0, |at| counts[at].1)
+    };
     let mut users: Vec<(&IndexedFile, u32)> = current
         .iter()
         .filter_map(|file| {
-            let references = &file.symbols.references;
+            let symbols = &file.symbols;
             let count: u32 = names
                 .iter()
-                .filter_map(|name| references.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok())
-                .map(|at| references[at].1)
+                .map(|name| {
+                    let uses = count_of(&symbols.references, name);
+                    match with_method_calls {
+                        true => uses,
+                        false => uses.saturating_sub(count_of(&symbols.method_calls, name)),
+                    }
+                })
                 .sum();
             (count > 0).then_some((*file, count))
         })
@@ -306,7 +317,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         for (file, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
             let _ = writeln!(output, "{} ({count} use{})", file.path, if *count == 1 { "" } else { "s" });
             if lines_left > 0 {
-                lines_left -= write_use_lines(&mut output, overlay, file, &names, lines_left);
+                lines_left -= write_use_lines(&mut output, overlay, file, &names, with_method_calls, lines_left);
             }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
@@ -317,13 +328,21 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
 }
 
 /// Writes the lines of `file` that use any of `names`, as `  line: text [in `caller`]`, at
-/// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. A file that
-/// cannot be read now, or no longer uses the names, adds nothing.
-fn write_use_lines(output: &mut String, overlay: &Overlay, file: &IndexedFile, names: &[&str], room: usize) -> usize {
+/// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. Method calls
+/// count only `with_method_calls`. A file that cannot be read now, or no longer uses the
+/// names, adds nothing.
+fn write_use_lines(
+    output: &mut String,
+    overlay: &Overlay,
+    file: &IndexedFile,
+    names: &[&str],
+    with_method_calls: bool,
+    room: usize,
+) -> usize {
     let path = file.path.as_str();
     let Some(language) = Language::of_path(path) else { return 0 };
     let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
-    let lines = use_lines(language, text.as_bytes(), names);
+    let lines = use_lines(language, text.as_bytes(), names, with_method_calls);
     let code: Vec<&str> = text.lines().collect();
     let shown = lines.len().min(room).min(MAX_USE_LINES_PER_FILE);
     for &line in &lines[..shown] {

@@ -114,6 +114,51 @@ pub struct Definition {
     pub test: bool,
 }
 
+impl Definition {
+    /// Whether a method call (`value.name()`) can reach it: not a free function, nor a Rust
+    /// associated function without a `self` receiver (`fn new() -> Self`).
+    pub fn callable_as_method(&self) -> bool {
+        match self.kind {
+            DefinitionKind::Function => false,
+            DefinitionKind::Method => rust_receiver(&self.signature).unwrap_or(true),
+            _ => true,
+        }
+    }
+}
+
+/// Whether the Rust function whose signature this is takes `self` first (`&self`, `&'a mut
+/// self`, `self: Pin<&mut Self>`); `None` for a signature that is no Rust function's or is
+/// cut before its parameters.
+fn rust_receiver(signature: &str) -> Option<bool> {
+    let at = if signature.starts_with("fn ") { 0 } else { signature.find(" fn ")? + 1 };
+    let rest = &signature[at + 3..];
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' if previous != '-' => depth = depth.saturating_sub(1),
+            '(' if depth == 0 => {
+                let first = rest[i + 1..].trim_start().trim_start_matches('&').trim_start();
+                let first = match first.strip_prefix('\'') {
+                    Some(lifetime) => {
+                        lifetime.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_').trim_start()
+                    }
+                    None => first,
+                };
+                let first = first.strip_prefix("mut ").unwrap_or(first).trim_start();
+                let takes_self = first
+                    .strip_prefix("self")
+                    .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+                return Some(takes_self);
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    None
+}
+
 /// A Rust `mod name;` declaration: a submodule whose source is another file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ModuleDeclaration {
@@ -144,6 +189,9 @@ pub struct FileSymbols {
     pub definitions: Vec<Definition>,
     /// Names used (called or named as types), with their counts, sorted by name.
     pub references: Vec<(String, u32)>,
+    /// Of those names, how often each is called as a method (`value.name()`; Rust only),
+    /// sorted by name: a name the file only calls so uses no free function of that name.
+    pub method_calls: Vec<(String, u32)>,
     /// Calls through a type in Rust and TypeScript (`Semaphore::new`, `Pool.create`), as the
     /// type's and the function's names, with their counts, sorted: the type says which of many
     /// namesakes is meant. (A Java constructor is named after its class already.)
@@ -164,6 +212,17 @@ pub struct FileSymbols {
     pub package: Option<String>,
     /// Syntax errors the parser recovered from.
     pub parse_errors: u32,
+}
+
+impl FileSymbols {
+    /// Whether the file calls `name` only as a method (`value.name()`), every one of its
+    /// `uses`: then no free function of that name is what it uses (`.collect()` is no use of
+    /// a `fn collect`).
+    pub fn calls_only_as_method(&self, name: &str, uses: u32) -> bool {
+        self.method_calls
+            .binary_search_by(|(called, _)| called.as_str().cmp(name))
+            .is_ok_and(|at| self.method_calls[at].1 >= uses)
+    }
 }
 
 thread_local! {

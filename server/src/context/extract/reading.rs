@@ -21,6 +21,8 @@ struct Reading<'s> {
     /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
     /// and the definition's match may come before or after the reference's.
     uses: Vec<(usize, &'s str)>,
+    /// The nodes of `uses` that are method calls (`value.name()`).
+    method_uses: HashSet<usize>,
     defined_names: HashSet<usize>,
     typed_calls: HashMap<(&'s str, &'s str), u32>,
     /// Each variable's, parameter's and field's declared type (`None` when a name is declared
@@ -33,13 +35,20 @@ struct Reading<'s> {
 impl Reading<'_> {
     /// What was read, owned, and the macro bodies at the stretch's item level.
     fn done(self) -> (Found, Vec<MacroBody>) {
-        let Reading { mut symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = self;
+        let Reading { mut symbols, uses, method_uses, defined_names, typed_calls, declared, receiver_calls, macros } =
+            self;
         let mut counts: HashMap<&str, u32> = HashMap::new();
-        for (_, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
+        let mut method_counts: HashMap<&str, u32> = HashMap::new();
+        for (node, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
             *counts.entry(name).or_default() += 1;
+            if method_uses.contains(&node) {
+                *method_counts.entry(name).or_default() += 1;
+            }
         }
         symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
         symbols.references.sort();
+        symbols.method_calls = method_counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
+        symbols.method_calls.sort();
         symbols.typed_calls = typed_calls
             .into_iter()
             .map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count))
@@ -89,7 +98,8 @@ pub(super) fn read_stretches(
         let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
             continue;
         };
-        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = stretch;
+        let Reading { symbols, uses, method_uses, defined_names, typed_calls, declared, receiver_calls, macros } =
+            stretch;
         let mut name = None;
         let mut definition = None;
         let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
@@ -117,6 +127,10 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
+                "reference.method" => {
+                    uses.push((node.id(), text(node, source)));
+                    method_uses.insert(node.id());
+                }
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {

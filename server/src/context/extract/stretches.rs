@@ -128,6 +128,7 @@ pub(super) fn merged(stretches: Vec<Found>) -> FileSymbols {
 /// Counts of uses and of typed calls, summed over several readings of one file.
 struct Counts {
     references: HashMap<String, u32>,
+    method_calls: HashMap<String, u32>,
     typed_calls: HashMap<(String, String), u32>,
 }
 
@@ -136,6 +137,7 @@ impl Counts {
     fn taken_from(symbols: &mut FileSymbols) -> Self {
         Self {
             references: symbols.references.drain(..).collect(),
+            method_calls: symbols.method_calls.drain(..).collect(),
             typed_calls: symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect(),
         }
     }
@@ -144,6 +146,8 @@ impl Counts {
     fn give_to(self, symbols: &mut FileSymbols) {
         symbols.references = self.references.into_iter().collect();
         symbols.references.sort();
+        symbols.method_calls = self.method_calls.into_iter().collect();
+        symbols.method_calls.sort();
         symbols.typed_calls =
             self.typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
         symbols.typed_calls.sort();
@@ -156,11 +160,22 @@ impl FileSymbols {
     /// caller.
     fn append(&mut self, other: FileSymbols, counts: &mut Counts) {
         let FileSymbols {
-            definitions, references, typed_calls, imports, written_paths, supertypes, impl_targets, ..
+            definitions,
+            references,
+            method_calls,
+            typed_calls,
+            imports,
+            written_paths,
+            supertypes,
+            impl_targets,
+            ..
         } = other;
         self.definitions.extend(definitions);
         for (name, count) in references {
             *counts.references.entry(name).or_default() += count;
+        }
+        for (name, count) in method_calls {
+            *counts.method_calls.entry(name).or_default() += count;
         }
         for (owner, called, count) in typed_calls {
             *counts.typed_calls.entry((owner, called)).or_default() += count;

@@ -169,6 +169,57 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
 }
 
 #[test]
+fn method_calls_are_counted_apart_and_only_methods_with_self_can_take_them() {
+    let source = "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.iter().copied().collect();\n    \
+                  w.into_iter().collect::<Vec<_>>();\n    collect(&w)\n}\n";
+    let read = symbols(Language::Rust, source);
+    let count = |counts: &[(String, u32)], name: &str| counts.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
+    assert_eq!((count(&read.references, "collect"), count(&read.method_calls, "collect")), (3, 2));
+    assert!(!read.calls_only_as_method("collect", 3));
+    assert_eq!(count(&read.method_calls, "iter"), 1);
+    assert!(read.calls_only_as_method("iter", 1));
+    // Java and TypeScript calls are not told apart: a namespace's function is called with a dot.
+    let java = symbols(Language::Java, "class A { void f(B b) { b.run(); } }");
+    assert!(java.method_calls.is_empty() && references(&java).contains(&"run"));
+
+    let source = "pub fn free() {}\n\
+                  pub struct S;\n\
+                  impl S {\n    \
+                  pub fn new() -> Self { S }\n    \
+                  pub fn by_ref(&self) {}\n    \
+                  fn by_mut_ref<'a>(&'a mut self) {}\n    \
+                  fn by_value(mut self) {}\n    \
+                  fn pinned(self: std::pin::Pin<&mut Self>) {}\n    \
+                  fn generic<F: Fn(u8) -> u8>(&self, f: F) {}\n    \
+                  fn takes_a_closure<F: Fn(u8) -> u8>(f: F) {}\n    \
+                  fn selfish(selfish: u8) {}\n}\n\
+                  pub trait T {\n    fn required(&self);\n    fn build() -> Self;\n}\n";
+    let read = symbols(Language::Rust, source);
+    let callable: Vec<(&str, bool)> =
+        read.definitions.iter().map(|d| (d.name.as_str(), d.callable_as_method())).collect();
+    assert_eq!(
+        callable,
+        [
+            ("free", false),
+            ("S", true),
+            ("new", false),
+            ("by_ref", true),
+            ("by_mut_ref", true),
+            ("by_value", true),
+            ("pinned", true),
+            ("generic", true),
+            ("takes_a_closure", false),
+            ("selfish", false),
+            ("T", true),
+            ("required", true),
+            ("build", false),
+        ]
+    );
+    let java = symbols(Language::Java, "class A { static A of() { return null; } void run() {} }");
+    assert!(java.definitions.iter().all(|d| d.callable_as_method()), "{:?}", java.definitions);
+}
+
+#[test]
 fn calls_through_a_type_are_kept_with_the_type() {
     let typed = |language, source: &str| -> Vec<(String, String, u32)> { symbols(language, source).typed_calls };
     let owned = |owner: &str, called: &str, count| (owner.to_owned(), called.to_owned(), count);
@@ -651,7 +702,7 @@ proptest::proptest! {
         for (name, count) in &found.references {
             proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
             // Where the uses are agrees with how many there are: a line may hold several.
-            let at = use_lines(language, source.as_bytes(), &[name.as_str()]);
+            let at = use_lines(language, source.as_bytes(), &[name.as_str()], true);
             proptest::prop_assert!(!at.is_empty() && at.len() <= *count as usize, "{name}: {at:?}, {count} uses");
             proptest::prop_assert!(at.windows(2).all(|pair| pair[0] < pair[1]), "{at:?}");
             proptest::prop_assert!(at.iter().all(|line| (1..=lines).contains(line)), "{at:?} in {lines} lines");
@@ -661,7 +712,7 @@ proptest::proptest! {
 
 #[test]
 fn the_lines_that_use_a_name_are_its_calls_and_type_uses_not_its_definition() {
-    let lines = |language, source: &str, names: &[&str]| use_lines(language, source.as_bytes(), names);
+    let lines = |language, source: &str, names: &[&str]| use_lines(language, source.as_bytes(), names, true);
     let rust = "struct Pool;\nimpl Pool {\n    fn acquire(&self) {}\n}\n// acquire\nfn f(p: Pool) {\n    p.acquire(); p.acquire();\n    let _ = \"acquire\";\n}\n";
     assert_eq!(lines(Language::Rust, rust, &["acquire"]), [7], "one line for two calls; no comment or string");
     assert_eq!(lines(Language::Rust, rust, &["Pool"]), [2, 6], "the impl and the parameter, not the struct");

@@ -10,14 +10,15 @@ use super::{DefinitionKind, Language, parse, text};
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
 /// once and in order, as [`extract`](super::extract) counts uses: a definition's own name is not a use, and the
 /// items inside a macro's braces (`cfg_rt! { .. }`) are read as items. For showing where a name
-/// is used; the index keeps only how often.
-pub fn use_lines(language: Language, source: &[u8], names: &[&str]) -> Vec<u32> {
+/// is used; the index keeps only how often. Method calls (`value.name()`) count only
+/// `with_method_calls`: they reach no free function of the name.
+pub fn use_lines(language: Language, source: &[u8], names: &[&str], with_method_calls: bool) -> Vec<u32> {
     let Some(tree) = parse(language, source, None) else { return Vec::new() };
     let mut lines = Vec::new();
     // Each tree with how deep in macro bodies it lies, as `read_macro_bodies` reads them.
     let mut trees = vec![(tree, 0)];
     while let Some((tree, depth)) = trees.pop() {
-        for body in use_lines_of_tree(language, &tree, source, names, &mut lines) {
+        for body in use_lines_of_tree(language, &tree, source, names, with_method_calls, &mut lines) {
             if depth < macros::MAX_MACRO_DEPTH
                 && let Some(inner) = body.parse(language, source)
             {
@@ -37,6 +38,7 @@ fn use_lines_of_tree(
     tree: &Tree,
     source: &[u8],
     names: &[&str],
+    with_method_calls: bool,
     lines: &mut Vec<u32>,
 ) -> Vec<MacroBody> {
     let query = &language.queries().combined;
@@ -54,6 +56,7 @@ fn use_lines_of_tree(
             match capture_names[capture.index as usize] {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
+                "reference.method" if !with_method_calls => {}
                 reference if reference.starts_with("reference.") => {
                     if names.contains(&text(node, source)) {
                         uses.push((node.id(), node.start_position().row as u32 + 1));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::DefinitionTable;
+use super::symbols::{Defined, DefinitionTable};
 use super::{Signal, package_of};
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
@@ -28,12 +28,17 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
     signal
 }
 
+/// The files a name links a use to, and its number of definitions among them.
+type Link = (Vec<usize>, f64);
+
 /// The use-definition graph: an edge from each file to the files defining what it uses
-/// (each edge also weighed back at half); and, for each file, how many other files use a
-/// name that it alone defines (a namesake elsewhere leaves it unclear whose a use is).
+/// (each edge also weighed back at half; a name a file only calls as a method links only to
+/// what a method call can reach); and, for each file, how many other files use a name that
+/// it alone defines (a namesake elsewhere leaves it unclear whose a use is).
 pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
-    // Each name's files and its number of definitions, worked out once per name.
-    let mut linked: FxHashMap<&str, Option<(Vec<usize>, f64)>> = FxHashMap::default();
+    // Each name's files and its number of definitions, worked out once per name and for
+    // whether it is called only as a method (then free functions of the name are not it).
+    let mut linked: FxHashMap<(&str, bool), Option<Link>> = FxHashMap::default();
     let mut graph = FileGraph::new(files.len());
     let mut users = vec![0; files.len()];
     // Each target's weight, and whether a name only it defines links to it.
@@ -41,17 +46,20 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
-        let used = file.symbols.references.iter().map(|(name, count)| (name.as_str(), f64::from(*count).sqrt()));
+        let used = file.symbols.references.iter().map(|(name, count)| {
+            (name.as_str(), f64::from(*count).sqrt(), file.symbols.calls_only_as_method(name, *count))
+        });
         let extended =
-            file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0));
-        for (name, weight) in used.chain(extended) {
-            let link = linked.entry(name).or_insert_with(|| {
-                let defining = table.get(name)?;
+            file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0, false));
+        for (name, weight, method_only) in used.chain(extended) {
+            let link = linked.entry((name, method_only)).or_insert_with(|| {
+                let defining: Vec<&Defined<'_>> =
+                    table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
                 let mut distinct: Vec<usize> = defining.iter().map(|defined| defined.file).collect();
                 distinct.sort_unstable();
                 distinct.dedup();
                 let definitions = f64::from(u32::try_from(defining.len()).unwrap_or(1));
-                (distinct.len() <= MAX_FANOUT).then_some((distinct, definitions))
+                (!distinct.is_empty() && distinct.len() <= MAX_FANOUT).then_some((distinct, definitions))
             });
             let Some((distinct, definitions)) = link else { continue };
             let sole = distinct.len() == 1;

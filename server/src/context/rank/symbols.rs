@@ -29,6 +29,8 @@ pub(super) struct Defined<'a> {
     /// The defining file's position in the files ranked.
     pub(super) file: usize,
     kind: DefinitionKind,
+    /// Whether a method call can reach it (see [`Definition::callable_as_method`](crate::context::extract::Definition::callable_as_method)).
+    pub(super) callable_as_method: bool,
     /// The type, trait, class or module it belongs to.
     container: Option<&'a str>,
     line: u32,
@@ -47,6 +49,7 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
             table.entry(definition.name.as_str()).or_default().push(Defined {
                 file: i,
                 kind: definition.kind,
+                callable_as_method: definition.callable_as_method(),
                 container: definition.container.as_deref(),
                 line: definition.line,
                 test: definition.test,

@@ -180,6 +180,40 @@ fn every_file_says_why_it_ranks_and_central_means_used() {
 }
 
 #[test]
+fn a_method_call_uses_no_free_function_of_its_name() {
+    let (_dir, index) = index(&[
+        // Free functions named like the methods of `Iterator` and `Result`, and an associated
+        // function without `self`: `.collect()` and `.ok()` can reach none of them.
+        ("src/gather.rs", "pub fn collect(parts: &[u8]) -> Vec<u8> { parts.to_vec() }\n"),
+        ("src/outcome.rs", "pub struct Outcome;\nimpl Outcome {\n    pub fn ok() -> Self { Outcome }\n}\n"),
+        ("src/a.rs", "fn a(v: Vec<u8>) -> Vec<u8> { v.into_iter().collect() }\n"),
+        ("src/b.rs", "fn b(v: Vec<u8>) -> Option<u8> { v.iter().copied().collect::<Vec<_>>(); \"1\".parse().ok() }\n"),
+        ("src/c.rs", "fn c(v: &[u8]) -> Option<()> { v.first().map(|_| ()).ok_or(()).ok() }\n"),
+        // A method with `self` is what a method call may reach.
+        ("src/sizes.rs", "pub struct Sizes;\nimpl Sizes {\n    pub fn total(&self) -> u32 { 0 }\n}\n"),
+        ("src/d.rs", "fn d(s: &crate::sizes::Sizes) -> u32 { s.total() }\n"),
+        ("src/e.rs", "fn e(s: &crate::sizes::Sizes) -> u32 { s.total() + 1 }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    let reasons = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
+    assert_eq!(reasons("src/gather.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert_eq!(reasons("src/outcome.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert!(reasons("src/sizes.rs").contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+
+    // A plain call of the free function is a use of it.
+    let (_dir, called) = self::index(&[
+        ("src/gather.rs", "pub fn collect(parts: &[u8]) -> Vec<u8> { parts.to_vec() }\n"),
+        ("src/a.rs", "fn a() -> Vec<u8> { crate::gather::collect(&[1]) }\n"),
+        ("src/b.rs", "fn b() -> Vec<u8> { collect(&[2]).into_iter().collect() }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&called, "Crash in `alone`");
+    let gather = ranked.iter().find(|r| r.path == "src/gather.rs").unwrap();
+    assert!(gather.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
