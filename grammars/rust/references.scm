@@ -6,8 +6,10 @@
 (call_expression function: (generic_function function: (scoped_identifier name: (identifier) @reference.call)))
 (macro_invocation macro: (identifier) @reference.call)
 (type_identifier) @reference.type
-(scoped_identifier path: (identifier) @reference.type)
-(scoped_type_identifier path: (identifier) @reference.type)
+; A path's first name (`sync` of `sync::Mutex`), but not the standard crates' (`std::mem`),
+; which a module of the workspace named `std` or `core` (tokio's `loom::std`) is not.
+(scoped_identifier path: (identifier) @reference.type (#not-any-of? @reference.type "std" "core" "alloc"))
+(scoped_type_identifier path: (identifier) @reference.type (#not-any-of? @reference.type "std" "core" "alloc"))
 (impl_item trait: (type_identifier) @relation.super)
 (impl_item trait: (scoped_type_identifier name: (type_identifier) @relation.super))
 ; A trait with arguments (`impl<'de> Deserialize<'de> for Saturating<T>`, `impl From<u8> for Port`).

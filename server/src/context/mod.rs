@@ -16,6 +16,7 @@ pub mod named;
 pub mod pack;
 mod parts;
 pub mod rank;
+mod std_names;
 pub mod terms;
 pub mod uses;
 pub mod walk;

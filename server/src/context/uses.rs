@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
+use super::std_names::StandardNames;
 
 /// A name the shown code reaches more definitions of than this says too little of which one
 /// is meant (the `write` of five `io::Write` implementations): the pack does not list it for
@@ -51,9 +52,12 @@ impl ShownUses {
         // Calls through a type (`Semaphore::new`), by the type's and the function's names.
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
         for (file, excerpt) in &shown {
+            // `Result` without a `use` of the crate's own is the standard library's.
+            let standard = StandardNames::of(file);
             let words: Option<HashSet<&str>> =
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
-            let shown = |word: &str| words.as_ref().is_none_or(|words| words.contains(word));
+            let shown =
+                |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_std(word);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
                 *used.entry(name).or_default() += count;
             }
@@ -266,6 +270,25 @@ mod tests {
         assert_eq!(
             listed(&files, &[("src/shown.rs", None)]),
             ["src/gather.rs:2 pub struct Bag", "src/gather.rs:5 pub fn weigh(&self) -> u32"]
+        );
+    }
+
+    #[test]
+    fn the_standard_librarys_names_list_nothing_the_workspace_defines_alike() {
+        let files = |shown: &'static str| {
+            [
+                ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+                ("src/lib.rs", "pub mod error;\npub mod shown;\n"),
+                ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
+                ("src/shown.rs", shown),
+            ]
+        };
+        let prelude = files("use crate::error::Failure;\n\nfn run() -> Result<(), Failure> {\n    Ok(())\n}\n");
+        assert_eq!(listed(&prelude, &[("src/shown.rs", None)]), ["src/error.rs:1 pub struct Failure"]);
+        let own = files("use crate::error::Result;\n\nfn run() -> Result<()> {\n    Ok(())\n}\n");
+        assert_eq!(
+            listed(&own, &[("src/shown.rs", None)]),
+            ["src/error.rs:2 pub type Result<T> = std::result::Result<T, Failure>"]
         );
     }
 

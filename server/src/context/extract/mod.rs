@@ -115,13 +115,14 @@ pub struct Definition {
 }
 
 impl Definition {
-    /// Whether a method call (`value.name()`) can reach it: not a free function, nor a Rust
-    /// associated function without a `self` receiver (`fn new() -> Self`).
+    /// Whether a method call (`value.name()`) can reach it: a method (not a Rust associated
+    /// function without a `self` receiver, `fn new() -> Self`) or a field, which may hold a
+    /// function in Java and TypeScript; not a free function, a module or a type.
     pub fn callable_as_method(&self) -> bool {
         match self.kind {
-            DefinitionKind::Function => false,
             DefinitionKind::Method => rust_receiver(&self.signature).unwrap_or(true),
-            _ => true,
+            DefinitionKind::Field => true,
+            _ => false,
         }
     }
 }

@@ -9,6 +9,7 @@ use super::symbols::{Defined, DefinitionTable};
 use super::{Signal, package_of};
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
+use crate::context::std_names::StandardNames;
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
@@ -46,12 +47,17 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
+        let standard = StandardNames::of(file);
         let used = file.symbols.references.iter().map(|(name, count)| {
             (name.as_str(), f64::from(*count).sqrt(), file.symbols.calls_only_as_method(name, *count))
         });
         let extended =
             file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0, false));
         for (name, weight, method_only) in used.chain(extended) {
+            // `Result` without a `use` of the crate's own is the standard library's.
+            if standard.means_std(name) {
+                continue;
+            }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
                 let defining: Vec<&Defined<'_>> =
                     table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();

@@ -214,6 +214,34 @@ fn a_method_call_uses_no_free_function_of_its_name() {
 }
 
 #[test]
+fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
+    let (_dir, index) = index(&[
+        // The crate's own `Result` and `mod std` (as tokio's `loom` has), and what uses them.
+        ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
+        ("src/loom/mod.rs", "mod std;\npub(crate) use self::std::cell;\n"),
+        ("src/a.rs", "use std::mem;\nfn a() -> Result<(), ()> { mem::drop(1); Ok(()) }\n"),
+        ("src/b.rs", "use std::io;\nfn b() -> io::Result<()> { std::mem::drop(2); Ok(()) }\n"),
+        ("src/c.rs", "use core::fmt;\nfn c(f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    let reasons = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
+    assert_eq!(reasons("src/error.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert_eq!(reasons("src/loom/mod.rs"), ["nothing in the issue points here"], "{ranked:?}");
+
+    // The crate's own, brought in by a `use` or reached by a path, are used.
+    let (_dir, own) = self::index(&[
+        ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
+        ("src/a.rs", "use crate::error::Result;\nfn a() -> Result<()> { Ok(()) }\n"),
+        ("src/b.rs", "fn b() -> crate::error::Result<()> { todo!() }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&own, "Crash in `alone`");
+    let error = ranked.iter().find(|r| r.path == "src/error.rs").unwrap();
+    assert!(error.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
