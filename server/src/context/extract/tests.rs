@@ -668,6 +668,19 @@ fn typescript_fixture() {
 }
 
 proptest::proptest! {
+    /// Any text as a signature is read for a `self` receiver without panicking, and a
+    /// receiver is found only in a Rust function's head.
+    #[test]
+    fn any_signature_is_read_for_a_receiver(
+        head in proptest::sample::select(vec!["fn f", "pub fn g<'a, F: Fn(u8) -> u8>", "void run", "fn", " fn h<", "fn é"]),
+        rest in proptest::prelude::any::<String>(),
+    ) {
+        let signature = format!("{head}{rest}");
+        if let Some(true) = rust_receiver(&signature) {
+            proptest::prop_assert!(signature.contains("fn ") && signature.contains("self"), "{signature}");
+        }
+    }
+
     /// Any source, however broken, is read without panicking into definitions that are
     /// in it: a name it holds, a line it has, a one-line signature of bounded length.
     #[test]
@@ -708,6 +721,16 @@ proptest::proptest! {
             proptest::prop_assert!(!at.is_empty() && at.len() <= *count as usize, "{name}: {at:?}, {count} uses");
             proptest::prop_assert!(at.windows(2).all(|pair| pair[0] < pair[1]), "{at:?}");
             proptest::prop_assert!(at.iter().all(|line| (1..=lines).contains(line)), "{at:?} in {lines} lines");
+            // Method calls are some of the uses, and leaving them out leaves some of the lines.
+            let methods = found.method_calls.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
+            proptest::prop_assert!(methods <= *count, "{name}: {methods} method calls of {count} uses");
+            let without = use_lines(language, source.as_bytes(), &[name.as_str()], false);
+            proptest::prop_assert!(without.iter().all(|line| at.contains(line)), "{without:?} not within {at:?}");
+        }
+        proptest::prop_assert!(found.method_calls.iter().all(|(name, _)| found.references.iter().any(|(n, _)| n == name)));
+        // Whatever a signature holds, what a method call can reach is told without panicking.
+        for definition in &found.definitions {
+            let _ = definition.callable_as_method();
         }
     }
 }
