@@ -76,6 +76,11 @@ impl<'a> StandardNames<'a> {
                 names.glob_elsewhere = true;
             }
             for (name, path) in rust_use_bindings(import) {
+                // `use tokio_stream::StreamExt as _;` brings a trait's methods in by its name.
+                let name = match name.as_str() {
+                    "_" => path.rsplit("::").next().unwrap_or_default().to_owned(),
+                    _ => name,
+                };
                 match is_std_path(&path) {
                     true => names.from_std.insert(name),
                     false => names.from_elsewhere.insert(name),
@@ -92,6 +97,15 @@ impl<'a> StandardNames<'a> {
             };
         }
         names
+    }
+
+    /// Whether the trait `name` is in scope in the file for its methods to be called: the file
+    /// defines it, binds it with a `use` (`as _` too), or may glob it in (any file outside Rust).
+    pub(crate) fn has_in_scope(&self, name: &str) -> bool {
+        self.file.language != Language::Rust
+            || self.glob_elsewhere
+            || self.from_elsewhere.contains(name)
+            || self.file.symbols.definitions.iter().any(|definition| definition.name == name)
     }
 
     /// Whether the file's uses of `name` mean the standard library's item: a Rust file that
@@ -148,5 +162,19 @@ mod tests {
         assert!(!StandardNames::of(&defined).means_std("Result"));
         let java = IndexedFile::from_source("A.java", Language::Java, b"class A { Result r; }");
         assert!(!StandardNames::of(&java).means_std("Result"));
+    }
+
+    #[test]
+    fn a_trait_is_in_scope_where_it_is_defined_bound_or_globbed() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let bound = file("use tokio_stream::StreamExt as _;\nuse crate::ext::{Gather, Pick as Choose};\n");
+        let names = StandardNames::of(&bound);
+        for name in ["StreamExt", "Gather", "Choose"] {
+            assert!(names.has_in_scope(name), "{name}");
+        }
+        assert!(!names.has_in_scope("Pick") && !names.has_in_scope("Other"));
+        assert!(StandardNames::of(&file("use crate::ext::*;\n")).has_in_scope("Other"));
+        assert!(!StandardNames::of(&file("use std::io::*;\n")).has_in_scope("Other"));
+        assert!(StandardNames::of(&file("pub trait Other {}\n")).has_in_scope("Other"));
     }
 }

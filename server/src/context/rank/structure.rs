@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable};
+use super::symbols::DefinitionTable;
 use super::{Signal, package_of};
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
@@ -29,12 +29,39 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
     signal
 }
 
-/// The files a name links a use to, and its number of definitions among them.
-type Link = (Vec<usize>, f64);
+/// A name's definitions, as the graph links a use of it.
+struct Link<'a> {
+    /// Each definition's file, with the trait it is declared in when it is a trait's method.
+    defining: Vec<(usize, Option<&'a str>)>,
+    /// The files, each once.
+    distinct: Vec<usize>,
+}
+
+impl Link<'_> {
+    /// The files a use links to, and the number of definitions among them: those a method
+    /// call reaches from a file with `in_scope` traits when `method_call`, else all.
+    fn targets(&self, method_call: bool, in_scope: impl Fn(&str) -> bool) -> (Vec<usize>, usize) {
+        if !method_call || self.defining.iter().all(|(_, declared_in)| declared_in.is_none()) {
+            return (self.distinct.clone(), self.defining.len());
+        }
+        let reached: Vec<usize> = self
+            .defining
+            .iter()
+            .filter(|(_, declared_in)| declared_in.is_none_or(&in_scope))
+            .map(|(file, _)| *file)
+            .collect();
+        let definitions = reached.len();
+        let mut distinct = reached;
+        distinct.sort_unstable();
+        distinct.dedup();
+        (distinct, definitions)
+    }
+}
 
 /// The use-definition graph: an edge from each file to the files defining what it uses
 /// (each edge also weighed back at half; a name a file only calls as a method links only to
-/// what a method call can reach); and, for each file, how many other files use a name that
+/// what a method call can reach, a trait's methods only where the trait is in scope); and,
+/// for each file, how many other files use a name that
 /// it alone defines (a namesake elsewhere leaves it unclear whose a use is).
 pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name and for
@@ -59,19 +86,28 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
                 continue;
             }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
-                let defining: Vec<&Defined<'_>> =
-                    table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
-                let mut distinct: Vec<usize> = defining.iter().map(|defined| defined.file).collect();
+                let defining: Vec<(usize, Option<&str>)> = table
+                    .get(name)?
+                    .iter()
+                    .filter(|defined| !method_only || defined.callable_as_method)
+                    .map(|defined| (defined.file, defined.trait_of))
+                    .collect();
+                let mut distinct: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
                 distinct.sort_unstable();
                 distinct.dedup();
-                let definitions = f64::from(u32::try_from(defining.len()).unwrap_or(1));
-                (!distinct.is_empty() && distinct.len() <= MAX_FANOUT).then_some((distinct, definitions))
+                Some(Link { defining, distinct })
             });
-            let Some((distinct, definitions)) = link else { continue };
+            let Some(link) = link else { continue };
+            // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
+            let (distinct, definitions) = link.targets(method_only, |name| standard.has_in_scope(name));
+            if distinct.is_empty() || distinct.len() > MAX_FANOUT {
+                continue;
+            }
             let sole = distinct.len() == 1;
+            let definitions = definitions as f64;
             for target in distinct {
-                let (total, solely) = targets.entry(*target).or_default();
-                *total += weight / *definitions;
+                let (total, solely) = targets.entry(target).or_default();
+                *total += weight / definitions;
                 *solely |= sole;
             }
         }

@@ -214,6 +214,21 @@ fn a_method_call_uses_no_free_function_of_its_name() {
 }
 
 #[test]
+fn a_traits_method_is_called_only_where_the_trait_is_in_scope() {
+    let (_dir, index) = index(&[
+        ("src/ext.rs", "pub trait Gather {\n    fn gather(&self) -> u8 { 0 }\n}\n"),
+        // Another type's `gather`, with no `use` of the trait: not the trait's.
+        ("src/a.rs", "fn a(v: &Bag) -> u8 { v.gather() }\n"),
+        ("src/b.rs", "use crate::ext::Gather;\nfn b(v: &u8) -> u8 { v.gather() }\n"),
+        ("src/c.rs", "use crate::ext::Gather as _;\nfn c(v: &u8) -> u8 { v.gather() }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    let ext = ranked.iter().find(|r| r.path == "src/ext.rs").unwrap();
+    assert!(ext.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+}
+
+#[test]
 fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
     let (_dir, index) = index(&[
         // The crate's own `Result` and `mod std` (as tokio's `loom` has), and what uses them.
