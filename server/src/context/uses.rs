@@ -51,9 +51,10 @@ impl ShownUses {
         let mut called_as_methods: HashMap<&str, u32> = HashMap::new();
         // Calls through a type (`Semaphore::new`), by the type's and the function's names.
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
-        for (file, excerpt) in &shown {
+        // What each shown file binds: the standard library's names, and the traits in scope.
+        let scopes: Vec<StandardNames> = shown.iter().map(|(file, _)| StandardNames::of(file)).collect();
+        for ((file, excerpt), standard) in shown.iter().zip(&scopes) {
             // `Result` without a `use` of the crate's own is the standard library's.
-            let standard = StandardNames::of(file);
             let words: Option<HashSet<&str>> =
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
             let shown =
@@ -91,7 +92,13 @@ impl ShownUses {
         let mut definitions = Vec::new();
         for (name, mut found) in defining {
             if called_as_methods.get(name).is_some_and(|methods| *methods >= used[name]) {
-                found.retain(|(_, definition)| definition.callable_as_method());
+                // A trait's method only where a shown file has the trait in scope.
+                found.retain(|(file, definition)| {
+                    definition.callable_as_method()
+                        && file
+                            .trait_declaring(definition)
+                            .is_none_or(|name| scopes.iter().any(|s| s.has_in_scope(name)))
+                });
             }
             let common = found.len() > MAX_WORKSPACE_DEFINITIONS;
             found.retain(|(file, _)| {
@@ -290,6 +297,22 @@ mod tests {
             listed(&own, &[("src/shown.rs", None)]),
             ["src/error.rs:2 pub type Result<T> = std::result::Result<T, Failure>"]
         );
+    }
+
+    #[test]
+    fn a_traits_method_is_listed_only_where_the_trait_is_in_scope() {
+        let files = |shown: &'static str| {
+            [
+                ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+                ("src/lib.rs", "pub mod ext;\npub mod shown;\n"),
+                ("src/ext.rs", "pub trait Gather {\n    fn gather(&self) -> u8 {\n        0\n    }\n}\n"),
+                ("src/shown.rs", shown),
+            ]
+        };
+        let unbound = files("use crate::ext;\n\nfn run(v: &Bag) -> u8 {\n    v.gather()\n}\n");
+        assert_eq!(listed(&unbound, &[("src/shown.rs", None)]), Vec::<String>::new());
+        let bound = files("use crate::ext::Gather;\n\nfn run(v: &u8) -> u8 {\n    v.gather()\n}\n");
+        assert_eq!(listed(&bound, &[("src/shown.rs", None)]), ["src/ext.rs:2 fn gather(&self) -> u8"]);
     }
 
     #[test]

@@ -68,6 +68,16 @@ pub struct IndexedFile {
 }
 
 impl IndexedFile {
+    /// The trait a Rust method of this file is declared in, when the file defines that trait
+    /// (`StreamExt` of its `map`): a method call reaches it only where the trait is in scope.
+    pub fn trait_declaring<'a>(&self, definition: &'a extract::Definition) -> Option<&'a str> {
+        let container = definition.container.as_deref()?;
+        let declared = self.language == Language::Rust
+            && definition.kind == extract::DefinitionKind::Method
+            && self.symbols.definitions.iter().any(|d| d.kind == extract::DefinitionKind::Trait && d.name == container);
+        declared.then_some(container)
+    }
+
     /// Indexes one file's content.
     pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
         let text = String::from_utf8_lossy(source);

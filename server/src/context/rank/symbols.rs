@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 use rustc_hash::FxHashMap;
 
 use super::{Signal, squash, stem};
+use crate::context::DefinitionKind;
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
-use crate::context::{DefinitionKind, Language};
 
 /// How much a definition of this kind says about its file: types most, members least.
 fn kind_weight(kind: DefinitionKind) -> f64 {
@@ -48,19 +48,12 @@ pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<Defined<'a>>>;
 pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
     let mut table: DefinitionTable<'a> = FxHashMap::default();
     for (i, file) in files.iter().enumerate() {
-        let rust = file.language == Language::Rust;
-        let is_trait =
-            |name: &str| file.symbols.definitions.iter().any(|d| d.kind == DefinitionKind::Trait && d.name == name);
         for definition in &file.symbols.definitions {
-            let trait_of = match (rust, definition.kind, definition.container.as_deref()) {
-                (true, DefinitionKind::Method, Some(container)) if is_trait(container) => Some(container),
-                _ => None,
-            };
             table.entry(definition.name.as_str()).or_default().push(Defined {
                 file: i,
                 kind: definition.kind,
                 callable_as_method: definition.callable_as_method(),
-                trait_of,
+                trait_of: file.trait_declaring(definition),
                 container: definition.container.as_deref(),
                 line: definition.line,
                 test: definition.test,
