@@ -233,6 +233,20 @@ mod tests {
         uses.definitions().iter().map(|d| format!("{}:{} {}", d.path, d.line, d.signature)).collect()
     }
 
+    /// What `src/shown.rs`, shown whole, is listed as using in a crate of two modules: `module`
+    /// (`gather` for `src/gather.rs`) with `source`, and `shown`.
+    fn listed_beside(module: &str, source: &str, shown: &str) -> Vec<String> {
+        let lib = format!("pub mod {module};\npub mod shown;\n");
+        let path = format!("src/{module}.rs");
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", lib.as_str()),
+            (path.as_str(), source),
+            ("src/shown.rs", shown),
+        ];
+        listed(&files, &[("src/shown.rs", None)])
+    }
+
     #[test]
     fn functions_and_types_are_listed_not_variants_associated_types_modules_or_macros() {
         let files = [
@@ -260,59 +274,35 @@ mod tests {
 
     #[test]
     fn a_method_call_lists_no_free_function_of_its_name() {
-        let files = [
-            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
-            ("src/lib.rs", "pub mod gather;\npub mod shown;\n"),
-            (
-                "src/gather.rs",
-                "pub fn collect(parts: &[u8]) -> Vec<u8> { parts.to_vec() }\npub struct Bag;\nimpl Bag {\n    \
-                 pub fn empty() -> Self { Bag }\n    pub fn weigh(&self) -> u32 { 0 }\n}\n",
-            ),
-            (
-                "src/shown.rs",
-                "use crate::gather::*;\n\nfn run(v: Vec<u8>, bag: Bag) -> u32 {\n    \
-                 let _: Vec<u8> = v.into_iter().collect();\n    let _ = Some(1).empty();\n    bag.weigh()\n}\n",
-            ),
-        ];
+        let gather = "pub fn collect(parts: &[u8]) -> Vec<u8> { parts.to_vec() }\npub struct Bag;\nimpl Bag {\n    \
+                      pub fn empty() -> Self { Bag }\n    pub fn weigh(&self) -> u32 { 0 }\n}\n";
+        let shown = "use crate::gather::*;\n\nfn run(v: Vec<u8>, bag: Bag) -> u32 {\n    \
+                     let _: Vec<u8> = v.into_iter().collect();\n    let _ = Some(1).empty();\n    bag.weigh()\n}\n";
         assert_eq!(
-            listed(&files, &[("src/shown.rs", None)]),
+            listed_beside("gather", gather, shown),
             ["src/gather.rs:2 pub struct Bag", "src/gather.rs:5 pub fn weigh(&self) -> u32"]
         );
     }
 
     #[test]
     fn the_standard_librarys_names_list_nothing_the_workspace_defines_alike() {
-        let files = |shown: &'static str| {
-            [
-                ("Cargo.toml", "[package]\nname = \"demo\"\n"),
-                ("src/lib.rs", "pub mod error;\npub mod shown;\n"),
-                ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
-                ("src/shown.rs", shown),
-            ]
-        };
-        let prelude = files("use crate::error::Failure;\n\nfn run() -> Result<(), Failure> {\n    Ok(())\n}\n");
-        assert_eq!(listed(&prelude, &[("src/shown.rs", None)]), ["src/error.rs:1 pub struct Failure"]);
-        let own = files("use crate::error::Result;\n\nfn run() -> Result<()> {\n    Ok(())\n}\n");
+        let error = "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n";
+        let prelude = "use crate::error::Failure;\n\nfn run() -> Result<(), Failure> {\n    Ok(())\n}\n";
+        assert_eq!(listed_beside("error", error, prelude), ["src/error.rs:1 pub struct Failure"]);
+        let own = "use crate::error::Result;\n\nfn run() -> Result<()> {\n    Ok(())\n}\n";
         assert_eq!(
-            listed(&own, &[("src/shown.rs", None)]),
+            listed_beside("error", error, own),
             ["src/error.rs:2 pub type Result<T> = std::result::Result<T, Failure>"]
         );
     }
 
     #[test]
     fn a_traits_method_is_listed_only_where_the_trait_is_in_scope() {
-        let files = |shown: &'static str| {
-            [
-                ("Cargo.toml", "[package]\nname = \"demo\"\n"),
-                ("src/lib.rs", "pub mod ext;\npub mod shown;\n"),
-                ("src/ext.rs", "pub trait Gather {\n    fn gather(&self) -> u8 {\n        0\n    }\n}\n"),
-                ("src/shown.rs", shown),
-            ]
-        };
-        let unbound = files("use crate::ext;\n\nfn run(v: &Bag) -> u8 {\n    v.gather()\n}\n");
-        assert_eq!(listed(&unbound, &[("src/shown.rs", None)]), Vec::<String>::new());
-        let bound = files("use crate::ext::Gather;\n\nfn run(v: &u8) -> u8 {\n    v.gather()\n}\n");
-        assert_eq!(listed(&bound, &[("src/shown.rs", None)]), ["src/ext.rs:2 fn gather(&self) -> u8"]);
+        let ext = "pub trait Gather {\n    fn gather(&self) -> u8 {\n        0\n    }\n}\n";
+        let unbound = "use crate::ext;\n\nfn run(v: &Bag) -> u8 {\n    v.gather()\n}\n";
+        assert_eq!(listed_beside("ext", ext, unbound), Vec::<String>::new());
+        let bound = "use crate::ext::Gather;\n\nfn run(v: &u8) -> u8 {\n    v.gather()\n}\n";
+        assert_eq!(listed_beside("ext", ext, bound), ["src/ext.rs:2 fn gather(&self) -> u8"]);
     }
 
     #[test]

@@ -449,6 +449,16 @@ mod tests {
         (dir, overlay)
     }
 
+    /// `find_symbol` of `name` through the standard tools, with the index ready.
+    fn find_symbol(overlay: &mut Overlay, index: &Index, name: &str) -> ToolOutcome {
+        Toolset::standard().execute(
+            overlay,
+            Some(index),
+            &mut Seen::default(),
+            &call("find_symbol", json!({"name": name})),
+        )
+    }
+
     fn call(name: &str, arguments: Value) -> ToolCall {
         ToolCall { id: "c".into(), name: name.into(), arguments, malformed: None }
     }
@@ -903,12 +913,7 @@ mod tests {
         let index = Index::build(dir.path(), None);
         let tools = Toolset::standard();
         let mut seen = Seen::default();
-        let found = tools.execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "join_next"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "join_next");
         assert_eq!(
             found.output,
             "`join_next` is defined at:\nsrc/set.rs:3: pub fn join_next(&self) (of `JoinSet`)\nused in:\nsrc/user.rs (2 uses)\n      1: fn f(s: JoinSet) { s.join_next(); s.join_next(); }  [in `f`]\n"
@@ -919,19 +924,9 @@ mod tests {
             &mut Seen::default(),
             &call("write_file", json!({"path": "src/new.rs", "content": "pub fn try_join_next() {}\n"})),
         );
-        let staged = tools.execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "try_join_next"})),
-        );
+        let staged = find_symbol(&mut overlay, &index, "try_join_next");
         assert!(staged.output.starts_with("`try_join_next` is defined at:\nsrc/new.rs:1:"), "{}", staged.output);
-        let missing = tools.execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "nothing"})),
-        );
+        let missing = find_symbol(&mut overlay, &index, "nothing");
         assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
         let without = tools.execute(&mut overlay, None, &mut seen, &call("find_symbol", json!({"name": "JoinSet"})));
         assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
@@ -948,12 +943,7 @@ mod tests {
             ("src/other.rs", "fn g(v: Vec<u8>) -> Vec<u8> {\n    v.into_iter().collect()\n}\n"),
         ]);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard().execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "collect"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "collect");
         assert_eq!(
             found.output,
             "`collect` is defined at:\nsrc/gather.rs:1: pub fn collect(parts: &[u8]) -> Vec<u8>\nused in:\nsrc/user.rs (1 use)\n      3: collect(&w)  [in `f`]\n"
@@ -1017,9 +1007,7 @@ mod tests {
             ),
         ]);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard()
-            .execute(&mut overlay, Some(&index), &mut Seen::default(), &call("find_symbol", json!({"name": "enter"})))
-            .output;
+        let found = find_symbol(&mut overlay, &index, "enter").output;
         assert!(
             found.ends_with("used in:\nsrc/runtime.rs (1 use)\n      5: enter();  [in `Runtime::block_on`]\n"),
             "{found}"
@@ -1034,12 +1022,7 @@ mod tests {
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
         let (dir, mut overlay) = overlay(&files);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard().execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "drain"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "drain");
         assert_eq!(
             found.output.lines().filter(|line| line.ends_with(": drain();  [in `f`]")).count(),
             60,
@@ -1060,12 +1043,7 @@ mod tests {
             ("tests/fill.rs", "fn fill() {}\n"),
         ]);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard().execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "fill"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "fill");
         assert!(
             found.output.starts_with(
                 "`fill` is defined at:\nsrc/mocks.rs:1: pub fn fill() (test code, in `pool::mocks`)\nsrc/pool.rs:1: pub fn fill() (in `pool::pool`)\n\
@@ -1086,14 +1064,7 @@ mod tests {
             ("packages/app/src/main.ts", "import { Store } from \"@demo/core\";\nnew Store().dispatch(\"go\");\n"),
         ]);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard()
-            .execute(
-                &mut overlay,
-                Some(&index),
-                &mut Seen::default(),
-                &call("find_symbol", json!({"name": "Store.dispatch"})),
-            )
-            .output;
+        let found = find_symbol(&mut overlay, &index, "Store.dispatch").output;
         assert!(
             found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (of `Store`, package `@demo/core`)\n"),
             "{found}"
@@ -1107,12 +1078,7 @@ mod tests {
             "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\npub fn new() {}\n",
         )]);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard().execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "new"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "new");
         assert!(
             found.output.starts_with("`new` is defined at:\nsrc/pool.rs:3: pub fn new() -> Self (of `Pool`)\nsrc/pool.rs:7: pub fn new() -> Self (of `Cache`)\nsrc/pool.rs:9: pub fn new()\n"),
             "{}",
@@ -1171,12 +1137,7 @@ mod tests {
         // Arguments and type arguments say nothing of where a name is defined.
         let generic = find(&mut overlay, "Store<T>::dispatch(&self)");
         assert!(generic.contains("src/store.rs:3:") && !generic.contains("queue.rs"), "{generic}");
-        let empty = tools.execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": ":: ()"})),
-        );
+        let empty = find_symbol(&mut overlay, &index, ":: ()");
         assert!(!empty.ok && empty.output.contains("holds no name"), "{}", empty.output);
     }
 
@@ -1187,12 +1148,7 @@ mod tests {
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
         let (dir, mut overlay) = overlay(&files);
         let index = Index::build(dir.path(), None);
-        let found = Toolset::standard().execute(
-            &mut overlay,
-            Some(&index),
-            &mut Seen::default(),
-            &call("find_symbol", json!({"name": "new"})),
-        );
+        let found = find_symbol(&mut overlay, &index, "new");
         assert_eq!(found.output.lines().filter(|line| line.contains(": pub fn new()")).count(), 40);
         assert!(found.output.contains("[5 more definitions; qualify the name"), "{}", found.output);
     }

@@ -250,9 +250,6 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     // A method call (`value.name()`) is no use of a free function or of an associated
     // function without `self` (`.collect()` of a `fn collect`).
     let with_method_calls = definitions.is_empty() || definitions.iter().any(|(_, d)| d.callable_as_method());
-    let count_of = |counts: &[(String, u32)], name: &str| {
-        counts.binary_search_by(|(n, _)| n.as_str().cmp(name)).map_or(0, |at| counts[at].1)
-    };
     let mut users: Vec<(&IndexedFile, u32)> = current
         .iter()
         .filter_map(|file| {
@@ -260,10 +257,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             let count: u32 = names
                 .iter()
                 .map(|name| {
-                    let uses = count_of(&symbols.references, name);
+                    let uses = symbols.uses_of(name);
                     match with_method_calls {
                         true => uses,
-                        false => uses.saturating_sub(count_of(&symbols.method_calls, name)),
+                        false => uses.saturating_sub(symbols.method_calls_of(name)),
                     }
                 })
                 .sum();

@@ -216,14 +216,28 @@ pub struct FileSymbols {
 }
 
 impl FileSymbols {
+    /// How often the file uses `name` (see [`FileSymbols::references`]).
+    pub fn uses_of(&self, name: &str) -> u32 {
+        count_of(&self.references, name)
+    }
+
+    /// How often the file calls `name` as a method (see [`FileSymbols::method_calls`]).
+    pub fn method_calls_of(&self, name: &str) -> u32 {
+        count_of(&self.method_calls, name)
+    }
+
     /// Whether the file calls `name` only as a method (`value.name()`), every one of its
     /// `uses`: then no free function of that name is what it uses (`.collect()` is no use of
     /// a `fn collect`).
     pub fn calls_only_as_method(&self, name: &str, uses: u32) -> bool {
-        self.method_calls
-            .binary_search_by(|(called, _)| called.as_str().cmp(name))
-            .is_ok_and(|at| self.method_calls[at].1 >= uses)
+        let calls = self.method_calls_of(name);
+        calls > 0 && calls >= uses
     }
+}
+
+/// The count of `name` in a list of counts sorted by name; 0 when it is not there.
+fn count_of(counts: &[(String, u32)], name: &str) -> u32 {
+    counts.binary_search_by(|(counted, _)| counted.as_str().cmp(name)).map_or(0, |at| counts[at].1)
 }
 
 thread_local! {

@@ -20,9 +20,8 @@ struct Reading<'s> {
     symbols: FileSymbols,
     /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
     /// and the definition's match may come before or after the reference's.
-    uses: Vec<(usize, &'s str)>,
-    /// The nodes of `uses` that are method calls (`value.name()`).
-    method_uses: HashSet<usize>,
+    /// Each with whether it is a method call (`value.name()`).
+    uses: Vec<(usize, &'s str, bool)>,
     defined_names: HashSet<usize>,
     typed_calls: HashMap<(&'s str, &'s str), u32>,
     /// Each variable's, parameter's and field's declared type (`None` when a name is declared
@@ -35,13 +34,12 @@ struct Reading<'s> {
 impl Reading<'_> {
     /// What was read, owned, and the macro bodies at the stretch's item level.
     fn done(self) -> (Found, Vec<MacroBody>) {
-        let Reading { mut symbols, uses, method_uses, defined_names, typed_calls, declared, receiver_calls, macros } =
-            self;
+        let Reading { mut symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = self;
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
-        for (node, name) in uses.into_iter().filter(|(node, _)| !defined_names.contains(node)) {
+        for (_, name, method_call) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
             *counts.entry(name).or_default() += 1;
-            if method_uses.contains(&node) {
+            if method_call {
                 *method_counts.entry(name).or_default() += 1;
             }
         }
@@ -98,8 +96,7 @@ pub(super) fn read_stretches(
         let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
             continue;
         };
-        let Reading { symbols, uses, method_uses, defined_names, typed_calls, declared, receiver_calls, macros } =
-            stretch;
+        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = stretch;
         let mut name = None;
         let mut definition = None;
         let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
@@ -127,11 +124,8 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
-                "reference.method" => {
-                    uses.push((node.id(), text(node, source)));
-                    method_uses.insert(node.id());
-                }
-                reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source))),
+                "reference.method" => uses.push((node.id(), text(node, source), true)),
+                reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
                         definition = Some((kind, node));

@@ -1,6 +1,7 @@
 //! Signals from the code's structure: types extending a named type, the reference graph and
 //! its rank, the package of a hit, and the module file declaring a hit.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
@@ -35,14 +36,24 @@ struct Link<'a> {
     defining: Vec<(usize, Option<&'a str>)>,
     /// The files, each once.
     distinct: Vec<usize>,
+    /// Whether any definition is a trait's method, which a method call may not reach.
+    in_traits: bool,
 }
 
-impl Link<'_> {
+impl<'a> Link<'a> {
+    fn new(defining: Vec<(usize, Option<&'a str>)>) -> Self {
+        let mut distinct: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let in_traits = defining.iter().any(|(_, declared_in)| declared_in.is_some());
+        Self { defining, distinct, in_traits }
+    }
+
     /// The files a use links to, and the number of definitions among them: those a method
     /// call reaches from a file with `in_scope` traits when `method_call`, else all.
-    fn targets(&self, method_call: bool, in_scope: impl Fn(&str) -> bool) -> (Vec<usize>, usize) {
-        if !method_call || self.defining.iter().all(|(_, declared_in)| declared_in.is_none()) {
-            return (self.distinct.clone(), self.defining.len());
+    fn targets(&self, method_call: bool, in_scope: impl Fn(&str) -> bool) -> (Cow<'_, [usize]>, usize) {
+        if !method_call || !self.in_traits {
+            return (Cow::Borrowed(&self.distinct), self.defining.len());
         }
         let reached: Vec<usize> = self
             .defining
@@ -54,15 +65,15 @@ impl Link<'_> {
         let mut distinct = reached;
         distinct.sort_unstable();
         distinct.dedup();
-        (distinct, definitions)
+        (Cow::Owned(distinct), definitions)
     }
 }
 
 /// The use-definition graph: an edge from each file to the files defining what it uses
 /// (each edge also weighed back at half; a name a file only calls as a method links only to
 /// what a method call can reach, a trait's methods only where the trait is in scope); and,
-/// for each file, how many other files use a name that
-/// it alone defines (a namesake elsewhere leaves it unclear whose a use is).
+/// for each file, how many other files use a name that it alone defines (a namesake
+/// elsewhere leaves it unclear whose a use is).
 pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
@@ -86,16 +97,13 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
                 continue;
             }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
-                let defining: Vec<(usize, Option<&str>)> = table
+                let defining = table
                     .get(name)?
                     .iter()
                     .filter(|defined| !method_only || defined.callable_as_method)
                     .map(|defined| (defined.file, defined.trait_of))
                     .collect();
-                let mut distinct: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
-                distinct.sort_unstable();
-                distinct.dedup();
-                Some(Link { defining, distinct })
+                Some(Link::new(defining))
             });
             let Some(link) = link else { continue };
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
@@ -105,7 +113,7 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
             }
             let sole = distinct.len() == 1;
             let definitions = definitions as f64;
-            for target in distinct {
+            for &target in distinct.iter() {
                 let (total, solely) = targets.entry(target).or_default();
                 *total += weight / definitions;
                 *solely |= sole;

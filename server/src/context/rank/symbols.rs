@@ -48,12 +48,15 @@ pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<Defined<'a>>>;
 pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable<'a> {
     let mut table: DefinitionTable<'a> = FxHashMap::default();
     for (i, file) in files.iter().enumerate() {
+        // Only a file that defines a trait declares methods in one (a cheap test first: the
+        // table is built for every ranking).
+        let defines_traits = file.symbols.definitions.iter().any(|d| d.kind == DefinitionKind::Trait);
         for definition in &file.symbols.definitions {
             table.entry(definition.name.as_str()).or_default().push(Defined {
                 file: i,
                 kind: definition.kind,
                 callable_as_method: definition.callable_as_method(),
-                trait_of: file.trait_declaring(definition),
+                trait_of: if defines_traits { file.trait_declaring(definition) } else { None },
                 container: definition.container.as_deref(),
                 line: definition.line,
                 test: definition.test,

@@ -10,6 +10,11 @@ fn order(ranked: &[RankedFile]) -> Vec<&str> {
     ranked.iter().map(|r| r.path.as_str()).collect()
 }
 
+/// The reasons of the ranked file at `path`.
+fn reasons_of<'a>(ranked: &'a [RankedFile], path: &str) -> &'a [String] {
+    &ranked.iter().find(|r| r.path == path).unwrap_or_else(|| panic!("{path} is not ranked: {ranked:?}")).reasons
+}
+
 #[test]
 fn the_file_defining_a_named_type_comes_first_with_its_reason() {
     let (_dir, index) = index(&[
@@ -196,10 +201,12 @@ fn a_method_call_uses_no_free_function_of_its_name() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
-    let reasons = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
-    assert_eq!(reasons("src/gather.rs"), ["nothing in the issue points here"], "{ranked:?}");
-    assert_eq!(reasons("src/outcome.rs"), ["nothing in the issue points here"], "{ranked:?}");
-    assert!(reasons("src/sizes.rs").contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+    assert_eq!(reasons_of(&ranked, "src/gather.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert_eq!(reasons_of(&ranked, "src/outcome.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert!(
+        reasons_of(&ranked, "src/sizes.rs").contains(&"central: 2 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
 
     // A plain call of the free function is a use of it.
     let (_dir, called) = self::index(&[
@@ -209,8 +216,10 @@ fn a_method_call_uses_no_free_function_of_its_name() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&called, "Crash in `alone`");
-    let gather = ranked.iter().find(|r| r.path == "src/gather.rs").unwrap();
-    assert!(gather.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+    assert!(
+        reasons_of(&ranked, "src/gather.rs").contains(&"central: 2 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
 }
 
 #[test]
@@ -224,8 +233,10 @@ fn a_traits_method_is_called_only_where_the_trait_is_in_scope() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
-    let ext = ranked.iter().find(|r| r.path == "src/ext.rs").unwrap();
-    assert!(ext.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+    assert!(
+        reasons_of(&ranked, "src/ext.rs").contains(&"central: 2 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
 }
 
 #[test]
@@ -240,9 +251,8 @@ fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
-    let reasons = |path: &str| ranked.iter().find(|r| r.path == path).unwrap().reasons.clone();
-    assert_eq!(reasons("src/error.rs"), ["nothing in the issue points here"], "{ranked:?}");
-    assert_eq!(reasons("src/loom/mod.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert_eq!(reasons_of(&ranked, "src/error.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    assert_eq!(reasons_of(&ranked, "src/loom/mod.rs"), ["nothing in the issue points here"], "{ranked:?}");
 
     // The crate's own, brought in by a `use` or reached by a path, are used.
     let (_dir, own) = self::index(&[
@@ -252,8 +262,10 @@ fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&own, "Crash in `alone`");
-    let error = ranked.iter().find(|r| r.path == "src/error.rs").unwrap();
-    assert!(error.reasons.contains(&"central: 2 files use names only it defines".to_owned()), "{ranked:?}");
+    assert!(
+        reasons_of(&ranked, "src/error.rs").contains(&"central: 2 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
 }
 
 #[test]
