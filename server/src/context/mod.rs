@@ -29,3 +29,4 @@ pub use live::LiveIndex;
 pub use named::{NamedFile, named_files, named_files_reading};
 pub use pack::{ContextPack, build_pack, estimate_tokens};
 pub use rank::{RankedFile, rank};
+pub(crate) use std_names::StandardNames;

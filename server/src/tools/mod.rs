@@ -951,6 +951,40 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_the_standard_librarys_names_and_traits_out_of_scope() {
+        let (dir, mut overlay) = overlay(&[
+            ("src/error.rs", "pub struct Error;\npub type Result<T> = std::result::Result<T, Error>;\n"),
+            ("src/own.rs", "use crate::error::Result;\nfn f() -> Result<()> {\n    Ok(())\n}\n"),
+            ("src/prelude.rs", "fn g() -> Result<(), String> {\n    Ok(())\n}\n"),
+            ("src/io.rs", "use std::io::Result;\nfn h() -> Result<()> {\n    Ok(())\n}\n"),
+            ("src/ext.rs", "pub trait Gather {\n    fn gather(&self) -> u8;\n}\n"),
+            ("src/bound.rs", "use crate::ext::Gather;\nfn k(x: &dyn Gather) -> u8 {\n    x.gather()\n}\n"),
+            ("src/unbound.rs", "fn m(v: &other::Bag) -> u8 {\n    v.gather()\n}\n"),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let result = find_symbol(&mut overlay, &index, "Result");
+        assert!(
+            result.output.contains("src/own.rs (1 use)\n      2: fn f() -> Result<()> {  [in `f`]\n"),
+            "{}",
+            result.output
+        );
+        assert!(!result.output.contains("src/prelude.rs") && !result.output.contains("src/io.rs"), "{}", result.output);
+        let gather = find_symbol(&mut overlay, &index, "gather");
+        assert!(
+            gather.output.ends_with("used in:\nsrc/bound.rs (1 use)\n      3: x.gather()  [in `k`]\n"),
+            "{}",
+            gather.output
+        );
+        // A name the workspace does not define: every use is shown.
+        let ok = find_symbol(&mut overlay, &index, "Ok");
+        assert!(
+            ok.output.contains("src/prelude.rs (1 use)") && ok.output.contains("src/io.rs (1 use)"),
+            "{}",
+            ok.output
+        );
+    }
+
+    #[test]
     fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
         let callers: String =
             (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();

@@ -9,7 +9,7 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
-use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language};
+use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language, StandardNames};
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -247,27 +247,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     }
     names.sort_unstable();
     names.dedup();
-    // A method call (`value.name()`) is no use of a free function or of an associated
-    // function without `self` (`.collect()` of a `fn collect`).
-    let with_method_calls = definitions.is_empty() || definitions.iter().any(|(_, d)| d.callable_as_method());
-    let mut users: Vec<(&IndexedFile, u32)> = current
+    let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let symbols = &file.symbols;
-            let count: u32 = names
-                .iter()
-                .map(|name| {
-                    let uses = symbols.uses_of(name);
-                    match with_method_calls {
-                        true => uses,
-                        false => uses.saturating_sub(symbols.method_calls_of(name)),
-                    }
-                })
-                .sum();
-            (count > 0).then_some((*file, count))
+            let user = User::of(file, &names, &definitions);
+            (user.count > 0).then_some(user)
         })
         .collect();
-    users.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.path.cmp(&b.0.path)));
+    users.sort_by(|a, b| b.count.cmp(&a.count).then(a.file.path.cmp(&b.file.path)));
 
     let mut output = String::new();
     if definitions.is_empty() {
@@ -311,10 +298,10 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .expect("writing to a String cannot fail");
         // The lines of the uses, from the code as the run sees it, while there is room for them.
         let mut lines_left = MAX_USE_LINES;
-        for (file, count) in users.iter().take(MAX_SYMBOL_RESULTS) {
+        for User { file, count, names, with_method_calls } in users.iter().take(MAX_SYMBOL_RESULTS) {
             let _ = writeln!(output, "{} ({count} use{})", file.path, if *count == 1 { "" } else { "s" });
             if lines_left > 0 {
-                lines_left -= write_use_lines(&mut output, overlay, file, &names, with_method_calls, lines_left);
+                lines_left -= write_use_lines(&mut output, overlay, file, names, *with_method_calls, lines_left);
             }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
@@ -322,6 +309,52 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     Ok(ToolOutcome::ok(output, false))
+}
+
+/// A file that uses the names `find_symbol` looks up, as far as its uses can reach the
+/// workspace's definitions of them (the rules the ranking's reference graph follows).
+struct User<'a> {
+    file: &'a IndexedFile,
+    /// Its uses of the names that reach a definition.
+    count: u32,
+    /// The names whose uses count: not those that mean the standard library's items here.
+    names: Vec<&'a str>,
+    /// Whether its method calls (`value.name()`) of the names reach a definition.
+    with_method_calls: bool,
+}
+
+impl<'a> User<'a> {
+    /// How `file` uses `names`, whose workspace definitions are `definitions` (none when the
+    /// workspace defines no such name, and then every use counts). A name the file takes from
+    /// the standard library (the prelude's `Result`, `Error` of `use std::error::Error`) is no
+    /// use of the workspace's namesake; a method call reaches neither a free function nor an
+    /// associated function without `self`, and a trait's method only where the trait is in scope.
+    fn of(file: &'a IndexedFile, names: &[&'a str], definitions: &[(&IndexedFile, &Definition)]) -> Self {
+        let standard = StandardNames::of(file);
+        let mut user = Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty() };
+        for &name in names {
+            let uses = file.symbols.uses_of(name);
+            if uses == 0 || (!definitions.is_empty() && standard.means_std(name)) {
+                continue;
+            }
+            let method_calls_reach = definitions.is_empty()
+                || definitions.iter().any(|(defining, definition)| {
+                    definition.name == name
+                        && definition.callable_as_method()
+                        && defining.trait_declaring(definition).is_none_or(|name| standard.has_in_scope(name))
+                });
+            let count = match method_calls_reach {
+                true => uses,
+                false => uses.saturating_sub(file.symbols.method_calls_of(name)),
+            };
+            if count > 0 {
+                user.count += count;
+                user.names.push(name);
+                user.with_method_calls |= method_calls_reach;
+            }
+        }
+        user
+    }
 }
 
 /// Writes the lines of `file` that use any of `names`, as `  line: text [in `caller`]`, at
