@@ -1,5 +1,6 @@
 //! The repository map: the files ranked after those shown, each with the signatures of its
-//! most relevant definitions, and the definitions the shown files use from elsewhere.
+//! most relevant definitions while they fit, then by their paths alone; and the definitions
+//! the shown files use from elsewhere.
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -14,7 +15,7 @@ use crate::context::rank::RankedFile;
 use crate::context::uses::{ShownUses, UsedDefinition};
 
 /// Files of the map at most.
-const MAP_FILES: usize = 40;
+const MAP_FILES: usize = 60;
 /// Signatures per file in the map, unless the issue names or the shown code uses more of them.
 const SIGNATURES_PER_FILE: usize = 12;
 /// Signatures per file in the map at most: those the issue names or the shown code uses.
@@ -22,6 +23,9 @@ const MAX_SIGNATURES_PER_FILE: usize = 20;
 
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
+
+/// The map's budget divided by this is kept for the ranked files listed by their paths alone.
+const PATHS_ONLY_SHARE_DIVISOR: usize = 10;
 
 /// Said of a file in the map only for what the files shown use from it.
 const USED_NOTE: &str = " [used by the files shown]";
@@ -31,7 +35,9 @@ const USED_SHARE_DIVISOR: usize = 2;
 
 /// The repository map within `budget` characters, and the files it lists: the named files not
 /// `shown`, the `ranked` files after those shown in full, and the definitions the shown code
-/// `uses` in files these leave out, for which up to half of the room is kept.
+/// `uses` in files these leave out, for which up to half of the room is kept. The ranked
+/// files whose signatures no longer fit follow by their paths alone, in a share of the room
+/// kept for them: the model still learns where to look.
 pub(super) fn repository_map(
     index: &Index,
     ranked: &[RankedFile],
@@ -48,35 +54,69 @@ pub(super) fn repository_map(
             mapped_files.push(path.clone());
         }
     }
+    let with_signatures = budget - budget / PATHS_ONLY_SHARE_DIVISOR;
     let candidates: Vec<&RankedFile> =
         ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES).collect();
-    for file in candidates {
+    // The first of the candidates whose signatures do not fit, if one does not.
+    let mut paths_from = candidates.len();
+    for (i, file) in candidates.iter().enumerate() {
         let Some(entry) = index.file(&file.path) else { continue };
         let shown_lines = shown.in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
         let mut block = map_entry(entry, map_label(index, entry).as_deref(), mentioned, uses, shown_lines);
-        if let Some(marker) = &entry.generated {
-            block.insert_str(block.find('\n').unwrap_or(block.len()), &generated_note(marker));
-        }
-        if shown.unreadable.contains(file.path.as_str()) {
-            // The model would otherwise ask for it in vain.
-            block.insert_str(block.find('\n').unwrap_or(block.len()), UNREADABLE_NOTE);
-        }
+        block.insert_str(block.find('\n').unwrap_or(block.len()), &notes(entry, shown));
         // Room for the signatures of what the shown code uses from the files the map would
         // not list, were this one listed: its own come first in its entry.
         let listed = |path: &str| shown.holds(path) || path == file.path || mapped_files.iter().any(|f| f == path);
-        let reserved = used_entries(index, uses, listed, budget / USED_SHARE_DIVISOR).0.len();
-        if map.len() + block.len() + reserved > budget {
+        let reserved = used_entries(index, uses, listed, with_signatures / USED_SHARE_DIVISOR).0.len();
+        if map.len() + block.len() + reserved > with_signatures {
+            paths_from = i;
             break;
         }
         map.push_str(&block);
         mapped_files.push(file.path.clone());
     }
-    let room = budget.saturating_sub(map.len());
+    // The file that did not fit and those after it, by their paths, in their share of the room.
+    let mut paths: Vec<(&str, String)> = Vec::new();
+    let mut paths_len = 0;
+    for file in &candidates[paths_from..] {
+        let Some(entry) = index.file(&file.path) else { continue };
+        let line = path_entry(entry, &notes(entry, shown));
+        if paths_len + line.len() > budget - with_signatures {
+            break;
+        }
+        paths_len += line.len();
+        paths.push((&file.path, line));
+    }
+    let room = budget.saturating_sub(map.len() + paths_len);
     let (used, used_files) =
         used_entries(index, uses, |path| shown.holds(path) || mapped_files.iter().any(|f| f == path), room);
+    // A file the shown code uses is listed with the signatures it uses instead.
+    for (path, line) in paths.into_iter().filter(|(path, _)| !used_files.iter().any(|used| used == path)) {
+        map.push_str(&line);
+        mapped_files.push(path.to_owned());
+    }
     map.push_str(&used);
     mapped_files.extend(used_files);
     (map, mapped_files)
+}
+
+/// A file of the map by its path alone, with its length and `notes`: one of those ranked
+/// after the files whose signatures fill the map's room.
+fn path_entry(file: &IndexedFile, notes: &str) -> String {
+    match file.lines {
+        1 => format!("{}{notes} [1 line]\n", file.path),
+        lines => format!("{}{notes} [{lines} lines]\n", file.path),
+    }
+}
+
+/// What the map says of a file after its path: that it is generated, or cannot be read.
+fn notes(file: &IndexedFile, shown: &Shown<'_>) -> String {
+    let mut notes = file.generated.as_deref().map(generated_note).unwrap_or_default();
+    if shown.unreadable.contains(file.path.as_str()) {
+        // The model would otherwise ask for it in vain.
+        notes.push_str(UNREADABLE_NOTE);
+    }
+    notes
 }
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo

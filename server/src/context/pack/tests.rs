@@ -557,6 +557,33 @@ fn what_the_shown_code_uses_from_a_ranked_file_the_map_has_no_room_for_is_listed
 }
 
 #[test]
+fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_paths() {
+    // Thirty files the word points at alike, each too large for many to be shown.
+    let files: Vec<(String, String)> = (0..30)
+        .map(|n| (format!("src/widget_{n:02}.rs"), format!("// widget {n}\n{}", numbered_functions(12))))
+        .collect();
+    let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+    let (dir, index) = workspace(&files);
+    let pack = pack_for(&dir, &index, "the widget breaks", 2_000);
+    let map = &pack.text[..pack.text.find("\n## The most").expect("files are shown")];
+    let with_signatures: Vec<&str> = pack.mapped_files.iter().map(|path| map_entry_of(&pack, path)).collect();
+    let by_path = with_signatures.iter().filter(|entry| entry.ends_with(" [61 lines]\n") && entry.lines().count() == 1);
+    let (paths_only, signatures) =
+        (by_path.count(), with_signatures.iter().filter(|entry| entry.contains(": pub fn")).count());
+    assert!(signatures >= 1 && paths_only >= 5, "{signatures} with signatures, {paths_only} by path: {map}");
+    // The files listed by their paths follow those with signatures, and nothing is mapped twice.
+    let last_signature = map.rfind(": pub fn").expect("signatures");
+    let first_path_only = map.find(" [61 lines]\n").expect("paths");
+    assert!(last_signature < first_path_only, "{map}");
+    let mut mapped = pack.mapped_files.clone();
+    mapped.sort();
+    mapped.dedup();
+    assert_eq!(mapped.len(), pack.mapped_files.len());
+    assert!(pack.full_files.len() + pack.mapped_files.len() < 30, "the room runs out first: {}", pack.text);
+    assert!(pack.tokens <= 2_000);
+}
+
+#[test]
 fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
     // Ranked past the map's reach.
     let pack = parking_semaphore_pack(usize::MAX);
