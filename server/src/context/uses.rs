@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
-use super::std_names::StandardNames;
+use super::outside_names::OutsideNames;
 
 /// A name the shown code reaches more definitions of than this says too little of which one
 /// is meant (the `write` of five `io::Write` implementations): the pack does not list it for
@@ -51,14 +51,16 @@ impl ShownUses {
         let mut called_as_methods: HashMap<&str, u32> = HashMap::new();
         // Calls through a type (`Semaphore::new`), by the type's and the function's names.
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
-        // What each shown file binds: the standard library's names, and the traits in scope.
-        let scopes: Vec<StandardNames> = shown.iter().map(|(file, _)| StandardNames::of(file)).collect();
+        // What each shown file binds: names from outside the workspace, and the traits in scope.
+        let external = |name: &str| index.is_external_crate(name);
+        let scopes: Vec<OutsideNames> = shown.iter().map(|(file, _)| OutsideNames::of(file, &external)).collect();
         for ((file, excerpt), standard) in shown.iter().zip(&scopes) {
-            // `Result` without a `use` of the crate's own is the standard library's.
+            // `Result` without a `use` of the crate's own is the standard library's, and
+            // `Result` of `use anyhow::Result` anyhow's.
             let words: Option<HashSet<&str>> =
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
             let shown =
-                |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_std(word);
+                |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_outside(word);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
                 *used.entry(name).or_default() += count;
             }

@@ -951,8 +951,10 @@ mod tests {
     }
 
     #[test]
-    fn find_symbol_leaves_out_the_standard_librarys_names_and_traits_out_of_scope() {
+    fn find_symbol_leaves_out_names_from_outside_the_workspace_and_traits_out_of_scope() {
         let (dir, mut overlay) = overlay(&[
+            ("Cargo.toml", "[package]\nname = \"app\"\n[dependencies]\nanyhow = \"1\"\n"),
+            ("src/fallible.rs", "use anyhow::Result;\nfn a() -> Result<()> {\n    Ok(())\n}\n"),
             ("src/error.rs", "pub struct Error;\npub type Result<T> = std::result::Result<T, Error>;\n"),
             ("src/own.rs", "use crate::error::Result;\nfn f() -> Result<()> {\n    Ok(())\n}\n"),
             ("src/prelude.rs", "fn g() -> Result<(), String> {\n    Ok(())\n}\n"),
@@ -968,7 +970,9 @@ mod tests {
             "{}",
             result.output
         );
-        assert!(!result.output.contains("src/prelude.rs") && !result.output.contains("src/io.rs"), "{}", result.output);
+        for other in ["src/prelude.rs", "src/io.rs", "src/fallible.rs"] {
+            assert!(!result.output.contains(other), "{other}: {}", result.output);
+        }
         let gather = find_symbol(&mut overlay, &index, "gather");
         assert!(
             gather.output.ends_with("used in:\nsrc/bound.rs (1 use)\n      3: x.gather()  [in `k`]\n"),

@@ -9,7 +9,7 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
-use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language, StandardNames};
+use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language, OutsideNames};
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -250,7 +250,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let user = User::of(file, &names, &definitions);
+            let user = User::of(file, &names, &definitions, &|name| index.is_external_crate(name));
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -317,7 +317,7 @@ struct User<'a> {
     file: &'a IndexedFile,
     /// Its uses of the names that reach a definition.
     count: u32,
-    /// The names whose uses count: not those that mean the standard library's items here.
+    /// The names whose uses count: not those that mean an item from outside the workspace here.
     names: Vec<&'a str>,
     /// Whether its method calls (`value.name()`) of the names reach a definition.
     with_method_calls: bool,
@@ -326,22 +326,28 @@ struct User<'a> {
 impl<'a> User<'a> {
     /// How `file` uses `names`, whose workspace definitions are `definitions` (none when the
     /// workspace defines no such name, and then every use counts). A name the file takes from
-    /// the standard library (the prelude's `Result`, `Error` of `use std::error::Error`) is no
-    /// use of the workspace's namesake; a method call reaches neither a free function nor an
-    /// associated function without `self`, and a trait's method only where the trait is in scope.
-    fn of(file: &'a IndexedFile, names: &[&'a str], definitions: &[(&IndexedFile, &Definition)]) -> Self {
-        let standard = StandardNames::of(file);
+    /// the standard library or a crate the workspace depends on (the prelude's `Result`, `Error`
+    /// of `use std::error::Error`, `Result` of `use anyhow::Result`) is no use of the
+    /// workspace's namesake; a method call reaches neither a free function nor an associated
+    /// function without `self`, and a trait's method only where the trait is in scope.
+    fn of(
+        file: &'a IndexedFile,
+        names: &[&'a str],
+        definitions: &[(&IndexedFile, &Definition)],
+        is_external_crate: &dyn Fn(&str) -> bool,
+    ) -> Self {
+        let outside = OutsideNames::of(file, is_external_crate);
         let mut user = Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty() };
         for &name in names {
             let uses = file.symbols.uses_of(name);
-            if uses == 0 || (!definitions.is_empty() && standard.means_std(name)) {
+            if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {
                 continue;
             }
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {
                     definition.name == name
                         && definition.callable_as_method()
-                        && defining.trait_declaring(definition).is_none_or(|name| standard.has_in_scope(name))
+                        && defining.trait_declaring(definition).is_none_or(|name| outside.has_in_scope(name))
                 });
             let count = match method_calls_reach {
                 true => uses,

@@ -15,6 +15,9 @@ pub struct Crate {
     /// The library's and binaries' root files the manifest names or implies, whether or not
     /// they exist yet (binaries in `src/bin/` are found among the indexed files).
     pub roots: Vec<CrateRoot>,
+    /// The names its code uses its dependencies by (`serde_json`; a renamed one by its key),
+    /// of every kind and target, sorted: workspace crates among them.
+    pub dependencies: Vec<String>,
 }
 
 /// A file a crate target is compiled from (`src/lib.rs`), with the target's name.
@@ -160,5 +163,22 @@ fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
     if !roots.iter().any(|root| root.path == main) {
         roots.push(CrateRoot { name: package, path: main });
     }
-    Some(Crate { dir, name, roots })
+    Some(Crate { dir, name, roots, dependencies: dependency_names(&value) })
+}
+
+/// The names a manifest's code uses its dependencies by: the keys of `[dependencies]`,
+/// `[dev-dependencies]` and `[build-dependencies]`, for any `[target.'cfg(..)']` too, `-`
+/// turned into `_`, sorted and each once.
+fn dependency_names(manifest: &toml::Table) -> Vec<String> {
+    const KINDS: [&str; 4] = ["dependencies", "dev-dependencies", "dev_dependencies", "build-dependencies"];
+    let targets =
+        manifest.get("target").and_then(toml::Value::as_table).into_iter().flat_map(|targets| targets.values());
+    let tables = std::iter::once(manifest).chain(targets.filter_map(toml::Value::as_table));
+    let mut names: Vec<String> = tables
+        .flat_map(|table| KINDS.iter().filter_map(|kind| table.get(*kind)?.as_table()))
+        .flat_map(|dependencies| dependencies.keys().map(|name| name.replace('-', "_")))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }

@@ -420,6 +420,11 @@ impl Index {
         self.modules.crates()
     }
 
+    /// Whether `name` is a crate outside the workspace that one of its crates depends on.
+    pub fn is_external_crate(&self, name: &str) -> bool {
+        self.modules.is_external_crate(name)
+    }
+
     /// The npm packages found: each `package.json`'s folder and the name it gives.
     pub fn packages(&self) -> &[(String, String)] {
         self.modules.packages()

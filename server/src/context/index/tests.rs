@@ -211,7 +211,10 @@ fn files_know_their_modules_and_imports_resolve_to_files() {
 fn builds_from_sources_and_skips_what_is_not_source() {
     let big = vec![b'/'; (MAX_SOURCE_BYTES + 1) as usize];
     let dir = workspace(&[
-        ("Cargo.toml", b"[package]\nname = \"my-crate\"\n"),
+        (
+            "Cargo.toml",
+            b"[package]\nname = \"my-crate\"\n[dependencies]\nserde-json = \"1\"\n[dev-dependencies]\ntempfile = \"3\"\n[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n",
+        ),
         ("src/lib.rs", b"pub fn alpha() {}\n"),
         ("src/net/tcp.rs", b"pub struct TcpStream;\n"),
         ("target/debug/build/gen.rs", b"fn generated() {}\n"),
@@ -239,8 +242,11 @@ fn builds_from_sources_and_skips_what_is_not_source() {
                 CrateRoot { name: "my_crate".into(), path: "src/lib.rs".into() },
                 CrateRoot { name: "my_crate".into(), path: "src/main.rs".into() },
             ],
+            dependencies: vec!["libc".into(), "serde_json".into(), "tempfile".into()],
         }]
     );
+    assert!(index.is_external_crate("serde_json") && index.is_external_crate("libc"));
+    assert!(!index.is_external_crate("my_crate") && !index.is_external_crate("std"));
     let latin = index.file("latin1.java").unwrap();
     assert_eq!(latin.symbols.definitions.len(), 2, "non-UTF-8 source is read lossily: {:?}", latin.symbols);
     assert_eq!(index.stats.languages["rust"].files, 2);

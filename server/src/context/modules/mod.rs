@@ -25,6 +25,8 @@ mod tsconfig;
 #[derive(Debug, Clone, Default)]
 pub struct Modules {
     crates: Vec<Crate>,
+    /// The crates the workspace's crates depend on that it does not hold (`serde_json`).
+    external_crates: HashSet<String>,
     tsconfigs: Vec<TsConfig>,
     /// npm packages of the workspace: each `package.json`'s folder and the name it gives, the
     /// deepest folder first.
@@ -60,7 +62,18 @@ impl Modules {
     pub fn new(crates: Vec<Crate>, mut tsconfigs: Vec<TsConfig>) -> Self {
         // The deepest folder first: a folder's aliases come before those of the folders above.
         tsconfigs.sort_by_key(|c| std::cmp::Reverse(c.dir.len()));
-        Self { crates, tsconfigs, packages: Vec::new(), declared: OnceLock::new() }
+        let workspace: HashSet<&str> = crates
+            .iter()
+            .flat_map(|krate| std::iter::once(&krate.name).chain(krate.roots.iter().map(|root| &root.name)))
+            .map(String::as_str)
+            .collect();
+        let external_crates = crates
+            .iter()
+            .flat_map(|krate| &krate.dependencies)
+            .filter(|name| !workspace.contains(name.as_str()))
+            .cloned()
+            .collect();
+        Self { crates, external_crates, tsconfigs, packages: Vec::new(), declared: OnceLock::new() }
     }
 
     /// The same, knowing the workspace's npm packages (each `package.json`'s folder and name).
@@ -177,6 +190,12 @@ impl Modules {
     /// The Rust crates, as found.
     pub fn crates(&self) -> &[Crate] {
         &self.crates
+    }
+
+    /// Whether `name` is a crate outside the workspace that a crate of it depends on
+    /// (`anyhow`, `syn`): what a path starting with it names is not the workspace's.
+    pub fn is_external_crate(&self, name: &str) -> bool {
+        self.external_crates.contains(name)
     }
 
     /// Whether a `tsconfig.json` of the workspace extends the file at `relative`, so a

@@ -2,7 +2,7 @@ use super::tsconfig::MAX_TSCONFIG_BYTES;
 use super::*;
 
 fn krate(dir: &str, name: &str) -> Crate {
-    Crate { dir: dir.to_owned(), name: name.to_owned(), roots: Vec::new() }
+    Crate { dir: dir.to_owned(), name: name.to_owned(), roots: Vec::new(), dependencies: Vec::new() }
 }
 
 fn rust_modules() -> (Modules, ModuleTable) {

@@ -10,7 +10,7 @@ use super::symbols::DefinitionTable;
 use super::{Signal, package_of};
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
-use crate::context::std_names::StandardNames;
+use crate::context::outside_names::OutsideNames;
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
@@ -74,7 +74,11 @@ impl<'a> Link<'a> {
 /// what a method call can reach, a trait's methods only where the trait is in scope); and,
 /// for each file, how many other files use a name that it alone defines (a namesake
 /// elsewhere leaves it unclear whose a use is).
-pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_>) -> (FileGraph, Vec<usize>) {
+pub(super) fn reference_graph(
+    files: &[&IndexedFile],
+    table: &DefinitionTable<'_>,
+    is_external_crate: &dyn Fn(&str) -> bool,
+) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
     let mut linked: FxHashMap<(&str, bool), Option<Link>> = FxHashMap::default();
@@ -85,15 +89,16 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
-        let standard = StandardNames::of(file);
+        let outside = OutsideNames::of(file, is_external_crate);
         let used = file.symbols.references.iter().map(|(name, count)| {
             (name.as_str(), f64::from(*count).sqrt(), file.symbols.calls_only_as_method(name, *count))
         });
         let extended =
             file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0, false));
         for (name, weight, method_only) in used.chain(extended) {
-            // `Result` without a `use` of the crate's own is the standard library's.
-            if standard.means_std(name) {
+            // `Result` without a `use` of the crate's own is the standard library's, and
+            // `Result` of `use anyhow::Result` anyhow's.
+            if outside.means_outside(name) {
                 continue;
             }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
@@ -107,7 +112,7 @@ pub(super) fn reference_graph(files: &[&IndexedFile], table: &DefinitionTable<'_
             });
             let Some(link) = link else { continue };
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
-            let (distinct, definitions) = link.targets(method_only, |name| standard.has_in_scope(name));
+            let (distinct, definitions) = link.targets(method_only, |name| outside.has_in_scope(name));
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -269,6 +269,30 @@ fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
 }
 
 #[test]
+fn a_crate_the_workspace_depends_on_uses_nothing_it_defines_alike() {
+    let files = |depends: &str| {
+        index(&[
+            ("Cargo.toml", format!("[package]\nname = \"app\"\n{depends}").as_str()),
+            ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
+            ("src/a.rs", "use anyhow::Result;\nfn a() -> Result<()> { Ok(()) }\n"),
+            ("src/b.rs", "fn b() -> syn::Result<()> { todo!() }\n"),
+            ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+        ])
+    };
+    // What the manifest says the crate depends on is not the workspace's.
+    let (_dir, index) = files("[dependencies]\nanyhow = \"1\"\nsyn = \"2\"\n");
+    let ranked = rank(&index, "Crash in `alone`");
+    assert_eq!(reasons_of(&ranked, "src/error.rs"), ["nothing in the issue points here"], "{ranked:?}");
+    // Without it, `anyhow` and `syn` could be modules of the workspace.
+    let (_dir, unknown) = files("");
+    let ranked = rank(&unknown, "Crash in `alone`");
+    assert!(
+        reasons_of(&ranked, "src/error.rs").contains(&"central: 2 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),

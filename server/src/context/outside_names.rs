@@ -1,0 +1,216 @@
+//! Which names a Rust file takes from outside the workspace: those its `use` declarations
+//! bind to `std`, `core`, `alloc` or a crate the workspace depends on (`anyhow::Result`,
+//! `syn::Error`), and the standard prelude's that it binds nowhere else. Those uses are not
+//! uses of whatever the workspace defines under the same names (a crate's own
+//! `type Result<T>`, tokio's `mod io`).
+
+use std::collections::HashSet;
+
+use crate::context::Language;
+use crate::context::index::IndexedFile;
+use crate::context::modules::rust_use_bindings;
+
+/// The names of the Rust 2021 prelude, sorted.
+const RUST_PRELUDE: [&str; 39] = [
+    "AsMut",
+    "AsRef",
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+    "drop",
+];
+
+/// What a Rust file binds names to, as far as what lies outside the workspace is concerned.
+pub(crate) struct OutsideNames<'a> {
+    file: &'a IndexedFile,
+    /// Names a `use` binds to the items of the standard crates or of a crate the workspace
+    /// depends on (`Error` of `use std::error::Error`, `Result` of `use anyhow::Result`), or a
+    /// written path takes from them (`Result` of `io::Result` after `use std::io`, of
+    /// `syn::Result`).
+    from_outside: HashSet<String>,
+    /// Names a `use` binds, or a written path takes, from anywhere else.
+    from_elsewhere: HashSet<String>,
+    /// Whether a glob `use` of the workspace's may bring any name in.
+    glob_elsewhere: bool,
+}
+
+impl<'a> OutsideNames<'a> {
+    /// The bindings of `file` (none for a file in another language); `is_external_crate`
+    /// says which names are crates outside the workspace that it depends on.
+    pub(crate) fn of(file: &'a IndexedFile, is_external_crate: &dyn Fn(&str) -> bool) -> Self {
+        let mut names =
+            Self { file, from_outside: HashSet::new(), from_elsewhere: HashSet::new(), glob_elsewhere: false };
+        if file.language != Language::Rust {
+            return names;
+        }
+        // A module the file declares is its own, whatever crate shares its name (`mod log;`).
+        let declared = |name: &str| file.symbols.module_declarations.iter().any(|module| module.name == name);
+        let outside_root =
+            |first: &str| matches!(first, "std" | "core" | "alloc") || (is_external_crate(first) && !declared(first));
+        let is_outside_path = |path: &str| outside_root(first_segment(path));
+        for import in &file.symbols.imports {
+            if import.contains('*') && !is_outside_path(import) {
+                names.glob_elsewhere = true;
+            }
+            for (name, path) in rust_use_bindings(import) {
+                // `use tokio_stream::StreamExt as _;` brings a trait's methods in by its name.
+                let name = match name.as_str() {
+                    "_" => path.rsplit("::").next().unwrap_or_default().to_owned(),
+                    _ => name,
+                };
+                match is_outside_path(&path) {
+                    true => names.from_outside.insert(name),
+                    false => names.from_elsewhere.insert(name),
+                };
+            }
+        }
+        for path in &file.symbols.written_paths {
+            let (first, last) = (first_segment(path), path.rsplit("::").next().unwrap_or_default());
+            let outside =
+                !names.from_elsewhere.contains(first) && (names.from_outside.contains(first) || outside_root(first));
+            match outside {
+                true => names.from_outside.insert(last.to_owned()),
+                false => names.from_elsewhere.insert(last.to_owned()),
+            };
+        }
+        names
+    }
+
+    /// Whether the trait `name` is in scope in the file for its methods to be called: the file
+    /// defines it, binds it with a `use` (`as _` too), or may glob it in (any file outside Rust).
+    pub(crate) fn has_in_scope(&self, name: &str) -> bool {
+        self.file.language != Language::Rust
+            || self.glob_elsewhere
+            || self.from_elsewhere.contains(name)
+            || self.file.symbols.definitions.iter().any(|definition| definition.name == name)
+    }
+
+    /// Whether the file's uses of `name` mean an item from outside the workspace: a Rust file
+    /// that binds `name` to one, or uses a prelude name that it neither defines, nor binds or
+    /// writes a path to from elsewhere, nor may glob in.
+    pub(crate) fn means_outside(&self, name: &str) -> bool {
+        self.file.language == Language::Rust
+            && !self.from_elsewhere.contains(name)
+            && (self.from_outside.contains(name) || (RUST_PRELUDE.binary_search(&name).is_ok() && !self.glob_elsewhere))
+            && !self.file.symbols.definitions.iter().any(|definition| definition.name == name)
+    }
+}
+
+/// The first name of a Rust path (`std` of `std::io`, of `::std::io`).
+fn first_segment(path: &str) -> &str {
+    path.trim().trim_start_matches("::").split("::").next().unwrap_or_default().trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prelude_is_sorted_for_binary_search() {
+        assert!(RUST_PRELUDE.windows(2).all(|pair| pair[0] < pair[1]), "keep RUST_PRELUDE sorted and unique");
+    }
+
+    #[test]
+    fn a_name_means_the_standard_library_unless_the_file_binds_it_elsewhere() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let plain = file(
+            "use std::error::Error;\nuse std::{io, fmt::Debug};\nfn f() -> Result<(), Box<dyn Error>> { Ok(()) }\nfn g() -> io::Result<()> { Ok(()) }\n",
+        );
+        let names = OutsideNames::of(&plain, &|_| false);
+        for name in ["Result", "Error", "io", "Debug", "Box", "Ok"] {
+            assert!(names.means_outside(name), "{name}");
+        }
+        assert!(!names.means_outside("Runtime"));
+
+        let own = file("use crate::error::{Error, Result};\nuse super::io;\nfn f() -> Result<()> { Ok(()) }\n");
+        let names = OutsideNames::of(&own, &|_| false);
+        for name in ["Result", "Error", "io"] {
+            assert!(!names.means_outside(name), "{name}");
+        }
+        assert!(names.means_outside("Ok"));
+
+        // A path written through a module of the workspace, a glob and a definition of its own.
+        let written = file("fn f() -> task::Result<()> { todo!() }\n");
+        assert!(!OutsideNames::of(&written, &|_| false).means_outside("Result"));
+        let globbed = file("use super::*;\nfn f() -> Result<()> { todo!() }\n");
+        assert!(!OutsideNames::of(&globbed, &|_| false).means_outside("Result"));
+        let defined = file("pub type Result<T> = std::result::Result<T, Error>;\n");
+        assert!(!OutsideNames::of(&defined, &|_| false).means_outside("Result"));
+        let java = IndexedFile::from_source("A.java", Language::Java, b"class A { Result r; }");
+        assert!(!OutsideNames::of(&java, &|_| false).means_outside("Result"));
+    }
+
+    #[test]
+    fn a_name_bound_to_a_crate_the_workspace_depends_on_is_that_crates() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let external = |name: &str| matches!(name, "anyhow" | "syn" | "futures" | "log");
+        let bound = file(
+            "use anyhow::{Context, Result};\nuse futures::StreamExt;\nuse crate::stream::Gather;\nfn f() -> Result<()> { let e: syn::Error = todo!(); }\n",
+        );
+        let names = OutsideNames::of(&bound, &external);
+        for name in ["Result", "Context", "StreamExt", "Error"] {
+            assert!(names.means_outside(name), "{name}");
+        }
+        assert!(!names.means_outside("Gather"));
+        // A trait of another crate is not the workspace's trait of that name in scope.
+        assert!(!names.has_in_scope("StreamExt") && names.has_in_scope("Gather"));
+        // Without the manifest's word, a crate is not known to lie outside.
+        assert!(!OutsideNames::of(&bound, &|_| false).means_outside("Context"));
+        // A module the file declares is its own, and a glob of another crate brings in none of the workspace's names.
+        let declared = file("mod log;\nuse log::Logger;\n");
+        assert!(!OutsideNames::of(&declared, &external).means_outside("Logger"));
+        let globbed = file("use futures::prelude::*;\nfn f() -> Result<()> { todo!() }\n");
+        let names = OutsideNames::of(&globbed, &external);
+        assert!(names.means_outside("Result") && !names.has_in_scope("Other"));
+        // A path written from the standard crates leaves the prelude's names as they are.
+        let written = file("fn f() -> Result<()> { todo!() }\nfn g() -> std::result::Result<(), ()> { todo!() }\n");
+        assert!(OutsideNames::of(&written, &|_| false).means_outside("Result"));
+    }
+
+    #[test]
+    fn a_trait_is_in_scope_where_it_is_defined_bound_or_globbed() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let bound = file("use tokio_stream::StreamExt as _;\nuse crate::ext::{Gather, Pick as Choose};\n");
+        let names = OutsideNames::of(&bound, &|_| false);
+        for name in ["StreamExt", "Gather", "Choose"] {
+            assert!(names.has_in_scope(name), "{name}");
+        }
+        assert!(!names.has_in_scope("Pick") && !names.has_in_scope("Other"));
+        assert!(OutsideNames::of(&file("use crate::ext::*;\n"), &|_| false).has_in_scope("Other"));
+        assert!(!OutsideNames::of(&file("use std::io::*;\n"), &|_| false).has_in_scope("Other"));
+        assert!(OutsideNames::of(&file("pub trait Other {}\n"), &|_| false).has_in_scope("Other"));
+    }
+}
