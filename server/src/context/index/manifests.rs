@@ -182,3 +182,39 @@ fn dependency_names(manifest: &toml::Table) -> Vec<String> {
     names.dedup();
     names
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dependencies_of(manifest: &str) -> Vec<String> {
+        dependency_names(&toml::from_str(manifest).expect("valid TOML"))
+    }
+
+    #[test]
+    fn dependencies_of_every_kind_and_target_are_named_as_the_code_names_them() {
+        let manifest = "[package]\nname = \"app\"\n[dependencies]\nserde-json = \"1\"\nlog = { version = \"0.4\" }\n\
+            futures_util = { package = \"futures-util\", version = \"0.3\" }\n[dev-dependencies]\ntempfile = \"3\"\n\
+            [build-dependencies]\ncc = \"1\"\n[target.'cfg(windows)'.dependencies]\nwindows-sys = \"0.52\"\n\
+            [target.x86_64-unknown-linux-gnu.dev-dependencies]\nlog = \"0.4\"\n";
+        assert_eq!(dependencies_of(manifest), ["cc", "futures_util", "log", "serde_json", "tempfile", "windows_sys"]);
+    }
+
+    #[test]
+    fn dependency_tables_of_the_wrong_shape_name_nothing() {
+        for manifest in [
+            "",
+            "dependencies = \"serde\"\n",
+            "dependencies = [\"serde\"]\n",
+            "target = 5\n",
+            "target = { unix = \"x\" }\n",
+            "[target.'cfg(unix)']\ndependencies = 3\n",
+            "[workspace.dependencies]\nserde = \"1\"\n",
+        ] {
+            assert!(dependencies_of(manifest).is_empty(), "{manifest:?}");
+        }
+        // A manifest that is not TOML gives no crate at all, and no dependencies with it.
+        let dir = crate::testing::tree(&[("Cargo.toml", "[package\nname = ")]);
+        assert!(read_crate(dir.path(), "Cargo.toml").is_none());
+    }
+}
