@@ -65,14 +65,21 @@ pub(crate) struct OutsideNames<'a> {
     from_elsewhere: HashSet<String>,
     /// Whether a glob `use` of the workspace's may bring any name in.
     glob_elsewhere: bool,
+    /// Whether a glob `use` from outside may bring names in (`use std::io::prelude::*`).
+    glob_outside: bool,
 }
 
 impl<'a> OutsideNames<'a> {
     /// The bindings of `file` (none for a file in another language); `is_external_crate`
     /// says which names are crates outside the workspace that it depends on.
     pub(crate) fn of(file: &'a IndexedFile, is_external_crate: &dyn Fn(&str) -> bool) -> Self {
-        let mut names =
-            Self { file, from_outside: HashSet::new(), from_elsewhere: HashSet::new(), glob_elsewhere: false };
+        let mut names = Self {
+            file,
+            from_outside: HashSet::new(),
+            from_elsewhere: HashSet::new(),
+            glob_elsewhere: false,
+            glob_outside: false,
+        };
         if file.language != Language::Rust {
             return names;
         }
@@ -82,8 +89,11 @@ impl<'a> OutsideNames<'a> {
             |first: &str| matches!(first, "std" | "core" | "alloc") || (is_external_crate(first) && !declared(first));
         let is_outside_path = |path: &str| outside_root(first_segment(path));
         for import in &file.symbols.imports {
-            if import.contains('*') && !is_outside_path(import) {
-                names.glob_elsewhere = true;
+            if import.contains('*') {
+                match is_outside_path(import) {
+                    true => names.glob_outside = true,
+                    false => names.glob_elsewhere = true,
+                }
             }
             for (name, path) in rust_use_bindings(import) {
                 // `use tokio_stream::StreamExt as _;` brings a trait's methods in by its name.
@@ -109,13 +119,27 @@ impl<'a> OutsideNames<'a> {
         names
     }
 
-    /// Whether the trait `name` is in scope in the file for its methods to be called: the file
-    /// defines it, binds it with a `use` (`as _` too), or may glob it in (any file outside Rust).
-    pub(crate) fn has_in_scope(&self, name: &str) -> bool {
-        self.file.language != Language::Rust
-            || self.glob_elsewhere
-            || self.from_elsewhere.contains(name)
-            || self.file.symbols.definitions.iter().any(|definition| definition.name == name)
+    /// Whether the trait `name` is in scope in the file for its methods to be called (any file
+    /// outside Rust). A trait the workspace declares (`in_workspace`) is where the file
+    /// defines it, binds it with a `use` (`as _` too) or may glob it in from the workspace; one
+    /// from outside (`Iterator`, `fmt::Display`, `futures::Stream`) is where it is in the
+    /// standard prelude, or the file binds it, writes a path to it or may glob it in.
+    pub(crate) fn has_in_scope(&self, name: &str, in_workspace: bool) -> bool {
+        let bound = self.glob_elsewhere || self.from_elsewhere.contains(name);
+        match in_workspace {
+            true => {
+                self.file.language != Language::Rust
+                    || bound
+                    || self.file.symbols.definitions.iter().any(|definition| definition.name == name)
+            }
+            false => {
+                self.file.language != Language::Rust
+                    || bound
+                    || self.glob_outside
+                    || self.from_outside.contains(name)
+                    || RUST_PRELUDE.binary_search(&name).is_ok()
+            }
+        }
     }
 
     /// Whether the file's uses of `name` mean an item from outside the workspace: a Rust file
@@ -186,7 +210,7 @@ mod tests {
         }
         assert!(!names.means_outside("Gather"));
         // A trait of another crate is not the workspace's trait of that name in scope.
-        assert!(!names.has_in_scope("StreamExt") && names.has_in_scope("Gather"));
+        assert!(!names.has_in_scope("StreamExt", true) && names.has_in_scope("Gather", true));
         // Without the manifest's word, a crate is not known to lie outside.
         assert!(!OutsideNames::of(&bound, &|_| false).means_outside("Context"));
         // A module the file declares is its own, and a glob of another crate brings in none of the workspace's names.
@@ -194,7 +218,7 @@ mod tests {
         assert!(!OutsideNames::of(&declared, &external).means_outside("Logger"));
         let globbed = file("use futures::prelude::*;\nfn f() -> Result<()> { todo!() }\n");
         let names = OutsideNames::of(&globbed, &external);
-        assert!(names.means_outside("Result") && !names.has_in_scope("Other"));
+        assert!(names.means_outside("Result") && !names.has_in_scope("Other", true));
         // A path written from the standard crates leaves the prelude's names as they are.
         let written = file("fn f() -> Result<()> { todo!() }\nfn g() -> std::result::Result<(), ()> { todo!() }\n");
         assert!(OutsideNames::of(&written, &|_| false).means_outside("Result"));
@@ -206,11 +230,21 @@ mod tests {
         let bound = file("use tokio_stream::StreamExt as _;\nuse crate::ext::{Gather, Pick as Choose};\n");
         let names = OutsideNames::of(&bound, &|_| false);
         for name in ["StreamExt", "Gather", "Choose"] {
-            assert!(names.has_in_scope(name), "{name}");
+            assert!(names.has_in_scope(name, true), "{name}");
         }
-        assert!(!names.has_in_scope("Pick") && !names.has_in_scope("Other"));
-        assert!(OutsideNames::of(&file("use crate::ext::*;\n"), &|_| false).has_in_scope("Other"));
-        assert!(!OutsideNames::of(&file("use std::io::*;\n"), &|_| false).has_in_scope("Other"));
-        assert!(OutsideNames::of(&file("pub trait Other {}\n"), &|_| false).has_in_scope("Other"));
+        assert!(!names.has_in_scope("Pick", true) && !names.has_in_scope("Other", true));
+        assert!(OutsideNames::of(&file("use crate::ext::*;\n"), &|_| false).has_in_scope("Other", true));
+        assert!(!OutsideNames::of(&file("use std::io::*;\n"), &|_| false).has_in_scope("Other", true));
+        assert!(OutsideNames::of(&file("pub trait Other {}\n"), &|_| false).has_in_scope("Other", true));
+        // A trait from outside the workspace: in the prelude, bound, written out or globbed.
+        let plain = file("fn f() {}\n");
+        let names = OutsideNames::of(&plain, &|_| false);
+        assert!(names.has_in_scope("Iterator", false) && !names.has_in_scope("Read", false));
+        for source in
+            ["use std::io::Read;\n", "use std::io::prelude::*;\n", "use std::io;\nfn g(r: &dyn io::Read) {}\n"]
+        {
+            let bound = file(source);
+            assert!(OutsideNames::of(&bound, &|_| false).has_in_scope("Read", false), "{source}");
+        }
     }
 }

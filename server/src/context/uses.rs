@@ -74,11 +74,16 @@ impl ShownUses {
         // Each used name's definitions in the workspace, and those of each type's function
         // called through the type, in one pass.
         let mut defining: HashMap<&str, Vec<(&IndexedFile, &Definition)>> = HashMap::new();
+        // The traits the workspace declares: one from outside is in scope by other rules.
+        let mut workspace_traits: HashSet<&str> = HashSet::new();
         let mut of_type: HashMap<(&str, &str), Vec<(&IndexedFile, &Definition)>> = HashMap::new();
         for file in index.files() {
             for definition in &file.symbols.definitions {
                 if used.contains_key(definition.name.as_str()) {
                     defining.entry(&definition.name).or_default().push((file, definition));
+                }
+                if definition.kind == DefinitionKind::Trait {
+                    workspace_traits.insert(definition.name.as_str());
                 }
                 let Some(owner) = definition.container.as_deref() else { continue };
                 if let Some((key, _)) = typed.get_key_value(&(owner, definition.name.as_str())) {
@@ -97,9 +102,10 @@ impl ShownUses {
                 // A trait's method only where a shown file has the trait in scope.
                 found.retain(|(file, definition)| {
                     definition.callable_as_method()
-                        && file
-                            .trait_declaring(definition)
-                            .is_none_or(|name| scopes.iter().any(|s| s.has_in_scope(name)))
+                        && file.scoping_trait(definition).is_none_or(|name| {
+                            let declared = workspace_traits.contains(name);
+                            scopes.iter().any(|scope| scope.has_in_scope(name, declared))
+                        })
                 });
             }
             let common = found.len() > MAX_WORKSPACE_DEFINITIONS;

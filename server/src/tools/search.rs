@@ -1,6 +1,6 @@
 //! Searching the code as the run sees it: `grep` over the overlay, `find_symbol` from the index.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use regex::{Regex, RegexBuilder};
@@ -247,10 +247,19 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     }
     names.sort_unstable();
     names.dedup();
+    // The traits the workspace declares that a method found is reached through.
+    let scoping: HashSet<&str> =
+        definitions.iter().filter_map(|(file, definition)| file.scoping_trait(definition)).collect();
+    let workspace_traits: HashSet<&str> = current
+        .iter()
+        .flat_map(|file| &file.symbols.definitions)
+        .filter(|d| d.kind == DefinitionKind::Trait && scoping.contains(d.name.as_str()))
+        .map(|d| d.name.as_str())
+        .collect();
     let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let user = User::of(file, &names, &definitions, &|name| index.is_external_crate(name));
+            let user = User::of(file, &names, &definitions, &workspace_traits, &|name| index.is_external_crate(name));
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -334,6 +343,7 @@ impl<'a> User<'a> {
         file: &'a IndexedFile,
         names: &[&'a str],
         definitions: &[(&IndexedFile, &Definition)],
+        workspace_traits: &HashSet<&str>,
         is_external_crate: &dyn Fn(&str) -> bool,
     ) -> Self {
         let outside = OutsideNames::of(file, is_external_crate);
@@ -347,7 +357,9 @@ impl<'a> User<'a> {
                 || definitions.iter().any(|(defining, definition)| {
                     definition.name == name
                         && definition.callable_as_method()
-                        && defining.trait_declaring(definition).is_none_or(|name| outside.has_in_scope(name))
+                        && defining
+                            .scoping_trait(definition)
+                            .is_none_or(|name| outside.has_in_scope(name, workspace_traits.contains(name)))
                 });
             let count = match method_calls_reach {
                 true => uses,

@@ -114,6 +114,23 @@ pub(super) fn container_of(node: Node<'_>, source: &[u8]) -> Option<String> {
     None
 }
 
+/// The trait of the `impl` block a Rust function sits directly in, by its last name
+/// (`Iterator` of `impl Iterator for Lines`, `Display` of `impl fmt::Display for Error`,
+/// `From` of `impl From<u8> for Port`); none in an inherent `impl`.
+pub(super) fn implemented_trait(node: Node<'_>, source: &[u8]) -> Option<String> {
+    let body = node.parent().filter(|parent| parent.kind() == "declaration_list")?;
+    let item = body.parent().filter(|parent| parent.kind() == "impl_item")?;
+    let mut named = item.child_by_field_name("trait")?;
+    loop {
+        named = match named.kind() {
+            "generic_type" => named.child_by_field_name("type")?,
+            "scoped_type_identifier" => named.child_by_field_name("name")?,
+            _ => break,
+        };
+    }
+    Some(named.utf8_text(source).ok()?.to_owned())
+}
+
 /// True when a function sits directly in an impl, trait, class or interface body.
 pub(super) fn is_member(node: Node<'_>) -> bool {
     node.parent().is_some_and(|body| matches!(body.kind(), "declaration_list" | "class_body" | "interface_body"))

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
-use super::containers::{container_of, definition_name, is_member};
+use super::containers::{container_of, definition_name, implemented_trait, is_member};
 use super::declarations::{may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name};
 use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
@@ -172,6 +172,9 @@ pub(super) fn read_stretches(
                     .then(|| proc_macro_name(node, source))
                     .flatten();
             let kind = if used_as.as_ref() == Some(&name) { DefinitionKind::Macro } else { kind };
+            let implements = (language == Language::Rust && kind == DefinitionKind::Method)
+                .then(|| implemented_trait(node, source))
+                .flatten();
             if let Some(derived) = used_as.filter(|used_as| *used_as != name) {
                 let signature = signature.clone();
                 symbols.definitions.push(Definition {
@@ -183,6 +186,7 @@ pub(super) fn read_stretches(
                     lead_line,
                     signature,
                     container: None,
+                    implements: None,
                     test,
                 });
             }
@@ -195,6 +199,7 @@ pub(super) fn read_stretches(
                 lead_line,
                 signature,
                 container,
+                implements,
                 test,
             });
         }

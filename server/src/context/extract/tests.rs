@@ -169,6 +169,39 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
 }
 
 #[test]
+fn a_method_knows_the_trait_its_impl_implements() {
+    let source = "pub struct Lines;\n\
+                  impl Iterator for Lines {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { None }\n}\n\
+                  impl std::fmt::Display for Lines {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }\n}\n\
+                  impl<'a> From<&'a str> for Lines {\n    fn from(_: &'a str) -> Self { Lines }\n}\n\
+                  impl<T> crate::ext::Gather<T> for Lines {\n    fn gather(&self) {}\n}\n\
+                  impl Lines {\n    pub fn count(&self) -> usize { 0 }\n}\n\
+                  pub trait Own {\n    fn own(&self) {}\n}\n\
+                  cfg_io! {\n    impl std::io::Read for Lines {\n        fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(0) }\n    }\n}\n\
+                  fn free() {}\n";
+    let read = symbols(Language::Rust, source);
+    let implements: Vec<(&str, Option<&str>)> = read
+        .definitions
+        .iter()
+        .filter(|d| matches!(d.kind, DefinitionKind::Method | DefinitionKind::Function))
+        .map(|d| (d.name.as_str(), d.implements.as_deref()))
+        .collect();
+    assert_eq!(
+        implements,
+        [
+            ("next", Some("Iterator")),
+            ("fmt", Some("Display")),
+            ("from", Some("From")),
+            ("gather", Some("Gather")),
+            ("count", None),
+            ("own", None),
+            ("read", Some("Read")),
+            ("free", None),
+        ]
+    );
+}
+
+#[test]
 fn method_calls_are_counted_apart_and_only_methods_with_self_can_take_them() {
     let source = "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.iter().copied().collect();\n    \
                   w.into_iter().collect::<Vec<_>>();\n    collect(&w)\n}\n";

@@ -78,6 +78,13 @@ impl IndexedFile {
         declared.then_some(container)
     }
 
+    /// The trait a method call must have in scope to reach a Rust method of this file: the
+    /// one declaring it here (`StreamExt` of its `map`), or the one its `impl` block
+    /// implements (`Iterator` of the `next` of `impl Iterator for Lines`).
+    pub fn scoping_trait<'a>(&self, definition: &'a extract::Definition) -> Option<&'a str> {
+        self.trait_declaring(definition).or(definition.implements.as_deref())
+    }
+
     /// Indexes one file's content.
     pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
         let text = String::from_utf8_lossy(source);

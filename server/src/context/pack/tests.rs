@@ -1210,6 +1210,7 @@ proptest::proptest! {
                 lead_line,
                 signature: String::new(),
                 container: None,
+                implements: None,
                 test: false,
             })
             .collect();

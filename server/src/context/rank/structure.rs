@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::symbols::DefinitionTable;
 use super::{Signal, package_of};
+use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
 use crate::context::outside_names::OutsideNames;
@@ -112,7 +113,11 @@ pub(super) fn reference_graph(
             });
             let Some(link) = link else { continue };
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
-            let (distinct, definitions) = link.targets(method_only, |name| outside.has_in_scope(name));
+            let (distinct, definitions) = link.targets(method_only, |name| {
+                let declared =
+                    table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
+                outside.has_in_scope(name, declared)
+            });
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -28,11 +28,11 @@ fn kind_weight(kind: DefinitionKind) -> f64 {
 pub(super) struct Defined<'a> {
     /// The defining file's position in the files ranked.
     pub(super) file: usize,
-    kind: DefinitionKind,
+    pub(super) kind: DefinitionKind,
     /// Whether a method call can reach it (see [`Definition::callable_as_method`](crate::context::extract::Definition::callable_as_method)).
     pub(super) callable_as_method: bool,
-    /// The trait a Rust method is declared in, when its file defines that trait: a method
-    /// call reaches it only where the trait is in scope.
+    /// The trait a Rust method is declared in, when its file defines that trait, or the one
+    /// its `impl` block implements: a method call reaches it only where the trait is in scope.
     pub(super) trait_of: Option<&'a str>,
     /// The type, trait, class or module it belongs to.
     container: Option<&'a str>,
@@ -56,7 +56,8 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
                 file: i,
                 kind: definition.kind,
                 callable_as_method: definition.callable_as_method(),
-                trait_of: if defines_traits { file.trait_declaring(definition) } else { None },
+                trait_of: if defines_traits { file.trait_declaring(definition) } else { None }
+                    .or(definition.implements.as_deref()),
                 container: definition.container.as_deref(),
                 line: definition.line,
                 test: definition.test,

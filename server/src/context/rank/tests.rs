@@ -240,6 +240,32 @@ fn a_traits_method_is_called_only_where_the_trait_is_in_scope() {
 }
 
 #[test]
+fn a_method_an_impl_of_a_trait_holds_is_called_only_where_that_trait_is_in_scope() {
+    let (_dir, index) = index(&[
+        (
+            "src/bag.rs",
+            "pub struct Bag;\nimpl std::io::Read for Bag {\n    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(0) }\n}\n\
+             impl Iterator for Bag {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { None }\n}\n\
+             impl crate::ext::Gather for Bag {\n    fn pick(&self) -> u8 { 0 }\n}\n",
+        ),
+        ("src/ext.rs", "pub trait Gather {\n    fn gather(&self) -> u8 { 0 }\n}\n"),
+        // `Read` is not in scope here, so `read` is another type's; `Iterator` is in the prelude.
+        ("src/a.rs", "fn a(f: &mut File, b: &mut [u8]) { f.read(b); }\n"),
+        ("src/b.rs", "use std::io::Read;\nfn b(f: &mut File, b: &mut [u8]) { f.read(b); }\n"),
+        ("src/c.rs", "fn c(mut i: std::vec::IntoIter<u8>) { i.next(); }\n"),
+        // The workspace's trait `Gather`, by the rules of a trait the workspace declares.
+        ("src/d.rs", "fn d(v: &Other) -> u8 { v.pick() }\n"),
+        ("src/e.rs", "use crate::ext::Gather;\nfn e(v: &Bag) -> u8 { v.pick() }\n"),
+        ("src/solo/lonely.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    assert!(
+        reasons_of(&ranked, "src/bag.rs").contains(&"central: 3 files use names only it defines".to_owned()),
+        "{ranked:?}"
+    );
+}
+
+#[test]
 fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
     let (_dir, index) = index(&[
         // The crate's own `Result` and `mod std` (as tokio's `loom` has), and what uses them.
