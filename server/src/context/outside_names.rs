@@ -61,6 +61,10 @@ pub(crate) struct OutsideNames<'a> {
     /// written path takes from them (`Result` of `io::Result` after `use std::io`, of
     /// `syn::Result`).
     from_outside: HashSet<String>,
+    /// Of those, the names a `use` binds: no item of the file's own can share such a name in
+    /// its namespace, so a definition of that name here is an associated item (`fn fmt` of an
+    /// `impl fmt::Display` beside `use std::fmt`), not what the file's uses mean.
+    bound_outside: HashSet<String>,
     /// Names a `use` binds, or a written path takes, from anywhere else.
     from_elsewhere: HashSet<String>,
     /// Whether a glob `use` of the workspace's may bring any name in.
@@ -76,6 +80,7 @@ impl<'a> OutsideNames<'a> {
         let mut names = Self {
             file,
             from_outside: HashSet::new(),
+            bound_outside: HashSet::new(),
             from_elsewhere: HashSet::new(),
             glob_elsewhere: false,
             glob_outside: false,
@@ -101,10 +106,12 @@ impl<'a> OutsideNames<'a> {
                     "_" => path.rsplit("::").next().unwrap_or_default().to_owned(),
                     _ => name,
                 };
-                match is_outside_path(&path) {
-                    true => names.from_outside.insert(name),
-                    false => names.from_elsewhere.insert(name),
-                };
+                if is_outside_path(&path) {
+                    names.bound_outside.insert(name.clone());
+                    names.from_outside.insert(name);
+                } else {
+                    names.from_elsewhere.insert(name);
+                }
             }
         }
         for path in &file.symbols.written_paths {
@@ -143,13 +150,18 @@ impl<'a> OutsideNames<'a> {
     }
 
     /// Whether the file's uses of `name` mean an item from outside the workspace: a Rust file
-    /// that binds `name` to one, or uses a prelude name that it neither defines, nor binds or
-    /// writes a path to from elsewhere, nor may glob in.
+    /// that binds `name` to one with a `use` and makes no method call of it (`.fmt(f)` calls a
+    /// method, whatever module `fmt` names), or writes a path to one or uses a prelude name,
+    /// where it neither defines the name, nor binds or writes a path to it from elsewhere, nor
+    /// may glob it in.
     pub(crate) fn means_outside(&self, name: &str) -> bool {
+        let defined = || self.file.symbols.definitions.iter().any(|definition| definition.name == name);
         self.file.language == Language::Rust
             && !self.from_elsewhere.contains(name)
-            && (self.from_outside.contains(name) || (RUST_PRELUDE.binary_search(&name).is_ok() && !self.glob_elsewhere))
-            && !self.file.symbols.definitions.iter().any(|definition| definition.name == name)
+            && ((self.bound_outside.contains(name) && self.file.symbols.method_calls_of(name) == 0)
+                || ((self.from_outside.contains(name)
+                    || (RUST_PRELUDE.binary_search(&name).is_ok() && !self.glob_elsewhere))
+                    && !defined()))
     }
 }
 
@@ -222,6 +234,23 @@ mod tests {
         // A path written from the standard crates leaves the prelude's names as they are.
         let written = file("fn f() -> Result<()> { todo!() }\nfn g() -> std::result::Result<(), ()> { todo!() }\n");
         assert!(OutsideNames::of(&written, &|_| false).means_outside("Result"));
+    }
+
+    #[test]
+    fn a_name_a_use_binds_from_outside_is_not_the_files_method_of_that_name() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let display = file(
+            "use std::fmt;\npub struct X;\nimpl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n}\n",
+        );
+        assert!(OutsideNames::of(&display, &|_| false).means_outside("fmt"));
+        // A method call of the name is a method's, whatever module the name binds.
+        let delegating = file(
+            "use std::fmt::{self, Display};\npub struct X(u8);\nimpl Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { self.0.fmt(f) }\n}\n",
+        );
+        assert!(!OutsideNames::of(&delegating, &|_| false).means_outside("fmt"));
+        // A name only a written path takes from outside stays the file's own where it defines one.
+        let own = file("use std::io;\npub type Result<T> = io::Result<T>;\nfn f() -> Result<()> { Ok(()) }\n");
+        assert!(!OutsideNames::of(&own, &|_| false).means_outside("Result"));
     }
 
     #[test]
