@@ -132,20 +132,12 @@ impl<'a> OutsideNames<'a> {
     /// from outside (`Iterator`, `fmt::Display`, `futures::Stream`) is where it is in the
     /// standard prelude, or the file binds it, writes a path to it or may glob it in.
     pub(crate) fn has_in_scope(&self, name: &str, in_workspace: bool) -> bool {
-        let bound = self.glob_elsewhere || self.from_elsewhere.contains(name);
+        if self.file.language != Language::Rust || self.glob_elsewhere || self.from_elsewhere.contains(name) {
+            return true;
+        }
         match in_workspace {
-            true => {
-                self.file.language != Language::Rust
-                    || bound
-                    || self.file.symbols.definitions.iter().any(|definition| definition.name == name)
-            }
-            false => {
-                self.file.language != Language::Rust
-                    || bound
-                    || self.glob_outside
-                    || self.from_outside.contains(name)
-                    || RUST_PRELUDE.binary_search(&name).is_ok()
-            }
+            true => self.defines(name),
+            false => self.glob_outside || self.from_outside.contains(name) || RUST_PRELUDE.binary_search(&name).is_ok(),
         }
     }
 
@@ -155,13 +147,17 @@ impl<'a> OutsideNames<'a> {
     /// where it neither defines the name, nor binds or writes a path to it from elsewhere, nor
     /// may glob it in.
     pub(crate) fn means_outside(&self, name: &str) -> bool {
-        let defined = || self.file.symbols.definitions.iter().any(|definition| definition.name == name);
         self.file.language == Language::Rust
             && !self.from_elsewhere.contains(name)
             && ((self.bound_outside.contains(name) && self.file.symbols.method_calls_of(name) == 0)
                 || ((self.from_outside.contains(name)
                     || (RUST_PRELUDE.binary_search(&name).is_ok() && !self.glob_elsewhere))
-                    && !defined()))
+                    && !self.defines(name)))
+    }
+
+    /// Whether the file defines something named `name`.
+    fn defines(&self, name: &str) -> bool {
+        self.file.symbols.definitions.iter().any(|definition| definition.name == name)
     }
 }
 

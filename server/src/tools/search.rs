@@ -346,8 +346,12 @@ impl<'a> User<'a> {
         workspace_traits: &HashSet<&str>,
         is_external_crate: &dyn Fn(&str) -> bool,
     ) -> Self {
-        let outside = OutsideNames::of(file, is_external_crate);
         let mut user = Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty() };
+        // Most files use none of the names: their bindings are not worth reading.
+        if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
+            return user;
+        }
+        let outside = OutsideNames::of(file, is_external_crate);
         for &name in names {
             let uses = file.symbols.uses_of(name);
             if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {

@@ -33,8 +33,9 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
 
 /// A name's definitions, as the graph links a use of it.
 struct Link<'a> {
-    /// Each definition's file, with the trait it is declared in when it is a trait's method.
-    defining: Vec<(usize, Option<&'a str>)>,
+    /// Each definition's file, with the trait a method call must have in scope to reach it
+    /// and whether the workspace declares that trait.
+    defining: Vec<(usize, Option<(&'a str, bool)>)>,
     /// The files, each once.
     distinct: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
@@ -42,7 +43,7 @@ struct Link<'a> {
 }
 
 impl<'a> Link<'a> {
-    fn new(defining: Vec<(usize, Option<&'a str>)>) -> Self {
+    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>) -> Self {
         let mut distinct: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
         distinct.sort_unstable();
         distinct.dedup();
@@ -51,15 +52,16 @@ impl<'a> Link<'a> {
     }
 
     /// The files a use links to, and the number of definitions among them: those a method
-    /// call reaches from a file with `in_scope` traits when `method_call`, else all.
-    fn targets(&self, method_call: bool, in_scope: impl Fn(&str) -> bool) -> (Cow<'_, [usize]>, usize) {
+    /// call reaches from a file with `in_scope` traits (by name, and whether the workspace
+    /// declares it) when `method_call`, else all.
+    fn targets(&self, method_call: bool, in_scope: impl Fn(&str, bool) -> bool) -> (Cow<'_, [usize]>, usize) {
         if !method_call || !self.in_traits {
             return (Cow::Borrowed(&self.distinct), self.defining.len());
         }
         let reached: Vec<usize> = self
             .defining
             .iter()
-            .filter(|(_, declared_in)| declared_in.is_none_or(&in_scope))
+            .filter(|(_, scoping)| scoping.is_none_or(|(name, declared)| in_scope(name, declared)))
             .map(|(file, _)| *file)
             .collect();
         let definitions = reached.len();
@@ -83,6 +85,9 @@ pub(super) fn reference_graph(
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
     let mut linked: FxHashMap<(&str, bool), Option<Link>> = FxHashMap::default();
+    // Whether the workspace declares a trait of a name: one from outside is in scope by other rules.
+    let declares_trait =
+        |name: &str| table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
     let mut graph = FileGraph::new(files.len());
     let mut users = vec![0; files.len()];
     // Each target's weight, and whether a name only it defines links to it.
@@ -107,17 +112,14 @@ pub(super) fn reference_graph(
                     .get(name)?
                     .iter()
                     .filter(|defined| !method_only || defined.callable_as_method)
-                    .map(|defined| (defined.file, defined.trait_of))
+                    .map(|defined| (defined.file, defined.trait_of.map(|name| (name, declares_trait(name)))))
                     .collect();
                 Some(Link::new(defining))
             });
             let Some(link) = link else { continue };
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
-            let (distinct, definitions) = link.targets(method_only, |name| {
-                let declared =
-                    table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
-                outside.has_in_scope(name, declared)
-            });
+            let (distinct, definitions) =
+                link.targets(method_only, |name, declared| outside.has_in_scope(name, declared));
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -56,8 +56,10 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
                 file: i,
                 kind: definition.kind,
                 callable_as_method: definition.callable_as_method(),
-                trait_of: if defines_traits { file.trait_declaring(definition) } else { None }
-                    .or(definition.implements.as_deref()),
+                trait_of: match defines_traits {
+                    true => file.scoping_trait(definition),
+                    false => definition.implements.as_deref(),
+                },
                 container: definition.container.as_deref(),
                 line: definition.line,
                 test: definition.test,

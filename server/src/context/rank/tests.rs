@@ -10,6 +10,12 @@ fn order(ranked: &[RankedFile]) -> Vec<&str> {
     ranked.iter().map(|r| r.path.as_str()).collect()
 }
 
+/// Asserts that the ranked file at `path` is said to be central for `users` files.
+fn assert_central(ranked: &[RankedFile], path: &str, users: usize) {
+    let reason = format!("central: {users} files use names only it defines");
+    assert!(reasons_of(ranked, path).contains(&reason), "{ranked:?}");
+}
+
 /// The reasons of the ranked file at `path`.
 fn reasons_of<'a>(ranked: &'a [RankedFile], path: &str) -> &'a [String] {
     &ranked.iter().find(|r| r.path == path).unwrap_or_else(|| panic!("{path} is not ranked: {ranked:?}")).reasons
@@ -203,10 +209,7 @@ fn a_method_call_uses_no_free_function_of_its_name() {
     let ranked = rank(&index, "Crash in `alone`");
     assert_eq!(reasons_of(&ranked, "src/gather.rs"), ["nothing in the issue points here"], "{ranked:?}");
     assert_eq!(reasons_of(&ranked, "src/outcome.rs"), ["nothing in the issue points here"], "{ranked:?}");
-    assert!(
-        reasons_of(&ranked, "src/sizes.rs").contains(&"central: 2 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/sizes.rs", 2);
 
     // A plain call of the free function is a use of it.
     let (_dir, called) = self::index(&[
@@ -216,10 +219,7 @@ fn a_method_call_uses_no_free_function_of_its_name() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&called, "Crash in `alone`");
-    assert!(
-        reasons_of(&ranked, "src/gather.rs").contains(&"central: 2 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/gather.rs", 2);
 }
 
 #[test]
@@ -233,10 +233,7 @@ fn a_traits_method_is_called_only_where_the_trait_is_in_scope() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
-    assert!(
-        reasons_of(&ranked, "src/ext.rs").contains(&"central: 2 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/ext.rs", 2);
 }
 
 #[test]
@@ -259,10 +256,7 @@ fn a_method_an_impl_of_a_trait_holds_is_called_only_where_that_trait_is_in_scope
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&index, "Crash in `alone`");
-    assert!(
-        reasons_of(&ranked, "src/bag.rs").contains(&"central: 3 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/bag.rs", 3);
 }
 
 #[test]
@@ -288,10 +282,7 @@ fn the_standard_librarys_names_use_nothing_the_workspace_defines_alike() {
         ("src/solo/lonely.rs", "pub fn alone() {}\n"),
     ]);
     let ranked = rank(&own, "Crash in `alone`");
-    assert!(
-        reasons_of(&ranked, "src/error.rs").contains(&"central: 2 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/error.rs", 2);
 }
 
 #[test]
@@ -312,10 +303,7 @@ fn a_crate_the_workspace_depends_on_uses_nothing_it_defines_alike() {
     // Without it, `anyhow` and `syn` could be modules of the workspace.
     let (_dir, unknown) = files("");
     let ranked = rank(&unknown, "Crash in `alone`");
-    assert!(
-        reasons_of(&ranked, "src/error.rs").contains(&"central: 2 files use names only it defines".to_owned()),
-        "{ranked:?}"
-    );
+    assert_central(&ranked, "src/error.rs", 2);
 }
 
 #[test]
