@@ -1,11 +1,12 @@
 //! The ranking on the locbench file-localisation set, in process, and the same ranking under
 //! other weights: how each weight moves Acc@5 and MRR per language.
 //!
-//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--with name=v ...] [--vary name=v1,v2 ...]
+//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--with name=v ...] [--vary name=v1,v2 ...] [--features FILE]
 //!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] --pack [WINDOW]
 //!
 //! `--with` sets a weight for the base row and every variation (a second weight varied
-//! together with a first). With `--pack`, the context pack a run would start from with a
+//! together with a first). `--features FILE` also writes every instance's signals per file,
+//! for `benches/learned_ranking.py`. With `--pack`, the context pack a run would start from with a
 //! model of a `WINDOW`-token context window (default 32768, that of the default model)
 //! instead: where the files the fix changed stand in it, and how many of the definitions the
 //! files shown in full use (functions, methods and types whose names at most three files
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use issuewright::agent::{PackPlace, first_context};
 use issuewright::context::issue::analyze;
-use issuewright::context::rank::{Signals, WEIGHTS, Weights, combine, signals};
+use issuewright::context::rank::{SUNK_SHARE, Signals, WEIGHTS, Weights, combine, signals};
 use issuewright::context::uses::ShownUses;
 use issuewright::context::{Index, IndexCache, MAX_INDEXED_FILES};
 use serde_json::Value;
@@ -41,6 +42,7 @@ fn main() {
     let mut variations: Vec<(String, Vec<f64>)> = Vec::new();
     let detail = std::env::args().any(|a| a == "--detail");
     let mut pack_window = None;
+    let mut features = None;
     let mut base = WEIGHTS;
     while let Some(arg) = args.next() {
         if arg == "--pack" {
@@ -51,6 +53,8 @@ fn main() {
             let spec = args.next().expect("--vary name=v1,v2");
             let (name, values) = spec.split_once('=').expect("--vary name=v1,v2");
             variations.push((name.into(), values.split(',').map(|v| v.parse().expect("a number")).collect()));
+        } else if arg == "--features" {
+            features = Some(from_shell(&args.next().expect("--features FILE")));
         } else if arg == "--with" {
             let spec = args.next().expect("--with name=v");
             let (name, value) = spec.split_once('=').expect("--with name=v");
@@ -75,6 +79,9 @@ fn main() {
     println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR |");
     println!("|---|---|---|---|---|---|---|");
     report(if base == WEIGHTS { "default" } else { "base" }, &instances, &base);
+    if let Some(file) = &features {
+        write_features(file, &instances, &base);
+    }
     if detail {
         for instance in &instances {
             let ranks = gold_ranks(instance, &base);
@@ -259,6 +266,38 @@ fn signatures_of_uses(index: &Index, full: &[String], pack_text: &str) -> (usize
     let outside = uses.definitions().iter().filter(|d| !full.contains(&d.path));
     let (in_map, missing): (Vec<_>, Vec<_>) = outside.partition(shown);
     (in_map.len(), in_map.len() + missing.len())
+}
+
+/// Writes each instance's signals per file to `file` as JSON lines, after a first line with
+/// the `weights` and [`SUNK_SHARE`]: for weighing the signals in other ways outside this
+/// bench (`benches/learned_ranking.py`). Each instance keeps its 150 best ranked files and
+/// its gold files.
+fn write_features(file: &Path, instances: &[Instance], weights: &Weights) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(file).expect("create the features file"));
+    let header = serde_json::json!({
+        "weights": {
+            "lexical": weights.lexical, "symbols": weights.symbols, "paths": weights.paths,
+            "relations": weights.relations, "package": weights.package, "parent": weights.parent,
+            "prior": weights.prior,
+        },
+        "sunk_share": SUNK_SHARE,
+    });
+    writeln!(out, "{header}").expect("write the features");
+    for instance in instances {
+        let best: HashSet<String> = combine(&instance.signals, weights).into_iter().take(150).map(|r| r.path).collect();
+        let files: Vec<_> = instance
+            .signals
+            .per_file()
+            .into_iter()
+            .filter(|f| best.contains(&f.path) || instance.gold.contains(&f.path))
+            .collect();
+        let line = serde_json::json!({
+            "instance_id": instance.id, "language": instance.language, "gold": instance.gold, "files": files,
+        });
+        writeln!(out, "{line}").expect("write the features");
+    }
+    out.flush().expect("write the features");
 }
 
 /// Where each gold file lands (1-based) among the instance's source files.

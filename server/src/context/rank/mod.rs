@@ -101,6 +101,9 @@ pub struct Weights {
 pub const WEIGHTS: Weights =
     Weights { lexical: 1.0, symbols: 0.6, paths: 0.5, relations: 0.2, package: 0.2, parent: 0.15, prior: 0.15 };
 
+/// What is left of the score of test or example code the issue is not about.
+pub const SUNK_SHARE: f64 = 0.3;
+
 /// Ranks the index's files for `issue_text`, best first.
 pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
     rank_with(index, issue_text, &WEIGHTS)
@@ -314,10 +317,10 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             // the failing test the issue is about, whatever its words. (A test file merely
             // named, as commit messages name the tests they add, still sinks.)
             if signals.tests[i] && !signals.about_tests && !signals.traced[i] {
-                score *= 0.3;
+                score *= SUNK_SHARE;
                 reasons.push((0.0, "test code (ranked down)".into()));
             } else if signals.examples[i] && !signals.about_examples {
-                score *= 0.3;
+                score *= SUNK_SHARE;
                 reasons.push((0.0, "example code (ranked down)".into()));
             }
             reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -396,3 +399,58 @@ fn normalise(values: &[f64]) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests;
+
+/// One file's signals for one issue as [`combine`] weighs them, for measuring other ways of
+/// weighing them (`cargo bench --bench locbench -- DATA --features FILE`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FileSignals {
+    /// Workspace-relative path.
+    pub path: String,
+    /// BM25, divided by the best file's.
+    pub lexical: f64,
+    /// Definitions of named identifiers, saturated.
+    pub symbols: f64,
+    /// Named paths, file names and quoted messages, saturated.
+    pub paths: f64,
+    /// Extends or implements a named type, saturated.
+    pub relations: f64,
+    /// A share of the best direct hit in its package.
+    pub package: f64,
+    /// Declares the module of a directly hit file.
+    pub parent: f64,
+    /// Centrality.
+    pub prior: f64,
+    /// Test or example code the issue is not about: [`combine`] scales its score down.
+    pub sinks: bool,
+    /// How many other files use a name only it defines.
+    pub users: usize,
+}
+
+impl Signals {
+    /// Every file's signals, in the index's order.
+    pub fn per_file(&self) -> Vec<FileSignals> {
+        let lexical = self.lexical.normalised();
+        let (symbols, paths, relations) =
+            (self.symbols.saturated(), self.path_mentions.saturated(), self.relations.saturated());
+        (0..self.paths.len())
+            .map(|i| FileSignals {
+                path: self.paths[i].clone(),
+                lexical: lexical[i],
+                symbols: symbols[i],
+                paths: paths[i],
+                relations: relations[i],
+                package: self.package[i],
+                parent: self.parent[i],
+                prior: self.prior[i],
+                sinks: self.sinks(i),
+                users: self.users[i],
+            })
+            .collect()
+    }
+
+    /// Whether file `i` is test or example code the issue is not about (a test the issue's
+    /// trace runs through is what it is about).
+    fn sinks(&self, i: usize) -> bool {
+        (self.tests[i] && !self.about_tests && !self.traced[i]) || (self.examples[i] && !self.about_examples)
+    }
+}

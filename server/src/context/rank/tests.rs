@@ -675,3 +675,34 @@ fn an_empty_index_or_a_vague_issue_still_answers() {
     let (_dir, index) = index(&[("a.rs", "fn a() {}"), ("b.rs", "fn b() {}")]);
     assert_eq!(rank(&index, "").len(), 2, "every file is still ranked");
 }
+
+#[test]
+fn each_files_signals_weighed_give_its_score() {
+    let (_dir, index) = index(&[
+        ("src/set.rs", "pub struct JoinSet;\nimpl JoinSet { pub fn join_next(&self) {} }\n"),
+        ("src/task.rs", "use crate::set::JoinSet;\npub fn spawn(set: &JoinSet) { set.join_next(); }\n"),
+        ("src/lib.rs", "mod set; mod task;\n"),
+        ("tests/set.rs", "#[test]\nfn joins() { let set = JoinSet; set.join_next(); }\n"),
+    ]);
+    let signals = signals(&index, "`JoinSet::join_next` hangs after a spawn");
+    let ranked = combine(&signals, &WEIGHTS);
+    let files = signals.per_file();
+    assert_eq!(files.len(), ranked.len());
+    for file in &files {
+        let w = &WEIGHTS;
+        let sum = w.lexical * file.lexical
+            + w.symbols * file.symbols
+            + w.paths * file.paths
+            + w.relations * file.relations
+            + w.package * file.package
+            + w.parent * file.parent
+            + w.prior * file.prior;
+        let expected = if file.sinks { sum * SUNK_SHARE } else { sum };
+        let score = ranked.iter().find(|r| r.path == file.path).map(|r| r.score);
+        assert_eq!(score, Some(expected), "{file:?}");
+    }
+    let test = files.iter().find(|f| f.path == "tests/set.rs").expect("the test file");
+    assert!(test.sinks && test.symbols == 0.0, "{test:?}");
+    let set = files.iter().find(|f| f.path == "src/set.rs").expect("the named file");
+    assert!(!set.sinks && set.symbols > 0.0 && set.users >= 1, "{set:?}");
+}
