@@ -43,7 +43,7 @@ impl<T> Sender<T> {
         helper(value);
         self.inner.len();
         mpsc::channel::<u8>();
-        println!("{}", LIMIT);
+        println!("{}", describe(LIMIT));
         Ok(())
     }
 }

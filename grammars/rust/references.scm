@@ -30,3 +30,9 @@
 ; A binding with no written type holds what its value builds, when a constructor of a named type
 ; builds it (`let sem = Semaphore::new(1)`, `let p = Point { x, y }`; see `constructed_type_name`).
 (let_declaration pattern: (identifier) @variable.name !type value: (_) @variable.value)
+; Calls written in a macro's tokens (`assert_eq!(compute(1), 1)`, `format!("{}", x.len())`,
+; `vec![Meter::new(2)]`): a name and the group after it, and the name before that for a call
+; through a type. `extract::token_calls` reads the tokens between them: a method after a `.`,
+; a macro before a `!`, and no call where an operator or a keyword stands (`a * (b)`, `fn g()`).
+(token_tree (identifier) @reference.token . (token_tree) @token.arguments)
+(token_tree (identifier) @reference.token_owner . (identifier) @token.owned . (token_tree) @token.arguments)

@@ -989,6 +989,30 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_finds_the_calls_written_in_macros() {
+        let (dir, mut overlay) = overlay(&[
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", "mod calc;\nmod user;\n"),
+            ("src/calc.rs", "pub fn compute(x: u8) -> u8 {\n    x\n}\n"),
+            (
+                "src/user.rs",
+                "use crate::calc::compute;\nfn a() {\n    assert_eq!(compute(1), 1);\n    \
+                 let s = format!(\"{}\", compute(2));\n}\nfn b() -> u8 {\n    compute(3)\n}\n",
+            ),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let result = find_symbol(&mut overlay, &index, "compute");
+        assert!(
+            result.output.ends_with(
+                "src/user.rs (3 uses)\n      3: assert_eq!(compute(1), 1);  [in `a`]\n      \
+                 4: let s = format!(\"{}\", compute(2));  [in `a`]\n      7: compute(3)  [in `b`]\n"
+            ),
+            "{}",
+            result.output
+        );
+    }
+
+    #[test]
     fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
         let callers: String =
             (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();

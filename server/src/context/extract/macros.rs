@@ -63,6 +63,11 @@ impl MacroBody {
         Some(Self { range, owner, of_type })
     }
 
+    /// Whether the byte at `at` lies inside this body.
+    pub(super) fn holds(&self, at: usize) -> bool {
+        (self.range.start_byte..self.range.end_byte).contains(&at)
+    }
+
     /// This body parsed on its own, as items, its positions those of `source`.
     pub(super) fn parse(&self, language: Language, source: &[u8]) -> Option<Tree> {
         parse_ranges(language, source, &[self.range])

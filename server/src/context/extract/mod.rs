@@ -21,6 +21,7 @@ mod reading;
 mod signatures;
 mod stretches;
 mod test_code;
+mod token_calls;
 mod use_lines;
 
 /// What a definition is.

@@ -12,6 +12,7 @@ use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
+use super::token_calls::TokenMatch;
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -29,12 +30,41 @@ struct Reading<'s> {
     declared: HashMap<&'s str, Option<&'s str>>,
     receiver_calls: Vec<(&'s str, &'s str)>,
     macros: Vec<MacroBody>,
+    /// Uses read from macros' tokens, kept apart until the stretch's item-level macro bodies
+    /// are known: those are read again as items, and their uses count there.
+    token_uses: Vec<TokenRead<'s>>,
+}
+
+/// A use read from a macro's tokens (see [`TokenMatch`]).
+struct TokenRead<'s> {
+    /// Where it stands in the source.
+    at: usize,
+    node: usize,
+    name: &'s str,
+    method: bool,
+    /// The function called through it, when it is a type (`Meter::new(2)`).
+    called: Option<&'s str>,
 }
 
 impl Reading<'_> {
     /// What was read, owned, and the macro bodies at the stretch's item level.
     fn done(self) -> (Found, Vec<MacroBody>) {
-        let Reading { mut symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = self;
+        let Reading {
+            mut symbols,
+            mut uses,
+            defined_names,
+            mut typed_calls,
+            declared,
+            receiver_calls,
+            macros,
+            token_uses,
+        } = self;
+        for token in token_uses.into_iter().filter(|token| !macros.iter().any(|body| body.holds(token.at))) {
+            uses.push((token.node, token.name, token.method));
+            if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
+                *typed_calls.entry((token.name, called)).or_default() += 1;
+            }
+        }
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
         for (_, name, method_call) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
@@ -96,7 +126,9 @@ pub(super) fn read_stretches(
         let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
             continue;
         };
-        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros } = stretch;
+        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros, token_uses } =
+            stretch;
+        let mut tokens = TokenMatch::default();
         let mut name = None;
         let mut definition = None;
         let (mut call_owner, mut call_name, mut call_receiver) = (None, None, None);
@@ -104,6 +136,9 @@ pub(super) fn read_stretches(
         for capture in found.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
+            if tokens.take(capture_name, node) {
+                continue;
+            }
             match capture_name {
                 "name" => name = Some(node),
                 "import" => symbols.imports.push(collapsed(node, source)),
@@ -132,6 +167,15 @@ pub(super) fn read_stretches(
                     }
                 }
             }
+        }
+        if let Some(used) = tokens.used(source) {
+            token_uses.push(TokenRead {
+                at: used.node.start_byte(),
+                node: used.node.id(),
+                name: text(used.node, source),
+                method: used.method,
+                called: used.called.map(|called| text(called, source)),
+            });
         }
         if let (Some(owner), Some(called)) = (call_owner, call_name)
             && names_a_type(owner)

@@ -431,9 +431,10 @@ fn rust_fixture() {
     let sender = found.definitions.iter().find(|d| d.name == "Sender").unwrap();
     assert_eq!(sender.signature, "pub struct Sender<T>");
     let names = references(&found);
-    for expected in
-        ["HashMap", "Sender", "Event", "Map", "helper", "len", "channel", "mpsc", "println", "new", "Ok", "Vec"]
-    {
+    for expected in [
+        "HashMap", "Sender", "Event", "Map", "helper", "len", "channel", "mpsc", "println", "describe", "new", "Ok",
+        "Vec",
+    ] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     assert_eq!(found.imports, ["std::collections::HashMap", "crate::sync::{mpsc, Mutex as Lock}", "alloc"]);
@@ -766,6 +767,28 @@ proptest::proptest! {
             let _ = definition.callable_as_method();
         }
     }
+}
+
+#[test]
+fn calls_written_in_a_macros_tokens_are_uses() {
+    let source = "fn a(x: &Meter) {\n    assert_eq!(compute(1), 1);\n    let s = format!(\"{}\", x.reading());\n    \
+                  debug_assert!(matches!(Meter::new(2), _));\n    let v = vec![a * (b), 0..len(c)];\n    \
+                  quote! { fn generated(&self) -> u8 { compute(3) } };\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(found.uses_of("compute"), 2, "{:?}", found.references);
+    assert_eq!((found.uses_of("reading"), found.method_calls_of("reading")), (1, 1));
+    assert_eq!(found.uses_of("matches"), 1, "a macro named in another's tokens");
+    assert_eq!((found.uses_of("Meter"), found.uses_of("new")), (2, 1), "the parameter's type and the call's");
+    assert!(found.typed_calls.contains(&("Meter".into(), "new".into(), 1)), "{:?}", found.typed_calls);
+    assert_eq!(found.uses_of("len"), 1, "a range up to a call is no method call");
+    assert_eq!(found.method_calls_of("len"), 0);
+    for no_call in ["a", "b", "generated", "s"] {
+        assert_eq!(found.uses_of(no_call), 0, "{no_call}: {:?}", found.references);
+    }
+    let lines = use_lines(Language::Rust, source.as_bytes(), &["compute"], true);
+    assert_eq!(lines, [2, 6]);
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["reading"], false), Vec::<u32>::new());
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["reading"], true), [3]);
 }
 
 #[test]

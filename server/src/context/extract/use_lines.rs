@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
+use super::token_calls::TokenMatch;
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -44,15 +45,22 @@ fn use_lines_of_tree(
     let query = &language.queries().combined;
     let capture_names = query.capture_names();
     let mut uses: Vec<(usize, u32)> = Vec::new();
+    // Uses in macros' tokens, by where they stand: those inside a body read again as items
+    // count there.
+    let mut token_uses: Vec<(usize, u32)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
-    let mut bodies = Vec::new();
+    let mut bodies: Vec<MacroBody> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     while let Some(found) = matches.next() {
         let mut name = None;
         let mut is_definition = false;
+        let mut tokens = TokenMatch::default();
         for capture in found.captures() {
             let node = capture.node;
+            if tokens.take(capture_names[capture.index as usize], node) {
+                continue;
+            }
             match capture_names[capture.index as usize] {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
@@ -68,7 +76,15 @@ fn use_lines_of_tree(
         if let (Some(name), true) = (name, is_definition) {
             defined_names.insert(name);
         }
+        if let Some(used) = tokens.used(source).filter(|used| with_method_calls || !used.method)
+            && names.contains(&text(used.node, source))
+        {
+            token_uses.push((used.node.start_byte(), used.node.start_position().row as u32 + 1));
+        }
     }
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
+    lines.extend(
+        token_uses.into_iter().filter(|(at, _)| !bodies.iter().any(|body| body.holds(*at))).map(|(_, line)| line),
+    );
     bodies
 }

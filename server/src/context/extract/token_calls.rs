@@ -1,0 +1,108 @@
+//! Calls read from a macro's tokens (`assert_eq!(compute(1), 1)`, `format!("{}", x.len())`),
+//! which tree-sitter leaves unparsed: a name right before a parenthesised group.
+
+use tree_sitter::Node;
+
+/// The captures of one match of the token patterns (`@reference.token`,
+/// `@reference.token_owner`, `@token.owned`, `@token.arguments`), gathered while the match is
+/// read.
+#[derive(Default)]
+pub(super) struct TokenMatch<'t> {
+    name: Option<Node<'t>>,
+    owner: Option<Node<'t>>,
+    owned: Option<Node<'t>>,
+    group: Option<Node<'t>>,
+}
+
+/// A use found in a macro's tokens.
+pub(super) struct TokenUse<'t> {
+    /// The name used.
+    pub node: Node<'t>,
+    /// Whether it is a method call (`x.len()`).
+    pub method: bool,
+    /// For a type a function is called through (`Meter::new(2)`), that function.
+    pub called: Option<Node<'t>>,
+}
+
+impl<'t> TokenMatch<'t> {
+    /// Takes `node` when `capture` is one of the token patterns'; false for any other capture.
+    pub(super) fn take(&mut self, capture: &str, node: Node<'t>) -> bool {
+        let slot = match capture {
+            "reference.token" => &mut self.name,
+            "reference.token_owner" => &mut self.owner,
+            "token.owned" => &mut self.owned,
+            "token.arguments" => &mut self.group,
+            _ => return false,
+        };
+        *slot = Some(node);
+        true
+    }
+
+    /// What the match uses, if anything: a function, method or macro called by name, or the
+    /// type a function is called through. Not a definition written in the tokens (`fn g()`),
+    /// nor a name an operator parts from a group (`a * (b)`).
+    pub(super) fn used(self, source: &[u8]) -> Option<TokenUse<'t>> {
+        let group = self.group?;
+        if let (Some(owner), Some(owned)) = (self.owner, self.owned) {
+            let through_path = trimmed(source.get(owner.end_byte()..owned.start_byte())?) == b"::";
+            let called = matches!(call_of(owned, group, source), Some(Call::Function));
+            return (through_path && called).then_some(TokenUse { node: owner, method: false, called: Some(owned) });
+        }
+        let name = self.name?;
+        let method = match call_of(name, group, source)? {
+            Call::Method => true,
+            Call::Function | Call::Macro => false,
+        };
+        Some(TokenUse { node: name, method, called: None })
+    }
+}
+
+/// How a name before a group in a macro's tokens is called.
+enum Call {
+    Function,
+    Method,
+    Macro,
+}
+
+/// How `name`, followed by `group`, is called; None when it is no call.
+fn call_of(name: Node<'_>, group: Node<'_>, source: &[u8]) -> Option<Call> {
+    let between = trimmed(source.get(name.end_byte()..group.start_byte())?);
+    if between == b"!" {
+        return Some(Call::Macro);
+    }
+    if !between.is_empty() || source.get(group.start_byte()) != Some(&b'(') {
+        return None;
+    }
+    let before = source.get(..name.start_byte())?.trim_ascii_end();
+    // `0..len(x)` is a range up to a call.
+    if before.ends_with(b".") && !before.ends_with(b"..") {
+        return Some(Call::Method);
+    }
+    if ends_with_word(before, b"fn") || ends_with_word(before, b"struct") {
+        return None;
+    }
+    Some(Call::Function)
+}
+
+/// `bytes` without whitespace at either end.
+fn trimmed(bytes: &[u8]) -> &[u8] {
+    bytes.trim_ascii()
+}
+
+/// Whether `text` ends with the keyword `word`, not with a longer name ending alike (`xfn`).
+fn ends_with_word(text: &[u8], word: &[u8]) -> bool {
+    text.strip_suffix(word).is_some_and(|rest| rest.last().is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_keyword_ends_text_only_as_a_whole_word() {
+        assert!(ends_with_word(b"pub fn", b"fn"));
+        assert!(ends_with_word(b"fn", b"fn"));
+        assert!(!ends_with_word(b"let xfn", b"fn"));
+        assert!(!ends_with_word(b"my_fn", b"fn"));
+    }
+}
