@@ -19,3 +19,10 @@
 (local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @variable.name value: (_) @variable.value))
 (method_invocation object: (identifier) @call.receiver name: (identifier) @call.name)
 (method_invocation object: (field_access object: (this) field: (identifier) @call.receiver) name: (identifier) @call.name)
+; A method passed by reference (`String::valueOf`, `this::handle`): the type or object before
+; `::` and the method after it (`Widget::new` names only its type).
+(method_reference . (identifier) @reference.type)
+(method_reference (_) . (identifier) @reference.call .)
+; An annotation names its type (`@JsonCreator`, `@JsonProperty("name")`).
+(marker_annotation name: (identifier) @reference.type)
+(annotation name: (identifier) @reference.type)

@@ -32,7 +32,7 @@ export function greet(props: Props): string {
 function* ids() {
   yield 1;
 }
-export const render = (p: Props) => <div>{greet(p)}</div>;
+export const render = (p: Props) => <Panel>{greet(p)}</Panel>;
 const LIMIT = 8;
 var legacy = function (done: () => void) {
   done();

@@ -21,3 +21,5 @@
 (public_field_definition name: (property_identifier) @variable.name !type value: (_) @variable.value)
 (call_expression function: (member_expression object: (identifier) @call.receiver property: (property_identifier) @call.name))
 (call_expression function: (member_expression object: (member_expression object: (this) property: (property_identifier) @call.receiver) property: (property_identifier) @call.name))
+; A decorator without arguments (`@Column`); one with them is a call.
+(decorator (identifier) @reference.call)

@@ -77,19 +77,20 @@ pub struct Queries {
     pub combined: Query,
 }
 
-fn compile(language: Language, definitions: &str, references: &str, imports: &str) -> Queries {
+/// Compiles the query `files` (each a name and its text) of the folder `folder` into one.
+fn compile(language: Language, folder: &str, files: &[(&str, &str)]) -> Queries {
     let grammar = language.grammar();
-    let combined = format!("{definitions}\n{references}\n{imports}");
-    match Query::new(&grammar, &combined) {
+    let combined: Vec<&str> = files.iter().map(|(_, text)| *text).collect();
+    match Query::new(&grammar, &combined.join("\n")) {
         Ok(combined) => Queries { combined },
         // Compiling is costly, so the files are compiled one by one only to name the broken one.
         Err(error) => {
-            for (source, what) in [(definitions, "definitions"), (references, "references"), (imports, "imports")] {
+            for (what, source) in files {
                 if let Err(error) = Query::new(&grammar, source) {
-                    panic!("grammars/{}/{what}.scm: {error}", language.name());
+                    panic!("grammars/{folder}/{what}.scm: {error}");
                 }
             }
-            panic!("grammars/{}: the files do not compile together: {error}", language.name());
+            panic!("grammars/{folder}: the files do not compile together: {error}");
         }
     }
 }
@@ -101,7 +102,7 @@ macro_rules! grammar_file {
 }
 
 /// The text of every query file, for telling whether a cached extraction is still valid.
-pub const QUERY_TEXTS: [&str; 9] = [
+pub const QUERY_TEXTS: [&str; 10] = [
     grammar_file!("rust", "definitions"),
     grammar_file!("rust", "references"),
     grammar_file!("rust", "imports"),
@@ -111,41 +112,34 @@ pub const QUERY_TEXTS: [&str; 9] = [
     grammar_file!("typescript", "definitions"),
     grammar_file!("typescript", "references"),
     grammar_file!("typescript", "imports"),
+    grammar_file!("typescript", "jsx"),
 ];
 
-static RUST: LazyLock<Queries> = LazyLock::new(|| {
-    compile(
-        Language::Rust,
-        grammar_file!("rust", "definitions"),
-        grammar_file!("rust", "references"),
-        grammar_file!("rust", "imports"),
-    )
-});
+/// A language's definitions, references and imports, by name, from `folder`.
+macro_rules! grammar_files {
+    ($folder:literal) => {
+        [
+            ("definitions", grammar_file!($folder, "definitions")),
+            ("references", grammar_file!($folder, "references")),
+            ("imports", grammar_file!($folder, "imports")),
+        ]
+    };
+}
 
-static JAVA: LazyLock<Queries> = LazyLock::new(|| {
-    compile(
-        Language::Java,
-        grammar_file!("java", "definitions"),
-        grammar_file!("java", "references"),
-        grammar_file!("java", "imports"),
-    )
-});
+static RUST: LazyLock<Queries> = LazyLock::new(|| compile(Language::Rust, "rust", &grammar_files!("rust")));
 
-static TYPESCRIPT: LazyLock<Queries> = LazyLock::new(|| {
-    compile(
-        Language::TypeScript,
-        grammar_file!("typescript", "definitions"),
-        grammar_file!("typescript", "references"),
-        grammar_file!("typescript", "imports"),
-    )
-});
+static JAVA: LazyLock<Queries> = LazyLock::new(|| compile(Language::Java, "java", &grammar_files!("java")));
 
+static TYPESCRIPT: LazyLock<Queries> =
+    LazyLock::new(|| compile(Language::TypeScript, "typescript", &grammar_files!("typescript")));
+
+/// TSX and JavaScript: TypeScript's queries and those of JSX.
 static TSX: LazyLock<Queries> = LazyLock::new(|| {
+    let [definitions, references, imports] = grammar_files!("typescript");
     compile(
         Language::Tsx,
-        grammar_file!("typescript", "definitions"),
-        grammar_file!("typescript", "references"),
-        grammar_file!("typescript", "imports"),
+        "typescript",
+        &[definitions, references, imports, ("jsx", grammar_file!("typescript", "jsx"))],
     )
 });
 

@@ -1013,6 +1013,24 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_finds_components_used_as_elements() {
+        let (dir, mut overlay) = overlay(&[
+            ("src/Button.tsx", "export function Button(props: Props) {\n  return <button />;\n}\n"),
+            (
+                "src/App.tsx",
+                "import { Button } from './Button';\nexport function App() {\n  return <Button>ok</Button>;\n}\n",
+            ),
+        ]);
+        let index = Index::build(dir.path(), None);
+        let result = find_symbol(&mut overlay, &index, "Button");
+        assert!(
+            result.output.ends_with("src/App.tsx (1 use)\n      3: return <Button>ok</Button>;  [in `App`]\n"),
+            "{}",
+            result.output
+        );
+    }
+
+    #[test]
     fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
         let callers: String =
             (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();

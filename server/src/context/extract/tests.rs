@@ -644,7 +644,7 @@ fn typescript_fixture() {
     // An anonymous default export is known by the name its module exports it under.
     assert_eq!(signature_of("default"), "export default function (props: Props)");
     let names = references(&found);
-    for expected in ["greet", "join", "Props", "Circle", "Math", "path"] {
+    for expected in ["greet", "join", "Props", "Circle", "Math", "path", "Panel"] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
     let typescript = symbols(Language::TypeScript, "export function f(a: number): A { return g(a); }\n");
@@ -920,4 +920,24 @@ fn broken_source_still_yields_what_parses() {
     assert_eq!(definitions(&repaired), [def("A", DefinitionKind::Class, None)]);
     let binaryish = symbols(Language::TypeScript, "\u{0}\u{1}\u{fffd}garbage {{{{");
     assert!(binaryish.parse_errors > 0);
+}
+
+#[test]
+fn components_method_references_annotations_and_decorators_are_uses() {
+    let tsx = "export function App() {\n  return <Button onClick={go}><Icon.Close /><div /></Button>;\n}\n\
+               class User {\n  @Column\n  name: string;\n}\n";
+    let found = symbols(Language::Tsx, tsx);
+    assert_eq!(found.uses_of("Button"), 1, "the closing tag names it again: {:?}", found.references);
+    assert_eq!((found.uses_of("Icon"), found.uses_of("Close")), (1, 1));
+    assert_eq!((found.uses_of("div"), found.uses_of("go")), (0, 0), "an element of the page; a value");
+    assert_eq!(found.uses_of("Column"), 1);
+    assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["Button", "Column"], true), [2, 5]);
+    let java = "class Reader {\n  @JsonCreator\n  @JsonProperty(\"name\")\n  Reader(String name) {}\n  \
+                List<String> all(List<Integer> ids) {\n    return ids.stream().map(String::valueOf).map(this::wrap)\
+                .map(Widget::new).toList();\n  }\n}\n";
+    let found = symbols(Language::Java, java);
+    assert_eq!((found.uses_of("JsonCreator"), found.uses_of("JsonProperty")), (1, 1), "{:?}", found.references);
+    assert_eq!((found.uses_of("valueOf"), found.uses_of("wrap")), (1, 1));
+    assert_eq!(found.uses_of("Widget"), 1, "`Widget::new` names its type once");
+    assert_eq!(use_lines(Language::Java, java.as_bytes(), &["wrap"], true), [6]);
 }
