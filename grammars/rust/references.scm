@@ -36,3 +36,9 @@
 ; a macro before a `!`, and no call where an operator or a keyword stands (`a * (b)`, `fn g()`).
 (token_tree (identifier) @reference.token . (token_tree) @token.arguments)
 (token_tree (identifier) @reference.token_owner . (identifier) @token.owned . (token_tree) @token.arguments)
+; What an attribute applies: a macro written with its path (`#[tokio::test]`; the built-in
+; `#[test]` is none of the workspace's), and the derives of `#[derive(Debug, Parser)]`. The
+; other tokens of an attribute's arguments call nothing (`all` of `#[cfg(all(unix, test))]`).
+(attribute (scoped_identifier name: (identifier) @reference.call))
+(attribute (identifier) @_derive (#eq? @_derive "derive") arguments: (token_tree (identifier) @reference.call))
+(attribute arguments: (token_tree) @token.attribute)

@@ -33,6 +33,8 @@ struct Reading<'s> {
     /// Uses read from macros' tokens, kept apart until the stretch's item-level macro bodies
     /// are known: those are read again as items, and their uses count there.
     token_uses: Vec<TokenRead<'s>>,
+    /// Where an attribute's arguments stand (`#[cfg(all(unix, test))]`): their tokens call nothing.
+    attributes: Vec<std::ops::Range<usize>>,
 }
 
 /// A use read from a macro's tokens (see [`TokenMatch`]).
@@ -58,8 +60,12 @@ impl Reading<'_> {
             receiver_calls,
             macros,
             token_uses,
+            attributes,
         } = self;
-        for token in token_uses.into_iter().filter(|token| !macros.iter().any(|body| body.holds(token.at))) {
+        let calls = |at: usize| {
+            !macros.iter().any(|body| body.holds(at)) && !attributes.iter().any(|attribute| attribute.contains(&at))
+        };
+        for token in token_uses.into_iter().filter(|token| calls(token.at)) {
             uses.push((token.node, token.name, token.method));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
@@ -126,8 +132,17 @@ pub(super) fn read_stretches(
         let Some(stretch) = stretch_of(first.node.start_byte()).and_then(|at| reading.get_mut(at)) else {
             continue;
         };
-        let Reading { symbols, uses, defined_names, typed_calls, declared, receiver_calls, macros, token_uses } =
-            stretch;
+        let Reading {
+            symbols,
+            uses,
+            defined_names,
+            typed_calls,
+            declared,
+            receiver_calls,
+            macros,
+            token_uses,
+            attributes,
+        } = stretch;
         let mut tokens = TokenMatch::default();
         let mut name = None;
         let mut definition = None;
@@ -159,6 +174,7 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
+                "token.attribute" => attributes.push(node.byte_range()),
                 "reference.method" => uses.push((node.id(), text(node, source), true)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
                 other => {

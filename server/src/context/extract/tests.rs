@@ -941,3 +941,15 @@ fn components_method_references_annotations_and_decorators_are_uses() {
     assert_eq!(found.uses_of("Widget"), 1, "`Widget::new` names its type once");
     assert_eq!(use_lines(Language::Java, java.as_bytes(), &["wrap"], true), [6]);
 }
+
+#[test]
+fn an_attribute_names_the_macros_it_applies_and_calls_nothing_else() {
+    let source = "#[derive(Debug, Parser)]\nstruct Cli;\n#[cfg(all(unix, not(test)))]\n#[tokio::test(flavor = \"current_thread\")]\n\
+                  #[test]\nasync fn runs() {\n    assert!(all(1));\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!((found.uses_of("Debug"), found.uses_of("Parser")), (1, 1), "{:?}", found.references);
+    assert_eq!(found.uses_of("test"), 1, "`#[tokio::test]`, not the built-in `#[test]`");
+    assert_eq!(found.uses_of("all"), 1, "the call in the body, not the `cfg`'s");
+    assert_eq!(found.uses_of("not"), 0);
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true), [1, 4, 7]);
+}

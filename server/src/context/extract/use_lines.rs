@@ -50,6 +50,7 @@ fn use_lines_of_tree(
     let mut token_uses: Vec<(usize, u32)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
+    let mut attributes: Vec<std::ops::Range<usize>> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     while let Some(found) = matches.next() {
@@ -64,6 +65,7 @@ fn use_lines_of_tree(
             match capture_names[capture.index as usize] {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
+                "token.attribute" => attributes.push(node.byte_range()),
                 "reference.method" if !with_method_calls => {}
                 reference if reference.starts_with("reference.") => {
                     if names.contains(&text(node, source)) {
@@ -84,7 +86,12 @@ fn use_lines_of_tree(
     }
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
     lines.extend(
-        token_uses.into_iter().filter(|(at, _)| !bodies.iter().any(|body| body.holds(*at))).map(|(_, line)| line),
+        token_uses
+            .into_iter()
+            .filter(|(at, _)| {
+                !bodies.iter().any(|body| body.holds(*at)) && !attributes.iter().any(|attribute| attribute.contains(at))
+            })
+            .map(|(_, line)| line),
     );
     bodies
 }
