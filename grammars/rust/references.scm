@@ -42,3 +42,7 @@
 (attribute (scoped_identifier name: (identifier) @reference.call))
 (attribute (identifier) @_derive (#eq? @_derive "derive") arguments: (token_tree (identifier) @reference.call))
 (attribute arguments: (token_tree) @token.attribute)
+; A path's names wherever it stands (`Mode::Sync` in a pattern, `u32::MAX`, `.map(Token::new)`,
+; `Semaphore` of `sync::Semaphore::new(1)`): not a module it passes through (`sync`), nor a path
+; in a `use` declaration; a call through a path counts once.
+(scoped_identifier name: (identifier) @reference.path)

@@ -12,7 +12,7 @@ use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
-use super::token_calls::TokenMatch;
+use super::token_calls::{TokenMatch, passes_through};
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -30,15 +30,18 @@ struct Reading<'s> {
     declared: HashMap<&'s str, Option<&'s str>>,
     receiver_calls: Vec<(&'s str, &'s str)>,
     macros: Vec<MacroBody>,
-    /// Uses read from macros' tokens, kept apart until the stretch's item-level macro bodies
-    /// are known: those are read again as items, and their uses count there.
-    token_uses: Vec<TokenRead<'s>>,
-    /// Where an attribute's arguments stand (`#[cfg(all(unix, test))]`): their tokens call nothing.
-    attributes: Vec<std::ops::Range<usize>>,
+    /// Uses read from macros' tokens and from paths, kept apart until the stretch's item-level
+    /// macro bodies, attributes and imports are known: a body is read again as items, and its
+    /// uses count there.
+    placed_uses: Vec<PlacedUse<'s>>,
+    /// Where the names are no uses: an attribute's arguments (`all` of
+    /// `#[cfg(all(unix, test))]`) and a `use` declaration's paths.
+    not_uses: Vec<std::ops::Range<usize>>,
 }
 
-/// A use read from a macro's tokens (see [`TokenMatch`]).
-struct TokenRead<'s> {
+/// A use kept with where it stands (see [`Reading::placed_uses`]): one read from a macro's
+/// tokens (see [`TokenMatch`]), or a path's last name (`Mode::Sync`).
+struct PlacedUse<'s> {
     /// Where it stands in the source.
     at: usize,
     node: usize,
@@ -59,18 +62,21 @@ impl Reading<'_> {
             declared,
             receiver_calls,
             macros,
-            token_uses,
-            attributes,
+            placed_uses,
+            not_uses,
         } = self;
-        let calls = |at: usize| {
-            !macros.iter().any(|body| body.holds(at)) && !attributes.iter().any(|attribute| attribute.contains(&at))
+        let used = |at: usize| {
+            !macros.iter().any(|body| body.holds(at)) && !not_uses.iter().any(|stretch| stretch.contains(&at))
         };
-        for token in token_uses.into_iter().filter(|token| calls(token.at)) {
+        for token in placed_uses.into_iter().filter(|placed| used(placed.at)) {
             uses.push((token.node, token.name, token.method));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
             }
         }
+        // A node two patterns capture (a call through a path is a path too) is one use.
+        uses.sort_unstable_by_key(|(node, ..)| *node);
+        uses.dedup_by_key(|(node, ..)| *node);
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
         for (_, name, method_call) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
@@ -140,8 +146,8 @@ pub(super) fn read_stretches(
             declared,
             receiver_calls,
             macros,
-            token_uses,
-            attributes,
+            placed_uses,
+            not_uses,
         } = stretch;
         let mut tokens = TokenMatch::default();
         let mut name = None;
@@ -156,7 +162,10 @@ pub(super) fn read_stretches(
             }
             match capture_name {
                 "name" => name = Some(node),
-                "import" => symbols.imports.push(collapsed(node, source)),
+                "import" => {
+                    symbols.imports.push(collapsed(node, source));
+                    not_uses.push(node.byte_range());
+                }
                 "call.owner" => call_owner = Some(text(node, source)),
                 "call.name" => call_name = Some(text(node, source)),
                 "call.receiver" => call_receiver = Some(text(node, source)),
@@ -174,7 +183,14 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
-                "token.attribute" => attributes.push(node.byte_range()),
+                "token.attribute" => not_uses.push(node.byte_range()),
+                "reference.path" => {
+                    if !passes_through(node, source) {
+                        let at = node.start_byte();
+                        let (node, name) = (node.id(), text(node, source));
+                        placed_uses.push(PlacedUse { at, node, name, method: false, called: None });
+                    }
+                }
                 "reference.method" => uses.push((node.id(), text(node, source), true)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
                 other => {
@@ -185,7 +201,7 @@ pub(super) fn read_stretches(
             }
         }
         if let Some(used) = tokens.used(source) {
-            token_uses.push(TokenRead {
+            placed_uses.push(PlacedUse {
                 at: used.node.start_byte(),
                 node: used.node.id(),
                 name: text(used.node, source),

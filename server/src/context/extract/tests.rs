@@ -953,3 +953,18 @@ fn an_attribute_names_the_macros_it_applies_and_calls_nothing_else() {
     assert_eq!(found.uses_of("not"), 0);
     assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true), [1, 4, 7]);
 }
+
+#[test]
+fn a_paths_names_are_uses_wherever_it_stands_but_in_an_import() {
+    let source = "use crate::mode::{Mode, Token};\nuse tokio::sync::Semaphore;\nfn f(m: Mode) -> u32 {\n    \
+                  let sem = tokio::sync::Semaphore::new(1);\n    let tokens: Vec<Token> = words.map(Token::new).collect();\n    \
+                  match m {\n        Mode::Sync => u32::MAX,\n        _ => limits::DEFAULT,\n    }\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(found.uses_of("Sync"), 1, "{:?}", found.references);
+    assert_eq!((found.uses_of("MAX"), found.uses_of("DEFAULT")), (1, 1));
+    assert_eq!(found.uses_of("new"), 2, "a call through a path counts once, a function passed by its path too");
+    assert_eq!(found.uses_of("Semaphore"), 1, "the type a call's path passes through, not the import");
+    assert_eq!(found.uses_of("sync"), 0, "a module a path passes through");
+    assert_eq!(found.uses_of("Mode"), 2, "the parameter's type and the pattern's, not the import");
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["Sync", "Semaphore"], true), [4, 7]);
+}

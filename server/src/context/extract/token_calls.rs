@@ -1,5 +1,6 @@
-//! Calls read from a macro's tokens (`assert_eq!(compute(1), 1)`, `format!("{}", x.len())`),
-//! which tree-sitter leaves unparsed: a name right before a parenthesised group.
+//! Uses read from the text around a name: calls in a macro's tokens (`assert_eq!(compute(1),
+//! 1)`, `format!("{}", x.len())`), which tree-sitter leaves unparsed, and the modules a path
+//! passes through.
 
 use tree_sitter::Node;
 
@@ -82,6 +83,14 @@ fn call_of(name: Node<'_>, group: Node<'_>, source: &[u8]) -> Option<Call> {
         return None;
     }
     Some(Call::Function)
+}
+
+/// Whether the path name `name` is a module a longer path passes through (`sync` of
+/// `tokio::sync::Semaphore`): followed by `::` and not capitalised, as a type is
+/// (`Semaphore` of `sync::Semaphore::new`).
+pub(super) fn passes_through(name: Node<'_>, source: &[u8]) -> bool {
+    let continues = source.get(name.end_byte()..).is_some_and(|rest| rest.trim_ascii_start().starts_with(b"::"));
+    continues && !source.get(name.start_byte()).is_some_and(u8::is_ascii_uppercase)
 }
 
 /// `bytes` without whitespace at either end.

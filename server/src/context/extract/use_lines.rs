@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
-use super::token_calls::TokenMatch;
+use super::token_calls::{TokenMatch, passes_through};
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -45,12 +45,13 @@ fn use_lines_of_tree(
     let query = &language.queries().combined;
     let capture_names = query.capture_names();
     let mut uses: Vec<(usize, u32)> = Vec::new();
-    // Uses in macros' tokens, by where they stand: those inside a body read again as items
-    // count there.
-    let mut token_uses: Vec<(usize, u32)> = Vec::new();
+    // Uses in macros' tokens and paths' last names, by where they stand: those inside a body
+    // read again as items count there, and those in an attribute's arguments or an import
+    // are none.
+    let mut placed_uses: Vec<(usize, u32)> = Vec::new();
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
-    let mut attributes: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut not_uses: Vec<std::ops::Range<usize>> = Vec::new();
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(query, tree.root_node(), source);
     while let Some(found) = matches.next() {
@@ -65,7 +66,12 @@ fn use_lines_of_tree(
             match capture_names[capture.index as usize] {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
-                "token.attribute" => attributes.push(node.byte_range()),
+                "token.attribute" | "import" => not_uses.push(node.byte_range()),
+                "reference.path" => {
+                    if !passes_through(node, source) && names.contains(&text(node, source)) {
+                        placed_uses.push((node.start_byte(), node.start_position().row as u32 + 1));
+                    }
+                }
                 "reference.method" if !with_method_calls => {}
                 reference if reference.starts_with("reference.") => {
                     if names.contains(&text(node, source)) {
@@ -81,15 +87,15 @@ fn use_lines_of_tree(
         if let Some(used) = tokens.used(source).filter(|used| with_method_calls || !used.method)
             && names.contains(&text(used.node, source))
         {
-            token_uses.push((used.node.start_byte(), used.node.start_position().row as u32 + 1));
+            placed_uses.push((used.node.start_byte(), used.node.start_position().row as u32 + 1));
         }
     }
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
     lines.extend(
-        token_uses
+        placed_uses
             .into_iter()
             .filter(|(at, _)| {
-                !bodies.iter().any(|body| body.holds(*at)) && !attributes.iter().any(|attribute| attribute.contains(at))
+                !bodies.iter().any(|body| body.holds(*at)) && !not_uses.iter().any(|stretch| stretch.contains(at))
             })
             .map(|(_, line)| line),
     );
