@@ -36,11 +36,17 @@
 ; a macro before a `!`, and no call where an operator or a keyword stands (`a * (b)`, `fn g()`).
 (token_tree (identifier) @reference.token . (token_tree) @token.arguments)
 (token_tree (identifier) @reference.token_owner . (identifier) @token.owned . (token_tree) @token.arguments)
+; A capitalised name in a macro's tokens is a type, a variant or a constant used
+; (`vec![Meter]`, `assert_eq!(p, Point { x: 1 })`), unless a keyword before it defines it.
+(token_tree (identifier) @reference.token_capitalised (#match? @reference.token_capitalised "^[A-Z]"))
 ; What an attribute applies: a macro written with its path (`#[tokio::test]`; the built-in
-; `#[test]` is none of the workspace's), and the derives of `#[derive(Debug, Parser)]`. The
+; `#[test]` is none of the workspace's), and the derives of `#[derive(Debug, Parser)]`, also
+; under a condition (`#[cfg_attr(feature = "serde", derive(Serialize))]`). The
 ; other tokens of an attribute's arguments call nothing (`all` of `#[cfg(all(unix, test))]`).
 (attribute (scoped_identifier name: (identifier) @reference.call))
 (attribute (identifier) @_derive (#eq? @_derive "derive") arguments: (token_tree (identifier) @reference.call))
+(attribute (identifier) @_cfg_attr (#eq? @_cfg_attr "cfg_attr")
+  arguments: (token_tree (identifier) @_derive (#eq? @_derive "derive") . (token_tree (identifier) @reference.call)))
 (attribute arguments: (token_tree) @token.attribute)
 ; A path's names wherever it stands (`Mode::Sync` in a pattern, `u32::MAX`, `.map(Token::new)`,
 ; `Semaphore` of `sync::Semaphore::new(1)`): not a module it passes through (`sync`), nor a path

@@ -779,6 +779,12 @@ fn calls_written_in_a_macros_tokens_are_uses() {
     assert_eq!((found.uses_of("reading"), found.method_calls_of("reading")), (1, 1));
     assert_eq!(found.uses_of("matches"), 1, "a macro named in another's tokens");
     assert_eq!((found.uses_of("Meter"), found.uses_of("new")), (2, 1), "the parameter's type and the call's");
+    let typed = "fn t(p: Pt) {\n    assert_eq!(p, Point { x: 1 });\n    let v = vec![Meter, Meter];\n    \
+                 quote! { struct Generated { inner: Inner } impl Shown for Generated {} };\n}\n";
+    let found_typed = symbols(Language::Rust, typed);
+    assert_eq!((found_typed.uses_of("Point"), found_typed.uses_of("Meter")), (1, 2), "{:?}", found_typed.references);
+    assert_eq!((found_typed.uses_of("Inner"), found_typed.uses_of("Shown")), (1, 1));
+    assert_eq!(found_typed.uses_of("Generated"), 1, "the `impl`'s, not the `struct`'s");
     assert!(found.typed_calls.contains(&("Meter".into(), "new".into(), 1)), "{:?}", found.typed_calls);
     assert_eq!(found.uses_of("len"), 1, "a range up to a call is no method call");
     assert_eq!(found.method_calls_of("len"), 0);
@@ -945,13 +951,15 @@ fn components_method_references_annotations_and_decorators_are_uses() {
 #[test]
 fn an_attribute_names_the_macros_it_applies_and_calls_nothing_else() {
     let source = "#[derive(Debug, Parser)]\nstruct Cli;\n#[cfg(all(unix, not(test)))]\n#[tokio::test(flavor = \"current_thread\")]\n\
-                  #[test]\nasync fn runs() {\n    assert!(all(1));\n}\n";
+                  #[test]\nasync fn runs() {\n    assert!(all(1));\n}\n\
+                  #[cfg_attr(feature = \"serde\", derive(Serialize, Parser))]\nstruct Config;\n";
     let found = symbols(Language::Rust, source);
-    assert_eq!((found.uses_of("Debug"), found.uses_of("Parser")), (1, 1), "{:?}", found.references);
+    assert_eq!((found.uses_of("Debug"), found.uses_of("Parser")), (1, 2), "{:?}", found.references);
+    assert_eq!((found.uses_of("Serialize"), found.uses_of("derive"), found.uses_of("feature")), (1, 0, 0));
     assert_eq!(found.uses_of("test"), 1, "`#[tokio::test]`, not the built-in `#[test]`");
     assert_eq!(found.uses_of("all"), 1, "the call in the body, not the `cfg`'s");
     assert_eq!(found.uses_of("not"), 0);
-    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true), [1, 4, 7]);
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true), [1, 4, 7, 9]);
 }
 
 #[test]

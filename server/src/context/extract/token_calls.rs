@@ -9,6 +9,8 @@ use tree_sitter::Node;
 /// read.
 #[derive(Default)]
 pub(super) struct TokenMatch<'t> {
+    /// A capitalised name among the tokens (`Point` of `assert_eq!(p, Point { x: 1 })`).
+    capitalised: Option<Node<'t>>,
     name: Option<Node<'t>>,
     owner: Option<Node<'t>>,
     owned: Option<Node<'t>>,
@@ -29,6 +31,7 @@ impl<'t> TokenMatch<'t> {
     /// Takes `node` when `capture` is one of the token patterns'; false for any other capture.
     pub(super) fn take(&mut self, capture: &str, node: Node<'t>) -> bool {
         let slot = match capture {
+            "reference.token_capitalised" => &mut self.capitalised,
             "reference.token" => &mut self.name,
             "reference.token_owner" => &mut self.owner,
             "token.owned" => &mut self.owned,
@@ -39,10 +42,17 @@ impl<'t> TokenMatch<'t> {
         true
     }
 
-    /// What the match uses, if anything: a function, method or macro called by name, or the
-    /// type a function is called through. Not a definition written in the tokens (`fn g()`),
-    /// nor a name an operator parts from a group (`a * (b)`).
+    /// What the match uses, if anything: a function, method or macro called by name, the
+    /// type a function is called through, or a capitalised name (a type, a variant, a
+    /// constant: `vec![Meter]`, `Point { x: 1 }`, `MAX`). Not a definition written in the
+    /// tokens (`fn g()`, `struct Point {`), nor a name an operator parts from a group
+    /// (`a * (b)`).
     pub(super) fn used(self, source: &[u8]) -> Option<TokenUse<'t>> {
+        if let Some(name) = self.capitalised {
+            let before = source.get(..name.start_byte())?.trim_ascii_end();
+            let defined = DEFINING_KEYWORDS.iter().any(|keyword| ends_with_word(before, keyword));
+            return (!defined).then_some(TokenUse { node: name, method: false, called: None });
+        }
         let group = self.group?;
         if let (Some(owner), Some(owned)) = (self.owner, self.owned) {
             let through_path = trimmed(source.get(owner.end_byte()..owned.start_byte())?) == b"::";
@@ -57,6 +67,10 @@ impl<'t> TokenMatch<'t> {
         Some(TokenUse { node: name, method, called: None })
     }
 }
+
+/// The keywords before a name that the tokens define rather than use.
+const DEFINING_KEYWORDS: [&[u8]; 9] =
+    [b"struct", b"enum", b"union", b"trait", b"type", b"fn", b"mod", b"const", b"static"];
 
 /// How a name before a group in a macro's tokens is called.
 enum Call {
