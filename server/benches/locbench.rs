@@ -275,14 +275,7 @@ fn signatures_of_uses(index: &Index, full: &[String], pack_text: &str) -> (usize
 fn write_features(file: &Path, instances: &[Instance], weights: &Weights) {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::fs::File::create(file).expect("create the features file"));
-    let header = serde_json::json!({
-        "weights": {
-            "lexical": weights.lexical, "symbols": weights.symbols, "paths": weights.paths,
-            "relations": weights.relations, "package": weights.package, "parent": weights.parent,
-            "prior": weights.prior,
-        },
-        "sunk_share": SUNK_SHARE,
-    });
+    let header = serde_json::json!({ "weights": weights, "sunk_share": SUNK_SHARE });
     writeln!(out, "{header}").expect("write the features");
     for instance in instances {
         let best: HashSet<String> = combine(&instance.signals, weights).into_iter().take(150).map(|r| r.path).collect();

@@ -459,6 +459,13 @@ mod tests {
         )
     }
 
+    /// `find_symbol` of `name` in a tree of `files`, indexed: what the model reads.
+    fn find_symbol_in(files: &[(&str, &str)], name: &str) -> String {
+        let (dir, mut overlay) = overlay(files);
+        let index = Index::build(dir.path(), None);
+        find_symbol(&mut overlay, &index, name).output
+    }
+
     fn call(name: &str, arguments: Value) -> ToolCall {
         ToolCall { id: "c".into(), name: name.into(), arguments, malformed: None }
     }
@@ -934,18 +941,19 @@ mod tests {
 
     #[test]
     fn find_symbol_leaves_out_method_calls_a_free_function_cannot_take() {
-        let (dir, mut overlay) = overlay(&[
-            ("src/gather.rs", "pub fn collect(parts: &[u8]) -> Vec<u8> {\n    parts.to_vec()\n}\n"),
-            (
-                "src/user.rs",
-                "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.into_iter().collect();\n    collect(&w)\n}\n",
-            ),
-            ("src/other.rs", "fn g(v: Vec<u8>) -> Vec<u8> {\n    v.into_iter().collect()\n}\n"),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "collect");
+        let found = find_symbol_in(
+            &[
+                ("src/gather.rs", "pub fn collect(parts: &[u8]) -> Vec<u8> {\n    parts.to_vec()\n}\n"),
+                (
+                    "src/user.rs",
+                    "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.into_iter().collect();\n    collect(&w)\n}\n",
+                ),
+                ("src/other.rs", "fn g(v: Vec<u8>) -> Vec<u8> {\n    v.into_iter().collect()\n}\n"),
+            ],
+            "collect",
+        );
         assert_eq!(
-            found.output,
+            found,
             "`collect` is defined at:\nsrc/gather.rs:1: pub fn collect(parts: &[u8]) -> Vec<u8>\nused in:\nsrc/user.rs (1 use)\n      3: collect(&w)  [in `f`]\n"
         );
     }
@@ -990,43 +998,45 @@ mod tests {
 
     #[test]
     fn find_symbol_finds_the_calls_written_in_macros() {
-        let (dir, mut overlay) = overlay(&[
-            ("Cargo.toml", "[package]\nname = \"app\"\n"),
-            ("src/lib.rs", "mod calc;\nmod user;\n"),
-            ("src/calc.rs", "pub fn compute(x: u8) -> u8 {\n    x\n}\n"),
-            (
-                "src/user.rs",
-                "use crate::calc::compute;\nfn a() {\n    assert_eq!(compute(1), 1);\n    \
+        let result = find_symbol_in(
+            &[
+                ("Cargo.toml", "[package]\nname = \"app\"\n"),
+                ("src/lib.rs", "mod calc;\nmod user;\n"),
+                ("src/calc.rs", "pub fn compute(x: u8) -> u8 {\n    x\n}\n"),
+                (
+                    "src/user.rs",
+                    "use crate::calc::compute;\nfn a() {\n    assert_eq!(compute(1), 1);\n    \
                  let s = format!(\"{}\", compute(2));\n}\nfn b() -> u8 {\n    compute(3)\n}\n",
-            ),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let result = find_symbol(&mut overlay, &index, "compute");
+                ),
+            ],
+            "compute",
+        );
         assert!(
-            result.output.ends_with(
+            result.ends_with(
                 "src/user.rs (3 uses)\n      3: assert_eq!(compute(1), 1);  [in `a`]\n      \
                  4: let s = format!(\"{}\", compute(2));  [in `a`]\n      7: compute(3)  [in `b`]\n"
             ),
             "{}",
-            result.output
+            result
         );
     }
 
     #[test]
     fn find_symbol_finds_components_used_as_elements() {
-        let (dir, mut overlay) = overlay(&[
-            ("src/Button.tsx", "export function Button(props: Props) {\n  return <button />;\n}\n"),
-            (
-                "src/App.tsx",
-                "import { Button } from './Button';\nexport function App() {\n  return <Button>ok</Button>;\n}\n",
-            ),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let result = find_symbol(&mut overlay, &index, "Button");
+        let result = find_symbol_in(
+            &[
+                ("src/Button.tsx", "export function Button(props: Props) {\n  return <button />;\n}\n"),
+                (
+                    "src/App.tsx",
+                    "import { Button } from './Button';\nexport function App() {\n  return <Button>ok</Button>;\n}\n",
+                ),
+            ],
+            "Button",
+        );
         assert!(
-            result.output.ends_with("src/App.tsx (1 use)\n      3: return <Button>ok</Button>;  [in `App`]\n"),
+            result.ends_with("src/App.tsx (1 use)\n      3: return <Button>ok</Button>;  [in `App`]\n"),
             "{}",
-            result.output
+            result
         );
     }
 
@@ -1079,15 +1089,16 @@ mod tests {
 
     #[test]
     fn find_symbol_shows_the_uses_inside_a_macros_braces() {
-        let (dir, mut overlay) = overlay(&[
-            ("src/context.rs", "pub fn enter() {}\n"),
-            (
-                "src/runtime.rs",
-                "cfg_rt! {\n    pub struct Runtime;\n    impl Runtime {\n        pub fn block_on(&self) {\n            enter();\n        }\n    }\n}\n",
-            ),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "enter").output;
+        let found = find_symbol_in(
+            &[
+                ("src/context.rs", "pub fn enter() {}\n"),
+                (
+                    "src/runtime.rs",
+                    "cfg_rt! {\n    pub struct Runtime;\n    impl Runtime {\n        pub fn block_on(&self) {\n            enter();\n        }\n    }\n}\n",
+                ),
+            ],
+            "enter",
+        );
         assert!(
             found.ends_with("used in:\nsrc/runtime.rs (1 use)\n      5: enter();  [in `Runtime::block_on`]\n"),
             "{found}"
@@ -1100,51 +1111,46 @@ mod tests {
             .map(|n| (format!("src/m{n:02}.rs"), "fn f() {\n".to_owned() + &"    drain();\n".repeat(9) + "}\n"))
             .collect();
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-        let (dir, mut overlay) = overlay(&files);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "drain");
-        assert_eq!(
-            found.output.lines().filter(|line| line.ends_with(": drain();  [in `f`]")).count(),
-            60,
-            "{}",
-            found.output
-        );
-        assert_eq!(found.output.lines().filter(|line| line.ends_with("(9 uses)")).count(), 12, "{}", found.output);
-        assert!(found.output.ends_with("src/m11.rs (9 uses)\n"), "{}", found.output);
+        let found = find_symbol_in(&files, "drain");
+        assert_eq!(found.lines().filter(|line| line.ends_with(": drain();  [in `f`]")).count(), 60, "{}", found);
+        assert_eq!(found.lines().filter(|line| line.ends_with("(9 uses)")).count(), 12, "{}", found);
+        assert!(found.ends_with("src/m11.rs (9 uses)\n"), "{}", found);
     }
 
     #[test]
     fn find_symbol_says_which_definitions_are_test_code() {
-        let (dir, mut overlay) = overlay(&[
-            ("Cargo.toml", "[package]\nname = \"pool\"\n"),
-            ("src/lib.rs", "mod pool;\n#[cfg(test)]\nmod mocks;\n"),
-            ("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n"),
-            ("src/mocks.rs", "pub fn fill() {}\n"),
-            ("tests/fill.rs", "fn fill() {}\n"),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "fill");
+        let found = find_symbol_in(
+            &[
+                ("Cargo.toml", "[package]\nname = \"pool\"\n"),
+                ("src/lib.rs", "mod pool;\n#[cfg(test)]\nmod mocks;\n"),
+                ("src/pool.rs", "pub fn fill() {}\n#[cfg(test)]\nmod tests {\n    pub fn fill() {}\n}\n"),
+                ("src/mocks.rs", "pub fn fill() {}\n"),
+                ("tests/fill.rs", "fn fill() {}\n"),
+            ],
+            "fill",
+        );
         assert!(
-            found.output.starts_with(
+            found.starts_with(
                 "`fill` is defined at:\nsrc/mocks.rs:1: pub fn fill() (test code, in `pool::mocks`)\nsrc/pool.rs:1: pub fn fill() (in `pool::pool`)\n\
                  src/pool.rs:4: pub fn fill() (of `tests`, test code, in `pool::pool`)\ntests/fill.rs:1: fn fill() (test code)\n"
             ),
             "{}",
-            found.output
+            found
         );
     }
 
     #[test]
     fn find_symbol_names_the_package_of_a_script_in_a_monorepo() {
-        let (dir, mut overlay) = overlay(&[
-            ("package.json", "{ \"private\": true }\n"),
-            ("packages/core/package.json", "{ \"name\": \"@demo/core\" }\n"),
-            ("packages/core/src/store.ts", "export class Store {\n  dispatch(\n    action: string,\n  ) {}\n}\n"),
-            ("packages/app/package.json", "{ \"name\": \"@demo/app\" }\n"),
-            ("packages/app/src/main.ts", "import { Store } from \"@demo/core\";\nnew Store().dispatch(\"go\");\n"),
-        ]);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "Store.dispatch").output;
+        let found = find_symbol_in(
+            &[
+                ("package.json", "{ \"private\": true }\n"),
+                ("packages/core/package.json", "{ \"name\": \"@demo/core\" }\n"),
+                ("packages/core/src/store.ts", "export class Store {\n  dispatch(\n    action: string,\n  ) {}\n}\n"),
+                ("packages/app/package.json", "{ \"name\": \"@demo/app\" }\n"),
+                ("packages/app/src/main.ts", "import { Store } from \"@demo/core\";\nnew Store().dispatch(\"go\");\n"),
+            ],
+            "Store.dispatch",
+        );
         assert!(
             found.starts_with("`Store.dispatch` is defined at:\npackages/core/src/store.ts:2: dispatch(action: string) (of `Store`, package `@demo/core`)\n"),
             "{found}"
@@ -1153,16 +1159,17 @@ mod tests {
 
     #[test]
     fn find_symbol_tells_namesakes_in_one_file_apart_by_their_type() {
-        let (dir, mut overlay) = overlay(&[(
-            "src/pool.rs",
-            "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\npub fn new() {}\n",
-        )]);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "new");
+        let found = find_symbol_in(
+            &[(
+                "src/pool.rs",
+                "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\npub fn new() {}\n",
+            )],
+            "new",
+        );
         assert!(
-            found.output.starts_with("`new` is defined at:\nsrc/pool.rs:3: pub fn new() -> Self (of `Pool`)\nsrc/pool.rs:7: pub fn new() -> Self (of `Cache`)\nsrc/pool.rs:9: pub fn new()\n"),
+            found.starts_with("`new` is defined at:\nsrc/pool.rs:3: pub fn new() -> Self (of `Pool`)\nsrc/pool.rs:7: pub fn new() -> Self (of `Cache`)\nsrc/pool.rs:9: pub fn new()\n"),
             "{}",
-            found.output
+            found
         );
     }
 
@@ -1226,11 +1233,9 @@ mod tests {
         let files: Vec<(String, String)> =
             (0..45).map(|n| (format!("src/m{n:02}.rs"), "pub fn new() {}\n".to_owned())).collect();
         let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-        let (dir, mut overlay) = overlay(&files);
-        let index = Index::build(dir.path(), None);
-        let found = find_symbol(&mut overlay, &index, "new");
-        assert_eq!(found.output.lines().filter(|line| line.contains(": pub fn new()")).count(), 40);
-        assert!(found.output.contains("[5 more definitions; qualify the name"), "{}", found.output);
+        let found = find_symbol_in(&files, "new");
+        assert_eq!(found.lines().filter(|line| line.contains(": pub fn new()")).count(), 40);
+        assert!(found.contains("[5 more definitions; qualify the name"), "{}", found);
     }
 
     #[test]

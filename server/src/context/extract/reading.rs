@@ -12,7 +12,7 @@ use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
-use super::token_calls::{TokenMatch, passes_through};
+use super::token_calls::{TokenMatch, counts_at, passes_through};
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -65,10 +65,7 @@ impl Reading<'_> {
             placed_uses,
             not_uses,
         } = self;
-        let used = |at: usize| {
-            !macros.iter().any(|body| body.holds(at)) && !not_uses.iter().any(|stretch| stretch.contains(&at))
-        };
-        for token in placed_uses.into_iter().filter(|placed| used(placed.at)) {
+        for token in placed_uses.into_iter().filter(|placed| counts_at(placed.at, &macros, &not_uses)) {
             uses.push((token.node, token.name, token.method));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;

@@ -1,8 +1,12 @@
 //! Uses read from the text around a name: calls in a macro's tokens (`assert_eq!(compute(1),
 //! 1)`, `format!("{}", x.len())`), which tree-sitter leaves unparsed, and the modules a path
-//! passes through.
+//! passes through, and where such uses count.
+
+use std::ops::Range;
 
 use tree_sitter::Node;
+
+use super::macros::MacroBody;
 
 /// The captures of one match of the token patterns (`@reference.token`,
 /// `@reference.token_owner`, `@token.owned`, `@token.arguments`), gathered while the match is
@@ -49,13 +53,12 @@ impl<'t> TokenMatch<'t> {
     /// (`a * (b)`).
     pub(super) fn used(self, source: &[u8]) -> Option<TokenUse<'t>> {
         if let Some(name) = self.capitalised {
-            let before = source.get(..name.start_byte())?.trim_ascii_end();
-            let defined = DEFINING_KEYWORDS.iter().any(|keyword| ends_with_word(before, keyword));
+            let defined = defined_here(source.get(..name.start_byte())?);
             return (!defined).then_some(TokenUse { node: name, method: false, called: None });
         }
         let group = self.group?;
         if let (Some(owner), Some(owned)) = (self.owner, self.owned) {
-            let through_path = trimmed(source.get(owner.end_byte()..owned.start_byte())?) == b"::";
+            let through_path = source.get(owner.end_byte()..owned.start_byte())?.trim_ascii() == b"::";
             let called = matches!(call_of(owned, group, source), Some(Call::Function));
             return (through_path && called).then_some(TokenUse { node: owner, method: false, called: Some(owned) });
         }
@@ -81,7 +84,7 @@ enum Call {
 
 /// How `name`, followed by `group`, is called; None when it is no call.
 fn call_of(name: Node<'_>, group: Node<'_>, source: &[u8]) -> Option<Call> {
-    let between = trimmed(source.get(name.end_byte()..group.start_byte())?);
+    let between = source.get(name.end_byte()..group.start_byte())?.trim_ascii();
     if between == b"!" {
         return Some(Call::Macro);
     }
@@ -93,10 +96,7 @@ fn call_of(name: Node<'_>, group: Node<'_>, source: &[u8]) -> Option<Call> {
     if before.ends_with(b".") && !before.ends_with(b"..") {
         return Some(Call::Method);
     }
-    if ends_with_word(before, b"fn") || ends_with_word(before, b"struct") {
-        return None;
-    }
-    Some(Call::Function)
+    (!defined_here(before)).then_some(Call::Function)
 }
 
 /// Whether the path name `name` is a module a longer path passes through (`sync` of
@@ -107,9 +107,17 @@ pub(super) fn passes_through(name: Node<'_>, source: &[u8]) -> bool {
     continues && !source.get(name.start_byte()).is_some_and(u8::is_ascii_uppercase)
 }
 
-/// `bytes` without whitespace at either end.
-fn trimmed(bytes: &[u8]) -> &[u8] {
-    bytes.trim_ascii()
+/// Whether the tokens `before` a name end with a keyword that defines it (`fn g`, `struct Point`).
+fn defined_here(before: &[u8]) -> bool {
+    let before = before.trim_ascii_end();
+    DEFINING_KEYWORDS.iter().any(|keyword| ends_with_word(before, keyword))
+}
+
+/// Whether a use read from tokens or a path at byte `at` counts: not inside a macro body that
+/// is read again as items (its uses count there), nor `not_uses`, where names are no uses (an
+/// attribute's arguments, an import).
+pub(super) fn counts_at(at: usize, bodies: &[MacroBody], not_uses: &[Range<usize>]) -> bool {
+    !bodies.iter().any(|body| body.holds(at)) && !not_uses.iter().any(|stretch| stretch.contains(&at))
 }
 
 /// Whether `text` ends with the keyword `word`, not with a longer name ending alike (`xfn`).

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
-use super::token_calls::{TokenMatch, passes_through};
+use super::token_calls::{TokenMatch, counts_at, passes_through};
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -91,13 +91,6 @@ fn use_lines_of_tree(
         }
     }
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
-    lines.extend(
-        placed_uses
-            .into_iter()
-            .filter(|(at, _)| {
-                !bodies.iter().any(|body| body.holds(*at)) && !not_uses.iter().any(|stretch| stretch.contains(at))
-            })
-            .map(|(_, line)| line),
-    );
+    lines.extend(placed_uses.into_iter().filter(|(at, _)| counts_at(*at, &bodies, &not_uses)).map(|(_, line)| line));
     bodies
 }

@@ -75,7 +75,7 @@ const MAX_POINTED_LINES: usize = 8;
 const SHARED_WORDS: usize = 8;
 
 /// Weights of the signals.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Weights {
     /// BM25.
     pub lexical: f64,
@@ -103,6 +103,21 @@ pub const WEIGHTS: Weights =
 
 /// What is left of the score of test or example code the issue is not about.
 pub const SUNK_SHARE: f64 = 0.3;
+
+impl Weights {
+    /// A file's score: its signals weighed and summed, and what [`SUNK_SHARE`] leaves of it
+    /// when the file sinks.
+    pub fn score(&self, file: &FileSignals) -> f64 {
+        let score = self.lexical * file.lexical
+            + self.symbols * file.symbols
+            + self.paths * file.paths
+            + self.relations * file.relations
+            + self.package * file.package
+            + self.parent * file.parent
+            + self.prior * file.prior;
+        if file.sinks { score * SUNK_SHARE } else { score }
+    }
+}
 
 /// Ranks the index's files for `issue_text`, best first.
 pub fn rank(index: &Index, issue_text: &str) -> Vec<RankedFile> {
@@ -275,19 +290,12 @@ pub fn rank_with(index: &Index, issue_text: &str, weights: &Weights) -> Vec<Rank
 
 /// Weighs the signals into a ranking, best first, each file with its main reasons.
 pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
-    let n = signals.paths.len();
-    let lexical = signals.lexical.normalised();
-    let (symbols, paths, relations) =
-        (signals.symbols.saturated(), signals.path_mentions.saturated(), signals.relations.saturated());
-    let mut ranked: Vec<RankedFile> = (0..n)
-        .map(|i| {
-            let mut score = weights.lexical * lexical[i]
-                + weights.symbols * symbols[i]
-                + weights.paths * paths[i]
-                + weights.relations * relations[i]
-                + weights.package * signals.package[i]
-                + weights.parent * signals.parent[i]
-                + weights.prior * signals.prior[i];
+    let mut ranked: Vec<RankedFile> = signals
+        .per_file()
+        .into_iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let score = weights.score(&file);
             let mut reasons: Vec<(f64, String)> = Vec::new();
             for (signal, weight) in [
                 (&signals.path_mentions, weights.paths),
@@ -296,32 +304,22 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             ] {
                 reasons.extend(signal.reasons[i].iter().map(|(v, r)| (weight * (1.0 - (-v).exp()), r.clone())));
             }
-            reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * lexical[i], r.clone())));
-            if signals.package[i] > 0.05 {
-                reasons.push((weights.package * signals.package[i], same_package(signals, i)));
+            reasons.extend(signals.lexical.reasons[i].iter().map(|(_, r)| (weights.lexical * file.lexical, r.clone())));
+            if file.package > 0.05 {
+                reasons.push((weights.package * file.package, same_package(signals, i)));
             }
-            if signals.parent[i] > 0.05 {
-                reasons.push((weights.parent * signals.parent[i], DECLARES_MODULE.into()));
+            if file.parent > 0.05 {
+                reasons.push((weights.parent * file.parent, DECLARES_MODULE.into()));
             }
-            let users = signals.users[i];
-            if signals.prior[i] > 0.5 && users >= 2 {
-                reasons.push((
-                    weights.prior * signals.prior[i],
-                    format!("central: {users} files use names only it defines"),
-                ));
+            let users = file.users;
+            if file.prior > 0.5 && users >= 2 {
+                reasons.push((weights.prior * file.prior, format!("central: {users} files use names only it defines")));
             }
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
             }
-            // A test that the issue's trace or a `path:line` runs through, at a line it has, is
-            // the failing test the issue is about, whatever its words. (A test file merely
-            // named, as commit messages name the tests they add, still sinks.)
-            if signals.tests[i] && !signals.about_tests && !signals.traced[i] {
-                score *= SUNK_SHARE;
-                reasons.push((0.0, "test code (ranked down)".into()));
-            } else if signals.examples[i] && !signals.about_examples {
-                score *= SUNK_SHARE;
-                reasons.push((0.0, "example code (ranked down)".into()));
+            if let Some(sunk) = signals.sunk_as(i) {
+                reasons.push((0.0, sunk.into()));
             }
             reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
             // "named after `Proxy`" says already what "its name `proxy` is a word" would.
@@ -356,7 +354,7 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let located = signals.path_mentions.points[i].iter().map(|(_, line)| *line).collect();
             let words = signals.shared_words[i].clone();
-            RankedFile { path: signals.paths[i].clone(), score, reasons, lines, located, words }
+            RankedFile { path: file.path, score, reasons, lines, located, words }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
@@ -397,9 +395,6 @@ fn normalise(values: &[f64]) -> Vec<f64> {
     if max <= 0.0 { vec![0.0; values.len()] } else { values.iter().map(|v| v / max).collect() }
 }
 
-#[cfg(test)]
-mod tests;
-
 /// One file's signals for one issue as [`combine`] weighs them, for measuring other ways of
 /// weighing them (`cargo bench --bench locbench -- DATA --features FILE`).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -420,7 +415,8 @@ pub struct FileSignals {
     pub parent: f64,
     /// Centrality.
     pub prior: f64,
-    /// Test or example code the issue is not about: [`combine`] scales its score down.
+    /// Test or example code the issue is not about: [`Weights::score`] keeps [`SUNK_SHARE`]
+    /// of its score.
     pub sinks: bool,
     /// How many other files use a name only it defines.
     pub users: usize,
@@ -442,15 +438,26 @@ impl Signals {
                 package: self.package[i],
                 parent: self.parent[i],
                 prior: self.prior[i],
-                sinks: self.sinks(i),
+                sinks: self.sunk_as(i).is_some(),
                 users: self.users[i],
             })
             .collect()
     }
 
-    /// Whether file `i` is test or example code the issue is not about (a test the issue's
-    /// trace runs through is what it is about).
-    fn sinks(&self, i: usize) -> bool {
-        (self.tests[i] && !self.about_tests && !self.traced[i]) || (self.examples[i] && !self.about_examples)
+    /// Why file `i` sinks, when it is test or example code the issue is not about. A test
+    /// that the issue's trace or a `path:line` runs through, at a line it has, is the failing
+    /// test the issue is about, whatever its words. (A test file merely named, as commit
+    /// messages name the tests they add, still sinks.)
+    fn sunk_as(&self, i: usize) -> Option<&'static str> {
+        if self.tests[i] && !self.about_tests && !self.traced[i] {
+            Some("test code (ranked down)")
+        } else if self.examples[i] && !self.about_examples {
+            Some("example code (ranked down)")
+        } else {
+            None
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;
