@@ -26,3 +26,6 @@
 ; An annotation names its type (`@JsonCreator`, `@JsonProperty("name")`).
 (marker_annotation name: (identifier) @reference.type)
 (annotation name: (identifier) @reference.type)
+; A capitalised name standing alone or after a dot is a constant, an enum constant or a class
+; used as a value (`size > MAX_SIZE`, `case ALLOW_COMMENTS:`, `Feature.ALLOW_COMMENTS`).
+((identifier) @reference.value (#match? @reference.value "^[A-Z]"))

@@ -52,3 +52,17 @@
 ; `Semaphore` of `sync::Semaphore::new(1)`): not a module it passes through (`sync`), nor a path
 ; in a `use` declaration; a call through a path counts once.
 (scoped_identifier name: (identifier) @reference.path)
+; A name that stands alone as a value: capitalised, a constant, a static, a unit struct or a
+; variant in scope (`n > MAX_PERMITS`, `let m = Meter;`, `Sync => ..`); passed to a call, a
+; function passed by its name (`.map(parse_line)`, `spawn(worker)`), unless a function around
+; it binds the name (`extract::values`): its parameters, `let`s, closures' parameters and
+; patterns.
+((identifier) @reference.value (#match? @reference.value "^[A-Z]"))
+(arguments (identifier) @reference.argument)
+(function_item) @value.scope
+(parameter pattern: (_) @value.binding)
+(closure_parameters) @value.binding
+(let_declaration pattern: (_) @value.binding)
+(let_condition pattern: (_) @value.binding)
+(for_expression pattern: (_) @value.binding)
+(match_pattern) @value.binding

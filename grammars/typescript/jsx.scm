@@ -5,3 +5,5 @@
 (jsx_self_closing_element name: (identifier) @reference.call (#match? @reference.call "^[A-Z]"))
 (jsx_opening_element name: (member_expression property: (property_identifier) @reference.call))
 (jsx_self_closing_element name: (member_expression property: (property_identifier) @reference.call))
+; A handler passed by its name (`onClick={save}`), unless a function around it binds the name.
+(jsx_expression (identifier) @reference.argument)

@@ -23,3 +23,19 @@
 (call_expression function: (member_expression object: (member_expression object: (this) property: (property_identifier) @call.receiver) property: (property_identifier) @call.name))
 ; A decorator without arguments (`@Column`); one with them is a call.
 (decorator (identifier) @reference.call)
+; A name passed to a call (`items.map(format)`, `setTimeout(flush)`): a function passed by its
+; name, unless a function around it binds the name (`extract::values`): its parameters,
+; variables and patterns.
+(arguments (identifier) @reference.argument)
+(function_declaration) @value.scope
+(generator_function_declaration) @value.scope
+(function_expression) @value.scope
+(generator_function) @value.scope
+(arrow_function) @value.scope
+(method_definition) @value.scope
+(required_parameter pattern: (_) @value.binding)
+(optional_parameter pattern: (_) @value.binding)
+(arrow_function parameter: (identifier) @value.binding)
+(variable_declarator name: (_) @value.binding)
+(catch_clause parameter: (_) @value.binding)
+(for_in_statement left: (_) @value.binding)

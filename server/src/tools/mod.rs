@@ -1041,6 +1041,35 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_finds_functions_passed_by_name_and_constants_but_not_variables() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", "mod lines;\nmod user;\n"),
+            ("src/lines.rs", "pub const MAX_LINES: usize = 8;\npub fn parse_line(l: &str) -> u32 {\n    0\n}\n"),
+            (
+                "src/user.rs",
+                "use crate::lines::{parse_line, MAX_LINES};\nfn a(text: &str) -> Vec<u32> {\n    \
+                 text.lines().take(MAX_LINES).map(parse_line).collect()\n}\n\
+                 fn b(parse_line: fn(&str) -> u32) -> u32 {\n    apply(parse_line)\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "parse_line");
+        assert!(
+            result.ends_with(
+                "src/user.rs (1 use)\n      3: text.lines().take(MAX_LINES).map(parse_line).collect()  [in `a`]\n"
+            ),
+            "`b`'s parameter is a variable of that name: {result}"
+        );
+        let result = find_symbol_in(&files, "MAX_LINES");
+        assert!(
+            result.ends_with(
+                "src/user.rs (1 use)\n      3: text.lines().take(MAX_LINES).map(parse_line).collect()  [in `a`]\n"
+            ),
+            "{result}"
+        );
+    }
+
+    #[test]
     fn find_symbol_shows_the_lines_that_use_the_name_as_the_run_sees_them() {
         let callers: String =
             (1..=12).map(|n| format!("fn caller_{n}(p: &Pool) {{\n    p.acquire_many({n});\n}}\n")).collect();

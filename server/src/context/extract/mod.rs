@@ -23,6 +23,7 @@ mod stretches;
 mod test_code;
 mod token_calls;
 mod use_lines;
+mod values;
 
 /// What a definition is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -13,6 +13,7 @@ use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
 use super::token_calls::{TokenMatch, counts_at, passes_through};
+use super::values::{Bindings, in_tokens};
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -37,6 +38,9 @@ struct Reading<'s> {
     /// Where the names are no uses: an attribute's arguments (`all` of
     /// `#[cfg(all(unix, test))]`) and a `use` declaration's paths.
     not_uses: Vec<std::ops::Range<usize>>,
+    /// The functions and binding patterns, for telling a function passed by its name from a
+    /// variable (see [`PlacedUse::bindable`]).
+    bindings: Bindings<'s>,
 }
 
 /// A use kept with where it stands (see [`Reading::placed_uses`]): one read from a macro's
@@ -49,6 +53,9 @@ struct PlacedUse<'s> {
     method: bool,
     /// The function called through it, when it is a type (`Meter::new(2)`).
     called: Option<&'s str>,
+    /// A name passed as a value (`.map(parse_line)`), which is no use where a function around
+    /// it binds the name.
+    bindable: bool,
 }
 
 impl Reading<'_> {
@@ -64,8 +71,13 @@ impl Reading<'_> {
             macros,
             placed_uses,
             not_uses,
+            bindings,
         } = self;
-        for token in placed_uses.into_iter().filter(|placed| counts_at(placed.at, &macros, &not_uses)) {
+        let bound = bindings.bound();
+        let counted = |placed: &PlacedUse<'_>| {
+            counts_at(placed.at, &macros, &not_uses) && !(placed.bindable && bound.binds(placed.at, placed.name))
+        };
+        for token in placed_uses.into_iter().filter(counted) {
             uses.push((token.node, token.name, token.method));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
@@ -145,6 +157,7 @@ pub(super) fn read_stretches(
             macros,
             placed_uses,
             not_uses,
+            bindings,
         } = stretch;
         let mut tokens = TokenMatch::default();
         let mut name = None;
@@ -154,7 +167,7 @@ pub(super) fn read_stretches(
         for capture in found.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
-            if tokens.take(capture_name, node) {
+            if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
                 continue;
             }
             match capture_name {
@@ -185,8 +198,31 @@ pub(super) fn read_stretches(
                     if !passes_through(node, source) {
                         let at = node.start_byte();
                         let (node, name) = (node.id(), text(node, source));
-                        placed_uses.push(PlacedUse { at, node, name, method: false, called: None });
+                        placed_uses.push(PlacedUse { at, node, name, method: false, called: None, bindable: false });
                     }
+                }
+                "reference.value" if !in_tokens(language, node) => {
+                    let (at, name) = (node.start_byte(), text(node, source));
+                    placed_uses.push(PlacedUse {
+                        at,
+                        node: node.id(),
+                        name,
+                        method: false,
+                        called: None,
+                        bindable: false,
+                    });
+                }
+                "reference.value" => {}
+                "reference.argument" => {
+                    let (at, name) = (node.start_byte(), text(node, source));
+                    placed_uses.push(PlacedUse {
+                        at,
+                        node: node.id(),
+                        name,
+                        method: false,
+                        called: None,
+                        bindable: true,
+                    });
                 }
                 "reference.method" => uses.push((node.id(), text(node, source), true)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
@@ -204,6 +240,7 @@ pub(super) fn read_stretches(
                 name: text(used.node, source),
                 method: used.method,
                 called: used.called.map(|called| text(called, source)),
+                bindable: false,
             });
         }
         if let (Some(owner), Some(called)) = (call_owner, call_name)

@@ -935,7 +935,7 @@ fn components_method_references_annotations_and_decorators_are_uses() {
     let found = symbols(Language::Tsx, tsx);
     assert_eq!(found.uses_of("Button"), 1, "the closing tag names it again: {:?}", found.references);
     assert_eq!((found.uses_of("Icon"), found.uses_of("Close")), (1, 1));
-    assert_eq!((found.uses_of("div"), found.uses_of("go")), (0, 0), "an element of the page; a value");
+    assert_eq!(found.uses_of("div"), 0, "an element of the page");
     assert_eq!(found.uses_of("Column"), 1);
     assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["Button", "Column"], true), [2, 5]);
     let java = "class Reader {\n  @JsonCreator\n  @JsonProperty(\"name\")\n  Reader(String name) {}\n  \
@@ -975,4 +975,47 @@ fn a_paths_names_are_uses_wherever_it_stands_but_in_an_import() {
     assert_eq!(found.uses_of("sync"), 0, "a module a path passes through");
     assert_eq!(found.uses_of("Mode"), 2, "the parameter's type and the pattern's, not the import");
     assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["Sync", "Semaphore"], true), [4, 7]);
+}
+
+#[test]
+fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them() {
+    let source = "use crate::limits::{Mode, MAX_PERMITS};\nconst LIMIT: usize = MAX_PERMITS;\nstruct Meter;\n\
+                  fn f(lines: Vec<&str>, config: u32, mode: Mode) -> Vec<u32> {\n    let m = Meter;\n    \
+                  if config > LIMIT as u32 { return keep(config); }\n    std::thread::spawn(worker);\n    \
+                  let run = |handler| call(handler);\n    if let Some(found) = lookup(mode) { keep(found); }\n    \
+                  assert_eq!(m, Meter);\n    lines.into_iter().map(parse_line).map(|n| keep(n)).collect()\n}\n\
+                  fn g() { call(handler) }\nfn h() -> u32 { match 3 { Sync => 1, _ => 0 } }\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(found.uses_of("MAX_PERMITS"), 1, "the constant's value, not the import: {:?}", found.references);
+    assert_eq!(found.uses_of("LIMIT"), 1, "its use, not its definition");
+    assert_eq!(found.uses_of("Meter"), 2, "as a value and in the macro's tokens, not its definition");
+    assert_eq!(found.uses_of("Sync"), 1, "a pattern's variant");
+    assert_eq!((found.uses_of("parse_line"), found.uses_of("worker")), (1, 1), "functions passed by their names");
+    assert_eq!(found.uses_of("handler"), 1, "in `g`; in `f` the closure binds it");
+    let bound = ["config", "mode", "found", "n", "m"].map(|name| found.uses_of(name));
+    assert_eq!(bound, [0; 5], "parameters and bindings are variables");
+    assert_eq!(
+        use_lines(Language::Rust, source.as_bytes(), &["MAX_PERMITS", "parse_line", "handler", "config"], true),
+        [2, 11, 13]
+    );
+
+    let tsx = "import { save, format } from './store';\nexport function App({ items, onDone }: Props) {\n  \
+               const [open, setOpen] = useState(false);\n  useEffect(() => subscribe(refresh), [open]);\n  \
+               return <List items={items.map(format)} onSave={save} onDone={onDone} onOpen={(flag) => setOpen(flag)} />;\n}\n";
+    let found = symbols(Language::Tsx, tsx);
+    let passed = ["format", "save", "refresh"].map(|name| found.uses_of(name));
+    assert_eq!(passed, [1, 1, 1], "{:?}", found.references);
+    let bound = ["onDone", "open", "flag"].map(|name| found.uses_of(name));
+    assert_eq!(bound, [0; 3], "destructured props, state and parameters are variables");
+    assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["save", "onDone", "refresh"], true), [4, 5]);
+
+    let java = "import com.acme.Limits;\nimport static com.acme.Limits.MAX_SIZE;\nclass Reader {\n  \
+                static final int LIMIT = 8;\n  boolean ok(int size, Feature f) {\n    \
+                switch (f) { case ALLOW_COMMENTS: return true; default: break; }\n    \
+                return size > MAX_SIZE && size < LIMIT && Feature.STRICT.enabled();\n  }\n}\n";
+    let found = symbols(Language::Java, java);
+    let constants = ["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS", "STRICT"].map(|name| found.uses_of(name));
+    assert_eq!(constants, [1; 4], "not the imports nor the definition: {:?}", found.references);
+    assert_eq!(found.uses_of("Limits"), 0, "named only in imports");
+    assert_eq!(use_lines(Language::Java, java.as_bytes(), &["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS"], true), [6, 7]);
 }

@@ -6,6 +6,7 @@ use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
 use super::token_calls::{TokenMatch, counts_at, passes_through};
+use super::values::{Bindings, in_tokens};
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -45,10 +46,12 @@ fn use_lines_of_tree(
     let query = &language.queries().combined;
     let capture_names = query.capture_names();
     let mut uses: Vec<(usize, u32)> = Vec::new();
-    // Uses in macros' tokens and paths' last names, by where they stand: those inside a body
-    // read again as items count there, and those in an attribute's arguments or an import
-    // are none.
-    let mut placed_uses: Vec<(usize, u32)> = Vec::new();
+    // Uses in macros' tokens, paths' last names and names standing as values, by where they
+    // stand: those inside a body read again as items count there, those in an attribute's
+    // arguments or an import are none, and a name passed as a value is none where a function
+    // around it binds the name.
+    let mut placed_uses: Vec<Placed<'_>> = Vec::new();
+    let mut bindings = Bindings::default();
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
     let mut not_uses: Vec<std::ops::Range<usize>> = Vec::new();
@@ -60,16 +63,27 @@ fn use_lines_of_tree(
         let mut tokens = TokenMatch::default();
         for capture in found.captures() {
             let node = capture.node;
-            if tokens.take(capture_names[capture.index as usize], node) {
+            let capture_name = capture_names[capture.index as usize];
+            if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
                 continue;
             }
-            match capture_names[capture.index as usize] {
+            match capture_name {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
                 "token.attribute" | "import" => not_uses.push(node.byte_range()),
                 "reference.path" => {
                     if !passes_through(node, source) && names.contains(&text(node, source)) {
-                        placed_uses.push((node.start_byte(), node.start_position().row as u32 + 1));
+                        placed_uses.push(Placed::of(node, source, false));
+                    }
+                }
+                "reference.value" => {
+                    if names.contains(&text(node, source)) && !in_tokens(language, node) {
+                        placed_uses.push(Placed::of(node, source, false));
+                    }
+                }
+                "reference.argument" => {
+                    if names.contains(&text(node, source)) {
+                        placed_uses.push(Placed::of(node, source, true));
                     }
                 }
                 "reference.method" if !with_method_calls => {}
@@ -87,10 +101,34 @@ fn use_lines_of_tree(
         if let Some(used) = tokens.used(source).filter(|used| with_method_calls || !used.method)
             && names.contains(&text(used.node, source))
         {
-            placed_uses.push((used.node.start_byte(), used.node.start_position().row as u32 + 1));
+            placed_uses.push(Placed::of(used.node, source, false));
         }
     }
+    let bound = bindings.bound();
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
-    lines.extend(placed_uses.into_iter().filter(|(at, _)| counts_at(*at, &bodies, &not_uses)).map(|(_, line)| line));
+    lines.extend(
+        placed_uses
+            .into_iter()
+            .filter(|placed| !defined_names.contains(&placed.node) && counts_at(placed.at, &bodies, &not_uses))
+            .filter(|placed| !(placed.bindable && bound.binds(placed.at, placed.name)))
+            .map(|placed| placed.line),
+    );
     bodies
+}
+
+/// A use found where it stands (see `placed_uses` above).
+struct Placed<'s> {
+    node: usize,
+    at: usize,
+    line: u32,
+    name: &'s str,
+    /// A name passed as a value, none where a function around it binds the name.
+    bindable: bool,
+}
+
+impl<'s> Placed<'s> {
+    fn of(node: tree_sitter::Node<'_>, source: &'s [u8], bindable: bool) -> Self {
+        let (at, line) = (node.start_byte(), node.start_position().row as u32 + 1);
+        Placed { node: node.id(), at, line, name: text(node, source), bindable }
+    }
 }

@@ -1,0 +1,114 @@
+//! Names that stand alone as values: a constant or a unit struct (`n > MAX_PERMITS`,
+//! `let m = Meter;`), a function passed by its name (`.map(parse_line)`, `onClick={save}`).
+//! A variable stands the same way, so a name passed as a value is a use only where no function
+//! around it binds that name.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::{Language, text};
+
+/// The functions of a stretch and the patterns that bind names in them (parameters, `let`s,
+/// closures' parameters, `match` and `for` patterns), for telling a function passed by its
+/// name from a variable of that name.
+#[derive(Default)]
+pub(super) struct Bindings<'s> {
+    /// The byte ranges of the functions, closures and arrow functions.
+    scopes: Vec<Range<usize>>,
+    /// Each binding pattern's first byte and text.
+    patterns: Vec<(usize, &'s str)>,
+}
+
+impl<'s> Bindings<'s> {
+    /// Keeps `node` when `capture` is a function (`value.scope`) or a binding pattern
+    /// (`value.binding`); whether it was one of them.
+    pub(super) fn take(&mut self, capture: &str, node: Node<'_>, source: &'s [u8]) -> bool {
+        match capture {
+            "value.scope" => self.scopes.push(node.byte_range()),
+            "value.binding" => self.patterns.push((node.start_byte(), text(node, source))),
+            _ => return false,
+        }
+        true
+    }
+
+    /// What the stretch binds: for each outermost function, every name its patterns bind,
+    /// those of the closures and functions inside it too.
+    pub(super) fn bound(self) -> BoundNames<'s> {
+        let mut scopes = self.scopes;
+        scopes.sort_unstable_by_key(|scope| (scope.start, std::cmp::Reverse(scope.end)));
+        let mut outermost: Vec<Range<usize>> = Vec::new();
+        for scope in scopes {
+            if outermost.last().is_none_or(|last| scope.start >= last.end) {
+                outermost.push(scope);
+            }
+        }
+        let mut names: HashMap<usize, HashSet<&'s str>> = HashMap::new();
+        for (at, pattern) in self.patterns {
+            if let Some(scope) = outermost_at(&outermost, at) {
+                names.entry(scope).or_default().extend(identifiers(pattern));
+            }
+        }
+        BoundNames { outermost, names }
+    }
+}
+
+/// The names each outermost function of a stretch binds (see [`Bindings::bound`]).
+pub(super) struct BoundNames<'s> {
+    /// Sorted and apart.
+    outermost: Vec<Range<usize>>,
+    /// By the index of the function in `outermost`.
+    names: HashMap<usize, HashSet<&'s str>>,
+}
+
+impl BoundNames<'_> {
+    /// Whether a function around the byte `at` binds `name`, so that the name standing there
+    /// is a variable: the outermost one, as a closure sees its function's variables. A name
+    /// outside every function (a constant's value) binds nothing.
+    pub(super) fn binds(&self, at: usize, name: &str) -> bool {
+        outermost_at(&self.outermost, at)
+            .and_then(|scope| self.names.get(&scope))
+            .is_some_and(|names| names.contains(name))
+    }
+}
+
+/// The index of the range of `outermost` (sorted and apart) that holds `at`.
+fn outermost_at(outermost: &[Range<usize>], at: usize) -> Option<usize> {
+    let after = outermost.partition_point(|scope| scope.start <= at);
+    after.checked_sub(1).filter(|&index| outermost[index].contains(&at))
+}
+
+/// The identifiers written in a pattern (`Some((key, value))` binds `key` and `value`; a
+/// capitalised name in it is a variant or a type, which binds nothing).
+fn identifiers(pattern: &str) -> impl Iterator<Item = &str> {
+    pattern
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|word| word.starts_with(|c: char| c.is_lowercase() || c == '_' || c == '$'))
+}
+
+/// Whether a capitalised name captured as a value stands in a Rust macro's tokens, where the
+/// token reading decides what it is (`struct Point` there defines it).
+pub(super) fn in_tokens(language: Language, node: Node<'_>) -> bool {
+    language == Language::Rust && node.parent().is_some_and(|parent| parent.kind() == "token_tree")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_binds_its_lower_case_names() {
+        let names: Vec<&str> = identifiers("Some((key, mut value)) | Entry::Vacant(_slot)").collect();
+        assert_eq!(names, ["key", "mut", "value", "_slot"]);
+        assert_eq!(identifiers("Meter").count(), 0);
+    }
+
+    #[test]
+    fn the_outermost_function_around_a_byte_is_found() {
+        let outermost = [0..10, 20..30, 30..40];
+        let found: Vec<Option<usize>> =
+            [0, 9, 10, 25, 30, 39, 40].iter().map(|at| outermost_at(&outermost, *at)).collect();
+        assert_eq!(found, [Some(0), Some(0), None, Some(1), Some(2), Some(2), None]);
+    }
+}
