@@ -23,10 +23,12 @@
 (call_expression function: (member_expression object: (member_expression object: (this) property: (property_identifier) @call.receiver) property: (property_identifier) @call.name))
 ; A decorator without arguments (`@Column`); one with them is a call.
 (decorator (identifier) @reference.call)
-; A name passed to a call (`items.map(format)`, `setTimeout(flush)`): a function passed by its
-; name, unless a function around it binds the name (`extract::values`): its parameters,
-; variables and patterns.
+; A name passed to a call (`items.map(format)`, `setTimeout(flush)`), a function passed by its
+; name, and a capitalised name standing alone (`size > MAX_SIZE`, `err instanceof HttpError`),
+; a constant, a class or an enum used as a value: each unless a function around it binds the
+; name (`extract::values`): its parameters, variables and patterns.
 (arguments (identifier) @reference.argument)
+((identifier) @reference.value (#match? @reference.value "^[A-Z]"))
 (function_declaration) @value.scope
 (generator_function_declaration) @value.scope
 (function_expression) @value.scope

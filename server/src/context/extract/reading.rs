@@ -13,7 +13,7 @@ use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
 use super::token_calls::{TokenMatch, counts_at, passes_through};
-use super::values::{Bindings, in_tokens};
+use super::values::{Bindings, read_otherwise};
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -53,8 +53,8 @@ struct PlacedUse<'s> {
     method: bool,
     /// The function called through it, when it is a type (`Meter::new(2)`).
     called: Option<&'s str>,
-    /// A name passed as a value (`.map(parse_line)`), which is no use where a function around
-    /// it binds the name.
+    /// A name standing as a value (`.map(parse_line)`, `n > MAX`), which is no use where a
+    /// function around it binds the name.
     bindable: bool,
 }
 
@@ -125,7 +125,8 @@ pub(super) fn read_stretches(
     let query = &language.queries().combined;
     let names = query.capture_names();
     let root = tree.root_node();
-    let mut reading: Vec<Reading<'_>> = (0..stretches).map(|_| Reading::default()).collect();
+    let mut reading: Vec<Reading<'_>> =
+        (0..stretches).map(|_| Reading { bindings: Bindings::of(language), ..Reading::default() }).collect();
     // The errors of a file read in stretches are counted for the whole file by its reader.
     if let (None, Some(whole)) = (&within, reading.first_mut()) {
         whole.symbols.parse_errors = count_errors(root);
@@ -193,7 +194,7 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
-                "token.attribute" => not_uses.push(node.byte_range()),
+                "token.attribute" | "import.names" => not_uses.push(node.byte_range()),
                 "reference.path" => {
                     if !passes_through(node, source) {
                         let at = node.start_byte();
@@ -201,19 +202,8 @@ pub(super) fn read_stretches(
                         placed_uses.push(PlacedUse { at, node, name, method: false, called: None, bindable: false });
                     }
                 }
-                "reference.value" if !in_tokens(language, node) => {
-                    let (at, name) = (node.start_byte(), text(node, source));
-                    placed_uses.push(PlacedUse {
-                        at,
-                        node: node.id(),
-                        name,
-                        method: false,
-                        called: None,
-                        bindable: false,
-                    });
-                }
-                "reference.value" => {}
-                "reference.argument" => {
+                "reference.value" if read_otherwise(language, node) => {}
+                "reference.value" | "reference.argument" => {
                     let (at, name) = (node.start_byte(), text(node, source));
                     placed_uses.push(PlacedUse {
                         at,

@@ -1008,6 +1008,13 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     let bound = ["onDone", "open", "flag"].map(|name| found.uses_of(name));
     assert_eq!(bound, [0; 3], "destructured props, state and parameters are variables");
     assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["save", "onDone", "refresh"], true), [4, 5]);
+    let ts = "import { HttpError, MAX_SIZE } from './errors';\nexport { HttpError };\n\
+              function check(err: unknown, size: number) {\n  const Fallback = pick();\n  \
+              if (err instanceof HttpError && size > MAX_SIZE) { return Fallback; }\n  return null;\n}\n";
+    let found = symbols(Language::TypeScript, ts);
+    let values = ["HttpError", "MAX_SIZE", "Fallback"].map(|name| found.uses_of(name));
+    assert_eq!(values, [1, 1, 0], "not in the import nor the export; `Fallback` is a variable: {:?}", found.references);
+    assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["HttpError", "Fallback"], true), [5]);
 
     let java = "import com.acme.Limits;\nimport static com.acme.Limits.MAX_SIZE;\nclass Reader {\n  \
                 static final int LIMIT = 8;\n  boolean ok(int size, Feature f) {\n    \

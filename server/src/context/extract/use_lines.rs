@@ -6,7 +6,7 @@ use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
 use super::token_calls::{TokenMatch, counts_at, passes_through};
-use super::values::{Bindings, in_tokens};
+use super::values::{Bindings, read_otherwise};
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -51,7 +51,7 @@ fn use_lines_of_tree(
     // arguments or an import are none, and a name passed as a value is none where a function
     // around it binds the name.
     let mut placed_uses: Vec<Placed<'_>> = Vec::new();
-    let mut bindings = Bindings::default();
+    let mut bindings = Bindings::of(language);
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
     let mut not_uses: Vec<std::ops::Range<usize>> = Vec::new();
@@ -70,19 +70,14 @@ fn use_lines_of_tree(
             match capture_name {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
-                "token.attribute" | "import" => not_uses.push(node.byte_range()),
+                "token.attribute" | "import" | "import.names" => not_uses.push(node.byte_range()),
                 "reference.path" => {
                     if !passes_through(node, source) && names.contains(&text(node, source)) {
                         placed_uses.push(Placed::of(node, source, false));
                     }
                 }
-                "reference.value" => {
-                    if names.contains(&text(node, source)) && !in_tokens(language, node) {
-                        placed_uses.push(Placed::of(node, source, false));
-                    }
-                }
-                "reference.argument" => {
-                    if names.contains(&text(node, source)) {
+                "reference.value" | "reference.argument" => {
+                    if names.contains(&text(node, source)) && !read_otherwise(language, node) {
                         placed_uses.push(Placed::of(node, source, true));
                     }
                 }
@@ -122,7 +117,7 @@ struct Placed<'s> {
     at: usize,
     line: u32,
     name: &'s str,
-    /// A name passed as a value, none where a function around it binds the name.
+    /// A name standing as a value, none where a function around it binds the name.
     bindable: bool,
 }
 

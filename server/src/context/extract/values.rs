@@ -15,6 +15,9 @@ use super::{Language, text};
 /// name from a variable of that name.
 #[derive(Default)]
 pub(super) struct Bindings<'s> {
+    /// Whether a capitalised name in a pattern binds it (TypeScript's `const { Provider } = x`),
+    /// or is a variant or a type matched (Rust's `Some(x)`).
+    capitalised_bind: bool,
     /// The byte ranges of the functions, closures and arrow functions.
     scopes: Vec<Range<usize>>,
     /// Each binding pattern's first byte and text.
@@ -22,6 +25,14 @@ pub(super) struct Bindings<'s> {
 }
 
 impl<'s> Bindings<'s> {
+    /// None yet, for a file of `language`.
+    pub(super) fn of(language: Language) -> Self {
+        Bindings {
+            capitalised_bind: matches!(language, Language::TypeScript | Language::Tsx | Language::JavaScript),
+            ..Bindings::default()
+        }
+    }
+
     /// Keeps `node` when `capture` is a function (`value.scope`) or a binding pattern
     /// (`value.binding`); whether it was one of them.
     pub(super) fn take(&mut self, capture: &str, node: Node<'_>, source: &'s [u8]) -> bool {
@@ -47,7 +58,7 @@ impl<'s> Bindings<'s> {
         let mut names: HashMap<usize, HashSet<&'s str>> = HashMap::new();
         for (at, pattern) in self.patterns {
             if let Some(scope) = outermost_at(&outermost, at) {
-                names.entry(scope).or_default().extend(identifiers(pattern));
+                names.entry(scope).or_default().extend(identifiers(pattern, self.capitalised_bind));
             }
         }
         BoundNames { outermost, names }
@@ -79,18 +90,24 @@ fn outermost_at(outermost: &[Range<usize>], at: usize) -> Option<usize> {
     after.checked_sub(1).filter(|&index| outermost[index].contains(&at))
 }
 
-/// The identifiers written in a pattern (`Some((key, value))` binds `key` and `value`; a
-/// capitalised name in it is a variant or a type, which binds nothing).
-fn identifiers(pattern: &str) -> impl Iterator<Item = &str> {
-    pattern
-        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .filter(|word| word.starts_with(|c: char| c.is_lowercase() || c == '_' || c == '$'))
+/// The identifiers written in a pattern (`Some((key, value))` binds `key` and `value`), a
+/// capitalised one only when `capitalised_bind` (in Rust it is a variant or a type).
+fn identifiers(pattern: &str, capitalised_bind: bool) -> impl Iterator<Item = &str> {
+    pattern.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).filter(move |word| {
+        word.starts_with(|c: char| c.is_lowercase() || c == '_' || c == '$' || (capitalised_bind && c.is_uppercase()))
+    })
 }
 
-/// Whether a capitalised name captured as a value stands in a Rust macro's tokens, where the
-/// token reading decides what it is (`struct Point` there defines it).
-pub(super) fn in_tokens(language: Language, node: Node<'_>) -> bool {
-    language == Language::Rust && node.parent().is_some_and(|parent| parent.kind() == "token_tree")
+/// Whether a capitalised name captured as a value is read otherwise: in a Rust macro's tokens,
+/// where the token reading decides what it is (`struct Point` there defines it), or as a JSX
+/// closing tag, which names the element's component again.
+pub(super) fn read_otherwise(language: Language, node: Node<'_>) -> bool {
+    let parent_is = |kind: &str| node.parent().is_some_and(|parent| parent.kind() == kind);
+    match language {
+        Language::Rust => parent_is("token_tree"),
+        Language::Tsx | Language::JavaScript => parent_is("jsx_closing_element"),
+        Language::Java | Language::TypeScript => false,
+    }
 }
 
 #[cfg(test)]
@@ -99,9 +116,11 @@ mod tests {
 
     #[test]
     fn a_pattern_binds_its_lower_case_names() {
-        let names: Vec<&str> = identifiers("Some((key, mut value)) | Entry::Vacant(_slot)").collect();
+        let names: Vec<&str> = identifiers("Some((key, mut value)) | Entry::Vacant(_slot)", false).collect();
         assert_eq!(names, ["key", "mut", "value", "_slot"]);
-        assert_eq!(identifiers("Meter").count(), 0);
+        assert_eq!(identifiers("Meter", false).count(), 0);
+        let names: Vec<&str> = identifiers("{ Provider, value: $v }", true).collect();
+        assert_eq!(names, ["Provider", "value", "$v"]);
     }
 
     #[test]
