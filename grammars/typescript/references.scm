@@ -2,7 +2,9 @@
 (call_expression function: (member_expression property: (property_identifier) @reference.call))
 (new_expression constructor: (identifier) @reference.type)
 (type_identifier) @reference.type
-(member_expression object: (identifier) @reference.type)
+; The name a member is read through (`Pool.create`, `config.port`): a class, a namespace or a
+; module-level constant, unless a function around it binds the name, which makes it a variable.
+(member_expression object: (identifier) @reference.value)
 (extends_clause value: (identifier) @relation.super)
 (implements_clause (type_identifier) @relation.super)
 (implements_clause (generic_type name: (type_identifier) @relation.super))

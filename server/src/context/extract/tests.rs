@@ -1005,8 +1005,8 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     let found = symbols(Language::Tsx, tsx);
     let passed = ["format", "save", "refresh"].map(|name| found.uses_of(name));
     assert_eq!(passed, [1, 1, 1], "{:?}", found.references);
-    let bound = ["onDone", "open", "flag"].map(|name| found.uses_of(name));
-    assert_eq!(bound, [0; 3], "destructured props, state and parameters are variables");
+    let bound = ["items", "onDone", "open", "flag"].map(|name| found.uses_of(name));
+    assert_eq!(bound, [0; 4], "destructured props, state and parameters are variables, read through or passed");
     assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["save", "onDone", "refresh"], true), [4, 5]);
     let ts = "import { HttpError, MAX_SIZE } from './errors';\nexport { HttpError };\n\
               function check(err: unknown, size: number) {\n  const Fallback = pick();\n  \
