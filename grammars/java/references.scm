@@ -1,6 +1,21 @@
 (method_invocation name: (identifier) @reference.call)
-(method_invocation object: (identifier) @reference.type)
-(field_access object: (identifier) @reference.type)
+; The name a call or a field is read through (`Feature.values()`, `registry.pull()`): a class,
+; or a field of the class, unless the method around it binds the name (`extract::values`):
+; its parameters, local variables, a lambda's, a `catch`'s, a `for`'s or a pattern's names.
+(method_invocation object: (identifier) @reference.value)
+(field_access object: (identifier) @reference.value)
+(method_declaration) @value.scope
+(constructor_declaration) @value.scope
+(compact_constructor_declaration) @value.scope
+(lambda_expression) @value.scope
+(formal_parameter name: (_) @value.binding)
+(spread_parameter (variable_declarator name: (_) @value.binding))
+(catch_formal_parameter name: (_) @value.binding)
+(enhanced_for_statement name: (_) @value.binding)
+(local_variable_declaration declarator: (variable_declarator name: (_) @value.binding))
+(lambda_expression parameters: (_) @value.binding)
+(resource name: (_) @value.binding)
+(instanceof_expression name: (_) @value.binding)
 (object_creation_expression type: (type_identifier) @reference.type)
 (type_identifier) @reference.type
 (superclass (type_identifier) @relation.super)

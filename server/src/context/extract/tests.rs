@@ -1017,12 +1017,18 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["HttpError", "Fallback"], true), [5]);
 
     let java = "import com.acme.Limits;\nimport static com.acme.Limits.MAX_SIZE;\nclass Reader {\n  \
-                static final int LIMIT = 8;\n  boolean ok(int size, Feature f) {\n    \
+                static final int LIMIT = 8;\n  Registry registry;\n  boolean ok(int size, Feature f, Parser parser) {\n    \
                 switch (f) { case ALLOW_COMMENTS: return true; default: break; }\n    \
+                registry.pull(parser.next(), list.stream().map(item -> item.name));\n    \
                 return size > MAX_SIZE && size < LIMIT && Feature.STRICT.enabled();\n  }\n}\n";
     let found = symbols(Language::Java, java);
     let constants = ["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS", "STRICT"].map(|name| found.uses_of(name));
     assert_eq!(constants, [1; 4], "not the imports nor the definition: {:?}", found.references);
     assert_eq!(found.uses_of("Limits"), 0, "named only in imports");
-    assert_eq!(use_lines(Language::Java, java.as_bytes(), &["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS"], true), [6, 7]);
+    let read_through = ["registry", "list", "parser", "item"].map(|name| found.uses_of(name));
+    assert_eq!(read_through, [1, 1, 0, 0], "a field and an outer name, not a parameter nor a lambda's");
+    assert_eq!(
+        use_lines(Language::Java, java.as_bytes(), &["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS", "parser"], true),
+        [7, 9]
+    );
 }
