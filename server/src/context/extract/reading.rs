@@ -12,7 +12,7 @@ use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
-use super::token_calls::{TokenMatch, counts_at, passes_through};
+use super::token_calls::{TokenMatch, passes_through};
 use super::values::{Bindings, read_otherwise};
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
@@ -36,7 +36,8 @@ struct Reading<'s> {
     /// uses count there.
     placed_uses: Vec<PlacedUse<'s>>,
     /// Where the names are no uses: an attribute's arguments (`all` of
-    /// `#[cfg(all(unix, test))]`) and a `use` declaration's paths.
+    /// `#[cfg(all(unix, test))]`), a `use` declaration's paths, the names an import or an
+    /// export clause lists.
     not_uses: Vec<std::ops::Range<usize>>,
     /// The functions and binding patterns, for telling a function passed by its name from a
     /// variable (see [`PlacedUse::bindable`]).
@@ -58,6 +59,14 @@ struct PlacedUse<'s> {
     bindable: bool,
 }
 
+impl<'s> PlacedUse<'s> {
+    /// The use `node` names, neither a method call nor a call through a type.
+    fn named(node: tree_sitter::Node<'_>, source: &'s [u8], bindable: bool) -> Self {
+        let (at, name) = (node.start_byte(), text(node, source));
+        PlacedUse { at, node: node.id(), name, method: false, called: None, bindable }
+    }
+}
+
 impl Reading<'_> {
     /// What was read, owned, and the macro bodies at the stretch's item level.
     fn done(self) -> (Found, Vec<MacroBody>) {
@@ -73,11 +82,8 @@ impl Reading<'_> {
             not_uses,
             bindings,
         } = self;
-        let bound = bindings.bound();
-        let counted = |placed: &PlacedUse<'_>| {
-            counts_at(placed.at, &macros, &not_uses) && !(placed.bindable && bound.binds(placed.at, placed.name))
-        };
-        for token in placed_uses.into_iter().filter(counted) {
+        let places = bindings.places(&macros, &not_uses);
+        for token in placed_uses.into_iter().filter(|placed| places.count(placed.at, placed.name, placed.bindable)) {
             uses.push((token.node, token.name, token.method));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
@@ -197,23 +203,11 @@ pub(super) fn read_stretches(
                 "token.attribute" | "import.names" => not_uses.push(node.byte_range()),
                 "reference.path" => {
                     if !passes_through(node, source) {
-                        let at = node.start_byte();
-                        let (node, name) = (node.id(), text(node, source));
-                        placed_uses.push(PlacedUse { at, node, name, method: false, called: None, bindable: false });
+                        placed_uses.push(PlacedUse::named(node, source, false));
                     }
                 }
                 "reference.value" if read_otherwise(language, node) => {}
-                "reference.value" | "reference.argument" => {
-                    let (at, name) = (node.start_byte(), text(node, source));
-                    placed_uses.push(PlacedUse {
-                        at,
-                        node: node.id(),
-                        name,
-                        method: false,
-                        called: None,
-                        bindable: true,
-                    });
-                }
+                "reference.value" | "reference.argument" => placed_uses.push(PlacedUse::named(node, source, true)),
                 "reference.method" => uses.push((node.id(), text(node, source), true)),
                 reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
                 other => {

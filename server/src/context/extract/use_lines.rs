@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::macros::{self, MacroBody};
-use super::token_calls::{TokenMatch, counts_at, passes_through};
+use super::token_calls::{TokenMatch, passes_through};
 use super::values::{Bindings, read_otherwise};
 use super::{DefinitionKind, Language, parse, text};
 
@@ -76,8 +76,9 @@ fn use_lines_of_tree(
                         placed_uses.push(Placed::of(node, source, false));
                     }
                 }
+                "reference.value" if read_otherwise(language, node) => {}
                 "reference.value" | "reference.argument" => {
-                    if names.contains(&text(node, source)) && !read_otherwise(language, node) {
+                    if names.contains(&text(node, source)) {
                         placed_uses.push(Placed::of(node, source, true));
                     }
                 }
@@ -99,13 +100,14 @@ fn use_lines_of_tree(
             placed_uses.push(Placed::of(used.node, source, false));
         }
     }
-    let bound = bindings.bound();
+    let places = bindings.places(&bodies, &not_uses);
     lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
     lines.extend(
         placed_uses
             .into_iter()
-            .filter(|placed| !defined_names.contains(&placed.node) && counts_at(placed.at, &bodies, &not_uses))
-            .filter(|placed| !(placed.bindable && bound.binds(placed.at, placed.name)))
+            .filter(|placed| {
+                !defined_names.contains(&placed.node) && places.count(placed.at, placed.name, placed.bindable)
+            })
             .map(|placed| placed.line),
     );
     bodies

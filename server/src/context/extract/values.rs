@@ -3,11 +3,13 @@
 //! A variable stands the same way, so a name passed as a value is a use only where no function
 //! around it binds that name.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::macros::MacroBody;
+use super::token_calls::counts_at;
 use super::{Language, text};
 
 /// The functions of a stretch and the patterns that bind names in them (parameters, `let`s,
@@ -44,9 +46,15 @@ impl<'s> Bindings<'s> {
         true
     }
 
+    /// Where the uses found by their place count in a stretch whose item-level macro bodies
+    /// are `bodies` and whose names are no uses within `not_uses` (see [`Places::count`]).
+    pub(super) fn places<'a>(self, bodies: &'a [MacroBody], not_uses: &'a [Range<usize>]) -> Places<'a, 's> {
+        Places { bodies, not_uses, bound: self.bound() }
+    }
+
     /// What the stretch binds: for each outermost function, every name its patterns bind,
     /// those of the closures and functions inside it too.
-    pub(super) fn bound(self) -> BoundNames<'s> {
+    fn bound(self) -> BoundNames<'s> {
         let mut scopes = self.scopes;
         scopes.sort_unstable_by_key(|scope| (scope.start, std::cmp::Reverse(scope.end)));
         let mut outermost: Vec<Range<usize>> = Vec::new();
@@ -55,10 +63,10 @@ impl<'s> Bindings<'s> {
                 outermost.push(scope);
             }
         }
-        let mut names: HashMap<usize, HashSet<&'s str>> = HashMap::new();
+        let mut names: Vec<HashSet<&'s str>> = vec![HashSet::new(); outermost.len()];
         for (at, pattern) in self.patterns {
             if let Some(scope) = outermost_at(&outermost, at) {
-                names.entry(scope).or_default().extend(identifiers(pattern, self.capitalised_bind));
+                names[scope].extend(identifiers(pattern, self.capitalised_bind));
             }
         }
         BoundNames { outermost, names }
@@ -66,21 +74,36 @@ impl<'s> Bindings<'s> {
 }
 
 /// The names each outermost function of a stretch binds (see [`Bindings::bound`]).
-pub(super) struct BoundNames<'s> {
+struct BoundNames<'s> {
     /// Sorted and apart.
     outermost: Vec<Range<usize>>,
-    /// By the index of the function in `outermost`.
-    names: HashMap<usize, HashSet<&'s str>>,
+    /// Those of each function of `outermost`, in its order.
+    names: Vec<HashSet<&'s str>>,
 }
 
 impl BoundNames<'_> {
     /// Whether a function around the byte `at` binds `name`, so that the name standing there
     /// is a variable: the outermost one, as a closure sees its function's variables. A name
     /// outside every function (a constant's value) binds nothing.
-    pub(super) fn binds(&self, at: usize, name: &str) -> bool {
-        outermost_at(&self.outermost, at)
-            .and_then(|scope| self.names.get(&scope))
-            .is_some_and(|names| names.contains(name))
+    fn binds(&self, at: usize, name: &str) -> bool {
+        outermost_at(&self.outermost, at).is_some_and(|scope| self.names[scope].contains(name))
+    }
+}
+
+/// Where, in one stretch, the uses found by their place count, for the index and for
+/// `find_symbol`'s lines alike.
+pub(super) struct Places<'a, 's> {
+    bodies: &'a [MacroBody],
+    not_uses: &'a [Range<usize>],
+    bound: BoundNames<'s>,
+}
+
+impl Places<'_, '_> {
+    /// Whether the use of `name` at byte `at` counts: where [`counts_at`] says (not in a
+    /// macro body read again as items, an attribute's arguments or an import), and, for a name
+    /// standing as a value (`bindable`), not where a function around it binds the name.
+    pub(super) fn count(&self, at: usize, name: &str, bindable: bool) -> bool {
+        counts_at(at, self.bodies, self.not_uses) && !(bindable && self.bound.binds(at, name))
     }
 }
 
