@@ -254,6 +254,43 @@ fn builds_from_sources_and_skips_what_is_not_source() {
 }
 
 #[test]
+fn terminal_output_is_left_out_but_source_with_escapes_in_its_strings_is_read() {
+    // A highlighter's fixture: Rust as a terminal shows it, every token in its colour.
+    let highlighted = "\x1b[38;5;203mfn\x1b[0m \x1b[38;5;149mmain\x1b[0m() {\n    \x1b[38;5;149mprintln!\x1b[0m(\x1b[38;5;186m\"hi\"\x1b[0m);\n}\n"
+        .repeat(3);
+    let colours = "pub const RED: &str = \"\x1b[31m\";\npub const RESET: &str = \"\x1b[0m\";\n".to_owned()
+        + &"pub fn plain() {}\n".repeat(40);
+    let dir = workspace(&[
+        ("tests/highlighted/output.rs", highlighted.as_bytes()),
+        ("src/colours.rs", colours.as_bytes()),
+        ("src/bell.rs", b"pub const BELL: char = '\x07';\n"),
+    ]);
+    let index = Index::build(dir.path(), None);
+    assert_eq!(indexed_paths(&index), ["src/bell.rs", "src/colours.rs"]);
+    let [(path, why)] = &index.stats.skipped[..] else { panic!("{:?}", index.stats.skipped) };
+    assert_eq!(path, "tests/highlighted/output.rs");
+    assert_eq!(why, "terminal output (24 control characters in 9 lines)");
+    let colours = index.file("src/colours.rs").unwrap();
+    assert_eq!(colours.symbols.definitions.len(), 42, "{:?}", colours.symbols.definitions);
+}
+
+#[test]
+fn qt_translation_catalogues_are_not_typescript() {
+    let catalogue = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE TS>\n<TS version=\"2.1\" language=\"de_DE\">\n<context>\n    <name>MainWindow</name>\n    <message>\n        <source>Open file</source>\n        <translation>Datei \u{f6}ffnen</translation>\n    </message>\n</context>\n</TS>\n";
+    let dir = workspace(&[
+        ("i18n/app_de.ts", catalogue.as_bytes()),
+        ("i18n/bare.ts", b"<TS version=\"2.0\">\n</TS>\n"),
+        ("src/cast.ts", b"\n<any>window;\nexport function open(): void {}\n"),
+    ]);
+    let index = Index::build(dir.path(), None);
+    assert_eq!(indexed_paths(&index), ["src/cast.ts"]);
+    let skipped: Vec<(&str, &str)> =
+        index.stats.skipped.iter().map(|(path, why)| (path.as_str(), why.as_str())).collect();
+    let why = "XML (a Qt translation catalogue), not TypeScript";
+    assert_eq!(skipped, [("i18n/app_de.ts", why), ("i18n/bare.ts", why)]);
+}
+
+#[test]
 fn single_files_update_and_disappear() {
     let dir = workspace(&[("src/a.rs", b"fn one() {}\n")]);
     let mut index = Index::build(dir.path(), None);
