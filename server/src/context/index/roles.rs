@@ -1,7 +1,7 @@
 //! Which files are test code or examples, by their paths, so the ranking can sink them.
 
 /// True for paths of test code, benchmarks among it (`benches/`, `bench/`, `benchmarks/`,
-/// Java's `src/jmh/`).
+/// Java's `src/jmh/`), and fuzzing harnesses (cargo-fuzz's `fuzz/fuzz_targets/`).
 pub fn is_test_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -17,6 +17,9 @@ pub fn is_test_path(path: &str) -> bool {
         // A module of a benchmarking tool (`src/benchmark/`, `cli/tools/bench/`) is its source:
         // the singular names count at the top, or as a package of a monorepo.
         "bench" | "benchmark" => at == 0 || folders[at - 1] == "packages",
+        // cargo-fuzz's crate beside a crate's `src` (`tokio/fuzz/`), not a fuzzer's own module.
+        "fuzz_targets" => true,
+        "fuzz" | "fuzzing" => !folders[..at].contains(&"src"),
         // Gradle's JMH source set, not the `org/openjdk/jmh` package.
         "jmh" => at > 0 && folders[at - 1] == "src",
         // Gradle's and Maven's other test source sets: `src/integration-test/`,

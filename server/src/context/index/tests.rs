@@ -692,6 +692,10 @@ fn test_paths_are_recognised() {
         "app/src/intTest/java/a/Db.java",
         "lib/src/functional_tests/java/a/Cli.java",
         "lib/src/testFixtures/java/a/FakeClock.java",
+        "fuzz/fuzz_targets/parse.rs",
+        "tokio/fuzz/fuzz_targets/fuzz_linked_list.rs",
+        "crates/nu-path/fuzz/src/lib.rs",
+        "fuzzing/harness.rs",
     ] {
         assert!(is_test_path(path), "{path}");
     }
@@ -712,6 +716,9 @@ fn test_paths_are_recognised() {
         "packages/vite/src/node/config.ts",
         "src/jest.ts",
         "src/testUtils.rs",
+        "src/fuzz/mutator.rs",
+        "crates/afl/src/fuzz/mod.rs",
+        "src/fuzzy.rs",
     ] {
         assert!(!is_test_path(path), "{path}");
     }
