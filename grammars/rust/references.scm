@@ -59,6 +59,15 @@
 ; patterns.
 ((identifier) @reference.value (#match? @reference.value "^[A-Z]"))
 (arguments (identifier) @reference.argument)
+; Other places a function stands as a value: a `let`'s value, a field's, an assignment's, a
+; `return`'s, an array's or a tuple's element (`let f = parse_line;`, `Handlers { on_open:
+; open_file }`, `[on_open, on_close]`); a variable there is bound, as above.
+(let_declaration value: (identifier) @reference.argument)
+(field_initializer value: (identifier) @reference.argument)
+(assignment_expression right: (identifier) @reference.argument)
+(return_expression (identifier) @reference.argument)
+(array_expression (identifier) @reference.argument)
+(tuple_expression (identifier) @reference.argument)
 (function_item) @value.scope
 (parameter pattern: (_) @value.binding)
 (closure_parameters) @value.binding

@@ -30,6 +30,15 @@
 ; a constant, a class or an enum used as a value: each unless a function around it binds the
 ; name (`extract::values`): its parameters, variables and patterns.
 (arguments (identifier) @reference.argument)
+; Other places a function stands as a value: a variable's value, a property's, an assignment's,
+; a `return`'s, an array's element, an object's shorthand property (`const f = parseLine`,
+; `{ onOpen: openFile }`, `[onOpen, onClose]`, `export default { install }`).
+(variable_declarator value: (identifier) @reference.argument)
+(pair value: (identifier) @reference.argument)
+(assignment_expression right: (identifier) @reference.argument)
+(return_statement (identifier) @reference.argument)
+(array (identifier) @reference.argument)
+(object (shorthand_property_identifier) @reference.argument)
 ((identifier) @reference.value (#match? @reference.value "^[A-Z]"))
 (function_declaration) @value.scope
 (generator_function_declaration) @value.scope

@@ -978,6 +978,32 @@ fn a_paths_names_are_uses_wherever_it_stands_but_in_an_import() {
 }
 
 #[test]
+fn functions_standing_as_values_beyond_calls_are_uses_unless_a_function_binds_the_name() {
+    let source = "static HANDLERS: [fn(&str); 2] = [on_open, on_close];\n\
+                  fn table(config: Config) -> Router {\n    let fallback = not_found;\n    \
+                  let mut chosen = fallback;\n    chosen = on_error;\n    \
+                  let router = Router { fallback: not_found, chosen };\n    let pair = (on_open, config);\n    \
+                  if config.quiet { return silent; }\n    router\n}\n";
+    let found = symbols(Language::Rust, source);
+    let passed = ["on_open", "on_close", "not_found", "on_error", "silent"].map(|name| found.uses_of(name));
+    assert_eq!(passed, [2, 1, 2, 1, 1], "{:?}", found.references);
+    let bound = ["fallback", "chosen", "config", "router", "pair"].map(|name| found.uses_of(name));
+    assert_eq!(bound, [0; 5], "variables and parameters: {:?}", found.references);
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["not_found", "silent", "fallback"], true), [3, 6, 8]);
+
+    let ts = "import { onOpen, onClose } from './handlers';\nconst routes = [onOpen, onClose];\n\
+              export default { install, routes };\nfunction pick(config: Config) {\n  const fallback = notFound;\n  \
+              let current = fallback;\n  current = onError;\n  return { handler: notFound, current, config };\n}\n\
+              function quiet() { return silent; }\n";
+    let found = symbols(Language::TypeScript, ts);
+    let passed = ["onOpen", "onClose", "install", "notFound", "onError", "silent"].map(|name| found.uses_of(name));
+    assert_eq!(passed, [1, 1, 1, 2, 1, 1], "not the imports: {:?}", found.references);
+    let bound = ["fallback", "current", "config"].map(|name| found.uses_of(name));
+    assert_eq!(bound, [0; 3], "variables and parameters: {:?}", found.references);
+    assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["notFound", "silent", "current"], true), [5, 8, 10]);
+}
+
+#[test]
 fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them() {
     let source = "use crate::limits::{Mode, MAX_PERMITS};\nconst LIMIT: usize = MAX_PERMITS;\nstruct Meter;\n\
                   fn f(lines: Vec<&str>, config: u32, mode: Mode) -> Vec<u32> {\n    let m = Meter;\n    \
