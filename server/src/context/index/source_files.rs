@@ -23,8 +23,8 @@ const MIN_CONTROL_CHARACTERS: usize = 16;
 /// and that runs to thousands. Tools do not write `.jsx` or TypeScript; long lines there are
 /// data written into code (an SVG logo component, an embedded font), which stays.
 ///
-/// A file with control characters (other than tab, line and page breaks) more often than one
-/// a line is terminal output kept as data: a highlighter's test fixtures written in its own
+/// A file with control characters (other than tab, line and page breaks) at least one a line
+/// on average, and 16 at least, is terminal output kept as data: a highlighter's test fixtures written in its own
 /// escapes (`tests/syntax-tests/highlighted/Rust/output.rs`) parse as thousands of errors,
 /// name nothing, and cost tree-sitter's error recovery five to eight times what source of
 /// their size costs. Source that holds control characters (in string literals) has them
