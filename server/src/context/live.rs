@@ -335,6 +335,23 @@ mod tests {
     }
 
     #[test]
+    fn terminal_output_stays_out_opened_or_written_later() {
+        let highlighted = "\x1b[38;5;203mfn\x1b[0m \x1b[38;5;149mmain\x1b[0m() {}\n".repeat(8);
+        let dir = crate::testing::tree(&[("src/lib.rs", b"pub fn main() {}\n")]);
+        let live = LiveIndex::default();
+        live.install(Index::build(dir.path(), None));
+        std::fs::create_dir_all(dir.path().join("tests/highlighted")).unwrap();
+        std::fs::write(dir.path().join("tests/highlighted/output.rs"), &highlighted).unwrap();
+        live.disk_changed("tests/highlighted/output.rs");
+        live.open("tests/highlighted/opened.rs", &highlighted);
+        let index = live.snapshot().unwrap();
+        assert!(
+            index.file("tests/highlighted/output.rs").is_none() && index.file("tests/highlighted/opened.rs").is_none()
+        );
+        assert!(index.file("src/lib.rs").is_some());
+    }
+
+    #[test]
     fn minified_scripts_stay_out_however_they_arrive() {
         // A bundler's output: one long line of one-letter names.
         let bundle: String = (0..400).map(|n| format!("function a{n}(e,t){{return e&&t.x{n}}}")).collect();
