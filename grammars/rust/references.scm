@@ -69,6 +69,7 @@
 (array_expression (identifier) @reference.argument)
 (tuple_expression (identifier) @reference.argument)
 (function_item) @value.scope
+(closure_expression) @value.scope
 (parameter pattern: (_) @value.binding)
 (closure_parameters) @value.binding
 (let_declaration pattern: (_) @value.binding)

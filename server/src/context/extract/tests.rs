@@ -1004,6 +1004,22 @@ fn functions_standing_as_values_beyond_calls_are_uses_unless_a_function_binds_th
 }
 
 #[test]
+fn a_closure_binds_its_parameters_only_inside_itself() {
+    let source = "fn f(items: Vec<u32>) {\n    items.iter().for_each(|handler| keep(handler));\n    \
+                  register(handler);\n    let total = items.len();\n    items.iter().map(|n| n + total).for_each(drop);\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!(found.uses_of("handler"), 1, "the function passed on line 3: {:?}", found.references);
+    assert_eq!((found.uses_of("total"), found.uses_of("items")), (0, 0), "the function's variables, in a closure too");
+    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["handler"], true), [3]);
+    let ts = "function wire(buttons: Button[]) {\n  buttons.forEach((save) => keep(save));\n  \
+              bus.on(save);\n  const limit = 3;\n  buttons.map((b) => clamp(b, limit));\n}\n";
+    let found = symbols(Language::TypeScript, ts);
+    assert_eq!(found.uses_of("save"), 1, "the function passed on line 3: {:?}", found.references);
+    assert_eq!(found.uses_of("limit"), 0, "the function's variable, in an arrow function too");
+    assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["save"], true), [3]);
+}
+
+#[test]
 fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them() {
     let source = "use crate::limits::{Mode, MAX_PERMITS};\nconst LIMIT: usize = MAX_PERMITS;\nstruct Meter;\n\
                   fn f(lines: Vec<&str>, config: u32, mode: Mode) -> Vec<u32> {\n    let m = Meter;\n    \

@@ -52,41 +52,71 @@ impl<'s> Bindings<'s> {
         Places { bodies, not_uses, bound: self.bound() }
     }
 
-    /// What the stretch binds: for each outermost function, every name its patterns bind,
-    /// those of the closures and functions inside it too.
+    /// What the stretch binds: for each function, closure or arrow function, the names its
+    /// own patterns bind (those of a closure inside it are the closure's).
     fn bound(self) -> BoundNames<'s> {
         let mut scopes = self.scopes;
         scopes.sort_unstable_by_key(|scope| (scope.start, std::cmp::Reverse(scope.end)));
-        let mut outermost: Vec<Range<usize>> = Vec::new();
-        for scope in scopes {
-            if outermost.last().is_none_or(|last| scope.start >= last.end) {
-                outermost.push(scope);
+        scopes.dedup();
+        // Each scope's nearest enclosing one: ranges of a tree nest or stand apart.
+        let mut parents = Vec::with_capacity(scopes.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (index, scope) in scopes.iter().enumerate() {
+            while open.last().is_some_and(|&last| scopes[last].end <= scope.start) {
+                open.pop();
             }
+            parents.push(open.last().copied());
+            open.push(index);
         }
-        let mut names: Vec<HashSet<&'s str>> = vec![HashSet::new(); outermost.len()];
+        let mut bound = BoundNames { scopes, parents, names: Vec::new() };
+        bound.names = vec![HashSet::new(); bound.scopes.len()];
         for (at, pattern) in self.patterns {
-            if let Some(scope) = outermost_at(&outermost, at) {
-                names[scope].extend(identifiers(pattern, self.capitalised_bind));
+            if let Some(scope) = bound.innermost_at(at) {
+                bound.names[scope].extend(identifiers(pattern, self.capitalised_bind));
             }
         }
-        BoundNames { outermost, names }
+        bound
     }
 }
 
-/// The names each outermost function of a stretch binds (see [`Bindings::bound`]).
+/// The names each function, closure or arrow function of a stretch binds (see
+/// [`Bindings::bound`]).
 struct BoundNames<'s> {
-    /// Sorted and apart.
-    outermost: Vec<Range<usize>>,
-    /// Those of each function of `outermost`, in its order.
+    /// Sorted by start, the outer of two that start together first.
+    scopes: Vec<Range<usize>>,
+    /// Each scope's nearest enclosing one.
+    parents: Vec<Option<usize>>,
+    /// The names each scope's own patterns bind, in the order of `scopes`.
     names: Vec<HashSet<&'s str>>,
 }
 
 impl BoundNames<'_> {
     /// Whether a function around the byte `at` binds `name`, so that the name standing there
-    /// is a variable: the outermost one, as a closure sees its function's variables. A name
+    /// is a variable: the innermost one or any around it, as a closure sees its function's
+    /// variables, while a closure's parameter is no variable outside the closure. A name
     /// outside every function (a constant's value) binds nothing.
     fn binds(&self, at: usize, name: &str) -> bool {
-        outermost_at(&self.outermost, at).is_some_and(|scope| self.names[scope].contains(name))
+        let mut scope = self.innermost_at(at);
+        while let Some(index) = scope {
+            if self.names[index].contains(name) {
+                return true;
+            }
+            scope = self.parents[index];
+        }
+        false
+    }
+
+    /// The innermost scope that holds the byte `at`.
+    fn innermost_at(&self, at: usize) -> Option<usize> {
+        let after = self.scopes.partition_point(|scope| scope.start <= at);
+        let mut scope = after.checked_sub(1);
+        while let Some(index) = scope {
+            if self.scopes[index].contains(&at) {
+                return Some(index);
+            }
+            scope = self.parents[index];
+        }
+        None
     }
 }
 
@@ -105,12 +135,6 @@ impl Places<'_, '_> {
     pub(super) fn count(&self, at: usize, name: &str, bindable: bool) -> bool {
         counts_at(at, self.bodies, self.not_uses) && !(bindable && self.bound.binds(at, name))
     }
-}
-
-/// The index of the range of `outermost` (sorted and apart) that holds `at`.
-fn outermost_at(outermost: &[Range<usize>], at: usize) -> Option<usize> {
-    let after = outermost.partition_point(|scope| scope.start <= at);
-    after.checked_sub(1).filter(|&index| outermost[index].contains(&at))
 }
 
 /// The identifiers written in a pattern (`Some((key, value))` binds `key` and `value`), a
@@ -147,10 +171,19 @@ mod tests {
     }
 
     #[test]
-    fn the_outermost_function_around_a_byte_is_found() {
-        let outermost = [0..10, 20..30, 30..40];
-        let found: Vec<Option<usize>> =
-            [0, 9, 10, 25, 30, 39, 40].iter().map(|at| outermost_at(&outermost, *at)).collect();
-        assert_eq!(found, [Some(0), Some(0), None, Some(1), Some(2), Some(2), None]);
+    fn a_name_is_bound_by_the_function_around_it_or_any_around_that() {
+        // fn f(a) { |b| { |c| .. } ; .. } fn g(d) {}
+        let mut bindings = Bindings::of(Language::Rust);
+        bindings.scopes = vec![0..100, 10..50, 20..40, 200..300];
+        bindings.patterns = vec![(1, "a"), (11, "b"), (21, "c"), (201, "d")];
+        let bound = bindings.bound();
+        assert!(bound.binds(30, "a") && bound.binds(30, "b") && bound.binds(30, "c"), "inside the inner closure");
+        assert!(bound.binds(45, "b") && !bound.binds(45, "c"), "past the inner closure");
+        assert!(bound.binds(60, "a") && !bound.binds(60, "b"), "past the outer closure, in the function");
+        assert!(!bound.binds(150, "a") && !bound.binds(250, "a") && bound.binds(250, "d"), "between and in another");
+        assert_eq!(
+            [0, 10, 20, 45, 99, 100].map(|at| bound.innermost_at(at)),
+            [Some(0), Some(1), Some(2), Some(1), Some(0), None]
+        );
     }
 }
