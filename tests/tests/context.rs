@@ -290,6 +290,24 @@ fn index_reports_counts_per_language() {
     assert_eq!(report["cacheReadMs"], Value::Null, "no cache is read with --no-cache");
 }
 
+#[test]
+fn index_names_ten_skipped_files_and_counts_the_rest() {
+    let scratch = crate_with_modules();
+    let highlighted = "\x1b[38;5;203mfn\x1b[0m \x1b[38;5;149mmain\x1b[0m() {}\n".repeat(8);
+    for n in 0..12 {
+        scratch.write(&format!("tests/highlighted/output{n:02}.rs"), &highlighted);
+    }
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["index", "--no-cache"], &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report = String::from_utf8_lossy(&output.stdout);
+    let named: Vec<&str> = report.lines().filter(|line| line.starts_with("  skipped ")).collect();
+    assert_eq!(named.len(), 10, "{report}");
+    assert_eq!(named[0], "  skipped tests/highlighted/output00.rs: terminal output (32 control characters in 8 lines)");
+    assert!(report.contains("\n  and 2 more skipped (--json lists them all)\n"), "{report}");
+    let json = cli(&scratch, &["index", "--json", "--no-cache"]);
+    assert_eq!(json["skipped"].as_array().map(Vec::len), Some(12), "{json}");
+}
+
 /// A restart reads unchanged files from the on-disk cache, and writes the cache again only
 /// when what it should hold changed: a large workspace's cache takes a while to write.
 #[test]

@@ -9,6 +9,10 @@ use serde_json::json;
 use super::IndexArgs;
 use issuewright::context::{BuildProgress, Index, IndexCache, MAX_INDEXED_FILES, cache};
 
+/// How many of the skipped files the report names before it counts the rest: a tree of
+/// committed bundles or fixtures can skip hundreds.
+const SKIPPED_SHOWN: usize = 10;
+
 /// Builds the index of `--repo` and prints counts per language (or JSON).
 pub fn run(args: &IndexArgs) -> ExitCode {
     let root = match args.repo.canonicalize() {
@@ -88,8 +92,11 @@ pub fn run(args: &IndexArgs) -> ExitCode {
             };
             outln!("  parse errors in {} files: {}{more}", broken.len(), shown.join(", "));
         }
-        for (path, why) in &stats.skipped {
+        for (path, why) in stats.skipped.iter().take(SKIPPED_SHOWN) {
             outln!("  skipped {path}: {why}");
+        }
+        if let more @ 1.. = stats.skipped.len().saturating_sub(SKIPPED_SHOWN) {
+            outln!("  and {more} more skipped (--json lists them all)");
         }
     }
     leave_to_exit(index);
