@@ -68,8 +68,8 @@ impl<'s> Bindings<'s> {
             parents.push(open.last().copied());
             open.push(index);
         }
-        let mut bound = BoundNames { scopes, parents, names: Vec::new() };
-        bound.names = vec![HashSet::new(); bound.scopes.len()];
+        let names = vec![HashSet::new(); scopes.len()];
+        let mut bound = BoundNames { scopes, parents, names };
         for (at, pattern) in self.patterns {
             if let Some(scope) = bound.innermost_at(at) {
                 bound.names[scope].extend(identifiers(pattern, self.capitalised_bind));
@@ -96,27 +96,19 @@ impl BoundNames<'_> {
     /// variables, while a closure's parameter is no variable outside the closure. A name
     /// outside every function (a constant's value) binds nothing.
     fn binds(&self, at: usize, name: &str) -> bool {
-        let mut scope = self.innermost_at(at);
-        while let Some(index) = scope {
-            if self.names[index].contains(name) {
-                return true;
-            }
-            scope = self.parents[index];
-        }
-        false
+        self.around(self.innermost_at(at)).any(|scope| self.names[scope].contains(name))
     }
 
-    /// The innermost scope that holds the byte `at`.
+    /// The innermost scope that holds the byte `at`: the last to start at or before it, or
+    /// the nearest one around that which reaches it.
     fn innermost_at(&self, at: usize) -> Option<usize> {
-        let after = self.scopes.partition_point(|scope| scope.start <= at);
-        let mut scope = after.checked_sub(1);
-        while let Some(index) = scope {
-            if self.scopes[index].contains(&at) {
-                return Some(index);
-            }
-            scope = self.parents[index];
-        }
-        None
+        let last_started = self.scopes.partition_point(|scope| scope.start <= at).checked_sub(1);
+        self.around(last_started).find(|&scope| self.scopes[scope].contains(&at))
+    }
+
+    /// `scope` and the scopes around it, innermost first.
+    fn around(&self, scope: Option<usize>) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(scope, |&scope| self.parents[scope])
     }
 }
 

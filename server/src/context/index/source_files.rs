@@ -24,10 +24,10 @@ const MIN_CONTROL_CHARACTERS: usize = 16;
 /// data written into code (an SVG logo component, an embedded font), which stays.
 ///
 /// A file with control characters (other than tab, line and page breaks) at least one a line
-/// on average, and 16 at least, is terminal output kept as data: a highlighter's test fixtures written in its own
-/// escapes (`tests/syntax-tests/highlighted/Rust/output.rs`) parse as thousands of errors,
-/// name nothing, and cost tree-sitter's error recovery five to eight times what source of
-/// their size costs. Source that holds control characters (in string literals) has them
+/// on average, and 16 at least, is terminal output kept as data: a highlighter's test
+/// fixtures written in its own escapes (`tests/syntax-tests/highlighted/Rust/output.rs`) parse
+/// as thousands of errors, name nothing, and cost tree-sitter's error recovery five to eight
+/// times what source of their size costs. Source that holds control characters (in string literals) has them
 /// rarely: at most one in 40 lines of the 18,000 source files of 30 projects.
 ///
 /// A `.ts` file that opens as XML is a Qt translation catalogue (`app_de.ts`), not TypeScript.
