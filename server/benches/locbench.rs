@@ -2,7 +2,7 @@
 //! other weights: how each weight moves Acc@5 and MRR per language.
 //!
 //!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] [--with name=v ...] [--vary name=v1,v2 ...] [--features FILE]
-//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] --pack [WINDOW]
+//!     cargo bench --bench locbench -- DATA.jsonl [CHECKOUTS] --pack [WINDOW] [--detail]
 //!
 //! `--with` sets a weight for the base row and every variation (a second weight varied
 //! together with a first). `--features FILE` also writes every instance's signals per file,
@@ -11,7 +11,8 @@
 //! instead: where the files the fix changed stand in it, and how many of the definitions the
 //! files shown in full use (functions, methods and types whose names at most three files
 //! define, where the shown file reaches them, outside it and test code) have their signature
-//! in the map.
+//! in the map. `--detail` lists each instance's ranks of its gold files, and with `--pack`
+//! each gold file the pack leaves out, with its rank.
 //!
 //! `CHECKOUTS` holds `<owner>+<name>/<base commit>/` trees as locbench's runner leaves them
 //! (default `~/.cache/locbench/checkouts`); run the runner once first. Instances whose
@@ -71,7 +72,7 @@ fn main() {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/locbench/checkouts")
     });
     if let Some(window) = pack_window {
-        pack_report(&data, &checkouts, window);
+        pack_report(&data, &checkouts, window, detail);
         return;
     }
     let (instances, missing) = load(&data, &checkouts);
@@ -180,8 +181,9 @@ struct PackCounts {
 }
 
 /// Prints where the gold files stand in each instance's pack, and how many of the
-/// definitions the files in full use have their signature in the map.
-fn pack_report(data: &Path, checkouts: &Path, window: u32) {
+/// definitions the files in full use have their signature in the map; with `detail`, each
+/// gold file the pack leaves out, with its rank.
+fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
     let mut counts: HashMap<String, PackCounts> = HashMap::new();
     let missing = for_each_instance(data, checkouts, |row, tree, index| {
         let query = analyze(row["problem_statement"].as_str().unwrap_or_default());
@@ -198,6 +200,11 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32) {
                 PackPlace::Map => 2,
                 PackPlace::Absent => 3,
             };
+            if detail && place == 3 {
+                let rank = first.ranked.iter().position(|file| file.path == gold).map_or(0, |at| at + 1);
+                let id = row["instance_id"].as_str().unwrap_or_default();
+                println!("{id}: {gold} absent, ranked {rank}, {} files in the map", first.pack.mapped_files.len());
+            }
             language.places[place] += 1;
         }
         let (shown, used) = signatures_of_uses(index, &first.pack.full_files, &first.pack.text);

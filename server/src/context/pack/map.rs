@@ -24,8 +24,12 @@ const MAX_SIGNATURES_PER_FILE: usize = 20;
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
 
-/// The map's budget divided by this is kept for the ranked files listed by their paths alone.
-const PATHS_ONLY_SHARE_DIVISOR: usize = 10;
+/// The map's budget divided by this is the most kept for the ranked files listed by their
+/// paths alone (what they need to reach the map's last file, up to that).
+const PATHS_ONLY_SHARE_DIVISOR: usize = 7;
+/// The map's budget divided by this is the least the ranked files' signatures leave to the
+/// files by their paths and, what these do not take, to what the files shown use.
+const AFTER_SIGNATURES_SHARE_DIVISOR: usize = 10;
 
 /// Said of a file in the map only for what the files shown use from it.
 const USED_NOTE: &str = " [used by the files shown]";
@@ -36,8 +40,10 @@ const USED_SHARE_DIVISOR: usize = 2;
 /// The repository map within `budget` characters, and the files it lists: the named files not
 /// `shown`, the `ranked` files after those shown in full, and the definitions the shown code
 /// `uses` in files these leave out, for which up to half of the room is kept. The ranked
-/// files whose signatures no longer fit follow by their paths alone, in a share of the room
-/// kept for them: the model still learns where to look.
+/// files whose signatures no longer fit close the map by their paths alone, under their
+/// folders, in the room they need to reach the map's last file (up to a seventh of it,
+/// kept while the signatures fill the rest, which leave at least a tenth): the model still
+/// learns where to look.
 pub(super) fn repository_map(
     index: &Index,
     ranked: &[RankedFile],
@@ -54,9 +60,17 @@ pub(super) fn repository_map(
             mapped_files.push(path.clone());
         }
     }
-    let with_signatures = budget - budget / PATHS_ONLY_SHARE_DIVISOR;
     let candidates: Vec<&RankedFile> =
         ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES).collect();
+    let lines: Vec<Option<String>> = candidates
+        .iter()
+        .map(|file| index.file(&file.path).map(|entry| file_line(entry, &notes(entry, shown))))
+        .collect();
+    // The room the files from each candidate on would take by their paths, within their share.
+    let most_for_paths = budget / PATHS_ONLY_SHARE_DIVISOR;
+    let paths_room: Vec<usize> =
+        PathTail::lengths_from(&candidates, &lines).into_iter().map(|len| len.min(most_for_paths)).collect();
+    let most_for_used = (budget - budget / AFTER_SIGNATURES_SHARE_DIVISOR) / USED_SHARE_DIVISOR;
     // The first of the candidates whose signatures do not fit, if one does not.
     let mut paths_from = candidates.len();
     for (i, file) in candidates.iter().enumerate() {
@@ -65,10 +79,12 @@ pub(super) fn repository_map(
         let mut block = map_entry(entry, map_label(index, entry).as_deref(), mentioned, uses, shown_lines);
         block.insert_str(block.find('\n').unwrap_or(block.len()), &notes(entry, shown));
         // Room for the signatures of what the shown code uses from the files the map would
-        // not list, were this one listed: its own come first in its entry.
+        // not list, were this one listed: its own come first in its entry; and for the files
+        // after it by their paths.
         let listed = |path: &str| shown.holds(path) || path == file.path || mapped_files.iter().any(|f| f == path);
-        let reserved = used_entries(index, uses, listed, with_signatures / USED_SHARE_DIVISOR).0.len();
-        if map.len() + block.len() + reserved > with_signatures {
+        let after = paths_room[i + 1].max(budget / AFTER_SIGNATURES_SHARE_DIVISOR);
+        let reserved = used_entries(index, uses, listed, most_for_used).0.len() + after;
+        if map.len() + block.len() + reserved > budget {
             paths_from = i;
             break;
         }
@@ -76,36 +92,116 @@ pub(super) fn repository_map(
         mapped_files.push(file.path.clone());
     }
     // The file that did not fit and those after it, by their paths, in their share of the room.
-    let mut paths: Vec<(&str, String)> = Vec::new();
-    let mut paths_len = 0;
-    for file in &candidates[paths_from..] {
-        let Some(entry) = index.file(&file.path) else { continue };
-        let line = path_entry(entry, &notes(entry, shown));
-        if paths_len + line.len() > budget - with_signatures {
+    let mut tail = PathTail::default();
+    let tail_room = paths_room[paths_from].min(budget.saturating_sub(map.len()));
+    for (file, line) in candidates.iter().zip(lines).skip(paths_from) {
+        let Some(line) = line else { continue };
+        if !tail.add(&file.path, line, tail_room) {
             break;
         }
-        paths_len += line.len();
-        paths.push((&file.path, line));
     }
-    let room = budget.saturating_sub(map.len() + paths_len);
+    let room = budget.saturating_sub(map.len() + tail.len);
     let (used, used_files) =
         used_entries(index, uses, |path| shown.holds(path) || mapped_files.iter().any(|f| f == path), room);
     // A file the shown code uses is listed with the signatures it uses instead.
-    for (path, line) in paths.into_iter().filter(|(path, _)| !used_files.iter().any(|used| used == path)) {
-        map.push_str(&line);
-        mapped_files.push(path.to_owned());
-    }
+    tail.files.retain(|(path, _)| !used_files.iter().any(|used| used == path));
     map.push_str(&used);
     mapped_files.extend(used_files);
+    map.push_str(&tail.text());
+    mapped_files.extend(tail.files.into_iter().map(|(path, _)| path.to_owned()));
     (map, mapped_files)
 }
 
-/// A file of the map by its path alone, with its length and `notes`: one of those ranked
-/// after the files whose signatures fill the map's room.
-fn path_entry(file: &IndexedFile, notes: &str) -> String {
+/// The ranked files listed by their paths alone, after those whose signatures fill the
+/// map's room: grouped by folder, as a long folder written out on each path (Java's
+/// `src/main/java/com/...`) would take most of the room. Folders come in the order of their
+/// best-ranked file, and each folder's files in their rank order.
+#[derive(Default)]
+struct PathTail<'r> {
+    /// Each file's path and its line under its folder, best-ranked first.
+    files: Vec<(&'r str, String)>,
+    /// The characters the text takes, at most.
+    len: usize,
+}
+
+/// Heads the files listed by their paths alone, so that the model reads the indented names
+/// below a folder as files, not as signatures.
+const PATH_TAIL_HEADING: &str = "Ranked next, by path (folder, then its files):\n";
+
+impl<'r> PathTail<'r> {
+    /// Adds `path`, with its `line` (the file's name and what is said of it), if the tail
+    /// stays within `room` characters; says whether it did.
+    fn add(&mut self, path: &'r str, line: String, room: usize) -> bool {
+        let folder = folder_of(path);
+        let new_folder = !self.files.iter().any(|(listed, _)| folder_of(listed) == folder);
+        let heading = if self.files.is_empty() { PATH_TAIL_HEADING.len() } else { 0 };
+        let cost = heading + if new_folder { folder_line(folder).len() } else { 0 } + line.len();
+        if self.len + cost > room {
+            return false;
+        }
+        self.len += cost;
+        self.files.push((path, line));
+        true
+    }
+
+    /// For each of `candidates` and past the last, the length of the text that lists every
+    /// candidate from it on by its `lines` (none for a file the index no longer holds).
+    fn lengths_from(candidates: &[&RankedFile], lines: &[Option<String>]) -> Vec<usize> {
+        let mut lengths = vec![0; candidates.len() + 1];
+        let mut folders = HashSet::new();
+        let mut len = 0;
+        for (i, (file, line)) in candidates.iter().zip(lines).enumerate().rev() {
+            if let Some(line) = line {
+                let folder = folder_of(&file.path);
+                if folders.insert(folder) {
+                    len += folder_line(folder).len();
+                }
+                len += line.len();
+            }
+            lengths[i] = if len == 0 { 0 } else { len + PATH_TAIL_HEADING.len() };
+        }
+        lengths
+    }
+
+    /// The text: each folder on a line of its own, its files indented below it.
+    fn text(&self) -> String {
+        let mut text = String::new();
+        if self.files.is_empty() {
+            return text;
+        }
+        text.push_str(PATH_TAIL_HEADING);
+        let mut folders: Vec<&str> = Vec::new();
+        for (path, _) in &self.files {
+            if !folders.contains(&folder_of(path)) {
+                folders.push(folder_of(path));
+            }
+        }
+        for folder in folders {
+            text.push_str(&folder_line(folder));
+            for (_, line) in self.files.iter().filter(|(path, _)| folder_of(path) == folder) {
+                text.push_str(line);
+            }
+        }
+        text
+    }
+}
+
+/// The folder `path` lies in, with its closing `/`; empty at the workspace's top.
+fn folder_of(path: &str) -> &str {
+    path.rfind('/').map_or("", |at| &path[..=at])
+}
+
+/// A folder's line in the path tail: `./` for the workspace's top.
+fn folder_line(folder: &str) -> String {
+    format!("{}\n", if folder.is_empty() { "./" } else { folder })
+}
+
+/// A file's line under its folder in the path tail: its name, `notes` and length.
+fn file_line(file: &IndexedFile, notes: &str) -> String {
+    let name = &file.path[folder_of(&file.path).len()..];
     match file.lines {
-        1 => format!("{}{notes} [1 line]\n", file.path),
-        lines => format!("{}{notes} [{lines} lines]\n", file.path),
+        1 => format!("  {name}{notes} [1 line]\n"),
+        lines => format!("  {name}{notes} [{lines} lines]\n"),
     }
 }
 

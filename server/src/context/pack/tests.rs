@@ -556,6 +556,22 @@ fn what_the_shown_code_uses_from_a_ranked_file_the_map_has_no_room_for_is_listed
     assert!(pack.tokens <= 2_000);
 }
 
+/// The map's files listed by their paths alone: the text after the heading that closes it,
+/// each file's path put together from its folder's line and its own.
+fn paths_only(pack: &ContextPack) -> Vec<String> {
+    let map = &pack.text[..pack.text.find("\n## The most").unwrap_or(pack.text.len())];
+    let Some(at) = map.find("Ranked next, by path (folder, then its files):\n") else { return Vec::new() };
+    let mut folder = "";
+    let mut paths = Vec::new();
+    for line in map[at..].lines().skip(1) {
+        match line.strip_prefix("  ") {
+            Some(file) => paths.push(format!("{folder}{}", file.split(' ').next().unwrap_or_default())),
+            None => folder = line.strip_suffix('/').map_or("", |_| line),
+        }
+    }
+    paths
+}
+
 #[test]
 fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_paths() {
     // Thirty files the word points at alike, each too large for many to be shown.
@@ -566,21 +582,59 @@ fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_pat
     let (dir, index) = workspace(&files);
     let pack = pack_for(&dir, &index, "the widget breaks", 2_000);
     let map = &pack.text[..pack.text.find("\n## The most").expect("files are shown")];
-    let with_signatures: Vec<&str> = pack.mapped_files.iter().map(|path| map_entry_of(&pack, path)).collect();
-    let by_path = with_signatures.iter().filter(|entry| entry.ends_with(" [61 lines]\n") && entry.lines().count() == 1);
-    let (paths_only, signatures) =
-        (by_path.count(), with_signatures.iter().filter(|entry| entry.contains(": pub fn")).count());
-    assert!(signatures >= 1 && paths_only >= 5, "{signatures} with signatures, {paths_only} by path: {map}");
+    let by_path = paths_only(&pack);
+    let signatures = pack.mapped_files.iter().filter(|path| !by_path.contains(path)).count();
+    assert!(signatures >= 1 && by_path.len() >= 5, "{signatures} with signatures, {} by path: {map}", by_path.len());
+    assert!(map.contains("\nsrc/\n  widget_"), "listed under their folder: {map}");
+    assert!(map.contains(" [61 lines]\n"), "with their length: {map}");
     // The files listed by their paths follow those with signatures, and nothing is mapped twice.
     let last_signature = map.rfind(": pub fn").expect("signatures");
-    let first_path_only = map.find(" [61 lines]\n").expect("paths");
-    assert!(last_signature < first_path_only, "{map}");
+    assert!(last_signature < map.find("Ranked next, by path").expect("paths"), "{map}");
     let mut mapped = pack.mapped_files.clone();
     mapped.sort();
     mapped.dedup();
     assert_eq!(mapped.len(), pack.mapped_files.len());
+    assert!(by_path.iter().all(|path| pack.mapped_files.contains(path)), "{by_path:?}");
     assert!(pack.full_files.len() + pack.mapped_files.len() < 30, "the room runs out first: {}", pack.text);
     assert!(pack.tokens <= 2_000);
+}
+
+#[test]
+fn files_by_path_are_grouped_under_their_folders_and_reach_the_maps_last_file() {
+    // Seventy files in two deep folders, alternating, the word in each, the less the
+    // later: each folder written out on every path would take the room the map keeps for
+    // them several times over.
+    let files: Vec<(String, String)> = (0..70)
+        .map(|n| {
+            let folder = if n % 2 == 0 { "core" } else { "extra" };
+            let path = format!("modules/widgets/src/main/rust/widgets/{folder}/widget_{n:02}.rs");
+            (path, format!("// {}\n{}", "widget ".repeat(70 - n), numbered_functions(12)))
+        })
+        .collect();
+    let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+    let (dir, index) = workspace(&files);
+    let ranked = rank(&index, "the widget breaks");
+    let pack = pack_for(&dir, &index, "the widget breaks", 6_000);
+    let map = &pack.text[..pack.text.find("\n## The most").expect("files are shown")];
+    let by_path = paths_only(&pack);
+    assert!(by_path.len() >= 20, "{map}");
+    // Each folder once, in the order of its best-ranked file, its files in their rank order.
+    let tail = &map[map.find("Ranked next, by path").expect("paths")..];
+    let folder_lines: Vec<&str> = tail.lines().skip(1).filter(|line| !line.starts_with(' ')).collect();
+    let place = |path: &String| ranked.iter().position(|file| &file.path == path).expect("ranked");
+    let first_folder =
+        by_path.iter().min_by_key(|path| place(path)).map(|path| &path[..path.rfind('/').unwrap_or(0) + 1]);
+    assert_eq!(folder_lines.len(), 2, "{tail}");
+    assert_eq!(Some(folder_lines[0]), first_folder, "{tail}");
+    for folder in ["core/", "extra/"] {
+        let places: Vec<usize> = by_path.iter().filter(|path| path.contains(folder)).map(place).collect();
+        assert!(places.windows(2).all(|pair| pair[0] < pair[1]), "{folder} in rank order: {tail}");
+    }
+    // The map reaches its last file: the sixtieth after those in full.
+    let sixtieth = ranked.iter().filter(|file| !pack.full_files.contains(&file.path)).nth(59).expect("ranked");
+    assert!(pack.mapped_files.contains(&sixtieth.path), "{map}");
+    assert!(!tail.contains("widgets/core/widget_"), "no file's folder written out again: {tail}");
+    assert!(pack.tokens <= 6_000);
 }
 
 #[test]
