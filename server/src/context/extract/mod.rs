@@ -13,6 +13,7 @@ pub(super) use test_code::LineSpans;
 pub use use_lines::use_lines;
 
 mod bindings;
+mod captured_uses;
 mod containers;
 mod declarations;
 mod leads;

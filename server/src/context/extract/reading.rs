@@ -6,14 +6,15 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
 use super::containers::{container_of, definition_name, implemented_trait, is_member};
 use super::declarations::{may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name};
 use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::Found;
-use super::token_calls::{TokenMatch, passes_through};
-use super::values::{Bindings, read_otherwise};
+use super::token_calls::TokenMatch;
+use super::values::Bindings;
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -42,29 +43,6 @@ struct Reading<'s> {
     /// The functions and binding patterns, for telling a function passed by its name from a
     /// variable (see [`PlacedUse::bindable`]).
     bindings: Bindings<'s>,
-}
-
-/// A use kept with where it stands (see [`Reading::placed_uses`]): one read from a macro's
-/// tokens (see [`TokenMatch`]), or a path's last name (`Mode::Sync`).
-struct PlacedUse<'s> {
-    /// Where it stands in the source.
-    at: usize,
-    node: usize,
-    name: &'s str,
-    method: bool,
-    /// The function called through it, when it is a type (`Meter::new(2)`).
-    called: Option<&'s str>,
-    /// A name standing as a value (`.map(parse_line)`, `n > MAX`), which is no use where a
-    /// function around it binds the name.
-    bindable: bool,
-}
-
-impl<'s> PlacedUse<'s> {
-    /// The use `node` names, neither a method call nor a call through a type.
-    fn named(node: tree_sitter::Node<'_>, source: &'s [u8], bindable: bool) -> Self {
-        let (at, name) = (node.start_byte(), text(node, source));
-        PlacedUse { at, node: node.id(), name, method: false, called: None, bindable }
-    }
 }
 
 impl Reading<'_> {
@@ -177,6 +155,15 @@ pub(super) fn read_stretches(
             if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
                 continue;
             }
+            if let Some(captured) = captured_use(language, capture_name, node, source) {
+                match captured {
+                    CapturedUse::Direct { method } => uses.push((node.id(), text(node, source), method)),
+                    CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
+                    CapturedUse::NotUses => not_uses.push(node.byte_range()),
+                    CapturedUse::Nothing => {}
+                }
+                continue;
+            }
             match capture_name {
                 "name" => name = Some(node),
                 "import" => {
@@ -200,16 +187,6 @@ pub(super) fn read_stretches(
                 "relation.super" => push_unique(&mut symbols.supertypes, text(node, source)),
                 "relation.impl" => push_unique(&mut symbols.impl_targets, text(node, source)),
                 "macro.items" => macros.extend(MacroBody::of(node, source)),
-                "token.attribute" | "import.names" => not_uses.push(node.byte_range()),
-                "reference.path" => {
-                    if !passes_through(node, source) {
-                        placed_uses.push(PlacedUse::named(node, source, false));
-                    }
-                }
-                "reference.value" if read_otherwise(language, node) => {}
-                "reference.value" | "reference.argument" => placed_uses.push(PlacedUse::named(node, source, true)),
-                "reference.method" => uses.push((node.id(), text(node, source), true)),
-                reference if reference.starts_with("reference.") => uses.push((node.id(), text(node, source), false)),
                 other => {
                     if let Some(kind) = DefinitionKind::from_capture(other) {
                         definition = Some((kind, node));
@@ -218,14 +195,7 @@ pub(super) fn read_stretches(
             }
         }
         if let Some(used) = tokens.used(source) {
-            placed_uses.push(PlacedUse {
-                at: used.node.start_byte(),
-                node: used.node.id(),
-                name: text(used.node, source),
-                method: used.method,
-                called: used.called.map(|called| text(called, source)),
-                bindable: false,
-            });
+            placed_uses.push(PlacedUse::of_tokens(&used, source));
         }
         if let (Some(owner), Some(called)) = (call_owner, call_name)
             && names_a_type(owner)

@@ -4,9 +4,10 @@ use std::collections::HashSet;
 
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
 use super::macros::{self, MacroBody};
-use super::token_calls::{TokenMatch, passes_through};
-use super::values::{Bindings, read_otherwise};
+use super::token_calls::TokenMatch;
+use super::values::Bindings;
 use super::{DefinitionKind, Language, parse, text};
 
 /// The 1-based lines of `source` that use any of `names` (call them or name them as types), each
@@ -50,7 +51,7 @@ fn use_lines_of_tree(
     // stand: those inside a body read again as items count there, those in an attribute's
     // arguments or an import are none, and a name passed as a value is none where a function
     // around it binds the name.
-    let mut placed_uses: Vec<Placed<'_>> = Vec::new();
+    let mut placed_uses: Vec<PlacedUse<'_>> = Vec::new();
     let mut bindings = Bindings::of(language);
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
@@ -67,27 +68,24 @@ fn use_lines_of_tree(
             if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
                 continue;
             }
+            if let Some(captured) = captured_use(language, capture_name, node, source) {
+                let named = || names.contains(&text(node, source));
+                match captured {
+                    CapturedUse::Direct { method } if (with_method_calls || !method) && named() => {
+                        uses.push((node.id(), node.start_position().row as u32 + 1));
+                    }
+                    CapturedUse::Placed { bindable } if named() => {
+                        placed_uses.push(PlacedUse::named(node, source, bindable));
+                    }
+                    CapturedUse::NotUses => not_uses.push(node.byte_range()),
+                    _ => {}
+                }
+                continue;
+            }
             match capture_name {
                 "name" => name = Some(node.id()),
                 "macro.items" => bodies.extend(MacroBody::of(node, source)),
-                "token.attribute" | "import" | "import.names" => not_uses.push(node.byte_range()),
-                "reference.path" => {
-                    if !passes_through(node, source) && names.contains(&text(node, source)) {
-                        placed_uses.push(Placed::of(node, source, false));
-                    }
-                }
-                "reference.value" if read_otherwise(language, node) => {}
-                "reference.value" | "reference.argument" => {
-                    if names.contains(&text(node, source)) {
-                        placed_uses.push(Placed::of(node, source, true));
-                    }
-                }
-                "reference.method" if !with_method_calls => {}
-                reference if reference.starts_with("reference.") => {
-                    if names.contains(&text(node, source)) {
-                        uses.push((node.id(), node.start_position().row as u32 + 1));
-                    }
-                }
+                "import" => not_uses.push(node.byte_range()),
                 other => is_definition |= DefinitionKind::from_capture(other).is_some(),
             }
         }
@@ -97,7 +95,7 @@ fn use_lines_of_tree(
         if let Some(used) = tokens.used(source).filter(|used| with_method_calls || !used.method)
             && names.contains(&text(used.node, source))
         {
-            placed_uses.push(Placed::of(used.node, source, false));
+            placed_uses.push(PlacedUse::of_tokens(&used, source));
         }
     }
     let places = bindings.places(&bodies, &not_uses);
@@ -111,21 +109,4 @@ fn use_lines_of_tree(
             .map(|placed| placed.line),
     );
     bodies
-}
-
-/// A use found where it stands (see `placed_uses` above).
-struct Placed<'s> {
-    node: usize,
-    at: usize,
-    line: u32,
-    name: &'s str,
-    /// A name standing as a value, none where a function around it binds the name.
-    bindable: bool,
-}
-
-impl<'s> Placed<'s> {
-    fn of(node: tree_sitter::Node<'_>, source: &'s [u8], bindable: bool) -> Self {
-        let (at, line) = (node.start_byte(), node.start_position().row as u32 + 1);
-        Placed { node: node.id(), at, line, name: text(node, source), bindable }
-    }
 }
