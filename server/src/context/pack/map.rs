@@ -14,8 +14,10 @@ use crate::context::mentioned::Mentioned;
 use crate::context::rank::RankedFile;
 use crate::context::uses::{ShownUses, UsedDefinition};
 
-/// Files of the map at most.
+/// Files of the map with their signatures at most.
 const MAP_FILES: usize = 60;
+/// Ranked files of the map at most, those by their paths alone included.
+const MAP_FILES_BY_PATH: usize = 150;
 /// Signatures per file in the map, unless the issue names or the shown code uses more of them.
 const SIGNATURES_PER_FILE: usize = 12;
 /// Signatures per file in the map at most: those the issue names or the shown code uses.
@@ -40,10 +42,10 @@ const USED_SHARE_DIVISOR: usize = 2;
 /// The repository map within `budget` characters, and the files it lists: the named files not
 /// `shown`, the `ranked` files after those shown in full, and the definitions the shown code
 /// `uses` in files these leave out, for which up to half of the room is kept. The ranked
-/// files whose signatures no longer fit close the map by their paths alone, under their
-/// folders, in the room they need to reach the map's last file (up to a seventh of it,
-/// kept while the signatures fill the rest, which leave at least a tenth): the model still
-/// learns where to look.
+/// files whose signatures no longer fit (or past the 60th) close the map by their paths
+/// alone, under their folders, up to the 150th, in the room they need (up to a seventh of
+/// it, kept while the signatures fill the rest, which leave at least a tenth): the model
+/// still learns where to look.
 pub(super) fn repository_map(
     index: &Index,
     ranked: &[RankedFile],
@@ -61,7 +63,7 @@ pub(super) fn repository_map(
         }
     }
     let candidates: Vec<&RankedFile> =
-        ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES).collect();
+        ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES_BY_PATH).collect();
     let lines: Vec<Option<String>> = candidates
         .iter()
         .map(|file| index.file(&file.path).map(|entry| file_line(entry, &notes(entry, shown))))
@@ -72,8 +74,8 @@ pub(super) fn repository_map(
         PathTail::lengths_from(&candidates, &lines).into_iter().map(|len| len.min(most_for_paths)).collect();
     let most_for_used = (budget - budget / AFTER_SIGNATURES_SHARE_DIVISOR) / USED_SHARE_DIVISOR;
     // The first of the candidates whose signatures do not fit, if one does not.
-    let mut paths_from = candidates.len();
-    for (i, file) in candidates.iter().enumerate() {
+    let mut paths_from = candidates.len().min(MAP_FILES);
+    for (i, file) in candidates.iter().enumerate().take(MAP_FILES) {
         let Some(entry) = index.file(&file.path) else { continue };
         let shown_lines = shown.in_part.get(file.path.as_str()).map_or(&[][..], |part| part.lines.as_slice());
         let mut block = map_entry(entry, map_label(index, entry).as_deref(), mentioned, uses, shown_lines);
@@ -113,7 +115,7 @@ pub(super) fn repository_map(
 }
 
 /// The ranked files listed by their paths alone, after those whose signatures fill the
-/// map's room: grouped by folder, as a long folder written out on each path (Java's
+/// map's room or past the 60th: grouped by folder, as a long folder written out on each path (Java's
 /// `src/main/java/com/...`) would take most of the room. Folders come in the order of their
 /// best-ranked file, and each folder's files in their rank order.
 #[derive(Default)]
