@@ -21,7 +21,7 @@ const MAP_FILES_BY_PATH: usize = 150;
 /// Signatures per file in the map, unless the issue names or the shown code uses more of them.
 const SIGNATURES_PER_FILE: usize = 12;
 /// Signatures per file in the map at most: those the issue names or the shown code uses.
-const MAX_SIGNATURES_PER_FILE: usize = 20;
+const MAX_SIGNATURES_PER_FILE: usize = 40;
 
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
@@ -219,7 +219,7 @@ fn notes(file: &IndexedFile, shown: &Shown<'_>) -> String {
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
 /// its package), then its definitions' signatures with line numbers, twelve of them, or up to
-/// twenty when the issue names or the shown code uses more,
+/// forty when the issue names or the shown code uses more,
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,

@@ -660,11 +660,11 @@ fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
 #[test]
 fn a_file_of_which_the_shown_code_uses_much_shows_more_signatures() {
     let mut steps = String::new();
-    for n in 0..40 {
+    for n in 0..60 {
         let _ = writeln!(steps, "pub fn step_{n:02}(&self) -> u32 {{ {n} }}");
     }
     let mut runner = String::from("use crate::steps::*;\n\npub fn run_all() {\n");
-    for n in (0..40).step_by(2) {
+    for n in (0..72).step_by(2) {
         let _ = writeln!(runner, "    step_{n:02}();");
     }
     runner.push_str("}\n");
@@ -672,14 +672,14 @@ fn a_file_of_which_the_shown_code_uses_much_shows_more_signatures() {
         ("Cargo.toml", "[package]\nname = \"runs\"\n".into()),
         ("src/lib.rs", "pub mod runner;\npub mod steps;\n".into()),
         ("src/runner.rs", runner),
-        ("src/steps.rs", format!("{steps}{}", "// filler\n".repeat(300))),
-        ("src/other.rs", format!("{}{}", steps.replace("step_", "other_"), "// filler\n".repeat(300))),
+        ("src/steps.rs", format!("{steps}{}", "// filler\n".repeat(800))),
+        ("src/other.rs", format!("{}{}", steps.replace("step_", "other_"), "// filler\n".repeat(800))),
     ]);
-    let pack = pack_for(&dir, &index, "`run_all` runs twice", 1_500);
+    let pack = pack_for(&dir, &index, "`run_all` runs twice", 2_500);
     assert_eq!(pack.full_files[0], "src/runner.rs", "{}", pack.text);
     let steps = map_entry_of(&pack, "src/steps.rs");
-    assert_eq!(steps.matches(": pub fn step_").count(), 20, "the twenty it uses: {steps}");
-    assert!(steps.contains("     39: pub fn step_38(&self) -> u32\n        ... 20 more"), "{steps}");
+    assert_eq!(steps.matches(": pub fn step_").count(), 30, "the thirty it uses: {steps}");
+    assert!(steps.contains("     59: pub fn step_58(&self) -> u32\n        ... 30 more"), "{steps}");
     let other = map_entry_of(&pack, "src/other.rs");
     assert_eq!(other.matches(": pub fn other_").count(), 12, "{other}");
 }
