@@ -114,8 +114,8 @@ pub(super) fn repository_map(
     (map, mapped_files)
 }
 
-/// The ranked files listed by their paths alone, after those whose signatures fill the
-/// map's room or past the 60th: grouped by folder, as a long folder written out on each path (Java's
+/// The ranked files listed by their paths alone, after those whose signatures fill the map's
+/// room or past the 60th: grouped by folder, as a long folder written out on each path (Java's
 /// `src/main/java/com/...`) would take most of the room. Folders come in the order of their
 /// best-ranked file, and each folder's files in their rank order.
 #[derive(Default)]
