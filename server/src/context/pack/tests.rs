@@ -566,7 +566,7 @@ fn paths_only(pack: &ContextPack) -> Vec<String> {
     for line in map[at..].lines().skip(1) {
         match line.strip_prefix("  ") {
             Some(file) => paths.push(format!("{folder}{}", file.split(' ').next().unwrap_or_default())),
-            None => folder = line.strip_suffix('/').map_or("", |_| line),
+            None => folder = if line == "./" { "" } else { line.strip_suffix('/').map_or("", |_| line) },
         }
     }
     paths
@@ -597,6 +597,19 @@ fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_pat
     assert!(by_path.iter().all(|path| pack.mapped_files.contains(path)), "{by_path:?}");
     assert!(pack.full_files.len() + pack.mapped_files.len() < 30, "the room runs out first: {}", pack.text);
     assert!(pack.tokens <= 2_000);
+}
+
+#[test]
+fn files_by_path_at_the_workspaces_top_are_listed_under_dot_slash() {
+    let files: Vec<(String, String)> =
+        (0..30).map(|n| (format!("widget_{n:02}.rs"), format!("// widget {n}\n{}", numbered_functions(12)))).collect();
+    let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+    let (dir, index) = workspace(&files);
+    let pack = pack_for(&dir, &index, "the widget breaks", 2_000);
+    let by_path = paths_only(&pack);
+    assert!(by_path.len() >= 5, "{}", pack.text);
+    assert!(pack.text.contains("(folder, then its files):\n./\n  widget_"), "{}", pack.text);
+    assert!(by_path.iter().all(|path| pack.mapped_files.contains(path) && !path.contains('/')), "{by_path:?}");
 }
 
 #[test]
