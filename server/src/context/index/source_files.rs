@@ -27,8 +27,9 @@ const MIN_CONTROL_CHARACTERS: usize = 16;
 /// on average, and 16 at least, is terminal output kept as data: a highlighter's test
 /// fixtures written in its own escapes (`tests/syntax-tests/highlighted/Rust/output.rs`) parse
 /// as thousands of errors, name nothing, and cost tree-sitter's error recovery five to eight
-/// times what source of their size costs. Source that holds control characters (in string literals) has them
-/// rarely: at most one in 40 lines of the 18,000 source files of 30 projects.
+/// times what source of their size costs. Source that holds control characters (in string
+/// literals) has them rarely: at most one in 40 lines of the 18,000 source files of 30
+/// projects.
 ///
 /// A `.ts` file that opens as XML is a Qt translation catalogue (`app_de.ts`), not TypeScript.
 pub(crate) fn not_source(path: &str, bytes: &[u8]) -> Option<String> {
