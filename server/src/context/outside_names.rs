@@ -2,13 +2,15 @@
 //! bind to `std`, `core`, `alloc` or a crate the workspace depends on (`anyhow::Result`,
 //! `syn::Error`), and the standard prelude's that it binds nowhere else. Those uses are not
 //! uses of whatever the workspace defines under the same names (a crate's own
-//! `type Result<T>`, tokio's `mod io`).
+//! `type Result<T>`, tokio's `mod io`). A path through a module of the workspace that takes
+//! the item from outside (`io::Result` after `use crate::io`, where `tokio::io` holds
+//! `pub use std::io::Result`) means the item from outside too.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::context::Language;
-use crate::context::index::IndexedFile;
-use crate::context::modules::rust_use_bindings;
+use crate::context::index::{Index, IndexedFile};
+use crate::context::modules::{ModuleTable, rust_use_bindings};
 
 /// The names of the Rust 2021 prelude, sorted.
 const RUST_PRELUDE: [&str; 39] = [
@@ -53,6 +55,102 @@ const RUST_PRELUDE: [&str; 39] = [
     "drop",
 ];
 
+/// What lies outside the workspace, as far as a Rust file's names can reach it.
+pub(crate) trait Outside {
+    /// Whether `name` is a crate outside the workspace that it depends on (`anyhow`).
+    fn is_external_crate(&self, name: &str) -> bool;
+
+    /// Whether the item `path` names, as `file` writes it through a module of the workspace
+    /// (`crate::io::Result`, `tokio::io::Result`), is one that module takes from outside with a
+    /// `use` and does not define (`pub use std::io::{Error, Result};` in `tokio::io`).
+    fn passes_on_from_outside(&self, file: &IndexedFile, path: &str) -> bool;
+}
+
+/// Only the crates `self` names lie outside; no module of the workspace is known to take
+/// anything from outside.
+impl<F: Fn(&str) -> bool> Outside for F {
+    fn is_external_crate(&self, name: &str) -> bool {
+        self(name)
+    }
+
+    fn passes_on_from_outside(&self, _: &IndexedFile, _: &str) -> bool {
+        false
+    }
+}
+
+/// What lies outside an indexed workspace: the crates its manifests depend on, and what each of
+/// its Rust modules takes from outside with a `use` and does not define, worked out once for
+/// the files that ask.
+pub(crate) struct IndexOutside<'i> {
+    index: &'i Index,
+    table: ModuleTable,
+    /// Each Rust file with the names its `use` declarations take from outside and it does
+    /// not define, when there are any.
+    passed_on: HashMap<&'i str, HashSet<String>>,
+    /// Those names by the last name of the module that takes them (`Result` under `io` for
+    /// `tokio::io`, under `crate` too for a crate's root), to pass over the paths that end in
+    /// none of them without resolving them.
+    reachable: HashMap<String, HashSet<String>>,
+}
+
+impl<'i> IndexOutside<'i> {
+    /// What lies outside `index`'s workspace. A module that takes a name from another module
+    /// of the workspace is not followed further.
+    pub(crate) fn new(index: &'i Index) -> Self {
+        let mut passed_on = HashMap::new();
+        let mut reachable: HashMap<String, HashSet<String>> = HashMap::new();
+        let external = |name: &str| index.is_external_crate(name);
+        for file in index.files().filter(|file| file.language == Language::Rust) {
+            let symbols = &file.symbols;
+            let own = |name: &str| {
+                name == "_"
+                    || symbols.definitions.iter().any(|definition| definition.name == name)
+                    || symbols.module_declarations.iter().any(|module| module.name == name)
+            };
+            let mut taken: HashSet<String> = HashSet::new();
+            for import in
+                symbols.imports.iter().filter(|import| is_outside_root(first_segment(import), file, &external))
+            {
+                match simple_use_binding(import) {
+                    Some(name) => taken.extend((!own(name)).then(|| name.to_owned())),
+                    None => {
+                        taken.extend(rust_use_bindings(import).into_iter().map(|(name, _)| name).filter(|n| !own(n)))
+                    }
+                }
+            }
+            if taken.is_empty() {
+                continue;
+            }
+            let module = index.module_for(file);
+            let mut last_names = vec![module.rsplit("::").next().unwrap_or_default().to_owned()];
+            if !module.contains("::") {
+                last_names.push("crate".to_owned());
+            }
+            for last in last_names {
+                reachable.entry(last).or_default().extend(taken.iter().cloned());
+            }
+            passed_on.insert(file.path.as_str(), taken);
+        }
+        Self { index, table: index.module_table(), passed_on, reachable }
+    }
+}
+
+impl Outside for IndexOutside<'_> {
+    fn is_external_crate(&self, name: &str) -> bool {
+        self.index.is_external_crate(name)
+    }
+
+    fn passes_on_from_outside(&self, file: &IndexedFile, path: &str) -> bool {
+        let Some((module, name)) = path.rsplit_once("::") else { return false };
+        let name = name.trim();
+        let last = module.rsplit("::").next().unwrap_or_default().trim();
+        (matches!(last, "self" | "super") || self.reachable.get(last).is_some_and(|names| names.contains(name)))
+            && self.index.rust_module_named(file, module, &self.table).is_some_and(|files| {
+                files.iter().any(|path| self.passed_on.get(path.as_str()).is_some_and(|names| names.contains(name)))
+            })
+    }
+}
+
 /// What a Rust file binds names to, as far as what lies outside the workspace is concerned.
 pub(crate) struct OutsideNames<'a> {
     file: &'a IndexedFile,
@@ -74,9 +172,10 @@ pub(crate) struct OutsideNames<'a> {
 }
 
 impl<'a> OutsideNames<'a> {
-    /// The bindings of `file` (none for a file in another language); `is_external_crate`
-    /// says which names are crates outside the workspace that it depends on.
-    pub(crate) fn of(file: &'a IndexedFile, is_external_crate: &dyn Fn(&str) -> bool) -> Self {
+    /// The bindings of `file` (none for a file in another language); `outside` says which
+    /// names are crates outside the workspace that it depends on, and what its modules take
+    /// from outside.
+    pub(crate) fn of(file: &'a IndexedFile, outside: &dyn Outside) -> Self {
         let mut names = Self {
             file,
             from_outside: HashSet::new(),
@@ -88,13 +187,14 @@ impl<'a> OutsideNames<'a> {
         if file.language != Language::Rust {
             return names;
         }
-        // A module the file declares is its own, whatever crate shares its name (`mod log;`).
-        let declared = |name: &str| file.symbols.module_declarations.iter().any(|module| module.name == name);
-        let outside_root =
-            |first: &str| matches!(first, "std" | "core" | "alloc") || (is_external_crate(first) && !declared(first));
+        let outside_root = |first: &str| is_outside_root(first, file, outside);
         let is_outside_path = |path: &str| outside_root(first_segment(path));
+        // The paths the file's names from elsewhere stand for (`crate::io` for `io`).
+        let mut elsewhere: HashMap<String, String> = HashMap::new();
         for import in &file.symbols.imports {
-            if import.contains('*') {
+            // A glob of the file's own module (`use super::*;` in its test module) brings in
+            // only what the file already has.
+            if import.contains('*') && import != "self::*" {
                 match is_outside_path(import) {
                     true => names.glob_outside = true,
                     false => names.glob_elsewhere = true,
@@ -106,18 +206,30 @@ impl<'a> OutsideNames<'a> {
                     "_" => path.rsplit("::").next().unwrap_or_default().to_owned(),
                     _ => name,
                 };
-                if is_outside_path(&path) {
+                if is_outside_path(&path) || outside.passes_on_from_outside(file, &path) {
                     names.bound_outside.insert(name.clone());
                     names.from_outside.insert(name);
                 } else {
-                    names.from_elsewhere.insert(name);
+                    names.from_elsewhere.insert(name.clone());
+                    elsewhere.insert(name, path);
                 }
             }
         }
         for path in &file.symbols.written_paths {
             let (first, last) = (first_segment(path), path.rsplit("::").next().unwrap_or_default());
-            let outside =
-                !names.from_elsewhere.contains(first) && (names.from_outside.contains(first) || outside_root(first));
+            let outside = match elsewhere.get(first) {
+                // `io::Result` after `use crate::io`, when `crate::io` takes `Result` from outside.
+                Some(bound) => {
+                    let rest = path.trim().trim_start_matches("::").split_once("::").map_or("", |(_, rest)| rest);
+                    outside.passes_on_from_outside(file, &format!("{bound}::{rest}"))
+                }
+                None if names.from_elsewhere.contains(first) => false,
+                None => {
+                    names.from_outside.contains(first)
+                        || outside_root(first)
+                        || outside.passes_on_from_outside(file, path)
+                }
+            };
             match outside {
                 true => names.from_outside.insert(last.to_owned()),
                 false => names.from_elsewhere.insert(last.to_owned()),
@@ -161,6 +273,25 @@ impl<'a> OutsideNames<'a> {
     }
 }
 
+/// Whether a path of `file` that starts at `first` leads outside the workspace: to the standard
+/// crates, or to a crate the workspace depends on, unless the file declares a module of that
+/// name (`mod log;`), which is its own.
+fn is_outside_root(first: &str, file: &IndexedFile, outside: &dyn Outside) -> bool {
+    matches!(first, "std" | "core" | "alloc")
+        || (outside.is_external_crate(first) && !file.symbols.module_declarations.iter().any(|m| m.name == first))
+}
+
+/// The name a `use` of one path without braces or a glob binds (`Arc` of `std::sync::Arc`,
+/// `Map` of `std::collections::HashMap as Map`), read without expanding it; none for others.
+fn simple_use_binding(import: &str) -> Option<&str> {
+    if import.contains(['{', '*']) {
+        return None;
+    }
+    let (path, alias) = import.split_once(" as ").map_or((import, None), |(path, alias)| (path, Some(alias.trim())));
+    let name = alias.unwrap_or_else(|| path.rsplit("::").next().unwrap_or_default().trim());
+    (!name.is_empty() && name != "self").then_some(name)
+}
+
 /// The first name of a Rust path (`std` of `std::io`, of `::std::io`).
 fn first_segment(path: &str) -> &str {
     path.trim().trim_start_matches("::").split("::").next().unwrap_or_default().trim()
@@ -181,14 +312,14 @@ mod tests {
         let plain = file(
             "use std::error::Error;\nuse std::{io, fmt::Debug};\nfn f() -> Result<(), Box<dyn Error>> { Ok(()) }\nfn g() -> io::Result<()> { Ok(()) }\n",
         );
-        let names = OutsideNames::of(&plain, &|_| false);
+        let names = OutsideNames::of(&plain, &|_: &str| false);
         for name in ["Result", "Error", "io", "Debug", "Box", "Ok"] {
             assert!(names.means_outside(name), "{name}");
         }
         assert!(!names.means_outside("Runtime"));
 
         let own = file("use crate::error::{Error, Result};\nuse super::io;\nfn f() -> Result<()> { Ok(()) }\n");
-        let names = OutsideNames::of(&own, &|_| false);
+        let names = OutsideNames::of(&own, &|_: &str| false);
         for name in ["Result", "Error", "io"] {
             assert!(!names.means_outside(name), "{name}");
         }
@@ -196,13 +327,13 @@ mod tests {
 
         // A path written through a module of the workspace, a glob and a definition of its own.
         let written = file("fn f() -> task::Result<()> { todo!() }\n");
-        assert!(!OutsideNames::of(&written, &|_| false).means_outside("Result"));
+        assert!(!OutsideNames::of(&written, &|_: &str| false).means_outside("Result"));
         let globbed = file("use super::*;\nfn f() -> Result<()> { todo!() }\n");
-        assert!(!OutsideNames::of(&globbed, &|_| false).means_outside("Result"));
+        assert!(!OutsideNames::of(&globbed, &|_: &str| false).means_outside("Result"));
         let defined = file("pub type Result<T> = std::result::Result<T, Error>;\n");
-        assert!(!OutsideNames::of(&defined, &|_| false).means_outside("Result"));
+        assert!(!OutsideNames::of(&defined, &|_: &str| false).means_outside("Result"));
         let java = IndexedFile::from_source("A.java", Language::Java, b"class A { Result r; }");
-        assert!(!OutsideNames::of(&java, &|_| false).means_outside("Result"));
+        assert!(!OutsideNames::of(&java, &|_: &str| false).means_outside("Result"));
     }
 
     #[test]
@@ -220,7 +351,7 @@ mod tests {
         // A trait of another crate is not the workspace's trait of that name in scope.
         assert!(!names.has_in_scope("StreamExt", true) && names.has_in_scope("Gather", true));
         // Without the manifest's word, a crate is not known to lie outside.
-        assert!(!OutsideNames::of(&bound, &|_| false).means_outside("Context"));
+        assert!(!OutsideNames::of(&bound, &|_: &str| false).means_outside("Context"));
         // A module the file declares is its own, and a glob of another crate brings in none of the workspace's names.
         let declared = file("mod log;\nuse log::Logger;\n");
         assert!(!OutsideNames::of(&declared, &external).means_outside("Logger"));
@@ -229,7 +360,58 @@ mod tests {
         assert!(names.means_outside("Result") && !names.has_in_scope("Other", true));
         // A path written from the standard crates leaves the prelude's names as they are.
         let written = file("fn f() -> Result<()> { todo!() }\nfn g() -> std::result::Result<(), ()> { todo!() }\n");
-        assert!(OutsideNames::of(&written, &|_| false).means_outside("Result"));
+        assert!(OutsideNames::of(&written, &|_: &str| false).means_outside("Result"));
+    }
+
+    #[test]
+    fn a_glob_of_the_files_own_module_in_its_test_module_brings_nothing_from_elsewhere() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let tested = file(
+            "pub fn f() -> Result<(), String> { Ok(()) }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    \
+             #[test]\n    fn t() -> Result<(), String> { f() }\n}\n",
+        );
+        let names = OutsideNames::of(&tested, &|_: &str| false);
+        assert!(names.means_outside("Result") && names.means_outside("Ok"), "the prelude's, as the file's own are");
+        assert!(!names.has_in_scope("Gather", true), "no trait of the workspace comes in with it");
+        // A glob of the module above the file's may bring in anything.
+        let above = file("use super::*;\npub fn f() -> Result<(), String> { Ok(()) }\n");
+        let names = OutsideNames::of(&above, &|_: &str| false);
+        assert!(!names.means_outside("Result") && names.has_in_scope("Gather", true));
+    }
+
+    /// The modules of a workspace that take names from outside: `crate::io` takes `Result`.
+    struct PassedOn;
+
+    impl Outside for PassedOn {
+        fn is_external_crate(&self, _: &str) -> bool {
+            false
+        }
+
+        fn passes_on_from_outside(&self, _: &IndexedFile, path: &str) -> bool {
+            matches!(path, "crate::io::Result" | "super::io::Result" | "io::Result")
+        }
+    }
+
+    #[test]
+    fn a_name_reached_through_a_module_that_takes_it_from_outside_means_that_item() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        for source in [
+            "use crate::io;\nfn f() -> io::Result<()> { todo!() }\n",
+            "use super::io;\nfn f() -> io::Result<()> { todo!() }\n",
+            "use crate::io::Result;\nfn f() -> Result<()> { todo!() }\n",
+            "fn f() -> crate::io::Result<()> { todo!() }\n",
+            "mod io;\nfn f() -> io::Result<()> { todo!() }\n",
+        ] {
+            assert!(OutsideNames::of(&file(source), &PassedOn).means_outside("Result"), "{source}");
+            assert!(!OutsideNames::of(&file(source), &|_: &str| false).means_outside("Result"), "{source}");
+        }
+        // A module that passes nothing on.
+        let own = file("use crate::task;\nfn f() -> task::Result<()> { todo!() }\n");
+        assert!(!OutsideNames::of(&own, &PassedOn).means_outside("Result"));
+        let both = file(
+            "use crate::{io, task};\nfn f() -> io::Result<()> { todo!() }\nfn g() -> task::Result<()> { todo!() }\n",
+        );
+        assert!(!OutsideNames::of(&both, &PassedOn).means_outside("Result"), "`task::Result` is the workspace's");
     }
 
     #[test]
@@ -238,38 +420,38 @@ mod tests {
         let display = file(
             "use std::fmt;\npub struct X;\nimpl fmt::Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }\n}\n",
         );
-        assert!(OutsideNames::of(&display, &|_| false).means_outside("fmt"));
+        assert!(OutsideNames::of(&display, &|_: &str| false).means_outside("fmt"));
         // A method call of the name is a method's, whatever module the name binds.
         let delegating = file(
             "use std::fmt::{self, Display};\npub struct X(u8);\nimpl Display for X {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { self.0.fmt(f) }\n}\n",
         );
-        assert!(!OutsideNames::of(&delegating, &|_| false).means_outside("fmt"));
+        assert!(!OutsideNames::of(&delegating, &|_: &str| false).means_outside("fmt"));
         // A name only a written path takes from outside stays the file's own where it defines one.
         let own = file("use std::io;\npub type Result<T> = io::Result<T>;\nfn f() -> Result<()> { Ok(()) }\n");
-        assert!(!OutsideNames::of(&own, &|_| false).means_outside("Result"));
+        assert!(!OutsideNames::of(&own, &|_: &str| false).means_outside("Result"));
     }
 
     #[test]
     fn a_trait_is_in_scope_where_it_is_defined_bound_or_globbed() {
         let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
         let bound = file("use tokio_stream::StreamExt as _;\nuse crate::ext::{Gather, Pick as Choose};\n");
-        let names = OutsideNames::of(&bound, &|_| false);
+        let names = OutsideNames::of(&bound, &|_: &str| false);
         for name in ["StreamExt", "Gather", "Choose"] {
             assert!(names.has_in_scope(name, true), "{name}");
         }
         assert!(!names.has_in_scope("Pick", true) && !names.has_in_scope("Other", true));
-        assert!(OutsideNames::of(&file("use crate::ext::*;\n"), &|_| false).has_in_scope("Other", true));
-        assert!(!OutsideNames::of(&file("use std::io::*;\n"), &|_| false).has_in_scope("Other", true));
-        assert!(OutsideNames::of(&file("pub trait Other {}\n"), &|_| false).has_in_scope("Other", true));
+        assert!(OutsideNames::of(&file("use crate::ext::*;\n"), &|_: &str| false).has_in_scope("Other", true));
+        assert!(!OutsideNames::of(&file("use std::io::*;\n"), &|_: &str| false).has_in_scope("Other", true));
+        assert!(OutsideNames::of(&file("pub trait Other {}\n"), &|_: &str| false).has_in_scope("Other", true));
         // A trait from outside the workspace: in the prelude, bound, written out or globbed.
         let plain = file("fn f() {}\n");
-        let names = OutsideNames::of(&plain, &|_| false);
+        let names = OutsideNames::of(&plain, &|_: &str| false);
         assert!(names.has_in_scope("Iterator", false) && !names.has_in_scope("Read", false));
         for source in
             ["use std::io::Read;\n", "use std::io::prelude::*;\n", "use std::io;\nfn g(r: &dyn io::Read) {}\n"]
         {
             let bound = file(source);
-            assert!(OutsideNames::of(&bound, &|_| false).has_in_scope("Read", false), "{source}");
+            assert!(OutsideNames::of(&bound, &|_: &str| false).has_in_scope("Read", false), "{source}");
         }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
-use super::outside_names::OutsideNames;
+use super::outside_names::{IndexOutside, OutsideNames};
 
 /// A name the shown code reaches more definitions of than this says too little of which one
 /// is meant (the `write` of five `io::Write` implementations): the pack does not list it for
@@ -52,8 +52,8 @@ impl ShownUses {
         // Calls through a type (`Semaphore::new`), by the type's and the function's names.
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
         // What each shown file binds: names from outside the workspace, and the traits in scope.
-        let external = |name: &str| index.is_external_crate(name);
-        let scopes: Vec<OutsideNames> = shown.iter().map(|(file, _)| OutsideNames::of(file, &external)).collect();
+        let outside = IndexOutside::new(index);
+        let scopes: Vec<OutsideNames> = shown.iter().map(|(file, _)| OutsideNames::of(file, &outside)).collect();
         for ((file, excerpt), standard) in shown.iter().zip(&scopes) {
             // `Result` without a `use` of the crate's own is the standard library's, and
             // `Result` of `use anyhow::Result` anyhow's.

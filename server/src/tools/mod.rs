@@ -1022,6 +1022,26 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_names_a_module_of_the_workspace_takes_from_outside() {
+        // `crate::io` passes the standard library's `Result` on; `crate::task` defines its own.
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", "pub mod io;\npub mod task;\nmod reader;\nmod direct;\nmod joiner;\n"),
+            ("src/io/mod.rs", "pub use std::io::{Error, Result};\npub fn helper() {}\n"),
+            ("src/task.rs", "pub struct JoinError;\npub type Result<T> = std::result::Result<T, JoinError>;\n"),
+            ("src/reader.rs", "use crate::io;\npub fn read() -> io::Result<u8> {\n    Ok(0)\n}\n"),
+            ("src/direct.rs", "use crate::io::Result;\npub fn write() -> Result<()> {\n    Ok(())\n}\n"),
+            ("src/joiner.rs", "use crate::task;\npub fn join() -> task::Result<()> {\n    Ok(())\n}\n"),
+            ("tests/reading.rs", "use app::io;\nfn read() -> io::Result<()> {\n    Ok(())\n}\n"),
+        ];
+        let result = find_symbol_in(&files, "Result");
+        assert!(result.contains("src/joiner.rs (1 use)"), "{result}");
+        for passed_on in ["src/reader.rs", "src/direct.rs", "tests/reading.rs"] {
+            assert!(!result.contains(passed_on), "{passed_on} uses the standard library's `Result`:\n{result}");
+        }
+    }
+
+    #[test]
     fn find_symbol_finds_components_used_as_elements() {
         let result = find_symbol_in(
             &[

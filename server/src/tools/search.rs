@@ -9,7 +9,9 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
-use crate::context::{Definition, DefinitionKind, ImportHint, Index, IndexedFile, Language, OutsideNames};
+use crate::context::{
+    Definition, DefinitionKind, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside, OutsideNames,
+};
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
 /// Most matching lines one `grep` returns.
@@ -256,10 +258,11 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .filter(|d| d.kind == DefinitionKind::Trait && scoping.contains(d.name.as_str()))
         .map(|d| d.name.as_str())
         .collect();
+    let outside = IndexOutside::new(index);
     let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let user = User::of(file, &names, &definitions, &workspace_traits, &|name| index.is_external_crate(name));
+            let user = User::of(file, &names, &definitions, &workspace_traits, &outside);
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -344,14 +347,14 @@ impl<'a> User<'a> {
         names: &[&'a str],
         definitions: &[(&IndexedFile, &Definition)],
         workspace_traits: &HashSet<&str>,
-        is_external_crate: &dyn Fn(&str) -> bool,
+        outside: &dyn Outside,
     ) -> Self {
         let mut user = Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty() };
         // Most files use none of the names: their bindings are not worth reading.
         if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
             return user;
         }
-        let outside = OutsideNames::of(file, is_external_crate);
+        let outside = OutsideNames::of(file, outside);
         for &name in names {
             let uses = file.symbols.uses_of(name);
             if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {

@@ -1,5 +1,6 @@
 //! Rust module declarations (`mod x;`, also among a macro's tokens), their `#[path]` and
-//! enclosing inline modules, procedural macro names, and paths that may start at a module.
+//! enclosing inline modules, procedural macro names, and paths that may start at a module, as
+//! the file's own module reads them.
 
 use tree_sitter::Node;
 
@@ -130,4 +131,34 @@ pub(super) fn may_name_a_module(path: &str) -> bool {
     path.contains("::")
         && first.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
         && !matches!(first, "std" | "core" | "alloc")
+}
+
+/// A Rust path written at `node` (a `use` argument, a path in the code) as the file's own module
+/// reads it: each inline module around it (`mod tests { .. }`) takes one `super::` off its
+/// front, so that `super::*` in a test module is the file's own `self::*` and `super::helper`
+/// is `self::helper`, not a name of the module above the file's.
+pub(super) fn at_file_level(node: Node<'_>, path: String) -> String {
+    if !path.starts_with("super") {
+        return path;
+    }
+    let mut supers = 0;
+    let mut rest = path.as_str();
+    while let Some(after) = rest.strip_prefix("super").and_then(|after| after.trim_start().strip_prefix("::")) {
+        supers += 1;
+        rest = after.trim_start();
+    }
+    if supers == 0 {
+        return path;
+    }
+    let mut inline = 0;
+    let mut ancestor = node.parent();
+    while let Some(node) = ancestor.filter(|_| inline < supers) {
+        inline += usize::from(node.kind() == "mod_item");
+        ancestor = node.parent();
+    }
+    match supers - inline {
+        0 => format!("self::{rest}"),
+        _ if inline == 0 => path,
+        left => format!("{}{rest}", "super::".repeat(left)),
+    }
 }

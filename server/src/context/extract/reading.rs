@@ -8,7 +8,9 @@ use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
 use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
 use super::containers::{container_of, definition_name, implemented_trait, is_member};
-use super::declarations::{may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name};
+use super::declarations::{
+    at_file_level, may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name,
+};
 use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
@@ -167,7 +169,7 @@ pub(super) fn read_stretches(
             match capture_name {
                 "name" => name = Some(node),
                 "import" => {
-                    symbols.imports.push(collapsed(node, source));
+                    symbols.imports.push(at_file_level(node, collapsed(node, source)));
                     not_uses.push(node.byte_range());
                 }
                 "call.owner" => call_owner = Some(text(node, source)),
@@ -178,7 +180,7 @@ pub(super) fn read_stretches(
                 "variable.name" => variable_name = Some(text(node, source)),
                 "path.written" => {
                     if may_name_a_module(text(node, source)) {
-                        push_unique(&mut symbols.written_paths, &collapsed(node, source));
+                        push_unique(&mut symbols.written_paths, &at_file_level(node, collapsed(node, source)));
                     }
                 }
                 "package" => symbols.package = Some(collapsed(node, source)),

@@ -1074,3 +1074,22 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
         [7, 9]
     );
 }
+
+#[test]
+fn rust_paths_inside_inline_modules_are_read_from_the_files_own_module() {
+    let found = symbols(
+        Language::Rust,
+        "use super::config::Limits;\nfn top() { super::reset(); }\n\
+         #[cfg(test)]\nmod tests {\n    use super::*;\n    use super::super::config;\n    \
+         fn t() { super::top(); super::super::reset(); }\n    mod deeper {\n        use super::super::*;\n        \
+         use super::super::super::io;\n    }\n}\n",
+    );
+    assert_eq!(
+        found.imports,
+        ["super::config::Limits", "self::*", "super::config", "self::*", "super::io"],
+        "an inline module's `super` is the file's own module"
+    );
+    assert_eq!(found.written_paths, ["super::reset", "self::top"]);
+    let spaced = symbols(Language::Rust, "mod tests {\n    use super :: {a, b};\n}\n");
+    assert_eq!(spaced.imports, ["self::{a, b}"]);
+}

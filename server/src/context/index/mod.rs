@@ -377,6 +377,18 @@ impl Index {
         named
     }
 
+    /// The files of the Rust module `path` names as a whole, as written in `file`
+    /// (`crate::io`, `super::io`, `io` after `mod io;`); none when it names no module of the
+    /// workspace, or an item inside one.
+    pub fn rust_module_named<'t>(
+        &self,
+        file: &IndexedFile,
+        path: &str,
+        table: &'t ModuleTable,
+    ) -> Option<&'t Vec<String>> {
+        self.modules().rust_module_named(&file.path, path, table)
+    }
+
     /// Each path written out in `file`'s Rust code (`crate::sync::acquire`, `entry::test` after
     /// `mod entry;`, `sync::acquire` after `use crate::sync;`) with the files it leads to: its
     /// first name is read through the file's `use` declarations, then resolved as an import is.

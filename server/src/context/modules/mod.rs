@@ -312,27 +312,9 @@ impl Modules {
 
     fn resolve_rust(&self, from: &str, import: &str, modules: &ModuleTable) -> Vec<String> {
         let Some(current) = self.rust_module(from) else { return Vec::new() };
-        let own_crate = current.split("::").next().unwrap_or_default().to_owned();
         let mut resolved = Vec::new();
         for path in expand_use(import) {
-            let mut segments: Vec<String> = Vec::new();
-            for (position, segment) in path.split("::").map(str::trim).enumerate() {
-                match (position, segment) {
-                    (0, "crate") => segments.push(own_crate.clone()),
-                    (0, "self") => segments.extend(current.split("::").map(str::to_owned)),
-                    // `mod.rs` is its folder's module, so `super` is always one module up.
-                    (0, "super") => {
-                        segments.extend(current.split("::").map(str::to_owned));
-                        segments.pop();
-                    }
-                    (_, "super") => {
-                        segments.pop();
-                    }
-                    (_, "self" | "*") | (_, "") => {}
-                    (_, segment) => segments.push(segment.to_owned()),
-                }
-            }
-            let relative = !matches!(path.split("::").next().map(str::trim), Some("crate" | "self" | "super" | ""));
+            let (segments, relative) = rust_path_segments(&current, &path);
             // A path may start at a module the current one declares (`mod config;` then
             // `use config::Config` or `config::load()`), as Rust 2018 reads it before a crate's name.
             let child = relative
@@ -349,6 +331,18 @@ impl Modules {
         resolved.sort();
         resolved.dedup();
         resolved
+    }
+
+    /// The files of the workspace's Rust module that `path` (as written in the file at `from`,
+    /// `crate::io` or `io` after `mod io;`) names as a whole, not by a prefix of it: none when
+    /// it names none, or an item.
+    pub fn rust_module_named<'t>(&self, from: &str, path: &str, modules: &'t ModuleTable) -> Option<&'t Vec<String>> {
+        // A file below no crate's `src/` (an integration test) reaches crates by their names.
+        let current = self.rust_module(from).unwrap_or_default();
+        let (segments, relative) = rust_path_segments(&current, path);
+        let named = |segments: Vec<String>| modules.get(&segments.join("::"));
+        let child = relative.then(|| named(current.split("::").map(str::to_owned).chain(segments.clone()).collect()));
+        child.flatten().or_else(|| (!segments.is_empty()).then(|| named(segments)).flatten())
     }
 
     fn resolve_script(&self, from: &str, import: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
@@ -419,6 +413,32 @@ fn resolve_java(import: &str, modules: &ModuleTable) -> Vec<String> {
         }
     }
     Vec::new()
+}
+
+/// The module path a Rust path written in the module `current` spells out, segment by
+/// segment (`crate` its crate's name, `self` and `super` read against `current`), and whether
+/// it starts at neither, so that it may start at a module `current` declares.
+fn rust_path_segments(current: &str, path: &str) -> (Vec<String>, bool) {
+    let own_crate = current.split("::").next().unwrap_or_default();
+    let mut segments: Vec<String> = Vec::new();
+    for (position, segment) in path.split("::").map(str::trim).enumerate() {
+        match (position, segment) {
+            (0, "crate") => segments.push(own_crate.to_owned()),
+            (0, "self") => segments.extend(current.split("::").map(str::to_owned)),
+            // `mod.rs` is its folder's module, so `super` is always one module up.
+            (0, "super") => {
+                segments.extend(current.split("::").map(str::to_owned));
+                segments.pop();
+            }
+            (_, "super") => {
+                segments.pop();
+            }
+            (_, "self" | "*") | (_, "") => {}
+            (_, segment) => segments.push(segment.to_owned()),
+        }
+    }
+    let relative = !matches!(path.split("::").next().map(str::trim), Some("crate" | "self" | "super" | ""));
+    (segments, relative)
 }
 
 /// The files of the longest prefix of `segments`, at least `shortest` long, that is a module

@@ -75,6 +75,25 @@ fn rust_imports_resolve_to_module_files() {
 }
 
 #[test]
+fn a_rust_path_names_a_module_only_as_a_whole() {
+    let (modules, table) = rust_modules();
+    let named = |from: &str, path: &str| modules.rust_module_named(from, path, &table).cloned().unwrap_or_default();
+    let semaphore = ["tokio/src/sync/semaphore.rs"];
+    assert_eq!(named("tokio/src/sync/mpsc/bounded.rs", "crate::sync::semaphore"), semaphore);
+    assert_eq!(named("tokio/src/sync/mpsc/bounded.rs", "super::super::semaphore"), semaphore);
+    assert_eq!(named("tokio/src/sync/mod.rs", "semaphore"), semaphore, "a module the file declares");
+    assert_eq!(named("tokio-util/src/sync/poll_semaphore.rs", "tokio::sync::semaphore"), semaphore);
+    assert_eq!(named("tokio/tests/sync.rs", "tokio::sync::semaphore"), semaphore, "a crate by its name from a test");
+    assert_eq!(named("tokio/src/lib.rs", "crate"), ["tokio/src/lib.rs"]);
+    for item_or_nothing in
+        ["crate::sync::semaphore::Semaphore", "std::sync", "net", "", "::", "super::super::super::super::super"]
+    {
+        assert!(named("tokio/src/sync/mpsc/bounded.rs", item_or_nothing).is_empty(), "{item_or_nothing}");
+    }
+    assert!(named("tokio/tests/sync.rs", "crate::sync").is_empty(), "a file outside src/ has no module");
+}
+
+#[test]
 fn a_use_binds_its_last_names_or_their_aliases() {
     let bound = |import: &str| -> Vec<(String, String)> { rust_use_bindings(import) };
     let pair = |name: &str, path: &str| (name.to_owned(), path.to_owned());

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
+use super::outside_names::IndexOutside;
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -245,7 +246,7 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
     message_signal(&files, query, read, &mut path_mentions);
     let relations = relation_signal(&files, &hit_types);
-    let (graph, users) = reference_graph(&files, &definitions, &|name| index.is_external_crate(name));
+    let (graph, users) = reference_graph(&files, &definitions, &IndexOutside::new(index));
 
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
     let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());

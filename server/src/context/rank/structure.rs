@@ -11,7 +11,7 @@ use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
-use crate::context::outside_names::OutsideNames;
+use crate::context::outside_names::{Outside, OutsideNames};
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
@@ -80,7 +80,7 @@ impl<'a> Link<'a> {
 pub(super) fn reference_graph(
     files: &[&IndexedFile],
     table: &DefinitionTable<'_>,
-    is_external_crate: &dyn Fn(&str) -> bool,
+    outside: &dyn Outside,
 ) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
@@ -95,7 +95,7 @@ pub(super) fn reference_graph(
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
-        let outside = OutsideNames::of(file, is_external_crate);
+        let outside = OutsideNames::of(file, outside);
         let used = file.symbols.references.iter().map(|(name, count)| {
             (name.as_str(), f64::from(*count).sqrt(), file.symbols.calls_only_as_method(name, *count))
         });

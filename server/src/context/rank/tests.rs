@@ -307,6 +307,21 @@ fn a_crate_the_workspace_depends_on_uses_nothing_it_defines_alike() {
 }
 
 #[test]
+fn a_name_a_module_takes_from_outside_uses_nothing_the_workspace_defines_alike() {
+    let (_dir, index) = index(&[
+        ("Cargo.toml", "[package]\nname = \"app\"\n"),
+        ("src/lib.rs", "pub mod io;\npub mod error;\nmod a;\nmod b;\nmod solo;\n"),
+        ("src/io/mod.rs", "pub use std::io::{Error, Result};\n"),
+        ("src/error.rs", "pub struct Failure;\npub type Result<T> = std::result::Result<T, Failure>;\n"),
+        ("src/a.rs", "use crate::io;\nfn a() -> io::Result<()> { Ok(()) }\n"),
+        ("src/b.rs", "use crate::io::Result;\nfn b() -> Result<()> { Ok(()) }\n"),
+        ("src/solo/mod.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    assert_eq!(reasons_of(&ranked, "src/error.rs"), ["nothing in the issue points here"], "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
