@@ -267,6 +267,20 @@ impl<'a> OutsideNames<'a> {
                     && !self.defines(name)))
     }
 
+    /// The names the file writes right after a type from outside the workspace, each with how
+    /// often (`Ready` of `Poll::Ready` beside `use std::task::Poll`, `SeqCst` of
+    /// `Ordering::SeqCst`): those uses are that type's, not any namesake's of the workspace.
+    pub(crate) fn uses_through_outside_types(&self) -> HashMap<&'a str, u32> {
+        let mut outside: HashMap<&str, bool> = HashMap::new();
+        let mut uses: HashMap<&'a str, u32> = HashMap::new();
+        for (name, owner, count) in &self.file.symbols.owned_uses {
+            if *outside.entry(owner).or_insert_with(|| self.means_outside(owner)) {
+                *uses.entry(name).or_default() += count;
+            }
+        }
+        uses
+    }
+
     /// Whether the file defines something named `name`.
     fn defines(&self, name: &str) -> bool {
         self.file.symbols.definitions.iter().any(|definition| definition.name == name)

@@ -61,8 +61,13 @@ impl ShownUses {
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
             let shown =
                 |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_outside(word);
+            // Not the uses written after a type from outside (`Poll::Ready`).
+            let typed_outside = standard.uses_through_outside_types();
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
-                *used.entry(name).or_default() += count;
+                let count = count - typed_outside.get(name.as_str()).map_or(0, |typed| *typed.min(count));
+                if count > 0 {
+                    *used.entry(name).or_default() += count;
+                }
             }
             for (name, count) in file.symbols.method_calls.iter().filter(|(name, _)| shown(name)) {
                 *called_as_methods.entry(name).or_default() += count;

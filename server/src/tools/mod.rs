@@ -1042,6 +1042,27 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_names_written_after_a_type_from_outside() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", "pub mod ready;\nmod poller;\nmod mixed;\n"),
+            ("src/ready.rs", "pub struct Ready(pub u8);\n"),
+            ("src/poller.rs", "use std::task::Poll;\nfn poll() -> Poll<u8> {\n    Poll::Ready(1)\n}\n"),
+            (
+                "src/mixed.rs",
+                "use std::task::Poll;\nuse crate::ready::Ready;\nfn poll(r: Ready) -> Poll<u8> {\n    \
+                 let Ready(n) = r;\n    Poll::Ready(n)\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "Ready");
+        assert!(
+            result.ends_with("src/mixed.rs (2 uses)\n      3: fn poll(r: Ready) -> Poll<u8> {  [in `poll`]\n      4: let Ready(n) = r;  [in `poll`]\n"),
+            "`Poll::Ready` is the standard library's:\n{result}"
+        );
+        assert!(!result.contains("src/poller.rs"), "{result}");
+    }
+
+    #[test]
     fn find_symbol_finds_components_used_as_elements() {
         let result = find_symbol_in(
             &[

@@ -310,10 +310,11 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .expect("writing to a String cannot fail");
         // The lines of the uses, from the code as the run sees it, while there is room for them.
         let mut lines_left = MAX_USE_LINES;
-        for User { file, count, names, with_method_calls } in users.iter().take(MAX_SYMBOL_RESULTS) {
-            let _ = writeln!(output, "{} ({count} use{})", file.path, if *count == 1 { "" } else { "s" });
+        for user in users.iter().take(MAX_SYMBOL_RESULTS) {
+            let (path, count) = (&user.file.path, user.count);
+            let _ = writeln!(output, "{path} ({count} use{})", if count == 1 { "" } else { "s" });
             if lines_left > 0 {
-                lines_left -= write_use_lines(&mut output, overlay, file, names, *with_method_calls, lines_left);
+                lines_left -= write_use_lines(&mut output, overlay, user, lines_left);
             }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
@@ -333,6 +334,9 @@ struct User<'a> {
     names: Vec<&'a str>,
     /// Whether its method calls (`value.name()`) of the names reach a definition.
     with_method_calls: bool,
+    /// The types from outside the workspace that it writes the names right after
+    /// (`Poll` of `Poll::Ready`): those uses are the types', not the workspace's.
+    outside_owners: Vec<&'a str>,
 }
 
 impl<'a> User<'a> {
@@ -349,16 +353,28 @@ impl<'a> User<'a> {
         workspace_traits: &HashSet<&str>,
         outside: &dyn Outside,
     ) -> Self {
-        let mut user = Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty() };
+        let mut user = Self {
+            file,
+            count: 0,
+            names: Vec::new(),
+            with_method_calls: definitions.is_empty(),
+            outside_owners: Vec::new(),
+        };
         // Most files use none of the names: their bindings are not worth reading.
         if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
             return user;
         }
         let outside = OutsideNames::of(file, outside);
         for &name in names {
-            let uses = file.symbols.uses_of(name);
+            let mut uses = file.symbols.uses_of(name);
             if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {
                 continue;
+            }
+            if !definitions.is_empty() {
+                for (owner, count) in file.symbols.owners_of(name).filter(|(owner, _)| outside.means_outside(owner)) {
+                    uses = uses.saturating_sub(count);
+                    user.outside_owners.push(owner);
+                }
             }
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {
@@ -382,22 +398,17 @@ impl<'a> User<'a> {
     }
 }
 
-/// Writes the lines of `file` that use any of `names`, as `  line: text [in `caller`]`, at
+/// Writes the lines of `user`'s file that use its names, as `  line: text [in `caller`]`, at
 /// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. Method calls
-/// count only `with_method_calls`. A file that cannot be read now, or no longer uses the
-/// names, adds nothing.
-fn write_use_lines(
-    output: &mut String,
-    overlay: &Overlay,
-    file: &IndexedFile,
-    names: &[&str],
-    with_method_calls: bool,
-    room: usize,
-) -> usize {
+/// count only where the user's do, and a name written after a type from outside does not. A
+/// file that cannot be read now, or no longer uses the names, adds nothing.
+fn write_use_lines(output: &mut String, overlay: &Overlay, user: &User<'_>, room: usize) -> usize {
+    let file = user.file;
     let path = file.path.as_str();
     let Some(language) = Language::of_path(path) else { return 0 };
     let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
-    let lines = use_lines(language, text.as_bytes(), names, with_method_calls);
+    let outside_owner = |owner: &str| user.outside_owners.contains(&owner);
+    let lines = use_lines(language, text.as_bytes(), &user.names, user.with_method_calls, &outside_owner);
     let code: Vec<&str> = text.lines().collect();
     let shown = lines.len().min(room).min(MAX_USE_LINES_PER_FILE);
     for &line in &lines[..shown] {

@@ -72,6 +72,8 @@ pub(super) struct PlacedUse<'s> {
     pub called: Option<&'s str>,
     /// A name standing as a value, which is no use where a function around it binds the name.
     pub bindable: bool,
+    /// The type whose name is written right before it (`Poll` of `Poll::Ready`).
+    pub owner: Option<&'s str>,
 }
 
 impl<'s> PlacedUse<'s> {
@@ -85,6 +87,7 @@ impl<'s> PlacedUse<'s> {
             method: false,
             called: None,
             bindable,
+            owner: type_before(node, source),
         }
     }
 
@@ -96,6 +99,17 @@ impl<'s> PlacedUse<'s> {
             ..PlacedUse::named(used.node, source, false)
         }
     }
+}
+
+/// The type whose name is written right before `name` in a Rust path (`Poll` of `Poll::Ready`,
+/// `Ordering` of `atomic::Ordering::SeqCst`, `Self` of `Self::new`): a capitalised name and
+/// `::`, read from the source's bytes. None after a module, a generic argument
+/// (`Vec::<u8>::new`) or nothing.
+pub(super) fn type_before<'s>(name: Node<'_>, source: &'s [u8]) -> Option<&'s str> {
+    let before = source.get(..name.start_byte())?.trim_ascii_end().strip_suffix(b"::")?.trim_ascii_end();
+    let start = before.iter().rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(0, |at| at + 1);
+    let owner = &before[start..];
+    owner.first().is_some_and(u8::is_ascii_uppercase).then(|| std::str::from_utf8(owner).ok()).flatten()
 }
 
 #[cfg(test)]

@@ -204,6 +204,11 @@ pub struct FileSymbols {
     /// type's and the function's names, with their counts, sorted: the type says which of many
     /// namesakes is meant. (A Java constructor is named after its class already.)
     pub typed_calls: Vec<(String, String, u32)>,
+    /// Rust uses of a name written right after a type's name (`Poll::Ready`,
+    /// `Ordering::SeqCst`, `Semaphore::new`), as the name's and the type's names with their
+    /// counts, sorted: where the type comes from outside the workspace (`std::task::Poll`), so
+    /// does the name, whatever the workspace defines under it.
+    pub owned_uses: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
     /// Paths the code writes out instead of importing them, each once, that may lead into
@@ -226,6 +231,16 @@ impl FileSymbols {
     /// How often the file uses `name` (see [`FileSymbols::references`]).
     pub fn uses_of(&self, name: &str) -> u32 {
         count_of(&self.references, name)
+    }
+
+    /// The types the file writes `name` right after, each with how often (see
+    /// [`FileSymbols::owned_uses`]).
+    pub fn owners_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = (&'s str, u32)> + 's {
+        let start = self.owned_uses.partition_point(|(used, ..)| used.as_str() < name);
+        self.owned_uses[start..]
+            .iter()
+            .take_while(move |(used, ..)| used == name)
+            .map(|(_, owner, n)| (owner.as_str(), *n))
     }
 
     /// How often the file calls `name` as a method (see [`FileSymbols::method_calls`]).

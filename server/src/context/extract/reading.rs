@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
-use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use, type_before};
 use super::containers::{container_of, definition_name, implemented_trait, is_member};
 use super::declarations::{
     at_file_level, may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name,
@@ -25,8 +25,9 @@ struct Reading<'s> {
     symbols: FileSymbols,
     /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
     /// and the definition's match may come before or after the reference's.
-    /// Each with whether it is a method call (`value.name()`).
-    uses: Vec<(usize, &'s str, bool)>,
+    /// Each with whether it is a method call (`value.name()`), and the type whose name is
+    /// written right before it (`Poll` of `Poll::Ready`).
+    uses: Vec<(usize, &'s str, bool, Option<&'s str>)>,
     defined_names: HashSet<usize>,
     typed_calls: HashMap<(&'s str, &'s str), u32>,
     /// Each variable's, parameter's and field's declared type (`None` when a name is declared
@@ -64,7 +65,7 @@ impl Reading<'_> {
         } = self;
         let places = bindings.places(&macros, &not_uses);
         for token in placed_uses.into_iter().filter(|placed| places.count(placed.at, placed.name, placed.bindable)) {
-            uses.push((token.node, token.name, token.method));
+            uses.push((token.node, token.name, token.method, token.owner));
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
             }
@@ -74,16 +75,23 @@ impl Reading<'_> {
         uses.dedup_by_key(|(node, ..)| *node);
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
-        for (_, name, method_call) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
+        let mut owned_counts: HashMap<(&str, &str), u32> = HashMap::new();
+        for (_, name, method_call, owner) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
             *counts.entry(name).or_default() += 1;
             if method_call {
                 *method_counts.entry(name).or_default() += 1;
+            }
+            if let Some(owner) = owner.filter(|_| !method_call) {
+                *owned_counts.entry((name, owner)).or_default() += 1;
             }
         }
         symbols.references = counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
         symbols.references.sort();
         symbols.method_calls = method_counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
         symbols.method_calls.sort();
+        symbols.owned_uses =
+            owned_counts.into_iter().map(|((name, owner), count)| (name.to_owned(), owner.to_owned(), count)).collect();
+        symbols.owned_uses.sort();
         symbols.typed_calls = typed_calls
             .into_iter()
             .map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count))
@@ -159,7 +167,11 @@ pub(super) fn read_stretches(
             }
             if let Some(captured) = captured_use(language, capture_name, node, source) {
                 match captured {
-                    CapturedUse::Direct { method } => uses.push((node.id(), text(node, source), method)),
+                    CapturedUse::Direct { method } => {
+                        let owner =
+                            (!method && language == Language::Rust).then(|| type_before(node, source)).flatten();
+                        uses.push((node.id(), text(node, source), method, owner));
+                    }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
                     CapturedUse::NotUses => not_uses.push(node.byte_range()),
                     CapturedUse::Nothing => {}

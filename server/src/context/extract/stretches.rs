@@ -130,6 +130,7 @@ struct Counts {
     references: HashMap<String, u32>,
     method_calls: HashMap<String, u32>,
     typed_calls: HashMap<(String, String), u32>,
+    owned_uses: HashMap<(String, String), u32>,
 }
 
 impl Counts {
@@ -139,6 +140,7 @@ impl Counts {
             references: symbols.references.drain(..).collect(),
             method_calls: symbols.method_calls.drain(..).collect(),
             typed_calls: symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect(),
+            owned_uses: symbols.owned_uses.drain(..).map(|(name, owner, count)| ((name, owner), count)).collect(),
         }
     }
 
@@ -151,6 +153,8 @@ impl Counts {
         symbols.typed_calls =
             self.typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
         symbols.typed_calls.sort();
+        symbols.owned_uses = self.owned_uses.into_iter().map(|((name, owner), count)| (name, owner, count)).collect();
+        symbols.owned_uses.sort();
     }
 }
 
@@ -164,6 +168,7 @@ impl FileSymbols {
             references,
             method_calls,
             typed_calls,
+            owned_uses,
             imports,
             written_paths,
             supertypes,
@@ -179,6 +184,9 @@ impl FileSymbols {
         }
         for (owner, called, count) in typed_calls {
             *counts.typed_calls.entry((owner, called)).or_default() += count;
+        }
+        for (name, owner, count) in owned_uses {
+            *counts.owned_uses.entry((name, owner)).or_default() += count;
         }
         self.imports.extend(imports);
         for (list, more) in [

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
-use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use, type_before};
 use super::macros::{self, MacroBody};
 use super::token_calls::TokenMatch;
 use super::values::Bindings;
@@ -14,14 +14,22 @@ use super::{DefinitionKind, Language, parse, text};
 /// once and in order, as [`extract`](super::extract) counts uses: a definition's own name is not a use, and the
 /// items inside a macro's braces (`cfg_rt! { .. }`) are read as items. For showing where a name
 /// is used; the index keeps only how often. Method calls (`value.name()`) count only
-/// `with_method_calls`: they reach no free function of the name.
-pub fn use_lines(language: Language, source: &[u8], names: &[&str], with_method_calls: bool) -> Vec<u32> {
+/// `with_method_calls`: they reach no free function of the name. Nor does a name written right
+/// after a type `outside_owner` says is from outside the workspace (`Poll` of `Poll::Ready`).
+pub fn use_lines(
+    language: Language,
+    source: &[u8],
+    names: &[&str],
+    with_method_calls: bool,
+    outside_owner: &dyn Fn(&str) -> bool,
+) -> Vec<u32> {
     let Some(tree) = parse(language, source, None) else { return Vec::new() };
     let mut lines = Vec::new();
     // Each tree with how deep in macro bodies it lies, as `read_macro_bodies` reads them.
     let mut trees = vec![(tree, 0)];
     while let Some((tree, depth)) = trees.pop() {
-        for body in use_lines_of_tree(language, &tree, source, names, with_method_calls, &mut lines) {
+        let wanted = Wanted { names, with_method_calls, outside_owner };
+        for body in use_lines_of_tree(language, &tree, source, &wanted, &mut lines) {
             if depth < macros::MAX_MACRO_DEPTH
                 && let Some(inner) = body.parse(language, source)
             {
@@ -34,14 +42,29 @@ pub fn use_lines(language: Language, source: &[u8], names: &[&str], with_method_
     lines
 }
 
-/// Adds to `lines` those of one tree that use any of `names`, and gives the macro bodies at
-/// its item level.
+/// The uses [`use_lines`] looks for.
+struct Wanted<'w> {
+    names: &'w [&'w str],
+    with_method_calls: bool,
+    outside_owner: &'w dyn Fn(&str) -> bool,
+}
+
+impl Wanted<'_> {
+    /// Whether a use of `name`, a method call or not, written after `owner`, is wanted.
+    fn wants(&self, name: &str, method: bool, owner: Option<&str>) -> bool {
+        (self.with_method_calls || !method)
+            && self.names.contains(&name)
+            && !owner.is_some_and(|owner| !method && (self.outside_owner)(owner))
+    }
+}
+
+/// Adds to `lines` those of one tree that use any of the wanted names, and gives the macro
+/// bodies at its item level.
 fn use_lines_of_tree(
     language: Language,
     tree: &Tree,
     source: &[u8],
-    names: &[&str],
-    with_method_calls: bool,
+    wanted: &Wanted<'_>,
     lines: &mut Vec<u32>,
 ) -> Vec<MacroBody> {
     let query = &language.queries().combined;
@@ -69,13 +92,16 @@ fn use_lines_of_tree(
                 continue;
             }
             if let Some(captured) = captured_use(language, capture_name, node, source) {
-                let named = || names.contains(&text(node, source));
+                let name = text(node, source);
                 match captured {
-                    CapturedUse::Direct { method } if (with_method_calls || !method) && named() => {
+                    CapturedUse::Direct { method } if wanted.wants(name, method, type_before(node, source)) => {
                         uses.push((node.id(), node.start_position().row as u32 + 1));
                     }
-                    CapturedUse::Placed { bindable } if named() => {
-                        placed_uses.push(PlacedUse::named(node, source, bindable));
+                    CapturedUse::Placed { bindable } if wanted.names.contains(&name) => {
+                        let placed = PlacedUse::named(node, source, bindable);
+                        if wanted.wants(name, false, placed.owner) {
+                            placed_uses.push(placed);
+                        }
                     }
                     CapturedUse::NotUses => not_uses.push(node.byte_range()),
                     _ => {}
@@ -92,10 +118,11 @@ fn use_lines_of_tree(
         if let (Some(name), true) = (name, is_definition) {
             defined_names.insert(name);
         }
-        if let Some(used) = tokens.used(source).filter(|used| with_method_calls || !used.method)
-            && names.contains(&text(used.node, source))
-        {
-            placed_uses.push(PlacedUse::of_tokens(&used, source));
+        if let Some(used) = tokens.used(source) {
+            let placed = PlacedUse::of_tokens(&used, source);
+            if wanted.wants(placed.name, placed.method, placed.owner) {
+                placed_uses.push(placed);
+            }
         }
     }
     let places = bindings.places(&bodies, &not_uses);

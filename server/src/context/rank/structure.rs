@@ -96,8 +96,12 @@ pub(super) fn reference_graph(
     for (i, file) in files.iter().enumerate() {
         targets.clear();
         let outside = OutsideNames::of(file, outside);
-        let used = file.symbols.references.iter().map(|(name, count)| {
-            (name.as_str(), f64::from(*count).sqrt(), file.symbols.calls_only_as_method(name, *count))
+        // Uses written after a type from outside (`Poll::Ready`) are that type's.
+        let typed_outside = outside.uses_through_outside_types();
+        let used = file.symbols.references.iter().filter_map(|(name, count)| {
+            let count = count - typed_outside.get(name.as_str()).map_or(0, |typed| *typed.min(count));
+            (count > 0)
+                .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
         });
         let extended =
             file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0, false));

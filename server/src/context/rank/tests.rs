@@ -322,6 +322,23 @@ fn a_name_a_module_takes_from_outside_uses_nothing_the_workspace_defines_alike()
 }
 
 #[test]
+fn a_name_written_after_a_type_from_outside_uses_nothing_the_workspace_defines_alike() {
+    let (_dir, index) = index(&[
+        ("Cargo.toml", "[package]\nname = \"app\"\n"),
+        ("src/lib.rs", "pub mod ready;\nmod a;\nmod b;\nmod solo;\n"),
+        ("src/ready.rs", "pub struct Ready(pub u8);\n"),
+        ("src/a.rs", "use std::task::Poll;\nfn a() -> Poll<u8> { Poll::Ready(1) }\n"),
+        (
+            "src/b.rs",
+            "use std::task::Poll::{self, Pending};\nfn b(p: Poll<u8>) -> bool { matches!(p, Poll::Ready(_)) }\n",
+        ),
+        ("src/solo/mod.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    assert_eq!(reasons_of(&ranked, "src/ready.rs"), ["nothing in the issue points here"], "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
