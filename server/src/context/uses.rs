@@ -446,6 +446,23 @@ mod tests {
     }
 
     #[test]
+    fn an_integration_test_reaches_its_crate_by_name() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+            ("src/lib.rs", "pub mod sem;\n"),
+            ("src/sem.rs", "pub struct Semaphore;\npub fn spin(times: u32) {}\n"),
+            (
+                "tests/acquire.rs",
+                "use demo::sem::{spin, Semaphore};\n#[test]\nfn acquires() {\n    let s = Semaphore;\n    spin(2);\n}\n",
+            ),
+        ];
+        assert_eq!(
+            listed(&files, &[("tests/acquire.rs", None)]),
+            ["src/sem.rs:1 pub struct Semaphore", "src/sem.rs:2 pub fn spin(times: u32)"]
+        );
+    }
+
+    #[test]
     fn a_path_through_a_module_the_file_declares_or_imports_names_even_a_common_name() {
         let mut files: Vec<(String, String)> = vec![
             ("Cargo.toml".into(), "[package]\nname = \"demo\"\n".into()),

@@ -311,7 +311,9 @@ impl Modules {
     }
 
     fn resolve_rust(&self, from: &str, import: &str, modules: &ModuleTable) -> Vec<String> {
-        let Some(current) = self.rust_module(from) else { return Vec::new() };
+        // A file below no crate's `src/` (an integration test, an example) reaches crates by
+        // their names.
+        let current = self.rust_module(from).unwrap_or_default();
         let mut resolved = Vec::new();
         for path in expand_use(import) {
             let (segments, relative) = rust_path_segments(&current, &path);
@@ -337,7 +339,7 @@ impl Modules {
     /// `crate::io` or `io` after `mod io;`) names as a whole, not by a prefix of it: none when
     /// it names none, or an item.
     pub fn rust_module_named<'t>(&self, from: &str, path: &str, modules: &'t ModuleTable) -> Option<&'t Vec<String>> {
-        // A file below no crate's `src/` (an integration test) reaches crates by their names.
+        // As in `resolve_rust`, a file below no crate's `src/` reaches crates by their names.
         let current = self.rust_module(from).unwrap_or_default();
         let (segments, relative) = rust_path_segments(&current, path);
         let named = |segments: Vec<String>| modules.get(&segments.join("::"));

@@ -72,6 +72,11 @@ fn rust_imports_resolve_to_module_files() {
         Vec::<String>::new(),
         "a file outside src/ has no module"
     );
+    assert_eq!(
+        resolve("tokio/tests/sync.rs", "tokio::sync::{mpsc::Sender, semaphore::Semaphore}"),
+        ["tokio/src/sync/mpsc/mod.rs", "tokio/src/sync/semaphore.rs"],
+        "but reaches crates by their names"
+    );
 }
 
 #[test]
