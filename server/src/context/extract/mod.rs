@@ -204,10 +204,11 @@ pub struct FileSymbols {
     /// type's and the function's names, with their counts, sorted: the type says which of many
     /// namesakes is meant. (A Java constructor is named after its class already.)
     pub typed_calls: Vec<(String, String, u32)>,
-    /// Rust uses of a name written right after a type's name (`Poll::Ready`,
-    /// `Ordering::SeqCst`, `Semaphore::new`), as the name's and the type's names with their
-    /// counts, sorted: where the type comes from outside the workspace (`std::task::Poll`), so
-    /// does the name, whatever the workspace defines under it.
+    /// Uses of a name written right after a type's name and `::` (`Poll::Ready`,
+    /// `Ordering::SeqCst`, `Semaphore::new`; a Java method reference, `String::valueOf`), as the
+    /// name's and the type's names with their counts, sorted: where a Rust file's type comes
+    /// from outside the workspace (`std::task::Poll`), so does the name, whatever the workspace
+    /// defines under it.
     pub owned_uses: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
