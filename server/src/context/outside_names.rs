@@ -107,17 +107,14 @@ impl<'i> IndexOutside<'i> {
                     || symbols.definitions.iter().any(|definition| definition.name == name)
                     || symbols.module_declarations.iter().any(|module| module.name == name)
             };
-            let mut taken: HashSet<String> = HashSet::new();
-            for import in
-                symbols.imports.iter().filter(|import| is_outside_root(first_segment(import), file, &external))
-            {
-                match simple_use_binding(import) {
-                    Some(name) => taken.extend((!own(name)).then(|| name.to_owned())),
-                    None => {
-                        taken.extend(rust_use_bindings(import).into_iter().map(|(name, _)| name).filter(|n| !own(n)))
-                    }
-                }
-            }
+            let taken: HashSet<String> = symbols
+                .imports
+                .iter()
+                .filter(|import| is_outside_root(first_segment(import), file, &external))
+                .flat_map(|import| rust_use_bindings(import))
+                .map(|(name, _)| name)
+                .filter(|name| !own(name))
+                .collect();
             if taken.is_empty() {
                 continue;
             }
@@ -135,6 +132,14 @@ impl<'i> IndexOutside<'i> {
     }
 }
 
+impl IndexOutside<'_> {
+    /// The workspace's Rust modules and Java packages with their files, as
+    /// [`Index::module_table`] gives them, for resolving imports without building it again.
+    pub(crate) fn table(&self) -> &ModuleTable {
+        &self.table
+    }
+}
+
 impl Outside for IndexOutside<'_> {
     fn is_external_crate(&self, name: &str) -> bool {
         self.index.is_external_crate(name)
@@ -148,6 +153,18 @@ impl Outside for IndexOutside<'_> {
             && self.index.rust_module_named(file, module, &self.table).is_some_and(|files| {
                 files.iter().any(|path| self.passed_on.get(path.as_str()).is_some_and(|names| names.contains(name)))
             })
+    }
+}
+
+/// A file's uses of names written right after a type from outside the workspace, by name (see
+/// [`OutsideNames::uses_through_outside_types`]).
+pub(crate) struct UsesThroughOutsideTypes<'a>(HashMap<&'a str, u32>);
+
+impl UsesThroughOutsideTypes<'_> {
+    /// Of the file's `count` uses of `name`, those that are not written after a type from
+    /// outside: the uses that may reach the workspace's definitions of the name.
+    pub(crate) fn left_of(&self, name: &str, count: u32) -> u32 {
+        count - self.0.get(name).map_or(0, |typed| (*typed).min(count))
     }
 }
 
@@ -270,7 +287,7 @@ impl<'a> OutsideNames<'a> {
     /// The names the file writes right after a type from outside the workspace, each with how
     /// often (`Ready` of `Poll::Ready` beside `use std::task::Poll`, `SeqCst` of
     /// `Ordering::SeqCst`): those uses are that type's, not any namesake's of the workspace.
-    pub(crate) fn uses_through_outside_types(&self) -> HashMap<&'a str, u32> {
+    pub(crate) fn uses_through_outside_types(&self) -> UsesThroughOutsideTypes<'a> {
         let mut outside: HashMap<&str, bool> = HashMap::new();
         let mut uses: HashMap<&'a str, u32> = HashMap::new();
         for (name, owner, count) in &self.file.symbols.owned_uses {
@@ -278,7 +295,7 @@ impl<'a> OutsideNames<'a> {
                 *uses.entry(name).or_default() += count;
             }
         }
-        uses
+        UsesThroughOutsideTypes(uses)
     }
 
     /// Whether the file defines something named `name`.
@@ -293,17 +310,6 @@ impl<'a> OutsideNames<'a> {
 fn is_outside_root(first: &str, file: &IndexedFile, outside: &dyn Outside) -> bool {
     matches!(first, "std" | "core" | "alloc")
         || (outside.is_external_crate(first) && !file.symbols.module_declarations.iter().any(|m| m.name == first))
-}
-
-/// The name a `use` of one path without braces or a glob binds (`Arc` of `std::sync::Arc`,
-/// `Map` of `std::collections::HashMap as Map`), read without expanding it; none for others.
-fn simple_use_binding(import: &str) -> Option<&str> {
-    if import.contains(['{', '*']) {
-        return None;
-    }
-    let (path, alias) = import.split_once(" as ").map_or((import, None), |(path, alias)| (path, Some(alias.trim())));
-    let name = alias.unwrap_or_else(|| path.rsplit("::").next().unwrap_or_default().trim());
-    (!name.is_empty() && name != "self").then_some(name)
 }
 
 /// The first name of a Rust path (`std` of `std::io`, of `::std::io`).

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
+use super::modules::ModuleTable;
 use super::outside_names::{IndexOutside, OutsideNames};
 
 /// A name the shown code reaches more definitions of than this says too little of which one
@@ -64,7 +65,7 @@ impl ShownUses {
             // Not the uses written after a type from outside (`Poll::Ready`).
             let typed_outside = standard.uses_through_outside_types();
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
-                let count = count - typed_outside.get(name.as_str()).map_or(0, |typed| *typed.min(count));
+                let count = typed_outside.left_of(name, *count);
                 if count > 0 {
                     *used.entry(name).or_default() += count;
                 }
@@ -99,7 +100,7 @@ impl ShownUses {
         // Of those, the ones the shown code reaches: few enough to say which is meant. A file
         // is judged once, however many of the names it defines. A name common in the workspace
         // counts only where a path the shown code writes out leads (`entry::test(...)`).
-        let reach = Reach::of(index, &shown);
+        let reach = Reach::of(index, outside.table(), &shown);
         let mut reached: HashMap<&str, bool> = HashMap::new();
         let mut definitions = Vec::new();
         for (name, mut found) in defining {
@@ -207,16 +208,16 @@ struct Reach {
 }
 
 impl Reach {
-    fn of(index: &Index, shown: &[(&IndexedFile, Option<&str>)]) -> Self {
-        let table = index.module_table();
+    /// Where `shown` reaches, its imports resolved through the workspace's module `table`.
+    fn of(index: &Index, table: &ModuleTable, shown: &[(&IndexedFile, Option<&str>)]) -> Self {
         let mut imported = HashSet::new();
         let mut units = HashSet::new();
         let mut written: HashMap<String, HashSet<String>> = HashMap::new();
         for (file, _) in shown {
             for import in &file.symbols.imports {
-                imported.extend(index.resolve_import(file, import, &table));
+                imported.extend(index.resolve_import(file, import, table));
             }
-            for (path, leads_to) in index.resolve_written_paths(file, &table) {
+            for (path, leads_to) in index.resolve_written_paths(file, table) {
                 let name = path.rsplit("::").next().unwrap_or(path);
                 written.entry(name.to_owned()).or_default().extend(leads_to);
             }

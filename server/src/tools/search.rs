@@ -334,9 +334,10 @@ struct User<'a> {
     names: Vec<&'a str>,
     /// Whether its method calls (`value.name()`) of the names reach a definition.
     with_method_calls: bool,
-    /// The types from outside the workspace that it writes the names right after
-    /// (`Poll` of `Poll::Ready`): those uses are the types', not the workspace's.
-    outside_owners: Vec<&'a str>,
+    /// What the file takes from outside the workspace, when its uses are judged against the
+    /// workspace's definitions: a name written after a type from outside (`Poll::Ready`) is the
+    /// type's, in its count and in its lines.
+    outside: Option<OutsideNames<'a>>,
 }
 
 impl<'a> User<'a> {
@@ -353,28 +354,21 @@ impl<'a> User<'a> {
         workspace_traits: &HashSet<&str>,
         outside: &dyn Outside,
     ) -> Self {
-        let mut user = Self {
-            file,
-            count: 0,
-            names: Vec::new(),
-            with_method_calls: definitions.is_empty(),
-            outside_owners: Vec::new(),
-        };
+        let mut user =
+            Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty(), outside: None };
         // Most files use none of the names: their bindings are not worth reading.
         if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
             return user;
         }
         let outside = OutsideNames::of(file, outside);
+        let typed_outside = (!definitions.is_empty()).then(|| outside.uses_through_outside_types());
         for &name in names {
             let mut uses = file.symbols.uses_of(name);
             if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {
                 continue;
             }
-            if !definitions.is_empty() {
-                for (owner, count) in file.symbols.owners_of(name).filter(|(owner, _)| outside.means_outside(owner)) {
-                    uses = uses.saturating_sub(count);
-                    user.outside_owners.push(owner);
-                }
+            if let Some(typed_outside) = &typed_outside {
+                uses = typed_outside.left_of(name, uses);
             }
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {
@@ -394,6 +388,7 @@ impl<'a> User<'a> {
                 user.with_method_calls |= method_calls_reach;
             }
         }
+        user.outside = typed_outside.is_some().then_some(outside);
         user
     }
 }
@@ -407,7 +402,7 @@ fn write_use_lines(output: &mut String, overlay: &Overlay, user: &User<'_>, room
     let path = file.path.as_str();
     let Some(language) = Language::of_path(path) else { return 0 };
     let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
-    let outside_owner = |owner: &str| user.outside_owners.contains(&owner);
+    let outside_owner = |owner: &str| user.outside.as_ref().is_some_and(|outside| outside.means_outside(owner));
     let lines = use_lines(language, text.as_bytes(), &user.names, user.with_method_calls, &outside_owner);
     let code: Vec<&str> = text.lines().collect();
     let shown = lines.len().min(room).min(MAX_USE_LINES_PER_FILE);

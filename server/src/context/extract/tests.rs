@@ -3,6 +3,11 @@ use proptest::strategy::Strategy as _;
 use super::signatures::{MAX_SIGNATURE_CHARS, MAX_VALUE_CHARS, cut_to};
 use super::*;
 
+/// [`use_lines`] where no type is from outside the workspace.
+fn lines_using(language: Language, source: &[u8], names: &[&str], with_method_calls: bool) -> Vec<u32> {
+    use_lines(language, source, names, with_method_calls, &|_: &str| false)
+}
+
 fn symbols(language: Language, source: &str) -> FileSymbols {
     let tree = parse(language, source.as_bytes(), None).unwrap();
     extract(language, &tree, source.as_bytes())
@@ -751,14 +756,14 @@ proptest::proptest! {
         for (name, count) in &found.references {
             proptest::prop_assert!(*count > 0 && source.contains(name.as_str()), "{name}");
             // Where the uses are agrees with how many there are: a line may hold several.
-            let at = use_lines(language, source.as_bytes(), &[name.as_str()], true, &|_: &str| false);
+            let at = lines_using(language, source.as_bytes(), &[name.as_str()], true);
             proptest::prop_assert!(!at.is_empty() && at.len() <= *count as usize, "{name}: {at:?}, {count} uses");
             proptest::prop_assert!(at.windows(2).all(|pair| pair[0] < pair[1]), "{at:?}");
             proptest::prop_assert!(at.iter().all(|line| (1..=lines).contains(line)), "{at:?} in {lines} lines");
             // Method calls are some of the uses, and leaving them out leaves some of the lines.
             let methods = found.method_calls.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
             proptest::prop_assert!(methods <= *count, "{name}: {methods} method calls of {count} uses");
-            let without = use_lines(language, source.as_bytes(), &[name.as_str()], false, &|_: &str| false);
+            let without = lines_using(language, source.as_bytes(), &[name.as_str()], false);
             proptest::prop_assert!(without.iter().all(|line| at.contains(line)), "{without:?} not within {at:?}");
         }
         proptest::prop_assert!(found.method_calls.iter().all(|(name, _)| found.references.iter().any(|(n, _)| n == name)));
@@ -791,16 +796,15 @@ fn calls_written_in_a_macros_tokens_are_uses() {
     for no_call in ["a", "b", "generated", "s"] {
         assert_eq!(found.uses_of(no_call), 0, "{no_call}: {:?}", found.references);
     }
-    let lines = use_lines(Language::Rust, source.as_bytes(), &["compute"], true, &|_: &str| false);
+    let lines = lines_using(Language::Rust, source.as_bytes(), &["compute"], true);
     assert_eq!(lines, [2, 6]);
-    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["reading"], false, &|_: &str| false), Vec::<u32>::new());
-    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["reading"], true, &|_: &str| false), [3]);
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["reading"], false), Vec::<u32>::new());
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["reading"], true), [3]);
 }
 
 #[test]
 fn the_lines_that_use_a_name_are_its_calls_and_type_uses_not_its_definition() {
-    let lines =
-        |language, source: &str, names: &[&str]| use_lines(language, source.as_bytes(), names, true, &|_: &str| false);
+    let lines = |language, source: &str, names: &[&str]| lines_using(language, source.as_bytes(), names, true);
     let rust = "struct Pool;\nimpl Pool {\n    fn acquire(&self) {}\n}\n// acquire\nfn f(p: Pool) {\n    p.acquire(); p.acquire();\n    let _ = \"acquire\";\n}\n";
     assert_eq!(lines(Language::Rust, rust, &["acquire"]), [7], "one line for two calls; no comment or string");
     assert_eq!(lines(Language::Rust, rust, &["Pool"]), [2, 6], "the impl and the parameter, not the struct");
@@ -938,7 +942,7 @@ fn components_method_references_annotations_and_decorators_are_uses() {
     assert_eq!((found.uses_of("Icon"), found.uses_of("Close")), (1, 1));
     assert_eq!(found.uses_of("div"), 0, "an element of the page");
     assert_eq!(found.uses_of("Column"), 1);
-    assert_eq!(use_lines(Language::Tsx, tsx.as_bytes(), &["Button", "Column"], true, &|_: &str| false), [2, 5]);
+    assert_eq!(lines_using(Language::Tsx, tsx.as_bytes(), &["Button", "Column"], true), [2, 5]);
     let java = "class Reader {\n  @JsonCreator\n  @JsonProperty(\"name\")\n  Reader(String name) {}\n  \
                 List<String> all(List<Integer> ids) {\n    return ids.stream().map(String::valueOf).map(this::wrap)\
                 .map(Widget::new).toList();\n  }\n}\n";
@@ -946,7 +950,7 @@ fn components_method_references_annotations_and_decorators_are_uses() {
     assert_eq!((found.uses_of("JsonCreator"), found.uses_of("JsonProperty")), (1, 1), "{:?}", found.references);
     assert_eq!((found.uses_of("valueOf"), found.uses_of("wrap")), (1, 1));
     assert_eq!(found.uses_of("Widget"), 1, "`Widget::new` names its type once");
-    assert_eq!(use_lines(Language::Java, java.as_bytes(), &["wrap"], true, &|_: &str| false), [6]);
+    assert_eq!(lines_using(Language::Java, java.as_bytes(), &["wrap"], true), [6]);
 }
 
 #[test]
@@ -960,10 +964,7 @@ fn an_attribute_names_the_macros_it_applies_and_calls_nothing_else() {
     assert_eq!(found.uses_of("test"), 1, "`#[tokio::test]`, not the built-in `#[test]`");
     assert_eq!(found.uses_of("all"), 1, "the call in the body, not the `cfg`'s");
     assert_eq!(found.uses_of("not"), 0);
-    assert_eq!(
-        use_lines(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true, &|_: &str| false),
-        [1, 4, 7, 9]
-    );
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["all", "Parser", "test"], true), [1, 4, 7, 9]);
 }
 
 #[test]
@@ -978,7 +979,7 @@ fn a_paths_names_are_uses_wherever_it_stands_but_in_an_import() {
     assert_eq!(found.uses_of("Semaphore"), 1, "the type a call's path passes through, not the import");
     assert_eq!(found.uses_of("sync"), 0, "a module a path passes through");
     assert_eq!(found.uses_of("Mode"), 2, "the parameter's type and the pattern's, not the import");
-    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["Sync", "Semaphore"], true, &|_: &str| false), [4, 7]);
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["Sync", "Semaphore"], true), [4, 7]);
 }
 
 #[test]
@@ -993,10 +994,7 @@ fn functions_standing_as_values_beyond_calls_are_uses_unless_a_function_binds_th
     assert_eq!(passed, [2, 1, 2, 1, 1], "{:?}", found.references);
     let bound = ["fallback", "chosen", "config", "router", "pair"].map(|name| found.uses_of(name));
     assert_eq!(bound, [0; 5], "variables and parameters: {:?}", found.references);
-    assert_eq!(
-        use_lines(Language::Rust, source.as_bytes(), &["not_found", "silent", "fallback"], true, &|_: &str| false),
-        [3, 6, 8]
-    );
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["not_found", "silent", "fallback"], true), [3, 6, 8]);
 
     let ts = "import { onOpen, onClose } from './handlers';\nconst routes = [onOpen, onClose];\n\
               export default { install, routes };\nfunction pick(config: Config) {\n  const fallback = notFound;\n  \
@@ -1007,10 +1005,7 @@ fn functions_standing_as_values_beyond_calls_are_uses_unless_a_function_binds_th
     assert_eq!(passed, [1, 1, 1, 2, 1, 1], "not the imports: {:?}", found.references);
     let bound = ["fallback", "current", "config"].map(|name| found.uses_of(name));
     assert_eq!(bound, [0; 3], "variables and parameters: {:?}", found.references);
-    assert_eq!(
-        use_lines(Language::TypeScript, ts.as_bytes(), &["notFound", "silent", "current"], true, &|_: &str| false),
-        [5, 8, 10]
-    );
+    assert_eq!(lines_using(Language::TypeScript, ts.as_bytes(), &["notFound", "silent", "current"], true), [5, 8, 10]);
 }
 
 #[test]
@@ -1020,13 +1015,13 @@ fn a_closure_binds_its_parameters_only_inside_itself() {
     let found = symbols(Language::Rust, source);
     assert_eq!(found.uses_of("handler"), 1, "the function passed on line 3: {:?}", found.references);
     assert_eq!((found.uses_of("total"), found.uses_of("items")), (0, 0), "the function's variables, in a closure too");
-    assert_eq!(use_lines(Language::Rust, source.as_bytes(), &["handler"], true, &|_: &str| false), [3]);
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["handler"], true), [3]);
     let ts = "function wire(buttons: Button[]) {\n  buttons.forEach((save) => keep(save));\n  \
               bus.on(save);\n  const limit = 3;\n  buttons.map((b) => clamp(b, limit));\n}\n";
     let found = symbols(Language::TypeScript, ts);
     assert_eq!(found.uses_of("save"), 1, "the function passed on line 3: {:?}", found.references);
     assert_eq!(found.uses_of("limit"), 0, "the function's variable, in an arrow function too");
-    assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["save"], true, &|_: &str| false), [3]);
+    assert_eq!(lines_using(Language::TypeScript, ts.as_bytes(), &["save"], true), [3]);
 }
 
 #[test]
@@ -1047,13 +1042,7 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     let bound = ["config", "mode", "found", "n", "m"].map(|name| found.uses_of(name));
     assert_eq!(bound, [0; 5], "parameters and bindings are variables");
     assert_eq!(
-        use_lines(
-            Language::Rust,
-            source.as_bytes(),
-            &["MAX_PERMITS", "parse_line", "handler", "config"],
-            true,
-            &|_: &str| false
-        ),
+        lines_using(Language::Rust, source.as_bytes(), &["MAX_PERMITS", "parse_line", "handler", "config"], true),
         [2, 11, 13]
     );
 
@@ -1065,17 +1054,14 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     assert_eq!(passed, [1, 1, 1], "{:?}", found.references);
     let bound = ["items", "onDone", "open", "flag"].map(|name| found.uses_of(name));
     assert_eq!(bound, [0; 4], "destructured props, state and parameters are variables, read through or passed");
-    assert_eq!(
-        use_lines(Language::Tsx, tsx.as_bytes(), &["save", "onDone", "refresh"], true, &|_: &str| false),
-        [4, 5]
-    );
+    assert_eq!(lines_using(Language::Tsx, tsx.as_bytes(), &["save", "onDone", "refresh"], true), [4, 5]);
     let ts = "import { HttpError, MAX_SIZE } from './errors';\nexport { HttpError };\n\
               function check(err: unknown, size: number) {\n  const Fallback = pick();\n  \
               if (err instanceof HttpError && size > MAX_SIZE) { return Fallback; }\n  return null;\n}\n";
     let found = symbols(Language::TypeScript, ts);
     let values = ["HttpError", "MAX_SIZE", "Fallback"].map(|name| found.uses_of(name));
     assert_eq!(values, [1, 1, 0], "not in the import nor the export; `Fallback` is a variable: {:?}", found.references);
-    assert_eq!(use_lines(Language::TypeScript, ts.as_bytes(), &["HttpError", "Fallback"], true, &|_: &str| false), [5]);
+    assert_eq!(lines_using(Language::TypeScript, ts.as_bytes(), &["HttpError", "Fallback"], true), [5]);
 
     let java = "import com.acme.Limits;\nimport static com.acme.Limits.MAX_SIZE;\nclass Reader {\n  \
                 static final int LIMIT = 8;\n  Registry registry;\n  boolean ok(int size, Feature f, Parser parser) {\n    \
@@ -1089,13 +1075,7 @@ fn names_that_stand_as_values_are_uses_unless_a_function_around_them_binds_them(
     let read_through = ["registry", "list", "parser", "item"].map(|name| found.uses_of(name));
     assert_eq!(read_through, [1, 1, 0, 0], "a field and an outer name, not a parameter nor a lambda's");
     assert_eq!(
-        use_lines(
-            Language::Java,
-            java.as_bytes(),
-            &["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS", "parser"],
-            true,
-            &|_: &str| false
-        ),
+        lines_using(Language::Java, java.as_bytes(), &["MAX_SIZE", "LIMIT", "ALLOW_COMMENTS", "parser"], true),
         [7, 9]
     );
 }

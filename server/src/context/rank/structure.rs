@@ -99,7 +99,7 @@ pub(super) fn reference_graph(
         // Uses written after a type from outside (`Poll::Ready`) are that type's.
         let typed_outside = outside.uses_through_outside_types();
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
-            let count = count - typed_outside.get(name.as_str()).map_or(0, |typed| *typed.min(count));
+            let count = typed_outside.left_of(name, *count);
             (count > 0)
                 .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
         });
