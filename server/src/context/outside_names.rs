@@ -4,7 +4,9 @@
 //! uses of whatever the workspace defines under the same names (a crate's own
 //! `type Result<T>`, tokio's `mod io`). A path through a module of the workspace that takes
 //! the item from outside (`io::Result` after `use crate::io`, where `tokio::io` holds
-//! `pub use std::io::Result`) means the item from outside too.
+//! `pub use std::io::Result`) means the item from outside too, and so does a name written
+//! right after a path that leads outside (`Error` of `io::Error::new` beside `use std::io`, of
+//! `std::io::Error`, `Ready` of `Poll::Ready`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,10 +62,15 @@ pub(crate) trait Outside {
     /// Whether `name` is a crate outside the workspace that it depends on (`anyhow`).
     fn is_external_crate(&self, name: &str) -> bool;
 
-    /// Whether the item `path` names, as `file` writes it through a module of the workspace
-    /// (`crate::io::Result`, `tokio::io::Result`), is one that module takes from outside with a
-    /// `use` and does not define (`pub use std::io::{Error, Result};` in `tokio::io`).
-    fn passes_on_from_outside(&self, file: &IndexedFile, path: &str) -> bool;
+    /// Whether the item `name` of `module`, as `file` writes the module's path (`crate::io`,
+    /// `tokio::io`), is one that module of the workspace takes from outside with a `use` and
+    /// does not define (`Result` of `pub use std::io::{Error, Result};` in `tokio::io`).
+    fn passes_on_from_outside(&self, file: &IndexedFile, module: &str, name: &str) -> bool;
+
+    /// [`Outside::passes_on_from_outside`] for the item a whole path names (`crate::io::Result`).
+    fn passes_on_item_from_outside(&self, file: &IndexedFile, path: &str) -> bool {
+        path.rsplit_once("::").is_some_and(|(module, name)| self.passes_on_from_outside(file, module, name))
+    }
 }
 
 /// Only the crates `self` names lie outside; no module of the workspace is known to take
@@ -73,7 +80,7 @@ impl<F: Fn(&str) -> bool> Outside for F {
         self(name)
     }
 
-    fn passes_on_from_outside(&self, _: &IndexedFile, _: &str) -> bool {
+    fn passes_on_from_outside(&self, _: &IndexedFile, _: &str, _: &str) -> bool {
         false
     }
 }
@@ -91,6 +98,8 @@ pub(crate) struct IndexOutside<'i> {
     /// `tokio::io`, under `crate` too for a crate's root), to pass over the paths that end in
     /// none of them without resolving them.
     reachable: HashMap<String, HashSet<String>>,
+    /// All those names, to pass over the paths through `self` and `super` that end in none.
+    reachable_anywhere: HashSet<String>,
 }
 
 impl<'i> IndexOutside<'i> {
@@ -128,7 +137,8 @@ impl<'i> IndexOutside<'i> {
             }
             passed_on.insert(file.path.as_str(), taken);
         }
-        Self { index, table: index.module_table(), passed_on, reachable }
+        let reachable_anywhere = reachable.values().flatten().cloned().collect();
+        Self { index, table: index.module_table(), passed_on, reachable, reachable_anywhere }
     }
 }
 
@@ -145,24 +155,27 @@ impl Outside for IndexOutside<'_> {
         self.index.is_external_crate(name)
     }
 
-    fn passes_on_from_outside(&self, file: &IndexedFile, path: &str) -> bool {
-        let Some((module, name)) = path.rsplit_once("::") else { return false };
+    fn passes_on_from_outside(&self, file: &IndexedFile, module: &str, name: &str) -> bool {
         let name = name.trim();
         let last = module.rsplit("::").next().unwrap_or_default().trim();
-        (matches!(last, "self" | "super") || self.reachable.get(last).is_some_and(|names| names.contains(name)))
+        let reachable = match last {
+            "self" | "super" => self.reachable_anywhere.contains(name),
+            _ => self.reachable.get(last).is_some_and(|names| names.contains(name)),
+        };
+        reachable
             && self.index.rust_module_named(file, module, &self.table).is_some_and(|files| {
                 files.iter().any(|path| self.passed_on.get(path.as_str()).is_some_and(|names| names.contains(name)))
             })
     }
 }
 
-/// A file's uses of names written right after a type from outside the workspace, by name (see
-/// [`OutsideNames::uses_through_outside_types`]).
-pub(crate) struct UsesThroughOutsideTypes<'a>(HashMap<&'a str, u32>);
+/// A file's uses of names written right after a path that leads outside the workspace, by
+/// name (see [`OutsideNames::uses_through_outside_paths`]).
+pub(crate) struct UsesThroughOutsidePaths<'a>(HashMap<&'a str, u32>);
 
-impl UsesThroughOutsideTypes<'_> {
-    /// Of the file's `count` uses of `name`, those that are not written after a type from
-    /// outside: the uses that may reach the workspace's definitions of the name.
+impl UsesThroughOutsidePaths<'_> {
+    /// Of the file's `count` uses of `name`, those that are not written after a path that
+    /// leads outside: the uses that may reach the workspace's definitions of the name.
     pub(crate) fn left_of(&self, name: &str, count: u32) -> u32 {
         count - self.0.get(name).map_or(0, |typed| (*typed).min(count))
     }
@@ -182,6 +195,9 @@ pub(crate) struct OutsideNames<'a> {
     bound_outside: HashSet<String>,
     /// Names a `use` binds, or a written path takes, from anywhere else.
     from_elsewhere: HashSet<String>,
+    /// The paths of the workspace that the names a `use` binds from elsewhere stand for
+    /// (`crate::io` for `io` of `use crate::io`).
+    bound_elsewhere: HashMap<String, String>,
     /// Whether a glob `use` of the workspace's may bring any name in.
     glob_elsewhere: bool,
     /// Whether a glob `use` from outside may bring names in (`use std::io::prelude::*`).
@@ -198,6 +214,7 @@ impl<'a> OutsideNames<'a> {
             from_outside: HashSet::new(),
             bound_outside: HashSet::new(),
             from_elsewhere: HashSet::new(),
+            bound_elsewhere: HashMap::new(),
             glob_elsewhere: false,
             glob_outside: false,
         };
@@ -206,8 +223,6 @@ impl<'a> OutsideNames<'a> {
         }
         let outside_root = |first: &str| is_outside_root(first, file, outside);
         let is_outside_path = |path: &str| outside_root(first_segment(path));
-        // The paths the file's names from elsewhere stand for (`crate::io` for `io`).
-        let mut elsewhere: HashMap<String, String> = HashMap::new();
         for import in &file.symbols.imports {
             // A glob of the file's own module (`use super::*;` in its test module) brings in
             // only what the file already has.
@@ -223,28 +238,28 @@ impl<'a> OutsideNames<'a> {
                     "_" => path.rsplit("::").next().unwrap_or_default().to_owned(),
                     _ => name,
                 };
-                if is_outside_path(&path) || outside.passes_on_from_outside(file, &path) {
+                if is_outside_path(&path) || outside.passes_on_item_from_outside(file, &path) {
                     names.bound_outside.insert(name.clone());
                     names.from_outside.insert(name);
                 } else {
                     names.from_elsewhere.insert(name.clone());
-                    elsewhere.insert(name, path);
+                    names.bound_elsewhere.insert(name, path);
                 }
             }
         }
         for path in &file.symbols.written_paths {
             let (first, last) = (first_segment(path), path.rsplit("::").next().unwrap_or_default());
-            let outside = match elsewhere.get(first) {
+            let outside = match names.bound_elsewhere.get(first) {
                 // `io::Result` after `use crate::io`, when `crate::io` takes `Result` from outside.
                 Some(bound) => {
                     let rest = path.trim().trim_start_matches("::").split_once("::").map_or("", |(_, rest)| rest);
-                    outside.passes_on_from_outside(file, &format!("{bound}::{rest}"))
+                    outside.passes_on_item_from_outside(file, &format!("{bound}::{rest}"))
                 }
                 None if names.from_elsewhere.contains(first) => false,
                 None => {
                     names.from_outside.contains(first)
                         || outside_root(first)
-                        || outside.passes_on_from_outside(file, path)
+                        || outside.passes_on_item_from_outside(file, path)
                 }
             };
             match outside {
@@ -284,18 +299,76 @@ impl<'a> OutsideNames<'a> {
                     && !self.defines(name)))
     }
 
-    /// The names the file writes right after a type from outside the workspace, each with how
-    /// often (`Ready` of `Poll::Ready` beside `use std::task::Poll`, `SeqCst` of
-    /// `Ordering::SeqCst`): those uses are that type's, not any namesake's of the workspace.
-    pub(crate) fn uses_through_outside_types(&self) -> UsesThroughOutsideTypes<'a> {
-        let mut outside: HashMap<&str, bool> = HashMap::new();
+    /// The names the file writes right after a path that leads outside the workspace, each with
+    /// how often (`Ready` of `Poll::Ready` beside `use std::task::Poll`, `Error` of
+    /// `io::Error::new` beside `use std::io`, of `std::io::Error`): those uses are items from
+    /// outside, not any namesake's of the workspace. `outside` says what lies outside.
+    pub(crate) fn uses_through_outside_paths(&self, outside: &dyn Outside) -> UsesThroughOutsidePaths<'a> {
+        let mut leading: HashMap<&str, Option<bool>> = HashMap::new();
         let mut uses: HashMap<&'a str, u32> = HashMap::new();
         for (name, owner, count) in &self.file.symbols.owned_uses {
-            if *outside.entry(owner).or_insert_with(|| self.means_outside(owner)) {
+            let by_owner = *leading.entry(owner).or_insert_with(|| self.path_leads_outside(owner));
+            if by_owner.unwrap_or_else(|| self.passes_on_from_outside(owner, name, outside)) {
                 *uses.entry(name).or_default() += count;
             }
         }
-        UsesThroughOutsideTypes(uses)
+        UsesThroughOutsidePaths(uses)
+    }
+
+    /// Whether a use of `name` written right after the path `owner` (`Poll` of `Poll::Ready`,
+    /// `std::io` of `std::io::Error`, `io` of `io::Error`) is an item from outside the
+    /// workspace: one of a path that starts at the standard crates, at a crate the workspace
+    /// depends on, at a name the file binds or writes a path to from outside, or at a prelude
+    /// type it does not define (`Option::Some`); or one that a module of the workspace takes
+    /// from outside (`io::Error` beside `use crate::io`, where `crate::io` holds
+    /// `pub use std::io::Error`). `outside` says what lies outside.
+    pub(crate) fn leads_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
+        self.path_leads_outside(owner).unwrap_or_else(|| self.passes_on_from_outside(owner, name, outside))
+    }
+
+    /// Whether the path `owner` leads outside the workspace, as far as its first name tells;
+    /// `None` where that depends on the name after it: a path through a module of the
+    /// workspace, which may take the name from outside, or through a crate's name.
+    fn path_leads_outside(&self, owner: &str) -> Option<bool> {
+        if self.file.language != Language::Rust {
+            return Some(false);
+        }
+        let first = first_segment(owner);
+        if self.bound_elsewhere.contains_key(first) {
+            return None;
+        }
+        if self.from_elsewhere.contains(first) {
+            return Some(false);
+        }
+        if self.bound_outside.contains(first) {
+            return Some(true);
+        }
+        if self.defines(first) {
+            return Some(false);
+        }
+        let prelude = RUST_PRELUDE.binary_search(&first).is_ok() && !self.glob_elsewhere;
+        if self.from_outside.contains(first) || matches!(first, "std" | "core" | "alloc") || prelude {
+            return Some(true);
+        }
+        // A type of the workspace's, or a generic parameter (`Self::new`, `T::Output`): no
+        // module or crate is named like one.
+        first.starts_with(|c: char| c.is_ascii_uppercase()).then_some(false)
+    }
+
+    /// Whether the item `name` after the path `owner`, which leads into the workspace or to a
+    /// crate, comes from outside: `owner` starts at a crate the workspace depends on, or a
+    /// module of the workspace takes the item from outside.
+    fn passes_on_from_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
+        let first = first_segment(owner);
+        match self.bound_elsewhere.get(first) {
+            Some(bound) => match owner.trim().trim_start_matches("::").split_once("::") {
+                Some((_, rest)) => outside.passes_on_from_outside(self.file, &format!("{bound}::{rest}"), name),
+                None => outside.passes_on_from_outside(self.file, bound, name),
+            },
+            None => {
+                is_outside_root(first, self.file, outside) || outside.passes_on_from_outside(self.file, owner, name)
+            }
+        }
     }
 
     /// Whether the file defines something named `name`.
@@ -407,8 +480,8 @@ mod tests {
             false
         }
 
-        fn passes_on_from_outside(&self, _: &IndexedFile, path: &str) -> bool {
-            matches!(path, "crate::io::Result" | "super::io::Result" | "io::Result")
+        fn passes_on_from_outside(&self, _: &IndexedFile, module: &str, name: &str) -> bool {
+            matches!((module, name), ("crate::io" | "super::io" | "io", "Result") | ("crate::io", "Error"))
         }
     }
 
@@ -432,6 +505,45 @@ mod tests {
             "use crate::{io, task};\nfn f() -> io::Result<()> { todo!() }\nfn g() -> task::Result<()> { todo!() }\n",
         );
         assert!(!OutsideNames::of(&both, &PassedOn).means_outside("Result"), "`task::Result` is the workspace's");
+    }
+
+    #[test]
+    fn a_name_written_after_a_path_that_leads_outside_is_an_item_from_there() {
+        let file = |source: &str| IndexedFile::from_source("src/a.rs", Language::Rust, source.as_bytes());
+        let external = |name: &str| name == "syn";
+        // Each file writes `Error` twice after a path; how many of the two may be the workspace's.
+        for (source, left) in [
+            ("use std::io;\nfn f() { io::Error::new(); io::Error::other(); }\n", 0),
+            ("mod imp {\n    use std::{io, mem};\n    fn f() { io::Error::new(); io::Error::other(); }\n}\n", 0),
+            ("fn f() { std::io::Error::new(); ::core::fmt::Error::default(); }\n", 0),
+            ("fn f() { syn::Error::new(); syn::Error::other(); }\n", 0),
+            ("use crate::io;\nfn f() { io::Error::new(); crate::io::Error::new(); }\n", 0),
+            // The workspace's own: a module that takes nothing from outside, the file's own type.
+            ("use crate::task;\nfn f() { task::Error::new(); task::Error::other(); }\n", 2),
+            ("fn f() { error::Error::new(); self::Error::new(); }\n", 2),
+            ("mod io {}\nfn f() { io::Error::new(); io::Error::other(); }\n", 2),
+            ("use std::io;\npub struct Error;\nfn f() { Error::new(); io::Error::new(); }\n", 1),
+        ] {
+            let found = file(source);
+            let count = found.symbols.uses_of("Error");
+            assert_eq!(count, 2, "{source}");
+            let names = OutsideNames::of(&found, &PassedOnOrExternal(&external));
+            let through = names.uses_through_outside_paths(&PassedOnOrExternal(&external));
+            assert_eq!(through.left_of("Error", count), left, "{source}");
+        }
+    }
+
+    /// [`PassedOn`], with the crates `0` names outside.
+    struct PassedOnOrExternal<'f>(&'f dyn Fn(&str) -> bool);
+
+    impl Outside for PassedOnOrExternal<'_> {
+        fn is_external_crate(&self, name: &str) -> bool {
+            (self.0)(name)
+        }
+
+        fn passes_on_from_outside(&self, file: &IndexedFile, module: &str, name: &str) -> bool {
+            PassedOn.passes_on_from_outside(file, module, name)
+        }
     }
 
     #[test]

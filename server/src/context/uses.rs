@@ -62,8 +62,8 @@ impl ShownUses {
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
             let shown =
                 |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_outside(word);
-            // Not the uses written after a type from outside (`Poll::Ready`).
-            let typed_outside = standard.uses_through_outside_types();
+            // Not the uses written after a path that leads outside (`Poll::Ready`, `io::Error`).
+            let typed_outside = standard.uses_through_outside_paths(&outside);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
                 let count = typed_outside.left_of(name, *count);
                 if count > 0 {

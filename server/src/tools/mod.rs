@@ -1042,6 +1042,29 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_names_written_after_a_path_from_outside() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n\n[dependencies]\nsyn = \"2\"\n"),
+            ("src/lib.rs", "pub mod error;\nmod pipe;\nmod derive;\nmod own;\n"),
+            ("src/error.rs", "pub struct Error;\nimpl Error {\n    pub fn new() -> Self { Error }\n}\n"),
+            (
+                "src/pipe.rs",
+                "use std::io::{self, Read};\nfn open() -> io::Result<()> {\n    \
+                 Err(io::Error::new(io::ErrorKind::Other, \"not a pipe\"))\n}\n\
+                 fn close() -> std::io::Error {\n    std::io::Error::last_os_error()\n}\n",
+            ),
+            ("src/derive.rs", "fn fail() -> syn::Error {\n    syn::Error::new_spanned(1, \"no\")\n}\n"),
+            ("src/own.rs", "use crate::error;\nfn make() -> error::Error {\n    error::Error::new()\n}\n"),
+        ];
+        let result = find_symbol_in(&files, "Error");
+        assert!(
+            result.contains("src/own.rs (2 uses)\n      2: fn make() -> error::Error {  [in `make`]\n      3: error::Error::new()  [in `make`]\n"),
+            "a path through the workspace's own module is its use:\n{result}"
+        );
+        assert!(!result.contains("src/pipe.rs") && !result.contains("src/derive.rs"), "{result}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

@@ -314,7 +314,7 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             let (path, count) = (&user.file.path, user.count);
             let _ = writeln!(output, "{path} ({count} use{})", if count == 1 { "" } else { "s" });
             if lines_left > 0 {
-                lines_left -= write_use_lines(&mut output, overlay, user, lines_left);
+                lines_left -= write_use_lines(&mut output, overlay, user, &outside, lines_left);
             }
         }
         if users.len() > MAX_SYMBOL_RESULTS {
@@ -360,11 +360,11 @@ impl<'a> User<'a> {
         if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
             return user;
         }
-        let outside = OutsideNames::of(file, outside);
-        let typed_outside = (!definitions.is_empty()).then(|| outside.uses_through_outside_types());
+        let names_outside = OutsideNames::of(file, outside);
+        let typed_outside = (!definitions.is_empty()).then(|| names_outside.uses_through_outside_paths(outside));
         for &name in names {
             let mut uses = file.symbols.uses_of(name);
-            if uses == 0 || (!definitions.is_empty() && outside.means_outside(name)) {
+            if uses == 0 || (!definitions.is_empty() && names_outside.means_outside(name)) {
                 continue;
             }
             if let Some(typed_outside) = &typed_outside {
@@ -376,7 +376,7 @@ impl<'a> User<'a> {
                         && definition.callable_as_method()
                         && defining
                             .scoping_trait(definition)
-                            .is_none_or(|name| outside.has_in_scope(name, workspace_traits.contains(name)))
+                            .is_none_or(|name| names_outside.has_in_scope(name, workspace_traits.contains(name)))
                 });
             let count = match method_calls_reach {
                 true => uses,
@@ -388,7 +388,7 @@ impl<'a> User<'a> {
                 user.with_method_calls |= method_calls_reach;
             }
         }
-        user.outside = typed_outside.is_some().then_some(outside);
+        user.outside = typed_outside.is_some().then_some(names_outside);
         user
     }
 }
@@ -397,13 +397,20 @@ impl<'a> User<'a> {
 /// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. Method calls
 /// count only where the user's do, and a name written after a type from outside does not. A
 /// file that cannot be read now, or no longer uses the names, adds nothing.
-fn write_use_lines(output: &mut String, overlay: &Overlay, user: &User<'_>, room: usize) -> usize {
+fn write_use_lines(
+    output: &mut String,
+    overlay: &Overlay,
+    user: &User<'_>,
+    outside: &dyn Outside,
+    room: usize,
+) -> usize {
     let file = user.file;
     let path = file.path.as_str();
     let Some(language) = Language::of_path(path) else { return 0 };
     let Some(text) = WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path)) else { return 0 };
-    let outside_owner = |owner: &str| user.outside.as_ref().is_some_and(|outside| outside.means_outside(owner));
-    let lines = use_lines(language, text.as_bytes(), &user.names, user.with_method_calls, &outside_owner);
+    let leads_outside =
+        |owner: &str, name: &str| user.outside.as_ref().is_some_and(|names| names.leads_outside(owner, name, outside));
+    let lines = use_lines(language, text.as_bytes(), &user.names, user.with_method_calls, &leads_outside);
     let code: Vec<&str> = text.lines().collect();
     let shown = lines.len().min(room).min(MAX_USE_LINES_PER_FILE);
     for &line in &lines[..shown] {

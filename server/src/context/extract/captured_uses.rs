@@ -72,7 +72,7 @@ pub(super) struct PlacedUse<'s> {
     pub called: Option<&'s str>,
     /// A name standing as a value, which is no use where a function around it binds the name.
     pub bindable: bool,
-    /// The type whose name is written right before it (`Poll` of `Poll::Ready`).
+    /// The path written right before it (`Poll` of `Poll::Ready`, `io` of `io::Error`).
     pub owner: Option<&'s str>,
 }
 
@@ -87,7 +87,7 @@ impl<'s> PlacedUse<'s> {
             method: false,
             called: None,
             bindable,
-            owner: type_before(node, source),
+            owner: path_before(node, source),
         }
     }
 
@@ -101,15 +101,23 @@ impl<'s> PlacedUse<'s> {
     }
 }
 
-/// The type whose name is written right before `name` in a Rust path (`Poll` of `Poll::Ready`,
-/// `Ordering` of `atomic::Ordering::SeqCst`, `Self` of `Self::new`): a capitalised name and
-/// `::`, read from the source's bytes. None after a module, a generic argument
-/// (`Vec::<u8>::new`) or nothing.
-pub(super) fn type_before<'s>(name: Node<'_>, source: &'s [u8]) -> Option<&'s str> {
-    let before = source.get(..name.start_byte())?.trim_ascii_end().strip_suffix(b"::")?.trim_ascii_end();
-    let start = before.iter().rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(0, |at| at + 1);
-    let owner = &before[start..];
-    owner.first().is_some_and(u8::is_ascii_uppercase).then(|| std::str::from_utf8(owner).ok()).flatten()
+/// The path written right before `name` and `::` in a Rust path, as the source has it: `Poll`
+/// of `Poll::Ready`, `std::io` of `std::io::Error`, `io::Error` of `io::Error::new`, `Self` of
+/// `Self::new`. Read from the source's bytes, so it serves a macro's tokens too. None after a
+/// generic argument (`Vec::<u8>::new`, `<T as Trait>::Output`) or nothing.
+pub(super) fn path_before<'s>(name: Node<'_>, source: &'s [u8]) -> Option<&'s str> {
+    let is_name_byte = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$';
+    let (mut start, mut end) = (name.start_byte(), None);
+    while let Some(before) = source.get(..start).map(<[u8]>::trim_ascii_end).and_then(|b| b.strip_suffix(b"::")) {
+        let before = before.trim_ascii_end();
+        let segment = before.iter().rposition(|c| !is_name_byte(c)).map_or(0, |at| at + 1);
+        if segment == before.len() {
+            break;
+        }
+        end.get_or_insert(before.len());
+        start = segment;
+    }
+    std::str::from_utf8(source.get(start..end?)?).ok()
 }
 
 #[cfg(test)]

@@ -204,11 +204,11 @@ pub struct FileSymbols {
     /// type's and the function's names, with their counts, sorted: the type says which of many
     /// namesakes is meant. (A Java constructor is named after its class already.)
     pub typed_calls: Vec<(String, String, u32)>,
-    /// Uses of a name written right after a type's name and `::` (`Poll::Ready`,
-    /// `Ordering::SeqCst`, `Semaphore::new`; a Java method reference, `String::valueOf`), as the
-    /// name's and the type's names with their counts, sorted: where a Rust file's type comes
-    /// from outside the workspace (`std::task::Poll`), so does the name, whatever the workspace
-    /// defines under it.
+    /// Uses of a name written right after a path and `::` (`Poll::Ready`, `io::Error`,
+    /// `std::io::Error`, `Semaphore::new`; a Java method reference, `String::valueOf`), as the
+    /// name and the path as written, with their counts, sorted: where a Rust file's path leads
+    /// outside the workspace (`std::task::Poll`, `std::io`), so does the name, whatever the
+    /// workspace defines under it.
     pub owned_uses: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
@@ -234,7 +234,7 @@ impl FileSymbols {
         count_of(&self.references, name)
     }
 
-    /// The types the file writes `name` right after, each with how often (see
+    /// The paths the file writes `name` right after, each with how often (see
     /// [`FileSymbols::owned_uses`]).
     pub fn owners_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = (&'s str, u32)> + 's {
         let start = self.owned_uses.partition_point(|(used, ..)| used.as_str() < name);

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
-use super::captured_uses::{CapturedUse, PlacedUse, captured_use, type_before};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use, path_before};
 use super::containers::{container_of, definition_name, implemented_trait, is_member};
 use super::declarations::{
     at_file_level, may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name,
@@ -169,7 +169,7 @@ pub(super) fn read_stretches(
                 match captured {
                     CapturedUse::Direct { method } => {
                         let owner =
-                            (!method && language == Language::Rust).then(|| type_before(node, source)).flatten();
+                            (!method && language == Language::Rust).then(|| path_before(node, source)).flatten();
                         uses.push((node.id(), text(node, source), method, owner));
                     }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),

@@ -5,7 +5,7 @@ use super::*;
 
 /// [`use_lines`] where no type is from outside the workspace.
 fn lines_using(language: Language, source: &[u8], names: &[&str], with_method_calls: bool) -> Vec<u32> {
-    use_lines(language, source, names, with_method_calls, &|_: &str| false)
+    use_lines(language, source, names, with_method_calls, &|_: &str, _: &str| false)
 }
 
 fn symbols(language: Language, source: &str) -> FileSymbols {
@@ -1100,22 +1100,26 @@ fn rust_paths_inside_inline_modules_are_read_from_the_files_own_module() {
 }
 
 #[test]
-fn rust_uses_written_after_a_type_keep_the_types_name() {
+fn rust_uses_written_after_a_path_keep_the_path() {
     let found = symbols(
         Language::Rust,
         "use std::task::Poll;\nfn f(x: Poll<u8>) -> Poll<u8> {\n    match x {\n        Poll::Ready(v) => Poll::Ready(v),\n        \
          Poll::Pending => Poll :: Pending,\n    }\n}\nfn g() {\n    Self::new();\n    Vec::<u8>::new();\n    \
-         module::call();\n    assert_eq!(h(), Poll::Ready(1));\n}\n",
+         module::call();\n    assert_eq!(h(), Poll::Ready(1));\n    let e = ::std::io::Error::last_os_error();\n    \
+         <T as Trait>::make();\n}\n",
     );
     assert_eq!(
         found.owned_uses,
         [
+            ("Error".to_owned(), "std::io".to_owned(), 1),
             ("Pending".to_owned(), "Poll".to_owned(), 2),
             ("Ready".to_owned(), "Poll".to_owned(), 3),
+            ("call".to_owned(), "module".to_owned(), 1),
+            ("last_os_error".to_owned(), "std::io::Error".to_owned(), 1),
             ("new".to_owned(), "Self".to_owned(), 1),
         ],
-        "not after a generic argument or a module"
+        "not after a generic argument"
     );
     assert_eq!(found.owners_of("Ready").collect::<Vec<_>>(), [("Poll", 3)]);
-    assert_eq!(found.owners_of("call").count(), 0);
+    assert_eq!(found.owners_of("make").count(), 0);
 }

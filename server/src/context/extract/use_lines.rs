@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
-use super::captured_uses::{CapturedUse, PlacedUse, captured_use, type_before};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use, path_before};
 use super::macros::{self, MacroBody};
 use super::token_calls::TokenMatch;
 use super::values::Bindings;
@@ -15,20 +15,21 @@ use super::{DefinitionKind, Language, parse, text};
 /// items inside a macro's braces (`cfg_rt! { .. }`) are read as items. For showing where a name
 /// is used; the index keeps only how often. Method calls (`value.name()`) count only
 /// `with_method_calls`: they reach no free function of the name. Nor does a name written right
-/// after a type `outside_owner` says is from outside the workspace (`Poll` of `Poll::Ready`).
+/// after a path that `leads_outside` says makes it an item from outside the workspace (`Poll`
+/// of `Poll::Ready`, `io` of `io::Error`), asked with the path and the name.
 pub fn use_lines(
     language: Language,
     source: &[u8],
     names: &[&str],
     with_method_calls: bool,
-    outside_owner: &dyn Fn(&str) -> bool,
+    leads_outside: &dyn Fn(&str, &str) -> bool,
 ) -> Vec<u32> {
     let Some(tree) = parse(language, source, None) else { return Vec::new() };
     let mut lines = Vec::new();
     // Each tree with how deep in macro bodies it lies, as `read_macro_bodies` reads them.
     let mut trees = vec![(tree, 0)];
     while let Some((tree, depth)) = trees.pop() {
-        let wanted = Wanted { names, with_method_calls, outside_owner };
+        let wanted = Wanted { names, with_method_calls, leads_outside };
         for body in use_lines_of_tree(language, &tree, source, &wanted, &mut lines) {
             if depth < macros::MAX_MACRO_DEPTH
                 && let Some(inner) = body.parse(language, source)
@@ -46,7 +47,7 @@ pub fn use_lines(
 struct Wanted<'w> {
     names: &'w [&'w str],
     with_method_calls: bool,
-    outside_owner: &'w dyn Fn(&str) -> bool,
+    leads_outside: &'w dyn Fn(&str, &str) -> bool,
 }
 
 impl Wanted<'_> {
@@ -54,7 +55,7 @@ impl Wanted<'_> {
     fn wants(&self, name: &str, method: bool, owner: Option<&str>) -> bool {
         (self.with_method_calls || !method)
             && self.names.contains(&name)
-            && !owner.is_some_and(|owner| !method && (self.outside_owner)(owner))
+            && !owner.is_some_and(|owner| !method && (self.leads_outside)(owner, name))
     }
 }
 
@@ -94,7 +95,7 @@ fn use_lines_of_tree(
             if let Some(captured) = captured_use(language, capture_name, node, source) {
                 let name = text(node, source);
                 match captured {
-                    CapturedUse::Direct { method } if wanted.wants(name, method, type_before(node, source)) => {
+                    CapturedUse::Direct { method } if wanted.wants(name, method, path_before(node, source)) => {
                         uses.push((node.id(), node.start_position().row as u32 + 1));
                     }
                     CapturedUse::Placed { bindable } if wanted.names.contains(&name) => {

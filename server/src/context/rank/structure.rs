@@ -95,9 +95,10 @@ pub(super) fn reference_graph(
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
-        let outside = OutsideNames::of(file, outside);
-        // Uses written after a type from outside (`Poll::Ready`) are that type's.
-        let typed_outside = outside.uses_through_outside_types();
+        let names = OutsideNames::of(file, outside);
+        // Uses written after a path that leads outside (`Poll::Ready`, `io::Error`) are items
+        // from outside.
+        let typed_outside = names.uses_through_outside_paths(outside);
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = typed_outside.left_of(name, *count);
             (count > 0)
@@ -108,7 +109,7 @@ pub(super) fn reference_graph(
         for (name, weight, method_only) in used.chain(extended) {
             // `Result` without a `use` of the crate's own is the standard library's, and
             // `Result` of `use anyhow::Result` anyhow's.
-            if outside.means_outside(name) {
+            if names.means_outside(name) {
                 continue;
             }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
@@ -123,7 +124,7 @@ pub(super) fn reference_graph(
             let Some(link) = link else { continue };
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
             let (distinct, definitions) =
-                link.targets(method_only, |name, declared| outside.has_in_scope(name, declared));
+                link.targets(method_only, |name, declared| names.has_in_scope(name, declared));
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -339,6 +339,20 @@ fn a_name_written_after_a_type_from_outside_uses_nothing_the_workspace_defines_a
 }
 
 #[test]
+fn a_name_written_after_a_path_from_outside_uses_nothing_the_workspace_defines_alike() {
+    let (_dir, index) = index(&[
+        ("Cargo.toml", "[package]\nname = \"app\"\n"),
+        ("src/lib.rs", "pub mod failure;\nmod a;\nmod b;\nmod solo;\n"),
+        ("src/failure.rs", "pub struct Failure(pub u8);\nimpl Failure {\n    pub fn new() -> Self { Failure(0) }\n}\n"),
+        ("src/a.rs", "use std::fmt;\nfn a() -> fmt::Failure { fmt::Failure::new() }\n"),
+        ("src/b.rs", "fn b() -> std::io::Failure { std::io::Failure::last() }\n"),
+        ("src/solo/mod.rs", "pub fn alone() {}\n"),
+    ]);
+    let ranked = rank(&index, "Crash in `alone`");
+    assert_eq!(reasons_of(&ranked, "src/failure.rs"), ["nothing in the issue points here"], "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),
