@@ -2,11 +2,13 @@
 //! stack-trace frames, and the words that describe the problem.
 //!
 //! The title is parted from the body and the template's noise left out (`template`); each
-//! part is split into prose, inline code and code blocks (`markdown`) and read for identifier
-//! chains (`chains`), told from data by the code around them (`code`), and for paths
-//! (`paths`) and stack frames (`frames`); the whole issue is read for the error messages it
+//! part is split into prose, inline code and code blocks (`markdown`) and read for paths
+//! (`paths`), then for identifier chains (`chains`), told from data by the code around them
+//! (`code`), with its web addresses cut to what may speak of the code (`addresses`), and for
+//! stack frames (`frames`); the whole issue is read for the error messages it
 //! quotes (`messages`) and for what it is about (`topics`).
 
+mod addresses;
 mod chains;
 mod code;
 mod frames;
@@ -21,6 +23,7 @@ mod topics;
 use std::collections::HashMap;
 
 use super::terms;
+use addresses::without_addresses;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
 use frames::java_frames;
@@ -225,7 +228,9 @@ fn analyze_part(text: &str) -> IssueQuery {
         for word in path_mentions(piece) {
             *paths.entry(word).or_default() += if region == Region::InlineCode { 1.0 } else { 0.8 };
         }
-        let rewritten = without_generic_qualifiers(piece);
+        // An address's host and query are no words of the issue (`paths` has read its file).
+        let addressed = without_addresses(piece);
+        let rewritten = without_generic_qualifiers(&addressed);
         let piece: &str = &rewritten;
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
@@ -284,7 +289,7 @@ fn analyze_part(text: &str) -> IssueQuery {
         }
     }
 
-    let lower = text.to_ascii_lowercase();
+    let lower = without_addresses(text).to_ascii_lowercase();
     query.words = lower
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.len() > 2)

@@ -143,3 +143,23 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn web_addresses_give_only_the_words_that_may_speak_of_the_code() {
+    let query = analyze(
+        "Conflicts are not checked\n\
+         - [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)\n\
+         - [X] I have searched the [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues\n\n\
+         See https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires and \
+         https://github.com/clap-rs/clap/blob/master/src/parser/validator.rs#L120.\n",
+    );
+    let terms: Vec<&str> = query.terms.iter().map(|(term, _)| term.as_str()).collect();
+    for noise in ["https", "github", "com", "wont", "label", "aissue"] {
+        assert!(!terms.contains(&noise), "{noise}: {terms:?}");
+        assert!(!query.words.iter().any(|word| word == noise), "{noise}: {:?}", query.words);
+    }
+    for kept in ["requires", "arg", "validator", "docs", "discussions"] {
+        assert!(terms.contains(&kept), "{kept}: {terms:?}");
+    }
+    assert!(query.paths.iter().any(|(path, _)| path == "src/parser/validator.rs"), "{:?}", query.paths);
+}

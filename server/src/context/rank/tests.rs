@@ -353,6 +353,27 @@ fn a_name_written_after_a_path_from_outside_uses_nothing_the_workspace_defines_a
 }
 
 #[test]
+fn the_forge_links_of_an_issue_template_are_no_words_of_the_issue() {
+    let (_dir, index) = index(&[
+        (
+            "src/lib.rs",
+            "//! Report bugs at https://github.com/acme/walker/issues and ask in\n\
+             //! https://github.com/acme/walker/discussions.\npub mod walk;\n",
+        ),
+        ("src/walk.rs", "pub fn walk_hidden() {}\n"),
+    ]);
+    let ranked = rank(
+        &index,
+        "Hidden files are walked\n- [X] I searched the [open](https://github.com/acme/walker/issues?q=is%3Aopen) \
+         and [closed](https://github.com/acme/walker/discussions) ones\n\n`walk_hidden` walks them.",
+    );
+    let reasons = reasons_of(&ranked, "src/lib.rs");
+    let link_words = ["github", "com", "https", "acme", "walker"];
+    assert!(!reasons.iter().any(|r| link_words.iter().any(|w| r.contains(w))), "{reasons:?}");
+    assert_eq!(ranked[0].path, "src/walk.rs", "{ranked:?}");
+}
+
+#[test]
 fn a_namesake_is_said_to_be_named_by_the_qualifier_that_holds_it() {
     let (_dir, index) = index(&[
         ("src/json/utf8.rs", "pub struct Utf8Parser;\nimpl Utf8Parser {\n    pub fn parse_number(&self) {}\n}\n"),

@@ -1,0 +1,133 @@
+//! Web addresses in an issue, cut to what may speak of the code. A forge's page of issues,
+//! pull requests or discussions (`github.com/o/r/issues/12`, what an issue template links to)
+//! names only the repository and the forge, and a forge's page of a file
+//! (`github.com/o/r/blob/main/src/walk.rs`) names the file, which `paths` reads as a path too:
+//! their hosts and the repository's names are no words of the issue. Another site's host may
+//! name what the issue is about (a language's homepage) and stays with its path. An address's
+//! scheme, its query (`?q=is%3Aissue`) and an anchor that gives a line or a comment (`L12`,
+//! `issuecomment-1234`) are left out; an anchor that names something (`method.requires`) stays.
+
+use std::borrow::Cow;
+
+/// A web address: its host, its path and its anchor, as the text writes them; what stops it is
+/// what Markdown and prose put around one (space, brackets, quotes).
+static ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r#"(?i)\b(?:https?|ftp)://(?P<host>[^\s/?#()<>\[\]"'`]*)(?P<path>/[^\s?#()<>\[\]"'`]*)?(?:\?[^\s#()<>\[\]"'`]*)?(?:#(?P<anchor>[^\s()<>\[\]"'`]*))?"#,
+    )
+    .expect("the address pattern compiles")
+});
+
+/// Hosts that are a forge's own, whatever page of it an address gives.
+const FORGE_HOSTS: [&str; 5] = ["codeberg.org", "gist.github.com", "github.com", "gitlab.com", "www.github.com"];
+
+/// The kinds of a forge's pages (after `owner/repo/`, or GitLab's `owner/repo/-/`) that hold
+/// no file of the repository.
+const PAGES_OF_NO_FILE: [&str; 14] = [
+    "actions",
+    "commit",
+    "commits",
+    "compare",
+    "discussions",
+    "issues",
+    "labels",
+    "milestone",
+    "milestones",
+    "pull",
+    "pulls",
+    "releases",
+    "security",
+    "wiki",
+];
+
+/// The kinds of a forge's pages whose path goes on with a branch, tag or commit and a file's
+/// path (`blob/main/src/walk.rs`).
+const PAGES_OF_A_FILE: [&str; 4] = ["blame", "blob", "raw", "tree"];
+
+/// `text` with each web address replaced by the words of it that may speak of the code (see
+/// the module's documentation), spaced apart from what stood around it.
+pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
+    if !text.contains("://") {
+        return Cow::Borrowed(text);
+    }
+    ADDRESS.replace_all(text, |found: &regex::Captures<'_>| {
+        let host = found.name("host").map_or("", |host| host.as_str());
+        let path = found.name("path").map_or("", |path| path.as_str());
+        let kept = match forge_page(path) {
+            Some(file) => file,
+            None if FORGE_HOSTS.contains(&host.to_ascii_lowercase().as_str()) => Cow::Borrowed(path),
+            None => Cow::Owned(format!("{host}{path}")),
+        };
+        let anchor = found.name("anchor").map_or("", |anchor| anchor.as_str());
+        // `L12`, `issuecomment-1234`, `r987`: a line or a comment, not a name.
+        let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor };
+        format!(" {kept} {anchor} ")
+    })
+}
+
+/// What a forge's page that `path` gives may say of the code: nothing for a page of no file,
+/// the file's path for a page of a file; `None` for a path of no forge's page.
+fn forge_page(path: &str) -> Option<Cow<'_, str>> {
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    // `owner/repo/kind/..`, or GitLab's `owner/repo/-/kind/..`.
+    let kind_at = if segments.get(2) == Some(&"-") { 3 } else { 2 };
+    let kind = *segments.get(kind_at)?;
+    if PAGES_OF_NO_FILE.contains(&kind) {
+        return Some(Cow::Borrowed(""));
+    }
+    // Gitea's and Forgejo's pages of a file are `src/branch/REF/..`, `src/commit/REF/..` and
+    // `src/tag/REF/..` (a documentation site's `src/` is a path like any other).
+    let gitea = kind == "src" && matches!(segments.get(kind_at + 1), Some(&("branch" | "commit" | "tag")));
+    if !gitea && !PAGES_OF_A_FILE.contains(&kind) {
+        return None;
+    }
+    let path_at = kind_at + if gitea { 3 } else { 2 };
+    Some(Cow::Owned(segments.get(path_at..).map(|rest| rest.join("/")).unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_keep_only_what_may_speak_of_the_code() {
+        let cut = |text: &str| without_addresses(text).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            cut("- [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)"),
+            "- [X] I have searched the [discussions]( )",
+            "a forge's page of no file names only the repository"
+        );
+        assert_eq!(
+            cut("the [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues"),
+            "the [open]( ) issues"
+        );
+        assert_eq!(
+            cut("see https://play.rust-lang.org/?version=stable&gist=63c32cc6b8"),
+            "see play.rust-lang.org/",
+            "another site's host stays, its query goes"
+        );
+        assert_eq!(cut("See: https://www.red-lang.org/"), "See: www.red-lang.org/");
+        assert_eq!(cut("https://github.com/tokio-rs/tokio#readme"), "/tokio-rs/tokio readme", "the forge's host goes");
+        assert_eq!(
+            cut("at https://github.com/o/r/blob/main/src/walk.rs#L10-L20, and"),
+            "at src/walk.rs and",
+            "a linked file's path, without its lines"
+        );
+        assert_eq!(cut("https://gitlab.com/g/p/-/blob/v2/lib/x.ts?plain=1#L3"), "lib/x.ts");
+        assert_eq!(cut("https://codeberg.org/o/r/src/branch/main/src/y.rs"), "src/y.rs");
+        assert_eq!(cut("https://github.com/o/r/tree/main"), "");
+        assert_eq!(
+            cut("(https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires)"),
+            "( docs.rs/clap/latest/clap/struct.Arg.html method.requires )",
+            "a documentation page's path and the name its anchor gives"
+        );
+        assert_eq!(cut("https://github.com/o/r/issues/12#issuecomment-1234567"), "");
+        assert_eq!(
+            cut("https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520"),
+            "docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html",
+            "a documentation site's source page"
+        );
+        assert_eq!(cut("no address here, only a::path and x.rs"), "no address here, only a::path and x.rs");
+        assert_eq!(cut("http:// and https://"), "and");
+    }
+}
