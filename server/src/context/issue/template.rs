@@ -1,6 +1,6 @@
 //! Parting an issue's title from its body, and leaving out what its template and the
-//! reporter's setting put there: HTML comments, heading lines, the paragraph of versions or
-//! platform below a heading on the setting, markup and tree drawings.
+//! reporter's setting put there: HTML comments, heading lines, the reporter's checklist, the
+//! paragraph of versions or platform below a heading on the setting, markup and tree drawings.
 
 use std::borrow::Cow;
 
@@ -8,7 +8,8 @@ use super::markdown::{closes, draws_a_tree, fence, is_heading, without_markup};
 use super::paths::path_mentions;
 
 /// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed,
-/// heading-only lines below the title (`## Version`, `**Platform**`) dropped, the first
+/// heading-only lines below the title (`## Version`, `**Platform**`) and the items of the
+/// reporter's checklist ([`is_reporters_checklist_item`]) dropped, the first
 /// paragraph below a heading on the reporter's setting left out ([`describes_the_setting`]),
 /// and lines that draw a dependency or folder tree cut to the file paths they hold
 /// ([`draws_a_tree`]).
@@ -42,6 +43,7 @@ pub(super) fn without_template(text: &str) -> (String, String) {
                     setting = if describes_the_setting(trimmed) { Setting::Heading } else { Setting::Outside };
                     return None;
                 }
+                (None, None) if is_reporters_checklist_item(trimmed) => return None,
                 (None, None) => {}
             }
             // A fence line or a line inside a block is code; a blank line elsewhere ends a paragraph.
@@ -64,6 +66,21 @@ pub(super) fn without_template(text: &str) -> (String, String) {
         })
         .collect();
     (title, body.join("\n"))
+}
+
+/// Whether a line is an item of a template's checklist in which the reporter says what they
+/// did or agree to (`- [x] I have searched the existing issues`, `- [X] Searched the closed
+/// issues`, `* [x] I agree to follow the Code of Conduct`): none of its words is the problem,
+/// though they name issues, discussions and documentation, which some files speak of too.
+/// Other task-list items (`- [ ] support symlinks`) are the issue's own.
+fn is_reporters_checklist_item(line: &str) -> bool {
+    let Some(item) = line.strip_prefix(['-', '*', '+']).map(str::trim_start) else { return false };
+    let Some(text) = ["[x]", "[X]", "[ ]"].iter().find_map(|box_| item.strip_prefix(box_)) else { return false };
+    let first = text.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+    matches!(
+        first.trim_end_matches([',', ':']),
+        "i" | "i've" | "i'm" | "searched" | "checked" | "read" | "looked" | "confirmed" | "agree" | "agreed"
+    )
 }
 
 /// Where a line of the body stands with respect to a section on the reporter's setting.
@@ -161,6 +178,17 @@ mod tests {
             "Derive breaks\n```rust\n#[derive(MyDebug)]\nstruct S;\n```\n```sh\n# cargo build_all\n```\n#include_guard\n",
         );
         assert!(symbol(&code, "MyDebug").is_some(), "{:?}", code.symbols);
+
+        // A checklist of what the reporter did is the template's; other task-list items are the issue's.
+        let checked = analyze(
+            "Walk loops\n- [X] I have searched the existing discussions\n* [x] Searched the closed tickets\n\
+             - [ ] I agree to follow the conduct\n- [ ] support symlink_loops\n",
+        );
+        let term = |t: &str| checked.terms.iter().any(|(w, _)| w == t);
+        for noise in ["searched", "discussions", "tickets", "conduct"] {
+            assert!(!term(noise), "{noise}: {:?}", checked.terms);
+        }
+        assert!(term("symlink_loops"), "{:?}", checked.terms);
         assert!(symbol(&code, "build_all").is_some() && symbol(&code, "include_guard").is_some());
         let fences = analyze("```rust\nfn main() {}\n```\nBody\n~~~\n```\n# shell_comment\n~~~\n## Template_heading\n");
         assert!(symbol(&fences, "shell_comment").is_some(), "{:?}", fences.symbols);

@@ -148,8 +148,8 @@ proptest::proptest! {
 fn web_addresses_give_only_the_words_that_may_speak_of_the_code() {
     let query = analyze(
         "Conflicts are not checked\n\
-         - [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)\n\
-         - [X] I have searched the [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues\n\n\
+         Asked in the [discussions](https://github.com/clap-rs/clap/discussions) and looked at the \
+         [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues.\n\n\
          See https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires and \
          https://github.com/clap-rs/clap/blob/master/src/parser/validator.rs#L120.\n",
     );
