@@ -8,8 +8,9 @@ use super::markdown::{closes, draws_a_tree, fence, is_heading, without_markup};
 use super::paths::path_mentions;
 
 /// The issue without template noise: HTML comments (`<!-- fill in ... -->`) removed,
-/// heading-only lines below the title (`## Version`, `**Platform**`) and the items of the
-/// reporter's checklist ([`is_reporters_checklist_item`]) dropped, the first
+/// heading-only lines below the title (`## Version`, `**Platform**`), the items of the
+/// reporter's checklist ([`is_reporters_checklist_item`]) and an issue form's `_No response_`
+/// for an empty field dropped, the first
 /// paragraph below a heading on the reporter's setting left out ([`describes_the_setting`]),
 /// and lines that draw a dependency or folder tree cut to the file paths they hold
 /// ([`draws_a_tree`]).
@@ -43,7 +44,7 @@ pub(super) fn without_template(text: &str) -> (String, String) {
                     setting = if describes_the_setting(trimmed) { Setting::Heading } else { Setting::Outside };
                     return None;
                 }
-                (None, None) if is_reporters_checklist_item(trimmed) => return None,
+                (None, None) if is_reporters_checklist_item(trimmed) || trimmed == NO_RESPONSE => return None,
                 (None, None) => {}
             }
             // A fence line or a line inside a block is code; a blank line elsewhere ends a paragraph.
@@ -67,6 +68,9 @@ pub(super) fn without_template(text: &str) -> (String, String) {
         .collect();
     (title, body.join("\n"))
 }
+
+/// What GitHub's issue forms write for a field the reporter left empty.
+const NO_RESPONSE: &str = "_No response_";
 
 /// Whether a line is an item of a template's checklist in which the reporter says what they
 /// did or agree to (`- [x] I have searched the existing issues`, `- [X] Searched the closed
@@ -182,10 +186,10 @@ mod tests {
         // A checklist of what the reporter did is the template's; other task-list items are the issue's.
         let checked = analyze(
             "Walk loops\n- [X] I have searched the existing discussions\n* [x] Searched the closed tickets\n\
-             - [ ] I agree to follow the conduct\n- [ ] support symlink_loops\n",
+             - [ ] I agree to follow the conduct\n- [ ] support symlink_loops\n### Debug Output\n\n_No response_\n",
         );
         let term = |t: &str| checked.terms.iter().any(|(w, _)| w == t);
-        for noise in ["searched", "discussions", "tickets", "conduct"] {
+        for noise in ["searched", "discussions", "tickets", "conduct", "response"] {
             assert!(!term(noise), "{noise}: {:?}", checked.terms);
         }
         assert!(term("symlink_loops"), "{:?}", checked.terms);
