@@ -234,16 +234,6 @@ impl FileSymbols {
         count_of(&self.references, name)
     }
 
-    /// The paths the file writes `name` right after, each with how often (see
-    /// [`FileSymbols::owned_uses`]).
-    pub fn owners_of<'s>(&'s self, name: &'s str) -> impl Iterator<Item = (&'s str, u32)> + 's {
-        let start = self.owned_uses.partition_point(|(used, ..)| used.as_str() < name);
-        self.owned_uses[start..]
-            .iter()
-            .take_while(move |(used, ..)| used == name)
-            .map(|(_, owner, n)| (owner.as_str(), *n))
-    }
-
     /// How often the file calls `name` as a method (see [`FileSymbols::method_calls`]).
     pub fn method_calls_of(&self, name: &str) -> u32 {
         count_of(&self.method_calls, name)
