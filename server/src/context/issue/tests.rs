@@ -105,6 +105,7 @@ proptest::proptest! {
                 "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
                 "README.md", ".github/workflows/ci.yml", "Makefile", "../", "e.g.", "v1.2.3", "clip.mp4:3",
                 "src/runtime/", "./packages/core", "and/or",
+                "https://", "http://x", "?q=is%3A", "#method.", "/issues/", "/-/blob/", "/src/branch/", "www.",
             ]).prop_map(str::to_owned),
             proptest::prelude::any::<String>(),
         ], 0..40),
