@@ -308,7 +308,7 @@ impl<'a> OutsideNames<'a> {
         let mut uses: HashMap<&'a str, u32> = HashMap::new();
         for (name, owner, count) in &self.file.symbols.owned_uses {
             let by_owner = *leading.entry(owner).or_insert_with(|| self.path_leads_outside(owner));
-            if by_owner.unwrap_or_else(|| self.passes_on_from_outside(owner, name, outside)) {
+            if by_owner.unwrap_or_else(|| self.item_comes_from_outside(owner, name, outside)) {
                 *uses.entry(name).or_default() += count;
             }
         }
@@ -323,7 +323,7 @@ impl<'a> OutsideNames<'a> {
     /// from outside (`io::Error` beside `use crate::io`, where `crate::io` holds
     /// `pub use std::io::Error`). `outside` says what lies outside.
     pub(crate) fn leads_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
-        self.path_leads_outside(owner).unwrap_or_else(|| self.passes_on_from_outside(owner, name, outside))
+        self.path_leads_outside(owner).unwrap_or_else(|| self.item_comes_from_outside(owner, name, outside))
     }
 
     /// Whether the path `owner` leads outside the workspace, as far as its first name tells;
@@ -358,7 +358,7 @@ impl<'a> OutsideNames<'a> {
     /// Whether the item `name` after the path `owner`, which leads into the workspace or to a
     /// crate, comes from outside: `owner` starts at a crate the workspace depends on, or a
     /// module of the workspace takes the item from outside.
-    fn passes_on_from_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
+    fn item_comes_from_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
         let first = first_segment(owner);
         match self.bound_elsewhere.get(first) {
             Some(bound) => match owner.trim().trim_start_matches("::").split_once("::") {
