@@ -8,6 +8,7 @@
 //! right after a path that leads outside (`Error` of `io::Error::new` beside `use std::io`, of
 //! `std::io::Error`, `Ready` of `Poll::Ready`).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::context::Language;
@@ -357,18 +358,25 @@ impl<'a> OutsideNames<'a> {
 
     /// Whether the item `name` after the path `owner`, which leads into the workspace or to a
     /// crate, comes from outside: `owner` starts at a crate the workspace depends on, or a
-    /// module of the workspace takes the item from outside.
+    /// module of the workspace takes from outside the item itself (`Error` of `io::Error`
+    /// beside `use crate::io`) or the type it belongs to (`new` of `io::Error::new`, `Ready` of
+    /// a macro's `$crate::macros::support::Poll::Ready`).
     fn item_comes_from_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
         let first = first_segment(owner);
-        match self.bound_elsewhere.get(first) {
-            Some(bound) => match owner.trim().trim_start_matches("::").split_once("::") {
-                Some((_, rest)) => outside.passes_on_from_outside(self.file, &format!("{bound}::{rest}"), name),
-                None => outside.passes_on_from_outside(self.file, bound, name),
-            },
-            None => {
-                is_outside_root(first, self.file, outside) || outside.passes_on_from_outside(self.file, owner, name)
-            }
+        if !self.bound_elsewhere.contains_key(first) && is_outside_root(first, self.file, outside) {
+            return true;
         }
+        let owner: Cow<'_, str> = match self.bound_elsewhere.get(first) {
+            Some(bound) => match owner.trim().trim_start_matches("::").split_once("::") {
+                Some((_, rest)) => Cow::Owned(format!("{bound}::{rest}")),
+                None => Cow::Borrowed(bound.as_str()),
+            },
+            None => Cow::Borrowed(owner),
+        };
+        outside.passes_on_from_outside(self.file, &owner, name)
+            || owner
+                .rsplit_once("::")
+                .is_some_and(|(module, item)| outside.passes_on_from_outside(self.file, module, item))
     }
 
     /// Whether the file defines something named `name`.

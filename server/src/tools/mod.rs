@@ -1065,6 +1065,33 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_names_written_after_a_type_a_module_takes_from_outside() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n"),
+            ("src/lib.rs", "pub mod ready;\npub mod io;\n#[macro_use]\npub mod macros;\nmod user;\n"),
+            ("src/ready.rs", "pub struct Ready(pub u8);\nimpl Ready {\n    pub fn other() -> Self { Ready(0) }\n}\n"),
+            ("src/io.rs", "pub use std::io::Error;\n"),
+            (
+                "src/macros/mod.rs",
+                "pub mod support;\n#[macro_export]\nmacro_rules! ready_now {\n    () => {\n        \
+              $crate::macros::support::Poll::Ready(1)\n    };\n}\n",
+            ),
+            ("src/macros/support.rs", "pub use std::task::Poll;\n"),
+            ("src/user.rs", "use crate::io;\nfn fail() -> io::Error {\n    io::Error::other(\"no\")\n}\n"),
+        ];
+        let result = find_symbol_in(&files, "Ready");
+        assert!(
+            !result.contains("src/macros/mod.rs"),
+            "a macro's `$crate::..::Poll` is the standard library's:\n{result}"
+        );
+        let result = find_symbol_in(&files, "other");
+        assert!(
+            !result.contains("src/user.rs"),
+            "`io::Error` is the standard library's, and so its `other`:\n{result}"
+        );
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

@@ -425,7 +425,8 @@ fn rust_path_segments(current: &str, path: &str) -> (Vec<String>, bool) {
     let mut segments: Vec<String> = Vec::new();
     for (position, segment) in path.split("::").map(str::trim).enumerate() {
         match (position, segment) {
-            (0, "crate") => segments.push(own_crate.to_owned()),
+            // A macro's `$crate` is the crate of the file that defines the macro.
+            (0, "crate" | "$crate") => segments.push(own_crate.to_owned()),
             (0, "self") => segments.extend(current.split("::").map(str::to_owned)),
             // `mod.rs` is its folder's module, so `super` is always one module up.
             (0, "super") => {
@@ -439,7 +440,7 @@ fn rust_path_segments(current: &str, path: &str) -> (Vec<String>, bool) {
             (_, segment) => segments.push(segment.to_owned()),
         }
     }
-    let relative = !matches!(path.split("::").next().map(str::trim), Some("crate" | "self" | "super" | ""));
+    let relative = !matches!(path.split("::").next().map(str::trim), Some("crate" | "$crate" | "self" | "super" | ""));
     (segments, relative)
 }
 
