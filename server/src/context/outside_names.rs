@@ -363,14 +363,12 @@ impl<'a> OutsideNames<'a> {
     /// a macro's `$crate::macros::support::Poll::Ready`).
     fn item_comes_from_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
         let first = first_segment(owner);
-        if !self.bound_elsewhere.contains_key(first) && is_outside_root(first, self.file, outside) {
-            return true;
-        }
         let owner: Cow<'_, str> = match self.bound_elsewhere.get(first) {
             Some(bound) => match owner.trim().trim_start_matches("::").split_once("::") {
                 Some((_, rest)) => Cow::Owned(format!("{bound}::{rest}")),
                 None => Cow::Borrowed(bound.as_str()),
             },
+            None if is_outside_root(first, self.file, outside) => return true,
             None => Cow::Borrowed(owner),
         };
         outside.passes_on_from_outside(self.file, &owner, name)

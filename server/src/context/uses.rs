@@ -63,9 +63,9 @@ impl ShownUses {
             let shown =
                 |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_outside(word);
             // Not the uses written after a path that leads outside (`Poll::Ready`, `io::Error`).
-            let typed_outside = standard.uses_through_outside_paths(&outside);
+            let through_outside = standard.uses_through_outside_paths(&outside);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
-                let count = typed_outside.left_of(name, *count);
+                let count = through_outside.left_of(name, *count);
                 if count > 0 {
                     *used.entry(name).or_default() += count;
                 }

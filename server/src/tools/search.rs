@@ -335,8 +335,8 @@ struct User<'a> {
     /// Whether its method calls (`value.name()`) of the names reach a definition.
     with_method_calls: bool,
     /// What the file takes from outside the workspace, when its uses are judged against the
-    /// workspace's definitions: a name written after a type from outside (`Poll::Ready`) is the
-    /// type's, in its count and in its lines.
+    /// workspace's definitions: a name written after a path that leads outside (`Poll::Ready`,
+    /// `io::Error`) is an item from there, in its count and in its lines.
     outside: Option<OutsideNames<'a>>,
 }
 
@@ -361,14 +361,14 @@ impl<'a> User<'a> {
             return user;
         }
         let names_outside = OutsideNames::of(file, outside);
-        let typed_outside = (!definitions.is_empty()).then(|| names_outside.uses_through_outside_paths(outside));
+        let through_outside = (!definitions.is_empty()).then(|| names_outside.uses_through_outside_paths(outside));
         for &name in names {
             let mut uses = file.symbols.uses_of(name);
             if uses == 0 || (!definitions.is_empty() && names_outside.means_outside(name)) {
                 continue;
             }
-            if let Some(typed_outside) = &typed_outside {
-                uses = typed_outside.left_of(name, uses);
+            if let Some(through_outside) = &through_outside {
+                uses = through_outside.left_of(name, uses);
             }
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {
@@ -388,14 +388,14 @@ impl<'a> User<'a> {
                 user.with_method_calls |= method_calls_reach;
             }
         }
-        user.outside = typed_outside.is_some().then_some(names_outside);
+        user.outside = through_outside.is_some().then_some(names_outside);
         user
     }
 }
 
 /// Writes the lines of `user`'s file that use its names, as `  line: text [in `caller`]`, at
 /// most `room` of them and [`MAX_USE_LINES_PER_FILE`]; returns how many it wrote. Method calls
-/// count only where the user's do, and a name written after a type from outside does not. A
+/// count only where the user's do, and a name written after a path that leads outside does not. A
 /// file that cannot be read now, or no longer uses the names, adds nothing.
 fn write_use_lines(
     output: &mut String,

@@ -25,8 +25,8 @@ struct Reading<'s> {
     symbols: FileSymbols,
     /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
     /// and the definition's match may come before or after the reference's.
-    /// Each with whether it is a method call (`value.name()`), and the type whose name is
-    /// written right before it (`Poll` of `Poll::Ready`).
+    /// Each with whether it is a method call (`value.name()`), and the path written right
+    /// before it (`Poll` of `Poll::Ready`, `std::io` of `std::io::Error`).
     uses: Vec<(usize, &'s str, bool, Option<&'s str>)>,
     defined_names: HashSet<usize>,
     typed_calls: HashMap<(&'s str, &'s str), u32>,

@@ -51,11 +51,12 @@ struct Wanted<'w> {
 }
 
 impl Wanted<'_> {
-    /// Whether a use of `name`, a method call or not, written after `owner`, is wanted.
-    fn wants(&self, name: &str, method: bool, owner: Option<&str>) -> bool {
+    /// Whether a use of `name`, a method call or not, written after the path `owner` gives, is
+    /// wanted; the path is read only for a wanted name.
+    fn wants<'s>(&self, name: &str, method: bool, owner: impl FnOnce() -> Option<&'s str>) -> bool {
         (self.with_method_calls || !method)
             && self.names.contains(&name)
-            && !owner.is_some_and(|owner| !method && (self.leads_outside)(owner, name))
+            && (method || !owner().is_some_and(|owner| (self.leads_outside)(owner, name)))
     }
 }
 
@@ -95,12 +96,12 @@ fn use_lines_of_tree(
             if let Some(captured) = captured_use(language, capture_name, node, source) {
                 let name = text(node, source);
                 match captured {
-                    CapturedUse::Direct { method } if wanted.wants(name, method, path_before(node, source)) => {
+                    CapturedUse::Direct { method } if wanted.wants(name, method, || path_before(node, source)) => {
                         uses.push((node.id(), node.start_position().row as u32 + 1));
                     }
                     CapturedUse::Placed { bindable } if wanted.names.contains(&name) => {
                         let placed = PlacedUse::named(node, source, bindable);
-                        if wanted.wants(name, false, placed.owner) {
+                        if wanted.wants(name, false, || placed.owner) {
                             placed_uses.push(placed);
                         }
                     }
@@ -119,11 +120,10 @@ fn use_lines_of_tree(
         if let (Some(name), true) = (name, is_definition) {
             defined_names.insert(name);
         }
-        if let Some(used) = tokens.used(source) {
-            let placed = PlacedUse::of_tokens(&used, source);
-            if wanted.wants(placed.name, placed.method, placed.owner) {
-                placed_uses.push(placed);
-            }
+        if let Some(used) = tokens.used(source)
+            && wanted.wants(text(used.node, source), used.method, || path_before(used.node, source))
+        {
+            placed_uses.push(PlacedUse::of_tokens(&used, source));
         }
     }
     let places = bindings.places(&bodies, &not_uses);

@@ -92,42 +92,51 @@ mod tests {
     #[test]
     fn addresses_keep_only_what_may_speak_of_the_code() {
         let cut = |text: &str| without_addresses(text).split_whitespace().collect::<Vec<_>>().join(" ");
-        assert_eq!(
-            cut("- [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)"),
-            "- [X] I have searched the [discussions]( )",
-            "a forge's page of no file names only the repository"
-        );
-        assert_eq!(
-            cut("the [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues"),
-            "the [open]( ) issues"
-        );
-        assert_eq!(
-            cut("see https://play.rust-lang.org/?version=stable&gist=63c32cc6b8"),
-            "see play.rust-lang.org/",
-            "another site's host stays, its query goes"
-        );
-        assert_eq!(cut("See: https://www.red-lang.org/"), "See: www.red-lang.org/");
-        assert_eq!(cut("https://github.com/tokio-rs/tokio#readme"), "/tokio-rs/tokio readme", "the forge's host goes");
-        assert_eq!(
-            cut("at https://github.com/o/r/blob/main/src/walk.rs#L10-L20, and"),
-            "at src/walk.rs and",
-            "a linked file's path, without its lines"
-        );
-        assert_eq!(cut("https://gitlab.com/g/p/-/blob/v2/lib/x.ts?plain=1#L3"), "lib/x.ts");
-        assert_eq!(cut("https://codeberg.org/o/r/src/branch/main/src/y.rs"), "src/y.rs");
-        assert_eq!(cut("https://github.com/o/r/tree/main"), "");
-        assert_eq!(
-            cut("(https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires)"),
-            "( docs.rs/clap/latest/clap/struct.Arg.html method.requires )",
-            "a documentation page's path and the name its anchor gives"
-        );
-        assert_eq!(cut("https://github.com/o/r/issues/12#issuecomment-1234567"), "");
-        assert_eq!(
-            cut("https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520"),
-            "docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html",
-            "a documentation site's source page"
-        );
-        assert_eq!(cut("no address here, only a::path and x.rs"), "no address here, only a::path and x.rs");
-        assert_eq!(cut("http:// and https://"), "and");
+        for (text, kept, what) in [
+            (
+                "- [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)",
+                "- [X] I have searched the [discussions]( )",
+                "a forge's page of no file names only the repository",
+            ),
+            (
+                "the [open](https://github.com/clap-rs/clap/issues?q=is%3Aissue+label%3AS-wont-fix) issues",
+                "the [open]( ) issues",
+                "nor does a page of issues with a query",
+            ),
+            (
+                "see https://play.rust-lang.org/?version=stable&gist=63c32cc6b8",
+                "see play.rust-lang.org/",
+                "another site's host stays, its query goes",
+            ),
+            ("See: https://www.red-lang.org/", "See: www.red-lang.org/", "a homepage's host stays"),
+            ("https://github.com/tokio-rs/tokio#readme", "/tokio-rs/tokio readme", "the forge's host goes"),
+            (
+                "at https://github.com/o/r/blob/main/src/walk.rs#L10-L20, and",
+                "at src/walk.rs and",
+                "a linked file's path, without its lines",
+            ),
+            ("https://gitlab.com/g/p/-/blob/v2/lib/x.ts?plain=1#L3", "lib/x.ts", "GitLab's page of a file"),
+            ("https://codeberg.org/o/r/src/branch/main/src/y.rs", "src/y.rs", "Gitea's page of a file"),
+            ("https://github.com/o/r/tree/main", "", "a tree's top holds no file"),
+            (
+                "(https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires)",
+                "( docs.rs/clap/latest/clap/struct.Arg.html method.requires )",
+                "a documentation page's path and the name its anchor gives",
+            ),
+            ("https://github.com/o/r/issues/12#issuecomment-1234567", "", "a comment's anchor names nothing"),
+            (
+                "https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520",
+                "docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html",
+                "a documentation site's source page",
+            ),
+            (
+                "no address here, only a::path and x.rs",
+                "no address here, only a::path and x.rs",
+                "text without an address",
+            ),
+            ("http:// and https://", "and", "schemes alone"),
+        ] {
+            assert_eq!(cut(text), kept, "{what}");
+        }
     }
 }

@@ -182,6 +182,11 @@ mod tests {
             "Derive breaks\n```rust\n#[derive(MyDebug)]\nstruct S;\n```\n```sh\n# cargo build_all\n```\n#include_guard\n",
         );
         assert!(symbol(&code, "MyDebug").is_some(), "{:?}", code.symbols);
+        assert!(symbol(&code, "build_all").is_some() && symbol(&code, "include_guard").is_some());
+        let fences = analyze("```rust\nfn main() {}\n```\nBody\n~~~\n```\n# shell_comment\n~~~\n## Template_heading\n");
+        assert!(symbol(&fences, "shell_comment").is_some(), "{:?}", fences.symbols);
+        assert!(symbol(&fences, "Template_heading").is_none(), "{:?}", fences.symbols);
+        assert!(analyze("#[tokio::test] hangs").symbols.iter().any(|s| s.name == "test" && s.macro_use), "in a title");
 
         // A checklist of what the reporter did is the template's; other task-list items are the issue's.
         let checked = analyze(
@@ -193,10 +198,5 @@ mod tests {
             assert!(!term(noise), "{noise}: {:?}", checked.terms);
         }
         assert!(term("symlink_loops"), "{:?}", checked.terms);
-        assert!(symbol(&code, "build_all").is_some() && symbol(&code, "include_guard").is_some());
-        let fences = analyze("```rust\nfn main() {}\n```\nBody\n~~~\n```\n# shell_comment\n~~~\n## Template_heading\n");
-        assert!(symbol(&fences, "shell_comment").is_some(), "{:?}", fences.symbols);
-        assert!(symbol(&fences, "Template_heading").is_none(), "{:?}", fences.symbols);
-        assert!(analyze("#[tokio::test] hangs").symbols.iter().any(|s| s.name == "test" && s.macro_use), "in a title");
     }
 }

@@ -98,9 +98,9 @@ pub(super) fn reference_graph(
         let names = OutsideNames::of(file, outside);
         // Uses written after a path that leads outside (`Poll::Ready`, `io::Error`) are items
         // from outside.
-        let typed_outside = names.uses_through_outside_paths(outside);
+        let through_outside = names.uses_through_outside_paths(outside);
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
-            let count = typed_outside.left_of(name, *count);
+            let count = through_outside.left_of(name, *count);
             (count > 0)
                 .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
         });
