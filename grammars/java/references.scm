@@ -44,3 +44,6 @@
 ; A capitalised name standing alone or after a dot is a constant, an enum constant or a class
 ; used as a value (`size > MAX_SIZE`, `case ALLOW_COMMENTS:`, `Feature.ALLOW_COMMENTS`).
 ((identifier) @reference.value (#match? @reference.value "^[A-Z]"))
+; A type parameter's name (`T` of `<T> T first(List<T> items)`): written inside the class or
+; method that declares it, the name is the parameter (`extract::type_parameters`).
+(type_parameter (type_identifier) @type.parameter)

@@ -76,3 +76,15 @@
 (let_condition pattern: (_) @value.binding)
 (for_expression pattern: (_) @value.binding)
 (match_pattern) @value.binding
+; A type parameter's name (`Error` of `impl<Item, Error> Sink<Item> for Either`): written
+; alone inside the item that declares it, the name is the parameter (`extract::type_parameters`).
+(type_parameter name: (type_identifier) @type.parameter)
+; The traits that bound a type parameter, in its list or in a `where` clause (`F: Future + Send`):
+; a name written after the parameter is the trait's (`F::Output` is `Future::Output`).
+(type_parameter name: (type_identifier) @type.bounded bounds: (trait_bounds (_) @type.bound))
+(where_predicate left: (type_identifier) @type.bounded bounds: (trait_bounds (_) @type.bound))
+; An associated type named in a trait's arguments (`Item` of `impl Iterator<Item = u8>`,
+; `Error` of `Sink<Item, Error = io::Error>`) is the trait's: read as if written after it
+; (`Iterator::Item`), from outside the workspace where the trait is.
+(generic_type type: (_) @associated.trait
+  type_arguments: (type_arguments (type_binding name: (type_identifier) @associated.name)))

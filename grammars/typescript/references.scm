@@ -52,3 +52,6 @@
 (variable_declarator name: (_) @value.binding)
 (catch_clause parameter: (_) @value.binding)
 (for_in_statement left: (_) @value.binding)
+; A type parameter's name (`Entity` of `class Repository<Entity extends ObjectLiteral>`): written
+; inside the item that declares it, the name is the parameter (`extract::type_parameters`).
+(type_parameter name: (type_identifier) @type.parameter)

@@ -1113,6 +1113,52 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_type_parameters_and_associated_types_of_traits_from_outside() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"app\"\n\n[dependencies]\nfutures = \"0.3\"\n"),
+            ("src/lib.rs", "pub mod error;\nmod either;\nmod lines;\nmod own;\n"),
+            ("src/error.rs", "pub struct Error;\npub trait Decoder {\n    type Error;\n}\n"),
+            (
+                "src/either.rs",
+                "pub enum Either<L, R> { Left(L), Right(R) }\n\
+                 impl<L, R, Error> futures::Sink<u8> for Either<L, R>\nwhere\n    L: futures::Sink<u8, Error = Error>,\n{\n    \
+                 type Error = Error;\n}\n",
+            ),
+            ("src/lines.rs", "fn lines() -> impl Iterator<Item = u8> {\n    std::iter::empty()\n}\n"),
+            (
+                "src/own.rs",
+                "use crate::error::{Decoder, Error};\nfn decoder() -> Box<dyn Decoder<Error = Error>> {\n    todo!()\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "Error");
+        assert!(
+            result.contains(
+                "src/own.rs (2 uses)\n      2: fn decoder() -> Box<dyn Decoder<Error = Error>> {  [in `decoder`]\n"
+            ),
+            "the workspace's trait's associated type and the workspace's type are its uses:\n{result}"
+        );
+        assert!(
+            !result.contains("src/either.rs ("),
+            "a type parameter and an outside trait's associated type:\n{result}"
+        );
+        let result = find_symbol_in(&[("src/lib.rs", "pub struct Item;\n"), files[4]], "Item");
+        assert!(!result.contains("src/lines.rs"), "`Iterator`'s `Item` is the standard library's:\n{result}");
+        let runner = (
+            "src/runner.rs",
+            "use std::future::Future;\nfn run<F: Future + Send>(f: F) -> F::Output {\n    todo!()\n}\n\
+             fn local<F: crate::Task>(f: F) -> F::Output {\n    todo!()\n}\n",
+        );
+        let lib = ("src/lib.rs", "mod runner;\npub struct Output;\npub trait Task {\n    type Output;\n}\n");
+        let result = find_symbol_in(&[lib, runner], "Output");
+        assert!(
+            result.ends_with(
+                "src/runner.rs (1 use)\n      5: fn local<F: crate::Task>(f: F) -> F::Output {  [in `local`]\n"
+            ),
+            "`F::Output` is `Future`'s where `F: Future`:\n{result}"
+        );
+    }
+
+    #[test]
     fn find_symbol_finds_components_used_as_elements() {
         let result = find_symbol_in(
             &[

@@ -16,6 +16,7 @@ mod bindings;
 mod captured_uses;
 mod containers;
 mod declarations;
+mod item_types;
 mod leads;
 mod macros;
 mod reading;

@@ -11,6 +11,7 @@ use super::containers::{container_of, definition_name, implemented_trait, is_mem
 use super::declarations::{
     at_file_level, may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name,
 };
+use super::item_types::ItemTypes;
 use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
@@ -25,9 +26,7 @@ struct Reading<'s> {
     symbols: FileSymbols,
     /// Uses, with their nodes: a definition's own name (`struct Foo`) is not a use of it,
     /// and the definition's match may come before or after the reference's.
-    /// Each with whether it is a method call (`value.name()`), and the path written right
-    /// before it (`Poll` of `Poll::Ready`, `std::io` of `std::io::Error`).
-    uses: Vec<(usize, &'s str, bool, Option<&'s str>)>,
+    uses: Vec<Use<'s>>,
     defined_names: HashSet<usize>,
     typed_calls: HashMap<(&'s str, &'s str), u32>,
     /// Each variable's, parameter's and field's declared type (`None` when a name is declared
@@ -46,6 +45,22 @@ struct Reading<'s> {
     /// The functions and binding patterns, for telling a function passed by its name from a
     /// variable (see [`PlacedUse::bindable`]).
     bindings: Bindings<'s>,
+    /// The items' type parameters and the associated types named in trait arguments, which
+    /// say how a type's name written inside an item reads.
+    item_types: ItemTypes<'s>,
+}
+
+/// One use a stretch holds until all its matches are read.
+struct Use<'s> {
+    /// Its node.
+    node: usize,
+    /// Where it stands in the source.
+    at: usize,
+    name: &'s str,
+    /// Whether it is a method call (`value.name()`).
+    method: bool,
+    /// The path written right before it (`Poll` of `Poll::Ready`, `std::io` of `std::io::Error`).
+    owner: Option<&'s str>,
 }
 
 impl Reading<'_> {
@@ -62,21 +77,34 @@ impl Reading<'_> {
             placed_uses,
             not_uses,
             bindings,
+            item_types,
         } = self;
         let places = bindings.places(&macros, &not_uses);
         for token in placed_uses.into_iter().filter(|placed| places.count(placed.at, placed.name, placed.bindable)) {
-            uses.push((token.node, token.name, token.method, token.owner));
+            uses.push(Use {
+                node: token.node,
+                at: token.at,
+                name: token.name,
+                method: token.method,
+                owner: token.owner,
+            });
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
             }
         }
         // A node two patterns capture (a call through a path is a path too) is one use.
-        uses.sort_unstable_by_key(|(node, ..)| *node);
-        uses.dedup_by_key(|(node, ..)| *node);
+        uses.sort_unstable_by_key(|used| used.node);
+        uses.dedup_by_key(|used| used.node);
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
         let mut owned_counts: HashMap<(&str, &str), u32> = HashMap::new();
-        for (_, name, method_call, owner) in uses.into_iter().filter(|(node, ..)| !defined_names.contains(node)) {
+        // A type parameter written alone is no use; a name after one, or an associated type
+        // named in a trait's arguments, counts as written after the trait.
+        let counted = uses.into_iter().filter(|used| !defined_names.contains(&used.node)).filter_map(|used| {
+            let owner = item_types.read(used.node, used.at, used.name, used.owner)?;
+            Some(Use { owner, ..used })
+        });
+        for Use { name, method: method_call, owner, .. } in counted {
             *counts.entry(name).or_default() += 1;
             if method_call {
                 *method_counts.entry(name).or_default() += 1;
@@ -153,6 +181,7 @@ pub(super) fn read_stretches(
             placed_uses,
             not_uses,
             bindings,
+            item_types,
         } = stretch;
         let mut tokens = TokenMatch::default();
         let mut name = None;
@@ -162,7 +191,10 @@ pub(super) fn read_stretches(
         for capture in found.captures() {
             let capture_name = names[capture.index as usize];
             let node = capture.node;
-            if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
+            if tokens.take(capture_name, node)
+                || bindings.take(capture_name, node, source)
+                || item_types.take(capture_name, node, source)
+            {
                 continue;
             }
             if let Some(captured) = captured_use(language, capture_name, node, source) {
@@ -170,7 +202,8 @@ pub(super) fn read_stretches(
                     CapturedUse::Direct { method } => {
                         let owner =
                             (!method && language == Language::Rust).then(|| path_before(node, source)).flatten();
-                        uses.push((node.id(), text(node, source), method, owner));
+                        let (at, name) = (node.start_byte(), text(node, source));
+                        uses.push(Use { node: node.id(), at, name, method, owner });
                     }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
                     CapturedUse::NotUses => not_uses.push(node.byte_range()),

@@ -1121,3 +1121,73 @@ fn rust_uses_written_after_a_path_keep_the_path() {
         "not after a generic argument"
     );
 }
+
+#[test]
+fn a_type_parameter_written_inside_its_item_is_no_use_of_a_type_named_alike() {
+    let rust = symbols(
+        Language::Rust,
+        "impl<Item, Error> Sink<Item> for Either<Error>\nwhere\n    Error: Into<Item>,\n{\n    \
+         fn close(e: Error) -> Result<(), Error> { Error::report(); Ok(()) }\n}\n\
+         fn outside() -> Error { Error::new() }\nfn io() -> io::Error { todo!() }\n\
+         fn generic<Item>(item: Item) -> Vec<Item> { vec![Item::default()] }\n",
+    );
+    let count = |found: &FileSymbols, name: &str| {
+        found.references.iter().find(|(used, _)| used == name).map_or(0, |(_, count)| *count)
+    };
+    assert_eq!(count(&rust, "Error"), 3, "only outside the impl, and `io::Error` inside or out: {:?}", rust.references);
+    assert_eq!(count(&rust, "Item"), 0, "{:?}", rust.references);
+    assert_eq!(count(&rust, "Sink"), 1);
+    let typescript = symbols(
+        Language::TypeScript,
+        "export class Repository<Entity extends ObjectLiteral> {\n  find(where: Partial<Entity>): Entity[] { return []; }\n}\n\
+         export function create<Entity>(target: EntityTarget<Entity>): Entity { return new Entity(); }\n\
+         export function decorate(target: Entity): void {}\n",
+    );
+    assert_eq!(count(&typescript, "Entity"), 1, "only in `decorate`: {:?}", typescript.references);
+    assert_eq!(count(&typescript, "EntityTarget"), 1);
+    let java = symbols(
+        Language::Java,
+        "class Box<Node extends Comparable<Node>> {\n  Node value;\n  <Token> Token first(List<Token> all) { return all.get(0); }\n  \
+         Token last;\n}\n",
+    );
+    assert_eq!(count(&java, "Node"), 0, "{:?}", java.references);
+    assert_eq!(count(&java, "Token"), 1, "only the field outside the method: {:?}", java.references);
+}
+
+#[test]
+fn an_associated_type_named_in_a_traits_arguments_is_written_after_the_trait() {
+    let found = symbols(
+        Language::Rust,
+        "fn lines() -> impl Iterator<Item = Line> { todo!() }\n\
+         fn sink<S: futures::Sink<Frame, Error = io::Error>>(s: S) {}\n\
+         fn own() -> Box<dyn crate::codec::Decoder<Item = Frame, Error = Error>> { todo!() }\n",
+    );
+    assert_eq!(
+        found.owned_uses,
+        [
+            ("Decoder".to_owned(), "crate::codec".to_owned(), 1),
+            ("Error".to_owned(), "crate::codec::Decoder".to_owned(), 1),
+            ("Error".to_owned(), "futures::Sink".to_owned(), 1),
+            ("Error".to_owned(), "io".to_owned(), 1),
+            ("Item".to_owned(), "Iterator".to_owned(), 1),
+            ("Item".to_owned(), "crate::codec::Decoder".to_owned(), 1),
+            ("Sink".to_owned(), "futures".to_owned(), 1),
+        ]
+    );
+}
+
+#[test]
+fn a_name_written_after_a_type_parameter_is_its_bound_traits() {
+    let found = symbols(
+        Language::Rust,
+        "use std::future::Future;\nfn run<F: Future + Send>(f: F) -> F::Output { todo!() }\n\
+         impl<S, L: Link + Linked> Pool<S, L>\nwhere\n    S: futures::Stream<Item = u8> + Unpin,\n{\n    \
+         fn next(&self) -> Option<S::Item> { None }\n    fn handle(&self) -> L::Handle { todo!() }\n}\n",
+    );
+    let owners = |name: &str| -> Vec<&str> {
+        found.owned_uses.iter().filter(|(used, ..)| used == name).map(|(_, owner, _)| owner.as_str()).collect()
+    };
+    assert_eq!(owners("Output"), ["Future"], "{:?}", found.owned_uses);
+    assert_eq!(owners("Item"), ["futures::Stream"], "`Item = u8` and `S::Item`: {:?}", found.owned_uses);
+    assert_eq!(owners("Handle"), ["L"], "two traits bound `L`");
+}

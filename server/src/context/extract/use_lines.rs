@@ -4,7 +4,8 @@ use std::collections::HashSet;
 
 use tree_sitter::{QueryCursor, StreamingIterator, Tree};
 
-use super::captured_uses::{CapturedUse, PlacedUse, captured_use, path_before};
+use super::captured_uses::{CapturedUse, PlacedUse, captured_use};
+use super::item_types::ItemTypes;
 use super::macros::{self, MacroBody};
 use super::token_calls::TokenMatch;
 use super::values::Bindings;
@@ -16,7 +17,10 @@ use super::{DefinitionKind, Language, parse, text};
 /// is used; the index keeps only how often. Method calls (`value.name()`) count only
 /// `with_method_calls`: they reach no free function of the name. Nor does a name written right
 /// after a path that `leads_outside` says makes it an item from outside the workspace (`Poll`
-/// of `Poll::Ready`, `io` of `io::Error`), asked with the path and the name.
+/// of `Poll::Ready`, `io` of `io::Error`), asked with the path and the name; a name after a type
+/// parameter, or an associated type named in a trait's arguments, is asked with the trait's
+/// path (`Future` of `F::Output` where `F: Future`, `Iterator` of `Iterator<Item = u8>`), and a
+/// type parameter written alone inside its item is no use.
 pub fn use_lines(
     language: Language,
     source: &[u8],
@@ -71,13 +75,16 @@ fn use_lines_of_tree(
 ) -> Vec<MacroBody> {
     let query = &language.queries().combined;
     let capture_names = query.capture_names();
-    let mut uses: Vec<(usize, u32)> = Vec::new();
+    // Uses of a wanted name wherever they stand, judged with the path written before them once
+    // the items' type parameters and trait arguments are known.
+    let mut uses: Vec<PlacedUse<'_>> = Vec::new();
     // Uses in macros' tokens, paths' last names and names standing as values, by where they
     // stand: those inside a body read again as items count there, those in an attribute's
     // arguments or an import are none, and a name passed as a value is none where a function
     // around it binds the name.
     let mut placed_uses: Vec<PlacedUse<'_>> = Vec::new();
     let mut bindings = Bindings::of(language);
+    let mut item_types = ItemTypes::default();
     let mut defined_names: HashSet<usize> = HashSet::new();
     let mut bodies: Vec<MacroBody> = Vec::new();
     let mut not_uses: Vec<std::ops::Range<usize>> = Vec::new();
@@ -90,20 +97,20 @@ fn use_lines_of_tree(
         for capture in found.captures() {
             let node = capture.node;
             let capture_name = capture_names[capture.index as usize];
-            if tokens.take(capture_name, node) || bindings.take(capture_name, node, source) {
+            if tokens.take(capture_name, node)
+                || bindings.take(capture_name, node, source)
+                || item_types.take(capture_name, node, source)
+            {
                 continue;
             }
             if let Some(captured) = captured_use(language, capture_name, node, source) {
                 let name = text(node, source);
                 match captured {
-                    CapturedUse::Direct { method } if wanted.wants(name, method, || path_before(node, source)) => {
-                        uses.push((node.id(), node.start_position().row as u32 + 1));
+                    CapturedUse::Direct { method } if wanted.wants(name, method, || None) => {
+                        uses.push(PlacedUse { method, ..PlacedUse::named(node, source, false) });
                     }
-                    CapturedUse::Placed { bindable } if wanted.names.contains(&name) => {
-                        let placed = PlacedUse::named(node, source, bindable);
-                        if wanted.wants(name, false, || placed.owner) {
-                            placed_uses.push(placed);
-                        }
+                    CapturedUse::Placed { bindable } if wanted.wants(name, false, || None) => {
+                        placed_uses.push(PlacedUse::named(node, source, bindable));
                     }
                     CapturedUse::NotUses => not_uses.push(node.byte_range()),
                     _ => {}
@@ -121,19 +128,25 @@ fn use_lines_of_tree(
             defined_names.insert(name);
         }
         if let Some(used) = tokens.used(source)
-            && wanted.wants(text(used.node, source), used.method, || path_before(used.node, source))
+            && wanted.wants(text(used.node, source), used.method, || None)
         {
             placed_uses.push(PlacedUse::of_tokens(&used, source));
         }
     }
     let places = bindings.places(&bodies, &not_uses);
-    lines.extend(uses.into_iter().filter(|(node, _)| !defined_names.contains(node)).map(|(_, line)| line));
+    // A type parameter written alone is no use; a name after one, or an associated type named
+    // in a trait's arguments, counts as written after the trait.
+    let counts = |used: &PlacedUse<'_>| {
+        !defined_names.contains(&used.node)
+            && item_types
+                .read(used.node, used.at, used.name, used.owner)
+                .is_some_and(|owner| wanted.wants(used.name, used.method, || owner))
+    };
+    lines.extend(uses.iter().filter(|used| counts(used)).map(|used| used.line));
     lines.extend(
         placed_uses
-            .into_iter()
-            .filter(|placed| {
-                !defined_names.contains(&placed.node) && places.count(placed.at, placed.name, placed.bindable)
-            })
+            .iter()
+            .filter(|placed| places.count(placed.at, placed.name, placed.bindable) && counts(placed))
             .map(|placed| placed.line),
     );
     bodies
