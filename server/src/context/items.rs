@@ -270,6 +270,27 @@ mod tests {
     }
 
     #[test]
+    fn a_member_read_on_its_own_knows_the_type_parameters_of_its_container() {
+        let rust = "use std::future::Future;\n\n\
+                    impl<F: Future, Error> Sink<F> for Pool<Error> {\n    \
+                    fn close(f: F) -> F::Output { Error::new() }\n\n    fn flush(e: Error) {}\n}\n";
+        let mut readings = ItemReadings::default();
+        read(&mut readings, Language::Rust, rust);
+        let typed = rust.replace("Error::new()", "Error::new(1)");
+        assert_eq!(
+            read(&mut readings, Language::Rust, &typed),
+            1,
+            "only `close` is read again, as a fresh read reads it"
+        );
+        let java = "class Pool<Item> {\n    Item first;\n\n    Item take() { return first; }\n}\n";
+        read(&mut readings, Language::Java, java);
+        assert_eq!(read(&mut readings, Language::Java, &java.replace("return first;", "return null;")), 1);
+        let typescript = "export class Pool<Item> {\n  take(): Item { return this.first; }\n}\n";
+        read(&mut readings, Language::TypeScript, typescript);
+        assert_eq!(read(&mut readings, Language::TypeScript, &typescript.replace("this.first", "this.last")), 1);
+    }
+
+    #[test]
     fn the_methods_of_a_java_class_are_items() {
         let language = Language::Java;
         let class = "package a;\n\nimport java.util.List;\n\n/** Pools. */\npublic class Pool {\n\
@@ -304,6 +325,8 @@ mod tests {
                 "#[proc_macro_derive(Shape)] pub fn derive_shape(i: T) -> T { i }\n",
                 "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",
                 "impl Open {\n",
+                "impl<F: Future, Error> Sink<Item = Error> for Pool<Error> where F: Send {\n",
+                "fn close(f: F) -> F::Output { Error::new() }\n",
                 "trait Shape {\n",
                 "}\n",
                 "type Alias =\n",
@@ -317,6 +340,8 @@ mod tests {
                 "Pool pool;\n",
                 "void go() { pool.take(); }\n",
                 "class Open {\n",
+                "class Generic<Pool> {\n",
+                "Pool take() { return null; }\n",
                 "interface I {\n",
                 "}\n",
                 "int\n",
@@ -329,6 +354,8 @@ mod tests {
                 "export const h = (p: Pool) => p.take();\n",
                 "m(): void {}\n",
                 "class Open {\n",
+                "export class Generic<Pool> {\n",
+                "take(): Pool { return this.p; }\n",
                 "export class Shown {\n",
                 "}\n",
                 "let x:\n",

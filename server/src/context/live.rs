@@ -494,6 +494,7 @@ mod tests {
                     "cfg_rt! { pub fn in_macro(p: Point) { p.sem.release(); } mod inner; }\n",
                     "#[proc_macro_derive(Shape)] pub fn derive_shape(i: T) -> T { i }\n",
                     "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",
+                    "impl<F: Future, Error> Sink<Item = Error> for Pool<Error> where F: Send { fn f(x: F) -> F::Output { Error::new() } }\n",
                 ],
             ),
             "java" => (
@@ -505,6 +506,7 @@ mod tests {
                     "// é 😀\n",
                     "/** Documents what follows. */\n",
                     "class B { Pool pool; void go() { pool.take(); } }\n",
+                    "class G<Pool> { Pool p; <B> B first(List<B> all) { return all.get(0); } }\n",
                 ],
             ),
             _ => (
@@ -516,6 +518,7 @@ mod tests {
                     "interface I { a: number }\n",
                     "/** Documents what follows. */\n",
                     "export const h = (p: Pool) => p.take();\n",
+                    "export function pick<Pool>(p: Pool): Pool { return p; }\n",
                 ],
             ),
         }

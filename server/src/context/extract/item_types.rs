@@ -115,9 +115,11 @@ impl<'s> TypeParameters<'s> {
 }
 
 /// The bytes of the item whose parameter list or `where` clause holds the name `node`: the
-/// name stands in its parameter (or predicate), in the list (or clause), in the item.
+/// name stands in its parameter (or predicate), in the list (or clause), in the item. None
+/// where the list stands in a syntax error, which declares nothing.
 fn item_of(node: Node<'_>) -> Option<Range<usize>> {
-    Some(node.parent()?.parent()?.parent()?.byte_range())
+    let item = node.parent()?.parent()?.parent()?;
+    (!item.is_error()).then(|| item.byte_range())
 }
 
 /// The path of the trait a bound names (`Future`, `futures::Stream` of

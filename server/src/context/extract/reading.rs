@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::{QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
 use super::captured_uses::{CapturedUse, PlacedUse, captured_use, path_before};
@@ -45,9 +45,6 @@ struct Reading<'s> {
     /// The functions and binding patterns, for telling a function passed by its name from a
     /// variable (see [`PlacedUse::bindable`]).
     bindings: Bindings<'s>,
-    /// The items' type parameters and the associated types named in trait arguments, which
-    /// say how a type's name written inside an item reads.
-    item_types: ItemTypes<'s>,
 }
 
 /// One use a stretch holds until all its matches are read.
@@ -64,8 +61,9 @@ struct Use<'s> {
 }
 
 impl Reading<'_> {
-    /// What was read, owned, and the macro bodies at the stretch's item level.
-    fn done(self) -> (Found, Vec<MacroBody>) {
+    /// What was read, owned, and the macro bodies at the stretch's item level; `item_types`
+    /// says how the type names written in the stretch's items read.
+    fn done(self, item_types: &ItemTypes<'_>) -> (Found, Vec<MacroBody>) {
         let Reading {
             mut symbols,
             mut uses,
@@ -77,7 +75,6 @@ impl Reading<'_> {
             placed_uses,
             not_uses,
             bindings,
-            item_types,
         } = self;
         let places = bindings.places(&macros, &not_uses);
         for token in placed_uses.into_iter().filter(|placed| places.count(placed.at, placed.name, placed.bindable)) {
@@ -160,6 +157,12 @@ pub(super) fn read_stretches(
     let may_define_proc_macros =
         language == Language::Rust && read.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
+    // The type parameters of every stretch's items, and of the type or trait whose members
+    // the stretches may be: a member's item reads them from its container's head.
+    let mut item_types = ItemTypes::default();
+    if let Some(within) = &within {
+        read_container_head(language, root, source, within.start, &mut item_types);
+    }
     let mut cursor = QueryCursor::new();
     if let Some(within) = within {
         cursor.set_byte_range(within);
@@ -181,7 +184,6 @@ pub(super) fn read_stretches(
             placed_uses,
             not_uses,
             bindings,
-            item_types,
         } = stretch;
         let mut tokens = TokenMatch::default();
         let mut name = None;
@@ -315,5 +317,36 @@ pub(super) fn read_stretches(
             });
         }
     }
-    reading.into_iter().map(Reading::done).collect()
+    reading.into_iter().map(|stretch| stretch.done(&item_types)).collect()
+}
+
+/// Reads into `item_types` the type parameters written in the head of the type, trait or
+/// module around the byte `at` (`impl<F: Future> Sink for Pool<F> where ..`, `class Box<T>`),
+/// when `at` lies in its body: the members read on their own use them.
+fn read_container_head<'s>(
+    language: Language,
+    root: Node<'_>,
+    source: &'s [u8],
+    at: usize,
+    item_types: &mut ItemTypes<'s>,
+) {
+    let Some(top) = root.first_child_for_byte(at).filter(|top| top.start_byte() < at) else { return };
+    let container = match top.kind() {
+        "export_statement" => top.child_by_field_name("declaration"),
+        _ => Some(top),
+    };
+    let Some(body) = container.and_then(|container| container.child_by_field_name("body")) else { return };
+    if body.start_byte() > at {
+        return;
+    }
+    let query = &language.queries().combined;
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    cursor.set_byte_range(top.start_byte()..body.start_byte());
+    let mut matches = cursor.matches(query, root, source);
+    while let Some(found) = matches.next() {
+        for capture in found.captures() {
+            item_types.take(names[capture.index as usize], capture.node, source);
+        }
+    }
 }
