@@ -273,7 +273,7 @@ mod tests {
     fn a_member_read_on_its_own_knows_the_type_parameters_of_its_container() {
         let rust = "use std::future::Future;\n\n\
                     impl<F: Future, Error> Sink<F> for Pool<Error> {\n    \
-                    fn close(f: F) -> F::Output { Error::new() }\n\n    fn flush(e: Error) {}\n}\n";
+                    fn close(f: F) -> Result<F::Output, Self::Error> { Error::new() }\n\n    fn flush(e: Error) {}\n}\n";
         let mut readings = ItemReadings::default();
         read(&mut readings, Language::Rust, rust);
         let typed = rust.replace("Error::new()", "Error::new(1)");
@@ -326,7 +326,7 @@ mod tests {
                 "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",
                 "impl Open {\n",
                 "impl<F: Future, Error> Sink<Item = Error> for Pool<Error> where F: Send {\n",
-                "fn close(f: F) -> F::Output { Error::new() }\n",
+                "fn close(f: F) -> Result<F::Output, Self::Error> { Error::new() }\n",
                 "trait Shape {\n",
                 "}\n",
                 "type Alias =\n",

@@ -494,7 +494,7 @@ mod tests {
                     "cfg_rt! { pub fn in_macro(p: Point) { p.sem.release(); } mod inner; }\n",
                     "#[proc_macro_derive(Shape)] pub fn derive_shape(i: T) -> T { i }\n",
                     "fn g() { let s = Semaphore::new(1); s.acquire(); } // trailing\n",
-                    "impl<F: Future, Error> Sink<Item = Error> for Pool<Error> where F: Send { fn f(x: F) -> F::Output { Error::new() } }\n",
+                    "impl<F: Future, Error> Sink<Item = Error> for Pool<Error> where F: Send { fn f(x: F) -> Result<F::Output, Self::Error> { Error::new() } }\n",
                 ],
             ),
             "java" => (

@@ -1122,7 +1122,7 @@ mod tests {
                 "src/either.rs",
                 "pub enum Either<L, R> { Left(L), Right(R) }\n\
                  impl<L, R, Error> futures::Sink<u8> for Either<L, R>\nwhere\n    L: futures::Sink<u8, Error = Error>,\n{\n    \
-                 type Error = Error;\n}\n",
+                 type Error = Error;\n    fn close(&mut self) -> Result<(), Self::Error> {\n        todo!()\n    }\n}\n",
             ),
             ("src/lines.rs", "fn lines() -> impl Iterator<Item = u8> {\n    std::iter::empty()\n}\n"),
             (

@@ -3,10 +3,11 @@
 //! `<T> T first(List<T> items)`), which written alone is the parameter, not a type of the
 //! workspace named alike; a name written after such a parameter (`F::Output` of `F: Future`),
 //! which is its bound trait's; and an associated type named in a Rust trait's arguments
-//! (`Item` of `impl Iterator<Item = u8>`), which is that trait's. A trait's path then says
-//! whether the name lies outside the workspace.
+//! (`Item` of `impl Iterator<Item = u8>`), which is that trait's, as is an associated type
+//! written after `Self` in an `impl` of a trait (`Self::Output` in `impl Future for Sleep`). A
+//! trait's path then says whether the name lies outside the workspace.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -18,24 +19,61 @@ use super::text;
 pub(super) struct ItemTypes<'s> {
     parameters: TypeParameters<'s>,
     associated: AssociatedTypes<'s>,
+    /// The `impl`s of a trait: each one's bytes and the trait's path.
+    trait_impls: Vec<(Range<usize>, &'s str)>,
+    /// The `impl` of the match being read, until its trait comes in the same match.
+    trait_impl: Option<Range<usize>>,
+    /// The types written after `Self` (`Output` of `Poll<Self::Output>`), by their nodes.
+    after_self: HashSet<usize>,
 }
 
 impl<'s> ItemTypes<'s> {
     /// Keeps `node` when `capture` is one of a type parameter (`type.parameter`,
     /// `type.bounded`, `type.bound`) or of an associated type named in a trait's arguments
-    /// (`associated.trait`, `associated.name`); whether it was one.
+    /// (`associated.trait`, `associated.name`) or of an `impl` of a trait (`impl.item`,
+    /// `impl.trait`); whether it was one.
     pub(super) fn take(&mut self, capture: &str, node: Node<'_>, source: &'s [u8]) -> bool {
-        self.parameters.take(capture, node, source) || self.associated.take(capture, node, source)
+        match capture {
+            "impl.item" => self.trait_impl = Some(node.byte_range()),
+            "impl.trait" => {
+                if let (Some(item), Some(path)) = (self.trait_impl.take(), trait_path(node, source)) {
+                    self.trait_impls.push((item, path));
+                }
+            }
+            _ => return self.parameters.take(capture, node, source) || self.associated.take(capture, node, source),
+        }
+        true
+    }
+
+    /// Notes the use `node` written after the path `owner`, when it is a type written after
+    /// `Self` (`Self::Output` in a type, not `Self::new()` nor a variant `Self::Idle`).
+    pub(super) fn note_use(&mut self, node: Node<'_>, owner: Option<&str>) {
+        if owner == Some("Self") && node.kind() == "type_identifier" {
+            self.after_self.insert(node.id());
+        }
     }
 
     /// How the use of `name` at byte `at` (its node `node`), written after the path `owner`,
     /// reads once the stretch is read: `None` where it is a type parameter written alone, else
     /// the path it counts as written after (a type parameter's trait, an associated type's
-    /// trait, or `owner` as written).
+    /// trait, the trait of the `impl` around a type written after `Self`, or `owner` as
+    /// written).
     pub(super) fn read(&self, node: usize, at: usize, name: &str, owner: Option<&'s str>) -> Option<Option<&'s str>> {
-        let owner = owner.map(|owner| self.parameters.owner_through(at, owner));
+        let owner = match owner {
+            Some("Self") if self.after_self.contains(&node) => Some(self.trait_implemented_at(at).unwrap_or("Self")),
+            owner => owner.map(|owner| self.parameters.owner_through(at, owner)),
+        };
         let owner = owner.or_else(|| self.associated.trait_of(node));
         (owner.is_some() || !self.parameters.declare(at, name)).then_some(owner)
+    }
+
+    /// The path of the trait the innermost `impl` of a trait around byte `at` implements.
+    fn trait_implemented_at(&self, at: usize) -> Option<&'s str> {
+        self.trait_impls
+            .iter()
+            .filter(|(item, _)| item.contains(&at))
+            .max_by_key(|(item, _)| item.start)
+            .map(|(_, path)| *path)
     }
 }
 

@@ -205,6 +205,7 @@ pub(super) fn read_stretches(
                         let owner =
                             (!method && language == Language::Rust).then(|| path_before(node, source)).flatten();
                         let (at, name) = (node.start_byte(), text(node, source));
+                        item_types.note_use(node, owner);
                         uses.push(Use { node: node.id(), at, name, method, owner });
                     }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),

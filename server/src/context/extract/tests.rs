@@ -1191,3 +1191,27 @@ fn a_name_written_after_a_type_parameter_is_its_bound_traits() {
     assert_eq!(owners("Item"), ["futures::Stream"], "`Item = u8` and `S::Item`: {:?}", found.owned_uses);
     assert_eq!(owners("Handle"), ["L"], "two traits bound `L`");
 }
+
+#[test]
+fn a_type_written_after_self_in_an_impl_of_a_trait_is_the_traits() {
+    let found = symbols(
+        Language::Rust,
+        "impl Future for Sleep {\n    type Output = ();\n    fn poll(&mut self) -> Poll<Self::Output> { Self::reset(); todo!() }\n}\n\
+         impl Sleep {\n    fn deadline(&self) -> Self::Output { todo!() }\n}\n\
+         impl std::fmt::Display for Mode {\n    fn fmt(&self) { let _ = Self::Idle; }\n}\n\
+         impl<T> crate::codec::Decoder<T> for Lines {\n    fn decode(&self) -> Result<(), Self::Error> { todo!() }\n}\n",
+    );
+    assert_eq!(
+        found.owned_uses,
+        [
+            ("Decoder".to_owned(), "crate::codec".to_owned(), 1),
+            ("Display".to_owned(), "std::fmt".to_owned(), 1),
+            ("Error".to_owned(), "crate::codec::Decoder".to_owned(), 1),
+            ("Idle".to_owned(), "Self".to_owned(), 1),
+            ("Output".to_owned(), "Future".to_owned(), 1),
+            ("Output".to_owned(), "Self".to_owned(), 1),
+            ("reset".to_owned(), "Self".to_owned(), 1),
+        ],
+        "a variant, a function and an inherent `impl`'s type stay `Self`'s"
+    );
+}

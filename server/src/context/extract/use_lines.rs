@@ -107,7 +107,9 @@ fn use_lines_of_tree(
                 let name = text(node, source);
                 match captured {
                     CapturedUse::Direct { method } if wanted.wants(name, method, || None) => {
-                        uses.push(PlacedUse { method, ..PlacedUse::named(node, source, false) });
+                        let used = PlacedUse { method, ..PlacedUse::named(node, source, false) };
+                        item_types.note_use(node, used.owner);
+                        uses.push(used);
                     }
                     CapturedUse::Placed { bindable } if wanted.wants(name, false, || None) => {
                         placed_uses.push(PlacedUse::named(node, source, bindable));
