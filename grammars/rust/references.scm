@@ -88,6 +88,6 @@
 ; (`Iterator::Item`), from outside the workspace where the trait is.
 (generic_type type: (_) @associated.trait
   type_arguments: (type_arguments (type_binding name: (type_identifier) @associated.name)))
-; An `impl` of a trait and the trait (`impl Future for Sleep`): a type written after `Self` in it
+; The trait an `impl` implements (`Future` of `impl Future for Sleep`): a type written after `Self` in it
 ; (`Poll<Self::Output>`) is the trait's associated type.
-(impl_item trait: (_) @impl.trait) @impl.item
+(impl_item trait: (_) @impl.trait)

@@ -53,6 +53,9 @@ struct Item {
     start_row: usize,
     /// `None` when it holds a syntax error.
     key: Option<ItemKey>,
+    /// For a member, the bytes of its type's, trait's or module's head, which declares the
+    /// type parameters the member may use.
+    container_head: Option<std::ops::Range<usize>>,
 }
 
 impl ItemReadings {
@@ -79,12 +82,13 @@ impl ItemReadings {
             let last = readings[first..].iter().position(Option::is_some).map_or(readings.len(), |at| first + at) - 1;
             let starts: Vec<usize> = items[first..=last].iter().map(|item| item.start_byte).collect();
             let within = items[first].start_byte..items[last].end_byte;
+            let run = extract::Run { bytes: within.clone(), container_head: items[first].container_head.clone() };
             // A pattern that starts at the file's root matches around the range as well.
             let stretch_of = |byte: usize| {
                 let inside = within.contains(&byte);
                 starts.partition_point(|start| *start <= byte).checked_sub(1).filter(|_| inside)
             };
-            let read = extract::collect(language, tree, source, Some(within.clone()), &stretch_of, starts.len());
+            let read = extract::collect(language, tree, source, Some(run), &stretch_of, starts.len());
             self.read_last += read.len();
             for (slot, found) in readings[first..=last].iter_mut().zip(read) {
                 *slot = Some(Arc::new(found));
@@ -114,9 +118,13 @@ fn items(root: Node<'_>, source: &[u8]) -> Vec<Item> {
     items
 }
 
+/// The type, trait or module whose body holds a file's items: a hash of its head's kind and
+/// text, and the head's bytes.
+type Container = (u64, std::ops::Range<usize>);
+
 /// Adds the items among `body`'s children (the file's root, or the body of the type, trait
-/// or module `member_of` names), each with the comments and attributes above it.
-fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut Vec<Item>) {
+/// or module `member_of` is), each with the comments and attributes above it.
+fn add_items(body: Node<'_>, member_of: Option<Container>, source: &[u8], items: &mut Vec<Item>) {
     let mut first: Option<Node<'_>> = None;
     let mut has_error = false;
     // The kinds of the body and of the item's nodes so far.
@@ -138,12 +146,12 @@ fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut 
             continue;
         }
         let start = lead.start_position();
-        let key = |end_byte: usize, member_of: Option<u64>, rows: usize| ItemKey {
+        let key = |end_byte: usize, rows: usize| ItemKey {
             text: xxhash_rust::xxh3::xxh3_64(&source[lead.start_byte()..end_byte]),
             column: start.column,
             after_code_on_its_row: code_end_row == Some(start.row),
             kinds: kinds.digest(),
-            member_of,
+            member_of: member_of.as_ref().map(|(head, _)| *head),
             rows,
         };
         match members(child).filter(|_| member_of.is_none()) {
@@ -155,12 +163,13 @@ fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut 
                     start_byte: lead.start_byte(),
                     end_byte: head_end,
                     start_row: start.row,
-                    key: whole.then(|| key(head_end, None, rows)),
+                    key: whole.then(|| key(head_end, rows)),
+                    container_head: None,
                 });
                 let mut head_text = xxhash_rust::xxh3::Xxh3::new();
                 head_text.update(container.kind().as_bytes());
                 head_text.update(&source[container.start_byte()..head_end]);
-                add_items(members, Some(head_text.digest()), source, items);
+                add_items(members, Some((head_text.digest(), child.start_byte()..head_end)), source, items);
                 // What follows the members inside the item goes with the last of them.
                 if let Some(last) = items.last_mut().filter(|last| last.end_byte < child.end_byte()) {
                     last.end_byte = child.end_byte();
@@ -173,7 +182,8 @@ fn add_items(body: Node<'_>, member_of: Option<u64>, source: &[u8], items: &mut 
                 start_byte: lead.start_byte(),
                 end_byte: child.end_byte(),
                 start_row: start.row,
-                key: (!has_error).then(|| key(child.end_byte(), member_of, 0)),
+                key: (!has_error).then(|| key(child.end_byte(), 0)),
+                container_head: member_of.as_ref().map(|(_, head)| head.clone()),
             }),
         }
         first = None;

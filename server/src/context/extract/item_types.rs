@@ -14,15 +14,14 @@ use tree_sitter::Node;
 
 use super::text;
 
-/// The type parameters and the associated types named in one stretch, for reading its uses.
+/// The type parameters, the associated types named in trait arguments and the traits `impl`s
+/// implement, as one walk of a file's tree meets them, for reading the uses it meets.
 #[derive(Default)]
 pub(super) struct ItemTypes<'s> {
     parameters: TypeParameters<'s>,
     associated: AssociatedTypes<'s>,
     /// The `impl`s of a trait: each one's bytes and the trait's path.
     trait_impls: Vec<(Range<usize>, &'s str)>,
-    /// The `impl` of the match being read, until its trait comes in the same match.
-    trait_impl: Option<Range<usize>>,
     /// The types written after `Self` (`Output` of `Poll<Self::Output>`), by their nodes.
     after_self: HashSet<usize>,
 }
@@ -30,14 +29,13 @@ pub(super) struct ItemTypes<'s> {
 impl<'s> ItemTypes<'s> {
     /// Keeps `node` when `capture` is one of a type parameter (`type.parameter`,
     /// `type.bounded`, `type.bound`) or of an associated type named in a trait's arguments
-    /// (`associated.trait`, `associated.name`) or of an `impl` of a trait (`impl.item`,
-    /// `impl.trait`); whether it was one.
+    /// (`associated.trait`, `associated.name`) or the trait an `impl` implements
+    /// (`impl.trait`); whether it was one.
     pub(super) fn take(&mut self, capture: &str, node: Node<'_>, source: &'s [u8]) -> bool {
         match capture {
-            "impl.item" => self.trait_impl = Some(node.byte_range()),
             "impl.trait" => {
-                if let (Some(item), Some(path)) = (self.trait_impl.take(), trait_path(node, source)) {
-                    self.trait_impls.push((item, path));
+                if let (Some(item), Some(path)) = (node.parent(), trait_path(node, source)) {
+                    self.trait_impls.push((item.byte_range(), path));
                 }
             }
             _ => return self.parameters.take(capture, node, source) || self.associated.take(capture, node, source),

@@ -8,7 +8,7 @@ use tree_sitter::{Node, Parser, Range, Tree};
 use super::language::Language;
 
 pub(super) use leads::is_lead_kind;
-pub(super) use stretches::{Found, collect, finish};
+pub(super) use stretches::{Found, Run, collect, finish};
 pub(super) use test_code::LineSpans;
 pub use use_lines::use_lines;
 

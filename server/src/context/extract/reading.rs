@@ -15,7 +15,7 @@ use super::item_types::ItemTypes;
 use super::leads::{Lead, Leads};
 use super::macros::MacroBody;
 use super::signatures::{head_end, script_constant_signature, signature};
-use super::stretches::Found;
+use super::stretches::{Found, Run};
 use super::token_calls::TokenMatch;
 use super::values::Bindings;
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
@@ -95,8 +95,9 @@ impl Reading<'_> {
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
         let mut owned_counts: HashMap<(&str, &str), u32> = HashMap::new();
-        // A type parameter written alone is no use; a name after one, or an associated type
-        // named in a trait's arguments, counts as written after the trait.
+        // A type parameter written alone is no use; a name after one, an associated type named
+        // in a trait's arguments and a type after `Self` count as written after the trait (see
+        // `ItemTypes::read`).
         let counted = uses.into_iter().filter(|used| !defined_names.contains(&used.node)).filter_map(|used| {
             let owner = item_types.read(used.node, used.at, used.name, used.owner)?;
             Some(Use { owner, ..used })
@@ -137,7 +138,7 @@ pub(super) fn read_stretches(
     language: Language,
     tree: &Tree,
     source: &[u8],
-    within: Option<std::ops::Range<usize>>,
+    within: Option<Run>,
     stretch_of: &dyn Fn(usize) -> Option<usize>,
     stretches: usize,
 ) -> Vec<(Found, Vec<MacroBody>)> {
@@ -153,19 +154,19 @@ pub(super) fn read_stretches(
     // Only code that names `proc_macro` can define one (a cheap test before the attribute walk);
     // the attributes of a stretch's items are in the stretch.
     const PROC_MACRO: &[u8] = b"proc_macro";
-    let read = within.clone().and_then(|within| source.get(within)).unwrap_or(source);
+    let read = within.as_ref().and_then(|within| source.get(within.bytes.clone())).unwrap_or(source);
     let may_define_proc_macros =
         language == Language::Rust && read.windows(PROC_MACRO.len()).any(|window| window == PROC_MACRO);
     let mut leads = Leads::default();
-    // The type parameters of every stretch's items, and of the type or trait whose members
-    // the stretches may be: a member's item reads them from its container's head.
+    // What the type names of every stretch's items mean, shared by the stretches: a member
+    // read on its own takes its container's type parameters and trait from the head.
     let mut item_types = ItemTypes::default();
-    if let Some(within) = &within {
-        read_container_head(language, root, source, within.start, &mut item_types);
+    if let Some(head) = within.as_ref().and_then(|within| within.container_head.clone()) {
+        read_type_names(language, root, source, head, &mut item_types);
     }
     let mut cursor = QueryCursor::new();
     if let Some(within) = within {
-        cursor.set_byte_range(within);
+        cursor.set_byte_range(within.bytes);
     }
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
@@ -321,29 +322,20 @@ pub(super) fn read_stretches(
     reading.into_iter().map(|stretch| stretch.done(&item_types)).collect()
 }
 
-/// Reads into `item_types` the type parameters written in the head of the type, trait or
-/// module around the byte `at` (`impl<F: Future> Sink for Pool<F> where ..`, `class Box<T>`),
-/// when `at` lies in its body: the members read on their own use them.
-fn read_container_head<'s>(
+/// Reads into `item_types` what the captures in `bytes` say of type names: the type
+/// parameters and the trait written in the head of a container whose members are read on
+/// their own (`impl<F: Future> Sink for Pool<F> where ..`).
+fn read_type_names<'s>(
     language: Language,
     root: Node<'_>,
     source: &'s [u8],
-    at: usize,
+    bytes: std::ops::Range<usize>,
     item_types: &mut ItemTypes<'s>,
 ) {
-    let Some(top) = root.first_child_for_byte(at).filter(|top| top.start_byte() < at) else { return };
-    let container = match top.kind() {
-        "export_statement" => top.child_by_field_name("declaration"),
-        _ => Some(top),
-    };
-    let Some(body) = container.and_then(|container| container.child_by_field_name("body")) else { return };
-    if body.start_byte() > at {
-        return;
-    }
     let query = &language.queries().combined;
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
-    cursor.set_byte_range(top.start_byte()..body.start_byte());
+    cursor.set_byte_range(bytes);
     let mut matches = cursor.matches(query, root, source);
     while let Some(found) = matches.next() {
         for capture in found.captures() {

@@ -45,6 +45,15 @@ impl Found {
     }
 }
 
+/// A run of a file's items read on its own: its bytes, and the head of the type, trait or
+/// module its first item is a member of (`impl<F: Future> Sink for Pool<F>`, `class Box<T>`),
+/// whose type parameters the members use.
+#[derive(Clone)]
+pub(in crate::context) struct Run {
+    pub bytes: std::ops::Range<usize>,
+    pub container_head: Option<std::ops::Range<usize>>,
+}
+
 /// Reads the stretches of a parsed file: the matches within `within` (all of the file when
 /// `None`), each given to the stretch `stretch_of` names for the byte its first capture
 /// starts at (none: left out), and the macro bodies each stretch holds.
@@ -52,7 +61,7 @@ pub(in crate::context) fn collect(
     language: Language,
     tree: &Tree,
     source: &[u8],
-    within: Option<std::ops::Range<usize>>,
+    within: Option<Run>,
     stretch_of: &dyn Fn(usize) -> Option<usize>,
     stretches: usize,
 ) -> Vec<Found> {

@@ -55,12 +55,12 @@ struct Wanted<'w> {
 }
 
 impl Wanted<'_> {
-    /// Whether a use of `name`, a method call or not, written after the path `owner` gives, is
-    /// wanted; the path is read only for a wanted name.
-    fn wants<'s>(&self, name: &str, method: bool, owner: impl FnOnce() -> Option<&'s str>) -> bool {
+    /// Whether a use of `name`, a method call or not, written after the path `owner`, is
+    /// wanted.
+    fn wants(&self, name: &str, method: bool, owner: Option<&str>) -> bool {
         (self.with_method_calls || !method)
             && self.names.contains(&name)
-            && (method || !owner().is_some_and(|owner| (self.leads_outside)(owner, name)))
+            && (method || !owner.is_some_and(|owner| (self.leads_outside)(owner, name)))
     }
 }
 
@@ -106,12 +106,12 @@ fn use_lines_of_tree(
             if let Some(captured) = captured_use(language, capture_name, node, source) {
                 let name = text(node, source);
                 match captured {
-                    CapturedUse::Direct { method } if wanted.wants(name, method, || None) => {
+                    CapturedUse::Direct { method } if wanted.wants(name, method, None) => {
                         let used = PlacedUse { method, ..PlacedUse::named(node, source, false) };
                         item_types.note_use(node, used.owner);
                         uses.push(used);
                     }
-                    CapturedUse::Placed { bindable } if wanted.wants(name, false, || None) => {
+                    CapturedUse::Placed { bindable } if wanted.wants(name, false, None) => {
                         placed_uses.push(PlacedUse::named(node, source, bindable));
                     }
                     CapturedUse::NotUses => not_uses.push(node.byte_range()),
@@ -130,19 +130,20 @@ fn use_lines_of_tree(
             defined_names.insert(name);
         }
         if let Some(used) = tokens.used(source)
-            && wanted.wants(text(used.node, source), used.method, || None)
+            && wanted.wants(text(used.node, source), used.method, None)
         {
             placed_uses.push(PlacedUse::of_tokens(&used, source));
         }
     }
     let places = bindings.places(&bodies, &not_uses);
-    // A type parameter written alone is no use; a name after one, or an associated type named
-    // in a trait's arguments, counts as written after the trait.
+    // A type parameter written alone is no use; a name after one, an associated type named in
+    // a trait's arguments and a type after `Self` count as written after the trait (see
+    // `ItemTypes::read`); the path before a wanted name is judged only now.
     let counts = |used: &PlacedUse<'_>| {
         !defined_names.contains(&used.node)
             && item_types
                 .read(used.node, used.at, used.name, used.owner)
-                .is_some_and(|owner| wanted.wants(used.name, used.method, || owner))
+                .is_some_and(|owner| wanted.wants(used.name, used.method, owner))
     };
     lines.extend(uses.iter().filter(|used| counts(used)).map(|used| used.line));
     lines.extend(
