@@ -5,7 +5,8 @@ The ranking adds seven signals per file with hand-chosen weights (`context::rank
 This script asks whether the weights or the signals limit it. From the signals the locbench
 bench writes per file (`--features`), it scores each set three ways:
 
-- `default`: the weights as they are (the same figures the bench prints, as a check);
+- `default`: the weights as they are (the same figures the bench prints with `--with title=0`,
+  as a check: the features are of the whole issue's reading, not of its title's own);
 - `linear`: the seven weights found by coordinate ascent on Acc@5 + MRR over the `--train`
   sets, then applied to every set;
 - `learned`: a LambdaMART ranker (LightGBM, when installed) over the signals, `users` and

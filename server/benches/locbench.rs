@@ -117,6 +117,7 @@ fn field<'a>(weights: &'a mut Weights, name: &str) -> &'a mut f64 {
         "package" => &mut weights.package,
         "parent" => &mut weights.parent,
         "prior" => &mut weights.prior,
+        "title" => &mut weights.title,
         other => panic!("no weight named {other}"),
     }
 }

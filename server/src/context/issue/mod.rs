@@ -87,6 +87,11 @@ pub struct IssueQuery {
     /// it: a path the issue gives with several lines (frames of one file) comes once for
     /// each, the first given first.
     pub locations: Vec<(String, u32)>,
+    /// The title read on its own, when the body holds a code block: the body's names are then
+    /// mostly those of the code the reporter ran and the output they saw, and the title says
+    /// in a line what goes wrong. Whether the issue is about tests or examples is the whole
+    /// issue's.
+    pub title_alone: Option<Box<IssueQuery>>,
 }
 
 impl IssueQuery {
@@ -125,7 +130,17 @@ pub fn analyze(text: &str) -> IssueQuery {
     query.other_files = other_file_mentions(&prose);
     query.folders = folder_mentions(&prose);
     query.locations = path_locations(&prose);
+    if !title.trim().is_empty() && holds_code_block(&body) {
+        let mut alone = analyze(&title);
+        (alone.about_tests, alone.about_examples) = (query.about_tests, query.about_examples);
+        query.title_alone = Some(Box::new(alone));
+    }
     query
+}
+
+/// Whether `body` holds a fenced code block with something in it.
+fn holds_code_block(body: &str) -> bool {
+    regions(body).iter().any(|(region, text)| *region == Region::CodeBlock && !text.trim().is_empty())
 }
 
 fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
@@ -154,6 +169,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         other_files: Vec::new(),
         folders: Vec::new(),
         locations: Vec::new(),
+        title_alone: None,
     };
     query.about_examples = about_examples(whole, &query.paths);
     query.terms.sort_by(|a, b| a.0.cmp(&b.0));

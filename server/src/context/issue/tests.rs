@@ -25,6 +25,21 @@ fn pathological_issues_are_read_in_bounded_form() {
 }
 
 #[test]
+fn the_title_is_read_alone_too_when_the_body_holds_code() {
+    let query = analyze(
+        "Idle workers stay alive\n\nThis integration test hangs:\n```rust\nPool::with_size(2).resize(8);\n```\n",
+    );
+    let title = query.title_alone.as_deref().expect("a body with code gives the title's own reading");
+    assert!(symbol(title, "Pool").is_none() && symbol(&query, "Pool").is_some(), "{title:?}");
+    assert!(title.terms.iter().any(|(term, _)| term == "idle") && title.title_alone.is_none());
+    assert!(title.about_tests && query.about_tests, "what the issue is about is the whole issue's");
+    // Prose alone, an empty block or no body: one reading.
+    for text in ["Idle workers stay alive\n\nThey keep `Pool` busy.", "Idle workers\n\n```\n\n```", "Idle workers"] {
+        assert!(analyze(text).title_alone.is_none(), "{text:?}");
+    }
+}
+
+#[test]
 fn code_identifiers_with_their_qualifiers() {
     let query = analyze(
         "try_join_next for JoinSet\nThere is `poll_join_next`, and `JoinSet::join_next()` awaits; see mpsc::Receiver.",

@@ -11,9 +11,11 @@
 //! - parent: the module file (`mod.rs`, `lib.rs`, `index.ts`) declaring a directly hit file;
 //! - prior: how central the file is: PageRank over the use-definition graph.
 //!
-//! Test and example files sink unless the issue is about them.
+//! Test and example files sink unless the issue is about them. When the issue's body holds
+//! code, the title is read alone as well and each file adds a share of its score for it, so
+//! the file the title points at is not drowned by the names of the code the reporter ran.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
@@ -23,7 +25,7 @@ use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
 use structure::{package_signal, parent_signal, reference_graph, relation_signal};
-use symbols::{definition_table, symbol_signal};
+use symbols::{DefinitionTable, definition_table, symbol_signal};
 
 mod lexical;
 mod messages;
@@ -92,6 +94,9 @@ pub struct Weights {
     pub parent: f64,
     /// Centrality.
     pub prior: f64,
+    /// The score of a file for the issue's title read alone, when its body holds code
+    /// (see [`IssueQuery::title_alone`]).
+    pub title: f64,
 }
 
 /// The weights used by default.
@@ -99,8 +104,16 @@ pub struct Weights {
 /// Chosen on the locbench dev set over a coarse grid (see BENCHMARKS.md). A personalised
 /// PageRank from the hit files was measured too; it lowered MRR in both languages at every
 /// weight tried, so the graph serves only as the global centrality prior.
-pub const WEIGHTS: Weights =
-    Weights { lexical: 1.0, symbols: 0.6, paths: 0.5, relations: 0.2, package: 0.2, parent: 0.15, prior: 0.15 };
+pub const WEIGHTS: Weights = Weights {
+    lexical: 1.0,
+    symbols: 0.6,
+    paths: 0.5,
+    relations: 0.2,
+    package: 0.2,
+    parent: 0.15,
+    prior: 0.15,
+    title: 0.5,
+};
 
 /// What is left of the score of test or example code the issue is not about.
 pub const SUNK_SHARE: f64 = 0.3;
@@ -219,6 +232,8 @@ pub struct Signals {
     prior: Vec<f64>,
     /// How many other files use a name that each file alone defines.
     users: Vec<usize>,
+    /// The signals of the issue's title read alone.
+    title: Option<Box<Signals>>,
 }
 
 /// Computes the signals of `index`'s files for `issue_text`.
@@ -238,42 +253,63 @@ pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
 pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
-    let (lexical, shared_words) = lexical_signal(&files, query);
     let definitions = definition_table(&files);
-    let (symbols, hit_types) = symbol_signal(&files, query, &definitions);
-    let mut path_mentions = path_signal(&files, query);
-    // Read before the quoted messages add their points to the same signal.
-    let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
-    message_signal(&files, query, read, &mut path_mentions);
-    let relations = relation_signal(&files, &hit_types);
     let (graph, users) = reference_graph(&files, &definitions, &IndexOutside::new(index));
-
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
     let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
-    let direct: Vec<f64> = {
-        let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
-        (0..n).map(|i| symbols[i].max(paths[i])).collect()
-    };
-    let (package, package_leads) = package_signal(&files, &direct);
-    Signals {
-        paths: files.iter().map(|f| f.path.clone()).collect(),
-        tests: files.iter().map(|f| index.is_test_file(f)).collect(),
-        examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
-        generated: files.iter().map(|f| f.generated.is_some()).collect(),
-        packages: files.iter().map(|f| package_of(f)).collect(),
-        about_tests: query.about_tests,
-        about_examples: query.about_examples,
-        package,
-        package_leads,
-        shared_words,
-        parent: parent_signal(&files, &direct),
-        lexical,
-        symbols,
-        path_mentions,
-        traced,
-        relations,
-        prior,
-        users,
+    let workspace = Workspace { index, files: &files, definitions: &definitions, prior: &prior, users: &users };
+    let mut signals = workspace.signals(query, read);
+    signals.title = query.title_alone.as_ref().map(|title| Box::new(workspace.signals(title, read)));
+    signals
+}
+
+/// What the signals of any issue share: the files, their definitions and their centrality.
+struct Workspace<'a> {
+    index: &'a Index,
+    files: &'a [&'a IndexedFile],
+    definitions: &'a DefinitionTable<'a>,
+    prior: &'a [f64],
+    users: &'a [usize],
+}
+
+impl Workspace<'_> {
+    /// The signals of every file for `query`.
+    fn signals(&self, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
+        let (index, files) = (self.index, self.files);
+        let n = files.len();
+        let (lexical, shared_words) = lexical_signal(files, query);
+        let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
+        let mut path_mentions = path_signal(files, query);
+        // Read before the quoted messages add their points to the same signal.
+        let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
+        message_signal(files, query, read, &mut path_mentions);
+        let relations = relation_signal(files, &hit_types);
+        let direct: Vec<f64> = {
+            let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
+            (0..n).map(|i| symbols[i].max(paths[i])).collect()
+        };
+        let (package, package_leads) = package_signal(files, &direct);
+        Signals {
+            paths: files.iter().map(|f| f.path.clone()).collect(),
+            tests: files.iter().map(|f| index.is_test_file(f)).collect(),
+            examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
+            generated: files.iter().map(|f| f.generated.is_some()).collect(),
+            packages: files.iter().map(|f| package_of(f)).collect(),
+            about_tests: query.about_tests,
+            about_examples: query.about_examples,
+            package,
+            package_leads,
+            shared_words,
+            parent: parent_signal(files, &direct),
+            lexical,
+            symbols,
+            path_mentions,
+            traced,
+            relations,
+            prior: self.prior.to_vec(),
+            users: self.users.to_vec(),
+            title: None,
+        }
     }
 }
 
@@ -292,8 +328,45 @@ pub fn rank_with(index: &Index, issue_text: &str, weights: &Weights) -> Vec<Rank
     combine(&signals(index, issue_text), weights)
 }
 
-/// Weighs the signals into a ranking, best first, each file with its main reasons.
+/// Weighs the signals into a ranking, best first, each file with its main reasons: the whole
+/// issue's, with the title's own added at [`Weights::title`] when there is one.
 pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
+    let whole = combine_one(signals, weights);
+    match &signals.title {
+        Some(title) if weights.title > 0.0 => with_title(whole, &combine_one(title, weights), weights.title),
+        _ => whole,
+    }
+}
+
+/// How many of the title's best files say so among their reasons.
+const TITLE_REASONS: usize = 10;
+
+/// The ranking of the whole issue with `weight` times each file's score for its title alone
+/// added, and a reason for the files the title ranks best.
+fn with_title(whole: Vec<RankedFile>, title: &[RankedFile], weight: f64) -> Vec<RankedFile> {
+    let by_title: HashMap<&str, (usize, f64)> =
+        title.iter().enumerate().map(|(place, file)| (file.path.as_str(), (place, file.score))).collect();
+    let mut ranked: Vec<RankedFile> = whole
+        .into_iter()
+        .map(|mut file| {
+            if let Some(&(place, score)) = by_title.get(file.path.as_str()) {
+                file.score += weight * score;
+                if place < TITLE_REASONS && score > 0.0 {
+                    // After the strongest reasons of the whole issue, in place of the weakest.
+                    let at = file.reasons.len().min(MAX_REASONS - 1);
+                    file.reasons.truncate(at);
+                    file.reasons.push(format!("ranked {} for the title alone", place + 1));
+                }
+            }
+            file
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+    ranked
+}
+
+/// Weighs one reading's signals into a ranking, best first, each file with its main reasons.
+fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     let mut ranked: Vec<RankedFile> = signals
         .per_file()
         .into_iter()
@@ -338,8 +411,12 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             });
             let mut seen = HashSet::new();
             // `ERROR` and `error` in the issue name a file `error.ts` once.
-            let reasons =
-                reasons.into_iter().map(|(_, r)| r).filter(|r| seen.insert(r.to_lowercase())).take(4).collect();
+            let reasons = reasons
+                .into_iter()
+                .map(|(_, r)| r)
+                .filter(|r| seen.insert(r.to_lowercase()))
+                .take(MAX_REASONS)
+                .collect();
             let mut points: Vec<(f64, u32)> =
                 // Of equal values, a path's line before a definition's, as the single line was.
                 [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
@@ -364,6 +441,9 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
     ranked
 }
+
+/// How many reasons a ranked file gives.
+const MAX_REASONS: usize = 4;
 
 /// The reason of a module file that declares a file the issue names.
 const DECLARES_MODULE: &str = "declares the module of a named file";

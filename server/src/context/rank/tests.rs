@@ -90,6 +90,46 @@ fn the_reporters_words_outweigh_the_words_of_their_code() {
 }
 
 #[test]
+fn the_file_the_title_points_at_is_not_drowned_by_the_names_of_a_reproduction() {
+    let (_dir, index) = index(&[
+        (
+            "src/builder.rs",
+            "pub struct Command { about: String, long_about: String, subcommands: Vec<Command>, args: Vec<Arg> }\n\
+             impl Command {\n    pub fn new(name: &str) -> Self { todo!() }\n    \
+             pub fn about(mut self, text: &str) -> Self { self.about = text.into(); self }\n    \
+             pub fn long_about(mut self, text: &str) -> Self { self.long_about = text.into(); self }\n    \
+             pub fn subcommand(mut self, sub: Command) -> Self { self.subcommands.push(sub); self }\n    \
+             pub fn arg(mut self, arg: Arg) -> Self { self.args.push(arg); self }\n}\n\
+             pub struct Arg { help: String }\n\
+             impl Arg {\n    pub fn new(id: &str) -> Self { todo!() }\n    \
+             pub fn help(mut self, text: &str) -> Self { self.help = text.into(); self }\n}\n",
+        ),
+        (
+            "src/output/help.rs",
+            "/// Breaks long lines of the help text to fit the terminal.\n\
+             pub fn wrap(text: &str, width: usize) -> Vec<String> { vec![text.into()] }\n\
+             /// The width of the terminal, or 100 when it cannot be told.\n\
+             pub fn terminal_width() -> usize { 100 }\n",
+        ),
+        ("src/output/mod.rs", "pub mod help;\n"),
+        ("src/lib.rs", "pub mod builder;\npub mod output;\n"),
+    ]);
+    let issue = "Long lines wrap at the wrong terminal width\n\n\
+                 ```rust\nlet cmd = Command::new(\"app\")\n    .about(\"An app\")\n    .long_about(\"An app, at length\")\n    \
+                 .arg(Arg::new(\"level\").help(\"How loud\"))\n    \
+                 .subcommand(Command::new(\"run\").about(\"Runs\").arg(Arg::new(\"fast\").help(\"Quickly\")));\n```\n";
+    let ranked = rank(&index, issue);
+    assert_eq!(ranked[0].path, "src/output/help.rs", "{ranked:#?}");
+    assert!(
+        reasons_of(&ranked, "src/output/help.rs").contains(&"ranked 1 for the title alone".to_owned()),
+        "{ranked:#?}"
+    );
+    // The whole issue read alone ranks the code the reproduction calls first.
+    let whole_only = rank_with(&index, issue, &Weights { title: 0.0, ..WEIGHTS });
+    assert_eq!(whole_only[0].path, "src/builder.rs", "{whole_only:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
@@ -462,8 +502,16 @@ fn a_macro_used_in_the_issue_is_found_in_its_own_crate() {
 fn a_path_many_files_end_in_alike_says_less_of_each() {
     let lib = "pub fn start() {}\n";
     let issue = "Hangs\n\nthread 'main' panicked at src/lib.rs:1:5 in drain";
-    let only_paths =
-        Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+    let only_paths = Weights {
+        lexical: 0.0,
+        symbols: 0.0,
+        paths: 1.0,
+        relations: 0.0,
+        package: 0.0,
+        parent: 0.0,
+        prior: 0.0,
+        title: 0.0,
+    };
     let alpha_score = |crates: &[&str]| {
         let files: Vec<(String, &str)> = crates.iter().map(|name| (format!("{name}/src/lib.rs"), lib)).collect();
         let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), *text)).collect();
@@ -487,8 +535,16 @@ fn a_path_names_the_files_that_end_in_most_of_it() {
         ("derive/src/lib.rs", lib),
         ("macros/src/lib.rs", lib),
     ]);
-    let only_paths =
-        Weights { lexical: 0.0, symbols: 0.0, paths: 1.0, relations: 0.0, package: 0.0, parent: 0.0, prior: 0.0 };
+    let only_paths = Weights {
+        lexical: 0.0,
+        symbols: 0.0,
+        paths: 1.0,
+        relations: 0.0,
+        package: 0.0,
+        parent: 0.0,
+        prior: 0.0,
+        title: 0.0,
+    };
     let named = |issue: &str| -> Vec<String> {
         let ranked = rank_with(&index, issue, &only_paths);
         ranked.into_iter().filter(|file| file.score > 0.0).map(|file| file.path).collect()
