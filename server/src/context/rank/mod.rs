@@ -333,17 +333,27 @@ pub fn rank_with(index: &Index, issue_text: &str, weights: &Weights) -> Vec<Rank
 pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     let whole = combine_one(signals, weights);
     match &signals.title {
-        Some(title) if weights.title > 0.0 => with_title(whole, &combine_one(title, weights), weights.title),
+        Some(title) if weights.title > 0.0 => {
+            // The files the title's words, names or paths reach, not its centrality alone.
+            let pointed: HashSet<String> = title
+                .per_file()
+                .into_iter()
+                .filter(|file| file.lexical > 0.0 || file.symbols > 0.0 || file.paths > 0.0)
+                .map(|file| file.path)
+                .collect();
+            with_title(whole, &combine_one(title, weights), &pointed, weights.title)
+        }
         _ => whole,
     }
 }
 
-/// How many of the title's best files say so among their reasons.
+/// How many of the title's best files say so among their reasons, when the title points at them.
 const TITLE_REASONS: usize = 10;
 
 /// The ranking of the whole issue with `weight` times each file's score for its title alone
-/// added, and a reason for the files the title ranks best.
-fn with_title(whole: Vec<RankedFile>, title: &[RankedFile], weight: f64) -> Vec<RankedFile> {
+/// added, and a reason for the files the title ranks best among those it points at
+/// (`pointed`).
+fn with_title(whole: Vec<RankedFile>, title: &[RankedFile], pointed: &HashSet<String>, weight: f64) -> Vec<RankedFile> {
     let by_title: HashMap<&str, (usize, f64)> =
         title.iter().enumerate().map(|(place, file)| (file.path.as_str(), (place, file.score))).collect();
     let mut ranked: Vec<RankedFile> = whole
@@ -351,7 +361,7 @@ fn with_title(whole: Vec<RankedFile>, title: &[RankedFile], weight: f64) -> Vec<
         .map(|mut file| {
             if let Some(&(place, score)) = by_title.get(file.path.as_str()) {
                 file.score += weight * score;
-                if place < TITLE_REASONS && score > 0.0 {
+                if place < TITLE_REASONS && pointed.contains(&file.path) {
                     // After the strongest reasons of the whole issue, in place of the weakest.
                     let at = file.reasons.len().min(MAX_REASONS - 1);
                     file.reasons.truncate(at);

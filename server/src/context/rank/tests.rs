@@ -124,6 +124,8 @@ fn the_file_the_title_points_at_is_not_drowned_by_the_names_of_a_reproduction() 
         reasons_of(&ranked, "src/output/help.rs").contains(&"ranked 1 for the title alone".to_owned()),
         "{ranked:#?}"
     );
+    // The crate root ranks on the title's centrality alone: the title does not point at it.
+    assert!(!reasons_of(&ranked, "src/lib.rs").iter().any(|r| r.contains("title alone")), "{ranked:#?}");
     // The whole issue read alone ranks the code the reproduction calls first.
     let whole_only = rank_with(&index, issue, &Weights { title: 0.0, ..WEIGHTS });
     assert_eq!(whole_only[0].path, "src/builder.rs", "{whole_only:#?}");
