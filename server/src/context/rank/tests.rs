@@ -500,25 +500,27 @@ fn a_macro_used_in_the_issue_is_found_in_its_own_crate() {
     assert!(!is_macro_crate_of("macros", ""), "a qualifier of underscores (`_.debounce`) squashes to nothing");
 }
 
+/// The path signal alone.
+const ONLY_PATHS: Weights = Weights {
+    lexical: 0.0,
+    symbols: 0.0,
+    paths: 1.0,
+    relations: 0.0,
+    package: 0.0,
+    parent: 0.0,
+    prior: 0.0,
+    title: 0.0,
+};
+
 #[test]
 fn a_path_many_files_end_in_alike_says_less_of_each() {
     let lib = "pub fn start() {}\n";
     let issue = "Hangs\n\nthread 'main' panicked at src/lib.rs:1:5 in drain";
-    let only_paths = Weights {
-        lexical: 0.0,
-        symbols: 0.0,
-        paths: 1.0,
-        relations: 0.0,
-        package: 0.0,
-        parent: 0.0,
-        prior: 0.0,
-        title: 0.0,
-    };
     let alpha_score = |crates: &[&str]| {
         let files: Vec<(String, &str)> = crates.iter().map(|name| (format!("{name}/src/lib.rs"), lib)).collect();
         let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), *text)).collect();
         let (_dir, index) = index(&files);
-        let ranked = rank_with(&index, issue, &only_paths);
+        let ranked = rank_with(&index, issue, &ONLY_PATHS);
         let alpha = ranked.iter().find(|r| r.path == "alpha/src/lib.rs").unwrap();
         assert!(alpha.reasons.contains(&"the issue names its path `src/lib.rs`".to_owned()), "{alpha:?}");
         alpha.score
@@ -537,18 +539,8 @@ fn a_path_names_the_files_that_end_in_most_of_it() {
         ("derive/src/lib.rs", lib),
         ("macros/src/lib.rs", lib),
     ]);
-    let only_paths = Weights {
-        lexical: 0.0,
-        symbols: 0.0,
-        paths: 1.0,
-        relations: 0.0,
-        package: 0.0,
-        parent: 0.0,
-        prior: 0.0,
-        title: 0.0,
-    };
     let named = |issue: &str| -> Vec<String> {
-        let ranked = rank_with(&index, issue, &only_paths);
+        let ranked = rank_with(&index, issue, &ONLY_PATHS);
         ranked.into_iter().filter(|file| file.score > 0.0).map(|file| file.path).collect()
     };
     assert_eq!(named("Slow\n\nsee crates/globset/src/lib.rs"), ["crates/globset/src/lib.rs"]);
