@@ -4,6 +4,8 @@
 ; its parameters, local variables, a lambda's, a `catch`'s, a `for`'s or a pattern's names.
 (method_invocation object: (identifier) @reference.value)
 (field_access object: (identifier) @reference.value)
+; A field read through a value (`this.registry`, `config.port`): a member of that name.
+(field_access field: (identifier) @reference.field)
 (method_declaration) @value.scope
 (constructor_declaration) @value.scope
 (compact_constructor_declaration) @value.scope

@@ -5,6 +5,8 @@
 (call_expression function: (generic_function function: (field_expression field: (field_identifier) @reference.method)))
 (call_expression function: (generic_function function: (scoped_identifier name: (identifier) @reference.call)))
 (macro_invocation macro: (identifier) @reference.call)
+; A field read through a value (`arg.requires`): a member of that name, as a method call is.
+(field_expression field: (field_identifier) @reference.field)
 (type_identifier) @reference.type
 ; A path's first name (`sync` of `sync::Mutex`), but not the standard crates' (`std::mem`),
 ; which a module of the workspace named `std` or `core` (tokio's `loom::std`) is not.

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Whether the ranking's signals would rank better weighed another way than `combine` weighs them.
 
-The ranking adds seven signals per file with hand-chosen weights (`context::rank::WEIGHTS`).
+The ranking adds eight signals per file with hand-chosen weights (`context::rank::WEIGHTS`).
 This script asks whether the weights or the signals limit it. From the signals the locbench
 bench writes per file (`--features`), it scores each set three ways:
 
 - `default`: the weights as they are (the same figures the bench prints with `--with title=0`,
   as a check: the features are of the whole issue's reading, not of its title's own);
-- `linear`: the seven weights found by coordinate ascent on Acc@5 + MRR over the `--train`
+- `linear`: the eight weights found by coordinate ascent on Acc@5 + MRR over the `--train`
   sets, then applied to every set;
 - `learned`: a LambdaMART ranker (LightGBM, when installed) over the signals, `users` and
   whether the file sinks as test code, trained leave-repositories-out: the repositories are
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-SIGNALS = ["lexical", "symbols", "paths", "relations", "package", "parent", "prior"]
+SIGNALS = ["lexical", "symbols", "uses", "paths", "relations", "package", "parent", "prior"]
 EXTENSIONS = {"rust": (".rs",), "java": (".java",), "typescript": (".ts", ".tsx")}
 
 

@@ -112,6 +112,7 @@ fn field<'a>(weights: &'a mut Weights, name: &str) -> &'a mut f64 {
     match name {
         "lexical" => &mut weights.lexical,
         "symbols" => &mut weights.symbols,
+        "uses" => &mut weights.uses,
         "paths" => &mut weights.paths,
         "relations" => &mut weights.relations,
         "package" => &mut weights.package,

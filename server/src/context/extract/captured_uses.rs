@@ -12,9 +12,10 @@ use super::{Language, text};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CapturedUse {
     /// A use wherever it stands: a call, a type or a macro named; `method` for a method
-    /// call (`value.name()`), which reaches no free function of the name.
+    /// call (`value.name()`) or a field read (`arg.requires`), which reach a member of the
+    /// name, no free function.
     Direct {
-        /// Whether it is a method call.
+        /// Whether it is reached through a value.
         method: bool,
     },
     /// A use that counts by where it stands (see [`Places`](super::values::Places)): a path's
@@ -49,7 +50,7 @@ pub(super) fn captured_use(
         "reference.path" => CapturedUse::Placed { bindable: false },
         "reference.value" if read_otherwise(language, node) => CapturedUse::Nothing,
         "reference.value" | "reference.argument" => CapturedUse::Placed { bindable: true },
-        "reference.method" => CapturedUse::Direct { method: true },
+        "reference.method" | "reference.field" => CapturedUse::Direct { method: true },
         reference if reference.starts_with("reference.") => CapturedUse::Direct { method: false },
         _ => return None,
     })

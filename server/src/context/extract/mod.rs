@@ -198,8 +198,9 @@ pub struct FileSymbols {
     pub definitions: Vec<Definition>,
     /// Names used (called or named as types), with their counts, sorted by name.
     pub references: Vec<(String, u32)>,
-    /// Of those names, how often each is called as a method (`value.name()`; Rust only),
-    /// sorted by name: a name the file only calls so uses no free function of that name.
+    /// Of those names, how often each is reached through a value: called as a method
+    /// (`value.name()`; Rust only) or read as a field (`arg.requires`; Rust and Java), sorted by
+    /// name: a name the file only reaches so uses no free function of that name.
     pub method_calls: Vec<(String, u32)>,
     /// Calls through a type in Rust and TypeScript (`Semaphore::new`, `Pool.create`), as the
     /// type's and the function's names, with their counts, sorted: the type says which of many

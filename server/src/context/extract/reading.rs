@@ -54,7 +54,8 @@ struct Use<'s> {
     /// Where it stands in the source.
     at: usize,
     name: &'s str,
-    /// Whether it is a method call (`value.name()`).
+    /// Whether it is reached through a value: a method call (`value.name()`) or a field read
+    /// (`arg.requires`).
     method: bool,
     /// The path written right before it (`Poll` of `Poll::Ready`, `std::io` of `std::io::Error`).
     owner: Option<&'s str>,

@@ -780,6 +780,25 @@ proptest::proptest! {
 }
 
 #[test]
+fn a_field_read_through_a_value_is_a_use_of_a_member_of_its_name() {
+    let source = "fn check(arg: &Arg, given: &Given) -> bool {\n    \
+                  arg.requires.is_empty()\n        && given.0 == 1\n        && arg.conflicts.len() > given.count()\n}\n";
+    let found = symbols(Language::Rust, source);
+    assert_eq!((found.uses_of("requires"), found.method_calls_of("requires")), (1, 1), "{:?}", found.references);
+    assert_eq!((found.uses_of("conflicts"), found.uses_of("count")), (1, 1));
+    assert_eq!(found.uses_of("0"), 0, "a tuple's field has no name");
+    // `find_symbol` shows the line of the read with the method calls, not without them.
+    assert_eq!(lines_using(Language::Rust, source.as_bytes(), &["requires"], true), [2]);
+    assert!(lines_using(Language::Rust, source.as_bytes(), &["requires"], false).is_empty());
+    let java = symbols(
+        Language::Java,
+        "class V {\n  boolean f(Arg a) { return a.requires.isEmpty() && this.count > 0; }\n}\n",
+    );
+    assert_eq!((java.uses_of("requires"), java.uses_of("count")), (1, 1), "{:?}", java.references);
+    assert_eq!(java.method_calls_of("requires"), 1, "a field read reaches a member, as a method call does");
+}
+
+#[test]
 fn calls_written_in_a_macros_tokens_are_uses() {
     let source = "fn a(x: &Meter) {\n    assert_eq!(compute(1), 1);\n    let s = format!(\"{}\", x.reading());\n    \
                   debug_assert!(matches!(Meter::new(2), _));\n    let v = vec![a * (b), 0..len(c)];\n    \

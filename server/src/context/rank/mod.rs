@@ -25,7 +25,7 @@ use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
 use structure::{package_signal, parent_signal, reference_graph, relation_signal};
-use symbols::{DefinitionTable, definition_table, symbol_signal};
+use symbols::{DefinitionTable, definition_table, symbol_signal, user_signal};
 
 mod lexical;
 mod messages;
@@ -84,6 +84,8 @@ pub struct Weights {
     pub lexical: f64,
     /// Definitions of named identifiers.
     pub symbols: f64,
+    /// Uses of named identifiers the workspace defines elsewhere.
+    pub uses: f64,
     /// Named paths and file names.
     pub paths: f64,
     /// Extends or implements a named type.
@@ -107,6 +109,7 @@ pub struct Weights {
 pub const WEIGHTS: Weights = Weights {
     lexical: 1.0,
     symbols: 0.6,
+    uses: 0.4,
     paths: 0.5,
     relations: 0.2,
     package: 0.2,
@@ -124,6 +127,7 @@ impl Weights {
     pub fn score(&self, file: &FileSignals) -> f64 {
         let score = self.lexical * file.lexical
             + self.symbols * file.symbols
+            + self.uses * file.uses
             + self.paths * file.paths
             + self.relations * file.relations
             + self.package * file.package
@@ -216,6 +220,7 @@ pub struct Signals {
     about_examples: bool,
     lexical: Signal,
     symbols: Signal,
+    uses: Signal,
     path_mentions: Signal,
     /// Whether the issue's trace or a `path:line` runs through each file at a line it has (a
     /// quoted message the file holds is no trace: a test that asserts on it holds it too).
@@ -279,6 +284,7 @@ impl Workspace<'_> {
         let n = files.len();
         let (lexical, shared_words) = lexical_signal(files, query);
         let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
+        let uses = user_signal(files, query, self.definitions);
         let mut path_mentions = path_signal(files, query);
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
@@ -303,6 +309,7 @@ impl Workspace<'_> {
             parent: parent_signal(files, &direct),
             lexical,
             symbols,
+            uses,
             path_mentions,
             traced,
             relations,
@@ -362,10 +369,13 @@ fn with_title(whole: Vec<RankedFile>, title: &[RankedFile], pointed: &HashSet<St
             if let Some(&(place, score)) = by_title.get(file.path.as_str()) {
                 file.score += weight * score;
                 if place < TITLE_REASONS && pointed.contains(&file.path) {
-                    // After the strongest reasons of the whole issue, in place of the weakest.
-                    let at = file.reasons.len().min(MAX_REASONS - 1);
+                    // After the strongest reasons of the whole issue, in place of the weakest,
+                    // and before the one that says why the file sinks.
+                    let sunk = file.reasons.pop_if(|r| [SUNK_TEST, SUNK_EXAMPLE, SUNK_GENERATED].contains(&r.as_str()));
+                    let at = file.reasons.len().min(MAX_REASONS - 1 - usize::from(sunk.is_some()));
                     file.reasons.truncate(at);
                     file.reasons.push(format!("ranked {} for the title alone", place + 1));
+                    file.reasons.extend(sunk);
                 }
             }
             file
@@ -387,6 +397,7 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             for (signal, weight) in [
                 (&signals.path_mentions, weights.paths),
                 (&signals.symbols, weights.symbols),
+                (&signals.uses, weights.uses),
                 (&signals.relations, weights.relations),
             ] {
                 reasons.extend(signal.reasons[i].iter().map(|(v, r)| (weight * (1.0 - (-v).exp()), r.clone())));
@@ -405,9 +416,6 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             if reasons.is_empty() {
                 reasons.push((0.0, weak_reason(signals, i)));
             }
-            if let Some(sunk) = signals.sunk_as(i) {
-                reasons.push((0.0, sunk.into()));
-            }
             reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
             // "named after `Proxy`" says already what "its name `proxy` is a word" would.
             let named_after: Vec<String> = reasons
@@ -421,12 +429,15 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             });
             let mut seen = HashSet::new();
             // `ERROR` and `error` in the issue name a file `error.ts` once.
-            let reasons = reasons
+            // Why a file sinks is always said, last, however many reasons it has.
+            let sunk = signals.sunk_as(i);
+            let mut reasons: Vec<String> = reasons
                 .into_iter()
                 .map(|(_, r)| r)
                 .filter(|r| seen.insert(r.to_lowercase()))
-                .take(MAX_REASONS)
+                .take(MAX_REASONS - usize::from(sunk.is_some()))
                 .collect();
+            reasons.extend(sunk.map(str::to_owned));
             let mut points: Vec<(f64, u32)> =
                 // Of equal values, a path's line before a definition's, as the single line was.
                 [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
@@ -454,6 +465,11 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
 
 /// How many reasons a ranked file gives.
 const MAX_REASONS: usize = 4;
+
+/// The reasons of a file that sinks (see [`Signals::sunk_as`]), said last whatever else it has.
+const SUNK_TEST: &str = "test code (ranked down)";
+const SUNK_EXAMPLE: &str = "example code (ranked down)";
+const SUNK_GENERATED: &str = "generated by a tool (ranked down): a change goes to its source";
 
 /// The reason of a module file that declares a file the issue names.
 const DECLARES_MODULE: &str = "declares the module of a named file";
@@ -499,6 +515,8 @@ pub struct FileSignals {
     pub lexical: f64,
     /// Definitions of named identifiers, saturated.
     pub symbols: f64,
+    /// Uses of named identifiers defined elsewhere, saturated.
+    pub uses: f64,
     /// Named paths, file names and quoted messages, saturated.
     pub paths: f64,
     /// Extends or implements a named type, saturated.
@@ -522,11 +540,13 @@ impl Signals {
         let lexical = self.lexical.normalised();
         let (symbols, paths, relations) =
             (self.symbols.saturated(), self.path_mentions.saturated(), self.relations.saturated());
+        let uses = self.uses.saturated();
         (0..self.paths.len())
             .map(|i| FileSignals {
                 path: self.paths[i].clone(),
                 lexical: lexical[i],
                 symbols: symbols[i],
+                uses: uses[i],
                 paths: paths[i],
                 relations: relations[i],
                 package: self.package[i],
@@ -545,11 +565,11 @@ impl Signals {
     /// whatever the issue says of it: a change made there is lost when it is generated again.
     fn sunk_as(&self, i: usize) -> Option<&'static str> {
         if self.tests[i] && !self.about_tests && !self.traced[i] {
-            Some("test code (ranked down)")
+            Some(SUNK_TEST)
         } else if self.examples[i] && !self.about_examples {
-            Some("example code (ranked down)")
+            Some(SUNK_EXAMPLE)
         } else if self.generated[i] {
-            Some("generated by a tool (ranked down): a change goes to its source")
+            Some(SUNK_GENERATED)
         } else {
             None
         }

@@ -172,6 +172,49 @@ pub(super) fn symbol_signal<'a>(
     (signal, hit_types)
 }
 
+/// Files that use an identifier the issue names and the workspace defines in other files: the
+/// code that reads a setting the issue's reproduction sets (`arg.requires` for `requires`).
+/// A name fewer files use counts more, and a file counts more the more often it uses the name
+/// (`1 + ln n` for `n` uses), as a word counts in BM25.
+pub(super) fn user_signal(files: &[&IndexedFile], query: &IssueQuery, table: &DefinitionTable<'_>) -> Signal {
+    let mut signal = Signal::new(files.len());
+    // A name given twice (`spawn` and `JoinSet::spawn`) counts once, at its greatest weight. A
+    // macro's uses are its invocations, which the symbol signal already follows to its
+    // definition.
+    let mut names: Vec<(&str, f64)> = Vec::new();
+    for mention in query.symbols.iter().filter(|mention| !mention.macro_use) {
+        match names.iter_mut().find(|(name, _)| *name == mention.name) {
+            Some((_, weight)) => *weight = weight.max(mention.weight),
+            None => names.push((mention.name.as_str(), mention.weight)),
+        }
+    }
+    for (name, weight) in names {
+        let defining: HashSet<usize> = table
+            .get(name)
+            .map(|d| {
+                d.iter().filter(|defined| query.about_tests || !defined.test).map(|defined| defined.file).collect()
+            })
+            .unwrap_or_default();
+        if defining.is_empty() {
+            continue;
+        }
+        let users: Vec<(usize, u32)> = (0..files.len())
+            .filter(|i| !defining.contains(i))
+            .map(|i| (i, files[i].symbols.uses_of(name)))
+            .filter(|(_, count)| *count > 0)
+            .collect();
+        let specificity = 1.0 / (1.0 + (users.len().max(1) as f64).ln());
+        for (file, count) in users {
+            let value = weight * specificity * (1.0 + f64::from(count).ln());
+            signal.add(file, value, || match count {
+                1 => format!("uses `{name}`, named in the issue"),
+                n => format!("uses `{name}` {n} times, named in the issue"),
+            });
+        }
+    }
+    signal
+}
+
 /// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,
 /// `serde_derive`, `thiserror-impl`, `tracing-attributes`).
 const MACRO_CRATE_SUFFIXES: [&str; 7] = ["macros", "macro", "derive", "impl", "attributes", "codegen", "procmacro"];

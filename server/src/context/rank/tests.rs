@@ -132,6 +132,45 @@ fn the_file_the_title_points_at_is_not_drowned_by_the_names_of_a_reproduction() 
 }
 
 #[test]
+fn the_code_that_reads_a_setting_the_issue_names_ranks_above_words_about_it() {
+    let (_dir, index) = index(&[
+        (
+            "src/builder.rs",
+            "pub struct Arg { pub requires: Vec<String>, pub conflicts: Vec<String> }\n\
+             impl Arg {\n    pub fn new() -> Self { Arg { requires: Vec::new(), conflicts: Vec::new() } }\n    \
+             pub fn requires(mut self, other: &str) -> Self { self.requires.push(other.into()); self }\n    \
+             pub fn conflicts_with(mut self, other: &str) -> Self { self.conflicts.push(other.into()); self }\n}\n",
+        ),
+        (
+            "src/validator.rs",
+            "use crate::builder::Arg;\n\
+             pub fn validate(args: &[Arg], given: &[String]) {\n    for arg in args {\n        \
+             for other in &arg.requires { present(other, given); }\n        \
+             if arg.requires.is_empty() && !arg.conflicts.is_empty() { return; }\n    }\n}\n\
+             fn present(name: &str, given: &[String]) -> bool { given.iter().any(|g| g == name) }\n",
+        ),
+        (
+            "src/help.rs",
+            "/// The help text: what each argument requires, what it conflicts with, and when the\n\
+             /// conflicts are bypassed by a default.\n\
+             pub fn render(lines: &[String]) -> String { lines.join(\"\\n\") }\n",
+        ),
+        ("src/lib.rs", "pub mod builder;\npub mod help;\npub mod validator;\n"),
+    ]);
+    let issue = "`requires` is bypassed when using `conflicts_with`\n\n\
+                 ```rust\nlet arg = Arg::new().requires(\"enhance\").conflicts_with(\"destroy\");\n```\n";
+    let ranked = rank(&index, issue);
+    assert_eq!(order(&ranked)[..2], ["src/builder.rs", "src/validator.rs"], "{ranked:#?}");
+    assert!(
+        reasons_of(&ranked, "src/validator.rs").contains(&"uses `requires` 2 times, named in the issue".to_owned()),
+        "{ranked:#?}"
+    );
+    // Without the uses, the file that only speaks of the setting stands above the one reading it.
+    let without_uses = rank_with(&index, issue, &Weights { uses: 0.0, ..WEIGHTS });
+    assert_eq!(order(&without_uses)[..2], ["src/builder.rs", "src/help.rs"], "{without_uses:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
@@ -510,6 +549,7 @@ const ONLY_PATHS: Weights = Weights {
     parent: 0.0,
     prior: 0.0,
     title: 0.0,
+    uses: 0.0,
 };
 
 #[test]
@@ -828,6 +868,7 @@ fn each_files_signals_weighed_give_its_score() {
         let w = &WEIGHTS;
         let sum = w.lexical * file.lexical
             + w.symbols * file.symbols
+            + w.uses * file.uses
             + w.paths * file.paths
             + w.relations * file.relations
             + w.package * file.package
@@ -841,4 +882,7 @@ fn each_files_signals_weighed_give_its_score() {
     assert!(test.sinks && test.symbols == 0.0, "{test:?}");
     let set = files.iter().find(|f| f.path == "src/set.rs").expect("the named file");
     assert!(!set.sinks && set.symbols > 0.0 && set.users >= 1, "{set:?}");
+    // The file that calls the named method uses it; the file defining it does not.
+    let task = files.iter().find(|f| f.path == "src/task.rs").expect("the calling file");
+    assert!(task.uses > 0.0 && set.uses == 0.0, "{task:?} {set:?}");
 }
