@@ -182,6 +182,23 @@ impl UsesThroughOutsidePaths<'_> {
     }
 }
 
+/// What a file binds to outside the workspace and which of its uses are written after a path
+/// that leads there: read once per file for every reader of its uses in one ranking.
+pub(crate) struct FileOutside<'a> {
+    pub(crate) names: OutsideNames<'a>,
+    pub(crate) through_outside: UsesThroughOutsidePaths<'a>,
+}
+
+impl<'a> FileOutside<'a> {
+    /// What `file` binds to outside and writes after paths that lead there; `outside` says
+    /// what lies outside.
+    pub(crate) fn of(file: &'a IndexedFile, outside: &dyn Outside) -> Self {
+        let names = OutsideNames::of(file, outside);
+        let through_outside = names.uses_through_outside_paths(outside);
+        Self { names, through_outside }
+    }
+}
+
 /// What a Rust file binds names to, as far as what lies outside the workspace is concerned.
 pub(crate) struct OutsideNames<'a> {
     file: &'a IndexedFile,

@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
-use super::outside_names::IndexOutside;
+use super::outside_names::{FileOutside, IndexOutside};
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -259,10 +259,13 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
     let definitions = definition_table(&files);
-    let (graph, users) = reference_graph(&files, &definitions, &IndexOutside::new(index));
+    let outside = IndexOutside::new(index);
+    let bound: Vec<FileOutside<'_>> = files.iter().map(|file| FileOutside::of(file, &outside)).collect();
+    let (graph, users) = reference_graph(&files, &definitions, &bound);
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
     let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
-    let workspace = Workspace { index, files: &files, definitions: &definitions, prior: &prior, users: &users };
+    let workspace =
+        Workspace { index, files: &files, definitions: &definitions, bound: &bound, prior: &prior, users: &users };
     let mut signals = workspace.signals(query, read);
     signals.title = query.title_alone.as_ref().map(|title| Box::new(workspace.signals(title, read)));
     signals
@@ -273,6 +276,9 @@ struct Workspace<'a> {
     index: &'a Index,
     files: &'a [&'a IndexedFile],
     definitions: &'a DefinitionTable<'a>,
+    /// What each file binds to outside the workspace, for telling which uses reach its
+    /// definitions.
+    bound: &'a [FileOutside<'a>],
     prior: &'a [f64],
     users: &'a [usize],
 }
@@ -284,7 +290,7 @@ impl Workspace<'_> {
         let n = files.len();
         let (lexical, shared_words) = lexical_signal(files, query);
         let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
-        let uses = user_signal(files, query, self.definitions);
+        let uses = user_signal(files, query, self.definitions, self.bound);
         let mut path_mentions = path_signal(files, query);
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();

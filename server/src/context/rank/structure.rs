@@ -11,7 +11,7 @@ use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
-use crate::context::outside_names::{Outside, OutsideNames};
+use crate::context::outside_names::FileOutside;
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
@@ -80,7 +80,7 @@ impl<'a> Link<'a> {
 pub(super) fn reference_graph(
     files: &[&IndexedFile],
     table: &DefinitionTable<'_>,
-    outside: &dyn Outside,
+    bound: &[FileOutside<'_>],
 ) -> (FileGraph, Vec<usize>) {
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
@@ -95,10 +95,9 @@ pub(super) fn reference_graph(
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         targets.clear();
-        let names = OutsideNames::of(file, outside);
         // Uses written after a path that leads outside (`Poll::Ready`, `io::Error`) are items
         // from outside.
-        let through_outside = names.uses_through_outside_paths(outside);
+        let FileOutside { names, through_outside } = &bound[i];
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = through_outside.left_of(name, *count);
             (count > 0)

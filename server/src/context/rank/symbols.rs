@@ -9,6 +9,7 @@ use super::{Signal, squash, stem};
 use crate::context::DefinitionKind;
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
+use crate::context::outside_names::FileOutside;
 
 /// How much a definition of this kind says about its file: types most, members least.
 fn kind_weight(kind: DefinitionKind) -> f64 {
@@ -175,8 +176,16 @@ pub(super) fn symbol_signal<'a>(
 /// Files that use an identifier the issue names and the workspace defines in other files: the
 /// code that reads a setting the issue's reproduction sets (`arg.requires` for `requires`).
 /// A name fewer files use counts more, and a file counts more the more often it uses the name
-/// (`1 + ln n` for `n` uses), as a word counts in BM25.
-pub(super) fn user_signal(files: &[&IndexedFile], query: &IssueQuery, table: &DefinitionTable<'_>) -> Signal {
+/// (`1 + ln n` for `n` uses), as a word counts in BM25. Only the uses that can reach one of
+/// those definitions count, as the use graph links them: none of a name the file takes from
+/// outside or writes after a path that leads there (`io::Error`), and a name the file only
+/// calls as a method reaches only members, a trait's only where the trait is in scope.
+pub(super) fn user_signal(
+    files: &[&IndexedFile],
+    query: &IssueQuery,
+    table: &DefinitionTable<'_>,
+    bound: &[FileOutside<'_>],
+) -> Signal {
     let mut signal = Signal::new(files.len());
     // A name given twice (`spawn` and `JoinSet::spawn`) counts once, at its greatest weight. A
     // macro's uses are its invocations, which the symbol signal already follows to its
@@ -188,21 +197,37 @@ pub(super) fn user_signal(files: &[&IndexedFile], query: &IssueQuery, table: &De
             None => names.push((mention.name.as_str(), mention.weight)),
         }
     }
+    let declares_trait =
+        |name: &str| table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
     for (name, weight) in names {
-        let defining: HashSet<usize> = table
+        let defined: Vec<&Defined<'_>> = table
             .get(name)
-            .map(|d| {
-                d.iter().filter(|defined| query.about_tests || !defined.test).map(|defined| defined.file).collect()
-            })
+            .map(|d| d.iter().filter(|defined| query.about_tests || !defined.test).collect())
             .unwrap_or_default();
-        if defining.is_empty() {
+        if defined.is_empty() {
             continue;
         }
-        let users: Vec<(usize, u32)> = (0..files.len())
-            .filter(|i| !defining.contains(i))
-            .map(|i| (i, files[i].symbols.uses_of(name)))
-            .filter(|(_, count)| *count > 0)
-            .collect();
+        let mut users: Vec<(usize, u32)> = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            let written = file.symbols.uses_of(name);
+            if written == 0 || defined.iter().any(|d| d.file == i) {
+                continue;
+            }
+            let FileOutside { names, through_outside } = &bound[i];
+            let count = through_outside.left_of(name, written);
+            if count == 0 || names.means_outside(name) {
+                continue;
+            }
+            let method_only = file.symbols.calls_only_as_method(name, count);
+            let reaches = |d: &&&Defined<'_>| {
+                !method_only
+                    || (d.callable_as_method
+                        && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
+            };
+            if defined.iter().any(|d| reaches(&d)) {
+                users.push((i, count));
+            }
+        }
         let specificity = 1.0 / (1.0 + (users.len().max(1) as f64).ln());
         for (file, count) in users {
             let value = weight * specificity * (1.0 + f64::from(count).ln());

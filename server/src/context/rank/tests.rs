@@ -171,6 +171,26 @@ fn the_code_that_reads_a_setting_the_issue_names_ranks_above_words_about_it() {
 }
 
 #[test]
+fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_name() {
+    let (_dir, index) = index(&[
+        ("src/error.rs", "pub struct Error { pub source: Option<String> }\n"),
+        (
+            "src/parse.rs",
+            "use crate::error::Error;\npub fn parse(text: &str) -> Result<(), Error> { Err(Error { source: None }) }\n",
+        ),
+        ("src/net.rs", "use std::io;\npub fn connect() -> Result<(), io::Error> { Err(io::Error::other(\"down\")) }\n"),
+        ("src/lib.rs", "pub mod error;\npub mod net;\npub mod parse;\n"),
+    ]);
+    let ranked = rank(&index, "`Error` loses its `source`");
+    assert!(
+        reasons_of(&ranked, "src/parse.rs").contains(&"uses `Error` 2 times, named in the issue".to_owned()),
+        "{ranked:#?}"
+    );
+    // `io::Error` beside `use std::io` is the standard library's: no use of the workspace's `Error`.
+    assert!(!reasons_of(&ranked, "src/net.rs").iter().any(|r| r.starts_with("uses")), "{ranked:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
