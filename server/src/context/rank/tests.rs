@@ -191,6 +191,19 @@ fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_n
 }
 
 #[test]
+fn a_method_call_is_no_use_of_a_named_free_function() {
+    let (_dir, index) = index(&[
+        ("src/parse.rs", "pub fn parse(text: &str) -> usize { text.len() }\n"),
+        ("src/cli.rs", "pub fn run(line: &str) -> usize { crate::parse::parse(line) }\n"),
+        ("src/json.rs", "pub fn load(text: &str) -> u64 { text.parse().unwrap() }\n"),
+        ("src/lib.rs", "pub mod cli;\npub mod json;\npub mod parse;\n"),
+    ]);
+    let ranked = rank(&index, "`parse` miscounts a line");
+    assert!(reasons_of(&ranked, "src/cli.rs").contains(&"uses `parse`, named in the issue".to_owned()), "{ranked:#?}");
+    assert!(!reasons_of(&ranked, "src/json.rs").iter().any(|r| r.starts_with("uses")), "{ranked:#?}");
+}
+
+#[test]
 fn the_file_that_raises_a_quoted_message_comes_first() {
     let (dir, index) = index(&[
         (
