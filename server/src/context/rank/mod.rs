@@ -347,11 +347,12 @@ pub fn combine(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
     let whole = combine_one(signals, weights);
     match &signals.title {
         Some(title) if weights.title > 0.0 => {
-            // The files the title's words, names or paths reach, not its centrality alone.
+            // The files the title's words, names (defined or used) or paths reach, not its
+            // centrality alone.
             let pointed: HashSet<String> = title
                 .per_file()
                 .into_iter()
-                .filter(|file| file.lexical > 0.0 || file.symbols > 0.0 || file.paths > 0.0)
+                .filter(|file| file.lexical > 0.0 || file.symbols > 0.0 || file.uses > 0.0 || file.paths > 0.0)
                 .map(|file| file.path)
                 .collect();
             with_title(whole, &combine_one(title, weights), &pointed, weights.title)
