@@ -259,9 +259,16 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
     let definitions = definition_table(&files);
-    let outside = IndexOutside::new(index);
-    let bound: Vec<FileOutside<'_>> = files.iter().map(|file| FileOutside::of(file, &outside)).collect();
-    let (graph, users) = reference_graph(&files, &definitions, &bound);
+    // What a file binds to outside is kept, for the uses signal, only where it uses a name
+    // either reading gives: it is read for every file, and a large workspace has many.
+    let named: Vec<&str> = query
+        .symbols
+        .iter()
+        .chain(query.title_alone.iter().flat_map(|title| &title.symbols))
+        .map(|mention| mention.name.as_str())
+        .collect();
+    let keep: Vec<bool> = files.iter().map(|file| named.iter().any(|name| file.symbols.uses_of(name) > 0)).collect();
+    let (graph, users, bound) = reference_graph(&files, &definitions, &IndexOutside::new(index), &keep);
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
     let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
     let workspace =
@@ -276,9 +283,9 @@ struct Workspace<'a> {
     index: &'a Index,
     files: &'a [&'a IndexedFile],
     definitions: &'a DefinitionTable<'a>,
-    /// What each file binds to outside the workspace, for telling which uses reach its
-    /// definitions.
-    bound: &'a [FileOutside<'a>],
+    /// What each file that uses a name the issue gives binds to outside the workspace, for
+    /// telling which uses reach its definitions.
+    bound: &'a [Option<FileOutside<'a>>],
     prior: &'a [f64],
     users: &'a [usize],
 }

@@ -11,7 +11,7 @@ use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
-use crate::context::outside_names::FileOutside;
+use crate::context::outside_names::{FileOutside, Outside};
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
@@ -76,12 +76,14 @@ impl<'a> Link<'a> {
 /// (each edge also weighed back at half; a name a file only calls as a method links only to
 /// what a method call can reach, a trait's methods only where the trait is in scope); and,
 /// for each file, how many other files use a name that it alone defines (a namesake
-/// elsewhere leaves it unclear whose a use is).
-pub(super) fn reference_graph(
-    files: &[&IndexedFile],
+/// elsewhere leaves it unclear whose a use is). What each file binds to outside is read on
+/// the way, and kept for the files `keep` marks.
+pub(super) fn reference_graph<'a>(
+    files: &[&'a IndexedFile],
     table: &DefinitionTable<'_>,
-    bound: &[FileOutside<'_>],
-) -> (FileGraph, Vec<usize>) {
+    outside: &dyn Outside,
+    keep: &[bool],
+) -> (FileGraph, Vec<usize>, Vec<Option<FileOutside<'a>>>) {
     // Each name's files and its number of definitions, worked out once per name and for
     // whether it is called only as a method (then free functions of the name are not it).
     let mut linked: FxHashMap<(&str, bool), Option<Link>> = FxHashMap::default();
@@ -93,11 +95,13 @@ pub(super) fn reference_graph(
     // Each target's weight, and whether a name only it defines links to it.
     let mut targets: FxHashMap<usize, (f64, bool)> = FxHashMap::default();
     let mut edges: Vec<(usize, (f64, bool))> = Vec::new();
+    let mut kept: Vec<Option<FileOutside<'a>>> = Vec::with_capacity(files.len());
     for (i, file) in files.iter().enumerate() {
         targets.clear();
         // Uses written after a path that leads outside (`Poll::Ready`, `io::Error`) are items
         // from outside.
-        let FileOutside { names, through_outside } = &bound[i];
+        let bound = FileOutside::of(file, outside);
+        let FileOutside { names, through_outside } = &bound;
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = through_outside.left_of(name, *count);
             (count > 0)
@@ -146,8 +150,9 @@ pub(super) fn reference_graph(
             graph.add(i, target, weight);
             graph.add(target, i, 0.5 * weight);
         }
+        kept.push(keep.get(i).copied().unwrap_or(false).then_some(bound));
     }
-    (graph, users)
+    (graph, users, kept)
 }
 
 /// Package siblings share a fraction of their strongest member's direct score: each file's

@@ -184,7 +184,7 @@ pub(super) fn user_signal(
     files: &[&IndexedFile],
     query: &IssueQuery,
     table: &DefinitionTable<'_>,
-    bound: &[FileOutside<'_>],
+    bound: &[Option<FileOutside<'_>>],
 ) -> Signal {
     let mut signal = Signal::new(files.len());
     // A name given twice (`spawn` and `JoinSet::spawn`) counts once, at its greatest weight. A
@@ -213,7 +213,8 @@ pub(super) fn user_signal(
             if written == 0 || defined.iter().any(|d| d.file == i) {
                 continue;
             }
-            let FileOutside { names, through_outside } = &bound[i];
+            // Kept for every file that uses a name the issue gives.
+            let Some(FileOutside { names, through_outside }) = &bound[i] else { continue };
             let count = through_outside.left_of(name, written);
             if count == 0 || names.means_outside(name) {
                 continue;
