@@ -17,9 +17,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
-use super::outside_names::{FileOutside, IndexOutside};
+use super::language::Language;
+use super::outside_names::{FileOutside, IndexOutside, OutsideNames};
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -61,7 +63,8 @@ pub struct RankedFile {
 impl RankedFile {
     /// The line its best reason points at: the line the issue gives with its path
     /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
-    /// string holding a message it quotes; none when no reason points at a line.
+    /// string holding a message it quotes; for one of the best ranked files that only uses
+    /// such a name, its first use (see [`rank_reading`]); none when no reason points at a line.
     pub fn line(&self) -> Option<u32> {
         self.lines.first().copied()
     }
@@ -221,6 +224,9 @@ pub struct Signals {
     lexical: Signal,
     symbols: Signal,
     uses: Signal,
+    /// The names the issue gives that each file uses, where another file defines them, the
+    /// one adding most to its score first.
+    used_names: Vec<Vec<String>>,
     path_mentions: Signal,
     /// Whether the issue's trace or a `path:line` runs through each file at a line it has (a
     /// quoted message the file holds is no trace: a test that asserts on it holds it too).
@@ -297,7 +303,7 @@ impl Workspace<'_> {
         let n = files.len();
         let (lexical, shared_words) = lexical_signal(files, query);
         let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
-        let uses = user_signal(files, query, self.definitions, self.bound);
+        let (uses, used_names) = user_signal(files, query, self.definitions, self.bound);
         let mut path_mentions = path_signal(files, query);
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
@@ -323,6 +329,7 @@ impl Workspace<'_> {
             lexical,
             symbols,
             uses,
+            used_names,
             path_mentions,
             traced,
             relations,
@@ -335,12 +342,46 @@ impl Workspace<'_> {
 
 /// Ranks the index's files for an analysed issue (the default weights), best first.
 pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
-    combine(&signals_for(index, query), &WEIGHTS)
+    let root = index.root();
+    rank_reading(index, query, &|path| read_disk_text(&root.join(path)).ok().flatten())
 }
 
-/// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]).
+/// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]); the best
+/// ranked files that only use a name the issue gives point at their first use of it.
 pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
-    combine(&signals_reading(index, query, read), &WEIGHTS)
+    let signals = signals_reading(index, query, read);
+    let mut ranked = combine(&signals, &WEIGHTS);
+    point_at_uses(&mut ranked, &signals, index, read);
+    ranked
+}
+
+/// How many of the best ranked files are looked at for [`point_at_uses`].
+const USE_POINTED_FILES: usize = 5;
+
+/// Gives each of the [`USE_POINTED_FILES`] best ranked files that no reason points into, but
+/// that uses a name the issue gives, the line of its first use of the name that adds most to
+/// its score (the line that reads `arg.requires` for `requires`): the index keeps how often a file uses a name, not where, so
+/// those few files are read again, as `read` gives them.
+fn point_at_uses(ranked: &mut [RankedFile], signals: &Signals, index: &Index, read: &dyn Fn(&str) -> Option<String>) {
+    let outside = IndexOutside::new(index);
+    for file in ranked.iter_mut().take(USE_POINTED_FILES).filter(|file| file.lines.is_empty()) {
+        let Some(at) = signals.paths.iter().position(|path| *path == file.path) else { continue };
+        let names = &signals.used_names[at];
+        let (Some(indexed), Some(language)) = (index.file(&file.path), Language::of_path(&file.path)) else {
+            continue;
+        };
+        if names.is_empty() {
+            continue;
+        }
+        let Some(text) = read(&file.path) else { continue };
+        let bound = OutsideNames::of(indexed, &outside);
+        let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, &outside);
+        // The use of the name that adds most; another's only where the text read now has none.
+        let first_use = names.iter().find_map(|name| {
+            use_lines(language, text.as_bytes(), &[name.as_str()], true, &leads_outside).first().copied()
+        });
+        file.lines.extend(first_use);
+    }
 }
 
 /// Ranks with explicit weights.

@@ -179,14 +179,17 @@ pub(super) fn symbol_signal<'a>(
 /// (`1 + ln n` for `n` uses), as a word counts in BM25. Only the uses that can reach one of
 /// those definitions count, as the use graph links them: none of a name the file takes from
 /// outside or writes after a path that leads there (`io::Error`), and a name the file only
-/// calls as a method reaches only members, a trait's only where the trait is in scope.
+/// calls as a method reaches only members, a trait's only where the trait is in scope. Also
+/// gives the names each file uses, for the line a ranked file points at (see
+/// [`point_at_uses`](super::point_at_uses)).
 pub(super) fn user_signal(
     files: &[&IndexedFile],
     query: &IssueQuery,
     table: &DefinitionTable<'_>,
     bound: &[Option<FileOutside<'_>>],
-) -> Signal {
+) -> (Signal, Vec<Vec<String>>) {
     let mut signal = Signal::new(files.len());
+    let mut used: Vec<Vec<(String, f64)>> = vec![Vec::new(); files.len()];
     // A name given twice (`spawn` and `JoinSet::spawn`) counts once, at its greatest weight. A
     // macro's uses are its invocations, which the symbol signal already follows to its
     // definition.
@@ -232,13 +235,21 @@ pub(super) fn user_signal(
         let specificity = 1.0 / (1.0 + (users.len().max(1) as f64).ln());
         for (file, count) in users {
             let value = weight * specificity * (1.0 + f64::from(count).ln());
+            used[file].push((name.to_owned(), value));
             signal.add(file, value, || match count {
                 1 => format!("uses `{name}`, named in the issue"),
                 n => format!("uses `{name}` {n} times, named in the issue"),
             });
         }
     }
-    signal
+    let used = used
+        .into_iter()
+        .map(|mut names| {
+            names.sort_by(|a, b| b.1.total_cmp(&a.1));
+            names.into_iter().map(|(name, _)| name).collect()
+        })
+        .collect();
+    (signal, used)
 }
 
 /// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,

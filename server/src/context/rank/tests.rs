@@ -165,6 +165,9 @@ fn the_code_that_reads_a_setting_the_issue_names_ranks_above_words_about_it() {
         reasons_of(&ranked, "src/validator.rs").contains(&"uses `requires` 2 times, named in the issue".to_owned()),
         "{ranked:#?}"
     );
+    // It points at its first use of the setting (the index keeps how often, not where).
+    let pointed = rank_for(&index, &issue::analyze(issue));
+    assert_eq!(pointed.iter().find(|r| r.path == "src/validator.rs").and_then(RankedFile::line), Some(4));
     // Without the uses, the file that only speaks of the setting stands above the one reading it.
     let without_uses = rank_with(&index, issue, &Weights { uses: 0.0, ..WEIGHTS });
     assert_eq!(order(&without_uses)[..2], ["src/builder.rs", "src/help.rs"], "{without_uses:#?}");
