@@ -134,12 +134,10 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     assert!(full.contains(&json!("src/limiter.rs")) && !full.contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["text"].as_str().unwrap().contains("src/pool.rs"), "the map names it");
-    // The issue points nowhere into it: the one function where the words it shares with the
-    // issue gather is shown (of equals, the first).
+    // It defines nothing the issue names but uses `try_acquire`: its first use is shown.
     assert_eq!(pack["partFiles"], json!(["src/pool.rs"]), "{pack:#}");
-    let part = "### src/pool.rs [in part: 1 of its 902 lines, the parts where the words it shares with the issue gather: \
-                `try`, `try_acquire`, `acquire`, `rate`; read_file shows the rest]\nlines 3-3:\n```\n\
-                pub fn acquire_0(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }\n```\n";
+    let part = "### src/pool.rs [in part: 1 of its 902 lines, the parts the issue points at; read_file shows the rest]\n\
+                lines 3-3:\n```\npub fn acquire_0(limiter: &mut RateLimiter) -> bool { limiter.try_acquire() }\n```\n";
     assert!(pack["text"].as_str().unwrap().contains(part), "{pack:#}");
 
     // When the issue names a function of the large file, that function is shown, with the
