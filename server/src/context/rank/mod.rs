@@ -360,19 +360,19 @@ const USE_POINTED_FILES: usize = 5;
 
 /// Gives each of the [`USE_POINTED_FILES`] best ranked files that no reason points into, but
 /// that uses a name the issue gives, the line of its first use of the name that adds most to
-/// its score (the line that reads `arg.requires` for `requires`): the index keeps how often a file uses a name, not where, so
-/// those few files are read again, as `read` gives them.
+/// its score (the line that reads `arg.requires` for `requires`): the index keeps how often a
+/// file uses a name, not where, so those few files are read again, as `read` gives them.
 fn point_at_uses(ranked: &mut [RankedFile], signals: &Signals, index: &Index, read: &dyn Fn(&str) -> Option<String>) {
     let outside = IndexOutside::new(index);
     for file in ranked.iter_mut().take(USE_POINTED_FILES).filter(|file| file.lines.is_empty()) {
         let Some(at) = signals.paths.iter().position(|path| *path == file.path) else { continue };
         let names = &signals.used_names[at];
-        let (Some(indexed), Some(language)) = (index.file(&file.path), Language::of_path(&file.path)) else {
-            continue;
-        };
         if names.is_empty() {
             continue;
         }
+        let (Some(indexed), Some(language)) = (index.file(&file.path), Language::of_path(&file.path)) else {
+            continue;
+        };
         let Some(text) = read(&file.path) else { continue };
         let bound = OutsideNames::of(indexed, &outside);
         let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, &outside);

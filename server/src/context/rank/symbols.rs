@@ -180,8 +180,8 @@ pub(super) fn symbol_signal<'a>(
 /// those definitions count, as the use graph links them: none of a name the file takes from
 /// outside or writes after a path that leads there (`io::Error`), and a name the file only
 /// calls as a method reaches only members, a trait's only where the trait is in scope. Also
-/// gives the names each file uses, for the line a ranked file points at (see
-/// [`point_at_uses`](super::point_at_uses)).
+/// gives the names each file uses, the one adding most first, for the line a ranked file
+/// points at (see [`point_at_uses`](super::point_at_uses)).
 pub(super) fn user_signal(
     files: &[&IndexedFile],
     query: &IssueQuery,
@@ -210,28 +210,10 @@ pub(super) fn user_signal(
         if defined.is_empty() {
             continue;
         }
-        let mut users: Vec<(usize, u32)> = Vec::new();
-        for (i, file) in files.iter().enumerate() {
-            let written = file.symbols.uses_of(name);
-            if written == 0 || defined.iter().any(|d| d.file == i) {
-                continue;
-            }
-            // Kept for every file that uses a name the issue gives.
-            let Some(FileOutside { names, through_outside }) = &bound[i] else { continue };
-            let count = through_outside.left_of(name, written);
-            if count == 0 || names.means_outside(name) {
-                continue;
-            }
-            let method_only = file.symbols.calls_only_as_method(name, count);
-            let reaches = |d: &&&Defined<'_>| {
-                !method_only
-                    || (d.callable_as_method
-                        && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
-            };
-            if defined.iter().any(|d| reaches(&d)) {
-                users.push((i, count));
-            }
-        }
+        let users: Vec<(usize, u32)> = (0..files.len())
+            .filter(|i| !defined.iter().any(|d| d.file == *i))
+            .filter_map(|i| Some((i, uses_reaching(files[i], bound[i].as_ref(), name, &defined, &declares_trait)?)))
+            .collect();
         let specificity = 1.0 / (1.0 + (users.len().max(1) as f64).ln());
         for (file, count) in users {
             let value = weight * specificity * (1.0 + f64::from(count).ln());
@@ -250,6 +232,32 @@ pub(super) fn user_signal(
         })
         .collect();
     (signal, used)
+}
+
+/// How often `file` uses `name` in ways that reach one of its workspace definitions
+/// (`defined`, in other files), by the rules the use graph links uses with; `None` for none.
+/// `bound` is what the file binds to outside, kept for every file that uses a name the issue
+/// gives; `declares_trait` says whether the workspace declares a trait of a name.
+fn uses_reaching(
+    file: &IndexedFile,
+    bound: Option<&FileOutside<'_>>,
+    name: &str,
+    defined: &[&Defined<'_>],
+    declares_trait: &dyn Fn(&str) -> bool,
+) -> Option<u32> {
+    let written = file.symbols.uses_of(name);
+    let FileOutside { names, through_outside } = bound.filter(|_| written > 0)?;
+    // Not those written after a path that leads outside, nor any of a name taken from there.
+    let count = through_outside.left_of(name, written);
+    if count == 0 || names.means_outside(name) {
+        return None;
+    }
+    let method_only = file.symbols.calls_only_as_method(name, count);
+    let reaches = |d: &Defined<'_>| {
+        !method_only
+            || (d.callable_as_method && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
+    };
+    defined.iter().any(|d| reaches(d)).then_some(count)
 }
 
 /// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,
