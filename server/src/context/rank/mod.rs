@@ -16,6 +16,7 @@
 //! the file the title points at is not drowned by the names of the code the reporter ran.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
@@ -211,14 +212,23 @@ fn package_of(file: &IndexedFile) -> String {
     }
 }
 
-/// Every signal of every file for one issue, before weighting.
-pub struct Signals {
+/// What each file is, whatever the issue: shared by the readings of one issue (the whole
+/// issue's and its title's).
+struct FileFacts {
     paths: Vec<String>,
     tests: Vec<bool>,
     examples: Vec<bool>,
     /// Whether a header says a tool writes the file (`@generated`, `DO NOT EDIT`).
     generated: Vec<bool>,
     packages: Vec<String>,
+    prior: Vec<f64>,
+    /// How many other files use a name that each file alone defines.
+    users: Vec<usize>,
+}
+
+/// Every signal of every file for one issue, before weighting.
+pub struct Signals {
+    facts: Arc<FileFacts>,
     about_tests: bool,
     about_examples: bool,
     lexical: Signal,
@@ -240,9 +250,6 @@ pub struct Signals {
     /// most first ([`SHARED_WORDS`] at most).
     shared_words: Vec<Vec<(String, f64)>>,
     parent: Vec<f64>,
-    prior: Vec<f64>,
-    /// How many other files use a name that each file alone defines.
-    users: Vec<usize>,
     /// The signals of the issue's title read alone.
     title: Option<Box<Signals>>,
 }
@@ -255,13 +262,29 @@ pub fn signals(index: &Index, issue_text: &str) -> Signals {
 /// Computes the signals of `index`'s files for an analysed issue, the files read from disk
 /// as the overlay reads them (text only, within its size limit).
 pub fn signals_for(index: &Index, query: &IssueQuery) -> Signals {
+    signals_reading(index, query, &disk_reader(index))
+}
+
+/// Reads a workspace file's text from disk as the overlay reads it (text only, within its
+/// size limit); `None` for one that cannot be read so.
+fn disk_reader(index: &Index) -> impl Fn(&str) -> Option<String> {
     let root = index.root();
-    signals_reading(index, query, &|path| read_disk_text(&root.join(path)).ok().flatten())
+    move |path| read_disk_text(&root.join(path)).ok().flatten()
 }
 
 /// [`signals_for`], reading a file's current text (an editor's buffer, a run's overlay)
 /// with `read`, for the few files a quoted message is looked for in.
 pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
+    signals_outside(index, query, read, &IndexOutside::new(index))
+}
+
+/// [`signals_reading`], with what lies outside the workspace (`outside`) worked out already.
+fn signals_outside(
+    index: &Index,
+    query: &IssueQuery,
+    read: &dyn Fn(&str) -> Option<String>,
+    outside: &IndexOutside<'_>,
+) -> Signals {
     let files: Vec<&IndexedFile> = index.files().map(|f| f.as_ref()).collect();
     let n = files.len();
     let definitions = definition_table(&files);
@@ -274,32 +297,37 @@ pub fn signals_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) ->
         .map(|mention| mention.name.as_str())
         .collect();
     let keep: Vec<bool> = files.iter().map(|file| named.iter().any(|name| file.symbols.uses_of(name) > 0)).collect();
-    let (graph, users, bound) = reference_graph(&files, &definitions, &IndexOutside::new(index), &keep);
+    let (graph, users, bound) = reference_graph(&files, &definitions, outside, &keep);
     let centrality = graph.pagerank(&vec![0.0; n], 0.85, 20);
-    let prior = normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>());
-    let workspace =
-        Workspace { index, files: &files, definitions: &definitions, bound: &bound, prior: &prior, users: &users };
+    let facts = Arc::new(FileFacts {
+        paths: files.iter().map(|f| f.path.clone()).collect(),
+        tests: files.iter().map(|f| index.is_test_file(f)).collect(),
+        examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
+        generated: files.iter().map(|f| f.generated.is_some()).collect(),
+        packages: files.iter().map(|f| package_of(f)).collect(),
+        prior: normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>()),
+        users,
+    });
+    let workspace = Workspace { files: &files, definitions: &definitions, bound: &bound, facts };
     let mut signals = workspace.signals(query, read);
     signals.title = query.title_alone.as_ref().map(|title| Box::new(workspace.signals(title, read)));
     signals
 }
 
-/// What the signals of any issue share: the files, their definitions and their centrality.
+/// What the signals of any issue share: the files, their definitions and what each file is.
 struct Workspace<'a> {
-    index: &'a Index,
     files: &'a [&'a IndexedFile],
     definitions: &'a DefinitionTable<'a>,
     /// What each file that uses a name the issue gives binds to outside the workspace, for
     /// telling which uses reach its definitions.
     bound: &'a [Option<FileOutside<'a>>],
-    prior: &'a [f64],
-    users: &'a [usize],
+    facts: Arc<FileFacts>,
 }
 
 impl Workspace<'_> {
     /// The signals of every file for `query`.
     fn signals(&self, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Signals {
-        let (index, files) = (self.index, self.files);
+        let files = self.files;
         let n = files.len();
         let (lexical, shared_words) = lexical_signal(files, query);
         let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
@@ -315,11 +343,7 @@ impl Workspace<'_> {
         };
         let (package, package_leads) = package_signal(files, &direct);
         Signals {
-            paths: files.iter().map(|f| f.path.clone()).collect(),
-            tests: files.iter().map(|f| index.is_test_file(f)).collect(),
-            examples: files.iter().map(|f| is_example_path(&f.path)).collect(),
-            generated: files.iter().map(|f| f.generated.is_some()).collect(),
-            packages: files.iter().map(|f| package_of(f)).collect(),
+            facts: Arc::clone(&self.facts),
             about_tests: query.about_tests,
             about_examples: query.about_examples,
             package,
@@ -333,8 +357,6 @@ impl Workspace<'_> {
             path_mentions,
             traced,
             relations,
-            prior: self.prior.to_vec(),
-            users: self.users.to_vec(),
             title: None,
         }
     }
@@ -342,16 +364,16 @@ impl Workspace<'_> {
 
 /// Ranks the index's files for an analysed issue (the default weights), best first.
 pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
-    let root = index.root();
-    rank_reading(index, query, &|path| read_disk_text(&root.join(path)).ok().flatten())
+    rank_reading(index, query, &disk_reader(index))
 }
 
 /// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]); the best
 /// ranked files that only use a name the issue gives point at their first use of it.
 pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
-    let signals = signals_reading(index, query, read);
+    let outside = IndexOutside::new(index);
+    let signals = signals_outside(index, query, read, &outside);
     let mut ranked = combine(&signals, &WEIGHTS);
-    point_at_uses(&mut ranked, &signals, index, read);
+    point_at_uses(&mut ranked, &signals, index, &outside, read);
     ranked
 }
 
@@ -362,10 +384,15 @@ const USE_POINTED_FILES: usize = 5;
 /// that uses a name the issue gives, the line of its first use of the name that adds most to
 /// its score (the line that reads `arg.requires` for `requires`): the index keeps how often a
 /// file uses a name, not where, so those few files are read again, as `read` gives them.
-fn point_at_uses(ranked: &mut [RankedFile], signals: &Signals, index: &Index, read: &dyn Fn(&str) -> Option<String>) {
-    let outside = IndexOutside::new(index);
+fn point_at_uses(
+    ranked: &mut [RankedFile],
+    signals: &Signals,
+    index: &Index,
+    outside: &IndexOutside<'_>,
+    read: &dyn Fn(&str) -> Option<String>,
+) {
     for file in ranked.iter_mut().take(USE_POINTED_FILES).filter(|file| file.lines.is_empty()) {
-        let Some(at) = signals.paths.iter().position(|path| *path == file.path) else { continue };
+        let Some(at) = signals.facts.paths.iter().position(|path| *path == file.path) else { continue };
         let names = &signals.used_names[at];
         if names.is_empty() {
             continue;
@@ -374,8 +401,8 @@ fn point_at_uses(ranked: &mut [RankedFile], signals: &Signals, index: &Index, re
             continue;
         };
         let Some(text) = read(&file.path) else { continue };
-        let bound = OutsideNames::of(indexed, &outside);
-        let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, &outside);
+        let bound = OutsideNames::of(indexed, outside);
+        let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, outside);
         // The use of the name that adds most; another's only where the text read now has none.
         let first_use = names.iter().find_map(|name| {
             use_lines(language, text.as_bytes(), &[name.as_str()], true, &leads_outside).first().copied()
@@ -536,7 +563,7 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
     } else if signals.parent[i] > 0.0 {
         DECLARES_MODULE.into()
     } else {
-        match signals.users[i] {
+        match signals.facts.users[i] {
             0 => "nothing in the issue points here".into(),
             1 => "nothing in the issue points here; 1 file uses a name only it defines".into(),
             users => format!("nothing in the issue points here; {users} files use names only it defines"),
@@ -548,7 +575,7 @@ fn weak_reason(signals: &Signals, i: usize) -> String {
 /// (org.mockito)``.
 fn same_package(signals: &Signals, i: usize) -> String {
     let lead = &signals.package_leads[i];
-    match signals.packages[i].as_str() {
+    match signals.facts.packages[i].as_str() {
         "" => format!("same package as `{lead}` (the top folder)"),
         package => format!("same package as `{lead}` ({package})"),
     }
@@ -596,9 +623,10 @@ impl Signals {
         let (symbols, paths, relations) =
             (self.symbols.saturated(), self.path_mentions.saturated(), self.relations.saturated());
         let uses = self.uses.saturated();
-        (0..self.paths.len())
+        let facts = &self.facts;
+        (0..facts.paths.len())
             .map(|i| FileSignals {
-                path: self.paths[i].clone(),
+                path: facts.paths[i].clone(),
                 lexical: lexical[i],
                 symbols: symbols[i],
                 uses: uses[i],
@@ -606,9 +634,9 @@ impl Signals {
                 relations: relations[i],
                 package: self.package[i],
                 parent: self.parent[i],
-                prior: self.prior[i],
+                prior: facts.prior[i],
                 sinks: self.sunk_as(i).is_some(),
-                users: self.users[i],
+                users: facts.users[i],
             })
             .collect()
     }
@@ -619,11 +647,12 @@ impl Signals {
     /// named, as commit messages name the tests they add, still sinks.) A generated file sinks
     /// whatever the issue says of it: a change made there is lost when it is generated again.
     fn sunk_as(&self, i: usize) -> Option<&'static str> {
-        if self.tests[i] && !self.about_tests && !self.traced[i] {
+        let facts = &self.facts;
+        if facts.tests[i] && !self.about_tests && !self.traced[i] {
             Some(SUNK_TEST)
-        } else if self.examples[i] && !self.about_examples {
+        } else if facts.examples[i] && !self.about_examples {
             Some(SUNK_EXAMPLE)
-        } else if self.generated[i] {
+        } else if facts.generated[i] {
             Some(SUNK_GENERATED)
         } else {
             None
