@@ -8,6 +8,7 @@ pub mod graph;
 pub mod index;
 pub mod issue;
 mod items;
+mod java_lang;
 pub mod language;
 pub mod live;
 mod mentioned;

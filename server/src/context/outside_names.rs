@@ -6,14 +6,15 @@
 //! the item from outside (`io::Result` after `use crate::io`, where `tokio::io` holds
 //! `pub use std::io::Result`) means the item from outside too, and so does a name written
 //! right after a path that leads outside (`Error` of `io::Error::new` beside `use std::io`, of
-//! `std::io::Error`, `Ready` of `Poll::Ready`).
+//! `std::io::Error`, `Ready` of `Poll::Ready`). A Java file's names of `java.lang` types
+//! (`Object`, `String`) are Java's unless it brings in the workspace's.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::context::Language;
 use crate::context::index::{Index, IndexedFile};
 use crate::context::modules::{ModuleTable, rust_use_bindings};
+use crate::context::{Language, java_lang};
 
 /// The names of the Rust 2021 prelude, sorted.
 const RUST_PRELUDE: [&str; 39] = [
@@ -72,6 +73,12 @@ pub(crate) trait Outside {
     fn passes_on_item_from_outside(&self, file: &IndexedFile, path: &str) -> bool {
         path.rsplit_once("::").is_some_and(|(module, name)| self.passes_on_from_outside(file, module, name))
     }
+
+    /// The workspace's top-level Java types in `package` that are named like a type of
+    /// `java.lang` (a `com.acme.Error`): the package's files name them without an import.
+    fn java_lang_namesakes_in(&self, _package: &str) -> &[String] {
+        &[]
+    }
 }
 
 /// Only the crates `self` names lie outside; no module of the workspace is known to take
@@ -101,6 +108,8 @@ pub(crate) struct IndexOutside<'i> {
     reachable: HashMap<String, HashSet<String>>,
     /// All those names, to pass over the paths through `self` and `super` that end in none.
     reachable_anywhere: HashSet<String>,
+    /// The top-level Java types named like a type of `java.lang`, by package.
+    java_lang_namesakes: HashMap<String, Vec<String>>,
 }
 
 impl<'i> IndexOutside<'i> {
@@ -139,7 +148,8 @@ impl<'i> IndexOutside<'i> {
             passed_on.insert(file.path.as_str(), taken);
         }
         let reachable_anywhere = reachable.values().flatten().cloned().collect();
-        Self { index, table: index.module_table(), passed_on, reachable, reachable_anywhere }
+        let java_lang_namesakes = java_lang::package_types(index.files().map(|file| file.as_ref()));
+        Self { index, table: index.module_table(), passed_on, reachable, reachable_anywhere, java_lang_namesakes }
     }
 }
 
@@ -167,6 +177,10 @@ impl Outside for IndexOutside<'_> {
             && self.index.rust_module_named(file, module, &self.table).is_some_and(|files| {
                 files.iter().any(|path| self.passed_on.get(path.as_str()).is_some_and(|names| names.contains(name)))
             })
+    }
+
+    fn java_lang_namesakes_in(&self, package: &str) -> &[String] {
+        self.java_lang_namesakes.get(package).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -199,7 +213,8 @@ impl<'a> FileOutside<'a> {
     }
 }
 
-/// What a Rust file binds names to, as far as what lies outside the workspace is concerned.
+/// What a Rust file binds names to, as far as what lies outside the workspace is concerned,
+/// and which names of `java.lang` a Java file means.
 pub(crate) struct OutsideNames<'a> {
     file: &'a IndexedFile,
     /// Names a `use` binds to the items of the standard crates or of a crate the workspace
@@ -220,6 +235,9 @@ pub(crate) struct OutsideNames<'a> {
     glob_elsewhere: bool,
     /// Whether a glob `use` from outside may bring names in (`use std::io::prelude::*`).
     glob_outside: bool,
+    /// In a Java file, the names of `java.lang` types that it brings in from the workspace
+    /// (see [`java_lang::brought_in`]); `None` in other languages.
+    java_lang_brought_in: Option<HashSet<String>>,
 }
 
 impl<'a> OutsideNames<'a> {
@@ -235,7 +253,12 @@ impl<'a> OutsideNames<'a> {
             bound_elsewhere: HashMap::new(),
             glob_elsewhere: false,
             glob_outside: false,
+            java_lang_brought_in: None,
         };
+        if file.language == Language::Java {
+            let package = file.symbols.package.as_deref().unwrap_or_default();
+            names.java_lang_brought_in = Some(java_lang::brought_in(file, outside.java_lang_namesakes_in(package)));
+        }
         if file.language != Language::Rust {
             return names;
         }
@@ -340,7 +363,12 @@ impl<'a> OutsideNames<'a> {
     /// type it does not define (`Option::Some`); or one that a module of the workspace takes
     /// from outside (`io::Error` beside `use crate::io`, where `crate::io` holds
     /// `pub use std::io::Error`). `outside` says what lies outside.
+    /// A name written alone (`owner` empty) is from outside where it is a Java file's name of
+    /// `java.lang` (see [`OutsideNames::workspace_uses`]).
     pub(crate) fn leads_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
+        if owner.is_empty() {
+            return self.means_java_lang(name);
+        }
         self.path_leads_outside(owner).unwrap_or_else(|| self.item_comes_from_outside(owner, name, outside))
     }
 
@@ -392,6 +420,23 @@ impl<'a> OutsideNames<'a> {
             || owner
                 .rsplit_once("::")
                 .is_some_and(|(module, item)| outside.passes_on_from_outside(self.file, module, item))
+    }
+
+    /// Of the file's `count` uses of `name` that are not written after a path (see
+    /// [`UsesThroughOutsidePaths::left_of`]), those that may reach a definition of the
+    /// workspace: a Java file's names of `java.lang` types (`Object`, `String`) are Java's
+    /// unless the file brings in the workspace's (an import, a definition, its package's), so
+    /// only its reads of a member of the name (`Shape.Object`) may; every use otherwise.
+    pub(crate) fn workspace_uses(&self, name: &str, count: u32) -> u32 {
+        match self.means_java_lang(name) {
+            true => count.min(self.file.symbols.method_calls_of(name)),
+            false => count,
+        }
+    }
+
+    /// Whether the file's uses of `name`, written alone, mean a type of `java.lang`.
+    fn means_java_lang(&self, name: &str) -> bool {
+        self.java_lang_brought_in.as_ref().is_some_and(|own| java_lang::is_java_lang(name) && !own.contains(name))
     }
 
     /// Whether the file defines something named `name`.

@@ -65,7 +65,7 @@ impl ShownUses {
             // Not the uses written after a path that leads outside (`Poll::Ready`, `io::Error`).
             let through_outside = standard.uses_through_outside_paths(&outside);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
-                let count = through_outside.left_of(name, *count);
+                let count = standard.workspace_uses(name, through_outside.left_of(name, *count));
                 if count > 0 {
                     *used.entry(name).or_default() += count;
                 }

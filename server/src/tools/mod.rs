@@ -1065,6 +1065,23 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_a_java_files_names_of_java_lang() {
+        let files = [
+            ("src/com/acme/Error.java", "package com.acme;\npublic class Error {}\n"),
+            ("src/com/acme/Reader.java", "package com.acme;\nclass Reader {\n  Error last;\n}\n"),
+            ("src/com/acme/io/Writer.java", "package com.acme.io;\nclass Writer {\n  Error last;\n}\n"),
+            (
+                "src/com/acme/io/Sink.java",
+                "package com.acme.io;\nimport com.acme.Error;\nclass Sink {\n  Error last;\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "Error");
+        assert!(result.contains("src/com/acme/Reader.java (1 use)\n      3: Error last;"), "{result}");
+        assert!(result.contains("src/com/acme/io/Sink.java (1 use)\n      4: Error last;"), "{result}");
+        assert!(!result.contains("Writer.java"), "`Error` there is java.lang's:\n{result}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_a_module_takes_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

@@ -368,7 +368,7 @@ impl<'a> User<'a> {
                 continue;
             }
             if let Some(through_outside) = &through_outside {
-                uses = through_outside.left_of(name, uses);
+                uses = names_outside.workspace_uses(name, through_outside.left_of(name, uses));
             }
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {

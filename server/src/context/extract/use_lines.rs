@@ -19,8 +19,9 @@ use super::{DefinitionKind, Language, parse, text};
 /// after a path that `leads_outside` says makes it an item from outside the workspace (`Poll`
 /// of `Poll::Ready`, `io` of `io::Error`), asked with the path and the name; a name after a type
 /// parameter, or an associated type named in a trait's arguments, is asked with the trait's
-/// path (`Future` of `F::Output` where `F: Future`, `Iterator` of `Iterator<Item = u8>`), and a
-/// type parameter written alone inside its item is no use.
+/// path (`Future` of `F::Output` where `F: Future`, `Iterator` of `Iterator<Item = u8>`), a
+/// name written alone with an empty path (a Java file's `Object`, which may be `java.lang`'s),
+/// and a type parameter written alone inside its item is no use.
 pub fn use_lines(
     language: Language,
     source: &[u8],
@@ -60,7 +61,7 @@ impl Wanted<'_> {
     fn wants(&self, name: &str, method: bool, owner: Option<&str>) -> bool {
         (self.with_method_calls || !method)
             && self.names.contains(&name)
-            && (method || !owner.is_some_and(|owner| (self.leads_outside)(owner, name)))
+            && (method || !(self.leads_outside)(owner.unwrap_or_default(), name))
     }
 }
 

@@ -15,6 +15,7 @@
 //! code, the title is read alone as well and each file adds a share of its score for it, so
 //! the file the title points at is not drowned by the names of the code the reporter ran.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -510,13 +511,14 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                     .is_none_or(|word| !named_after.contains(&squash(word)))
             });
             let mut seen = HashSet::new();
-            // `ERROR` and `error` in the issue name a file `error.ts` once.
+            // `ERROR` and `error` in the issue name a file `error.ts` once, and a definition
+            // named alone and through its type (`Feature::WRAP`) is said once, the stronger way.
             // Why a file sinks is always said, last, however many reasons it has.
             let sunk = signals.sunk_as(i);
             let mut reasons: Vec<String> = reasons
                 .into_iter()
                 .map(|(_, r)| r)
-                .filter(|r| seen.insert(r.to_lowercase()))
+                .filter(|r| seen.insert(unqualified(r).to_lowercase()))
                 .take(MAX_REASONS - usize::from(sunk.is_some()))
                 .collect();
             reasons.extend(sunk.map(str::to_owned));
@@ -543,6 +545,17 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
     ranked
+}
+
+/// A reason with the qualifiers of the definition it names left out (``defines `WRAP` (variant)``
+/// of ``defines `Feature::WRAP` (variant)``); any other reason as it is.
+fn unqualified(reason: &str) -> Cow<'_, str> {
+    let Some(rest) = reason.strip_prefix("defines `") else { return Cow::Borrowed(reason) };
+    let Some((name, after)) = rest.split_once('`') else { return Cow::Borrowed(reason) };
+    match name.rsplit_once("::") {
+        Some((_, last)) => Cow::Owned(format!("defines `{last}`{after}")),
+        None => Cow::Borrowed(reason),
+    }
 }
 
 /// How many reasons a ranked file gives.

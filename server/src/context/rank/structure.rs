@@ -103,7 +103,7 @@ pub(super) fn reference_graph<'a>(
         let bound = FileOutside::of(file, outside);
         let FileOutside { names, through_outside } = &bound;
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
-            let count = through_outside.left_of(name, *count);
+            let count = names.workspace_uses(name, through_outside.left_of(name, *count));
             (count > 0)
                 .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
         });

@@ -248,7 +248,7 @@ fn uses_reaching(
     let written = file.symbols.uses_of(name);
     let FileOutside { names, through_outside } = bound.filter(|_| written > 0)?;
     // Not those written after a path that leads outside, nor any of a name taken from there.
-    let count = through_outside.left_of(name, written);
+    let count = names.workspace_uses(name, through_outside.left_of(name, written));
     if count == 0 || names.means_outside(name) {
         return None;
     }

@@ -194,6 +194,59 @@ fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_n
 }
 
 #[test]
+fn a_java_file_means_java_lang_by_its_names_unless_it_brings_in_the_workspaces() {
+    let shape = "src/main/java/com/acme/cfg/InputShape.java";
+    let (_dir, index) = index(&[
+        (shape, "package com.acme.cfg;\npublic enum InputShape { Array, Object, String }\n"),
+        // `Object` and `String` are java.lang's here, however often.
+        (
+            "src/main/java/com/acme/Mapper.java",
+            "package com.acme;\npublic class Mapper {\n  Object read(String s) { Object o = s; return o; }\n  \
+             Object copy(Object o) { return o; }\n}\n",
+        ),
+        // A workspace `Error` in the same package needs no import; one elsewhere does.
+        ("src/main/java/com/acme/Error.java", "package com.acme;\npublic class Error { String text; }\n"),
+        (
+            "src/main/java/com/acme/Reader.java",
+            "package com.acme;\nclass Reader { Error last; Error fail() { return last; } }\n",
+        ),
+        ("src/main/java/com/acme/io/Writer.java", "package com.acme.io;\nclass Writer { Error last; }\n"),
+        (
+            "src/main/java/com/acme/io/Sink.java",
+            "package com.acme.io;\nimport com.acme.Error;\nclass Sink { Error last; }\n",
+        ),
+    ]);
+    let ranked = rank(&index, "`Object` input shape and `Error` are mishandled");
+    assert!(
+        !reasons_of(&ranked, "src/main/java/com/acme/Mapper.java").iter().any(|r| r.starts_with("uses")),
+        "{ranked:#?}"
+    );
+    for (path, reason) in [
+        ("src/main/java/com/acme/Reader.java", "uses `Error` 2 times, named in the issue"),
+        ("src/main/java/com/acme/io/Sink.java", "uses `Error`, named in the issue"),
+    ] {
+        assert!(reasons_of(&ranked, path).contains(&reason.to_owned()), "{path}: {ranked:#?}");
+    }
+    assert!(
+        !reasons_of(&ranked, "src/main/java/com/acme/io/Writer.java").iter().any(|r| r.starts_with("uses")),
+        "{ranked:#?}"
+    );
+}
+
+#[test]
+fn a_definition_named_alone_and_through_its_type_is_one_reason() {
+    let feature = "src/main/java/com/acme/Settings.java";
+    let (_dir, index) = index(&[
+        (feature, "package com.acme;\nenum Feature { WRAP_ROOT, FAIL_ON_EMPTY }\n"),
+        ("src/main/java/com/acme/Mapper.java", "package com.acme;\nclass Mapper { boolean wrap; }\n"),
+    ]);
+    let ranked = rank(&index, "`WRAP_ROOT` is ignored\n\nWith `Feature.WRAP_ROOT` enabled the root is not wrapped.");
+    let reasons = reasons_of(&ranked, feature);
+    assert!(reasons.contains(&"defines `Feature::WRAP_ROOT` (variant), named in the issue".to_owned()), "{reasons:?}");
+    assert!(!reasons.iter().any(|r| r.starts_with("defines `WRAP_ROOT`")), "said twice: {reasons:?}");
+}
+
+#[test]
 fn a_method_call_is_no_use_of_a_named_free_function() {
     let (_dir, index) = index(&[
         ("src/parse.rs", "pub fn parse(text: &str) -> usize { text.len() }\n"),
