@@ -107,7 +107,7 @@ impl ShownUses {
             if called_as_methods.get(name).is_some_and(|methods| *methods >= used[name]) {
                 // A trait's method only where a shown file has the trait in scope.
                 found.retain(|(file, definition)| {
-                    definition.callable_as_method()
+                    definition.callable_as_method(file.language)
                         && file.scoping_trait(definition).is_none_or(|name| {
                             let declared = workspace_traits.contains(name);
                             scopes.iter().any(|scope| scope.has_in_scope(name, declared))

@@ -1065,6 +1065,32 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_lists_the_reads_of_a_java_enum_constant_through_its_enum() {
+        let files = [
+            ("src/com/acme/Feature.java", "package com.acme;\npublic enum Feature { WRAP, FAIL }\n"),
+            ("src/com/acme/Level.java", "package com.acme;\npublic enum Level { low, high }\n"),
+            (
+                "src/com/acme/Reader.java",
+                "package com.acme;\nclass Reader {\n  boolean f(Config c) { return c.isEnabled(Feature.WRAP); }\n  \
+                 Level g() { return Level.low; }\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "WRAP");
+        assert!(
+            result.contains(
+                "src/com/acme/Reader.java (1 use)\n      3: boolean f(Config c) { return c.isEnabled(Feature.WRAP); }"
+            ),
+            "{result}"
+        );
+        // A constant named in lower case is read as a member is, and reaches the constant too.
+        let result = find_symbol_in(&files, "low");
+        assert!(
+            result.contains("src/com/acme/Reader.java (1 use)\n      4: Level g() { return Level.low; }"),
+            "{result}"
+        );
+    }
+
+    #[test]
     fn find_symbol_leaves_out_a_java_files_names_of_java_lang() {
         let files = [
             ("src/com/acme/Error.java", "package com.acme;\npublic class Error {}\n"),

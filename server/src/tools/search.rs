@@ -373,7 +373,7 @@ impl<'a> User<'a> {
             let method_calls_reach = definitions.is_empty()
                 || definitions.iter().any(|(defining, definition)| {
                     definition.name == name
-                        && definition.callable_as_method()
+                        && definition.callable_as_method(defining.language)
                         && defining
                             .scoping_trait(definition)
                             .is_none_or(|name| names_outside.has_in_scope(name, workspace_traits.contains(name)))

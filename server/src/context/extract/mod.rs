@@ -123,13 +123,16 @@ pub struct Definition {
 }
 
 impl Definition {
-    /// Whether a method call (`value.name()`) can reach it: a method (not a Rust associated
-    /// function without a `self` receiver, `fn new() -> Self`) or a field, which may hold a
-    /// function in Java and TypeScript; not a free function, a module or a type.
-    pub fn callable_as_method(&self) -> bool {
+    /// Whether a method call or a field read through a value (`value.name()`, `arg.requires`,
+    /// Java's `Feature.WRAP`) can reach it, written in a file of `language`: a method (not a
+    /// Rust associated function without a `self` receiver, `fn new() -> Self`), a field, which
+    /// may hold a function in Java and TypeScript, or a Java enum constant, read through its
+    /// enum (no Rust variant is read so); not a free function, a module or a type.
+    pub fn callable_as_method(&self, language: Language) -> bool {
         match self.kind {
             DefinitionKind::Method => rust_receiver(&self.signature).unwrap_or(true),
             DefinitionKind::Field => true,
+            DefinitionKind::Variant => language == Language::Java,
             _ => false,
         }
     }

@@ -90,8 +90,11 @@ impl Reading<'_> {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
             }
         }
-        // A node two patterns capture (a call through a path is a path too) is one use.
-        uses.sort_unstable_by_key(|used| used.node);
+        // A node two patterns capture (a call through a path is a path too) is one use: a
+        // plain one where a pattern reads it so (Java's `Feature.WRAP`, a capitalised name
+        // after a dot, is a constant or a nested class, not only a member), whatever order the
+        // nodes' addresses sort in.
+        uses.sort_unstable_by_key(|used| (used.node, used.method, used.owner));
         uses.dedup_by_key(|used| used.node);
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();

@@ -239,7 +239,7 @@ fn method_calls_are_counted_apart_and_only_methods_with_self_can_take_them() {
                   pub trait T {\n    fn required(&self);\n    fn build() -> Self;\n}\n";
     let read = symbols(Language::Rust, source);
     let callable: Vec<(&str, bool)> =
-        read.definitions.iter().map(|d| (d.name.as_str(), d.callable_as_method())).collect();
+        read.definitions.iter().map(|d| (d.name.as_str(), d.callable_as_method(Language::Rust))).collect();
     assert_eq!(
         callable,
         [
@@ -258,10 +258,16 @@ fn method_calls_are_counted_apart_and_only_methods_with_self_can_take_them() {
             ("build", false),
         ]
     );
-    let java = symbols(Language::Java, "class A { static A of() { return null; } void run() {} }");
+    let java = symbols(Language::Java, "class A { static A of() { return null; } void run() {} enum E { WRAP } }");
     let callable: Vec<(&str, bool)> =
-        java.definitions.iter().map(|d| (d.name.as_str(), d.callable_as_method())).collect();
-    assert_eq!(callable, [("A", false), ("of", true), ("run", true)]);
+        java.definitions.iter().map(|d| (d.name.as_str(), d.callable_as_method(Language::Java))).collect();
+    assert_eq!(
+        callable,
+        [("A", false), ("of", true), ("run", true), ("E", false), ("WRAP", true)],
+        "a constant is read through its enum"
+    );
+    let rust = symbols(Language::Rust, "enum E { Wrap }");
+    assert!(!rust.definitions[1].callable_as_method(Language::Rust), "no Rust variant is read through a value");
 }
 
 #[test]
@@ -774,7 +780,7 @@ proptest::proptest! {
         proptest::prop_assert!(found.method_calls.iter().all(|(name, _)| found.references.iter().any(|(n, _)| n == name)));
         // Whatever a signature holds, what a method call can reach is told without panicking.
         for definition in &found.definitions {
-            let _ = definition.callable_as_method();
+            let _ = definition.callable_as_method(Language::Rust);
         }
     }
 }
@@ -796,6 +802,21 @@ fn a_field_read_through_a_value_is_a_use_of_a_member_of_its_name() {
     );
     assert_eq!((java.uses_of("requires"), java.uses_of("count")), (1, 1), "{:?}", java.references);
     assert_eq!(java.method_calls_of("requires"), 1, "a field read reaches a member, as a method call does");
+    // A capitalised name after a dot is a constant or a nested class as well: a plain use,
+    // whichever of the two patterns that capture it the reading meets first.
+    let constants = symbols(
+        Language::Java,
+        "class W {\n  boolean f(Config c) { return c.isEnabled(Feature.WRAP) && c.mode() == JsonCreator.Mode.DEFAULT; }\n}\n",
+    );
+    for name in ["WRAP", "Mode", "DEFAULT"] {
+        assert_eq!(
+            (constants.uses_of(name), constants.method_calls_of(name)),
+            (1, 0),
+            "{name}: {:?}",
+            constants.method_calls
+        );
+    }
+    assert_eq!(constants.method_calls, [], "no member read alone here");
 }
 
 #[test]

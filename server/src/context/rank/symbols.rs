@@ -6,10 +6,10 @@ use std::collections::{HashMap, HashSet};
 use rustc_hash::FxHashMap;
 
 use super::{Signal, squash, stem};
-use crate::context::DefinitionKind;
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
 use crate::context::outside_names::FileOutside;
+use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
 fn kind_weight(kind: DefinitionKind) -> f64 {
@@ -56,7 +56,7 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
             table.entry(definition.name.as_str()).or_default().push(Defined {
                 file: i,
                 kind: definition.kind,
-                callable_as_method: definition.callable_as_method(),
+                callable_as_method: definition.callable_as_method(file.language),
                 trait_of: match defines_traits {
                     true => file.scoping_trait(definition),
                     false => definition.implements.as_deref(),
@@ -107,6 +107,11 @@ pub(super) fn symbol_signal<'a>(
         // `mod format`), wherever the macro comes from.
         if mention.macro_use {
             defining.retain(|defined| defined.kind == DefinitionKind::Macro);
+        }
+        // `String` written alone names Java's, or a type of the workspace; not an enum
+        // constant, a field or a method of that name, which are read through what holds them.
+        if mention.qualifiers.is_empty() {
+            defining.retain(|defined| !names_no_member(files, defined, &mention.name));
         }
         let distinct: HashSet<usize> = defining.iter().map(|defined| defined.file).collect();
         if !distinct.is_empty() {
@@ -173,6 +178,13 @@ pub(super) fn symbol_signal<'a>(
     (signal, hit_types)
 }
 
+/// Whether the issue's `name`, written alone, cannot mean `defined`: a member of a Java type
+/// (an enum constant, a field, a method) named like a type of `java.lang` (`String` of
+/// `enum Shape { Array, Object, String }`), where `String` alone means Java's.
+fn names_no_member(files: &[&IndexedFile], defined: &Defined<'_>, name: &str) -> bool {
+    !defined.kind.is_type() && files[defined.file].language == Language::Java && java_lang::is_java_lang(name)
+}
+
 /// Files that use an identifier the issue names and the workspace defines in other files: the
 /// code that reads a setting the issue's reproduction sets (`arg.requires` for `requires`).
 /// A name fewer files use counts more, and a file counts more the more often it uses the name
@@ -193,19 +205,28 @@ pub(super) fn user_signal(
     // A name given twice (`spawn` and `JoinSet::spawn`) counts once, at its greatest weight. A
     // macro's uses are its invocations, which the symbol signal already follows to its
     // definition.
-    let mut names: Vec<(&str, f64)> = Vec::new();
+    let mut names: Vec<(&str, f64, bool)> = Vec::new();
     for mention in query.symbols.iter().filter(|mention| !mention.macro_use) {
-        match names.iter_mut().find(|(name, _)| *name == mention.name) {
-            Some((_, weight)) => *weight = weight.max(mention.weight),
-            None => names.push((mention.name.as_str(), mention.weight)),
+        let bare = mention.qualifiers.is_empty();
+        match names.iter_mut().find(|(name, _, _)| *name == mention.name) {
+            Some((_, weight, all_bare)) => {
+                *weight = weight.max(mention.weight);
+                *all_bare &= bare;
+            }
+            None => names.push((mention.name.as_str(), mention.weight, bare)),
         }
     }
     let declares_trait =
         |name: &str| table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
-    for (name, weight) in names {
+    for (name, weight, all_bare) in names {
         let defined: Vec<&Defined<'_>> = table
             .get(name)
-            .map(|d| d.iter().filter(|defined| query.about_tests || !defined.test).collect())
+            .map(|d| {
+                d.iter()
+                    .filter(|defined| query.about_tests || !defined.test)
+                    .filter(|defined| !(all_bare && names_no_member(files, defined, name)))
+                    .collect()
+            })
             .unwrap_or_default();
         if defined.is_empty() {
             continue;

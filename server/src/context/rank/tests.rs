@@ -234,6 +234,38 @@ fn a_java_file_means_java_lang_by_its_names_unless_it_brings_in_the_workspaces()
 }
 
 #[test]
+fn the_java_code_that_checks_a_feature_the_issue_names_uses_it() {
+    let feature = "src/main/java/com/acme/Feature.java";
+    let (_dir, index) = index(&[
+        (feature, "package com.acme;\npublic enum Feature { WRAP_ROOT, FAIL_ON_EMPTY }\n"),
+        (
+            "src/main/java/com/acme/Writer.java",
+            "package com.acme;\nclass Writer {\n  void write(Config c) { if (c.isEnabled(Feature.WRAP_ROOT)) { open(); } }\n}\n",
+        ),
+        ("src/main/java/com/acme/cfg/Shape.java", "package com.acme.cfg;\npublic enum Shape { Array, String }\n"),
+        (
+            "src/main/java/com/acme/cfg/Coercion.java",
+            "package com.acme.cfg;\nclass Coercion {\n  Shape of(Object v) { return v instanceof CharSequence ? Shape.String : Shape.Array; }\n}\n",
+        ),
+    ]);
+    let ranked = rank(&index, "`WRAP_ROOT` is ignored for a `String`");
+    assert!(
+        reasons_of(&ranked, "src/main/java/com/acme/Writer.java")
+            .contains(&"uses `WRAP_ROOT`, named in the issue".to_owned()),
+        "{ranked:#?}"
+    );
+    // `String` alone is Java's: reading the constant `Shape.String` is no use of it.
+    assert!(
+        !reasons_of(&ranked, "src/main/java/com/acme/cfg/Coercion.java").iter().any(|r| r.starts_with("uses")),
+        "{ranked:#?}"
+    );
+    assert!(
+        !reasons_of(&ranked, "src/main/java/com/acme/cfg/Shape.java").iter().any(|r| r.starts_with("defines")),
+        "{ranked:#?}"
+    );
+}
+
+#[test]
 fn a_definition_named_alone_and_through_its_type_is_one_reason() {
     let feature = "src/main/java/com/acme/Settings.java";
     let (_dir, index) = index(&[
