@@ -18,6 +18,7 @@ mod outside_names;
 pub mod pack;
 mod parts;
 pub mod rank;
+mod script_globals;
 pub mod terms;
 pub mod uses;
 pub mod walk;

@@ -7,14 +7,15 @@
 //! `pub use std::io::Result`) means the item from outside too, and so does a name written
 //! right after a path that leads outside (`Error` of `io::Error::new` beside `use std::io`, of
 //! `std::io::Error`, `Ready` of `Poll::Ready`). A Java file's names of `java.lang` types
-//! (`Object`, `String`) are Java's unless it brings in the workspace's.
+//! (`Object`, `String`) are Java's, and a TypeScript or JavaScript file's globals (`Error`,
+//! `Partial`) the language's, unless the file brings in the workspace's.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::context::index::{Index, IndexedFile};
 use crate::context::modules::{ModuleTable, rust_use_bindings};
-use crate::context::{Language, java_lang};
+use crate::context::{Language, java_lang, script_globals};
 
 /// The names of the Rust 2021 prelude, sorted.
 const RUST_PRELUDE: [&str; 39] = [
@@ -214,7 +215,8 @@ impl<'a> FileOutside<'a> {
 }
 
 /// What a Rust file binds names to, as far as what lies outside the workspace is concerned,
-/// and which names of `java.lang` a Java file means.
+/// and which of its language's own names (`java.lang`'s, a script's globals) a Java,
+/// TypeScript or JavaScript file means.
 pub(crate) struct OutsideNames<'a> {
     file: &'a IndexedFile,
     /// Names a `use` binds to the items of the standard crates or of a crate the workspace
@@ -235,9 +237,16 @@ pub(crate) struct OutsideNames<'a> {
     glob_elsewhere: bool,
     /// Whether a glob `use` from outside may bring names in (`use std::io::prelude::*`).
     glob_outside: bool,
-    /// In a Java file, the names of `java.lang` types that it brings in from the workspace
-    /// (see [`java_lang::brought_in`]); `None` in other languages.
-    java_lang_brought_in: Option<HashSet<String>>,
+    /// The names the file's language gives it without an import, where there are any that
+    /// a workspace namesake does not share (Java's and the scripts').
+    standard: Option<StandardNames>,
+}
+
+/// The names a file's language gives it without an import, and those of them that the file
+/// brings in from the workspace instead (an import, a definition, Java's package).
+struct StandardNames {
+    is_standard: fn(&str) -> bool,
+    brought_in: HashSet<String>,
 }
 
 impl<'a> OutsideNames<'a> {
@@ -253,12 +262,20 @@ impl<'a> OutsideNames<'a> {
             bound_elsewhere: HashMap::new(),
             glob_elsewhere: false,
             glob_outside: false,
-            java_lang_brought_in: None,
+            standard: None,
         };
-        if file.language == Language::Java {
-            let package = file.symbols.package.as_deref().unwrap_or_default();
-            names.java_lang_brought_in = Some(java_lang::brought_in(file, outside.java_lang_namesakes_in(package)));
-        }
+        names.standard = match file.language {
+            Language::Java => {
+                let package = file.symbols.package.as_deref().unwrap_or_default();
+                let brought_in = java_lang::brought_in(file, outside.java_lang_namesakes_in(package));
+                Some(StandardNames { is_standard: java_lang::is_java_lang, brought_in })
+            }
+            Language::TypeScript | Language::Tsx | Language::JavaScript => Some(StandardNames {
+                is_standard: script_globals::is_script_global,
+                brought_in: script_globals::brought_in(file),
+            }),
+            Language::Rust => None,
+        };
         if file.language != Language::Rust {
             return names;
         }
@@ -363,11 +380,11 @@ impl<'a> OutsideNames<'a> {
     /// type it does not define (`Option::Some`); or one that a module of the workspace takes
     /// from outside (`io::Error` beside `use crate::io`, where `crate::io` holds
     /// `pub use std::io::Error`). `outside` says what lies outside.
-    /// A name written alone (`owner` empty) is from outside where it is a Java file's name of
-    /// `java.lang` (see [`OutsideNames::workspace_uses`]).
+    /// A name written alone (`owner` empty) is from outside where it is one of the language's
+    /// own in a Java or script file (see [`OutsideNames::workspace_uses`]).
     pub(crate) fn leads_outside(&self, owner: &str, name: &str, outside: &dyn Outside) -> bool {
         if owner.is_empty() {
-            return self.means_java_lang(name);
+            return self.means_standard(name);
         }
         self.path_leads_outside(owner).unwrap_or_else(|| self.item_comes_from_outside(owner, name, outside))
     }
@@ -424,19 +441,22 @@ impl<'a> OutsideNames<'a> {
 
     /// Of the file's `count` uses of `name` that are not written after a path (see
     /// [`UsesThroughOutsidePaths::left_of`]), those that may reach a definition of the
-    /// workspace: a Java file's names of `java.lang` types (`Object`, `String`) are Java's
-    /// unless the file brings in the workspace's (an import, a definition, its package's), so
-    /// only its reads of a member of the name (`Shape.Object`) may; every use otherwise.
+    /// workspace: a Java file's names of `java.lang` types (`Object`, `String`) are Java's,
+    /// and a script's globals (`Error`, `Partial`) the language's, unless the file brings in
+    /// the workspace's (an import, a definition, Java's package), so only its reads of a member
+    /// of the name (`Shape.Object`) may; every use otherwise.
     pub(crate) fn workspace_uses(&self, name: &str, count: u32) -> u32 {
-        match self.means_java_lang(name) {
+        match self.means_standard(name) {
             true => count.min(self.file.symbols.method_calls_of(name)),
             false => count,
         }
     }
 
-    /// Whether the file's uses of `name`, written alone, mean a type of `java.lang`.
-    fn means_java_lang(&self, name: &str) -> bool {
-        self.java_lang_brought_in.as_ref().is_some_and(|own| java_lang::is_java_lang(name) && !own.contains(name))
+    /// Whether the file's uses of `name`, written alone, mean one of its language's own names.
+    fn means_standard(&self, name: &str) -> bool {
+        self.standard
+            .as_ref()
+            .is_some_and(|standard| (standard.is_standard)(name) && !standard.brought_in.contains(name))
     }
 
     /// Whether the file defines something named `name`.

@@ -1091,6 +1091,21 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_leaves_out_a_scripts_globals() {
+        let files = [
+            ("src/errors.ts", "export class Error { constructor(public code: number) {} }\n"),
+            ("src/fetch.ts", "export function fail(): never {\n  throw new Error('offline');\n}\n"),
+            (
+                "src/api.ts",
+                "import { Error } from './errors';\nexport function fail(): never {\n  throw new Error(503);\n}\n",
+            ),
+        ];
+        let result = find_symbol_in(&files, "Error");
+        assert!(result.contains("src/api.ts (1 use)\n      3: throw new Error(503);"), "{result}");
+        assert!(!result.contains("src/fetch.ts"), "`Error` there is the language's:\n{result}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_a_java_files_names_of_java_lang() {
         let files = [
             ("src/com/acme/Error.java", "package com.acme;\npublic class Error {}\n"),

@@ -20,6 +20,29 @@ use super::token_calls::TokenMatch;
 use super::values::Bindings;
 use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
 
+/// The names a TypeScript import clause binds in the file (`Button` of `{ Button }`, `b` of
+/// `{ a as b }`, `ns` of `* as ns`, a default import's name).
+fn import_clause_bindings<'s>(clause: Node<'_>, source: &'s [u8]) -> Vec<&'s str> {
+    let mut names = Vec::new();
+    let mut cursor = clause.walk();
+    let mut stack = vec![clause];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "identifier" => names.push(text(node, source)),
+            "import_specifier" => {
+                names.extend(
+                    node.child_by_field_name("alias").or(node.child_by_field_name("name")).map(|n| text(n, source)),
+                );
+            }
+            _ => {
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+        }
+    }
+    names
+}
+
 /// What one stretch holds while its matches are read: names borrowed from the source.
 #[derive(Default)]
 struct Reading<'s> {
@@ -214,7 +237,14 @@ pub(super) fn read_stretches(
                         uses.push(Use { node: node.id(), at, name, method, owner });
                     }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
-                    CapturedUse::NotUses => not_uses.push(node.byte_range()),
+                    CapturedUse::NotUses => {
+                        not_uses.push(node.byte_range());
+                        if node.kind() == "import_clause" {
+                            for name in import_clause_bindings(node, source) {
+                                push_unique(&mut symbols.import_bindings, name);
+                            }
+                        }
+                    }
                     CapturedUse::Nothing => {}
                 }
                 continue;

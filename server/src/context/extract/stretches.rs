@@ -179,6 +179,7 @@ impl FileSymbols {
             typed_calls,
             owned_uses,
             imports,
+            import_bindings,
             written_paths,
             supertypes,
             impl_targets,
@@ -200,6 +201,7 @@ impl FileSymbols {
         self.imports.extend(imports);
         for (list, more) in [
             (&mut self.written_paths, written_paths),
+            (&mut self.import_bindings, import_bindings),
             (&mut self.supertypes, supertypes),
             (&mut self.impl_targets, impl_targets),
         ] {

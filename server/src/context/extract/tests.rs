@@ -820,6 +820,17 @@ fn a_field_read_through_a_value_is_a_use_of_a_member_of_its_name() {
 }
 
 #[test]
+fn a_scripts_imports_say_which_names_they_bind() {
+    let source = "import Def, { A, b as C } from './x';\nimport * as NS from './y';\nimport type { T } from './t';\n\
+                  export { A as Out } from './x';\nconst d = new Def(A, C, NS);\n";
+    for language in [Language::TypeScript, Language::JavaScript] {
+        let found = symbols(language, source);
+        assert_eq!(found.import_bindings, ["Def", "A", "C", "NS", "T"], "{language:?}: an export binds nothing here");
+        assert_eq!((found.uses_of("A"), found.uses_of("C"), found.uses_of("b")), (1, 1, 0), "{:?}", found.references);
+    }
+}
+
+#[test]
 fn calls_written_in_a_macros_tokens_are_uses() {
     let source = "fn a(x: &Meter) {\n    assert_eq!(compute(1), 1);\n    let s = format!(\"{}\", x.reading());\n    \
                   debug_assert!(matches!(Meter::new(2), _));\n    let v = vec![a * (b), 0..len(c)];\n    \

@@ -266,6 +266,26 @@ fn the_java_code_that_checks_a_feature_the_issue_names_uses_it() {
 }
 
 #[test]
+fn a_script_means_the_languages_globals_unless_it_imports_the_workspaces() {
+    let (_dir, index) = index(&[
+        ("src/schemas/partial.ts", "export function Partial<T>(schema: T): T { return schema; }\n"),
+        // TypeScript's own `Partial<T>`, however often.
+        (
+            "src/types.ts",
+            "export interface User { name: string }\nexport type Draft = Partial<User>;\n\
+             export function edit(draft: Partial<User>): Partial<User> { return draft; }\n",
+        ),
+        ("src/form.ts", "import { Partial } from './schemas/partial';\nexport const loose = Partial({ name: 'x' });\n"),
+    ]);
+    let ranked = rank(&index, "`Partial` keeps required keys");
+    assert!(
+        reasons_of(&ranked, "src/form.ts").contains(&"uses `Partial`, named in the issue".to_owned()),
+        "{ranked:#?}"
+    );
+    assert!(!reasons_of(&ranked, "src/types.ts").iter().any(|r| r.starts_with("uses")), "{ranked:#?}");
+}
+
+#[test]
 fn a_definition_named_alone_and_through_its_type_is_one_reason() {
     let feature = "src/main/java/com/acme/Settings.java";
     let (_dir, index) = index(&[
