@@ -20,7 +20,8 @@ use super::{DefinitionKind, Language, parse, text};
 /// of `Poll::Ready`, `io` of `io::Error`), asked with the path and the name; a name after a type
 /// parameter, or an associated type named in a trait's arguments, is asked with the trait's
 /// path (`Future` of `F::Output` where `F: Future`, `Iterator` of `Iterator<Item = u8>`), a
-/// name written alone with an empty path (a Java file's `Object`, which may be `java.lang`'s),
+/// name written alone with an empty path (a Java file's `Object`, a script's `Error`, either
+/// of which may be the language's own),
 /// and a type parameter written alone inside its item is no use.
 pub fn use_lines(
     language: Language,
