@@ -217,7 +217,7 @@ pub struct FileSymbols {
     pub owned_uses: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
-    /// The names a TypeScript or JavaScript file's imports bind, each once: `Button` of
+    /// The names a TypeScript or JavaScript file's imports bind, sorted, each once: `Button` of
     /// `import { Button } from './button'`, `b` of `{ a as b }`, a namespace's and a default
     /// import's name. A global the file names without binding it is the language's (see
     /// `context::script_globals`).

@@ -150,6 +150,8 @@ impl Reading<'_> {
             .map(|((owner, called), count)| (owner.to_owned(), called.to_owned(), count))
             .collect();
         symbols.typed_calls.sort();
+        symbols.import_bindings.sort_unstable();
+        symbols.import_bindings.dedup();
         let mut declared: Vec<(String, Option<String>)> =
             declared.into_iter().map(|(name, type_name)| (name.to_owned(), type_name.map(str::to_owned))).collect();
         declared.sort();
@@ -240,9 +242,9 @@ pub(super) fn read_stretches(
                     CapturedUse::NotUses => {
                         not_uses.push(node.byte_range());
                         if node.kind() == "import_clause" {
-                            for name in import_clause_bindings(node, source) {
-                                push_unique(&mut symbols.import_bindings, name);
-                            }
+                            symbols
+                                .import_bindings
+                                .extend(import_clause_bindings(node, source).into_iter().map(str::to_owned));
                         }
                     }
                     CapturedUse::Nothing => {}

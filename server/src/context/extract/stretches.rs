@@ -131,6 +131,8 @@ pub(super) fn merged(stretches: Vec<Found>) -> FileSymbols {
     }
     symbols.definitions.sort_by_key(|definition| definition.line);
     mark_nested_test_code(&mut symbols.definitions);
+    symbols.import_bindings.sort_unstable();
+    symbols.import_bindings.dedup();
     symbols
 }
 
@@ -199,9 +201,9 @@ impl FileSymbols {
             *counts.owned_uses.entry((name, owner)).or_default() += count;
         }
         self.imports.extend(imports);
+        self.import_bindings.extend(import_bindings);
         for (list, more) in [
             (&mut self.written_paths, written_paths),
-            (&mut self.import_bindings, import_bindings),
             (&mut self.supertypes, supertypes),
             (&mut self.impl_targets, impl_targets),
         ] {
