@@ -192,7 +192,7 @@ pub(crate) struct UsesThroughOutsidePaths<'a>(HashMap<&'a str, u32>);
 impl UsesThroughOutsidePaths<'_> {
     /// Of the file's `count` uses of `name`, those that are not written after a path that
     /// leads outside: the uses that may reach the workspace's definitions of the name.
-    pub(crate) fn left_of(&self, name: &str, count: u32) -> u32 {
+    fn left_of(&self, name: &str, count: u32) -> u32 {
         count - self.0.get(name).map_or(0, |typed| (*typed).min(count))
     }
 }
@@ -211,6 +211,14 @@ impl<'a> FileOutside<'a> {
         let names = OutsideNames::of(file, outside);
         let through_outside = names.uses_through_outside_paths(outside);
         Self { names, through_outside }
+    }
+
+    /// Of the file's `written` uses of `name`, those that may reach a definition of the
+    /// workspace: not those written after a path that leads outside (`io::Error`), nor, where
+    /// the name is one its language gives the file (`java.lang`'s `Object`, a script's
+    /// `Error`), those written alone (see [`OutsideNames::workspace_uses`]).
+    pub(crate) fn workspace_uses(&self, name: &str, written: u32) -> u32 {
+        self.names.workspace_uses(name, self.through_outside.left_of(name, written))
     }
 }
 
@@ -445,7 +453,7 @@ impl<'a> OutsideNames<'a> {
     /// and a script's globals (`Error`, `Partial`) the language's, unless the file brings in
     /// the workspace's (an import, a definition, Java's package), so only its reads of a member
     /// of the name (`Shape.Object`) may; every use otherwise.
-    pub(crate) fn workspace_uses(&self, name: &str, count: u32) -> u32 {
+    fn workspace_uses(&self, name: &str, count: u32) -> u32 {
         match self.means_standard(name) {
             true => count.min(self.file.symbols.method_calls_of(name)),
             false => count,

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::extract::{Definition, DefinitionKind};
 use super::index::{Index, IndexedFile};
 use super::modules::ModuleTable;
-use super::outside_names::{IndexOutside, OutsideNames};
+use super::outside_names::{FileOutside, IndexOutside};
 
 /// A name the shown code reaches more definitions of than this says too little of which one
 /// is meant (the `write` of five `io::Write` implementations): the pack does not list it for
@@ -54,18 +54,18 @@ impl ShownUses {
         let mut typed: HashMap<(&str, &str), u32> = HashMap::new();
         // What each shown file binds: names from outside the workspace, and the traits in scope.
         let outside = IndexOutside::new(index);
-        let scopes: Vec<OutsideNames> = shown.iter().map(|(file, _)| OutsideNames::of(file, &outside)).collect();
-        for ((file, excerpt), standard) in shown.iter().zip(&scopes) {
+        let scopes: Vec<FileOutside> = shown.iter().map(|(file, _)| FileOutside::of(file, &outside)).collect();
+        for ((file, excerpt), bound) in shown.iter().zip(&scopes) {
             // `Result` without a `use` of the crate's own is the standard library's, and
             // `Result` of `use anyhow::Result` anyhow's.
             let words: Option<HashSet<&str>> =
                 excerpt.map(|text| text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).collect());
-            let shown =
-                |word: &str| words.as_ref().is_none_or(|words| words.contains(word)) && !standard.means_outside(word);
+            let shown = |word: &str| {
+                words.as_ref().is_none_or(|words| words.contains(word)) && !bound.names.means_outside(word)
+            };
             // Not the uses written after a path that leads outside (`Poll::Ready`, `io::Error`).
-            let through_outside = standard.uses_through_outside_paths(&outside);
             for (name, count) in file.symbols.references.iter().filter(|(name, _)| shown(name)) {
-                let count = standard.workspace_uses(name, through_outside.left_of(name, *count));
+                let count = bound.workspace_uses(name, *count);
                 if count > 0 {
                     *used.entry(name).or_default() += count;
                 }
@@ -110,7 +110,7 @@ impl ShownUses {
                     definition.callable_as_method(file.language)
                         && file.scoping_trait(definition).is_none_or(|name| {
                             let declared = workspace_traits.contains(name);
-                            scopes.iter().any(|scope| scope.has_in_scope(name, declared))
+                            scopes.iter().any(|scope| scope.names.has_in_scope(name, declared))
                         })
                 });
             }

@@ -10,7 +10,8 @@ use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
-    Definition, DefinitionKind, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside, OutsideNames,
+    Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
+    OutsideNames,
 };
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
@@ -360,24 +361,25 @@ impl<'a> User<'a> {
         if names.iter().all(|name| file.symbols.uses_of(name) == 0) {
             return user;
         }
-        let names_outside = OutsideNames::of(file, outside);
-        let through_outside = (!definitions.is_empty()).then(|| names_outside.uses_through_outside_paths(outside));
+        // What the file binds to outside, where its uses are judged against the definitions.
+        let bound = (!definitions.is_empty()).then(|| FileOutside::of(file, outside));
         for &name in names {
-            let mut uses = file.symbols.uses_of(name);
-            if uses == 0 || (!definitions.is_empty() && names_outside.means_outside(name)) {
-                continue;
-            }
-            if let Some(through_outside) = &through_outside {
-                uses = names_outside.workspace_uses(name, through_outside.left_of(name, uses));
-            }
-            let method_calls_reach = definitions.is_empty()
-                || definitions.iter().any(|(defining, definition)| {
+            let written = file.symbols.uses_of(name);
+            let uses = match &bound {
+                _ if written == 0 => continue,
+                Some(bound) if bound.names.means_outside(name) => continue,
+                Some(bound) => bound.workspace_uses(name, written),
+                None => written,
+            };
+            let method_calls_reach = bound.as_ref().is_none_or(|bound| {
+                definitions.iter().any(|(defining, definition)| {
                     definition.name == name
                         && definition.callable_as_method(defining.language)
                         && defining
                             .scoping_trait(definition)
-                            .is_none_or(|name| names_outside.has_in_scope(name, workspace_traits.contains(name)))
-                });
+                            .is_none_or(|name| bound.names.has_in_scope(name, workspace_traits.contains(name)))
+                })
+            });
             let count = match method_calls_reach {
                 true => uses,
                 false => uses.saturating_sub(file.symbols.method_calls_of(name)),
@@ -388,7 +390,7 @@ impl<'a> User<'a> {
                 user.with_method_calls |= method_calls_reach;
             }
         }
-        user.outside = through_outside.is_some().then_some(names_outside);
+        user.outside = bound.map(|bound| bound.names);
         user
     }
 }

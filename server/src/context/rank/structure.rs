@@ -101,9 +101,9 @@ pub(super) fn reference_graph<'a>(
         // Uses written after a path that leads outside (`Poll::Ready`, `io::Error`) are items
         // from outside.
         let bound = FileOutside::of(file, outside);
-        let FileOutside { names, through_outside } = &bound;
+        let names = &bound.names;
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
-            let count = names.workspace_uses(name, through_outside.left_of(name, *count));
+            let count = bound.workspace_uses(name, *count);
             (count > 0)
                 .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
         });

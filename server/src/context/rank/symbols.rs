@@ -267,9 +267,10 @@ fn uses_reaching(
     declares_trait: &dyn Fn(&str) -> bool,
 ) -> Option<u32> {
     let written = file.symbols.uses_of(name);
-    let FileOutside { names, through_outside } = bound.filter(|_| written > 0)?;
+    let bound = bound.filter(|_| written > 0)?;
+    let names = &bound.names;
     // Not those written after a path that leads outside, nor any of a name taken from there.
-    let count = names.workspace_uses(name, through_outside.left_of(name, written));
+    let count = bound.workspace_uses(name, written);
     if count == 0 || names.means_outside(name) {
         return None;
     }
