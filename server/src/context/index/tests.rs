@@ -756,3 +756,40 @@ fn a_folder_read_again_reads_no_file_unchanged_since_the_build() {
     let index = Index::build(fresh.path(), None);
     assert_eq!(index.read_folder("src").unwrap().unread(), 0);
 }
+
+#[test]
+fn the_same_tree_gives_the_same_index_and_ranking_on_every_build() {
+    let grammar = |path: &str| {
+        let path = format!("{}/../grammars/{path}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
+    };
+    let (rust, java, tsx) =
+        (grammar("rust/fixture.rs"), grammar("java/fixture.java"), grammar("typescript/fixture.tsx"));
+    // A constant read through its enum and a nested type through its class: two of the
+    // queries' patterns capture each such name.
+    let reads = b"package com.acme;\nimport com.acme.cfg.Feature;\nclass Reads {\n  boolean on(Mapper m) {\n    \
+                  return m.isEnabled(Feature.WRAP) && Mode.Kind.LOW == m.kind();\n  }\n}\n";
+    let dir = workspace(&[
+        ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
+        ("src/lib.rs", &rust),
+        ("src/main/java/com/acme/Fixture.java", &java),
+        ("src/main/java/com/acme/Reads.java", reads),
+        ("src/main/java/com/acme/cfg/Feature.java", b"package com.acme.cfg;\npublic enum Feature { WRAP, FAIL }\n"),
+        ("web/fixture.tsx", &tsx),
+    ]);
+    let first = Index::build(dir.path(), None);
+    let issue = "`Feature.WRAP` is ignored by `Reads::on` and the parser";
+    let ranked = crate::context::rank(&first, issue);
+    for build in 0..5 {
+        let again = Index::build(dir.path(), None);
+        assert_eq!(indexed_paths(&again), indexed_paths(&first));
+        for (a, b) in first.files().zip(again.files()) {
+            assert_eq!(a, b, "build {build} read {} otherwise", a.path);
+        }
+        let ranked_again = crate::context::rank(&again, issue);
+        let scores = |ranked: &[crate::context::RankedFile]| -> Vec<(String, u64, Vec<String>)> {
+            ranked.iter().map(|r| (r.path.clone(), r.score.to_bits(), r.reasons.clone())).collect()
+        };
+        assert_eq!(scores(&ranked_again), scores(&ranked), "build {build} ranks otherwise");
+    }
+}
