@@ -9,6 +9,7 @@ pub mod index;
 pub mod issue;
 mod items;
 mod java_lang;
+pub(crate) mod java_scope;
 pub mod language;
 pub mod live;
 mod mentioned;

@@ -1123,6 +1123,30 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_lists_the_java_files_that_bring_in_the_namesake_asked_for() {
+        let files = [
+            ("src/com/acme/graph/Node.java", "package com.acme.graph;\npublic class Node {}\n"),
+            ("src/com/acme/tree/Node.java", "package com.acme.tree;\npublic class Node {}\n"),
+            ("src/com/acme/graph/Edge.java", "package com.acme.graph;\nclass Edge {\n  Node from;\n}\n"),
+            (
+                "src/com/acme/app/Prune.java",
+                "package com.acme.app;\nimport com.acme.tree.Node;\nclass Prune {\n  Node cut;\n}\n",
+            ),
+            (
+                "src/com/acme/app/Dom.java",
+                "package com.acme.app;\nimport org.w3c.dom.Node;\nclass Dom {\n  Node root;\n}\n",
+            ),
+        ];
+        let graph = find_symbol_in(&files, "com.acme.graph.Node");
+        assert!(graph.contains("used in (as far as the users' imports and packages tell):\n"), "{graph}");
+        assert!(graph.contains("src/com/acme/graph/Edge.java (1 use)\n      3: Node from;"), "{graph}");
+        assert!(!graph.contains("Prune.java") && !graph.contains("Dom.java"), "{graph}");
+        let any = find_symbol_in(&files, "Node");
+        assert!(any.contains("Edge.java (1 use)") && any.contains("Prune.java (1 use)"), "{any}");
+        assert!(!any.contains("Dom.java"), "a library's `Node` is none of the workspace's:\n{any}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_a_module_takes_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

@@ -8,6 +8,7 @@ use regex::{Regex, RegexBuilder};
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
+use crate::context::java_scope::{JavaScope, Meant, TypeHome};
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
@@ -259,11 +260,22 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .filter(|d| d.kind == DefinitionKind::Trait && scoping.contains(d.name.as_str()))
         .map(|d| d.name.as_str())
         .collect();
+    // Every Java type of the names: which of them a Java file means, its imports and package say.
+    let java_types: HashMap<&str, Vec<TypeHome>> = names
+        .iter()
+        .map(|&name| {
+            let defines_type = |file: &&&IndexedFile| {
+                file.language == Language::Java
+                    && file.symbols.definitions.iter().any(|d| d.name == name && d.kind.is_type())
+            };
+            (name, current.iter().filter(defines_type).map(|file| TypeHome::of(file)).collect())
+        })
+        .collect();
     let outside = IndexOutside::new(index);
     let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let user = User::of(file, &names, &definitions, &workspace_traits, &outside);
+            let user = User::of(file, &names, &definitions, &java_types, &workspace_traits, &outside);
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -303,10 +315,15 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     if !users.is_empty() {
-        // Uses are known by name only: a qualifier cannot narrow them.
-        match wanted.qualifiers.is_empty() {
-            true => writeln!(output, "used in:"),
-            false => writeln!(output, "used in (uses of any `{}`, by name):", wanted.name),
+        // Uses are known by name only, but for a Java type's, which the users' imports and
+        // packages tell apart where they say anything.
+        let java_type = !unfit
+            && definitions.iter().all(|(file, _)| file.language == Language::Java)
+            && definitions.iter().any(|(_, definition)| definition.kind.is_type());
+        match (wanted.qualifiers.is_empty(), java_type) {
+            (true, _) => writeln!(output, "used in:"),
+            (false, true) => writeln!(output, "used in (as far as the users' imports and packages tell):"),
+            (false, false) => writeln!(output, "used in (uses of any `{}`, by name):", wanted.name),
         }
         .expect("writing to a String cannot fail");
         // The lines of the uses, from the code as the run sees it, while there is room for them.
@@ -347,11 +364,14 @@ impl<'a> User<'a> {
     /// the standard library or a crate the workspace depends on (the prelude's `Result`, `Error`
     /// of `use std::error::Error`, `Result` of `use anyhow::Result`) is no use of the
     /// workspace's namesake; a method call reaches neither a free function nor an associated
-    /// function without `self`, and a trait's method only where the trait is in scope.
+    /// function without `self`, and a trait's method only where the trait is in scope; and a
+    /// Java file's uses of a name reach only the type of it that its imports or its package
+    /// bring in, of the Java files `java_types` gives for the name.
     fn of(
         file: &'a IndexedFile,
         names: &[&'a str],
         definitions: &[(&IndexedFile, &Definition)],
+        java_types: &HashMap<&str, Vec<TypeHome>>,
         workspace_traits: &HashSet<&str>,
         outside: &dyn Outside,
     ) -> Self {
@@ -368,6 +388,7 @@ impl<'a> User<'a> {
             let uses = match &bound {
                 _ if written == 0 => continue,
                 Some(bound) if bound.names.means_outside(name) => continue,
+                Some(_) if !means_a_java_type_found(file, name, definitions, java_types) => continue,
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
@@ -393,6 +414,29 @@ impl<'a> User<'a> {
         user.outside = bound.map(|bound| bound.names);
         user
     }
+}
+
+/// Whether `file`'s uses of `name` may mean one of `definitions`: not where it is a Java file
+/// whose imports, package or own types say which type of the name it means (of those
+/// `java_types` gives), that type is in none of the files of `definitions`, and none of them
+/// defines the name otherwise than as a Java type.
+fn means_a_java_type_found(
+    file: &IndexedFile,
+    name: &str,
+    definitions: &[(&IndexedFile, &Definition)],
+    java_types: &HashMap<&str, Vec<TypeHome>>,
+) -> bool {
+    let Some(homes) = java_types.get(name).filter(|homes| !homes.is_empty()) else { return true };
+    let Some(scope) = JavaScope::of(file) else { return true };
+    let meant: HashSet<&str> = match scope.types_meant(name, homes) {
+        Meant::Any => return true,
+        Meant::Own => HashSet::from([file.path.as_str()]),
+        Meant::Homes(at) => at.into_iter().map(|at| homes[at].path()).collect(),
+    };
+    let is_home = |path: &str| homes.iter().any(|home| home.path() == path);
+    definitions.iter().any(|(defining, definition)| {
+        definition.name == name && (meant.contains(defining.path.as_str()) || !is_home(&defining.path))
+    })
 }
 
 /// Writes the lines of `user`'s file that use its names, as `  line: text [in `caller`]`, at

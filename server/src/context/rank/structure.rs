@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::DefinitionTable;
+use super::symbols::{Defined, DefinitionTable, JavaTypes};
 use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
+use crate::context::java_scope::JavaScope;
 use crate::context::outside_names::{FileOutside, Outside};
 
 /// Names defined in more files than this are too common to link files in the graph.
@@ -36,32 +37,66 @@ struct Link<'a> {
     /// Each definition's file, with the trait a method call must have in scope to reach it
     /// and whether the workspace declares that trait.
     defining: Vec<(usize, Option<(&'a str, bool)>)>,
-    /// The files, each once.
+    /// The files, each once, sorted.
     distinct: Vec<usize>,
+    /// How many of the definitions each of `distinct` holds.
+    held: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
     in_traits: bool,
+    /// The Java files that define a type of the name, of which a Java file's imports and
+    /// package say which it means.
+    java_types: JavaTypes<'a>,
 }
 
 impl<'a> Link<'a> {
-    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>) -> Self {
-        let mut distinct: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
+    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>, java_types: JavaTypes<'a>) -> Self {
+        let mut files: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
+        files.sort_unstable();
+        let (mut distinct, mut held): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+        for file in files {
+            match distinct.last() == Some(&file) {
+                true => *held.last_mut().expect("a count per file") += 1,
+                false => {
+                    distinct.push(file);
+                    held.push(1);
+                }
+            }
+        }
         let in_traits = defining.iter().any(|(_, declared_in)| declared_in.is_some());
-        Self { defining, distinct, in_traits }
+        Self { defining, distinct, held, in_traits, java_types }
     }
 
     /// The files a use links to, and the number of definitions among them: those a method
     /// call reaches from a file with `in_scope` traits (by name, and whether the workspace
-    /// declares it) when `method_call`, else all.
-    fn targets(&self, method_call: bool, in_scope: impl Fn(&str, bool) -> bool) -> (Cow<'_, [usize]>, usize) {
-        if !method_call || !self.in_traits {
-            return (Cow::Borrowed(&self.distinct), self.defining.len());
+    /// declares it) when `method_call`, else all; of the files defining a Java type of the
+    /// name, only those `meant` gives, where it gives any (see [`JavaTypes::meant`]).
+    fn targets(
+        &self,
+        method_call: bool,
+        in_scope: impl Fn(&str, bool) -> bool,
+        meant: Option<&[usize]>,
+    ) -> (Cow<'_, [usize]>, usize) {
+        let scoped = method_call && self.in_traits;
+        match (scoped, meant) {
+            (false, None) => return (Cow::Borrowed(&self.distinct), self.defining.len()),
+            // The files of other definitions, and those meant: a name many test classes define
+            // for themselves is cheap to link.
+            (false, Some(meant)) => {
+                let mut kept: Vec<usize> = self.java_types.others(&self.distinct).collect();
+                kept.extend(meant.iter().filter(|file| self.distinct.binary_search(file).is_ok()));
+                kept.sort_unstable();
+                let held = |file: &usize| self.distinct.binary_search(file).map_or(0, |at| self.held[at]);
+                let definitions = kept.iter().map(held).sum();
+                return (Cow::Owned(kept), definitions);
+            }
+            (true, _) => {}
         }
         let reached: Vec<usize> = self
             .defining
             .iter()
-            .filter(|(_, scoping)| scoping.is_none_or(|(name, declared)| in_scope(name, declared)))
+            .filter(|(file, scoping)| {
+                self.java_types.admits(meant, *file) && scoping.is_none_or(|(name, declared)| in_scope(name, declared))
+            })
             .map(|(file, _)| *file)
             .collect();
         let definitions = reached.len();
@@ -102,6 +137,7 @@ pub(super) fn reference_graph<'a>(
         // from outside.
         let bound = FileOutside::of(file, outside);
         let names = &bound.names;
+        let java = JavaScope::of(file);
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = bound.workspace_uses(name, *count);
             (count > 0)
@@ -116,18 +152,18 @@ pub(super) fn reference_graph<'a>(
                 continue;
             }
             let link = linked.entry((name, method_only)).or_insert_with(|| {
-                let defining = table
-                    .get(name)?
-                    .iter()
-                    .filter(|defined| !method_only || defined.callable_as_method)
-                    .map(|defined| (defined.file, defined.trait_of.map(|name| (name, declares_trait(name)))))
-                    .collect();
-                Some(Link::new(defining))
+                let defined: Vec<&Defined> =
+                    table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
+                let defining =
+                    defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
+                Some(Link::new(defining, JavaTypes::of(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };
+            // Of two packages' `Node`, the one the file's imports or package bring in.
+            let meant = link.java_types.meant(java.as_ref(), i, name);
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
             let (distinct, definitions) =
-                link.targets(method_only, |name, declared| names.has_in_scope(name, declared));
+                link.targets(method_only, |name, declared| names.has_in_scope(name, declared), meant.as_deref());
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
+use crate::context::java_scope::{JavaScope, Meant, TypeHome};
 use crate::context::outside_names::FileOutside;
 use crate::context::{DefinitionKind, Language, java_lang};
 
@@ -68,6 +69,53 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
         }
     }
     table
+}
+
+/// The Java files that define a type of one name: of those, a Java file's imports and package
+/// say which it means by the name.
+#[derive(Default)]
+pub(super) struct JavaTypes<'a> {
+    /// Their positions in the files ranked, sorted.
+    files: Vec<usize>,
+    homes: Vec<TypeHome<'a>>,
+}
+
+impl<'a> JavaTypes<'a> {
+    /// The files of `defined` (positions in `files`) that are Java files defining a type.
+    pub(super) fn of<'d>(files: &[&'a IndexedFile], defined: impl Iterator<Item = &'d Defined<'d>>) -> Self {
+        let mut found: Vec<usize> =
+            defined.filter(|d| d.kind.is_type() && files[d.file].language == Language::Java).map(|d| d.file).collect();
+        found.sort_unstable();
+        found.dedup();
+        let homes = found.iter().map(|&file| TypeHome::of(files[file])).collect();
+        Self { files: found, homes }
+    }
+
+    /// The files whose types of the name `name` a use of it in the Java file of `scope` (at
+    /// position `user`) means, sorted: the type its imports or its package bring in (see
+    /// [`JavaScope::types_meant`]). `None` where it may mean any, and for a file in another
+    /// language (no `scope`).
+    pub(super) fn meant(&self, scope: Option<&JavaScope<'_>>, user: usize, name: &str) -> Option<Vec<usize>> {
+        if self.files.is_empty() {
+            return None;
+        }
+        match scope?.types_meant(name, &self.homes) {
+            Meant::Any => None,
+            Meant::Own => Some(self.files.binary_search(&user).map_or_else(|_| Vec::new(), |_| vec![user])),
+            Meant::Homes(at) => Some(at.into_iter().map(|at| self.files[at]).collect()),
+        }
+    }
+
+    /// Whether a use that [`JavaTypes::meant`] gave `meant` for may reach a definition in the
+    /// file at `file`: one that defines no Java type of the name, or one meant.
+    pub(super) fn admits(&self, meant: Option<&[usize]>, file: usize) -> bool {
+        meant.is_none_or(|meant| meant.binary_search(&file).is_ok() || self.files.binary_search(&file).is_err())
+    }
+
+    /// The files that define no Java type of the name among `files`, sorted ones.
+    pub(super) fn others<'f>(&'f self, files: &'f [usize]) -> impl Iterator<Item = usize> + 'f {
+        files.iter().copied().filter(|file| self.files.binary_search(file).is_err())
+    }
 }
 
 /// The strongest definition of a name the issue gives, in one file.
@@ -231,9 +279,17 @@ pub(super) fn user_signal(
         if defined.is_empty() {
             continue;
         }
+        // Every Java type of the name, to tell which a Java file's imports and package bring in.
+        let java_types = JavaTypes::of(files, table.get(name).into_iter().flatten());
+        let reaching = |i: usize| {
+            let user = files[i];
+            let meant = || java_types.meant(JavaScope::of(user).as_ref(), i, name);
+            let admits = |meant: Option<&[usize]>, file: usize| java_types.admits(meant, file);
+            uses_reaching(user, bound[i].as_ref(), name, &defined, &meant, &admits, &declares_trait)
+        };
         let users: Vec<(usize, u32)> = (0..files.len())
             .filter(|i| !defined.iter().any(|d| d.file == *i))
-            .filter_map(|i| Some((i, uses_reaching(files[i], bound[i].as_ref(), name, &defined, &declares_trait)?)))
+            .filter_map(|i| Some((i, reaching(i)?)))
             .collect();
         let specificity = 1.0 / (1.0 + (users.len().max(1) as f64).ln());
         for (file, count) in users {
@@ -258,12 +314,16 @@ pub(super) fn user_signal(
 /// How often `file` uses `name` in ways that reach one of its workspace definitions
 /// (`defined`, in other files), by the rules the use graph links uses with; `None` for none.
 /// `bound` is what the file binds to outside, kept for every file that uses a name the issue
-/// gives; `declares_trait` says whether the workspace declares a trait of a name.
+/// gives; `meant` gives the files whose Java types of the name the file means (see
+/// [`JavaTypes::meant`]), and `admits` whether that admits a file's definitions;
+/// `declares_trait` says whether the workspace declares a trait of a name.
 fn uses_reaching(
     file: &IndexedFile,
     bound: Option<&FileOutside<'_>>,
     name: &str,
     defined: &[&Defined<'_>],
+    meant: &dyn Fn() -> Option<Vec<usize>>,
+    admits: &dyn Fn(Option<&[usize]>, usize) -> bool,
     declares_trait: &dyn Fn(&str) -> bool,
 ) -> Option<u32> {
     let written = file.symbols.uses_of(name);
@@ -279,7 +339,8 @@ fn uses_reaching(
         !method_only
             || (d.callable_as_method && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
     };
-    defined.iter().any(|d| reaches(d)).then_some(count)
+    let meant = meant();
+    defined.iter().any(|d| admits(meant.as_deref(), d.file) && reaches(d)).then_some(count)
 }
 
 /// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,

@@ -234,6 +234,39 @@ fn a_java_file_means_java_lang_by_its_names_unless_it_brings_in_the_workspaces()
 }
 
 #[test]
+fn a_java_file_uses_the_namesake_its_imports_or_package_bring_in() {
+    let java = |path: &str| format!("src/main/java/com/acme/{path}");
+    let (_dir, index) = index(&[
+        (java("graph/Node.java").as_str(), "package com.acme.graph;\npublic class Node {}\n"),
+        (java("tree/Node.java").as_str(), "package com.acme.tree;\npublic class Node {}\n"),
+        (
+            java("app/Walk.java").as_str(),
+            "package com.acme.app;\nimport com.acme.graph.Node;\nclass Walk { Node at; }\n",
+        ),
+        (
+            java("app/Path.java").as_str(),
+            "package com.acme.app;\nimport com.acme.graph.*;\nclass Path { Node[] nodes; }\n",
+        ),
+        (java("tree/Leaf.java").as_str(), "package com.acme.tree;\nclass Leaf { Node parent; }\n"),
+        (
+            java("app/Prune.java").as_str(),
+            "package com.acme.app;\nimport com.acme.tree.Node;\nclass Prune { Node cut; }\n",
+        ),
+        // A library's `Node`, however often, is none of the workspace's.
+        (
+            java("app/Dom.java").as_str(),
+            "package com.acme.app;\nimport org.w3c.dom.Node;\nclass Dom { Node a; Node b; Node c() { return a; } }\n",
+        ),
+    ]);
+    let ranked = rank(&index, "A `Node` is lost");
+    // Each namesake is the only one its users mean, so it is central for them.
+    assert_central(&ranked, &java("graph/Node.java"), 2);
+    assert_central(&ranked, &java("tree/Node.java"), 2);
+    assert!(reasons_of(&ranked, &java("app/Walk.java")).contains(&"uses `Node`, named in the issue".to_owned()));
+    assert!(!reasons_of(&ranked, &java("app/Dom.java")).iter().any(|r| r.starts_with("uses")), "{ranked:#?}");
+}
+
+#[test]
 fn the_java_code_that_checks_a_feature_the_issue_names_uses_it() {
     let feature = "src/main/java/com/acme/Feature.java";
     let (_dir, index) = index(&[
