@@ -49,6 +49,12 @@ impl Language {
         }
     }
 
+    /// Whether it is TypeScript, TSX or JavaScript, whose modules name what others define by
+    /// importing it.
+    pub fn is_script(self) -> bool {
+        matches!(self, Self::TypeScript | Self::Tsx | Self::JavaScript)
+    }
+
     /// The tree-sitter grammar.
     pub fn grammar(self) -> tree_sitter::Language {
         match self {

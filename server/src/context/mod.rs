@@ -20,6 +20,7 @@ pub mod pack;
 mod parts;
 pub mod rank;
 mod script_globals;
+pub(crate) mod script_scope;
 pub mod terms;
 pub mod uses;
 pub mod walk;

@@ -12,9 +12,11 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use crate::context::index::{Index, IndexedFile};
 use crate::context::modules::{ModuleTable, rust_use_bindings};
+use crate::context::script_scope::ScriptModules;
 use crate::context::{Language, java_lang, script_globals};
 
 /// The names of the Rust 2021 prelude, sorted.
@@ -80,6 +82,11 @@ pub(crate) trait Outside {
     fn java_lang_namesakes_in(&self, _package: &str) -> &[String] {
         &[]
     }
+
+    /// Where the workspace's TypeScript and JavaScript imports lead, where that is known.
+    fn script_modules(&self) -> Option<&dyn ScriptModules> {
+        None
+    }
 }
 
 /// Only the crates `self` names lie outside; no module of the workspace is known to take
@@ -93,6 +100,9 @@ impl<F: Fn(&str) -> bool> Outside for F {
         false
     }
 }
+
+/// The files a script's imports lead to, by the module as written.
+type ImportsLeadTo = HashMap<String, Arc<[String]>>;
 
 /// What lies outside an indexed workspace: the crates its manifests depend on, and what each of
 /// its Rust modules takes from outside with a `use` and does not define, worked out once for
@@ -111,6 +121,9 @@ pub(crate) struct IndexOutside<'i> {
     reachable_anywhere: HashSet<String>,
     /// The top-level Java types named like a type of `java.lang`, by package.
     java_lang_namesakes: HashMap<String, Vec<String>>,
+    /// The files each script import leads to, by the importing file's path and the module as
+    /// written, as they are asked for.
+    script_imports: Mutex<HashMap<String, ImportsLeadTo>>,
 }
 
 impl<'i> IndexOutside<'i> {
@@ -150,7 +163,15 @@ impl<'i> IndexOutside<'i> {
         }
         let reachable_anywhere = reachable.values().flatten().cloned().collect();
         let java_lang_namesakes = java_lang::package_types(index.files().map(|file| file.as_ref()));
-        Self { index, table: index.module_table(), passed_on, reachable, reachable_anywhere, java_lang_namesakes }
+        Self {
+            index,
+            table: index.module_table(),
+            passed_on,
+            reachable,
+            reachable_anywhere,
+            java_lang_namesakes,
+            script_imports: Mutex::default(),
+        }
     }
 }
 
@@ -182,6 +203,30 @@ impl Outside for IndexOutside<'_> {
 
     fn java_lang_namesakes_in(&self, package: &str) -> &[String] {
         self.java_lang_namesakes.get(package).map_or(&[], Vec::as_slice)
+    }
+
+    fn script_modules(&self) -> Option<&dyn ScriptModules> {
+        Some(self)
+    }
+}
+
+impl ScriptModules for IndexOutside<'_> {
+    fn imported_files(&self, file: &IndexedFile, specifier: &str) -> Arc<[String]> {
+        let mut known = self.script_imports.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(files) = known.get(file.path.as_str()).and_then(|of_file| of_file.get(specifier)) {
+            return Arc::clone(files);
+        }
+        let files: Arc<[String]> = self.index.resolve_import(file, specifier, &self.table).into();
+        known.entry(file.path.clone()).or_default().insert(specifier.to_owned(), Arc::clone(&files));
+        files
+    }
+
+    fn indexed(&self, path: &str) -> Option<&IndexedFile> {
+        self.index.file(path).map(|file| file.as_ref())
+    }
+
+    fn holds_package(&self, name: &str) -> bool {
+        self.index.packages().iter().any(|(_, package)| package == name)
     }
 }
 

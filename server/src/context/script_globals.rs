@@ -132,7 +132,7 @@ pub(crate) fn brought_in(file: &IndexedFile) -> HashSet<String> {
     file.symbols
         .import_bindings
         .iter()
-        .map(String::as_str)
+        .map(|(name, _)| name.as_str())
         .chain(defined)
         .filter(|name| is_script_global(name))
         .map(str::to_owned)

@@ -1147,6 +1147,25 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_lists_the_scripts_that_import_the_namesake_asked_for() {
+        let files = [
+            ("src/ui/button.ts", "export class Button {}\n"),
+            ("src/ui/index.ts", "export { Button } from './button';\n"),
+            ("src/forms/button.ts", "export class Button {}\n"),
+            ("src/app/toolbar.ts", "import { Button } from '../ui';\nexport const bar = new Button();\n"),
+            ("src/app/signup.ts", "import { Button } from '../forms/button';\nexport const send = new Button();\n"),
+            ("src/app/dialog.ts", "import { Button } from '@mui/material';\nexport const ok = new Button();\n"),
+        ];
+        let ui = find_symbol_in(&files, "ui::Button");
+        assert!(ui.contains("used in (as far as the users' imports and packages tell):\n"), "{ui}");
+        assert!(ui.contains("src/app/toolbar.ts (1 use)\n      2: export const bar = new Button();"), "{ui}");
+        assert!(!ui.contains("signup.ts") && !ui.contains("dialog.ts"), "{ui}");
+        let any = find_symbol_in(&files, "Button");
+        assert!(any.contains("toolbar.ts (1 use)") && any.contains("signup.ts (1 use)"), "{any}");
+        assert!(!any.contains("dialog.ts"), "a package's `Button` is none of the workspace's:\n{any}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_a_module_takes_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

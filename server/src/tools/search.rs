@@ -9,6 +9,7 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::java_scope::{JavaScope, Meant, TypeHome};
+use crate::context::script_scope::{self, ReExports, ScriptModules};
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
@@ -260,22 +261,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .filter(|d| d.kind == DefinitionKind::Trait && scoping.contains(d.name.as_str()))
         .map(|d| d.name.as_str())
         .collect();
-    // Every Java type of the names: which of them a Java file means, its imports and package say.
-    let java_types: HashMap<&str, Vec<TypeHome>> = names
-        .iter()
-        .map(|&name| {
-            let defines_type = |file: &&&IndexedFile| {
-                file.language == Language::Java
-                    && file.symbols.definitions.iter().any(|d| d.name == name && d.kind.is_type())
-            };
-            (name, current.iter().filter(defines_type).map(|file| TypeHome::of(file)).collect())
-        })
-        .collect();
+    // Every Java type and script definition of the names: which of them a Java file or a
+    // script means, its imports (and a Java file's package) say.
+    let homes = NameHomes::of(&names, &current);
     let outside = IndexOutside::new(index);
     let mut users: Vec<User> = current
         .iter()
         .filter_map(|file| {
-            let user = User::of(file, &names, &definitions, &java_types, &workspace_traits, &outside);
+            let user = User::of(file, &names, &definitions, &homes, &workspace_traits, &outside);
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -318,8 +311,9 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         // Uses are known by name only, but for a Java type's, which the users' imports and
         // packages tell apart where they say anything.
         let java_type = !unfit
-            && definitions.iter().all(|(file, _)| file.language == Language::Java)
-            && definitions.iter().any(|(_, definition)| definition.kind.is_type());
+            && ((definitions.iter().all(|(file, _)| file.language == Language::Java)
+                && definitions.iter().any(|(_, definition)| definition.kind.is_type()))
+                || definitions.iter().all(|(file, _)| file.language.is_script()));
         match (wanted.qualifiers.is_empty(), java_type) {
             (true, _) => writeln!(output, "used in:"),
             (false, true) => writeln!(output, "used in (as far as the users' imports and packages tell):"),
@@ -365,15 +359,15 @@ impl<'a> User<'a> {
     /// of `use std::error::Error`, `Result` of `use anyhow::Result`) is no use of the
     /// workspace's namesake; a method call reaches neither a free function nor an associated
     /// function without `self`, and a trait's method only where the trait is in scope; and a
-    /// Java file's uses of a name reach only the type of it that its imports or its package
-    /// bring in, of the Java files `java_types` gives for the name.
+    /// Java file's or a script's uses of a name reach only the definition of it that its
+    /// imports (or a Java file's package) bring in, of the `homes` of the name.
     fn of(
         file: &'a IndexedFile,
         names: &[&'a str],
         definitions: &[(&IndexedFile, &Definition)],
-        java_types: &HashMap<&str, Vec<TypeHome>>,
+        homes: &NameHomes<'_>,
         workspace_traits: &HashSet<&str>,
-        outside: &dyn Outside,
+        outside: &IndexOutside<'_>,
     ) -> Self {
         let mut user =
             Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty(), outside: None };
@@ -388,7 +382,7 @@ impl<'a> User<'a> {
             let uses = match &bound {
                 _ if written == 0 => continue,
                 Some(bound) if bound.names.means_outside(name) => continue,
-                Some(_) if !means_a_java_type_found(file, name, definitions, java_types) => continue,
+                Some(_) if !homes.may_mean_one_of(file, name, definitions, outside) => continue,
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
@@ -416,27 +410,66 @@ impl<'a> User<'a> {
     }
 }
 
-/// Whether `file`'s uses of `name` may mean one of `definitions`: not where it is a Java file
-/// whose imports, package or own types say which type of the name it means (of those
-/// `java_types` gives), that type is in none of the files of `definitions`, and none of them
-/// defines the name otherwise than as a Java type.
-fn means_a_java_type_found(
-    file: &IndexedFile,
-    name: &str,
-    definitions: &[(&IndexedFile, &Definition)],
-    java_types: &HashMap<&str, Vec<TypeHome>>,
-) -> bool {
-    let Some(homes) = java_types.get(name).filter(|homes| !homes.is_empty()) else { return true };
-    let Some(scope) = JavaScope::of(file) else { return true };
-    let meant: HashSet<&str> = match scope.types_meant(name, homes) {
-        Meant::Any => return true,
-        Meant::Own => HashSet::from([file.path.as_str()]),
-        Meant::Homes(at) => at.into_iter().map(|at| homes[at].path()).collect(),
-    };
-    let is_home = |path: &str| homes.iter().any(|home| home.path() == path);
-    definitions.iter().any(|(defining, definition)| {
-        definition.name == name && (meant.contains(defining.path.as_str()) || !is_home(&defining.path))
-    })
+/// The files that define each name `find_symbol` looks up, of which a Java file's or a
+/// script's imports (and a Java file's package) say which it means: the Java files that define
+/// a type of the name, and the script files that define it.
+struct NameHomes<'a> {
+    java: HashMap<&'a str, Vec<TypeHome<'a>>>,
+    /// The script files' paths, sorted, with what modules give of the name through re-exports.
+    scripts: HashMap<&'a str, (Vec<&'a str>, ReExports)>,
+}
+
+impl<'a> NameHomes<'a> {
+    /// The homes of `names` among `files`.
+    fn of(names: &[&'a str], files: &[&'a IndexedFile]) -> Self {
+        let (mut java, mut scripts) = (HashMap::new(), HashMap::new());
+        for &name in names {
+            let defines = |file: &&&IndexedFile, types_only: bool| {
+                file.symbols.definitions.iter().any(|d| d.name == name && (!types_only || d.kind.is_type()))
+            };
+            let java_files = files.iter().filter(|file| file.language == Language::Java && defines(file, true));
+            java.insert(name, java_files.map(|file| TypeHome::of(file)).collect());
+            let scripts_of = files.iter().filter(|file| file.language.is_script() && defines(file, false));
+            let mut paths: Vec<&str> = scripts_of.map(|file| file.path.as_str()).collect();
+            paths.sort_unstable();
+            scripts.insert(name, (paths, ReExports::default()));
+        }
+        Self { java, scripts }
+    }
+
+    /// Whether `file`'s uses of `name` may mean one of `definitions`: not where it is a Java
+    /// file or a script whose imports (or package, or own definitions) say which of the name's
+    /// homes it means, that one is in none of the files of `definitions`, and none of those
+    /// defines the name otherwise (a Rust file, a Java file's method). `modules` says where
+    /// script imports lead.
+    fn may_mean_one_of(
+        &self,
+        file: &IndexedFile,
+        name: &str,
+        definitions: &[(&IndexedFile, &Definition)],
+        modules: &dyn ScriptModules,
+    ) -> bool {
+        let (homes, meant): (Vec<&str>, Meant) = match file.language {
+            Language::Java => {
+                let (Some(homes), Some(scope)) = (self.java.get(name), JavaScope::of(file)) else { return true };
+                (homes.iter().map(TypeHome::path).collect(), scope.types_meant(name, homes))
+            }
+            language if language.is_script() => {
+                let Some((homes, re_exports)) = self.scripts.get(name) else { return true };
+                (homes.clone(), script_scope::meant(file, name, homes, modules, re_exports))
+            }
+            _ => return true,
+        };
+        let meant: HashSet<&str> = match meant {
+            Meant::Any => return true,
+            Meant::Own => HashSet::from([file.path.as_str()]),
+            Meant::Homes(at) => at.into_iter().map(|at| homes[at]).collect(),
+        };
+        definitions.iter().any(|(defining, definition)| {
+            let path = defining.path.as_str();
+            definition.name == name && (meant.contains(path) || !homes.contains(&path))
+        })
+    }
 }
 
 /// Writes the lines of `user`'s file that use its names, as `  line: text [in `caller`]`, at

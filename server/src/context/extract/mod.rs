@@ -217,12 +217,13 @@ pub struct FileSymbols {
     pub owned_uses: Vec<(String, String, u32)>,
     /// Imported paths as written (`std::io::Read`, `java.util.List`, `./util`).
     pub imports: Vec<String>,
-    /// The names a TypeScript or JavaScript file's imports bind, sorted, each once: `Button` of
-    /// `import { Button } from './button'`, `b` of `{ a as b }`, a namespace's and a default
-    /// import's name. A global the file names without binding it is the language's (see
-    /// `context::script_globals`).
+    /// The names a TypeScript or JavaScript file's imports bind, each with the module it
+    /// imports from as written, sorted, each once: `Button` of `import { Button } from
+    /// './button'`, `b` of `{ a as b }`, a namespace's and a default import's name. A global the
+    /// file names without binding it is the language's (see `context::script_globals`), and a
+    /// name it binds means what that module gives.
     #[serde(default)]
-    pub import_bindings: Vec<String>,
+    pub import_bindings: Vec<(String, String)>,
     /// Paths the code writes out instead of importing them, each once, that may lead into
     /// the workspace: `crate::runtime::context::with`, `super::Inner`, `entry::test` (Rust
     /// paths that start at a lower-case name other than `std`, `core` or `alloc`).

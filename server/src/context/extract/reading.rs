@@ -43,6 +43,13 @@ fn import_clause_bindings<'s>(clause: Node<'_>, source: &'s [u8]) -> Vec<&'s str
     names
 }
 
+/// The module a TypeScript import clause's statement imports from, as written (`./x` of
+/// `import { A } from './x'`); empty where the statement names none.
+fn import_source<'s>(clause: Node<'_>, source: &'s [u8]) -> &'s str {
+    let from = clause.parent().and_then(|statement| statement.child_by_field_name("source"));
+    from.map_or("", |from| text(from, source).trim_matches(|c| c == '"' || c == '\'' || c == '`'))
+}
+
 /// What one stretch holds while its matches are read: names borrowed from the source.
 #[derive(Default)]
 struct Reading<'s> {
@@ -242,9 +249,9 @@ pub(super) fn read_stretches(
                     CapturedUse::NotUses => {
                         not_uses.push(node.byte_range());
                         if node.kind() == "import_clause" {
-                            symbols
-                                .import_bindings
-                                .extend(import_clause_bindings(node, source).into_iter().map(str::to_owned));
+                            let from = import_source(node, source);
+                            let bound = import_clause_bindings(node, source).into_iter();
+                            symbols.import_bindings.extend(bound.map(|name| (name.to_owned(), from.to_owned())));
                         }
                     }
                     CapturedUse::Nothing => {}

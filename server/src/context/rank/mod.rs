@@ -23,7 +23,8 @@ use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
 use super::language::Language;
-use super::outside_names::{FileOutside, IndexOutside, OutsideNames};
+use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
+use super::script_scope::ScriptModules;
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -309,7 +310,8 @@ fn signals_outside(
         prior: normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>()),
         users,
     });
-    let workspace = Workspace { files: &files, definitions: &definitions, bound: &bound, facts };
+    let workspace =
+        Workspace { files: &files, definitions: &definitions, bound: &bound, modules: outside.script_modules(), facts };
     let mut signals = workspace.signals(query, read);
     signals.title = query.title_alone.as_ref().map(|title| Box::new(workspace.signals(title, read)));
     signals
@@ -322,6 +324,8 @@ struct Workspace<'a> {
     /// What each file that uses a name the issue gives binds to outside the workspace, for
     /// telling which uses reach its definitions.
     bound: &'a [Option<FileOutside<'a>>],
+    /// Where the workspace's script imports lead.
+    modules: Option<&'a dyn ScriptModules>,
     facts: Arc<FileFacts>,
 }
 
@@ -332,7 +336,7 @@ impl Workspace<'_> {
         let n = files.len();
         let (lexical, shared_words) = lexical_signal(files, query);
         let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
-        let (uses, used_names) = user_signal(files, query, self.definitions, self.bound);
+        let (uses, used_names) = user_signal(files, query, self.definitions, self.bound, self.modules);
         let mut path_mentions = path_signal(files, query);
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();

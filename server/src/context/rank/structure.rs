@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable, JavaTypes};
+use super::symbols::{Defined, DefinitionTable, NameHomes, Narrowed};
 use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
@@ -43,13 +43,13 @@ struct Link<'a> {
     held: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
     in_traits: bool,
-    /// The Java files that define a type of the name, of which a Java file's imports and
-    /// package say which it means.
-    java_types: JavaTypes<'a>,
+    /// The Java files that define a type of the name and the script files that define it, of
+    /// which a file's imports say which it means.
+    homes: NameHomes<'a>,
 }
 
 impl<'a> Link<'a> {
-    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>, java_types: JavaTypes<'a>) -> Self {
+    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>, homes: NameHomes<'a>) -> Self {
         let mut files: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
         files.sort_unstable();
         let (mut distinct, mut held): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
@@ -63,27 +63,27 @@ impl<'a> Link<'a> {
             }
         }
         let in_traits = defining.iter().any(|(_, declared_in)| declared_in.is_some());
-        Self { defining, distinct, held, in_traits, java_types }
+        Self { defining, distinct, held, in_traits, homes }
     }
 
     /// The files a use links to, and the number of definitions among them: those a method
     /// call reaches from a file with `in_scope` traits (by name, and whether the workspace
-    /// declares it) when `method_call`, else all; of the files defining a Java type of the
-    /// name, only those `meant` gives, where it gives any (see [`JavaTypes::meant`]).
+    /// declares it) when `method_call`, else all; of the homes the file's imports judge, only
+    /// those `narrowed` admits, where it says (see [`NameHomes::narrowed`]).
     fn targets(
         &self,
         method_call: bool,
         in_scope: impl Fn(&str, bool) -> bool,
-        meant: Option<&[usize]>,
+        narrowed: Option<&Narrowed<'_>>,
     ) -> (Cow<'_, [usize]>, usize) {
         let scoped = method_call && self.in_traits;
-        match (scoped, meant) {
+        match (scoped, narrowed) {
             (false, None) => return (Cow::Borrowed(&self.distinct), self.defining.len()),
             // The files of other definitions, and those meant: a name many test classes define
             // for themselves is cheap to link.
-            (false, Some(meant)) => {
-                let mut kept: Vec<usize> = self.java_types.others(&self.distinct).collect();
-                kept.extend(meant.iter().filter(|file| self.distinct.binary_search(file).is_ok()));
+            (false, Some(narrowed)) => {
+                let mut kept: Vec<usize> = narrowed.others(&self.distinct).collect();
+                kept.extend(narrowed.meant().iter().filter(|file| self.distinct.binary_search(file).is_ok()));
                 kept.sort_unstable();
                 let held = |file: &usize| self.distinct.binary_search(file).map_or(0, |at| self.held[at]);
                 let definitions = kept.iter().map(held).sum();
@@ -95,7 +95,8 @@ impl<'a> Link<'a> {
             .defining
             .iter()
             .filter(|(file, scoping)| {
-                self.java_types.admits(meant, *file) && scoping.is_none_or(|(name, declared)| in_scope(name, declared))
+                narrowed.is_none_or(|n| n.admits(*file))
+                    && scoping.is_none_or(|(name, declared)| in_scope(name, declared))
             })
             .map(|(file, _)| *file)
             .collect();
@@ -156,14 +157,15 @@ pub(super) fn reference_graph<'a>(
                     table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
                 let defining =
                     defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
-                Some(Link::new(defining, JavaTypes::of(files, defined.iter().copied())))
+                Some(Link::new(defining, NameHomes::of(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };
-            // Of two packages' `Node`, the one the file's imports or package bring in.
-            let meant = link.java_types.meant(java.as_ref(), i, name);
+            // Of two packages' `Node`, the one the file's imports or package bring in; of two
+            // modules' `Button`, the one a script imports.
+            let narrowed = link.homes.narrowed(files, i, java.as_ref(), outside.script_modules(), name);
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
             let (distinct, definitions) =
-                link.targets(method_only, |name, declared| names.has_in_scope(name, declared), meant.as_deref());
+                link.targets(method_only, |name, declared| names.has_in_scope(name, declared), narrowed.as_ref());
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

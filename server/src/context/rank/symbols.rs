@@ -10,6 +10,7 @@ use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
 use crate::context::java_scope::{JavaScope, Meant, TypeHome};
 use crate::context::outside_names::FileOutside;
+use crate::context::script_scope::{self, ReExports, ScriptModules};
 use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
@@ -71,50 +72,93 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
     table
 }
 
-/// The Java files that define a type of one name: of those, a Java file's imports and package
-/// say which it means by the name.
+/// The files that define one name, of which a Java or script file's imports (and a Java
+/// file's package) say which it means: the Java files that define a type of the name, and the
+/// TypeScript and JavaScript files that define it.
 #[derive(Default)]
-pub(super) struct JavaTypes<'a> {
-    /// Their positions in the files ranked, sorted.
-    files: Vec<usize>,
-    homes: Vec<TypeHome<'a>>,
+pub(super) struct NameHomes<'a> {
+    /// The Java files' positions in the files ranked, sorted.
+    java: Vec<usize>,
+    java_homes: Vec<TypeHome<'a>>,
+    /// The script files' positions, sorted, and their paths.
+    scripts: Vec<usize>,
+    script_paths: Vec<&'a str>,
+    /// What modules give of the name through re-exports, as it is asked for.
+    re_exports: ReExports,
 }
 
-impl<'a> JavaTypes<'a> {
-    /// The files of `defined` (positions in `files`) that are Java files defining a type.
+impl<'a> NameHomes<'a> {
+    /// The homes among the files of `defined` (positions in `files`).
     pub(super) fn of<'d>(files: &[&'a IndexedFile], defined: impl Iterator<Item = &'d Defined<'d>>) -> Self {
-        let mut found: Vec<usize> =
-            defined.filter(|d| d.kind.is_type() && files[d.file].language == Language::Java).map(|d| d.file).collect();
-        found.sort_unstable();
-        found.dedup();
-        let homes = found.iter().map(|&file| TypeHome::of(files[file])).collect();
-        Self { files: found, homes }
-    }
-
-    /// The files whose types of the name `name` a use of it in the Java file of `scope` (at
-    /// position `user`) means, sorted: the type its imports or its package bring in (see
-    /// [`JavaScope::types_meant`]). `None` where it may mean any, and for a file in another
-    /// language (no `scope`).
-    pub(super) fn meant(&self, scope: Option<&JavaScope<'_>>, user: usize, name: &str) -> Option<Vec<usize>> {
-        if self.files.is_empty() {
-            return None;
+        let (mut java, mut scripts) = (Vec::new(), Vec::new());
+        for d in defined {
+            match files[d.file].language {
+                Language::Java if d.kind.is_type() => java.push(d.file),
+                language if language.is_script() => scripts.push(d.file),
+                _ => {}
+            }
         }
-        match scope?.types_meant(name, &self.homes) {
-            Meant::Any => None,
-            Meant::Own => Some(self.files.binary_search(&user).map_or_else(|_| Vec::new(), |_| vec![user])),
-            Meant::Homes(at) => Some(at.into_iter().map(|at| self.files[at]).collect()),
+        for found in [&mut java, &mut scripts] {
+            found.sort_unstable();
+            found.dedup();
         }
+        let java_homes = java.iter().map(|&file| TypeHome::of(files[file])).collect();
+        let script_paths = scripts.iter().map(|&file| files[file].path.as_str()).collect();
+        Self { java, java_homes, scripts, script_paths, re_exports: ReExports::default() }
     }
 
-    /// Whether a use that [`JavaTypes::meant`] gave `meant` for may reach a definition in the
-    /// file at `file`: one that defines no Java type of the name, or one meant.
-    pub(super) fn admits(&self, meant: Option<&[usize]>, file: usize) -> bool {
-        meant.is_none_or(|meant| meant.binary_search(&file).is_ok() || self.files.binary_search(&file).is_err())
+    /// Which of the homes a use of `name` in `files[user]` means: `None` where it may mean any
+    /// (and for a Rust file). A Java file (`java` its scope) means the type its imports or its
+    /// package bring in (see [`JavaScope::types_meant`]), a script the definition its import
+    /// leads to (`modules` says where imports lead; see [`script_scope::meant`]).
+    pub(super) fn narrowed(
+        &self,
+        files: &[&IndexedFile],
+        user: usize,
+        java: Option<&JavaScope<'_>>,
+        modules: Option<&dyn ScriptModules>,
+        name: &str,
+    ) -> Option<Narrowed<'_>> {
+        let file = files[user];
+        let (judged, meant) = match file.language {
+            Language::Java if !self.java.is_empty() => (&self.java, java?.types_meant(name, &self.java_homes)),
+            language if language.is_script() && !self.scripts.is_empty() => {
+                (&self.scripts, script_scope::meant(file, name, &self.script_paths, modules?, &self.re_exports))
+            }
+            _ => return None,
+        };
+        let meant = match meant {
+            Meant::Any => return None,
+            Meant::Own => judged.binary_search(&user).map_or_else(|_| Vec::new(), |_| vec![user]),
+            Meant::Homes(at) => at.into_iter().map(|at| judged[at]).collect(),
+        };
+        Some(Narrowed { judged, meant })
+    }
+}
+
+/// Which of a name's homes a use means (see [`NameHomes::narrowed`]).
+pub(super) struct Narrowed<'h> {
+    /// The homes judged, sorted.
+    judged: &'h [usize],
+    /// Those meant, sorted.
+    meant: Vec<usize>,
+}
+
+impl Narrowed<'_> {
+    /// Whether the use may reach a definition in the file at `file`: one the rule does not
+    /// judge, or one meant.
+    pub(super) fn admits(&self, file: usize) -> bool {
+        self.meant.binary_search(&file).is_ok() || self.judged.binary_search(&file).is_err()
     }
 
-    /// The files that define no Java type of the name among `files`, sorted ones.
+    /// Those of `files` (sorted) the rule does not judge.
     pub(super) fn others<'f>(&'f self, files: &'f [usize]) -> impl Iterator<Item = usize> + 'f {
-        files.iter().copied().filter(|file| self.files.binary_search(file).is_err())
+        files.iter().copied().filter(|file| self.judged.binary_search(file).is_err())
+    }
+
+    /// Those meant, sorted.
+    pub(super) fn meant(&self) -> &[usize] {
+        &self.meant
     }
 }
 
@@ -247,6 +291,7 @@ pub(super) fn user_signal(
     query: &IssueQuery,
     table: &DefinitionTable<'_>,
     bound: &[Option<FileOutside<'_>>],
+    modules: Option<&dyn ScriptModules>,
 ) -> (Signal, Vec<Vec<String>>) {
     let mut signal = Signal::new(files.len());
     let mut used: Vec<Vec<(String, f64)>> = vec![Vec::new(); files.len()];
@@ -279,13 +324,11 @@ pub(super) fn user_signal(
         if defined.is_empty() {
             continue;
         }
-        // Every Java type of the name, to tell which a Java file's imports and package bring in.
-        let java_types = JavaTypes::of(files, table.get(name).into_iter().flatten());
+        // Every Java type and script definition of the name, to tell which a file's imports bring in.
+        let homes = NameHomes::of(files, table.get(name).into_iter().flatten());
         let reaching = |i: usize| {
-            let user = files[i];
-            let meant = || java_types.meant(JavaScope::of(user).as_ref(), i, name);
-            let admits = |meant: Option<&[usize]>, file: usize| java_types.admits(meant, file);
-            uses_reaching(user, bound[i].as_ref(), name, &defined, &meant, &admits, &declares_trait)
+            let narrowed = || homes.narrowed(files, i, JavaScope::of(files[i]).as_ref(), modules, name);
+            uses_reaching(files[i], bound[i].as_ref(), name, &defined, &narrowed, &declares_trait)
         };
         let users: Vec<(usize, u32)> = (0..files.len())
             .filter(|i| !defined.iter().any(|d| d.file == *i))
@@ -314,16 +357,15 @@ pub(super) fn user_signal(
 /// How often `file` uses `name` in ways that reach one of its workspace definitions
 /// (`defined`, in other files), by the rules the use graph links uses with; `None` for none.
 /// `bound` is what the file binds to outside, kept for every file that uses a name the issue
-/// gives; `meant` gives the files whose Java types of the name the file means (see
-/// [`JavaTypes::meant`]), and `admits` whether that admits a file's definitions;
-/// `declares_trait` says whether the workspace declares a trait of a name.
-fn uses_reaching(
+/// gives; `narrowed` says which of the name's Java types or script definitions the file's
+/// imports bring in (see [`NameHomes::narrowed`]); `declares_trait` says whether the
+/// workspace declares a trait of a name.
+fn uses_reaching<'h>(
     file: &IndexedFile,
     bound: Option<&FileOutside<'_>>,
     name: &str,
     defined: &[&Defined<'_>],
-    meant: &dyn Fn() -> Option<Vec<usize>>,
-    admits: &dyn Fn(Option<&[usize]>, usize) -> bool,
+    narrowed: &dyn Fn() -> Option<Narrowed<'h>>,
     declares_trait: &dyn Fn(&str) -> bool,
 ) -> Option<u32> {
     let written = file.symbols.uses_of(name);
@@ -339,8 +381,8 @@ fn uses_reaching(
         !method_only
             || (d.callable_as_method && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
     };
-    let meant = meant();
-    defined.iter().any(|d| admits(meant.as_deref(), d.file) && reaches(d)).then_some(count)
+    let narrowed = narrowed();
+    defined.iter().any(|d| narrowed.as_ref().is_none_or(|n| n.admits(d.file)) && reaches(d)).then_some(count)
 }
 
 /// What a crate's procedural macro crate is called after it, squashed (`tokio-macros`,

@@ -267,6 +267,30 @@ fn a_java_file_uses_the_namesake_its_imports_or_package_bring_in() {
 }
 
 #[test]
+fn a_script_uses_the_namesake_its_import_leads_to() {
+    let (_dir, index) = index(&[
+        ("src/ui/button.ts", "export class Button {}\n"),
+        ("src/ui/index.ts", "export { Button } from './button';\n"),
+        ("src/forms/button.ts", "export class Button {}\n"),
+        ("src/app/toolbar.ts", "import { Button } from '../ui';\nexport const bar = new Button();\n"),
+        ("src/app/menu.ts", "import { Button } from '../ui/button';\nexport const item = new Button();\n"),
+        ("src/app/signup.ts", "import { Button } from '../forms/button';\nexport const send = new Button();\n"),
+        ("src/app/login.ts", "import { Button } from '../forms/button';\nexport const enter = new Button();\n"),
+        // A package's `Button`, however often, is none of the workspace's.
+        (
+            "src/app/dialog.ts",
+            "import { Button } from '@mui/material';\nexport const ok = new Button(), no = new Button();\n",
+        ),
+    ]);
+    let ranked = rank(&index, "A `Button` is lost");
+    // Each namesake is the only one its importers mean, so it is central for them.
+    assert_central(&ranked, "src/ui/button.ts", 2);
+    assert_central(&ranked, "src/forms/button.ts", 2);
+    assert!(reasons_of(&ranked, "src/app/toolbar.ts").contains(&"uses `Button`, named in the issue".to_owned()));
+    assert!(!reasons_of(&ranked, "src/app/dialog.ts").iter().any(|r| r.starts_with("uses")), "{ranked:#?}");
+}
+
+#[test]
 fn the_java_code_that_checks_a_feature_the_issue_names_uses_it() {
     let feature = "src/main/java/com/acme/Feature.java";
     let (_dir, index) = index(&[
