@@ -251,6 +251,15 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_specifier_names_at_most_a_package_it_starts_with(specifier in "\\PC{0,40}") {
+            if let Some(name) = package_name(&specifier) {
+                proptest::prop_assert!(specifier.starts_with(name) && !name.is_empty());
+            }
+        }
+    }
+
     #[test]
     fn a_specifier_names_a_package_as_npm_spells_one() {
         assert_eq!(package_name("react/jsx-runtime"), Some("react"));
