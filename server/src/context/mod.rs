@@ -19,6 +19,7 @@ mod outside_names;
 pub mod pack;
 mod parts;
 pub mod rank;
+pub(crate) mod rust_scope;
 mod script_globals;
 pub(crate) mod script_scope;
 pub mod terms;

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::context::index::{Index, IndexedFile};
 use crate::context::modules::{ModuleTable, rust_use_bindings};
-use crate::context::script_scope::ScriptModules;
+use crate::context::script_scope::ImportedModules;
 use crate::context::{Language, java_lang, script_globals};
 
 /// The names of the Rust 2021 prelude, sorted.
@@ -84,7 +84,7 @@ pub(crate) trait Outside {
     }
 
     /// Where the workspace's TypeScript and JavaScript imports lead, where that is known.
-    fn script_modules(&self) -> Option<&dyn ScriptModules> {
+    fn imported_modules(&self) -> Option<&dyn ImportedModules> {
         None
     }
 }
@@ -205,12 +205,12 @@ impl Outside for IndexOutside<'_> {
         self.java_lang_namesakes.get(package).map_or(&[], Vec::as_slice)
     }
 
-    fn script_modules(&self) -> Option<&dyn ScriptModules> {
+    fn imported_modules(&self) -> Option<&dyn ImportedModules> {
         Some(self)
     }
 }
 
-impl ScriptModules for IndexOutside<'_> {
+impl ImportedModules for IndexOutside<'_> {
     fn imported_files(&self, file: &IndexedFile, specifier: &str) -> Arc<[String]> {
         let mut known = self.script_imports.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(files) = known.get(file.path.as_str()).and_then(|of_file| of_file.get(specifier)) {

@@ -16,10 +16,11 @@ use crate::context::java_scope::Meant;
 /// a folder, then the module that defines the name).
 const MAX_RE_EXPORTS: usize = 3;
 
-/// Where a module's import leads, as the workspace resolves it.
-pub(crate) trait ScriptModules {
-    /// The workspace files `specifier`, as written in `file`, names: none for a package from
-    /// outside or a module the index does not hold.
+/// Where a file's imports lead, as the workspace resolves them (a script's modules, a Rust
+/// file's `use` paths).
+pub(crate) trait ImportedModules {
+    /// The workspace files `specifier` (a script's module, a Rust `use` path), as written in
+    /// `file`, names: none for a package from outside or a module the index does not hold.
     fn imported_files(&self, file: &IndexedFile, specifier: &str) -> Arc<[String]>;
 
     /// The indexed file at `path`.
@@ -46,7 +47,7 @@ pub(crate) fn meant(
     user: &IndexedFile,
     name: &str,
     homes: &[&str],
-    modules: &dyn ScriptModules,
+    modules: &dyn ImportedModules,
     re_exports: &ReExports,
 ) -> Meant {
     let bindings = &user.symbols.import_bindings;
@@ -93,23 +94,32 @@ pub(crate) fn meant(
 #[derive(Default)]
 pub(crate) struct ReExports(RefCell<HashMap<String, Arc<[usize]>>>);
 
+impl ReExports {
+    /// The homes the module at `path` gives, worked out by `follow` the first time.
+    pub(crate) fn of(&self, path: &str, follow: impl FnOnce() -> Vec<usize>) -> Arc<[usize]> {
+        if let Some(given) = self.0.borrow().get(path) {
+            return Arc::clone(given);
+        }
+        let given: Arc<[usize]> = follow().into();
+        self.0.borrow_mut().insert(path.to_owned(), Arc::clone(&given));
+        given
+    }
+}
+
 /// The positions among `homes` (the sorted paths of the modules that define a name) of those
 /// reached from `files`: those among them, else through re-exports, as a module that does not
 /// define the name is followed to the modules it imports from.
-fn reached(files: &[String], homes: &[&str], modules: &dyn ScriptModules, re_exports: &ReExports) -> Vec<usize> {
+pub(crate) fn reached(
+    files: &[String],
+    homes: &[&str],
+    modules: &dyn ImportedModules,
+    re_exports: &ReExports,
+) -> Vec<usize> {
     let mut found = Vec::new();
     for path in files {
         match homes.binary_search(&path.as_str()) {
             Ok(home) => found.push(home),
-            Err(_) => {
-                let known = re_exports.0.borrow().get(path).cloned();
-                let given = known.unwrap_or_else(|| {
-                    let given: Arc<[usize]> = followed(path, homes, modules).into();
-                    re_exports.0.borrow_mut().insert(path.clone(), Arc::clone(&given));
-                    given
-                });
-                found.extend(given.iter().copied());
-            }
+            Err(_) => found.extend(re_exports.of(path, || followed(path, homes, modules)).iter().copied()),
         }
     }
     found
@@ -117,7 +127,7 @@ fn reached(files: &[String], homes: &[&str], modules: &dyn ScriptModules, re_exp
 
 /// The positions among `homes` of the modules the module at `path` imports from, directly or
 /// through other modules that do not define the name, as far as [`MAX_RE_EXPORTS`] deep.
-fn followed(path: &str, homes: &[&str], modules: &dyn ScriptModules) -> Vec<usize> {
+fn followed(path: &str, homes: &[&str], modules: &dyn ImportedModules) -> Vec<usize> {
     let mut found = Vec::new();
     let mut seen: HashSet<String> = HashSet::from([path.to_owned()]);
     let mut frontier = vec![path.to_owned()];
@@ -185,7 +195,7 @@ mod tests {
         }
     }
 
-    impl ScriptModules for Modules {
+    impl ImportedModules for Modules {
         fn imported_files(&self, file: &IndexedFile, specifier: &str) -> Arc<[String]> {
             let dir = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
             let Some(rest) = specifier.strip_prefix("./") else { return Arc::from([]) };

@@ -1166,6 +1166,23 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_lists_the_rust_files_whose_use_leads_to_the_namesake_asked_for() {
+        let files = [
+            ("Cargo.toml", "[package]\nname = \"kit\"\n"),
+            ("src/lib.rs", "pub mod rt;\npub mod io;\nmod spawn;\nmod read;\n"),
+            ("src/rt/mod.rs", "mod handle;\npub use self::handle::Handle;\n"),
+            ("src/rt/handle.rs", "pub struct Handle;\n"),
+            ("src/io.rs", "pub struct Handle;\n"),
+            ("src/spawn.rs", "use crate::rt::Handle;\npub fn spawn(h: &Handle) {}\n"),
+            ("src/read.rs", "use crate::io::Handle;\npub fn read(h: &Handle) {}\n"),
+        ];
+        let rt = find_symbol_in(&files, "rt::Handle");
+        assert!(rt.contains("used in (as far as the users' imports and packages tell):\n"), "{rt}");
+        assert!(rt.contains("src/spawn.rs (1 use)\n      2: pub fn spawn(h: &Handle) {}"), "{rt}");
+        assert!(!rt.contains("src/read.rs"), "{rt}");
+    }
+
+    #[test]
     fn find_symbol_leaves_out_names_written_after_a_type_a_module_takes_from_outside() {
         let files = [
             ("Cargo.toml", "[package]\nname = \"app\"\n"),

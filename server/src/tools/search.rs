@@ -9,7 +9,8 @@ use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
 use crate::context::java_scope::{JavaScope, Meant, TypeHome};
-use crate::context::script_scope::{self, ReExports, ScriptModules};
+use crate::context::rust_scope::RustScope;
+use crate::context::script_scope::{self, ImportedModules, ReExports};
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
@@ -308,13 +309,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     if !users.is_empty() {
-        // Uses are known by name only, but for a Java type's, which the users' imports and
-        // packages tell apart where they say anything.
-        let java_type = !unfit
+        // Uses are known by name only, but for a Java type's, a script's definition's and a Rust
+        // item's, which the users' imports (and Java packages) tell apart where they say anything.
+        let told_by_imports = !unfit
             && ((definitions.iter().all(|(file, _)| file.language == Language::Java)
                 && definitions.iter().any(|(_, definition)| definition.kind.is_type()))
-                || definitions.iter().all(|(file, _)| file.language.is_script()));
-        match (wanted.qualifiers.is_empty(), java_type) {
+                || definitions.iter().all(|(file, _)| file.language.is_script())
+                || definitions.iter().all(|(file, d)| file.language == Language::Rust && d.container.is_none()));
+        match (wanted.qualifiers.is_empty(), told_by_imports) {
             (true, _) => writeln!(output, "used in:"),
             (false, true) => writeln!(output, "used in (as far as the users' imports and packages tell):"),
             (false, false) => writeln!(output, "used in (uses of any `{}`, by name):", wanted.name),
@@ -410,19 +412,21 @@ impl<'a> User<'a> {
     }
 }
 
-/// The files that define each name `find_symbol` looks up, of which a Java file's or a
-/// script's imports (and a Java file's package) say which it means: the Java files that define
-/// a type of the name, and the script files that define it.
+/// The files that define each name `find_symbol` looks up, of which a file's imports (and a
+/// Java file's package) say which it means: the Java files that define a type of the name, the
+/// script files that define it and the Rust files that define an item of it.
 struct NameHomes<'a> {
     java: HashMap<&'a str, Vec<TypeHome<'a>>>,
     /// The script files' paths, sorted, with what modules give of the name through re-exports.
     scripts: HashMap<&'a str, (Vec<&'a str>, ReExports)>,
+    /// The same of the Rust files that define an item of the name outside any type or trait.
+    rust: HashMap<&'a str, (Vec<&'a str>, ReExports)>,
 }
 
 impl<'a> NameHomes<'a> {
     /// The homes of `names` among `files`.
     fn of(names: &[&'a str], files: &[&'a IndexedFile]) -> Self {
-        let (mut java, mut scripts) = (HashMap::new(), HashMap::new());
+        let (mut java, mut scripts, mut rust) = (HashMap::new(), HashMap::new(), HashMap::new());
         for &name in names {
             let defines = |file: &&&IndexedFile, types_only: bool| {
                 file.symbols.definitions.iter().any(|d| d.name == name && (!types_only || d.kind.is_type()))
@@ -433,8 +437,15 @@ impl<'a> NameHomes<'a> {
             let mut paths: Vec<&str> = scripts_of.map(|file| file.path.as_str()).collect();
             paths.sort_unstable();
             scripts.insert(name, (paths, ReExports::default()));
+            let items = |file: &&&IndexedFile| {
+                file.language == Language::Rust
+                    && file.symbols.definitions.iter().any(|d| d.name == name && d.container.is_none())
+            };
+            let mut paths: Vec<&str> = files.iter().filter(items).map(|file| file.path.as_str()).collect();
+            paths.sort_unstable();
+            rust.insert(name, (paths, ReExports::default()));
         }
-        Self { java, scripts }
+        Self { java, scripts, rust }
     }
 
     /// Whether `file`'s uses of `name` may mean one of `definitions`: not where it is a Java
@@ -447,7 +458,7 @@ impl<'a> NameHomes<'a> {
         file: &IndexedFile,
         name: &str,
         definitions: &[(&IndexedFile, &Definition)],
-        modules: &dyn ScriptModules,
+        modules: &dyn ImportedModules,
     ) -> bool {
         let (homes, meant): (Vec<&str>, Meant) = match file.language {
             Language::Java => {
@@ -457,6 +468,12 @@ impl<'a> NameHomes<'a> {
             language if language.is_script() => {
                 let Some((homes, re_exports)) = self.scripts.get(name) else { return true };
                 (homes.clone(), script_scope::meant(file, name, homes, modules, re_exports))
+            }
+            Language::Rust => {
+                let (Some((homes, re_exports)), Some(scope)) = (self.rust.get(name), RustScope::of(file)) else {
+                    return true;
+                };
+                (homes.clone(), scope.meant(name, homes, modules, re_exports))
             }
             _ => return true,
         };

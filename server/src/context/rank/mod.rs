@@ -24,7 +24,7 @@ use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
 use super::language::Language;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
-use super::script_scope::ScriptModules;
+use super::script_scope::ImportedModules;
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -310,8 +310,13 @@ fn signals_outside(
         prior: normalise(&centrality.iter().map(|r| (r * n as f64).ln_1p()).collect::<Vec<_>>()),
         users,
     });
-    let workspace =
-        Workspace { files: &files, definitions: &definitions, bound: &bound, modules: outside.script_modules(), facts };
+    let workspace = Workspace {
+        files: &files,
+        definitions: &definitions,
+        bound: &bound,
+        modules: outside.imported_modules(),
+        facts,
+    };
     let mut signals = workspace.signals(query, read);
     signals.title = query.title_alone.as_ref().map(|title| Box::new(workspace.signals(title, read)));
     signals
@@ -325,7 +330,7 @@ struct Workspace<'a> {
     /// telling which uses reach its definitions.
     bound: &'a [Option<FileOutside<'a>>],
     /// Where the workspace's script imports lead.
-    modules: Option<&'a dyn ScriptModules>,
+    modules: Option<&'a dyn ImportedModules>,
     facts: Arc<FileFacts>,
 }
 

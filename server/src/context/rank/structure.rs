@@ -6,12 +6,11 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable, NameHomes, Narrowed};
+use super::symbols::{Defined, DefinitionTable, FileScope, NameHomes, Narrowed};
 use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
-use crate::context::java_scope::JavaScope;
 use crate::context::outside_names::{FileOutside, Outside};
 
 /// Names defined in more files than this are too common to link files in the graph.
@@ -138,7 +137,7 @@ pub(super) fn reference_graph<'a>(
         // from outside.
         let bound = FileOutside::of(file, outside);
         let names = &bound.names;
-        let java = JavaScope::of(file);
+        let scope = FileScope::of(file);
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = bound.workspace_uses(name, *count);
             (count > 0)
@@ -162,7 +161,7 @@ pub(super) fn reference_graph<'a>(
             let Some(link) = link else { continue };
             // Of two packages' `Node`, the one the file's imports or package bring in; of two
             // modules' `Button`, the one a script imports.
-            let narrowed = link.homes.narrowed(files, i, java.as_ref(), outside.script_modules(), name);
+            let narrowed = link.homes.narrowed(files, i, &scope, outside.imported_modules(), name);
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
             let (distinct, definitions) =
                 link.targets(method_only, |name, declared| names.has_in_scope(name, declared), narrowed.as_ref());

@@ -1,6 +1,7 @@
 //! The symbol signal: files that define an identifier the issue names, rarer names and
 //! matching qualifiers counting more, or that are named after one.
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashMap;
@@ -10,7 +11,8 @@ use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
 use crate::context::java_scope::{JavaScope, Meant, TypeHome};
 use crate::context::outside_names::FileOutside;
-use crate::context::script_scope::{self, ReExports, ScriptModules};
+use crate::context::rust_scope::RustScope;
+use crate::context::script_scope::{self, ImportedModules, ReExports};
 use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
@@ -83,6 +85,10 @@ pub(super) struct NameHomes<'a> {
     /// The script files' positions, sorted, and their paths.
     scripts: Vec<usize>,
     script_paths: Vec<&'a str>,
+    /// The Rust files that define an item of the name outside any type or trait: positions,
+    /// sorted, and their paths.
+    rust: Vec<usize>,
+    rust_paths: Vec<&'a str>,
     /// What modules give of the name through re-exports, as it is asked for.
     re_exports: ReExports,
 }
@@ -90,21 +96,23 @@ pub(super) struct NameHomes<'a> {
 impl<'a> NameHomes<'a> {
     /// The homes among the files of `defined` (positions in `files`).
     pub(super) fn of<'d>(files: &[&'a IndexedFile], defined: impl Iterator<Item = &'d Defined<'d>>) -> Self {
-        let (mut java, mut scripts) = (Vec::new(), Vec::new());
+        let (mut java, mut scripts, mut rust) = (Vec::new(), Vec::new(), Vec::new());
         for d in defined {
             match files[d.file].language {
                 Language::Java if d.kind.is_type() => java.push(d.file),
+                Language::Rust if d.container.is_none() => rust.push(d.file),
                 language if language.is_script() => scripts.push(d.file),
                 _ => {}
             }
         }
-        for found in [&mut java, &mut scripts] {
+        for found in [&mut java, &mut scripts, &mut rust] {
             found.sort_unstable();
             found.dedup();
         }
         let java_homes = java.iter().map(|&file| TypeHome::of(files[file])).collect();
-        let script_paths = scripts.iter().map(|&file| files[file].path.as_str()).collect();
-        Self { java, java_homes, scripts, script_paths, re_exports: ReExports::default() }
+        let paths = |found: &[usize]| found.iter().map(|&file| files[file].path.as_str()).collect();
+        let (script_paths, rust_paths) = (paths(&scripts), paths(&rust));
+        Self { java, java_homes, scripts, script_paths, rust, rust_paths, re_exports: ReExports::default() }
     }
 
     /// Which of the homes a use of `name` in `files[user]` means: `None` where it may mean any
@@ -115,13 +123,16 @@ impl<'a> NameHomes<'a> {
         &self,
         files: &[&IndexedFile],
         user: usize,
-        java: Option<&JavaScope<'_>>,
-        modules: Option<&dyn ScriptModules>,
+        scope: &FileScope<'_>,
+        modules: Option<&dyn ImportedModules>,
         name: &str,
     ) -> Option<Narrowed<'_>> {
         let file = files[user];
         let (judged, meant) = match file.language {
-            Language::Java if !self.java.is_empty() => (&self.java, java?.types_meant(name, &self.java_homes)),
+            Language::Java if !self.java.is_empty() => (&self.java, scope.java()?.types_meant(name, &self.java_homes)),
+            Language::Rust if self.rust.len() > 1 => {
+                (&self.rust, scope.rust()?.meant(name, &self.rust_paths, modules?, &self.re_exports))
+            }
             language if language.is_script() && !self.scripts.is_empty() => {
                 (&self.scripts, script_scope::meant(file, name, &self.script_paths, modules?, &self.re_exports))
             }
@@ -133,6 +144,29 @@ impl<'a> NameHomes<'a> {
             Meant::Homes(at) => at.into_iter().map(|at| judged[at]).collect(),
         };
         Some(Narrowed { judged, meant })
+    }
+}
+
+/// What a Java or Rust file's names may mean, read once for all the names it uses and only
+/// once one of them has namesakes to tell apart (a script's imports are read name by name).
+pub(super) struct FileScope<'a> {
+    file: &'a IndexedFile,
+    java: OnceCell<Option<JavaScope<'a>>>,
+    rust: OnceCell<Option<RustScope<'a>>>,
+}
+
+impl<'a> FileScope<'a> {
+    /// The scope of `file`, read when first asked for.
+    pub(super) fn of(file: &'a IndexedFile) -> Self {
+        Self { file, java: OnceCell::new(), rust: OnceCell::new() }
+    }
+
+    fn java(&self) -> Option<&JavaScope<'a>> {
+        self.java.get_or_init(|| JavaScope::of(self.file)).as_ref()
+    }
+
+    fn rust(&self) -> Option<&RustScope<'a>> {
+        self.rust.get_or_init(|| RustScope::of(self.file)).as_ref()
     }
 }
 
@@ -291,7 +325,7 @@ pub(super) fn user_signal(
     query: &IssueQuery,
     table: &DefinitionTable<'_>,
     bound: &[Option<FileOutside<'_>>],
-    modules: Option<&dyn ScriptModules>,
+    modules: Option<&dyn ImportedModules>,
 ) -> (Signal, Vec<Vec<String>>) {
     let mut signal = Signal::new(files.len());
     let mut used: Vec<Vec<(String, f64)>> = vec![Vec::new(); files.len()];
@@ -327,7 +361,7 @@ pub(super) fn user_signal(
         // Every Java type and script definition of the name, to tell which a file's imports bring in.
         let homes = NameHomes::of(files, table.get(name).into_iter().flatten());
         let reaching = |i: usize| {
-            let narrowed = || homes.narrowed(files, i, JavaScope::of(files[i]).as_ref(), modules, name);
+            let narrowed = || homes.narrowed(files, i, &FileScope::of(files[i]), modules, name);
             uses_reaching(files[i], bound[i].as_ref(), name, &defined, &narrowed, &declares_trait)
         };
         let users: Vec<(usize, u32)> = (0..files.len())

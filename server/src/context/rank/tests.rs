@@ -291,6 +291,26 @@ fn a_script_uses_the_namesake_its_import_leads_to() {
 }
 
 #[test]
+fn a_rust_file_uses_the_namesake_its_use_leads_to() {
+    let (_dir, index) = index(&[
+        ("Cargo.toml", "[package]\nname = \"kit\"\n"),
+        ("src/lib.rs", "pub mod rt;\npub mod io;\nmod spawn;\nmod block;\nmod read;\nmod write;\n"),
+        ("src/rt/mod.rs", "mod handle;\npub use self::handle::Handle;\n"),
+        ("src/rt/handle.rs", "pub struct Handle;\n"),
+        ("src/io.rs", "pub struct Handle;\n"),
+        // Through the module that re-exports it, and straight from its file.
+        ("src/spawn.rs", "use crate::rt::Handle;\npub fn spawn(h: &Handle) {}\n"),
+        ("src/block.rs", "use crate::rt::Handle;\npub fn block(h: &Handle) {}\n"),
+        ("src/read.rs", "use crate::io::Handle;\npub fn read(h: &Handle) {}\n"),
+        ("src/write.rs", "use crate::io::Handle;\npub fn write(h: &Handle) {}\n"),
+    ]);
+    let ranked = rank(&index, "A `Handle` is lost");
+    // Each namesake is the only one its users mean, so it is central for them.
+    assert_central(&ranked, "src/rt/handle.rs", 2);
+    assert_central(&ranked, "src/io.rs", 2);
+}
+
+#[test]
 fn the_java_code_that_checks_a_feature_the_issue_names_uses_it() {
     let feature = "src/main/java/com/acme/Feature.java";
     let (_dir, index) = index(&[
