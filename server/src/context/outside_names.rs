@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::context::index::{Index, IndexedFile};
 use crate::context::modules::{ModuleTable, rust_use_bindings};
-use crate::context::script_scope::ImportedModules;
+use crate::context::namesakes::ImportedModules;
 use crate::context::{Language, java_lang, script_globals};
 
 /// The names of the Rust 2021 prelude, sorted.
@@ -83,7 +83,8 @@ pub(crate) trait Outside {
         &[]
     }
 
-    /// Where the workspace's TypeScript and JavaScript imports lead, where that is known.
+    /// Where the workspace's imports lead (a script's modules, a Rust file's `use` paths), where
+    /// that is known.
     fn imported_modules(&self) -> Option<&dyn ImportedModules> {
         None
     }

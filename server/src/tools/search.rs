@@ -8,9 +8,7 @@ use regex::{Regex, RegexBuilder};
 use super::ToolOutcome;
 use super::args::{FindSymbolArgs, GrepArgs};
 use crate::context::extract::use_lines;
-use crate::context::java_scope::{JavaScope, Meant, TypeHome};
-use crate::context::rust_scope::RustScope;
-use crate::context::script_scope::{self, ImportedModules, ReExports};
+use crate::context::namesakes::{FileScope, ImportedModules, NameHomes};
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
@@ -204,12 +202,14 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
             (path, indexed)
         })
         .collect();
-    let current: Vec<&IndexedFile> = index
+    // In path order, as the homes of a name are read.
+    let mut current: Vec<&IndexedFile> = index
         .files()
         .filter(|file| !staged.contains_key(&file.path))
         .map(|file| file.as_ref())
         .chain(staged.values().flatten())
         .collect();
+    current.sort_by(|a, b| a.path.cmp(&b.path));
 
     let asked = args.name.trim();
     let wanted = SymbolName::parse(asked).ok_or_else(|| format!("`{asked}` holds no name to look up"))?;
@@ -262,14 +262,17 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         .filter(|d| d.kind == DefinitionKind::Trait && scoping.contains(d.name.as_str()))
         .map(|d| d.name.as_str())
         .collect();
-    // Every Java type and script definition of the names: which of them a Java file or a
-    // script means, its imports (and a Java file's package) say.
-    let homes = NameHomes::of(&names, &current);
+    // Every home of the names: which of them a file means, its imports (and a Java file's
+    // package) say.
+    let homes: HashMap<&str, NameHomes> =
+        names.iter().map(|&name| (name, NameHomes::of_name(&current, name))).collect();
+    let position: HashMap<&str, usize> =
+        current.iter().enumerate().map(|(at, file)| (file.path.as_str(), at)).collect();
     let outside = IndexOutside::new(index);
-    let mut users: Vec<User> = current
-        .iter()
-        .filter_map(|file| {
-            let user = User::of(file, &names, &definitions, &homes, &workspace_traits, &outside);
+    let namesakes = Namesakes { files: &current, homes: &homes, position: &position, modules: &outside };
+    let mut users: Vec<User> = (0..current.len())
+        .filter_map(|at| {
+            let user = User::of(at, &names, &definitions, &namesakes, &workspace_traits, &outside);
             (user.count > 0).then_some(user)
         })
         .collect();
@@ -309,13 +312,13 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
         }
     }
     if !users.is_empty() {
-        // Uses are known by name only, but for a Java type's, a script's definition's and a Rust
-        // item's, which the users' imports (and Java packages) tell apart where they say anything.
+        // Uses are known by name only, but for those of a name's homes (a Java type's file, a
+        // script's, a Rust item's), which the users' imports (and Java packages) tell apart.
         let told_by_imports = !unfit
-            && ((definitions.iter().all(|(file, _)| file.language == Language::Java)
-                && definitions.iter().any(|(_, definition)| definition.kind.is_type()))
-                || definitions.iter().all(|(file, _)| file.language.is_script())
-                || definitions.iter().all(|(file, d)| file.language == Language::Rust && d.container.is_none()));
+            && definitions.iter().all(|(file, definition)| {
+                let at = position.get(file.path.as_str());
+                homes.get(definition.name.as_str()).zip(at).is_some_and(|(homes, &at)| homes.holds(at))
+            });
         match (wanted.qualifiers.is_empty(), told_by_imports) {
             (true, _) => writeln!(output, "used in:"),
             (false, true) => writeln!(output, "used in (as far as the users' imports and packages tell):"),
@@ -355,22 +358,23 @@ struct User<'a> {
 }
 
 impl<'a> User<'a> {
-    /// How `file` uses `names`, whose workspace definitions are `definitions` (none when the
+    /// How the file at `at` uses `names`, whose workspace definitions are `definitions` (none when the
     /// workspace defines no such name, and then every use counts). A name the file takes from
     /// the standard library or a crate the workspace depends on (the prelude's `Result`, `Error`
     /// of `use std::error::Error`, `Result` of `use anyhow::Result`) is no use of the
     /// workspace's namesake; a method call reaches neither a free function nor an associated
     /// function without `self`, and a trait's method only where the trait is in scope; and a
-    /// Java file's or a script's uses of a name reach only the definition of it that its
-    /// imports (or a Java file's package) bring in, of the `homes` of the name.
+    /// file's uses of a name reach only the definition of it that its imports (or a Java file's
+    /// package) bring in (`namesakes`). `at` is the file's place among `namesakes`' files.
     fn of(
-        file: &'a IndexedFile,
+        at: usize,
         names: &[&'a str],
         definitions: &[(&IndexedFile, &Definition)],
-        homes: &NameHomes<'_>,
+        namesakes: &Namesakes<'a, '_>,
         workspace_traits: &HashSet<&str>,
-        outside: &IndexOutside<'_>,
+        outside: &dyn Outside,
     ) -> Self {
+        let file = namesakes.files[at];
         let mut user =
             Self { file, count: 0, names: Vec::new(), with_method_calls: definitions.is_empty(), outside: None };
         // Most files use none of the names: their bindings are not worth reading.
@@ -384,7 +388,7 @@ impl<'a> User<'a> {
             let uses = match &bound {
                 _ if written == 0 => continue,
                 Some(bound) if bound.names.means_outside(name) => continue,
-                Some(_) if !homes.may_mean_one_of(file, name, definitions, outside) => continue,
+                Some(_) if !namesakes.may_mean_one_of(at, name, definitions) => continue,
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
@@ -412,79 +416,28 @@ impl<'a> User<'a> {
     }
 }
 
-/// The files that define each name `find_symbol` looks up, of which a file's imports (and a
-/// Java file's package) say which it means: the Java files that define a type of the name, the
-/// script files that define it and the Rust files that define an item of it.
-struct NameHomes<'a> {
-    java: HashMap<&'a str, Vec<TypeHome<'a>>>,
-    /// The script files' paths, sorted, with what modules give of the name through re-exports.
-    scripts: HashMap<&'a str, (Vec<&'a str>, ReExports)>,
-    /// The same of the Rust files that define an item of the name outside any type or trait.
-    rust: HashMap<&'a str, (Vec<&'a str>, ReExports)>,
+/// What tells a file's namesakes apart in `find_symbol`: the files as the run sees them, in
+/// path order, with each one's place, the homes of each name looked up, and where imports lead.
+struct Namesakes<'a, 'h> {
+    files: &'h [&'a IndexedFile],
+    homes: &'h HashMap<&'h str, NameHomes<'a>>,
+    position: &'h HashMap<&'a str, usize>,
+    modules: &'h dyn ImportedModules,
 }
 
-impl<'a> NameHomes<'a> {
-    /// The homes of `names` among `files`.
-    fn of(names: &[&'a str], files: &[&'a IndexedFile]) -> Self {
-        let (mut java, mut scripts, mut rust) = (HashMap::new(), HashMap::new(), HashMap::new());
-        for &name in names {
-            let defines = |file: &&&IndexedFile, types_only: bool| {
-                file.symbols.definitions.iter().any(|d| d.name == name && (!types_only || d.kind.is_type()))
-            };
-            let java_files = files.iter().filter(|file| file.language == Language::Java && defines(file, true));
-            java.insert(name, java_files.map(|file| TypeHome::of(file)).collect());
-            let scripts_of = files.iter().filter(|file| file.language.is_script() && defines(file, false));
-            let mut paths: Vec<&str> = scripts_of.map(|file| file.path.as_str()).collect();
-            paths.sort_unstable();
-            scripts.insert(name, (paths, ReExports::default()));
-            let items = |file: &&&IndexedFile| {
-                file.language == Language::Rust
-                    && file.symbols.definitions.iter().any(|d| d.name == name && d.container.is_none())
-            };
-            let mut paths: Vec<&str> = files.iter().filter(items).map(|file| file.path.as_str()).collect();
-            paths.sort_unstable();
-            rust.insert(name, (paths, ReExports::default()));
-        }
-        Self { java, scripts, rust }
-    }
-
-    /// Whether `file`'s uses of `name` may mean one of `definitions`: not where it is a Java
-    /// file or a script whose imports (or package, or own definitions) say which of the name's
-    /// homes it means, that one is in none of the files of `definitions`, and none of those
-    /// defines the name otherwise (a Rust file, a Java file's method). `modules` says where
-    /// script imports lead.
-    fn may_mean_one_of(
-        &self,
-        file: &IndexedFile,
-        name: &str,
-        definitions: &[(&IndexedFile, &Definition)],
-        modules: &dyn ImportedModules,
-    ) -> bool {
-        let (homes, meant): (Vec<&str>, Meant) = match file.language {
-            Language::Java => {
-                let (Some(homes), Some(scope)) = (self.java.get(name), JavaScope::of(file)) else { return true };
-                (homes.iter().map(TypeHome::path).collect(), scope.types_meant(name, homes))
-            }
-            language if language.is_script() => {
-                let Some((homes, re_exports)) = self.scripts.get(name) else { return true };
-                (homes.clone(), script_scope::meant(file, name, homes, modules, re_exports))
-            }
-            Language::Rust => {
-                let (Some((homes, re_exports)), Some(scope)) = (self.rust.get(name), RustScope::of(file)) else {
-                    return true;
-                };
-                (homes.clone(), scope.meant(name, homes, modules, re_exports))
-            }
-            _ => return true,
-        };
-        let meant: HashSet<&str> = match meant {
-            Meant::Any => return true,
-            Meant::Own => HashSet::from([file.path.as_str()]),
-            Meant::Homes(at) => at.into_iter().map(|at| homes[at]).collect(),
-        };
+impl Namesakes<'_, '_> {
+    /// Whether the file at `at` may mean one of `definitions` by `name`: not where its imports
+    /// (or package, or own definitions) say which of the name's homes it means, that one is in
+    /// none of the files of `definitions`, and none of those defines the name otherwise (a Java
+    /// file's method).
+    fn may_mean_one_of(&self, at: usize, name: &str, definitions: &[(&IndexedFile, &Definition)]) -> bool {
+        let scope = FileScope::of(self.files[at]);
+        let narrowed =
+            self.homes.get(name).and_then(|homes| homes.narrowed(self.files, at, &scope, Some(self.modules), name));
+        let Some(narrowed) = narrowed else { return true };
         definitions.iter().any(|(defining, definition)| {
-            let path = defining.path.as_str();
-            definition.name == name && (meant.contains(path) || !homes.contains(&path))
+            definition.name == name
+                && self.position.get(defining.path.as_str()).is_none_or(|&file| narrowed.admits(file))
         })
     }
 }

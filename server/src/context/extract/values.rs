@@ -29,10 +29,7 @@ pub(super) struct Bindings<'s> {
 impl<'s> Bindings<'s> {
     /// None yet, for a file of `language`.
     pub(super) fn of(language: Language) -> Self {
-        Bindings {
-            capitalised_bind: matches!(language, Language::TypeScript | Language::Tsx | Language::JavaScript),
-            ..Bindings::default()
-        }
+        Bindings { capitalised_bind: language.is_script(), ..Bindings::default() }
     }
 
     /// Keeps `node` when `capture` is a function (`value.scope`) or a binding pattern

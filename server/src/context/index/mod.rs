@@ -331,7 +331,7 @@ impl Index {
     /// (a Rust module path, a Java package, a TypeScript specifier through a path alias:
     /// `@ui/button`).
     pub fn import_module(&self, file: &IndexedFile) -> Option<String> {
-        if matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
+        if file.language.is_script() {
             return self.modules().script_specifier(&file.path);
         }
         let module = self.module_for(file);
@@ -342,9 +342,7 @@ impl Index {
     /// The npm package of the workspace a script belongs to, in a monorepo (see
     /// [`Modules::script_package`]); none for other languages.
     pub fn script_package(&self, file: &IndexedFile) -> Option<String> {
-        matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript)
-            .then(|| self.modules.script_package(&file.path).map(str::to_owned))
-            .flatten()
+        file.language.is_script().then(|| self.modules.script_package(&file.path).map(str::to_owned)).flatten()
     }
 
     /// How other code reaches `file`'s definitions: the module to import them from, else, in

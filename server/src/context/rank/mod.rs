@@ -23,8 +23,8 @@ use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::{self, IssueQuery};
 use super::language::Language;
+use super::namesakes::ImportedModules;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
-use super::script_scope::ImportedModules;
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -329,7 +329,7 @@ struct Workspace<'a> {
     /// What each file that uses a name the issue gives binds to outside the workspace, for
     /// telling which uses reach its definitions.
     bound: &'a [Option<FileOutside<'a>>],
-    /// Where the workspace's script imports lead.
+    /// Where the workspace's imports lead, for telling namesakes apart.
     modules: Option<&'a dyn ImportedModules>,
     facts: Arc<FileFacts>,
 }

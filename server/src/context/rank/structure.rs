@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable, FileScope, NameHomes, Narrowed};
+use super::symbols::{Defined, DefinitionTable, name_homes};
 use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
+use crate::context::namesakes::{FileScope, NameHomes, Narrowed};
 use crate::context::outside_names::{FileOutside, Outside};
 
 /// Names defined in more files than this are too common to link files in the graph.
@@ -42,8 +43,7 @@ struct Link<'a> {
     held: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
     in_traits: bool,
-    /// The Java files that define a type of the name and the script files that define it, of
-    /// which a file's imports say which it means.
+    /// The files that define the name, of which a file's imports say which it means.
     homes: NameHomes<'a>,
 }
 
@@ -156,7 +156,7 @@ pub(super) fn reference_graph<'a>(
                     table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
                 let defining =
                     defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
-                Some(Link::new(defining, NameHomes::of(files, defined.iter().copied())))
+                Some(Link::new(defining, name_homes(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };
             // Of two packages' `Node`, the one the file's imports or package bring in; of two

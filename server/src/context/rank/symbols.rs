@@ -1,7 +1,6 @@
 //! The symbol signal: files that define an identifier the issue names, rarer names and
 //! matching qualifiers counting more, or that are named after one.
 
-use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashMap;
@@ -9,10 +8,8 @@ use rustc_hash::FxHashMap;
 use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
-use crate::context::java_scope::{JavaScope, Meant, TypeHome};
+use crate::context::namesakes::{FileScope, ImportedModules, NameHomes, Narrowed};
 use crate::context::outside_names::FileOutside;
-use crate::context::rust_scope::RustScope;
-use crate::context::script_scope::{self, ImportedModules, ReExports};
 use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
@@ -74,126 +71,12 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
     table
 }
 
-/// The files that define one name, of which a Java or script file's imports (and a Java
-/// file's package) say which it means: the Java files that define a type of the name, and the
-/// TypeScript and JavaScript files that define it.
-#[derive(Default)]
-pub(super) struct NameHomes<'a> {
-    /// The Java files' positions in the files ranked, sorted.
-    java: Vec<usize>,
-    java_homes: Vec<TypeHome<'a>>,
-    /// The script files' positions, sorted, and their paths.
-    scripts: Vec<usize>,
-    script_paths: Vec<&'a str>,
-    /// The Rust files that define an item of the name outside any type or trait: positions,
-    /// sorted, and their paths.
-    rust: Vec<usize>,
-    rust_paths: Vec<&'a str>,
-    /// What modules give of the name through re-exports, as it is asked for.
-    re_exports: ReExports,
-}
-
-impl<'a> NameHomes<'a> {
-    /// The homes among the files of `defined` (positions in `files`).
-    pub(super) fn of<'d>(files: &[&'a IndexedFile], defined: impl Iterator<Item = &'d Defined<'d>>) -> Self {
-        let (mut java, mut scripts, mut rust) = (Vec::new(), Vec::new(), Vec::new());
-        for d in defined {
-            match files[d.file].language {
-                Language::Java if d.kind.is_type() => java.push(d.file),
-                Language::Rust if d.container.is_none() => rust.push(d.file),
-                language if language.is_script() => scripts.push(d.file),
-                _ => {}
-            }
-        }
-        for found in [&mut java, &mut scripts, &mut rust] {
-            found.sort_unstable();
-            found.dedup();
-        }
-        let java_homes = java.iter().map(|&file| TypeHome::of(files[file])).collect();
-        let paths = |found: &[usize]| found.iter().map(|&file| files[file].path.as_str()).collect();
-        let (script_paths, rust_paths) = (paths(&scripts), paths(&rust));
-        Self { java, java_homes, scripts, script_paths, rust, rust_paths, re_exports: ReExports::default() }
-    }
-
-    /// Which of the homes a use of `name` in `files[user]` means: `None` where it may mean any
-    /// (and for a Rust file). A Java file (`java` its scope) means the type its imports or its
-    /// package bring in (see [`JavaScope::types_meant`]), a script the definition its import
-    /// leads to (`modules` says where imports lead; see [`script_scope::meant`]).
-    pub(super) fn narrowed(
-        &self,
-        files: &[&IndexedFile],
-        user: usize,
-        scope: &FileScope<'_>,
-        modules: Option<&dyn ImportedModules>,
-        name: &str,
-    ) -> Option<Narrowed<'_>> {
-        let file = files[user];
-        let (judged, meant) = match file.language {
-            Language::Java if !self.java.is_empty() => (&self.java, scope.java()?.types_meant(name, &self.java_homes)),
-            Language::Rust if self.rust.len() > 1 => {
-                (&self.rust, scope.rust()?.meant(name, &self.rust_paths, modules?, &self.re_exports))
-            }
-            language if language.is_script() && !self.scripts.is_empty() => {
-                (&self.scripts, script_scope::meant(file, name, &self.script_paths, modules?, &self.re_exports))
-            }
-            _ => return None,
-        };
-        let meant = match meant {
-            Meant::Any => return None,
-            Meant::Own => judged.binary_search(&user).map_or_else(|_| Vec::new(), |_| vec![user]),
-            Meant::Homes(at) => at.into_iter().map(|at| judged[at]).collect(),
-        };
-        Some(Narrowed { judged, meant })
-    }
-}
-
-/// What a Java or Rust file's names may mean, read once for all the names it uses and only
-/// once one of them has namesakes to tell apart (a script's imports are read name by name).
-pub(super) struct FileScope<'a> {
-    file: &'a IndexedFile,
-    java: OnceCell<Option<JavaScope<'a>>>,
-    rust: OnceCell<Option<RustScope<'a>>>,
-}
-
-impl<'a> FileScope<'a> {
-    /// The scope of `file`, read when first asked for.
-    pub(super) fn of(file: &'a IndexedFile) -> Self {
-        Self { file, java: OnceCell::new(), rust: OnceCell::new() }
-    }
-
-    fn java(&self) -> Option<&JavaScope<'a>> {
-        self.java.get_or_init(|| JavaScope::of(self.file)).as_ref()
-    }
-
-    fn rust(&self) -> Option<&RustScope<'a>> {
-        self.rust.get_or_init(|| RustScope::of(self.file)).as_ref()
-    }
-}
-
-/// Which of a name's homes a use means (see [`NameHomes::narrowed`]).
-pub(super) struct Narrowed<'h> {
-    /// The homes judged, sorted.
-    judged: &'h [usize],
-    /// Those meant, sorted.
-    meant: Vec<usize>,
-}
-
-impl Narrowed<'_> {
-    /// Whether the use may reach a definition in the file at `file`: one the rule does not
-    /// judge, or one meant.
-    pub(super) fn admits(&self, file: usize) -> bool {
-        self.meant.binary_search(&file).is_ok() || self.judged.binary_search(&file).is_err()
-    }
-
-    /// Those of `files` (sorted) the rule does not judge.
-    pub(super) fn others<'f>(&'f self, files: &'f [usize]) -> impl Iterator<Item = usize> + 'f {
-        files.iter().copied().filter(|file| self.judged.binary_search(file).is_err())
-    }
-
-    /// Those meant, sorted.
-    pub(super) fn meant(&self) -> &[usize] {
-        &self.meant
-    }
+/// The homes of a name among its definitions `defined` (positions in `files`).
+pub(super) fn name_homes<'a, 'd>(
+    files: &[&'a IndexedFile],
+    defined: impl Iterator<Item = &'d Defined<'d>>,
+) -> NameHomes<'a> {
+    NameHomes::of(files, defined.map(|d| (d.file, d.kind, d.container.is_none())))
 }
 
 /// The strongest definition of a name the issue gives, in one file.
@@ -358,8 +241,8 @@ pub(super) fn user_signal(
         if defined.is_empty() {
             continue;
         }
-        // Every Java type and script definition of the name, to tell which a file's imports bring in.
-        let homes = NameHomes::of(files, table.get(name).into_iter().flatten());
+        // Every home of the name, to tell which a file's imports bring in.
+        let homes = name_homes(files, table.get(name).into_iter().flatten());
         let reaching = |i: usize| {
             let narrowed = || homes.narrowed(files, i, &FileScope::of(files[i]), modules, name);
             uses_reaching(files[i], bound[i].as_ref(), name, &defined, &narrowed, &declares_trait)
@@ -391,9 +274,9 @@ pub(super) fn user_signal(
 /// How often `file` uses `name` in ways that reach one of its workspace definitions
 /// (`defined`, in other files), by the rules the use graph links uses with; `None` for none.
 /// `bound` is what the file binds to outside, kept for every file that uses a name the issue
-/// gives; `narrowed` says which of the name's Java types or script definitions the file's
-/// imports bring in (see [`NameHomes::narrowed`]); `declares_trait` says whether the
-/// workspace declares a trait of a name.
+/// gives; `narrowed` says which of the name's homes the file's imports bring in (see
+/// [`NameHomes::narrowed`]); `declares_trait` says whether the workspace declares a trait of
+/// a name.
 fn uses_reaching<'h>(
     file: &IndexedFile,
     bound: Option<&FileOutside<'_>>,

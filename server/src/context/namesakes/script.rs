@@ -5,30 +5,14 @@
 //! imported from a package (`import { Node } from 'typescript'`) is none of the workspace's;
 //! and a name the module defines and does not import is its own.
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::HashSet;
 
+use super::{ImportedModules, Meant, ReExports};
 use crate::context::IndexedFile;
-use crate::context::java_scope::Meant;
 
 /// How many modules deep a chain of re-exports is followed (`index.ts` of a package, then of
 /// a folder, then the module that defines the name).
 const MAX_RE_EXPORTS: usize = 3;
-
-/// Where a file's imports lead, as the workspace resolves them (a script's modules, a Rust
-/// file's `use` paths).
-pub(crate) trait ImportedModules {
-    /// The workspace files `specifier` (a script's module, a Rust `use` path), as written in
-    /// `file`, names: none for a package from outside or a module the index does not hold.
-    fn imported_files(&self, file: &IndexedFile, specifier: &str) -> Arc<[String]>;
-
-    /// The indexed file at `path`.
-    fn indexed(&self, path: &str) -> Option<&IndexedFile>;
-
-    /// Whether the workspace holds the npm package `name` (one of a monorepo's).
-    fn holds_package(&self, name: &str) -> bool;
-}
 
 /// Which of `homes`, the paths of the script files that define `name` (sorted), the module
 /// `user` means by the name:
@@ -86,23 +70,6 @@ pub(crate) fn meant(
             meant.dedup();
             Meant::Homes(meant)
         }
-    }
-}
-
-/// The homes of one name that modules give through re-exports, worked out once per module
-/// for every module that imports the name from it.
-#[derive(Default)]
-pub(crate) struct ReExports(RefCell<HashMap<String, Arc<[usize]>>>);
-
-impl ReExports {
-    /// The homes the module at `path` gives, worked out by `follow` the first time.
-    pub(crate) fn of(&self, path: &str, follow: impl FnOnce() -> Vec<usize>) -> Arc<[usize]> {
-        if let Some(given) = self.0.borrow().get(path) {
-            return Arc::clone(given);
-        }
-        let given: Arc<[usize]> = follow().into();
-        self.0.borrow_mut().insert(path.to_owned(), Arc::clone(&given));
-        given
     }
 }
 
@@ -178,9 +145,11 @@ fn package_name(specifier: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::sync::Arc;
 
     use super::*;
     use crate::context::Language;
+    use crate::context::namesakes::{ImportedModules, ReExports};
 
     /// A workspace of modules by path, whose relative imports resolve by adding `.ts` or
     /// `/index.ts`.

@@ -5,6 +5,7 @@
 //! every namesake; and a name a file imports from a library (`import org.w3c.dom.Node;`)
 //! means none of the workspace's.
 
+use super::Meant;
 use crate::context::{IndexedFile, Language};
 
 /// What a Java file's names of types may mean: the types it defines, and its imports and
@@ -82,21 +83,8 @@ impl<'a> JavaScope<'a> {
     }
 }
 
-/// Which of a name's Java types a Java file means by the name (see [`JavaScope::types_meant`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Meant {
-    /// Any of them may be meant.
-    Any,
-    /// The file's own type of the name.
-    Own,
-    /// Those at these positions among the homes asked about, in order; none where the name
-    /// comes from a library.
-    Homes(Vec<usize>),
-}
-
 /// A Java file that defines a type of some name, as the imports of other files may name it.
 pub(crate) struct TypeHome<'a> {
-    path: &'a str,
     package: &'a str,
     /// The names of its top-level types.
     top_level: Vec<&'a str>,
@@ -112,12 +100,7 @@ impl<'a> TypeHome<'a> {
             .filter(|d| d.container.is_none() && d.kind.is_type())
             .map(|d| d.name.as_str())
             .collect();
-        Self { path: &file.path, package: package_of(file), top_level }
-    }
-
-    /// The file's workspace path.
-    pub(crate) fn path(&self) -> &'a str {
-        self.path
+        Self { package: package_of(file), top_level }
     }
 
     /// Whether the Java import `import` names one of its top-level types or something inside

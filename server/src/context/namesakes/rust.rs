@@ -4,10 +4,9 @@
 //! re-exports (`pub use self::handle::Handle;`), not every `Handle` of the workspace, and a
 //! file that defines a `Handle` and does not import one means its own.
 
+use super::{ImportedModules, Meant, ReExports};
 use crate::context::IndexedFile;
-use crate::context::java_scope::Meant;
 use crate::context::modules::rust_use_bindings;
-use crate::context::script_scope::{ImportedModules, ReExports};
 
 /// What a Rust file's names may mean: the names its `use` declarations bind, with the paths
 /// they stand for, and the items it defines, read once for all the names it uses.
