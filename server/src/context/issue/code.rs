@@ -9,23 +9,62 @@ pub(super) struct BlockLine {
     end: usize,
     /// Whether it reads as code rather than as a log's prose.
     code: bool,
+    /// Where a comment on it starts (`// ..`, `# ..`, a block comment's), if one does: its
+    /// words are prose.
+    comment: Option<usize>,
     /// Whether it is a stack trace's line ([`is_trace_line`]).
     trace: bool,
 }
 
 /// Each line of a code block: where it ends, whether it reads as code rather than as a log's
 /// prose (`IllegalArgumentException: Minimum width is 7`, `cargo run --release`): code holds
-/// code punctuation; and whether it is a stack trace's.
+/// code punctuation before any comment, whose text is prose (`// wait for readable events`);
+/// where a comment starts; and whether it is a stack trace's.
 pub(super) fn code_lines(block: &str) -> Vec<BlockLine> {
     let mut end = 0;
+    let mut in_block_comment = false;
     block
         .split_inclusive('\n')
         .map(|line| {
+            let start = end;
             end += line.len();
-            let code = line.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$']);
-            BlockLine { end, code, trace: is_trace_line(line) }
+            let (comment, still_open) = comment_start(line, in_block_comment);
+            in_block_comment = still_open;
+            let code_part = &line[..comment.unwrap_or(line.len())];
+            let code = code_part.contains([';', '{', '}', '=', '(', '[', '<', '|', '&', '#', '!', '$']);
+            BlockLine { end, code, comment: comment.map(|at| start + at), trace: is_trace_line(line) }
         })
         .collect()
+}
+
+/// Where a comment starts on `line` (a byte offset in it), and whether a block comment is
+/// still open at its end. `in_block_comment`: whether one was open when it began. A comment
+/// is `//` (not of an address's `://`), `/*` (until `*/`), or `#` followed by a space at the
+/// line's start (a shell's or Python's; Rust's `#[..]` and `#!` are code); a line inside a
+/// block comment is all comment (what follows its close on the line too). A `//` or `/*`
+/// inside a double-quoted string is no comment.
+fn comment_start(line: &str, in_block_comment: bool) -> (Option<usize>, bool) {
+    if in_block_comment {
+        return (Some(0), !line.contains("*/"));
+    }
+    let indented = line.trim_start();
+    if indented.starts_with("# ") || indented == "#\n" || indented == "#" {
+        return (Some(line.len() - indented.len()), false);
+    }
+    let bytes = line.as_bytes();
+    let mut in_string = false;
+    let mut at = 0;
+    while at + 1 < bytes.len() {
+        match (bytes[at], bytes[at + 1]) {
+            (b'\\', _) if in_string => at += 1,
+            (b'"', _) => in_string = !in_string,
+            (b'/', b'/') if !in_string && (at == 0 || bytes[at - 1] != b':') => return (Some(at), false),
+            (b'/', b'*') if !in_string => return (Some(at), !line[at + 2..].contains("*/")),
+            _ => {}
+        }
+        at += 1;
+    }
+    (None, false)
 }
 
 /// The line holding byte `at`.
@@ -35,7 +74,7 @@ fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
 
 /// Whether the line holding byte `at` reads as code (see [`code_lines`]).
 pub(super) fn line_reads_as_code(lines: &[BlockLine], at: usize) -> bool {
-    line_holding(lines, at).is_some_and(|line| line.code)
+    line_holding(lines, at).is_some_and(|line| line.code && line.comment.is_none_or(|comment| at < comment))
 }
 
 /// Whether the line holding byte `at` is a stack trace's (see [`code_lines`]).
@@ -132,6 +171,28 @@ mod tests {
     }
 
     #[test]
+    fn plain_words_of_a_comment_in_a_block_are_not_names() {
+        let query = analyze(
+            "wait for errors\n```rust\npub struct Interest(mio::Interest);\n\
+             /// Interest in all readable events.\npub const READABLE: Interest = Interest(mio::Interest::READABLE); // mirrors the readable flag\n\
+             /* the queue keeps\n   pending events until drained */\nlet url = \"http://host//path\"; poll(url);\n\
+             # shell comment mentions blocking\n#[derive(Debug)]\n```\n",
+        );
+        for name in ["Interest", "READABLE", "url", "poll", "derive", "Debug"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
+        }
+        for word in ["readable", "events", "mirrors", "flag", "queue", "pending", "drained", "shell", "blocking"] {
+            assert!(symbol(&query, word).is_none(), "{word}: {:?}", query.symbols);
+            assert!(query.terms.iter().any(|(term, _)| term == word), "{word} still counts as a word");
+        }
+        // What is spelt like code in a comment stays a name.
+        let spelt = analyze("x\n```\nrun(); // see try_join_next and JoinSet::spawn\n```\n");
+        for name in ["try_join_next", "JoinSet", "spawn"] {
+            assert!(symbol(&spelt, name).is_some(), "{name}: {:?}", spelt.symbols);
+        }
+    }
+
+    #[test]
     fn words_in_string_literals_of_code_are_not_names() {
         let query = analyze(
             "email accepts consecutive dots\n`z.string().email().parse(\"a..b@example.com\")` passes.\n\
@@ -173,7 +234,7 @@ mod tests {
         for name in ["expect", "schema", "parse", "toThrow", "opts", "mode", "retry", "isTest"] {
             assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
         }
-        for name in ["first", "words", "String", "key", "lookup", "open_paren", "other_char", "panic", "bad_input"] {
+        for name in ["first", "words", "String", "key", "lookup", "open_paren", "other_char", "bad_input"] {
             assert!(symbol(&script, name).is_some(), "{name}: {:?}", script.symbols);
         }
         for data in ["last", "example", "Invalid", "email", "strict", "never", "ever"] {
