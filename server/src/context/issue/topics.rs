@@ -6,7 +6,9 @@ use crate::context::index::{is_example_path, is_example_word};
 /// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
 /// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count,
 /// nor do phrases within other words (`latest fails`, `add a testimonial`) or in a fenced code
-/// block (a pasted log speaks for the program that printed it).
+/// block (a pasted log speaks for the program that printed it), nor the body's phrases where
+/// a code block defines a test (the reporter's own, which shows the fault: "see the failing
+/// test" then speaks of it).
 pub(super) fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -28,7 +30,23 @@ pub(super) fn about_tests(text: &str) -> bool {
         .into_iter()
         .filter(|(region, _)| *region != Region::CodeBlock)
         .any(|(_, piece)| PHRASES.iter().any(|phrase| holds_phrase(piece, phrase)));
-    title_speaks_of_tests || words_speak_of_tests
+    // A failing test the reporter pastes is how the fault shows, not what is at fault.
+    let own_test = regions(text).iter().any(|(region, piece)| *region == Region::CodeBlock && defines_a_test(piece));
+    title_speaks_of_tests || (words_speak_of_tests && !own_test)
+}
+
+/// Whether a code block defines a test: Rust's `#[test]` or `#[tokio::test]`, Java's `@Test`,
+/// a script's `it(..)` or `test(..)`.
+fn defines_a_test(code: &str) -> bool {
+    code.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("#[test]")
+            || (line.starts_with("#[") && line.contains("::test"))
+            || line.starts_with("@Test")
+            || line.starts_with("@ParameterizedTest")
+            || line.starts_with("it(")
+            || line.starts_with("test(")
+    })
 }
 
 /// Whether `text` holds `phrase` as whole words, its last word perhaps in the plural
@@ -100,5 +118,23 @@ mod tests {
         assert!(!analyze(log).about_tests, "a pasted log speaks for the program that printed it");
         let unclosed = "Panics on empty input\n~~~\nrunning 3 tests, flaky retries: 0\n";
         assert!(!analyze(unclosed).about_tests, "a block left open runs to the end");
+    }
+
+    #[test]
+    fn a_failing_test_the_reporter_pastes_shows_the_fault_and_is_not_its_topic() {
+        for test in [
+            "#[test]\nfn positional() {",
+            "#[tokio::test]\nasync fn positional() {",
+            "  @Test\n  void positional() {",
+            "it('parses', () => {",
+        ] {
+            let issue = format!(
+                "Positional values rejected\n```\n{test}\n    parse(\"a b\");\n}}\n```\nSee the failing test.\n"
+            );
+            assert!(!analyze(&issue).about_tests, "{issue}");
+        }
+        assert!(analyze("Positional values rejected\nSee the failing test.\n").about_tests, "without a test pasted");
+        let title = "Test for positionals fails\n```\n#[test]\nfn positional() {}\n```\nA failing test.\n";
+        assert!(analyze(title).about_tests, "the title still says");
     }
 }
