@@ -37,6 +37,14 @@ impl<'a> JavaScope<'a> {
         Some(Self { file, own_types, imported_names, imports })
     }
 
+    /// Whether the file imports a package whole (`import java.util.*;`, kept as `java.util`: a
+    /// path whose last name is lower-case).
+    fn imports_a_package_whole(&self) -> bool {
+        self.imports.iter().any(|import| {
+            import.rsplit('.').next().is_some_and(|last| last.starts_with(|c: char| c.is_ascii_lowercase()))
+        })
+    }
+
     /// The file's imports that start with `prefix`.
     fn imports_within(&self, prefix: &'a str) -> impl Iterator<Item = &'a str> + '_ {
         let start = self.imports.partition_point(|import| *import < prefix);
@@ -52,10 +60,11 @@ impl<'a> JavaScope<'a> {
     /// - else the homes in its package, those whose package it imports whole
     ///   (`import com.acme.*;`) and those whose top-level type it imports
     ///   (`import com.acme.Tree;`, for `Tree.Node`, or a `Node` it inherits from `Tree`);
+    /// - else, where the file imports a package whole (`import java.util.*;`), none: the name
+    ///   comes from there (`Map`, where the workspace's only `Map` is nested in a class of
+    ///   another package);
     /// - else, where its imports and package tell nothing, any (a fully qualified name, a type
-    ///   nested in a supertype's supertype), as of a single home where the file neither
-    ///   imports nor defines the name: it means that one or something the workspace does not
-    ///   define.
+    ///   nested in a supertype's supertype).
     pub(crate) fn types_meant(&self, name: &str, homes: &[TypeHome<'_>]) -> Meant {
         let positions = |meant: &dyn Fn(&TypeHome<'_>) -> bool| -> Vec<usize> {
             homes.iter().enumerate().filter(|(_, home)| meant(home)).map(|(at, _)| at).collect()
@@ -68,15 +77,13 @@ impl<'a> JavaScope<'a> {
         if self.own_types.binary_search(&name).is_ok() {
             return Meant::Own;
         }
-        if homes.len() < 2 {
-            return Meant::Any;
-        }
         let package = package_of(self.file);
         let meant = positions(&|home| {
             home.package == package
                 || self.imports_within(home.package).any(|import| import == home.package || home.holds(import))
         });
         match meant.is_empty() {
+            true if self.imports_a_package_whole() => Meant::Homes(Vec::new()),
             true => Meant::Any,
             false => Meant::Homes(meant),
         }
@@ -180,6 +187,20 @@ mod tests {
             "a type nested in a supertype"
         );
         assert_eq!(meant("package com.acme.app;\nclass User { static class Node {} Node n; }\n", "Node"), Meant::Own);
+        assert_eq!(
+            meant("package com.acme.app;\nimport java.util.*;\nclass User { Node n; }\n", "Node"),
+            Meant::Homes(vec![]),
+            "a package imported whole brings in the name"
+        );
+        let single = [java("src/com/acme/graph/Node.java", "package com.acme.graph;\npublic class Node {}\n")];
+        let user =
+            java("src/com/acme/app/User.java", "package com.acme.app;\nimport java.util.*;\nclass User { Node n; }\n");
+        let homes: Vec<TypeHome<'_>> = single.iter().map(TypeHome::of).collect();
+        assert_eq!(
+            JavaScope::of(&user).expect("Java").types_meant("Node", &homes),
+            Meant::Homes(vec![]),
+            "a single home too"
+        );
         assert_eq!(
             meant("package com.acme.app;\nclass User { com.acme.graph.Node n; }\n", "Node"),
             Meant::Any,
