@@ -67,6 +67,19 @@ fn comment_start(line: &str, in_block_comment: bool) -> (Option<usize>, bool) {
     (None, false)
 }
 
+/// The lines of a code block that read as a program's prose output, neither code nor a stack
+/// trace's (see [`code_lines`]), nor a shell's prompt (`$ fd -L`, `> npm test`).
+pub(super) fn output_lines(block: &str) -> impl Iterator<Item = &str> {
+    let lines = code_lines(block);
+    let mut start = 0;
+    lines.into_iter().filter_map(move |line| {
+        let text = &block[start..line.end];
+        start = line.end;
+        let prompt = text.trim_start().starts_with(['$', '>', '%']);
+        (!line.code && !line.trace && line.comment.is_none() && !prompt).then_some(text)
+    })
+}
+
 /// The line holding byte `at`.
 fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
     lines.get(lines.partition_point(|line| line.end <= at))

@@ -1,6 +1,8 @@
 //! The error and panic messages an issue quotes, cut to the literal runs of words that the
 //! code raising them holds in a string.
 
+use super::code::output_lines;
+use super::markdown::{Region, regions};
 use crate::context::terms;
 
 /// Most message runs kept from one issue.
@@ -42,7 +44,9 @@ const MAX_MESSAGE_CANDIDATES: usize = 64;
 
 /// The literal runs of the error messages the issue quotes, as
 /// [`IssueQuery::messages`](super::IssueQuery::messages): a Java trace's root causes first
-/// (its last `Caused by:` first), then the rest in order.
+/// (its last `Caused by:` first), then the rest in order, then the lines of a program's
+/// output pasted in a code block (`Mockito cannot mock this class: ..`, a warning's lines
+/// after its first), which the code that prints them holds as well.
 pub(super) fn quoted_messages(text: &str) -> Vec<String> {
     let mut causes: Vec<String> = Vec::new();
     let mut messages: Vec<String> = Vec::new();
@@ -56,26 +60,25 @@ pub(super) fn quoted_messages(text: &str) -> Vec<String> {
                 ["quoted", "thrown", "logged"].iter().find_map(|name| found.name(name)).map(|m| m.as_str())
             })
         };
-        for piece in message.map(|message| MESSAGE_BREAK.split(message)).into_iter().flatten() {
-            let run =
-                piece.trim_matches(|c: char| !c.is_alphanumeric()).split_whitespace().collect::<Vec<_>>().join(" ");
-            let letters = run.chars().filter(|c| c.is_alphabetic()).count();
-            // Words that say something, not `was not found in the`.
-            let telling = run.split(' ').filter(|w| w.len() >= 4 && !terms::is_stopword(&w.to_lowercase())).count();
-            if run.split(' ').count() >= MIN_MESSAGE_WORDS
-                && letters >= MIN_MESSAGE_LETTERS
-                && telling >= 2
-                && !found.contains(&run)
-            {
-                found.push(run);
-            }
+        if let Some(message) = message {
+            push_runs(message, found);
         }
         if causes.len() + messages.len() >= MAX_MESSAGE_CANDIDATES {
             break;
         }
     }
+    // A program's output pasted in a block, line by line, after the lines that report errors.
+    let mut output: Vec<String> = Vec::new();
+    for (_, block) in regions(text).into_iter().filter(|(region, _)| *region == Region::CodeBlock) {
+        for line in output_lines(block) {
+            if output.len() >= MAX_MESSAGE_CANDIDATES {
+                break;
+            }
+            push_runs(line, &mut output);
+        }
+    }
     let mut kept: Vec<String> = Vec::new();
-    for run in causes.into_iter().rev().chain(messages) {
+    for run in causes.into_iter().rev().chain(messages).chain(output) {
         if !kept.contains(&run) && kept.len() < MAX_MESSAGES {
             kept.push(run);
         }
@@ -83,10 +86,50 @@ pub(super) fn quoted_messages(text: &str) -> Vec<String> {
     kept
 }
 
+/// Adds to `found` the literal runs of `message` long and telling enough to look for, each once.
+fn push_runs(message: &str, found: &mut Vec<String>) {
+    for piece in MESSAGE_BREAK.split(message) {
+        let run = piece.trim_matches(|c: char| !c.is_alphanumeric()).split_whitespace().collect::<Vec<_>>().join(" ");
+        let letters = run.chars().filter(|c| c.is_alphabetic()).count();
+        // Words that say something, not `was not found in the`.
+        let telling = run.split(' ').filter(|w| w.len() >= 4 && !terms::is_stopword(&w.to_lowercase())).count();
+        if run.split(' ').count() >= MIN_MESSAGE_WORDS
+            && letters >= MIN_MESSAGE_LETTERS
+            && telling >= 2
+            && !found.contains(&run)
+        {
+            found.push(run);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::context::issue::analyze;
+
+    #[test]
+    fn a_programs_output_in_a_block_gives_its_runs_after_the_errors() {
+        let issue = "Mock fails\n```\nYou are seeing this disclaimer because Mockito creates inline mocks.\n\
+                     $ mvn test --offline build\n> npm run the build script\nlet mocked = mock(Widget.class);\n\
+                     // the comment says nothing here\n\tat org.acme.Widget.run(Widget.java:10)\n\
+                     Mockito cannot mock this class: class com.acme.Piece\n```\n\
+                     Error: the widget registry was closed early\n";
+        assert_eq!(
+            analyze(issue).messages,
+            [
+                "the widget registry was closed early",
+                "You are seeing this disclaimer because Mockito creates inline mocks",
+                "Mockito cannot mock this class"
+            ]
+        );
+        assert!(
+            analyze("Mock fails\nYou are seeing this disclaimer because Mockito creates inline mocks.\n")
+                .messages
+                .is_empty(),
+            "prose outside a block"
+        );
+    }
 
     #[test]
     fn quoted_error_messages_give_their_literal_runs() {
