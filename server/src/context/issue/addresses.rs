@@ -1,11 +1,13 @@
 //! Web addresses in an issue, cut to what may speak of the code. A forge's page of issues,
 //! pull requests or discussions (`github.com/o/r/issues/12`, what an issue template links to)
-//! names only the repository and the forge, and a forge's page of a file
-//! (`github.com/o/r/blob/main/src/walk.rs`) names the file, which `paths` reads as a path too:
-//! their hosts and the repository's names are no words of the issue. Another site's host may
-//! name what the issue is about (a language's homepage) and stays with its path. An address's
-//! scheme, its query (`?q=is%3Aissue`) and an anchor that gives a line or a comment (`L12`,
-//! `issuecomment-1234`) are left out; an anchor that names something (`method.requires`) stays.
+//! names only the repository and the forge, and what a user attaches to an issue (a
+//! screenshot or a recording, on a forge's hosts or anywhere) names nothing; a forge's page of
+//! a file (`github.com/o/r/blob/main/src/walk.rs`) names the file, which `paths` reads as a
+//! path too: their hosts and the repository's names are no words of the issue. Another site's
+//! host may name what the issue is about (a language's homepage) and stays with its path. An
+//! address's scheme, its query (`?q=is%3Aissue`) and an anchor that gives a line or a comment
+//! (`L12`, `issuecomment-1234`) are left out; an anchor that names something
+//! (`method.requires`) stays.
 
 use std::borrow::Cow;
 
@@ -23,8 +25,9 @@ const FORGE_HOSTS: [&str; 5] = ["codeberg.org", "gist.github.com", "github.com",
 
 /// The kinds of a forge's pages (after `owner/repo/`, or GitLab's `owner/repo/-/`) that hold
 /// no file of the repository.
-const PAGES_OF_NO_FILE: [&str; 14] = [
+const PAGES_OF_NO_FILE: [&str; 15] = [
     "actions",
+    "assets",
     "commit",
     "commits",
     "compare",
@@ -55,6 +58,7 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
         let path = found.name("path").map_or("", |path| path.as_str());
         let kept = match forge_page(path) {
             Some(file) => file,
+            None if is_attachment(host, path) => Cow::Borrowed(""),
             None if FORGE_HOSTS.contains(&host.to_ascii_lowercase().as_str()) => Cow::Borrowed(path),
             None => Cow::Owned(format!("{host}{path}")),
         };
@@ -63,6 +67,24 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
         let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor };
         format!(" {kept} {anchor} ")
     })
+}
+
+/// Hosts that serve what a forge's users attach to an issue (screenshots, recordings).
+const ATTACHMENT_HOSTS: [&str; 3] =
+    ["user-images.githubusercontent.com", "private-user-images.githubusercontent.com", "camo.githubusercontent.com"];
+
+/// What a picture's, a recording's or a document's address ends in.
+const MEDIA_EXTENSIONS: [&str; 11] = ["png", "jpg", "jpeg", "gif", "webp", "bmp", "mp4", "mov", "webm", "pdf", "zip"];
+
+/// Whether the address of `host` and `path` is of something a user attached (a screenshot on
+/// GitHub's attachment hosts or under `user-attachments/`, a picture or a recording anywhere),
+/// whose address names nothing of the code.
+fn is_attachment(host: &str, path: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let media = path
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| MEDIA_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str()));
+    ATTACHMENT_HOSTS.contains(&host.as_str()) || path.starts_with("/user-attachments/") || media
 }
 
 /// What a forge's page that `path` gives may say of the code: nothing for a page of no file,
@@ -135,6 +157,18 @@ mod tests {
                 "text without an address",
             ),
             ("http:// and https://", "and", "schemes alone"),
+            (
+                "![image](https://user-images.githubusercontent.com/9798724/165199526-ceb7.png) fails",
+                "![image]( ) fails",
+                "a screenshot's address names nothing",
+            ),
+            (
+                "<img src=\"https://github.com/user-attachments/assets/5d1f-42\">",
+                "<img src=\" \">",
+                "nor an attachment's",
+            ),
+            ("https://github.com/o/r/assets/123/5d1f-42", "", "nor an asset of a repository's page"),
+            ("https://example.org/shots/walk_order.gif", "", "a picture's anywhere"),
         ] {
             assert_eq!(cut(text), kept, "{what}");
         }
