@@ -1147,6 +1147,24 @@ mod tests {
     }
 
     #[test]
+    fn find_symbol_lists_no_file_that_writes_the_name_only_as_a_type_for_an_enum_constant() {
+        let files = [
+            ("src/com/acme/type/LogicalType.java", "package com.acme.type;\npublic enum LogicalType { Map, Array }\n"),
+            (
+                "src/com/acme/deser/Chooser.java",
+                "package com.acme.deser;\nimport com.acme.type.LogicalType;\nclass Chooser {\n  boolean mapped(LogicalType t) { return t == LogicalType.Map; }\n}\n",
+            ),
+            (
+                "src/com/acme/app/Collector.java",
+                "package com.acme.app;\nimport java.util.*;\nclass Collector {\n  Map<String, Object> found;\n}\n",
+            ),
+        ];
+        let found = find_symbol_in(&files, "Map");
+        assert!(found.contains("src/com/acme/deser/Chooser.java (1 use)"), "{found}");
+        assert!(!found.contains("Collector.java"), "`Map<String, Object>` is a type:\n{found}");
+    }
+
+    #[test]
     fn find_symbol_lists_the_scripts_that_import_the_namesake_asked_for() {
         let files = [
             ("src/ui/button.ts", "export class Button {}\n"),

@@ -363,7 +363,8 @@ impl<'a> User<'a> {
     /// the standard library or a crate the workspace depends on (the prelude's `Result`, `Error`
     /// of `use std::error::Error`, `Result` of `use anyhow::Result`) is no use of the
     /// workspace's namesake; a method call reaches neither a free function nor an associated
-    /// function without `self`, and a trait's method only where the trait is in scope; and a
+    /// function without `self`, and a trait's method only where the trait is in scope; a name
+    /// written only where a type stands reaches only types (no enum constant); and a
     /// file's uses of a name reach only the definition of it that its imports (or a Java file's
     /// package) bring in (`namesakes`). `at` is the file's place among `namesakes`' files.
     fn of(
@@ -392,6 +393,12 @@ impl<'a> User<'a> {
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
+            // A name written only where a type stands uses no enum constant, field or function.
+            let types_reach =
+                definitions.iter().any(|(_, definition)| definition.name == name && definition.kind.is_type());
+            if bound.is_some() && !types_reach && file.symbols.uses_only_as_type(name) {
+                continue;
+            }
             let method_calls_reach = bound.as_ref().is_none_or(|bound| {
                 definitions.iter().any(|(defining, definition)| {
                     definition.name == name

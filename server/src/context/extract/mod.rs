@@ -205,6 +205,10 @@ pub struct FileSymbols {
     /// (`value.name()`; Rust only) or read as a field (`arg.requires`; Rust and Java), sorted by
     /// name: a name the file only reaches so uses no free function of that name.
     pub method_calls: Vec<(String, u32)>,
+    /// Of those names, how often each stands where only a type can (`Map` of `Map<K, V> m`,
+    /// `impl Display for Id`), sorted by name: a name the file writes only so uses no enum
+    /// constant, variant, field or function of that name (jackson's `LogicalType.Map`).
+    pub type_uses: Vec<(String, u32)>,
     /// Calls through a type in Rust and TypeScript (`Semaphore::new`, `Pool.create`), as the
     /// type's and the function's names, with their counts, sorted: the type says which of many
     /// namesakes is meant. (A Java constructor is named after its class already.)
@@ -249,6 +253,13 @@ impl FileSymbols {
     /// How often the file calls `name` as a method (see [`FileSymbols::method_calls`]).
     pub fn method_calls_of(&self, name: &str) -> u32 {
         count_of(&self.method_calls, name)
+    }
+
+    /// Whether the file writes `name` only where a type stands (see
+    /// [`FileSymbols::type_uses`]): then what it uses of that name is a type.
+    pub fn uses_only_as_type(&self, name: &str) -> bool {
+        let types = count_of(&self.type_uses, name);
+        types > 0 && types >= self.uses_of(name)
     }
 
     /// Whether the file calls `name` only as a method (`value.name()`), every one of its

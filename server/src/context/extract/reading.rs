@@ -89,6 +89,8 @@ struct Use<'s> {
     method: bool,
     /// The path written right before it (`Poll` of `Poll::Ready`, `std::io` of `std::io::Error`).
     owner: Option<&'s str>,
+    /// Whether it stands where only a type can (`Map` of `Map<String, Object> m`).
+    as_type: bool,
 }
 
 impl Reading<'_> {
@@ -115,6 +117,7 @@ impl Reading<'_> {
                 name: token.name,
                 method: token.method,
                 owner: token.owner,
+                as_type: false,
             });
             if let Some(called) = token.called.filter(|_| names_a_type(token.name)) {
                 *typed_calls.entry((token.name, called)).or_default() += 1;
@@ -124,10 +127,16 @@ impl Reading<'_> {
         // plain one where a pattern reads it so (Java's `Feature.WRAP`, a capitalised name
         // after a dot, is a constant or a nested class, not only a member), whatever order the
         // nodes' addresses sort in.
+        // It stands as a type only where every pattern reads it so.
         uses.sort_unstable_by_key(|used| (used.node, used.method, used.owner));
-        uses.dedup_by_key(|used| used.node);
+        uses.dedup_by(|later, kept| {
+            let same = later.node == kept.node;
+            kept.as_type &= !same || later.as_type;
+            same
+        });
         let mut counts: HashMap<&str, u32> = HashMap::new();
         let mut method_counts: HashMap<&str, u32> = HashMap::new();
+        let mut type_counts: HashMap<&str, u32> = HashMap::new();
         let mut owned_counts: HashMap<(&str, &str), u32> = HashMap::new();
         // A type parameter written alone is no use; a name after one, an associated type named
         // in a trait's arguments and a type after `Self` count as written after the trait (see
@@ -136,10 +145,13 @@ impl Reading<'_> {
             let owner = item_types.read(used.node, used.at, used.name, used.owner)?;
             Some(Use { owner, ..used })
         });
-        for Use { name, method: method_call, owner, .. } in counted {
+        for Use { name, method: method_call, owner, as_type, .. } in counted {
             *counts.entry(name).or_default() += 1;
             if method_call {
                 *method_counts.entry(name).or_default() += 1;
+            }
+            if as_type {
+                *type_counts.entry(name).or_default() += 1;
             }
             if let Some(owner) = owner.filter(|_| !method_call) {
                 *owned_counts.entry((name, owner)).or_default() += 1;
@@ -149,6 +161,8 @@ impl Reading<'_> {
         symbols.references.sort();
         symbols.method_calls = method_counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
         symbols.method_calls.sort();
+        symbols.type_uses = type_counts.into_iter().map(|(name, count)| (name.to_owned(), count)).collect();
+        symbols.type_uses.sort();
         symbols.owned_uses =
             owned_counts.into_iter().map(|((name, owner), count)| (name.to_owned(), owner.to_owned(), count)).collect();
         symbols.owned_uses.sort();
@@ -243,7 +257,8 @@ pub(super) fn read_stretches(
                             (!method && language == Language::Rust).then(|| path_before(node, source)).flatten();
                         let (at, name) = (node.start_byte(), text(node, source));
                         item_types.note_use(node, owner);
-                        uses.push(Use { node: node.id(), at, name, method, owner });
+                        let as_type = node.kind() == "type_identifier";
+                        uses.push(Use { node: node.id(), at, name, method, owner, as_type });
                     }
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
                     CapturedUse::NotUses => {

@@ -140,6 +140,7 @@ pub(super) fn merged(stretches: Vec<Found>) -> FileSymbols {
 struct Counts {
     references: HashMap<String, u32>,
     method_calls: HashMap<String, u32>,
+    type_uses: HashMap<String, u32>,
     typed_calls: HashMap<(String, String), u32>,
     owned_uses: HashMap<(String, String), u32>,
 }
@@ -150,6 +151,7 @@ impl Counts {
         Self {
             references: symbols.references.drain(..).collect(),
             method_calls: symbols.method_calls.drain(..).collect(),
+            type_uses: symbols.type_uses.drain(..).collect(),
             typed_calls: symbols.typed_calls.drain(..).map(|(owner, called, count)| ((owner, called), count)).collect(),
             owned_uses: symbols.owned_uses.drain(..).map(|(name, owner, count)| ((name, owner), count)).collect(),
         }
@@ -161,6 +163,8 @@ impl Counts {
         symbols.references.sort();
         symbols.method_calls = self.method_calls.into_iter().collect();
         symbols.method_calls.sort();
+        symbols.type_uses = self.type_uses.into_iter().collect();
+        symbols.type_uses.sort();
         symbols.typed_calls =
             self.typed_calls.into_iter().map(|((owner, called), count)| (owner, called, count)).collect();
         symbols.typed_calls.sort();
@@ -178,6 +182,7 @@ impl FileSymbols {
             definitions,
             references,
             method_calls,
+            type_uses,
             typed_calls,
             owned_uses,
             imports,
@@ -193,6 +198,9 @@ impl FileSymbols {
         }
         for (name, count) in method_calls {
             *counts.method_calls.entry(name).or_default() += count;
+        }
+        for (name, count) in type_uses {
+            *counts.type_uses.entry(name).or_default() += count;
         }
         for (owner, called, count) in typed_calls {
             *counts.typed_calls.entry((owner, called)).or_default() += count;

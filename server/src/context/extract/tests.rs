@@ -212,6 +212,28 @@ fn a_method_knows_the_trait_its_impl_implements() {
 }
 
 #[test]
+fn names_written_only_where_a_type_stands_are_told_apart() {
+    let java = symbols(
+        Language::Java,
+        "class A {\n  Map<String, Object> cache;\n  Map<String, Object> copy(Map<String, Object> from) { return from; }\n  \
+         boolean f(LogicalType t) { return t == LogicalType.Map || t == Map; }\n}\n",
+    );
+    assert_eq!(count_of(&java.references, "Map"), 5, "{:?}", java.references);
+    assert_eq!(count_of(&java.type_uses, "Map"), 3);
+    assert!(!java.uses_only_as_type("Map"));
+    assert!(java.uses_only_as_type("String") && !java.uses_only_as_type("LogicalType"), "a class read through");
+    let rust = symbols(
+        Language::Rust,
+        "fn f(m: Map<u8>) -> Kind { let k = Kind::Map; Map::new(); k }\nfn g(w: &dyn Display) {}\n",
+    );
+    assert!(rust.uses_only_as_type("Display"));
+    assert!(!rust.uses_only_as_type("Map"), "a path's name stands as no type: {:?}", rust.type_uses);
+    assert!(!rust.uses_only_as_type("Kind"), "`Kind::Map` reads through the enum");
+    let script = symbols(Language::TypeScript, "let a: Widget = new Widget(); let b: Shape = make();\n");
+    assert!(!script.uses_only_as_type("Widget") && script.uses_only_as_type("Shape"));
+}
+
+#[test]
 fn method_calls_are_counted_apart_and_only_methods_with_self_can_take_them() {
     let source = "fn f(v: Vec<u8>) -> Vec<u8> {\n    let w: Vec<u8> = v.iter().copied().collect();\n    \
                   w.into_iter().collect::<Vec<_>>();\n    collect(&w)\n}\n";

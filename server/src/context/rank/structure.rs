@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable, name_homes};
+use super::symbols::{Defined, DefinitionTable, Written, name_homes};
 use super::{Signal, package_of};
 use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
@@ -119,9 +119,10 @@ pub(super) fn reference_graph<'a>(
     outside: &dyn Outside,
     keep: &[bool],
 ) -> (FileGraph, Vec<usize>, Vec<Option<FileOutside<'a>>>) {
-    // Each name's files and its number of definitions, worked out once per name and for
-    // whether it is called only as a method (then free functions of the name are not it).
-    let mut linked: FxHashMap<(&str, bool), Option<Link>> = FxHashMap::default();
+    // Each name's files and its number of definitions, worked out once per name and for how
+    // a file writes it (called only as a method, free functions of the name are not it;
+    // written only as a type, its enum constants are not).
+    let mut linked: FxHashMap<(&str, Written), Option<Link>> = FxHashMap::default();
     // Whether the workspace declares a trait of a name: one from outside is in scope by other rules.
     let declares_trait =
         |name: &str| table.get(name).is_some_and(|defined| defined.iter().any(|d| d.kind == DefinitionKind::Trait));
@@ -140,20 +141,23 @@ pub(super) fn reference_graph<'a>(
         let scope = FileScope::of(file);
         let used = file.symbols.references.iter().filter_map(|(name, count)| {
             let count = bound.workspace_uses(name, *count);
-            (count > 0)
-                .then(|| (name.as_str(), f64::from(count).sqrt(), file.symbols.calls_only_as_method(name, count)))
+            (count > 0).then(|| (name.as_str(), f64::from(count).sqrt(), Written::of(file, name, count)))
         });
-        let extended =
-            file.symbols.supertypes.iter().chain(&file.symbols.impl_targets).map(|name| (name.as_str(), 3.0, false));
-        for (name, weight, method_only) in used.chain(extended) {
+        let extended = file
+            .symbols
+            .supertypes
+            .iter()
+            .chain(&file.symbols.impl_targets)
+            .map(|name| (name.as_str(), 3.0, Written::Anyhow));
+        for (name, weight, written) in used.chain(extended) {
             // `Result` without a `use` of the crate's own is the standard library's, and
             // `Result` of `use anyhow::Result` anyhow's.
             if names.means_outside(name) {
                 continue;
             }
-            let link = linked.entry((name, method_only)).or_insert_with(|| {
+            let link = linked.entry((name, written)).or_insert_with(|| {
                 let defined: Vec<&Defined> =
-                    table.get(name)?.iter().filter(|defined| !method_only || defined.callable_as_method).collect();
+                    table.get(name)?.iter().filter(|defined| written.reaches(defined)).collect();
                 let defining =
                     defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
                 Some(Link::new(defining, name_homes(files, defined.iter().copied())))
@@ -163,8 +167,11 @@ pub(super) fn reference_graph<'a>(
             // modules' `Button`, the one a script imports.
             let narrowed = link.homes.narrowed(files, i, &scope, outside.imported_modules(), name);
             // `.map()` reaches `StreamExt::map` only where `StreamExt` is imported.
-            let (distinct, definitions) =
-                link.targets(method_only, |name, declared| names.has_in_scope(name, declared), narrowed.as_ref());
+            let (distinct, definitions) = link.targets(
+                written == Written::AsMethod,
+                |name, declared| names.has_in_scope(name, declared),
+                narrowed.as_ref(),
+            );
             if distinct.is_empty() || distinct.len() > MAX_FANOUT {
                 continue;
             }

@@ -43,6 +43,42 @@ pub(super) struct Defined<'a> {
     test: bool,
 }
 
+/// How a file writes its uses of a name, which says what kinds of definition they can reach.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Written {
+    /// Anywhere: any definition.
+    Anyhow,
+    /// Only called as a method or read as a field through a value (`value.name()`,
+    /// `arg.requires`): a member, no free function or type.
+    AsMethod,
+    /// Only where a type stands (`Map<K, V> m`): a type, no enum constant, variant, field or
+    /// function of its name.
+    AsType,
+}
+
+impl Written {
+    /// How `file` writes its `count` uses of `name` that may reach the workspace.
+    pub(super) fn of(file: &IndexedFile, name: &str, count: u32) -> Self {
+        if file.symbols.calls_only_as_method(name, count) {
+            Self::AsMethod
+        } else if file.symbols.uses_only_as_type(name) {
+            Self::AsType
+        } else {
+            Self::Anyhow
+        }
+    }
+
+    /// Whether uses written so can reach `defined` by its kind (a method's trait is judged
+    /// apart).
+    pub(super) fn reaches(self, defined: &Defined<'_>) -> bool {
+        match self {
+            Self::Anyhow => true,
+            Self::AsMethod => defined.callable_as_method,
+            Self::AsType => defined.kind.is_type(),
+        }
+    }
+}
+
 /// Where each name is defined.
 pub(super) type DefinitionTable<'a> = FxHashMap<&'a str, Vec<Defined<'a>>>;
 
@@ -293,10 +329,11 @@ fn uses_reaching<'h>(
     if count == 0 || names.means_outside(name) {
         return None;
     }
-    let method_only = file.symbols.calls_only_as_method(name, count);
+    let written = Written::of(file, name, count);
     let reaches = |d: &Defined<'_>| {
-        !method_only
-            || (d.callable_as_method && d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
+        written.reaches(d)
+            && (written != Written::AsMethod
+                || d.trait_of.is_none_or(|name| names.has_in_scope(name, declares_trait(name))))
     };
     let narrowed = narrowed();
     defined.iter().any(|d| narrowed.as_ref().is_none_or(|n| n.admits(d.file)) && reaches(d)).then_some(count)

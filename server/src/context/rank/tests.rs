@@ -1104,3 +1104,25 @@ fn each_files_signals_weighed_give_its_score() {
     let task = files.iter().find(|f| f.path == "src/task.rs").expect("the calling file");
     assert!(task.uses > 0.0 && set.uses == 0.0, "{task:?} {set:?}");
 }
+
+#[test]
+fn a_name_written_only_as_a_type_uses_no_enum_constant_of_its_name() {
+    let java = |path: &str| format!("src/main/java/com/acme/{path}");
+    let (_dir, index) = index(&[
+        (java("type/LogicalType.java").as_str(), "package com.acme.type;\npublic enum LogicalType { Map, Array }\n"),
+        (
+            java("introspect/Collector.java").as_str(),
+            "package com.acme.introspect;\nimport java.util.Map;\nclass Collector { Map<String, Object> found; Map<String, Object> all() { return found; } }\n",
+        ),
+        (
+            java("deser/Chooser.java").as_str(),
+            "package com.acme.deser;\nimport com.acme.type.LogicalType;\nclass Chooser { boolean mapped(LogicalType t) { return t == LogicalType.Map; } }\n",
+        ),
+    ]);
+    let ranked = rank(&index, "A `Map` is lost");
+    assert!(reasons_of(&ranked, &java("deser/Chooser.java")).contains(&"uses `Map`, named in the issue".to_owned()));
+    assert!(
+        !reasons_of(&ranked, &java("introspect/Collector.java")).iter().any(|r| r.starts_with("uses")),
+        "{ranked:#?}"
+    );
+}
