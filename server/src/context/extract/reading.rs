@@ -126,8 +126,8 @@ impl Reading<'_> {
         // A node two patterns capture (a call through a path is a path too) is one use: a
         // plain one where a pattern reads it so (Java's `Feature.WRAP`, a capitalised name
         // after a dot, is a constant or a nested class, not only a member), whatever order the
-        // nodes' addresses sort in.
-        // It stands as a type only where every pattern reads it so.
+        // nodes' addresses sort in; and one that stands as a type only where every pattern reads
+        // it so.
         uses.sort_unstable_by_key(|used| (used.node, used.method, used.owner));
         uses.dedup_by(|later, kept| {
             let same = later.node == kept.node;
