@@ -44,7 +44,8 @@ const MAX_MESSAGE_CANDIDATES: usize = 64;
 
 /// The literal runs of the error messages the issue quotes, as
 /// [`IssueQuery::messages`](super::IssueQuery::messages): a Java trace's root causes first
-/// (its last `Caused by:` first), then the rest in order, then the lines of a program's
+/// (its last `Caused by:` first), then the rest in order, then what the prose quotes (inline
+/// code that reads as words, a sentence in double quotes), then the lines of a program's
 /// output pasted in a code block (`Mockito cannot mock this class: ..`, a warning's lines
 /// after its first), which the code that prints them holds as well.
 pub(super) fn quoted_messages(text: &str) -> Vec<String> {
@@ -77,8 +78,29 @@ pub(super) fn quoted_messages(text: &str) -> Vec<String> {
             push_runs(line, &mut output);
         }
     }
+    // What the prose quotes: a span of inline code that reads as words (`cannot be set as
+    // multiple occurrences`), a sentence in double quotes ("Unable to find the template").
+    let mut quoted: Vec<String> = Vec::new();
+    for (region, piece) in regions(text) {
+        match region {
+            Region::InlineCode if piece.trim().contains(' ') => push_runs(piece, &mut quoted),
+            Region::Prose => {
+                for line in piece.lines() {
+                    // The pieces between quotes; the first stands before any.
+                    let mut parts = line.split(['"', '\u{201c}', '\u{201d}']).skip(1);
+                    while let (Some(inside), Some(_)) = (parts.next(), parts.next()) {
+                        push_runs(inside, &mut quoted);
+                    }
+                }
+            }
+            Region::InlineCode | Region::CodeBlock => {}
+        }
+        if quoted.len() >= MAX_MESSAGE_CANDIDATES {
+            break;
+        }
+    }
     let mut kept: Vec<String> = Vec::new();
-    for run in causes.into_iter().rev().chain(messages).chain(output) {
+    for run in causes.into_iter().rev().chain(messages).chain(quoted).chain(output) {
         if !kept.contains(&run) && kept.len() < MAX_MESSAGES {
             kept.push(run);
         }
@@ -128,6 +150,23 @@ mod tests {
                 .messages
                 .is_empty(),
             "prose outside a block"
+        );
+    }
+
+    #[test]
+    fn what_the_prose_quotes_gives_its_runs_before_the_output() {
+        let issue = "Rejects it\nThe parser says `cannot be set as multiple occurrences` and \
+                     then \u{201c}no such template was registered\u{201d} when \"it runs the second pass\" again.\n\
+                     A lone \" quote opens nothing, nor does `short` code.\n\
+                     ```\nthe registry was closed before the lookup\n```\n";
+        assert_eq!(
+            analyze(issue).messages,
+            [
+                "cannot be set as multiple occurrences",
+                "no such template was registered",
+                "it runs the second pass",
+                "the registry was closed before the lookup"
+            ]
         );
     }
 
