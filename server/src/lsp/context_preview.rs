@@ -15,7 +15,6 @@ use super::progress::building_line;
 use super::proposal::uri_of;
 use super::state::{EditorBase, ServerState};
 use crate::agent::{PackPlace, first_context};
-use crate::context::issue;
 use crate::issues;
 use crate::llm::registry;
 use crate::workspace::{Overlay, WorkspacePath};
@@ -66,7 +65,7 @@ pub(super) async fn preview(
     // Ranking a large tree takes a while of one core: off the server's async workers.
     let ranking = index.clone();
     let (query, first) = tokio::task::spawn_blocking(move || {
-        let query = issue::analyze(&issue.text);
+        let query = crate::context::issue_templates::analyze_in(ranking.root(), &issue.text);
         let first = first_context(&ranking, &query, window, |path| {
             WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
         });

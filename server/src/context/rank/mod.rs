@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
-use super::issue::{self, IssueQuery};
+use super::issue::IssueQuery;
 use super::language::Language;
 use super::namesakes::ImportedModules;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
@@ -258,7 +258,7 @@ pub struct Signals {
 
 /// Computes the signals of `index`'s files for `issue_text`.
 pub fn signals(index: &Index, issue_text: &str) -> Signals {
-    signals_for(index, &issue::analyze(issue_text))
+    signals_for(index, &super::issue_templates::analyze_in(index.root(), issue_text))
 }
 
 /// Computes the signals of `index`'s files for an analysed issue, the files read from disk

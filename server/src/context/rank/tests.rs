@@ -4,6 +4,7 @@ use super::paths::same_package_folder;
 use super::structure::declaring_module;
 use super::symbols::is_macro_crate_of;
 use super::*;
+use crate::context::issue;
 use crate::testing::indexed as index;
 
 fn order(ranked: &[RankedFile]) -> Vec<&str> {
