@@ -68,11 +68,14 @@ impl IssueTemplates {
 
     /// `text` without the lines a template holds too.
     pub fn without<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        if self.lines.is_empty() || !text.lines().any(|line| self.lines.contains(&normalized(line))) {
+        if self.lines.is_empty() {
             return Cow::Borrowed(text);
         }
         let kept: Vec<&str> = text.lines().filter(|line| !self.lines.contains(&normalized(line))).collect();
-        Cow::Owned(kept.join("\n"))
+        match kept.len() == text.lines().count() {
+            true => Cow::Borrowed(text),
+            false => Cow::Owned(kept.join("\n")),
+        }
     }
 }
 

@@ -68,9 +68,10 @@ pub(super) fn quoted_messages(text: &str) -> Vec<String> {
             break;
         }
     }
+    let regions = regions(text);
     // A program's output pasted in a block, line by line, after the lines that report errors.
     let mut output: Vec<String> = Vec::new();
-    for (_, block) in regions(text).into_iter().filter(|(region, _)| *region == Region::CodeBlock) {
+    for &(_, block) in regions.iter().filter(|(region, _)| *region == Region::CodeBlock) {
         for line in output_lines(block) {
             if output.len() >= MAX_MESSAGE_CANDIDATES {
                 break;
@@ -81,7 +82,7 @@ pub(super) fn quoted_messages(text: &str) -> Vec<String> {
     // What the prose quotes: a span of inline code that reads as words (`cannot be set as
     // multiple occurrences`), a sentence in double quotes ("Unable to find the template").
     let mut quoted: Vec<String> = Vec::new();
-    for (region, piece) in regions(text) {
+    for &(region, piece) in &regions {
         match region {
             Region::InlineCode if piece.trim().contains(' ') => push_runs(piece, &mut quoted),
             Region::Prose => {

@@ -26,24 +26,25 @@ pub(super) fn about_tests(text: &str) -> bool {
         "add a test",
         "missing test",
     ];
-    let words_speak_of_tests = regions(&lower)
-        .into_iter()
+    let regions = regions(&lower);
+    let words_speak_of_tests = regions
+        .iter()
         .filter(|(region, _)| *region != Region::CodeBlock)
         .any(|(_, piece)| PHRASES.iter().any(|phrase| holds_phrase(piece, phrase)));
     // A failing test the reporter pastes is how the fault shows, not what is at fault.
-    let own_test = regions(text).iter().any(|(region, piece)| *region == Region::CodeBlock && defines_a_test(piece));
+    let own_test = regions.iter().any(|(region, piece)| *region == Region::CodeBlock && defines_a_test(piece));
     title_speaks_of_tests || (words_speak_of_tests && !own_test)
 }
 
 /// Whether a code block defines a test: Rust's `#[test]` or `#[tokio::test]`, Java's `@Test`,
-/// a script's `it(..)` or `test(..)`.
+/// a script's `it(..)` or `test(..)`; `code` is lower-cased.
 fn defines_a_test(code: &str) -> bool {
     code.lines().any(|line| {
         let line = line.trim_start();
         line.starts_with("#[test]")
             || (line.starts_with("#[") && line.contains("::test"))
-            || line.starts_with("@Test")
-            || line.starts_with("@ParameterizedTest")
+            || line.starts_with("@test")
+            || line.starts_with("@parameterizedtest")
             || line.starts_with("it(")
             || line.starts_with("test(")
     })

@@ -18,6 +18,9 @@ pub(crate) struct JavaScope<'a> {
     imported_names: Vec<&'a str>,
     /// Its imports, sorted.
     imports: Vec<&'a str>,
+    /// Whether it imports a package whole (`import java.util.*;`, kept as `java.util`: a path
+    /// whose last name is lower-case).
+    imports_a_package_whole: bool,
 }
 
 impl<'a> JavaScope<'a> {
@@ -34,15 +37,9 @@ impl<'a> JavaScope<'a> {
         imported_names.sort_unstable();
         let mut imports: Vec<&str> = file.symbols.imports.iter().map(String::as_str).collect();
         imports.sort_unstable();
-        Some(Self { file, own_types, imported_names, imports })
-    }
-
-    /// Whether the file imports a package whole (`import java.util.*;`, kept as `java.util`: a
-    /// path whose last name is lower-case).
-    fn imports_a_package_whole(&self) -> bool {
-        self.imports.iter().any(|import| {
-            import.rsplit('.').next().is_some_and(|last| last.starts_with(|c: char| c.is_ascii_lowercase()))
-        })
+        let imports_a_package_whole =
+            imported_names.iter().any(|last| last.starts_with(|c: char| c.is_ascii_lowercase()));
+        Some(Self { file, own_types, imported_names, imports, imports_a_package_whole })
     }
 
     /// The file's imports that start with `prefix`.
@@ -83,7 +80,7 @@ impl<'a> JavaScope<'a> {
                 || self.imports_within(home.package).any(|import| import == home.package || home.holds(import))
         });
         match meant.is_empty() {
-            true if self.imports_a_package_whole() => Meant::Homes(Vec::new()),
+            true if self.imports_a_package_whole => Meant::Homes(Vec::new()),
             true => Meant::Any,
             false => Meant::Homes(meant),
         }
@@ -145,12 +142,17 @@ mod tests {
         ]
     }
 
-    fn meant(user: &str, name: &str) -> Meant {
-        let definers = namesakes();
+    /// What `src/com/acme/app/User.java` holding `user` means by `name`, of the types
+    /// `definers` define.
+    fn meant_among(definers: &[IndexedFile], user: &str, name: &str) -> Meant {
         let user = java("src/com/acme/app/User.java", user);
         JavaScope::of(&user)
             .expect("a Java file")
             .types_meant(name, &definers.iter().map(TypeHome::of).collect::<Vec<_>>())
+    }
+
+    fn meant(user: &str, name: &str) -> Meant {
+        meant_among(&namesakes(), user, name)
     }
 
     #[test]
@@ -193,11 +195,8 @@ mod tests {
             "a package imported whole brings in the name"
         );
         let single = [java("src/com/acme/graph/Node.java", "package com.acme.graph;\npublic class Node {}\n")];
-        let user =
-            java("src/com/acme/app/User.java", "package com.acme.app;\nimport java.util.*;\nclass User { Node n; }\n");
-        let homes: Vec<TypeHome<'_>> = single.iter().map(TypeHome::of).collect();
         assert_eq!(
-            JavaScope::of(&user).expect("Java").types_meant("Node", &homes),
+            meant_among(&single, "package com.acme.app;\nimport java.util.*;\nclass User { Node n; }\n", "Node"),
             Meant::Homes(vec![]),
             "a single home too"
         );
