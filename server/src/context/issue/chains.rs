@@ -155,7 +155,8 @@ mod tests {
         let query = analyze(
             "Panic in broadcast\n```\n   5: tokio::sync::broadcast::Sender<T>::send2\n\
              \x20  6: <tokio::runtime::Blocking<F> as core::future::Future>::poll\n\
-             \x20  7: alloc::vec::Vec<Option<u8>>::new_in\n```\nSee `a < b` and x<y> too.",
+             \x20  7: tokio::util::Slab<Option<u8>>::new_in\n\
+             \x20  8: alloc::vec::Vec<T>::push_within_capacity\n```\nSee `a < b` and x<y> too.",
         );
         // The most qualified mention of `name`.
         let qualifiers = |name: &str| {
@@ -164,7 +165,8 @@ mod tests {
         };
         assert_eq!(qualifiers("send2").last().map(String::as_str), Some("Sender"), "{:?}", query.symbols);
         assert_eq!(qualifiers("poll").last().map(String::as_str), Some("Blocking"), "{:?}", query.symbols);
-        assert_eq!(qualifiers("new_in").last().map(String::as_str), Some("Vec"), "{:?}", query.symbols);
+        assert_eq!(qualifiers("new_in").last().map(String::as_str), Some("Slab"), "{:?}", query.symbols);
+        assert!(symbol(&query, "push_within_capacity").is_none(), "a frame of `alloc` is no workspace code");
         assert!(symbol(&query, "Future").is_none(), "the trait of a cast is not the frame's type");
         let query = analyze("`Pool<SessionHandle>::get` hangs forever");
         assert!(symbol(&query, "SessionHandle").is_some(), "a name inside the arguments: {:?}", query.symbols);

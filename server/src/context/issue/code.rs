@@ -171,10 +171,10 @@ mod tests {
     #[test]
     fn plain_words_of_a_log_pasted_in_a_block_are_not_names() {
         let query = analyze(
-            "abbreviate throws\n```\njava.lang.IllegalArgumentException: Minimum abbreviation width is 7\n\
+            "abbreviate throws\n```\norg.acme.text.AbbreviationException: Minimum abbreviation width is 7\n\
              $ cargo run --release\nlet total = compute(offset);\n```\n",
         );
-        for name in ["IllegalArgumentException", "total", "compute", "offset", "cargo", "release"] {
+        for name in ["AbbreviationException", "total", "compute", "offset", "cargo", "release"] {
             assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
         }
         for word in ["Minimum", "abbreviation", "width"] {

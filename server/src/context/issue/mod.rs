@@ -26,7 +26,7 @@ use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
-use frames::java_frames;
+use frames::{java_frames, without_jdk_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
 use paths::{
@@ -229,6 +229,17 @@ const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
 /// one block ranks as before, as only the words' weights against each other count.
 const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
 
+/// Whether the path `chain` starts in the language's standard library: Rust's `std`, `core`
+/// or `alloc` (`std::io::Error`, `::core::fmt::Display`), Java's `java`, `javax` or `jdk`
+/// packages (`java.util.Map`).
+fn leads_into_standard_library(chain: &str) -> bool {
+    let chain = chain.trim_start_matches("::");
+    match chain.split_once("::") {
+        Some((first, _)) => matches!(first, "std" | "core" | "alloc"),
+        None => chain.split_once('.').is_some_and(|(first, _)| matches!(first, "java" | "javax" | "jdk")),
+    }
+}
+
 /// Reads one part of an issue.
 fn analyze_part(text: &str) -> IssueQuery {
     let mut query = IssueQuery::default();
@@ -246,7 +257,8 @@ fn analyze_part(text: &str) -> IssueQuery {
         }
         // An address's host and query are no words of the issue (`paths` has read its file).
         let addressed = without_addresses(piece);
-        let rewritten = without_generic_qualifiers(&addressed);
+        let own_frames = without_jdk_frames(&addressed);
+        let rewritten = without_generic_qualifiers(&own_frames);
         let piece: &str = &rewritten;
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
@@ -287,6 +299,11 @@ fn analyze_part(text: &str) -> IssueQuery {
                 *term_weights.entry(word).or_default() += lexical_weight;
             }
             if !is_code {
+                continue;
+            }
+            // A path into the language's own library (`std::io::Error`, `java.util.Map`)
+            // names no definition of the workspace, however its parts are spelt.
+            if leads_into_standard_library(chain) {
                 continue;
             }
             let weight = name_weight(region, &code_lines, at);

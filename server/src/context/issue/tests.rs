@@ -40,6 +40,22 @@ fn the_title_is_read_alone_too_when_the_body_holds_code() {
 }
 
 #[test]
+fn a_path_into_the_standard_library_names_nothing_of_the_workspace() {
+    let query = analyze(
+        "`{{ ::std::string::String::new() }}` fails to render\n\nReturning `std::io::Error` or a \
+         `java.util.Map` breaks, `core::fmt::Display` too; `io::Error` and `JsonParser.getText` work.",
+    );
+    for name in ["String", "new", "string", "Map", "util", "Display", "fmt"] {
+        assert!(symbol(&query, name).is_none(), "`{name}` is the standard library's: {:?}", query.symbols);
+    }
+    let errors: Vec<&SymbolMention> = query.symbols.iter().filter(|s| s.name == "Error").collect();
+    assert!(errors.len() == 1 && errors[0].qualifiers == ["io"], "{errors:?}");
+    assert!(symbol(&query, "getText").is_some() && symbol(&query, "JsonParser").is_some());
+    // Their words still count for the lexical match.
+    assert!(query.terms.iter().any(|(term, _)| term == "display"), "{:?}", query.terms);
+}
+
+#[test]
 fn code_identifiers_with_their_qualifiers() {
     let query = analyze(
         "try_join_next for JoinSet\nThere is `poll_join_next`, and `JoinSet::join_next()` awaits; see mpsc::Receiver.",
