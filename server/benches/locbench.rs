@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use issuewright::agent::{PackPlace, first_context};
-use issuewright::context::issue_templates::analyze_in;
+use issuewright::context::issue_reading::analyze_in;
 use issuewright::context::rank::{SUNK_SHARE, Signals, WEIGHTS, Weights, combine, signals};
 use issuewright::context::uses::ShownUses;
 use issuewright::context::{Index, IndexCache, MAX_INDEXED_FILES};
@@ -188,7 +188,7 @@ struct PackCounts {
 fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
     let mut counts: HashMap<String, PackCounts> = HashMap::new();
     let missing = for_each_instance(data, checkouts, |row, tree, index| {
-        let query = analyze_in(tree, row["problem_statement"].as_str().unwrap_or_default());
+        let query = analyze_in(index, row["problem_statement"].as_str().unwrap_or_default());
         let first = first_context(index, &query, window, |path| std::fs::read_to_string(tree.join(path)).ok());
         let language = counts.entry(row["language"].as_str().unwrap_or_default().to_owned()).or_default();
         language.instances += 1;

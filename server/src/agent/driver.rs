@@ -340,7 +340,7 @@ impl Driver {
         let workspace = self.overlay.unstaged();
         let ranked = tokio::task::spawn_blocking(move || {
             // The issue is analysed once, for the ranking and for the pack's map.
-            let query = context::issue_templates::analyze_in(index.root(), &text);
+            let query = context::issue_reading::analyze_in(&index, &text);
             let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| workspace.peek(&path));
             let first = super::first_context(&index, &query, info.context_window, read);
             let seen = Seen::of_pack(&first.pack, read);

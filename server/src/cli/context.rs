@@ -41,7 +41,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             root.display()
         );
     }
-    let query = issuewright::context::issue_templates::analyze_in(&root, &text);
+    let query = issuewright::context::issue_reading::analyze_in(&index, &text);
     if query.gives_nothing() {
         errln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }

@@ -8,8 +8,6 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::issue::{self, IssueQuery};
-
 /// The folders forges keep a repository's issue templates in.
 const TEMPLATE_FOLDERS: [&str; 4] =
     [".github/ISSUE_TEMPLATE", ".gitea/ISSUE_TEMPLATE", ".forgejo/ISSUE_TEMPLATE", ".gitlab/issue_templates"];
@@ -91,12 +89,6 @@ fn normalized(line: &str) -> String {
     unnumbered.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
-/// Reads an issue of the repository at `root`, its templates' lines left out (see the module's
-/// documentation).
-pub fn analyze_in(root: &Path, text: &str) -> IssueQuery {
-    issue::analyze(&IssueTemplates::of(root).without(text))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,9 +121,6 @@ mod tests {
              1. Logstash version (e.g. `bin/logstash --version`) 8.15\n\
              The BufferedTokenizer drops the payload after a buffer full error."
         );
-        let query = analyze_in(dir.path(), issue);
-        assert!(!query.words.iter().any(|word| word == "jvm"), "{:?}", query.words);
-        assert!(query.words.iter().any(|word| word == "bufferedtokenizer"), "{:?}", query.words);
     }
 
     #[test]

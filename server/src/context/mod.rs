@@ -7,6 +7,7 @@ pub mod extract;
 pub mod graph;
 pub mod index;
 pub mod issue;
+pub mod issue_reading;
 pub mod issue_templates;
 mod items;
 mod java_lang;

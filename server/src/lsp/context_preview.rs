@@ -65,7 +65,7 @@ pub(super) async fn preview(
     // Ranking a large tree takes a while of one core: off the server's async workers.
     let ranking = index.clone();
     let (query, first) = tokio::task::spawn_blocking(move || {
-        let query = crate::context::issue_templates::analyze_in(ranking.root(), &issue.text);
+        let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
         let first = first_context(&ranking, &query, window, |path| {
             WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
         });

@@ -2,14 +2,48 @@
 //! lines of a code block are a trace's.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
-/// Java stack frames `at com.x.Foo.bar(Foo.java:12)`: the file path suffix, the method and
-/// the line; the JDK's own frames left out (see [`is_jdk_frame`]).
-pub(super) fn java_frames(text: &str) -> Vec<(String, String, Option<u32>)> {
+/// The Java packages the workspace's code is in, which tell the frames of its own code in a
+/// pasted stack trace from a library's or the reporter's own program's
+/// (`at org.junit.runners.ParentRunner.run(..)`, `at JacksonBug.main(..)`): their methods
+/// (`run`, `main`, `invoke`) name nothing of the workspace, however many of its namesakes
+/// they would lift. Where no workspace is at hand, only the JDK's frames are known to be
+/// foreign.
+#[derive(Debug, Clone, Default)]
+pub struct OwnPackages(Option<HashSet<String>>);
+
+impl OwnPackages {
+    /// No workspace at hand: every frame but the JDK's may be the workspace's.
+    pub fn unknown() -> Self {
+        Self(None)
+    }
+
+    /// The workspace's Java packages (`com.acme.text`; the unnamed package as `""`).
+    pub fn of(packages: impl IntoIterator<Item = String>) -> Self {
+        Self(Some(packages.into_iter().collect()))
+    }
+
+    /// Whether a frame of `class_path` (`com.acme.Foo$Inner.run`) may be the workspace's code.
+    fn may_hold(&self, class_path: &str) -> bool {
+        if is_jdk_class(class_path) {
+            return false;
+        }
+        let Some(packages) = &self.0 else { return true };
+        // The package is what stands before the class and the method.
+        let mut parts = class_path.rsplitn(3, '.');
+        let (_method, _class) = (parts.next(), parts.next());
+        packages.contains(parts.next().unwrap_or_default())
+    }
+}
+
+/// Java stack frames `at com.x.Foo.bar(Foo.java:12)` of code the workspace may hold (see
+/// [`OwnPackages`]): the file path suffix, the method and the line.
+pub(super) fn java_frames(text: &str, own: &OwnPackages) -> Vec<(String, String, Option<u32>)> {
     let mut frames = Vec::new();
     for line in text.lines() {
         let Some((class_path, location)) = frame_parts(line) else { continue };
-        if !location.contains(".java") || is_jdk_class(class_path) {
+        if !location.contains(".java") || !own.may_hold(class_path) {
             continue;
         }
         let mut parts: Vec<&str> = class_path.split('.').collect();
@@ -32,27 +66,38 @@ fn frame_parts(line: &str) -> Option<(&str, &str)> {
     Some((qualified.rsplit_once('/').map_or(qualified, |(_, path)| path), location))
 }
 
-/// Whether a frame's class is the JDK's own (`java.util.ArrayList`, `javax.`, `jdk.`).
+/// Whether a frame's parentheses say where a Java frame's code stands: `Foo.java:12`,
+/// `Native Method`, `Unknown Source` (not a JavaScript frame's `/app/index.js:3:9`).
+fn is_java_location(location: &str) -> bool {
+    let place = location.split([':', ')']).next().unwrap_or_default();
+    place.ends_with(".java") || place == "Native Method" || place == "Unknown Source"
+}
+
+/// Whether a frame's class is the JDK's own (`java.util.ArrayList`, `javax.`, `jdk.`, `sun.`).
 fn is_jdk_class(class_path: &str) -> bool {
-    ["java.", "javax.", "jdk."].iter().any(|package| class_path.starts_with(package))
+    ["java.", "javax.", "jdk.", "sun."].iter().any(|package| class_path.starts_with(package))
 }
 
-/// Whether `line` is a frame of the JDK's own code (`at java.util.ArrayList.forEach(..)`,
-/// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`): its code is
-/// no workspace's, and its names (`accept`, `run`, `ArrayList`) are namesakes of the
+/// Whether `line` is a Java frame of code the workspace does not hold (see [`OwnPackages`]):
+/// the JDK's (`at java.util.ArrayList.forEach(..)`,
+/// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), a library's or
+/// the reporter's own program's. Its names (`accept`, `run`, `ArrayList`) are namesakes of the
 /// workspace's at best.
-fn is_jdk_frame(line: &str) -> bool {
-    frame_parts(line).is_some_and(|(class_path, _)| is_jdk_class(class_path))
+fn is_foreign_frame(line: &str, own: &OwnPackages) -> bool {
+    frame_parts(line).is_some_and(|(class_path, location)| {
+        is_jdk_class(class_path) || (is_java_location(location) && !own.may_hold(class_path))
+    })
 }
 
-/// `text` with the JDK's own frames (see [`is_jdk_frame`]) left as empty lines.
-pub(super) fn without_jdk_frames(text: &str) -> Cow<'_, str> {
-    if !text.lines().any(is_jdk_frame) {
+/// `text` with the frames of code the workspace does not hold (see [`is_foreign_frame`]) left
+/// as empty lines.
+pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnPackages) -> Cow<'a, str> {
+    if !text.lines().any(|line| is_foreign_frame(line, own)) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(
         text.split_inclusive('\n')
-            .map(|line| match is_jdk_frame(line) {
+            .map(|line| match is_foreign_frame(line, own) {
                 true => &line[line.trim_end_matches(['\r', '\n']).len()..],
                 false => line,
             })
@@ -98,13 +143,29 @@ mod tests {
                     \tat jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n\
                     \tat javax.swing.SwingWorker.run(SwingWorker.java:334)\n\
                     \tat app//com.acme.Pipeline.drain(Pipeline.java:42)\n```\n";
-        let frames = super::java_frames(text);
+        let frames = super::java_frames(text, &super::OwnPackages::unknown());
         assert_eq!(frames, [("com/acme/Pipeline.java".to_owned(), "drain".to_owned(), Some(42))]);
         let query = analyze(text);
         for name in ["forEach", "accept", "invoke0", "run"] {
             assert!(symbol(&query, name).is_none(), "`{name}` is the JDK's: {:?}", query.symbols);
         }
         assert!(symbol(&query, "drain").is_some());
+    }
+
+    #[test]
+    fn a_java_frame_of_a_package_the_workspace_lacks_is_foreign() {
+        use super::{OwnPackages, is_foreign_frame};
+        let own = OwnPackages::of(["com.acme".to_owned(), String::new()]);
+        assert!(!is_foreign_frame("\tat com.acme.Foo$Inner.bar(Foo.java:3)", &own));
+        assert!(!is_foreign_frame("\tat Main.main(Main.java:3)", &own), "the unnamed package the workspace uses");
+        assert!(is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &own));
+        assert!(is_foreign_frame("\tat org.lib.Foo.bar(Native Method)", &own));
+        assert!(is_foreign_frame("\tat com.acme.sub.Foo.bar(Unknown Source)", &own), "a package is not its parent's");
+        assert!(!is_foreign_frame("    at Object.<anonymous> (/app/index.js:3:9)", &own), "a JavaScript frame");
+        assert!(!is_foreign_frame("    at src/main.rs:4:5", &own), "a Rust frame's place");
+        let unknown = OwnPackages::unknown();
+        assert!(!is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &unknown));
+        assert!(is_foreign_frame("\tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)", &unknown));
     }
 
     #[test]

@@ -26,7 +26,8 @@ use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
-use frames::{java_frames, without_jdk_frames};
+pub use frames::OwnPackages;
+use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
 use paths::{
@@ -111,16 +112,23 @@ const MAX_QUALIFIERS: usize = 3;
 /// Weight of the title's words relative to the body's.
 const TITLE_WEIGHT: f64 = 2.0;
 
-/// Reads an issue: the title (first line) counts more than the body.
+/// Reads an issue: the title (first line) counts more than the body. Of a pasted Java stack
+/// trace, every frame but the JDK's is read (see [`analyze_knowing`]).
 pub fn analyze(text: &str) -> IssueQuery {
+    analyze_knowing(text, &OwnPackages::unknown())
+}
+
+/// Reads an issue as [`analyze`] does, the frames of a pasted Java stack trace read only where
+/// `own` says the workspace may hold their code.
+pub fn analyze_knowing(text: &str, own: &OwnPackages) -> IssueQuery {
     // A pasted log can be megabytes; its start names what matters.
     let text = match text.char_indices().nth(MAX_ISSUE_CHARS) {
         Some((cut, _)) => &text[..cut],
         None => text,
     };
     let (title, body) = without_template(text);
-    let mut title_query = analyze_part(&title);
-    let body_query = analyze_part(&body);
+    let mut title_query = analyze_part(&title, own);
+    let body_query = analyze_part(&body, own);
     for (_, weight) in &mut title_query.terms {
         *weight *= TITLE_WEIGHT;
     }
@@ -129,9 +137,9 @@ pub fn analyze(text: &str) -> IssueQuery {
     let prose = format!("{title}\n{body}");
     query.other_files = other_file_mentions(&prose);
     query.folders = folder_mentions(&prose);
-    query.locations = path_locations(&prose);
+    query.locations = path_locations(&prose, own);
     if !title.trim().is_empty() && holds_code_block(&body) {
-        let mut alone = analyze(&title);
+        let mut alone = analyze_knowing(&title, own);
         (alone.about_tests, alone.about_examples) = (query.about_tests, query.about_examples);
         query.title_alone = Some(Box::new(alone));
     }
@@ -241,24 +249,25 @@ fn leads_into_standard_library(chain: &str) -> bool {
 }
 
 /// Reads one part of an issue.
-fn analyze_part(text: &str) -> IssueQuery {
+fn analyze_part(text: &str, own: &OwnPackages) -> IssueQuery {
     let mut query = IssueQuery::default();
     let mut symbols = Mentions::default();
     let mut term_weights: HashMap<String, f64> = HashMap::new();
     let mut paths: HashMap<String, f64> = HashMap::new();
 
-    for frame in java_frames(text) {
+    for frame in java_frames(text, own) {
         *paths.entry(frame.0).or_default() += 2.0;
         symbols.note(frame.1, Vec::new(), 1.0, false);
     }
     for (region, piece) in regions(text) {
-        for word in path_mentions(piece) {
+        // A frame of code the workspace does not hold names none of its files or code.
+        let own_frames = without_foreign_frames(piece, own);
+        for word in path_mentions(&own_frames) {
             *paths.entry(word).or_default() += if region == Region::InlineCode { 1.0 } else { 0.8 };
         }
         // An address's host and query are no words of the issue (`paths` has read its file).
-        let addressed = without_addresses(piece);
-        let own_frames = without_jdk_frames(&addressed);
-        let rewritten = without_generic_qualifiers(&own_frames);
+        let addressed = without_addresses(&own_frames);
+        let rewritten = without_generic_qualifiers(&addressed);
         let piece: &str = &rewritten;
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };

@@ -258,7 +258,7 @@ pub struct Signals {
 
 /// Computes the signals of `index`'s files for `issue_text`.
 pub fn signals(index: &Index, issue_text: &str) -> Signals {
-    signals_for(index, &super::issue_templates::analyze_in(index.root(), issue_text))
+    signals_for(index, &super::issue_reading::analyze_in(index, issue_text))
 }
 
 /// Computes the signals of `index`'s files for an analysed issue, the files read from disk
