@@ -1,31 +1,36 @@
 //! An issue read against the workspace it is about. What the issue says is read by
 //! [`issue`]; the workspace tells which of its lines are not the reporter's (those its own
 //! issue templates hold, see [`issue_templates`](super::issue_templates)) and which frames of
-//! a pasted Java stack trace are of its own code: a frame of a package no Java file of the
-//! workspace is in is a library's or the reporter's program's (`org.junit..ParentRunner.run`,
-//! `org.jruby.RubyArray.each`, `JacksonBug.main`), and its names are no use of the
-//! workspace's namesakes.
+//! a pasted stack trace are of its own code: a Java frame of a package no Java file of the
+//! workspace is in, or a Rust frame of a crate it does not build, is a library's or the
+//! reporter's program's (`org.junit..ParentRunner.run`, `org.jruby.RubyArray.each`,
+//! `JacksonBug.main`, `reedline::engine::Reedline::read_line`, `clap_bug::main`), and its
+//! names are no use of the workspace's namesakes.
 
 use super::index::Index;
-use super::issue::{self, IssueQuery, OwnPackages};
+use super::issue::{self, IssueQuery, OwnCode};
 use super::issue_templates::IssueTemplates;
 use super::language::Language;
 
 /// Reads an issue about the workspace `index` holds: the lines its issue templates hold left
-/// out, and the frames of a pasted Java stack trace read only where the workspace holds their
-/// package.
+/// out, and the frames of a pasted stack trace read only where the workspace holds their
+/// package or crate.
 pub fn analyze_in(index: &Index, text: &str) -> IssueQuery {
-    issue::analyze_knowing(&IssueTemplates::of(index.root()).without(text), &java_packages(index))
+    issue::analyze_knowing(&IssueTemplates::of(index.root()).without(text), &own_code(index))
 }
 
-/// The packages of the workspace's Java files (the unnamed package as `""`).
-fn java_packages(index: &Index) -> OwnPackages {
-    OwnPackages::of(
-        index
-            .files()
-            .filter(|file| file.language == Language::Java)
-            .map(|file| file.symbols.package.clone().unwrap_or_default()),
-    )
+/// The packages of the workspace's Java files (the unnamed package as `""`) and the names of
+/// its Rust crates and their targets.
+fn own_code(index: &Index) -> OwnCode {
+    let java_packages = index
+        .files()
+        .filter(|file| file.language == Language::Java)
+        .map(|file| file.symbols.package.clone().unwrap_or_default());
+    let rust_crates = index
+        .crates()
+        .iter()
+        .flat_map(|krate| std::iter::once(krate.name.clone()).chain(krate.roots.iter().map(|root| root.name.clone())));
+    OwnCode::of(java_packages, rust_crates)
 }
 
 #[cfg(test)]
@@ -68,6 +73,35 @@ mod tests {
         for name in ["drain", "run", "each", "main"] {
             assert!(named(&unknown, name).is_some(), "{name}: {:?}", unknown.symbols);
         }
+    }
+
+    #[test]
+    fn only_the_frames_of_the_workspaces_crates_name_its_code() {
+        let (_dir, index) = indexed(&[
+            ("Cargo.toml", "[package]\nname = \"line-editor\"\n"),
+            ("src/lib.rs", "pub mod engine;\n"),
+            (
+                "src/engine.rs",
+                "pub struct Engine;\nimpl Engine { pub fn complete(&self) {} pub fn read_line(&self) {} }\n",
+            ),
+        ]);
+        let issue = "Completion panics\n```\nthread 'main' panicked at src/engine.rs:2:5:\n\
+                     \x20  0: std::panicking::begin_panic\n\
+                     \x20            at /rustc/90b35a6/library/std/src/panicking.rs:584:5\n\
+                     \x20  1: line_editor::engine::Engine::complete\n\
+                     \x20            at ./src/engine.rs:2:5\n\
+                     \x20  2: reedline::engine::Reedline::read_line\n\
+                     \x20            at /home/me/.cargo/registry/src/reedline-0.23.0/src/engine.rs:123:9\n\
+                     \x20  3: shell_bug::main\n```\n";
+        let query = analyze_in(&index, issue);
+        assert!(named(&query, "complete").is_some(), "{:?}", query.symbols);
+        for foreign in ["read_line", "Reedline", "reedline", "main", "shell_bug", "begin_panic"] {
+            assert!(named(&query, foreign).is_none(), "`{foreign}` is no code of the workspace: {:?}", query.symbols);
+        }
+        assert!(!query.locations.iter().any(|(_, line)| *line == 123 || *line == 584), "{:?}", query.locations);
+        // Without the workspace, every frame but the standard library's may be its code.
+        let unknown = issue::analyze(issue);
+        assert!(named(&unknown, "read_line").is_some() && named(&unknown, "begin_panic").is_none());
     }
 
     #[test]

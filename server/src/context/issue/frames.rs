@@ -1,27 +1,39 @@
-//! Stack-trace frames an issue pastes: Java's `at com.x.Foo.bar(Foo.java:12)`, and which
+//! Stack-trace frames an issue pastes: Java's `at com.x.Foo.bar(Foo.java:12)`, Rust's
+//! `  3: tokio::runtime::park::run`, which of them are of code the workspace holds, and which
 //! lines of a code block are a trace's.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-/// The Java packages the workspace's code is in, which tell the frames of its own code in a
-/// pasted stack trace from a library's or the reporter's own program's
-/// (`at org.junit.runners.ParentRunner.run(..)`, `at JacksonBug.main(..)`): their methods
-/// (`run`, `main`, `invoke`) name nothing of the workspace, however many of its namesakes
-/// they would lift. Where no workspace is at hand, only the JDK's frames are known to be
-/// foreign.
+/// What code the workspace holds, which tells the frames of its own code in a pasted stack
+/// trace from a library's or the reporter's own program's: the Java packages its files are in
+/// (`at org.junit.runners.ParentRunner.run(..)` and `at JacksonBug.main(..)` are of none) and
+/// the Rust crates it builds (`  7: reedline::engine::Reedline::read_line` and
+/// `  9: clap_bug::main` are of none). Such a frame's names (`run`, `main`, `read_line`) name
+/// nothing of the workspace, however many of its namesakes they would lift. Where no
+/// workspace is at hand, only the frames of the language's own library (the JDK, Rust's
+/// `std`, `core` and `alloc`) are known to be foreign.
 #[derive(Debug, Clone, Default)]
-pub struct OwnPackages(Option<HashSet<String>>);
+pub struct OwnCode {
+    java_packages: Option<HashSet<String>>,
+    rust_crates: Option<HashSet<String>>,
+}
 
-impl OwnPackages {
-    /// No workspace at hand: every frame but the JDK's may be the workspace's.
+impl OwnCode {
+    /// No workspace at hand: every frame but the standard library's may be the workspace's.
     pub fn unknown() -> Self {
-        Self(None)
+        Self::default()
     }
 
-    /// The workspace's Java packages (`com.acme.text`; the unnamed package as `""`).
-    pub fn of(packages: impl IntoIterator<Item = String>) -> Self {
-        Self(Some(packages.into_iter().collect()))
+    /// The workspace's Java packages (`com.acme.text`; the unnamed package as `""`) and the
+    /// names of its Rust crates and their targets (`clap_builder`); with no crate known, any
+    /// Rust frame but the standard library's may be the workspace's.
+    pub fn of(java_packages: impl IntoIterator<Item = String>, rust_crates: impl IntoIterator<Item = String>) -> Self {
+        let rust_crates: HashSet<String> = rust_crates.into_iter().collect();
+        Self {
+            java_packages: Some(java_packages.into_iter().collect()),
+            rust_crates: (!rust_crates.is_empty()).then_some(rust_crates),
+        }
     }
 
     /// Whether a frame of `class_path` (`com.acme.Foo$Inner.run`) may be the workspace's code.
@@ -29,17 +41,23 @@ impl OwnPackages {
         if is_jdk_class(class_path) {
             return false;
         }
-        let Some(packages) = &self.0 else { return true };
+        let Some(packages) = &self.java_packages else { return true };
         // The package is what stands before the class and the method.
         let mut parts = class_path.rsplitn(3, '.');
         let (_method, _class) = (parts.next(), parts.next());
         packages.contains(parts.next().unwrap_or_default())
     }
+
+    /// Whether a Rust frame of the crate `name` may be the workspace's code.
+    fn may_hold_crate(&self, name: &str) -> bool {
+        !matches!(name, "std" | "core" | "alloc")
+            && self.rust_crates.as_ref().is_none_or(|crates| crates.contains(name))
+    }
 }
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)` of code the workspace may hold (see
-/// [`OwnPackages`]): the file path suffix, the method and the line.
-pub(super) fn java_frames(text: &str, own: &OwnPackages) -> Vec<(String, String, Option<u32>)> {
+/// [`OwnCode`]): the file path suffix, the method and the line.
+pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Option<u32>)> {
     let mut frames = Vec::new();
     for line in text.lines() {
         let Some((class_path, location)) = frame_parts(line) else { continue };
@@ -78,31 +96,72 @@ fn is_jdk_class(class_path: &str) -> bool {
     ["java.", "javax.", "jdk.", "sun."].iter().any(|package| class_path.starts_with(package))
 }
 
-/// Whether `line` is a Java frame of code the workspace does not hold (see [`OwnPackages`]):
-/// the JDK's (`at java.util.ArrayList.forEach(..)`,
-/// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), a library's or
-/// the reporter's own program's. Its names (`accept`, `run`, `ArrayList`) are namesakes of the
-/// workspace's at best.
-fn is_foreign_frame(line: &str, own: &OwnPackages) -> bool {
+/// Whether `line` is a frame of code the workspace does not hold (see [`OwnCode`]): a Java
+/// frame of the JDK (`at java.util.ArrayList.forEach(..)`,
+/// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), of a library or
+/// of the reporter's own program, or a numbered Rust frame of a crate the workspace does not
+/// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`).
+/// Its names (`accept`, `run`, `ArrayList`) are namesakes of the workspace's at best.
+fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
+    if let Some(name) = rust_frame_crate(line) {
+        return !own.may_hold_crate(name);
+    }
     frame_parts(line).is_some_and(|(class_path, location)| {
         is_jdk_class(class_path) || (is_java_location(location) && !own.may_hold(class_path))
     })
 }
 
-/// `text` with the frames of code the workspace does not hold (see [`is_foreign_frame`]) left
-/// as empty lines.
-pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnPackages) -> Cow<'a, str> {
-    if !text.lines().any(|line| is_foreign_frame(line, own)) {
-        return Cow::Borrowed(text);
+/// The crate a numbered Rust backtrace frame's function is in: `tokio` of
+/// `  5: tokio::sync::Sender<T>::send` and of `  6: <tokio::Blocking<F> as core::future::Future>::poll`
+/// (an older backtrace's `  3: 0x55d1 - tokio::..` too); `None` for any other line, and for a
+/// frame that names no path (`  14: main`, `  15: __libc_start_main`).
+fn rust_frame_crate(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let symbol = line.get(digits..)?.strip_prefix(": ").filter(|_| digits > 0)?.trim();
+    let symbol = match symbol.split_once(" - ") {
+        Some((address, symbol)) if address.starts_with("0x") => symbol,
+        _ => symbol,
+    };
+    // A function's path holds spaces only inside its angle brackets (`<A as B>::f`); a
+    // numbered line of prose (`2: tokio::spawn hangs`) holds others.
+    let mut depth = 0usize;
+    for c in symbol.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() && depth == 0 => return None,
+            _ => {}
+        }
     }
-    Cow::Owned(
-        text.split_inclusive('\n')
-            .map(|line| match is_foreign_frame(line, own) {
-                true => &line[line.trim_end_matches(['\r', '\n']).len()..],
-                false => line,
-            })
-            .collect(),
-    )
+    let (first, _) = symbol.trim_start_matches('<').split_once("::")?;
+    (!first.is_empty() && first.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(first)
+}
+
+/// `text` with the frames of code the workspace does not hold (see [`is_foreign_frame`]) left
+/// as empty lines, and with a foreign Rust frame the `at` lines under it that say where its
+/// code stands (`at /rustc/../library/std/src/panicking.rs:584:5`).
+pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a, str> {
+    let mut foreign_rust_frame = false;
+    let mut kept = String::new();
+    let mut dropped_any = false;
+    for line in text.split_inclusive('\n') {
+        let location_of_foreign = foreign_rust_frame && line.trim_start().starts_with("at ") && !line.contains('(');
+        foreign_rust_frame = match rust_frame_crate(line) {
+            Some(_) => is_foreign_frame(line, own),
+            None => location_of_foreign,
+        };
+        if location_of_foreign || is_foreign_frame(line, own) {
+            kept.push_str(&line[line.trim_end_matches(['\r', '\n']).len()..]);
+            dropped_any = true;
+        } else {
+            kept.push_str(line);
+        }
+    }
+    match dropped_any {
+        true => Cow::Owned(kept),
+        false => Cow::Borrowed(text),
+    }
 }
 
 /// Whether `line` is a stack trace's: a numbered frame (`  12: tokio::runtime::park::run`,
@@ -143,7 +202,7 @@ mod tests {
                     \tat jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n\
                     \tat javax.swing.SwingWorker.run(SwingWorker.java:334)\n\
                     \tat app//com.acme.Pipeline.drain(Pipeline.java:42)\n```\n";
-        let frames = super::java_frames(text, &super::OwnPackages::unknown());
+        let frames = super::java_frames(text, &super::OwnCode::unknown());
         assert_eq!(frames, [("com/acme/Pipeline.java".to_owned(), "drain".to_owned(), Some(42))]);
         let query = analyze(text);
         for name in ["forEach", "accept", "invoke0", "run"] {
@@ -153,9 +212,9 @@ mod tests {
     }
 
     #[test]
-    fn a_java_frame_of_a_package_the_workspace_lacks_is_foreign() {
-        use super::{OwnPackages, is_foreign_frame};
-        let own = OwnPackages::of(["com.acme".to_owned(), String::new()]);
+    fn a_frame_of_a_package_or_a_crate_the_workspace_lacks_is_foreign() {
+        use super::{OwnCode, is_foreign_frame};
+        let own = OwnCode::of(["com.acme".to_owned(), String::new()], []);
         assert!(!is_foreign_frame("\tat com.acme.Foo$Inner.bar(Foo.java:3)", &own));
         assert!(!is_foreign_frame("\tat Main.main(Main.java:3)", &own), "the unnamed package the workspace uses");
         assert!(is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &own));
@@ -163,7 +222,15 @@ mod tests {
         assert!(is_foreign_frame("\tat com.acme.sub.Foo.bar(Unknown Source)", &own), "a package is not its parent's");
         assert!(!is_foreign_frame("    at Object.<anonymous> (/app/index.js:3:9)", &own), "a JavaScript frame");
         assert!(!is_foreign_frame("    at src/main.rs:4:5", &own), "a Rust frame's place");
-        let unknown = OwnPackages::unknown();
+        assert!(is_foreign_frame("  4: std::panicking::begin_panic", &own), "the standard library's");
+        let rust = OwnCode::of([], ["tokio".to_owned()]);
+        assert!(!is_foreign_frame("   5: tokio::sync::Sender<T>::send", &rust));
+        assert!(!is_foreign_frame("   6: <tokio::Blocking<F> as core::future::Future>::poll", &rust));
+        assert!(is_foreign_frame("   7: 0x55d1 - hyper::proto::h1::Dispatcher<D, Bs>::poll_inner", &rust));
+        assert!(!is_foreign_frame("2: hyper::Body hangs when polled", &rust), "a numbered line of prose");
+        assert!(!is_foreign_frame("  14: main", &rust), "no path");
+        let unknown = OwnCode::unknown();
+        assert!(!is_foreign_frame("   7: hyper::proto::h1::Dispatcher::poll", &unknown));
         assert!(!is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &unknown));
         assert!(is_foreign_frame("\tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)", &unknown));
     }

@@ -26,7 +26,7 @@ use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
-pub use frames::OwnPackages;
+pub use frames::OwnCode;
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
@@ -115,12 +115,12 @@ const TITLE_WEIGHT: f64 = 2.0;
 /// Reads an issue: the title (first line) counts more than the body. Of a pasted Java stack
 /// trace, every frame but the JDK's is read (see [`analyze_knowing`]).
 pub fn analyze(text: &str) -> IssueQuery {
-    analyze_knowing(text, &OwnPackages::unknown())
+    analyze_knowing(text, &OwnCode::unknown())
 }
 
 /// Reads an issue as [`analyze`] does, the frames of a pasted Java stack trace read only where
 /// `own` says the workspace may hold their code.
-pub fn analyze_knowing(text: &str, own: &OwnPackages) -> IssueQuery {
+pub fn analyze_knowing(text: &str, own: &OwnCode) -> IssueQuery {
     // A pasted log can be megabytes; its start names what matters.
     let text = match text.char_indices().nth(MAX_ISSUE_CHARS) {
         Some((cut, _)) => &text[..cut],
@@ -249,7 +249,7 @@ fn leads_into_standard_library(chain: &str) -> bool {
 }
 
 /// Reads one part of an issue.
-fn analyze_part(text: &str, own: &OwnPackages) -> IssueQuery {
+fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     let mut query = IssueQuery::default();
     let mut symbols = Mentions::default();
     let mut term_weights: HashMap<String, f64> = HashMap::new();

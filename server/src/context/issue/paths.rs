@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::frames::{OwnPackages, java_frames, without_foreign_frames};
+use super::frames::{OwnCode, java_frames, without_foreign_frames};
 use super::markdown::{Region, regions};
 
 /// Source file extensions recognised in mentions.
@@ -89,7 +89,7 @@ fn distinct_paths(found: &[(String, u32)]) -> usize {
 /// Where the source paths of `text` that carry a line point (see
 /// [`IssueQuery::locations`](super::IssueQuery::locations)); of a stack trace, the frames of
 /// the code `own` says the workspace may hold.
-pub(super) fn path_locations(text: &str, own: &OwnPackages) -> Vec<(String, u32)> {
+pub(super) fn path_locations(text: &str, own: &OwnCode) -> Vec<(String, u32)> {
     let text: &str = &without_foreign_frames(text, own);
     let mut found: Vec<(String, u32)> = Vec::new();
     let mut note = |path: String, line: Option<u32>| {
