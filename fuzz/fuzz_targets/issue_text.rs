@@ -1,9 +1,13 @@
-//! Issue text of any shape (Markdown, stack traces, links), read into the names it holds.
+//! Issue text of any shape (Markdown, stack traces, links), read into the names it holds, alone
+//! and knowing a workspace's code (which leaves the frames of other code out).
 #![no_main]
 
-use issuewright::context::issue::analyze;
+use issuewright::context::issue::{OwnCode, analyze, analyze_knowing};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = analyze(&String::from_utf8_lossy(data));
+    let text = String::from_utf8_lossy(data);
+    let _ = analyze(&text);
+    let own = OwnCode::of(["com.acme".to_owned(), String::new()], ["tokio".to_owned()]);
+    let _ = analyze_knowing(&text, &own);
 });

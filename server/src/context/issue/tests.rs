@@ -128,6 +128,9 @@ proptest::proptest! {
                 "`", "```", "```rust\n", "\n", "\r\n", "::", ".", "/", "#", "# ", "(", ")", "**", "[", "](", " ",
                 "src/lib.rs", "JoinSet", "try_join_next", "getNumberType()", "tokio::task::JoinSet::spawn",
                 "\tat com.fasterxml.jackson.core.JsonParser.nextToken(JsonParser.java:12)\n",
+                "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:363)\n", "\tat Bug.main(Unknown Source)\n",
+                "  7: reedline::engine::Reedline::read_line\n", "   3: 0x55d1 - <tokio::a::B<F> as core::future::Future>::poll\n",
+                "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "  12: ",
                 "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                 "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                 "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
@@ -143,6 +146,16 @@ proptest::proptest! {
     ) {
         let text = pieces.concat();
         let query = analyze(&text);
+        // Knowing the workspace's code only ever leaves frames out: it gives no name or path the
+        // text read alone does not.
+        let own = OwnCode::of(["com.fasterxml.jackson.core".to_owned()], ["tokio".to_owned()]);
+        let knowing = analyze_knowing(&text, &own);
+        for symbol in &knowing.symbols {
+            proptest::prop_assert!(query.symbols.iter().any(|s| s.name == symbol.name), "{symbol:?}");
+        }
+        for (path, _) in &knowing.paths {
+            proptest::prop_assert!(query.paths.iter().any(|(p, _)| p == path), "{path}");
+        }
         for (term, weight) in &query.terms {
             proptest::prop_assert!(!term.is_empty() && weight.is_finite() && *weight > 0.0, "{term} {weight}");
         }
