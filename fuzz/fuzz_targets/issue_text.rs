@@ -8,6 +8,9 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = analyze(&text);
-    let own = OwnCode::of(["com.acme".to_owned(), String::new()], ["tokio".to_owned()]);
+    let own = OwnCode::unknown()
+        .java_packages(["com.acme".to_owned(), String::new()])
+        .rust_crates(["tokio".to_owned()])
+        .npm_packages(["vite".to_owned()]);
     let _ = analyze_knowing(&text, &own);
 });

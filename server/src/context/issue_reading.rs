@@ -2,10 +2,11 @@
 //! [`issue`]; the workspace tells which of its lines are not the reporter's (those its own
 //! issue templates hold, see [`issue_templates`](super::issue_templates)) and which frames of
 //! a pasted stack trace are of its own code: a Java frame of a package no Java file of the
-//! workspace is in, or a Rust frame of a crate it does not build, is a library's or the
-//! reporter's program's (`org.junit..ParentRunner.run`, `org.jruby.RubyArray.each`,
-//! `JacksonBug.main`, `reedline::engine::Reedline::read_line`, `clap_bug::main`), and its
-//! names are no use of the workspace's namesakes.
+//! workspace is in, a Rust frame of a crate it does not build, or a JavaScript frame of a
+//! package it does not hold is a library's or the reporter's program's
+//! (`org.junit..ParentRunner.run`, `org.jruby.RubyArray.each`, `JacksonBug.main`,
+//! `reedline::engine::Reedline::read_line`, `clap_bug::main`, `node_modules/react-dom/..`), and
+//! its names are no use of the workspace's namesakes.
 
 use super::index::Index;
 use super::issue::{self, IssueQuery, OwnCode};
@@ -19,8 +20,8 @@ pub fn analyze_in(index: &Index, text: &str) -> IssueQuery {
     issue::analyze_knowing(&IssueTemplates::of(index.root()).without(text), &own_code(index))
 }
 
-/// The packages of the workspace's Java files (the unnamed package as `""`) and the names of
-/// its Rust crates and their targets.
+/// The packages of the workspace's Java files (the unnamed package as `""`), the names of its
+/// Rust crates and their targets, and the names of its npm packages.
 fn own_code(index: &Index) -> OwnCode {
     let java_packages = index
         .files()
@@ -30,7 +31,8 @@ fn own_code(index: &Index) -> OwnCode {
         .crates()
         .iter()
         .flat_map(|krate| std::iter::once(krate.name.clone()).chain(krate.roots.iter().map(|root| root.name.clone())));
-    OwnCode::of(java_packages, rust_crates)
+    let npm_packages = index.packages().iter().map(|(_, name)| name.clone());
+    OwnCode::unknown().java_packages(java_packages).rust_crates(rust_crates).npm_packages(npm_packages)
 }
 
 #[cfg(test)]
@@ -102,6 +104,24 @@ mod tests {
         // Without the workspace, every frame but the standard library's may be its code.
         let unknown = issue::analyze(issue);
         assert!(named(&unknown, "read_line").is_some() && named(&unknown, "begin_panic").is_none());
+    }
+
+    #[test]
+    fn only_the_script_frames_of_the_workspaces_packages_name_its_code() {
+        let (_dir, index) = indexed(&[
+            ("package.json", "{\"name\": \"vite\"}\n"),
+            ("src/server.ts", "export function ssrLoadModule() {}\nexport function render() {}\n"),
+        ]);
+        let issue = "SSR crashes\n```\nTypeError: x is undefined\n\
+                     \x20   at ssrLoadModule (/app/node_modules/vite/dist/node/chunks/dep.js:120:9)\n\
+                     \x20   at renderToString (/app/node_modules/react-dom/cjs/server.js:10:2)\n\
+                     \x20   at Module._compile (node:internal/modules/cjs/loader:1105:14)\n```\n";
+        let query = analyze_in(&index, issue);
+        assert!(named(&query, "ssrLoadModule").is_some(), "{:?}", query.symbols);
+        for foreign in ["renderToString", "_compile", "Module"] {
+            assert!(named(&query, foreign).is_none(), "`{foreign}` is no code of the workspace: {:?}", query.symbols);
+        }
+        assert!(named(&issue::analyze(issue), "renderToString").is_some(), "without the workspace");
     }
 
     #[test]

@@ -7,33 +7,42 @@ use std::collections::HashSet;
 
 /// What code the workspace holds, which tells the frames of its own code in a pasted stack
 /// trace from a library's or the reporter's own program's: the Java packages its files are in
-/// (`at org.junit.runners.ParentRunner.run(..)` and `at JacksonBug.main(..)` are of none) and
-/// the Rust crates it builds (`  7: reedline::engine::Reedline::read_line` and
-/// `  9: clap_bug::main` are of none). Such a frame's names (`run`, `main`, `read_line`) name
-/// nothing of the workspace, however many of its namesakes they would lift. Where no
-/// workspace is at hand, only the frames of the language's own library (the JDK, Rust's
-/// `std`, `core` and `alloc`) are known to be foreign.
+/// (`at org.junit.runners.ParentRunner.run(..)` and `at JacksonBug.main(..)` are of none), the
+/// Rust crates it builds (`  7: reedline::engine::Reedline::read_line` and `  9: clap_bug::main`
+/// are of none) and the npm packages it holds (`at render (/app/node_modules/react-dom/..)` is
+/// of none). Such a frame's names (`run`, `main`, `read_line`, `render`) name nothing of the
+/// workspace, however many of its namesakes they would lift. What is not known leaves every
+/// frame but the language's own library's (the JDK, Rust's `std`, `core` and `alloc`, Node's
+/// `node:internal`) to be the workspace's.
 #[derive(Debug, Clone, Default)]
 pub struct OwnCode {
     java_packages: Option<HashSet<String>>,
     rust_crates: Option<HashSet<String>>,
+    npm_packages: Option<HashSet<String>>,
 }
 
 impl OwnCode {
-    /// No workspace at hand: every frame but the standard library's may be the workspace's.
+    /// No workspace at hand: every frame but the standard libraries' may be the workspace's.
     pub fn unknown() -> Self {
         Self::default()
     }
 
-    /// The workspace's Java packages (`com.acme.text`; the unnamed package as `""`) and the
-    /// names of its Rust crates and their targets (`clap_builder`); with no crate known, any
-    /// Rust frame but the standard library's may be the workspace's.
-    pub fn of(java_packages: impl IntoIterator<Item = String>, rust_crates: impl IntoIterator<Item = String>) -> Self {
-        let rust_crates: HashSet<String> = rust_crates.into_iter().collect();
-        Self {
-            java_packages: Some(java_packages.into_iter().collect()),
-            rust_crates: (!rust_crates.is_empty()).then_some(rust_crates),
-        }
+    /// The workspace's Java packages (`com.acme.text`; the unnamed package as `""`), every one
+    /// of them: a workspace of no Java file holds no Java frame's code.
+    pub fn java_packages(self, packages: impl IntoIterator<Item = String>) -> Self {
+        Self { java_packages: Some(packages.into_iter().collect()), ..self }
+    }
+
+    /// The names of the workspace's Rust crates and their targets (`clap_builder`); none
+    /// (no manifest found) leaves them unknown.
+    pub fn rust_crates(self, crates: impl IntoIterator<Item = String>) -> Self {
+        Self { rust_crates: known(crates), ..self }
+    }
+
+    /// The names of the workspace's npm packages (`vite`, `@acme/ui`); none (no `package.json`
+    /// found) leaves them unknown.
+    pub fn npm_packages(self, packages: impl IntoIterator<Item = String>) -> Self {
+        Self { npm_packages: known(packages), ..self }
     }
 
     /// Whether a frame of `class_path` (`com.acme.Foo$Inner.run`) may be the workspace's code.
@@ -48,11 +57,34 @@ impl OwnCode {
         packages.contains(parts.next().unwrap_or_default())
     }
 
+    /// Whether a JavaScript frame of code at `location` (`/app/node_modules/vite/dist/x.js:3:9`,
+    /// `node:internal/modules/cjs/loader:1105:14`) may be the workspace's: not Node's own, and,
+    /// in `node_modules`, of a package the workspace holds.
+    fn may_hold_script(&self, location: &str) -> bool {
+        if location.starts_with("node:") {
+            return false;
+        }
+        let Some((_, installed)) = location.rsplit_once("node_modules/") else { return true };
+        let mut parts = installed.split('/');
+        let package = match (parts.next(), parts.next()) {
+            (Some(scope), Some(name)) if scope.starts_with('@') => format!("{scope}/{name}"),
+            (Some(name), _) => name.to_owned(),
+            _ => return true,
+        };
+        self.npm_packages.as_ref().is_none_or(|packages| packages.contains(&package))
+    }
+
     /// Whether a Rust frame of the crate `name` may be the workspace's code.
     fn may_hold_crate(&self, name: &str) -> bool {
         !matches!(name, "std" | "core" | "alloc")
             && self.rust_crates.as_ref().is_none_or(|crates| crates.contains(name))
     }
+}
+
+/// The names given, or `None` (not known) where none are.
+fn known(names: impl IntoIterator<Item = String>) -> Option<HashSet<String>> {
+    let names: HashSet<String> = names.into_iter().collect();
+    (!names.is_empty()).then_some(names)
 }
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)` of code the workspace may hold (see
@@ -100,15 +132,41 @@ fn is_jdk_class(class_path: &str) -> bool {
 /// frame of the JDK (`at java.util.ArrayList.forEach(..)`,
 /// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), of a library or
 /// of the reporter's own program, or a numbered Rust frame of a crate the workspace does not
-/// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`).
-/// Its names (`accept`, `run`, `ArrayList`) are namesakes of the workspace's at best.
+/// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`),
+/// or a JavaScript frame of Node's own code or of a package the workspace does not hold
+/// (`at Module._compile (node:internal/modules/cjs/loader:1105:14)`). Its names (`accept`,
+/// `run`, `ArrayList`, `_compile`) are namesakes of the workspace's at best.
 fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
     if let Some(name) = rust_frame_crate(line) {
         return !own.may_hold_crate(name);
     }
+    if let Some(location) = script_frame_location(line) {
+        return !own.may_hold_script(location);
+    }
     frame_parts(line).is_some_and(|(class_path, location)| {
         is_jdk_class(class_path) || (is_java_location(location) && !own.may_hold(class_path))
     })
+}
+
+/// Where a JavaScript frame's code stands, as V8 writes it: `/app/src/index.ts:3:9` of
+/// `at main (/app/src/index.ts:3:9)` or of `at /app/src/index.ts:3:9`,
+/// `node:internal/main/run_main_module:23:47`; `None` for any other line.
+fn script_frame_location(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix("at ")?;
+    let location = match rest.strip_suffix(')').and_then(|inner| inner.rsplit_once(" (")) {
+        Some((_, location)) => location,
+        None => rest,
+    };
+    let location = location.strip_prefix("file://").unwrap_or(location);
+    if location.contains(char::is_whitespace) {
+        return None;
+    }
+    if location.starts_with("node:") {
+        return Some(location);
+    }
+    let file = location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':');
+    let extension = file.rsplit_once('.')?.1;
+    matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx").then_some(location)
 }
 
 /// The crate a numbered Rust backtrace frame's function is in: `tokio` of
@@ -214,7 +272,7 @@ mod tests {
     #[test]
     fn a_frame_of_a_package_or_a_crate_the_workspace_lacks_is_foreign() {
         use super::{OwnCode, is_foreign_frame};
-        let own = OwnCode::of(["com.acme".to_owned(), String::new()], []);
+        let own = OwnCode::unknown().java_packages(["com.acme".to_owned(), String::new()]);
         assert!(!is_foreign_frame("\tat com.acme.Foo$Inner.bar(Foo.java:3)", &own));
         assert!(!is_foreign_frame("\tat Main.main(Main.java:3)", &own), "the unnamed package the workspace uses");
         assert!(is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &own));
@@ -223,7 +281,7 @@ mod tests {
         assert!(!is_foreign_frame("    at Object.<anonymous> (/app/index.js:3:9)", &own), "a JavaScript frame");
         assert!(!is_foreign_frame("    at src/main.rs:4:5", &own), "a Rust frame's place");
         assert!(is_foreign_frame("  4: std::panicking::begin_panic", &own), "the standard library's");
-        let rust = OwnCode::of([], ["tokio".to_owned()]);
+        let rust = OwnCode::unknown().java_packages([]).rust_crates(["tokio".to_owned()]);
         assert!(!is_foreign_frame("   5: tokio::sync::Sender<T>::send", &rust));
         assert!(!is_foreign_frame("   6: <tokio::Blocking<F> as core::future::Future>::poll", &rust));
         assert!(is_foreign_frame("   7: 0x55d1 - hyper::proto::h1::Dispatcher<D, Bs>::poll_inner", &rust));
@@ -231,6 +289,25 @@ mod tests {
         assert!(!is_foreign_frame("  14: main", &rust), "no path");
         let unknown = OwnCode::unknown();
         assert!(!is_foreign_frame("   7: hyper::proto::h1::Dispatcher::poll", &unknown));
+        let script = OwnCode::unknown().npm_packages(["vite".to_owned(), "@acme/ui".to_owned()]);
+        for own in [
+            "    at ssrLoadModule (/app/node_modules/vite/dist/node/chunks/dep.js:120:9)",
+            "    at Button (/app/node_modules/@acme/ui/index.mjs:3:9)",
+            "    at /app/src/main.ts:4:5",
+            "    at async main (file:///app/src/main.mts:4:5)",
+        ] {
+            assert!(!is_foreign_frame(own, &script), "{own}");
+        }
+        for foreign in [
+            "    at render (/app/node_modules/react-dom/cjs/react-dom.development.js:10:2)",
+            "    at Object.use (/app/node_modules/@babel/core/lib/index.js:3:9)",
+            "    at Module._compile (node:internal/modules/cjs/loader:1105:14)",
+            "    at node:internal/main/run_main_module:23:47",
+        ] {
+            assert!(is_foreign_frame(foreign, &script), "{foreign}");
+        }
+        assert!(!is_foreign_frame("    at render (/app/node_modules/react-dom/index.js:10:2)", &unknown));
+        assert!(is_foreign_frame("    at Module._compile (node:internal/modules/cjs/loader:1105:14)", &unknown));
         assert!(!is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &unknown));
         assert!(is_foreign_frame("\tat sun.reflect.NativeMethodAccessorImpl.invoke0(Native Method)", &unknown));
     }

@@ -131,6 +131,7 @@ proptest::proptest! {
                 "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:363)\n", "\tat Bug.main(Unknown Source)\n",
                 "  7: reedline::engine::Reedline::read_line\n", "   3: 0x55d1 - <tokio::a::B<F> as core::future::Future>::poll\n",
                 "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "  12: ",
+                "    at render (/app/node_modules/react-dom/index.js:10:2)\n", "    at node:internal/main/run:23:47\n",
                 "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                 "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                 "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
@@ -148,7 +149,10 @@ proptest::proptest! {
         let query = analyze(&text);
         // Knowing the workspace's code only ever leaves frames out: it gives no name or path the
         // text read alone does not.
-        let own = OwnCode::of(["com.fasterxml.jackson.core".to_owned()], ["tokio".to_owned()]);
+        let own = OwnCode::unknown()
+            .java_packages(["com.fasterxml.jackson.core".to_owned()])
+            .rust_crates(["tokio".to_owned()])
+            .npm_packages(["vite".to_owned()]);
         let knowing = analyze_knowing(&text, &own);
         for symbol in &knowing.symbols {
             proptest::prop_assert!(query.symbols.iter().any(|s| s.name == symbol.name), "{symbol:?}");
