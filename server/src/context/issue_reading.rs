@@ -6,7 +6,8 @@
 //! package it does not hold is a library's or the reporter's program's
 //! (`org.junit..ParentRunner.run`, `org.jruby.RubyArray.each`, `JacksonBug.main`,
 //! `reedline::engine::Reedline::read_line`, `clap_bug::main`, `node_modules/react-dom/..`), and
-//! its names are no use of the workspace's namesakes.
+//! its names are no use of the workspace's namesakes; nor is a Java name written with a
+//! package the workspace lacks (`org.springframework.stereotype.Component`).
 
 use super::index::Index;
 use super::issue::{self, IssueQuery, OwnCode};
@@ -75,6 +76,23 @@ mod tests {
         for name in ["drain", "run", "each", "main"] {
             assert!(named(&unknown, name).is_some(), "{name}: {:?}", unknown.symbols);
         }
+    }
+
+    #[test]
+    fn a_java_name_of_a_package_the_workspace_lacks_names_nothing() {
+        let (_dir, index) = indexed(&[
+            ("src/main/java/com/acme/text/Component.java", "package com.acme.text;\npublic class Component {}\n"),
+            (
+                "src/main/java/com/acme/text/Pipeline.java",
+                "package com.acme.text;\nclass Pipeline { void drain() {} }\n",
+            ),
+        ]);
+        let issue = "Scanning fails\n\nA class marked `@org.springframework.stereotype.Component` breaks \
+                     `com.acme.text.Pipeline.drain`.";
+        let query = analyze_in(&index, issue);
+        assert!(named(&query, "Component").is_none(), "Spring's: {:?}", query.symbols);
+        assert!(named(&query, "drain").is_some() && named(&query, "Pipeline").is_some(), "{:?}", query.symbols);
+        assert!(named(&issue::analyze(issue), "Component").is_some(), "without the workspace");
     }
 
     #[test]

@@ -74,6 +74,32 @@ impl OwnCode {
         self.npm_packages.as_ref().is_none_or(|packages| packages.contains(&package))
     }
 
+    /// Whether a Java name written with its package (`org.springframework.stereotype.Component`,
+    /// `com.acme.text.Pipeline.drain`) may be the workspace's: its package, the lower-case
+    /// names before the first capitalised one, is one of the workspace's. Only where the
+    /// workspace holds Java files; any other chain may be, and so may a value's fields
+    /// (`this.config.Port`).
+    pub(super) fn may_hold_qualified(&self, chain: &str) -> bool {
+        let Some(packages) = self.java_packages.as_ref().filter(|packages| !packages.is_empty()) else {
+            return true;
+        };
+        if chain.contains("::") {
+            return true;
+        }
+        let parts: Vec<&str> = chain.split('.').collect();
+        let Some(class) = parts.iter().position(|part| part.starts_with(|c: char| c.is_ascii_uppercase())) else {
+            return true;
+        };
+        let lower_case = |part: &&str| {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        };
+        // A value's fields (`this.config.Port`) are no package.
+        if class < 2 || matches!(parts[0], "this" | "self" | "super") || !parts[..class].iter().all(lower_case) {
+            return true;
+        }
+        packages.contains(&parts[..class].join("."))
+    }
+
     /// Whether a Rust frame of the crate `name` may be the workspace's code.
     fn may_hold_crate(&self, name: &str) -> bool {
         !matches!(name, "std" | "core" | "alloc")
@@ -281,6 +307,12 @@ mod tests {
         assert!(!is_foreign_frame("    at Object.<anonymous> (/app/index.js:3:9)", &own), "a JavaScript frame");
         assert!(!is_foreign_frame("    at src/main.rs:4:5", &own), "a Rust frame's place");
         assert!(is_foreign_frame("  4: std::panicking::begin_panic", &own), "the standard library's");
+        assert!(own.may_hold_qualified("com.acme.Foo.bar") && own.may_hold_qualified("com.acme.Foo$Inner"));
+        assert!(!own.may_hold_qualified("org.lib.Foo") && !own.may_hold_qualified("com.acme.sub.Foo"));
+        for any in ["Foo.bar", "self.config.Port", "tokio::sync::Semaphore", "org.lib.foo", "a.B"] {
+            assert!(own.may_hold_qualified(any), "{any} names no package");
+        }
+        assert!(OwnCode::unknown().java_packages([]).may_hold_qualified("org.lib.Foo"), "no Java file to tell by");
         let rust = OwnCode::unknown().java_packages([]).rust_crates(["tokio".to_owned()]);
         assert!(!is_foreign_frame("   5: tokio::sync::Sender<T>::send", &rust));
         assert!(!is_foreign_frame("   6: <tokio::Blocking<F> as core::future::Future>::poll", &rust));

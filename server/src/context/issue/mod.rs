@@ -310,9 +310,10 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
             if !is_code {
                 continue;
             }
-            // A path into the language's own library (`std::io::Error`, `java.util.Map`)
+            // A path into the language's own library (`std::io::Error`, `java.util.Map`), or a
+            // Java name of a package the workspace lacks (`org.springframework..Component`),
             // names no definition of the workspace, however its parts are spelt.
-            if leads_into_standard_library(chain) {
+            if leads_into_standard_library(chain) || !own.may_hold_qualified(chain) {
                 continue;
             }
             let weight = name_weight(region, &code_lines, at);
