@@ -5,8 +5,9 @@
 //! part is split into prose, inline code and code blocks (`markdown`) and read for paths
 //! (`paths`), then for identifier chains (`chains`), told from data by the code around them
 //! (`code`), with its web addresses cut to what may speak of the code (`addresses`), and for
-//! stack frames (`frames`); the whole issue is read for the error messages it
-//! quotes (`messages`) and for what it is about (`topics`).
+//! stack frames (`frames`); what names code the workspace does not hold is left out
+//! (`own_code`). The whole issue is read for the error messages it quotes (`messages`) and for
+//! what it is about (`topics`).
 
 mod addresses;
 mod chains;
@@ -14,6 +15,7 @@ mod code;
 mod frames;
 mod markdown;
 mod messages;
+mod own_code;
 mod paths;
 mod template;
 #[cfg(test)]
@@ -26,10 +28,10 @@ use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
-pub use frames::OwnCode;
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
+pub use own_code::OwnCode;
 use paths::{
     SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, path_locations, path_mentions,
 };

@@ -4,8 +4,9 @@
 
 use std::borrow::Cow;
 
-use super::frames::{OwnCode, java_frames, without_foreign_frames};
+use super::frames::{java_frames, without_foreign_frames};
 use super::markdown::{Region, regions};
+use super::own_code::OwnCode;
 
 /// Source file extensions recognised in mentions.
 pub(super) const SOURCE_EXTENSIONS: [&str; 13] =
