@@ -42,6 +42,10 @@ mod tests {
     use crate::context::issue::SymbolMention;
     use crate::testing::indexed;
 
+    /// A Java file of the package `com.acme.text`.
+    const PIPELINE: (&str, &str) =
+        ("src/main/java/com/acme/text/Pipeline.java", "package com.acme.text;\nclass Pipeline { void drain() {} }\n");
+
     fn named<'a>(query: &'a IssueQuery, name: &str) -> Option<&'a SymbolMention> {
         query.symbols.iter().find(|mention| mention.name == name)
     }
@@ -49,10 +53,7 @@ mod tests {
     #[test]
     fn only_the_frames_of_the_workspaces_packages_name_its_code() {
         let (_dir, index) = indexed(&[
-            (
-                "src/main/java/com/acme/text/Pipeline.java",
-                "package com.acme.text;\nclass Pipeline { void drain() {} }\n",
-            ),
+            PIPELINE,
             ("src/main/java/com/acme/text/Runner.java", "package com.acme.text;\nclass Runner { void run() {} }\n"),
         ]);
         let issue = "Pipeline fails on close\n```\njava.lang.IllegalStateException: closed\n\
@@ -82,10 +83,7 @@ mod tests {
     fn a_java_name_of_a_package_the_workspace_lacks_names_nothing() {
         let (_dir, index) = indexed(&[
             ("src/main/java/com/acme/text/Component.java", "package com.acme.text;\npublic class Component {}\n"),
-            (
-                "src/main/java/com/acme/text/Pipeline.java",
-                "package com.acme.text;\nclass Pipeline { void drain() {} }\n",
-            ),
+            PIPELINE,
         ]);
         let issue = "Scanning fails\n\nA class marked `@org.springframework.stereotype.Component` breaks \
                      `com.acme.text.Pipeline.drain`.";

@@ -119,11 +119,10 @@ pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a
     let mut dropped_any = false;
     for line in text.split_inclusive('\n') {
         let location_of_foreign = foreign_rust_frame && line.trim_start().starts_with("at ") && !line.contains('(');
-        foreign_rust_frame = match rust_frame_crate(line) {
-            Some(_) => is_foreign_frame(line, own),
-            None => location_of_foreign,
-        };
-        if location_of_foreign || is_foreign_frame(line, own) {
+        let foreign = location_of_foreign || is_foreign_frame(line, own);
+        // A numbered frame starts a frame; its `at` lines carry it on.
+        foreign_rust_frame = if rust_frame_crate(line).is_some() { foreign } else { location_of_foreign };
+        if foreign {
             kept.push_str(&line[line.trim_end_matches(['\r', '\n']).len()..]);
             dropped_any = true;
         } else {

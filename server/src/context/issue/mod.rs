@@ -239,17 +239,6 @@ const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
 /// one block ranks as before, as only the words' weights against each other count.
 const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
 
-/// Whether the path `chain` starts in the language's standard library: Rust's `std`, `core`
-/// or `alloc` (`std::io::Error`, `::core::fmt::Display`), Java's `java`, `javax` or `jdk`
-/// packages (`java.util.Map`).
-fn leads_into_standard_library(chain: &str) -> bool {
-    let chain = chain.trim_start_matches("::");
-    match chain.split_once("::") {
-        Some((first, _)) => matches!(first, "std" | "core" | "alloc"),
-        None => chain.split_once('.').is_some_and(|(first, _)| matches!(first, "java" | "javax" | "jdk")),
-    }
-}
-
 /// Reads one part of an issue.
 fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     let mut query = IssueQuery::default();
@@ -315,7 +304,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
             // A path into the language's own library (`std::io::Error`, `java.util.Map`), or a
             // Java name of a package the workspace lacks (`org.springframework..Component`),
             // names no definition of the workspace, however its parts are spelt.
-            if leads_into_standard_library(chain) || !own.may_hold_qualified(chain) {
+            if !own.may_hold_qualified(chain) {
                 continue;
             }
             let weight = name_weight(region, &code_lines, at);

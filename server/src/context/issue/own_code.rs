@@ -73,12 +73,16 @@ impl OwnCode {
         self.npm_packages.as_ref().is_none_or(|packages| packages.contains(&package))
     }
 
-    /// Whether a Java name written with its package (`org.springframework.stereotype.Component`,
-    /// `com.acme.text.Pipeline.drain`) may be the workspace's: its package, the lower-case
-    /// names before the first capitalised one, is one of the workspace's. Only where the
-    /// workspace holds Java files; any other chain may be, and so may a value's fields
-    /// (`this.config.Port`).
+    /// Whether a path the issue writes may name the workspace's code: none into the language's
+    /// standard library (`std::io::Error`, `::core::fmt::Display`, `java.util.Map`), and a
+    /// Java name written with its package (`org.springframework.stereotype.Component`,
+    /// `com.acme.text.Pipeline.drain`) only where its package, the lower-case names before the
+    /// first capitalised one, is one of the workspace's. That package rule holds only where
+    /// the workspace holds Java files, and not for a value's fields (`this.config.Port`).
     pub(super) fn may_hold_qualified(&self, chain: &str) -> bool {
+        if leads_into_standard_library(chain) {
+            return false;
+        }
         let Some(packages) = self.java_packages.as_ref().filter(|packages| !packages.is_empty()) else {
             return true;
         };
@@ -101,8 +105,7 @@ impl OwnCode {
 
     /// Whether a Rust frame of the crate `name` may be the workspace's code.
     pub(super) fn may_hold_crate(&self, name: &str) -> bool {
-        !matches!(name, "std" | "core" | "alloc")
-            && self.rust_crates.as_ref().is_none_or(|crates| crates.contains(name))
+        !RUST_STANDARD_CRATES.contains(&name) && self.rust_crates.as_ref().is_none_or(|crates| crates.contains(name))
     }
 }
 
@@ -112,9 +115,26 @@ fn known(names: impl IntoIterator<Item = String>) -> Option<HashSet<String>> {
     (!names.is_empty()).then_some(names)
 }
 
+/// The crates of Rust's standard library.
+const RUST_STANDARD_CRATES: [&str; 3] = ["std", "core", "alloc"];
+
+/// The first names of the JDK's packages (`java.util.Map`); its frames show its internal
+/// `sun.` classes as well.
+const JDK_PACKAGES: [&str; 3] = ["java", "javax", "jdk"];
+
+/// Whether the path `chain` starts in the language's standard library: Rust's `std`, `core`
+/// or `alloc` (`std::io::Error`, `::core::fmt::Display`), the JDK's packages (`java.util.Map`).
+fn leads_into_standard_library(chain: &str) -> bool {
+    let chain = chain.trim_start_matches("::");
+    match chain.split_once("::") {
+        Some((first, _)) => RUST_STANDARD_CRATES.contains(&first),
+        None => chain.split_once('.').is_some_and(|(first, _)| JDK_PACKAGES.contains(&first)),
+    }
+}
+
 /// Whether a frame's class is the JDK's own (`java.util.ArrayList`, `javax.`, `jdk.`, `sun.`).
 pub(super) fn is_jdk_class(class_path: &str) -> bool {
-    ["java.", "javax.", "jdk.", "sun."].iter().any(|package| class_path.starts_with(package))
+    class_path.split_once('.').is_some_and(|(first, _)| JDK_PACKAGES.contains(&first) || first == "sun")
 }
 
 #[cfg(test)]
