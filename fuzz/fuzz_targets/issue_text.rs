@@ -11,6 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let own = OwnCode::unknown()
         .java_packages(["com.acme".to_owned(), String::new()])
         .rust_crates(["tokio".to_owned()])
-        .npm_packages(["vite".to_owned()]);
+        .npm_packages(["vite".to_owned()])
+        .script_files(["src/main.ts".to_owned()]);
     let _ = analyze_knowing(&text, &own);
 });

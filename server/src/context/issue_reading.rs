@@ -3,9 +3,10 @@
 //! issue templates hold, see [`issue_templates`](super::issue_templates)) and which frames of
 //! a pasted stack trace are of its own code: a Java frame of a package no Java file of the
 //! workspace is in, a Rust frame of a crate it does not build, or a JavaScript frame of a
-//! package it does not hold is a library's or the reporter's program's
+//! package or a file it does not hold is a library's or the reporter's program's
 //! (`org.junit..ParentRunner.run`, `org.jruby.RubyArray.each`, `JacksonBug.main`,
-//! `reedline::engine::Reedline::read_line`, `clap_bug::main`, `node_modules/react-dom/..`), and
+//! `reedline::engine::Reedline::read_line`, `clap_bug::main`, `node_modules/react-dom/..`,
+//! `/home/me/app/index.js`), and
 //! its names are no use of the workspace's namesakes; nor is a Java name written with a
 //! package the workspace lacks (`org.springframework.stereotype.Component`).
 
@@ -16,13 +17,14 @@ use super::language::Language;
 
 /// Reads an issue about the workspace `index` holds: the lines its issue templates hold left
 /// out, and the frames of a pasted stack trace read only where the workspace holds their
-/// package or crate.
+/// package, crate or file.
 pub fn analyze_in(index: &Index, text: &str) -> IssueQuery {
     issue::analyze_knowing(&IssueTemplates::of(index.root()).without(text), &own_code(index))
 }
 
 /// The packages of the workspace's Java files (the unnamed package as `""`), the names of its
-/// Rust crates and their targets, and the names of its npm packages.
+/// Rust crates and their targets, the names of its npm packages and the paths of its script
+/// files.
 fn own_code(index: &Index) -> OwnCode {
     let java_packages = index
         .files()
@@ -33,7 +35,15 @@ fn own_code(index: &Index) -> OwnCode {
         .iter()
         .flat_map(|krate| std::iter::once(krate.name.clone()).chain(krate.roots.iter().map(|root| root.name.clone())));
     let npm_packages = index.packages().iter().map(|(_, name)| name.clone());
-    OwnCode::unknown().java_packages(java_packages).rust_crates(rust_crates).npm_packages(npm_packages)
+    let script_files = index
+        .files()
+        .filter(|file| matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript))
+        .map(|file| file.path.clone());
+    OwnCode::unknown()
+        .java_packages(java_packages)
+        .rust_crates(rust_crates)
+        .npm_packages(npm_packages)
+        .script_files(script_files)
 }
 
 #[cfg(test)]
@@ -123,7 +133,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_script_frames_of_the_workspaces_packages_name_its_code() {
+    fn only_the_script_frames_of_the_workspaces_packages_and_files_name_its_code() {
         let (_dir, index) = indexed(&[
             ("package.json", "{\"name\": \"vite\"}\n"),
             ("src/server.ts", "export function ssrLoadModule() {}\nexport function render() {}\n"),
@@ -131,10 +141,15 @@ mod tests {
         let issue = "SSR crashes\n```\nTypeError: x is undefined\n\
                      \x20   at ssrLoadModule (/app/node_modules/vite/dist/node/chunks/dep.js:120:9)\n\
                      \x20   at renderToString (/app/node_modules/react-dom/cjs/server.js:10:2)\n\
-                     \x20   at Module._compile (node:internal/modules/cjs/loader:1105:14)\n```\n";
+                     \x20   at Module._compile (node:internal/modules/cjs/loader:1105:14)\n\
+                     \x20   at startDevServer (/home/me/app/dev.mjs:12:3)\n\
+                     \x20   at bootstrapShell (C:\\Users\\me\\app\\index.js:3:9)\n\
+                     \x20   at render (/home/me/vite/build/src/server.js:5:1)\n```\n";
         let query = analyze_in(&index, issue);
-        assert!(named(&query, "ssrLoadModule").is_some(), "{:?}", query.symbols);
-        for foreign in ["renderToString", "_compile", "Module"] {
+        for own in ["ssrLoadModule", "render"] {
+            assert!(named(&query, own).is_some(), "`{own}`: {:?}", query.symbols);
+        }
+        for foreign in ["renderToString", "_compile", "Module", "startDevServer", "bootstrapShell"] {
             assert!(named(&query, foreign).is_none(), "`{foreign}` is no code of the workspace: {:?}", query.symbols);
         }
         assert!(named(&issue::analyze(issue), "renderToString").is_some(), "without the workspace");

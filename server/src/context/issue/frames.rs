@@ -47,8 +47,9 @@ fn is_java_location(location: &str) -> bool {
 /// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), of a library or
 /// of the reporter's own program, or a numbered Rust frame of a crate the workspace does not
 /// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`),
-/// or a JavaScript frame of Node's own code or of a package the workspace does not hold
-/// (`at Module._compile (node:internal/modules/cjs/loader:1105:14)`). Its names (`accept`,
+/// or a JavaScript frame of Node's own code, of a package the workspace does not hold or of a
+/// script file it does not hold (`at Module._compile (node:internal/modules/cjs/loader:1105:14)`,
+/// `at main (/home/me/app/index.js:3:9)`). Its names (`accept`,
 /// `run`, `ArrayList`, `_compile`) are namesakes of the workspace's at best.
 fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
     if let Some(name) = rust_frame_crate(line) {

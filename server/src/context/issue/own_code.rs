@@ -1,6 +1,6 @@
-//! What code the workspace holds: its Java packages, Rust crates and npm packages, which tell
-//! the names an issue writes of its code (a frame of a pasted stack trace, a Java name with
-//! its package) from those of a library's or of the reporter's own program.
+//! What code the workspace holds: its Java packages, Rust crates, npm packages and script
+//! files, which tell the names an issue writes of its code (a frame of a pasted stack trace, a
+//! Java name with its package) from those of a library's or of the reporter's own program.
 
 use std::collections::HashSet;
 
@@ -8,8 +8,9 @@ use std::collections::HashSet;
 /// trace from a library's or the reporter's own program's: the Java packages its files are in
 /// (`at org.junit.runners.ParentRunner.run(..)` and `at JacksonBug.main(..)` are of none), the
 /// Rust crates it builds (`  7: reedline::engine::Reedline::read_line` and `  9: clap_bug::main`
-/// are of none) and the npm packages it holds (`at render (/app/node_modules/react-dom/..)` is
-/// of none). Such a frame's names (`run`, `main`, `read_line`, `render`) name nothing of the
+/// are of none), the npm packages it holds (`at render (/app/node_modules/react-dom/..)` is
+/// of none) and its script files (`at main (/home/me/app/index.js:3:9)` is of none where no
+/// file of the workspace is `index.js` or `app/index.ts`). Such a frame's names (`run`, `main`, `read_line`, `render`) name nothing of the
 /// workspace, however many of its namesakes they would lift. What is not known leaves every
 /// frame but the language's own library's (the JDK, Rust's `std`, `core` and `alloc`, Node's
 /// `node:internal`) to be the workspace's.
@@ -18,6 +19,7 @@ pub struct OwnCode {
     java_packages: Option<HashSet<String>>,
     rust_crates: Option<HashSet<String>>,
     npm_packages: Option<HashSet<String>>,
+    script_files: Option<HashSet<String>>,
 }
 
 impl OwnCode {
@@ -44,6 +46,13 @@ impl OwnCode {
         Self { npm_packages: known(packages), ..self }
     }
 
+    /// The paths of the workspace's JavaScript and TypeScript files (`src/main.ts`), relative
+    /// to its root; none leaves them unknown.
+    pub fn script_files(self, paths: impl IntoIterator<Item = String>) -> Self {
+        let stems = paths.into_iter().map(|path| without_script_extension(&path).to_owned());
+        Self { script_files: known(stems), ..self }
+    }
+
     /// Whether a frame of `class_path` (`com.acme.Foo$Inner.run`) may be the workspace's code.
     pub(super) fn may_hold_class(&self, class_path: &str) -> bool {
         if is_jdk_class(class_path) {
@@ -57,13 +66,16 @@ impl OwnCode {
     }
 
     /// Whether a JavaScript frame of code at `location` (`/app/node_modules/vite/dist/x.js:3:9`,
-    /// `node:internal/modules/cjs/loader:1105:14`) may be the workspace's: not Node's own, and,
-    /// in `node_modules`, of a package the workspace holds.
+    /// `node:internal/modules/cjs/loader:1105:14`) may be the workspace's: not Node's own; in
+    /// `node_modules`, of a package the workspace holds; elsewhere, a file of the workspace's.
     pub(super) fn may_hold_script(&self, location: &str) -> bool {
         if location.starts_with("node:") {
             return false;
         }
-        let Some((_, installed)) = location.rsplit_once("node_modules/") else { return true };
+        let location = location.replace('\\', "/");
+        let Some((_, installed)) = location.rsplit_once("node_modules/") else {
+            return self.may_hold_script_file(&location);
+        };
         let mut parts = installed.split('/');
         let package = match (parts.next(), parts.next()) {
             (Some(scope), Some(name)) if scope.starts_with('@') => format!("{scope}/{name}"),
@@ -71,6 +83,30 @@ impl OwnCode {
             _ => return true,
         };
         self.npm_packages.as_ref().is_none_or(|packages| packages.contains(&package))
+    }
+
+    /// Whether a script file at `location` outside `node_modules` may be one of the
+    /// workspace's: a relative path (`src/main.ts:4:5`, as the workspace's own tools print
+    /// it) may be, and an absolute one (`/home/me/app/index.js:3:9`, `C:/app/main.ts:1:2`)
+    /// where the workspace holds a file its path ends with, by any extension of a script (a
+    /// build's `/repo/build/src/index.js` is the workspace's `src/index.ts`).
+    fn may_hold_script_file(&self, location: &str) -> bool {
+        let Some(files) = &self.script_files else { return true };
+        let is_absolute = location.starts_with('/') || location.get(1..3) == Some(":/");
+        if !is_absolute {
+            return true;
+        }
+        let file = location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':');
+        let mut tail = without_script_extension(file);
+        loop {
+            if files.contains(tail) {
+                return true;
+            }
+            match tail.split_once('/') {
+                Some((_, rest)) => tail = rest,
+                None => return false,
+            }
+        }
     }
 
     /// Whether a path the issue writes may name the workspace's code: none into the language's
@@ -115,6 +151,14 @@ fn known(names: impl IntoIterator<Item = String>) -> Option<HashSet<String>> {
     (!names.is_empty()).then_some(names)
 }
 
+/// `path` without the extension of a JavaScript or TypeScript file (`src/main` of
+/// `src/main.ts`, `src/main.js` and `src/main.d.ts`); other paths as they are.
+fn without_script_extension(path: &str) -> &str {
+    // The longer first: `.d.ts` before `.ts`, `.mts` before `.ts`.
+    const EXTENSIONS: [&str; 9] = [".d.ts", ".mts", ".cts", ".mjs", ".cjs", ".tsx", ".jsx", ".ts", ".js"];
+    EXTENSIONS.iter().find_map(|extension| path.strip_suffix(extension)).unwrap_or(path)
+}
+
 /// The crates of Rust's standard library.
 const RUST_STANDARD_CRATES: [&str; 3] = ["std", "core", "alloc"];
 
@@ -151,5 +195,30 @@ mod tests {
         }
         assert!(OwnCode::unknown().java_packages([]).may_hold_qualified("org.lib.Foo"), "no Java file to tell by");
         assert!(OwnCode::unknown().may_hold_qualified("org.lib.Foo"), "no workspace to tell by");
+    }
+
+    #[test]
+    fn a_script_file_is_the_workspaces_where_its_path_ends_with_one_of_the_workspaces() {
+        let own = OwnCode::unknown().script_files(["src/main.ts".to_owned(), "lib/util.d.ts".to_owned()]);
+        for location in [
+            "/repo/src/main.ts:4:5",
+            "/repo/build/src/main.js:4:5",
+            "/repo/src/main.mjs",
+            "C:/repo/lib/util.js:1:1",
+            "/repo/lib/util.cjs:1:1",
+            "src/other.ts:1:1",
+        ] {
+            assert!(own.may_hold_script_file(location), "{location}");
+        }
+        for location in
+            ["/home/me/app/index.js:3:9", "/repo/main.ts:1:1", "C:/repo/src/main.rs.js:1:1", "/src/mainly.ts"]
+        {
+            assert!(!own.may_hold_script_file(location), "{location}");
+        }
+        assert!(own.may_hold_script("/app/node_modules/react-dom/index.js:1:1"), "the npm packages not known");
+        assert!(OwnCode::unknown().may_hold_script_file("/home/me/app/index.js:3:9"), "no script file to tell by");
+        assert_eq!(super::without_script_extension("a/b.mts"), "a/b");
+        assert_eq!(super::without_script_extension("a/b.d.ts"), "a/b");
+        assert_eq!(super::without_script_extension("a/b.rs"), "a/b.rs");
     }
 }

@@ -132,6 +132,7 @@ proptest::proptest! {
                 "  7: reedline::engine::Reedline::read_line\n", "   3: 0x55d1 - <tokio::a::B<F> as core::future::Future>::poll\n",
                 "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "  12: ",
                 "    at render (/app/node_modules/react-dom/index.js:10:2)\n", "    at node:internal/main/run:23:47\n",
+                "    at startServer (/home/me/app/dev.mjs:12:3)\n", "    at main (C:\\app\\src\\main.js:1:2)\n",
                 "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                 "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                 "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
@@ -152,7 +153,8 @@ proptest::proptest! {
         let own = OwnCode::unknown()
             .java_packages(["com.fasterxml.jackson.core".to_owned()])
             .rust_crates(["tokio".to_owned()])
-            .npm_packages(["vite".to_owned()]);
+            .npm_packages(["vite".to_owned()])
+            .script_files(["src/main.ts".to_owned()]);
         let knowing = analyze_knowing(&text, &own);
         for symbol in &knowing.symbols {
             proptest::prop_assert!(query.symbols.iter().any(|s| s.name == symbol.name), "{symbol:?}");
