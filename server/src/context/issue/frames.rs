@@ -56,32 +56,72 @@ fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
         return !own.may_hold_crate(name);
     }
     if let Some(location) = script_frame_location(line) {
-        return !own.may_hold_script(location);
+        return !own.may_hold_script(&location);
     }
     frame_parts(line).is_some_and(|(class_path, location)| {
         is_jdk_class(class_path) || (is_java_location(location) && !own.may_hold_class(class_path))
     })
 }
 
-/// Where a JavaScript frame's code stands, as V8 writes it: `/app/src/index.ts:3:9` of
-/// `at main (/app/src/index.ts:3:9)` or of `at /app/src/index.ts:3:9`,
-/// `node:internal/main/run_main_module:23:47`; `None` for any other line.
-fn script_frame_location(line: &str) -> Option<&str> {
-    let rest = line.trim().strip_prefix("at ")?;
-    let location = match rest.strip_suffix(')').and_then(|inner| inner.rsplit_once(" (")) {
-        Some((_, location)) => location,
-        None => rest,
+/// Where a JavaScript frame's code stands, as V8 writes it (`at main (/app/src/index.ts:3:9)`,
+/// `at /app/src/index.ts:3:9`, `at node:internal/main/run_main_module:23:47`) or as Firefox
+/// and Safari do (`render@http://localhost:5173/src/App.tsx?t=1690:12:3`); `None` for any
+/// other line. A file's address comes as its path (`/app/src/index.ts:3:9` of
+/// `file:///app/src/index.ts:3:9`, `\` as `/`), and a page's as its path from the server's
+/// root without the query (`src/App.tsx:12:3`, `node_modules/.vite/deps/react.js:10:2`): what
+/// a server serves is no file of the disk, so only its `node_modules` tell whose code it is.
+fn script_frame_location(line: &str) -> Option<String> {
+    let line = line.trim();
+    let location = match line.strip_prefix("at ") {
+        Some(rest) => match rest.strip_suffix(')').and_then(|inner| inner.rsplit_once(" (")) {
+            Some((_, location)) => location,
+            None => rest,
+        },
+        None => {
+            // Firefox's and Safari's `function@location:line:column`.
+            let (function, location) = line.split_once('@')?;
+            let numbered = location.rsplit(':').take(2).all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if function.contains(char::is_whitespace) || !numbered {
+                return None;
+            }
+            location
+        }
     };
-    let location = location.strip_prefix("file://").unwrap_or(location);
     if location.contains(char::is_whitespace) {
         return None;
     }
     if location.starts_with("node:") {
-        return Some(location);
+        return Some(location.to_owned());
     }
-    let file = location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':');
-    let extension = file.rsplit_once('.')?.1;
-    matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx").then_some(location)
+    let (place, position) = split_position(location);
+    let served = ["http://", "https://", "webpack://", "webpack-internal://"]
+        .iter()
+        .find_map(|scheme| place.strip_prefix(scheme));
+    let place = match served {
+        // A page's path from the server's root, its query left out.
+        Some(page) => {
+            let path = page.split_once('/').map_or("", |(_, path)| path);
+            let path = path.split(['?', '#']).next().unwrap_or_default();
+            path.trim_start_matches(['.', '/']).to_owned()
+        }
+        None => place.strip_prefix("file://").unwrap_or(place).replace('\\', "/"),
+    };
+    let extension = place.rsplit_once('.')?.1;
+    if !matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx") {
+        return None;
+    }
+    Some(format!("{place}{position}"))
+}
+
+/// A frame's location split before the line and column it ends with (`:12:3` of
+/// `/app/x.js:12:3`, and of `/src/App.tsx?t=1690:12:3`).
+fn split_position(location: &str) -> (&str, &str) {
+    let digits_and_colons = location.len() - location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':').len();
+    let run = &location[location.len() - digits_and_colons..];
+    match run.find(':') {
+        Some(colon) => location.split_at(location.len() - digits_and_colons + colon),
+        None => (location, ""),
+    }
 }
 
 /// The crate a numbered Rust backtrace frame's function is in: `tokio` of
@@ -137,12 +177,13 @@ pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a
 }
 
 /// Whether `line` is a stack trace's: a numbered frame (`  12: tokio::runtime::park::run`,
-/// as Rust's backtraces number them) or an `at` line (a Java or JavaScript frame, a Rust
-/// frame's `at src/main.rs:4:5`).
+/// as Rust's backtraces number them), an `at` line (a Java or JavaScript frame, a Rust
+/// frame's `at src/main.rs:4:5`) or a JavaScript frame as Firefox and Safari write it
+/// (`render@http://localhost:5173/src/App.tsx:12:3`).
 pub(super) fn is_trace_line(line: &str) -> bool {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    (digits > 0 && line[digits..].starts_with(": ")) || line.starts_with("at ")
+    (digits > 0 && line[digits..].starts_with(": ")) || line.starts_with("at ") || script_frame_location(line).is_some()
 }
 
 #[cfg(test)]
@@ -220,6 +261,24 @@ mod tests {
         ] {
             assert!(is_foreign_frame(foreign, &script), "{foreign}");
         }
+        let browser = OwnCode::unknown().npm_packages(["app".to_owned()]).script_files(["src/App.tsx".to_owned()]);
+        for own in [
+            "    at App (http://localhost:5173/src/App.tsx?t=1690:12:3)",
+            "App@http://localhost:5173/src/App.tsx?t=1690:12:3",
+            "App/<@http://localhost:3000/static/js/bundle.js:123:4",
+            "    at App (webpack-internal:///./src/Other.js:12:3)",
+            "    at App (C:\\repo\\src\\App.js:1:2)",
+        ] {
+            assert!(!is_foreign_frame(own, &browser), "{own}");
+        }
+        for foreign in [
+            "    at renderWithHooks (http://localhost:5173/node_modules/.vite/deps/chunk-X.js?v=1a2b:123:4)",
+            "commitRoot@http://localhost:5173/node_modules/.vite/deps/react-dom.js?v=1a2b:123:4",
+            "    at main (C:\\Users\\me\\app\\index.js:3:9)",
+            "    at main (file:///home/me/app/index.mjs:3:9)",
+        ] {
+            assert!(is_foreign_frame(foreign, &browser), "{foreign}");
+        }
         assert!(!is_foreign_frame("    at render (/app/node_modules/react-dom/index.js:10:2)", &unknown));
         assert!(is_foreign_frame("    at Module._compile (node:internal/modules/cjs/loader:1105:14)", &unknown));
         assert!(!is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &unknown));
@@ -234,6 +293,8 @@ mod tests {
             "\tat com.fasterxml.jackson.databind.ObjectMapper.readValue(ObjectMapper.java:3548)",
             "    at Object.<anonymous> (src/index.ts:4:11)",
             "0: std::panicking::begin_panic",
+            "render@http://localhost:5173/src/App.tsx?t=1690:12:3",
+            "@https://example.com/app.js:1:200",
         ] {
             assert!(super::is_trace_line(line), "{line:?}");
         }
@@ -242,6 +303,9 @@ mod tests {
             "Command::new(\"app\").arg(Arg::new(\"x\"))",
             "12 │ def get_file_name []: table<name: string>",
             "1:2 error: expected `;`",
+            "mail me@example.com:1:2",
+            "depends on @acme/ui@1.2.3",
+            "App@http://localhost:5173/src/App.tsx",
             "attempt to subtract with overflow",
             "",
         ] {

@@ -66,15 +66,15 @@ impl OwnCode {
     }
 
     /// Whether a JavaScript frame of code at `location` (`/app/node_modules/vite/dist/x.js:3:9`,
-    /// `node:internal/modules/cjs/loader:1105:14`) may be the workspace's: not Node's own; in
-    /// `node_modules`, of a package the workspace holds; elsewhere, a file of the workspace's.
+    /// `node:internal/modules/cjs/loader:1105:14`; `/` its only separator) may be the
+    /// workspace's: not Node's own; in `node_modules`, of a package the workspace holds;
+    /// elsewhere, a file of the workspace's.
     pub(super) fn may_hold_script(&self, location: &str) -> bool {
         if location.starts_with("node:") {
             return false;
         }
-        let location = location.replace('\\', "/");
         let Some((_, installed)) = location.rsplit_once("node_modules/") else {
-            return self.may_hold_script_file(&location);
+            return self.may_hold_script_file(location);
         };
         let mut parts = installed.split('/');
         let package = match (parts.next(), parts.next()) {

@@ -133,6 +133,8 @@ proptest::proptest! {
                 "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "  12: ",
                 "    at render (/app/node_modules/react-dom/index.js:10:2)\n", "    at node:internal/main/run:23:47\n",
                 "    at startServer (/home/me/app/dev.mjs:12:3)\n", "    at main (C:\\app\\src\\main.js:1:2)\n",
+                "commitRoot@http://localhost:5173/node_modules/.vite/deps/react-dom.js?v=1a:12:3\n",
+                "    at App (http://localhost:5173/src/App.tsx?t=16:4:2)\n", "@", "?v=",
                 "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                 "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                 "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
