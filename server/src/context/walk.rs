@@ -29,8 +29,9 @@ pub fn hidden_away(name: &str) -> bool {
 
 /// Names build tools give their output folders: never indexed, except inside a `src`
 /// folder, where they are packages or modules (`src/main/java/com/acme/build/`), or when
-/// the folder is a project of its own (`packages/build/package.json`).
-const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
+/// the folder is a project of its own (`packages/build/package.json`). A stack frame an issue
+/// pastes from a file in one may be of the workspace's own build.
+pub(crate) const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
 
 /// Manifests that make a folder a project: a folder named like build output that holds one
 /// is taken as source (a monorepo's `build` package, a repository's `build/` scripts with

@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 
+use crate::context::walk::OUTPUT_DIRS;
+
 /// What code the workspace holds, which tells the frames of its own code in a pasted stack
 /// trace from a library's or the reporter's own program's: the Java packages its files are in
 /// (`at org.junit.runners.ParentRunner.run(..)` and `at JacksonBug.main(..)` are of none), the
@@ -89,7 +91,9 @@ impl OwnCode {
     /// workspace's: a relative path (`src/main.ts:4:5`, as the workspace's own tools print
     /// it) may be, and an absolute one (`/home/me/app/index.js:3:9`, `C:/app/main.ts:1:2`)
     /// where the workspace holds a file its path ends with, by any extension of a script (a
-    /// build's `/repo/build/src/index.js` is the workspace's `src/index.ts`).
+    /// build's `/repo/build/src/index.js` is the workspace's `src/index.ts`), or where it runs
+    /// through a folder named like build output (`/home/me/lib/dist/index.js`), which may be
+    /// the workspace's own build.
     fn may_hold_script_file(&self, location: &str) -> bool {
         let Some(files) = &self.script_files else { return true };
         let is_absolute = location.starts_with('/') || location.get(1..3) == Some(":/");
@@ -97,6 +101,9 @@ impl OwnCode {
             return true;
         }
         let file = location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':');
+        if file.rsplit('/').skip(1).any(|folder| OUTPUT_DIRS.contains(&folder)) {
+            return true;
+        }
         let mut tail = without_script_extension(file);
         loop {
             if files.contains(tail) {
@@ -207,6 +214,8 @@ mod tests {
             "C:/repo/lib/util.js:1:1",
             "/repo/lib/util.cjs:1:1",
             "src/other.ts:1:1",
+            "/home/me/lib/dist/index.js:3:9",
+            "C:/lib/build/cli.mjs:3:9",
         ] {
             assert!(own.may_hold_script_file(location), "{location}");
         }
