@@ -137,11 +137,23 @@ pub(super) fn is_macro_use(before: &str, chain: &str, after: &str, region: Regio
         rest.trim_start().starts_with(['(', '[', '{']) || (region == Region::InlineCode && rest.is_empty())
     });
     // Tools' attributes (`#[rustfmt::skip]`, `#[clippy::msrv]`) are not macros either.
-    let attribute = (before.ends_with("#[") || before.ends_with("#!["))
+    let attribute = is_attribute(before)
         && !chain.starts_with("rustfmt::")
         && !chain.starts_with("clippy::")
-        && (chain.contains("::") || !BUILT_IN_ATTRIBUTES.contains(&chain));
+        && !is_built_in_attribute(before, chain);
     invoked || attribute
+}
+
+/// Whether `chain`, after `before` in the text, is an attribute the Rust language defines
+/// itself (`derive` of `#[derive(Parser, Debug)]`, `cfg`, `test`): it names nothing of the
+/// workspace, not even a file named after it (clap's `derive.rs`).
+pub(super) fn is_built_in_attribute(before: &str, chain: &str) -> bool {
+    is_attribute(before) && BUILT_IN_ATTRIBUTES.contains(&chain)
+}
+
+/// Whether what stands before a name opens a Rust attribute (`#[`, `#![`).
+fn is_attribute(before: &str) -> bool {
+    before.ends_with("#[") || before.ends_with("#![")
 }
 
 #[cfg(test)]
@@ -197,5 +209,22 @@ mod tests {
         assert!(!is_macro_use("", "user", "!.name", Region::CodeBlock), "a non-null assertion");
         assert!(is_macro_use("", "format", "!(\"x\")", Region::Prose), "an invocation in prose");
         assert!(is_macro_use("", "select", "! {", Region::Prose));
+    }
+
+    #[test]
+    fn an_attribute_of_the_language_names_nothing() {
+        let query = analyze(
+            "Conflicts are not checked\n```rust\n#[derive(Parser, Debug)]\n#[cfg(test)]\n#![allow(dead_code)]\n\
+             struct Cli { #[clap(long)] destroy: bool }\n```\nThe output of `#[derive(Parser)]`.",
+        );
+        for built_in in ["derive", "cfg", "allow"] {
+            assert!(symbol(&query, built_in).is_none(), "`{built_in}`: {:?}", query.symbols);
+        }
+        assert!(symbol(&analyze("Crash in `derive(input)`"), "derive").is_some(), "a call of a function");
+        for named in ["Parser", "clap", "dead_code"] {
+            assert!(symbol(&query, named).is_some(), "`{named}`: {:?}", query.symbols);
+        }
+        assert!(is_built_in_attribute("#[", "derive") && is_built_in_attribute("  #![", "allow"));
+        assert!(!is_built_in_attribute("#[", "tokio::test") && !is_built_in_attribute("", "derive"));
     }
 }

@@ -191,7 +191,7 @@ mod tests {
              /* the queue keeps\n   pending events until drained */\nlet url = \"http://host//path\"; poll(url);\n\
              # shell comment mentions blocking\n#[derive(Debug)]\n```\n",
         );
-        for name in ["Interest", "READABLE", "url", "poll", "derive", "Debug"] {
+        for name in ["Interest", "READABLE", "url", "poll", "Debug"] {
             assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
         }
         for word in ["readable", "events", "mirrors", "flag", "queue", "pending", "drained", "shell", "blocking"] {

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use super::terms;
 use addresses::without_addresses;
-use chains::{chains, is_macro_use, looks_like_code, without_generic_qualifiers};
+use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
@@ -304,7 +304,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
             // A path into the language's own library (`std::io::Error`, `java.util.Map`), or a
             // Java name of a package the workspace lacks (`org.springframework..Component`),
             // names no definition of the workspace, however its parts are spelt.
-            if !own.may_hold_qualified(chain) {
+            if !own.may_hold_qualified(chain) || is_built_in_attribute(&piece[..at], chain) {
                 continue;
             }
             let weight = name_weight(region, &code_lines, at);
