@@ -13,10 +13,12 @@ pub(super) enum Region {
     CodeBlock,
 }
 
-/// Splits Markdown into prose, `inline code` and fenced code blocks, as Markdown splits it:
-/// a block opens with a line starting with a fence (```` ``` ```` or `~~~`) and closes only
-/// with a line holding a fence of the same character, at least as long; inline code is a run
-/// of backticks closed by a run of the same length on the same line. Linear in the text.
+/// Splits Markdown into prose, `inline code` and code blocks, as Markdown splits it: a block
+/// opens with a line starting with a fence (```` ``` ```` or `~~~`) and closes only with a
+/// line holding a fence of the same character, at least as long; the lines between an HTML
+/// `<pre>` and its `</pre>` are a block too (a template's `<pre><code>` for debug output);
+/// inline code is a run of backticks closed by a run of the same length on the same line.
+/// Linear in the text.
 pub(super) fn regions(text: &str) -> Vec<(Region, &str)> {
     let mut out = Vec::new();
     // Where the current prose or code block began, and the fence a code block opened with.
@@ -26,8 +28,17 @@ pub(super) fn regions(text: &str) -> Vec<(Region, &str)> {
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
         let trimmed = line.trim();
-        match (open, fence(trimmed)) {
-            (Some(opening), Some(_)) if closes(opening, trimmed) => {
+        let opening = match open {
+            None => fence(trimmed).or_else(|| opens_preformatted(trimmed).then_some(PREFORMATTED)),
+            Some(_) => None,
+        };
+        match (open, opening) {
+            (Some(PREFORMATTED), _) if closes_preformatted(trimmed) => {
+                out.push((Region::CodeBlock, &text[start..line_start]));
+                open = None;
+                start = line_end;
+            }
+            (Some(opening), _) if opening != PREFORMATTED && closes(opening, trimmed) => {
                 out.push((Region::CodeBlock, &text[start..line_start]));
                 open = None;
                 start = line_end;
@@ -51,6 +62,25 @@ pub(super) fn regions(text: &str) -> Vec<(Region, &str)> {
     let last = if open.is_some() { Region::CodeBlock } else { Region::Prose };
     out.push((last, &text[start..]));
     out
+}
+
+/// What stands for the fence of an HTML `<pre>` block.
+const PREFORMATTED: (char, usize) = ('<', 0);
+
+/// Whether the trimmed `line` opens an HTML `<pre>` block that it does not close: the lines
+/// after it are preformatted, GitHub's way to show code and output without a fence.
+fn opens_preformatted(line: &str) -> bool {
+    if !line.contains('<') {
+        return false;
+    }
+    let lower = line.to_ascii_lowercase();
+    let Some(at) = lower.find("<pre>").or_else(|| lower.find("<pre ")) else { return false };
+    !lower[at..].contains("</pre>")
+}
+
+/// Whether the trimmed `line` closes an HTML `<pre>` block.
+fn closes_preformatted(line: &str) -> bool {
+    line.to_ascii_lowercase().contains("</pre>")
 }
 
 /// The inline code spans of one line: for each, where its opening backtick run starts and ends
@@ -255,14 +285,30 @@ mod tests {
         );
         // A block never closed runs to the end.
         assert_eq!(pieces("x\n```\nfn y() {}"), [(Prose, "x\n"), (CodeBlock, "fn y() {}")]);
+        // So does an HTML `<pre>` block, a template's way to show debug output; a fence in it is text.
+        assert_eq!(
+            pieces(
+                "<details>\n<summary>Debug</summary>\n<PRE>\nDEBUG:clap:Parser::get_matches_with;\n```\n</code></pre>\nafter"
+            ),
+            [
+                (Prose, "<details>\n<summary>Debug</summary>\n"),
+                (CodeBlock, "DEBUG:clap:Parser::get_matches_with;\n```\n"),
+                (Prose, "after")
+            ]
+        );
+        assert_eq!(pieces("a <pre>x</pre> b\nc"), [(Prose, "a <pre>x</pre> b\nc")], "closed on its own line");
+        assert_eq!(pieces("```\n<pre>\n```\nd"), [(CodeBlock, "<pre>\n"), (Prose, "d")], "a tag in a fenced block");
     }
 
     #[test]
-    fn code_in_tilde_fences_and_indented_blocks_is_read_as_code() {
+    fn code_in_tilde_fences_pre_blocks_and_indented_blocks_is_read_as_code() {
         let tilde = analyze("Crash\n~~~\nparse_all(config, now);\n~~~\n");
         assert!(symbol(&tilde, "config").is_some(), "words in a ~~~ block are code: {:?}", tilde.symbols);
         let indented = analyze("Crash\n\n    # run_all_checks\n    ./x\n");
         assert!(symbol(&indented, "run_all_checks").is_some(), "{:?}", indented.symbols);
+        let preformatted = analyze("Wrong usage\n<pre><code>\nDEBUG:clap:Parser::get_matches_with;\n</code></pre>\n");
+        let logged = symbol(&preformatted, "get_matches_with").map(|s| s.weight);
+        assert!(logged.is_some_and(|weight| weight < 0.5), "a name in a <pre> block counts as code's: {logged:?}");
         let heading = analyze("Crash\n   ## Hidden_heading\nbody");
         assert!(symbol(&heading, "Hidden_heading").is_none(), "up to three spaces still make a heading");
     }

@@ -138,7 +138,7 @@ proptest::proptest! {
                 "https://github.com/o/r/blob/main/src/a.rs#L1-L2", "thread 'main' panicked at src/main.rs:3:5:",
                 "é", "😀", "\u{0}", "--flag", "snake_case_name", "CamelCase",
                 "\\", "C:\\", "src\\net\\tcp.rs:3:5", "\\_", "web\\main.mts",
-                "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<img src=", "Vec<",
+                "│   ├── ", "└── ", "[INFO] +- ", "|-- ", "`-- ", "<details>", "</summary>", "<pre>\n", "</code></pre>", "<img src=", "Vec<",
                 "Error: ", "error[E0599]: ", "java.lang.IllegalStateException: ", "panicked at '", "' ", "{}",
                 "connection pool exhausted after", " 30s ", "Cannot read properties of undefined",
                 "README.md", ".github/workflows/ci.yml", "Makefile", "../", "e.g.", "v1.2.3", "clip.mp4:3",
