@@ -1,6 +1,7 @@
 //! Stack-trace frames an issue pastes: Java's `at com.x.Foo.bar(Foo.java:12)`, Rust's
-//! `  3: tokio::runtime::park::run`, which of them are of code the workspace holds, and which
-//! lines of a code block are a trace's.
+//! `  3: tokio::runtime::park::run`, JavaScript's `at main (/app/index.js:3:9)` and a
+//! browser's `render@http://localhost:5173/src/App.tsx:12:3`; which of them are of code the
+//! workspace holds, and which lines of a code block are a trace's.
 
 use std::borrow::Cow;
 
