@@ -312,4 +312,37 @@ mod tests {
         let heading = analyze("Crash\n   ## Hidden_heading\nbody");
         assert!(symbol(&heading, "Hidden_heading").is_none(), "up to three spaces still make a heading");
     }
+
+    use proptest::strategy::Strategy;
+
+    proptest::proptest! {
+        /// The regions are the text's own slices, in order and apart, and what lies between
+        /// two of them is only what delimits them: a whole line that opens or closes a block
+        /// (a fence, `<pre>`, `</pre>`) or a run of backticks.
+        #[test]
+        fn regions_lose_nothing_but_their_delimiters(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "\n", "```", "```rust\n", "~~~\n", "`", "``", "<pre>", "<PRE class=x>", "</pre>", "<pre>x</pre>",
+                    "<details>", "<code>", " ", "word", "Parser::run()", "\r\n", "    indented",
+                ]).prop_map(str::to_owned),
+                proptest::prelude::any::<String>(),
+            ], 0..30),
+        ) {
+            let text = pieces.concat();
+            let mut covered = 0;
+            for (_, piece) in regions(&text) {
+                let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+                proptest::prop_assert!(start >= covered && start + piece.len() <= text.len());
+                let between = &text[covered..start];
+                let delimiter_lines = between.split_inclusive('\n').all(|line| {
+                    let trimmed = line.trim();
+                    fence(trimmed).is_some() || opens_preformatted(trimmed) || closes_preformatted(trimmed)
+                });
+                let backticks = between.chars().all(|c| c == '`');
+                proptest::prop_assert!(backticks || delimiter_lines, "{between:?} left out of {text:?}");
+                covered = start + piece.len();
+            }
+        }
+    }
 }
