@@ -120,9 +120,16 @@ mod tests {
                      \x20            at ./src/engine.rs:2:5\n\
                      \x20  2: reedline::engine::Reedline::read_line\n\
                      \x20            at /home/me/.cargo/registry/src/reedline-0.23.0/src/engine.rs:123:9\n\
-                     \x20  3: shell_bug::main\n```\n";
+                     \x20  3: shell_bug::main\n```\n\
+                     It also panicked at /home/me/.cargo/registry/src/index.crates.io-6f17/reedline-0.23.0/src/engine.rs:77:1 \
+                     and at /home/me/.cargo/registry/src/index.crates.io-6f17/line-editor-0.2.0/src/engine.rs:2:9.\n";
         let query = analyze_in(&index, issue);
         assert!(named(&query, "complete").is_some(), "{:?}", query.symbols);
+        // Cargo's copy of another crate names no file of the workspace; of its own crate, it may.
+        assert!(!query.locations.iter().any(|(path, _)| path.contains("reedline")), "{:?}", query.locations);
+        assert!(query.locations.iter().any(|(path, at)| path.contains("line-editor-0.2.0") && *at == 2));
+        assert!(!query.paths.iter().any(|(path, _)| path.contains("reedline")), "{:?}", query.paths);
+        assert!(query.paths.iter().any(|(path, _)| path.contains("line-editor-0.2.0")), "{:?}", query.paths);
         for foreign in ["read_line", "Reedline", "reedline", "main", "shell_bug", "begin_panic"] {
             assert!(named(&query, foreign).is_none(), "`{foreign}` is no code of the workspace: {:?}", query.symbols);
         }

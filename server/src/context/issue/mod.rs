@@ -253,7 +253,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     for (region, piece) in regions(text) {
         // A frame of code the workspace does not hold names none of its files or code.
         let own_frames = without_foreign_frames(piece, own);
-        for word in path_mentions(&own_frames) {
+        for word in path_mentions(&own_frames).into_iter().filter(|path| own.may_hold_file(path)) {
             *paths.entry(word).or_default() += if region == Region::InlineCode { 1.0 } else { 0.8 };
         }
         // An address's host and query are no words of the issue (`paths` has read its file).

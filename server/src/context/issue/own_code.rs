@@ -146,6 +146,23 @@ impl OwnCode {
         packages.contains(&parts[..class].join("."))
     }
 
+    /// Whether a file `path` the issue writes may be of the workspace's code: not Cargo's copy
+    /// of a crate the workspace does not build
+    /// (`/home/me/.cargo/registry/src/index.crates.io-6f17d22bba15001f/hyper-0.14.2/src/lib.rs`,
+    /// which would name every `src/lib.rs`); Cargo's copy of one of its own crates (`clap-4.0.26/..`,
+    /// a panic in the released version) may be.
+    pub(super) fn may_hold_file(&self, path: &str) -> bool {
+        let Some(crates) = &self.rust_crates else { return true };
+        let Some((_, copied)) = path.split_once(".cargo/registry/src/") else { return true };
+        let Some(versioned) = copied.split('/').nth(1) else { return true };
+        // `tokio-util-0.7.1` and `clap-3.0.0-rc.7` are `tokio-util` and `clap`.
+        let name = versioned
+            .match_indices('-')
+            .find(|(at, _)| versioned[at + 1..].starts_with(|c: char| c.is_ascii_digit()))
+            .map_or(versioned, |(at, _)| &versioned[..at]);
+        [name.to_owned(), name.replace('-', "_"), name.replace('_', "-")].iter().any(|name| crates.contains(name))
+    }
+
     /// Whether a Rust frame of the crate `name` may be the workspace's code.
     pub(super) fn may_hold_crate(&self, name: &str) -> bool {
         !RUST_STANDARD_CRATES.contains(&name) && self.rust_crates.as_ref().is_none_or(|crates| crates.contains(name))
@@ -202,6 +219,29 @@ mod tests {
         }
         assert!(OwnCode::unknown().java_packages([]).may_hold_qualified("org.lib.Foo"), "no Java file to tell by");
         assert!(OwnCode::unknown().may_hold_qualified("org.lib.Foo"), "no workspace to tell by");
+    }
+
+    #[test]
+    fn cargos_copy_of_a_crate_is_the_workspaces_only_for_its_own_crates() {
+        let own = OwnCode::unknown().rust_crates(["tokio".to_owned(), "tokio_util".to_owned()]);
+        let registry = "/home/me/.cargo/registry/src/index.crates.io-6f17d22bba15001f";
+        for path in [
+            format!("{registry}/tokio-1.2.0/src/io/ready.rs"),
+            format!("{registry}/tokio-util-0.7.1/src/codec/mod.rs"),
+            "tokio/src/io/ready.rs".to_owned(),
+            "/home/me/app/src/main.rs".to_owned(),
+        ] {
+            assert!(own.may_hold_file(&path), "{path}");
+        }
+        for path in
+            [format!("{registry}/hyper-0.14.2/src/lib.rs"), format!("{registry}/tokio-macros-2.0.0-rc.1/src/lib.rs")]
+        {
+            assert!(!own.may_hold_file(&path), "{path}");
+        }
+        assert!(
+            OwnCode::unknown().may_hold_file(&format!("{registry}/hyper-0.14.2/src/lib.rs")),
+            "no crates to tell by"
+        );
     }
 
     #[test]

@@ -94,6 +94,9 @@ pub(super) fn path_locations(text: &str, own: &OwnCode) -> Vec<(String, u32)> {
     let text: &str = &without_foreign_frames(text, own);
     let mut found: Vec<(String, u32)> = Vec::new();
     let mut note = |path: String, line: Option<u32>| {
+        if !own.may_hold_file(&path) {
+            return;
+        }
         let given = found.iter().filter(|(known, _)| *known == path).count();
         if let Some(line) = line.filter(|line| *line > 0)
             && !found.iter().any(|(known, known_line)| *known == path && *known_line == line)

@@ -130,7 +130,7 @@ proptest::proptest! {
                 "\tat com.fasterxml.jackson.core.JsonParser.nextToken(JsonParser.java:12)\n",
                 "\tat org.junit.runners.ParentRunner.run(ParentRunner.java:363)\n", "\tat Bug.main(Unknown Source)\n",
                 "  7: reedline::engine::Reedline::read_line\n", "   3: 0x55d1 - <tokio::a::B<F> as core::future::Future>::poll\n",
-                "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "  12: ",
+                "             at /rustc/90b35a6/library/std/src/rt.rs:5:9\n", "panicked at /u/.cargo/registry/src/i/hyper-0.14.2/src/lib.rs:3:1", "  12: ",
                 "    at render (/app/node_modules/react-dom/index.js:10:2)\n", "    at node:internal/main/run:23:47\n",
                 "    at startServer (/home/me/app/dev.mjs:12:3)\n", "    at main (C:\\app\\src\\main.js:1:2)\n",
                 "commitRoot@http://localhost:5173/node_modules/.vite/deps/react-dom.js?v=1a:12:3\n",
