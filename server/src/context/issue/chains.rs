@@ -140,7 +140,7 @@ pub(super) fn is_macro_use(before: &str, chain: &str, after: &str, region: Regio
     let attribute = is_attribute(before)
         && !chain.starts_with("rustfmt::")
         && !chain.starts_with("clippy::")
-        && !is_built_in_attribute(before, chain);
+        && !BUILT_IN_ATTRIBUTES.contains(&chain);
     invoked || attribute
 }
 

@@ -67,10 +67,11 @@ fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
 /// Where a JavaScript frame's code stands, as V8 writes it (`at main (/app/src/index.ts:3:9)`,
 /// `at /app/src/index.ts:3:9`, `at node:internal/main/run_main_module:23:47`) or as Firefox
 /// and Safari do (`render@http://localhost:5173/src/App.tsx?t=1690:12:3`); `None` for any
-/// other line. A file's address comes as its path (`/app/src/index.ts:3:9` of
-/// `file:///app/src/index.ts:3:9`, `\` as `/`), and a page's as its path from the server's
-/// root without the query (`src/App.tsx:12:3`, `node_modules/.vite/deps/react.js:10:2`): what
-/// a server serves is no file of the disk, so only its `node_modules` tell whose code it is.
+/// other line. The line and column are left off; a file's address comes as its path
+/// (`/app/src/index.ts` of `file:///app/src/index.ts:3:9`, `\` as `/`), and a page's as its
+/// path from the server's root without the query (`src/App.tsx`,
+/// `node_modules/.vite/deps/react.js`): what a server serves is no file of the disk, so only
+/// its `node_modules` tell whose code it is.
 fn script_frame_location(line: &str) -> Option<String> {
     let line = line.trim();
     let location = match line.strip_prefix("at ") {
@@ -91,10 +92,10 @@ fn script_frame_location(line: &str) -> Option<String> {
     if location.contains(char::is_whitespace) {
         return None;
     }
-    if location.starts_with("node:") {
-        return Some(location.to_owned());
+    let place = without_position(location);
+    if place.starts_with("node:") {
+        return Some(place.to_owned());
     }
-    let (place, position) = split_position(location);
     let served = ["http://", "https://", "webpack://", "webpack-internal://"]
         .iter()
         .find_map(|scheme| place.strip_prefix(scheme));
@@ -111,18 +112,15 @@ fn script_frame_location(line: &str) -> Option<String> {
     if !matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx") {
         return None;
     }
-    Some(format!("{place}{position}"))
+    Some(place)
 }
 
-/// A frame's location split before the line and column it ends with (`:12:3` of
-/// `/app/x.js:12:3`, and of `/src/App.tsx?t=1690:12:3`).
-fn split_position(location: &str) -> (&str, &str) {
+/// A frame's location without the line and column it ends with (`/app/x.js` of
+/// `/app/x.js:12:3`, `/src/App.tsx?t=1690` of `/src/App.tsx?t=1690:12:3`).
+fn without_position(location: &str) -> &str {
     let digits_and_colons = location.len() - location.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':').len();
     let run = &location[location.len() - digits_and_colons..];
-    match run.find(':') {
-        Some(colon) => location.split_at(location.len() - digits_and_colons + colon),
-        None => (location, ""),
-    }
+    run.find(':').map_or(location, |colon| &location[..location.len() - digits_and_colons + colon])
 }
 
 /// The crate a numbered Rust backtrace frame's function is in: `tokio` of

@@ -21,41 +21,34 @@ pub(super) enum Region {
 /// Linear in the text.
 pub(super) fn regions(text: &str) -> Vec<(Region, &str)> {
     let mut out = Vec::new();
-    // Where the current prose or code block began, and the fence a code block opened with.
+    // Where the current prose or code block began, and what opened the code block.
     let mut start = 0;
-    let mut open: Option<(char, usize)> = None;
+    let mut open: Option<Block> = None;
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
         let trimmed = line.trim();
-        let opening = match open {
-            None => fence(trimmed).or_else(|| opens_preformatted(trimmed).then_some(PREFORMATTED)),
-            Some(_) => None,
-        };
-        match (open, opening) {
-            (Some(PREFORMATTED), _) if closes_preformatted(trimmed) => {
+        match open {
+            Some(block) if block.closed_by(trimmed) => {
                 out.push((Region::CodeBlock, &text[start..line_start]));
                 open = None;
                 start = line_end;
             }
-            (Some(opening), _) if opening != PREFORMATTED && closes(opening, trimmed) => {
-                out.push((Region::CodeBlock, &text[start..line_start]));
-                open = None;
-                start = line_end;
-            }
-            (Some(_), _) => {}
-            (None, Some(opening)) => {
-                out.push((Region::Prose, &text[start..line_start]));
-                open = Some(opening);
-                start = line_end;
-            }
-            (None, None) => {
-                for (opening, closing) in inline_code_spans(line) {
-                    out.push((Region::Prose, &text[start..line_start + opening.0]));
-                    out.push((Region::InlineCode, &text[line_start + opening.1..line_start + closing.0]));
-                    start = line_start + closing.1;
+            Some(_) => {}
+            None => match Block::opened_by(trimmed) {
+                Some(block) => {
+                    out.push((Region::Prose, &text[start..line_start]));
+                    open = Some(block);
+                    start = line_end;
                 }
-            }
+                None => {
+                    for (opening, closing) in inline_code_spans(line) {
+                        out.push((Region::Prose, &text[start..line_start + opening.0]));
+                        out.push((Region::InlineCode, &text[line_start + opening.1..line_start + closing.0]));
+                        start = line_start + closing.1;
+                    }
+                }
+            },
         }
         line_start = line_end;
     }
@@ -64,8 +57,28 @@ pub(super) fn regions(text: &str) -> Vec<(Region, &str)> {
     out
 }
 
-/// What stands for the fence of an HTML `<pre>` block.
-const PREFORMATTED: (char, usize) = ('<', 0);
+/// What opened the code block being read: a fence (its character and length), or an HTML
+/// `<pre>` tag.
+#[derive(Debug, Clone, Copy)]
+enum Block {
+    Fenced((char, usize)),
+    Preformatted,
+}
+
+impl Block {
+    /// The block the trimmed `line` opens, if it opens one.
+    fn opened_by(line: &str) -> Option<Self> {
+        fence(line).map(Self::Fenced).or_else(|| opens_preformatted(line).then_some(Self::Preformatted))
+    }
+
+    /// Whether the trimmed `line` closes this block.
+    fn closed_by(self, line: &str) -> bool {
+        match self {
+            Self::Fenced(opening) => closes(opening, line),
+            Self::Preformatted => closes_preformatted(line),
+        }
+    }
+}
 
 /// Whether the trimmed `line` opens an HTML `<pre>` block that it does not close: the lines
 /// after it are preformatted, GitHub's way to show code and output without a fence.

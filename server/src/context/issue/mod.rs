@@ -33,7 +33,7 @@ use markdown::{Region, regions};
 use messages::quoted_messages;
 pub use own_code::OwnCode;
 use paths::{
-    SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, path_locations, path_mentions,
+    SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, own_path_mentions, path_locations,
 };
 use template::without_template;
 use topics::{about_documentation, about_examples, about_tests};
@@ -253,7 +253,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     for (region, piece) in regions(text) {
         // A frame of code the workspace does not hold names none of its files or code.
         let own_frames = without_foreign_frames(piece, own);
-        for word in path_mentions(&own_frames).into_iter().filter(|path| own.may_hold_file(path)) {
+        for word in own_path_mentions(&own_frames, own) {
             *paths.entry(word).or_default() += if region == Region::InlineCode { 1.0 } else { 0.8 };
         }
         // An address's host and query are no words of the issue (`paths` has read its file).

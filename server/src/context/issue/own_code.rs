@@ -12,8 +12,9 @@ use crate::context::walk::OUTPUT_DIRS;
 /// Rust crates it builds (`  7: reedline::engine::Reedline::read_line` and `  9: clap_bug::main`
 /// are of none), the npm packages it holds (`at render (/app/node_modules/react-dom/..)` is
 /// of none) and its script files (`at main (/home/me/app/index.js:3:9)` is of none where no
-/// file of the workspace is `index.js` or `app/index.ts`). Such a frame's names (`run`, `main`, `read_line`, `render`) name nothing of the
-/// workspace, however many of its namesakes they would lift. What is not known leaves every
+/// path of the workspace's is `index.*` or `app/index.*`). Such a frame's names (`run`,
+/// `main`, `read_line`, `render`) name nothing of the workspace, however many of its
+/// namesakes they would lift. What is not known leaves every
 /// frame but the language's own library's (the JDK, Rust's `std`, `core` and `alloc`, Node's
 /// `node:internal`) to be the workspace's.
 #[derive(Debug, Clone, Default)]
@@ -67,8 +68,8 @@ impl OwnCode {
         packages.contains(parts.next().unwrap_or_default())
     }
 
-    /// Whether a JavaScript frame of code at `location` (`/app/node_modules/vite/dist/x.js:3:9`,
-    /// `node:internal/modules/cjs/loader:1105:14`; `/` its only separator) may be the
+    /// Whether a JavaScript frame of code at `location` (`/app/node_modules/vite/dist/x.js`,
+    /// `node:internal/modules/cjs/loader`; `/` its only separator) may be the
     /// workspace's: not Node's own; in `node_modules`, of a package the workspace holds;
     /// elsewhere, a file of the workspace's.
     pub(super) fn may_hold_script(&self, location: &str) -> bool {
@@ -160,7 +161,8 @@ impl OwnCode {
             .match_indices('-')
             .find(|(at, _)| versioned[at + 1..].starts_with(|c: char| c.is_ascii_digit()))
             .map_or(versioned, |(at, _)| &versioned[..at]);
-        [name.to_owned(), name.replace('-', "_"), name.replace('_', "-")].iter().any(|name| crates.contains(name))
+        // A library's target is named with `_` for the package's `-`.
+        crates.contains(name) || crates.contains(&name.replace('-', "_"))
     }
 
     /// Whether a Rust frame of the crate `name` may be the workspace's code.

@@ -32,6 +32,12 @@ pub(super) fn path_mentions(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The source paths `text` gives (see [`path_mentions`]) that may be of the workspace's code
+/// (see [`OwnCode::may_hold_file`]).
+pub(super) fn own_path_mentions(text: &str, own: &OwnCode) -> Vec<String> {
+    path_mentions(text).into_iter().filter(|path| own.may_hold_file(path)).collect()
+}
+
 /// The tokens of `text` that may be paths, as the index spells paths (see
 /// [`path_mentions`]).
 fn path_tokens(text: &str) -> impl Iterator<Item = String> + '_ {
