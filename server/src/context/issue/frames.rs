@@ -27,20 +27,41 @@ pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Opt
     frames
 }
 
-/// An `at` line's qualified method (`com.x.Foo.bar`, without the module or class loader that
-/// Java 9 and later write first: `java.base/`, `app//`) and what its parentheses hold.
+/// A Java frame's qualified method (`com.x.Foo.bar`, without the module or class loader that
+/// Java 9 and later write first: `java.base/`, `app//`) and what its parentheses hold: of an
+/// `at` line, or of a frame a structured log writes as a string of its own, without the `at`
+/// (`"org.x.Foo.bar(Foo.java:12)",` in a JSON array of frames), whose parentheses must then
+/// say where Java code stands.
 fn frame_parts(line: &str) -> Option<(&str, &str)> {
-    let rest = line.trim_start().strip_prefix("at ")?;
+    let line = line.trim_start();
+    let (rest, quoted) = match line.strip_prefix("at ") {
+        Some(rest) => (rest, false),
+        None => (line.trim_start_matches(['[', '"', '\'']).trim_end().trim_end_matches([',', ']', '"', '\'']), true),
+    };
     let (qualified, location) = rest.split_once('(')?;
     let qualified = qualified.trim();
-    Some((qualified.rsplit_once('/').map_or(qualified, |(_, path)| path), location))
+    let qualified = qualified.rsplit_once('/').map_or(qualified, |(_, path)| path);
+    if quoted && !(is_qualified_method(qualified) && location.ends_with(')') && is_java_location(location)) {
+        return None;
+    }
+    Some((qualified, location))
+}
+
+/// Whether `text` is written as a frame's method is: dotted names (`org.x.Foo$1.bar`,
+/// `Foo.<init>`), at least a class and its method.
+fn is_qualified_method(text: &str) -> bool {
+    text.contains('.')
+        && text.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '<' | '>'))
+        })
 }
 
 /// Whether a frame's parentheses say where a Java frame's code stands: `Foo.java:12`,
 /// `Native Method`, `Unknown Source` (not a JavaScript frame's `/app/index.js:3:9`).
 fn is_java_location(location: &str) -> bool {
     let place = location.split([':', ')']).next().unwrap_or_default();
-    place.ends_with(".java") || place == "Native Method" || place == "Unknown Source"
+    let is_file_name = place.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'));
+    (place.ends_with(".java") && is_file_name) || place == "Native Method" || place == "Unknown Source"
 }
 
 /// Whether `line` is a frame of code the workspace does not hold (see [`OwnCode`]): a Java
@@ -182,7 +203,10 @@ pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a
 pub(super) fn is_trace_line(line: &str) -> bool {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    (digits > 0 && line[digits..].starts_with(": ")) || line.starts_with("at ") || script_frame_location(line).is_some()
+    (digits > 0 && line[digits..].starts_with(": "))
+        || line.starts_with("at ")
+        || script_frame_location(line).is_some()
+        || frame_parts(line).is_some()
 }
 
 #[cfg(test)]
@@ -221,6 +245,36 @@ mod tests {
             assert!(symbol(&query, name).is_none(), "`{name}` is the JDK's: {:?}", query.symbols);
         }
         assert!(symbol(&query, "drain").is_some());
+    }
+
+    #[test]
+    fn a_structured_logs_quoted_frames_are_frames() {
+        // Logstash and other JSON loggers write a backtrace as an array of strings, no `at`.
+        let text = "DLQ writer fails\n```\n:backtrace=>[\n\
+                    \"java.base/sun.nio.ch.FileChannelImpl.position(FileChannelImpl.java:358)\"\n\
+                    \"org.logstash.common.io.RecordIOReader.seekToOffset(RecordIOReader.java:111)\",\n\
+                    \"org.logstash.execution.JavaBasePipelineExt$INVOKER$i$1$0$initialize.call(JavaBasePipelineExt$INVOKER$i$1$0$initialize.gen)\"\n\
+                    [\"org.jruby.RubyClass.newInstance(RubyClass.java:911)\"]\n```\n";
+        let own = super::OwnCode::unknown().java_packages(["org.logstash.common.io".to_owned()]);
+        let frames = super::java_frames(text, &own);
+        assert_eq!(
+            frames,
+            [("org/logstash/common/io/RecordIOReader.java".to_owned(), "seekToOffset".to_owned(), Some(111))]
+        );
+        let kept = super::without_foreign_frames(text, &own);
+        assert!(!kept.contains("FileChannelImpl") && !kept.contains("RubyClass"), "{kept}");
+        assert!(kept.contains("seekToOffset") && kept.contains("initialize.gen"), "{kept}");
+        // Code and prose that call with a file's name are no frames.
+        for line in [
+            "\"load(Config.java:12)\"",
+            "parser.parse(\"Foo.java:12\")",
+            "see \"org.x.Foo.bar(Foo.java:12)\" above",
+            "\"org.x.Foo.bar(Foo.java:12\"",
+            "\"org..Foo.bar(Foo.java:12)\"",
+            "\"org.x.Foo.bar(index.js:3:9)\"",
+        ] {
+            assert!(super::frame_parts(line).is_none(), "{line:?}");
+        }
     }
 
     #[test]
@@ -294,6 +348,7 @@ mod tests {
             "0: std::panicking::begin_panic",
             "render@http://localhost:5173/src/App.tsx?t=1690:12:3",
             "@https://example.com/app.js:1:200",
+            "  \"org.logstash.common.io.RecordIOReader.seekToBlock(RecordIOReader.java:101)\",",
         ] {
             assert!(super::is_trace_line(line), "{line:?}");
         }
