@@ -21,7 +21,12 @@ pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Opt
         let Some(class) = parts.pop() else { continue };
         let outer = class.split('$').next().unwrap_or(class);
         parts.push(outer);
-        let line = location.split_once(':').and_then(|(_, line)| line.trim_end_matches(')').parse().ok());
+        // The line's digits, before the `)` and whatever a logger adds after it
+        // (`Foo.java:12) ~[foo-1.2.jar:1.2]`).
+        let line = location.split_once(':').and_then(|(_, rest)| {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            rest[..digits].parse().ok()
+        });
         frames.push((format!("{}.java", parts.join("/")), method.to_owned(), line));
     }
     frames
@@ -237,9 +242,16 @@ mod tests {
                     \tat java.util.stream.ReferencePipeline$3$1.accept(ReferencePipeline.java:195)\n\
                     \tat jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)\n\
                     \tat javax.swing.SwingWorker.run(SwingWorker.java:334)\n\
-                    \tat app//com.acme.Pipeline.drain(Pipeline.java:42)\n```\n";
+                    \tat app//com.acme.Pipeline.drain(Pipeline.java:42)\n\
+                    \tat com.acme.Main.start(Main.java:7) ~[acme-1.2.jar:1.2]\n```\n";
         let frames = super::java_frames(text, &super::OwnCode::unknown());
-        assert_eq!(frames, [("com/acme/Pipeline.java".to_owned(), "drain".to_owned(), Some(42))]);
+        assert_eq!(
+            frames,
+            [
+                ("com/acme/Pipeline.java".to_owned(), "drain".to_owned(), Some(42)),
+                ("com/acme/Main.java".to_owned(), "start".to_owned(), Some(7)),
+            ]
+        );
         let query = analyze(text);
         for name in ["forEach", "accept", "invoke0", "run"] {
             assert!(symbol(&query, name).is_none(), "`{name}` is the JDK's: {:?}", query.symbols);
