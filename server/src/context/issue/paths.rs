@@ -62,11 +62,11 @@ fn located_path_tokens(text: &str) -> impl Iterator<Item = (String, Option<u32>)
     })
 }
 
-/// `token` without the sentence's closing `.` or `:` and a location after the path
+/// `token` without the sentence's closing `.`, `:`, `;`, `!` or `?` and a location after the path
 /// (`src/walk.rs:12:5`, `C:\app\main.rs:3`; an extension's digits stay, `clip.mp4`), and the
 /// line of the location it dropped (`12`).
 fn split_location(token: &str) -> (&str, Option<u32>) {
-    let mut token = token.trim_end_matches(['.', ':']);
+    let mut token = token.trim_end_matches(['.', ':', ';', '!', '?']);
     let mut line = None;
     while let Some((before, after)) = token.rsplit_once(':') {
         if after.is_empty() || !after.bytes().all(|byte| byte.is_ascii_digit()) {
@@ -315,6 +315,12 @@ mod tests {
         assert!(paths.contains(&"src/walk.rs"), "{paths:?}");
         assert!(!paths.iter().any(|p| p.contains("Cargo")), "{paths:?}");
         assert_eq!(query.locations, [("tokio-1.21.2/src/runtime/task/harness.rs".to_owned(), 123)]);
+
+        let query = analyze("Slow; see src/walk.rs; src/exec/job.rs:40! Or README.md? Or docs/a.md;");
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert!(paths.contains(&"src/walk.rs") && paths.contains(&"src/exec/job.rs"), "{paths:?}");
+        assert_eq!(query.locations, [("src/exec/job.rs".to_owned(), 40)], "a sentence's mark after the line");
+        assert_eq!(query.other_files, ["README.md", "docs/a.md"]);
 
         let query = analyze(
             "Crash\n```\nat com.acme.Lexer.next(Lexer.java:12)\nat com.acme.Lexer.next(Lexer.java:40)\n\
