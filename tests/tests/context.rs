@@ -103,6 +103,36 @@ fn context_takes_the_issue_as_run_does() {
 }
 
 #[test]
+fn context_shows_what_the_issue_was_read_as() {
+    let scratch = crate_with_modules();
+    scratch.write(
+        "ISSUE.md",
+        "RateLimiter::try_acquire should wait\nSee src/limiter.rs:7; it fails with:\n\
+         ```\nError: the limiter gave up waiting for permits\n\tat org.lib.Pool.take(Pool.java:3)\n```\n",
+    );
+    let read = cli(&scratch, &["context", "--json", "--top", "1", "--reading", "--issue", "@ISSUE.md"]);
+    let reading = &read["reading"];
+    let names: Vec<&str> = reading["names"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"RateLimiter::try_acquire"), "{reading:#}");
+    assert!(!names.iter().any(|name| name.contains("Pool") || name.contains("take")), "a library's frame: {reading:#}");
+    assert_eq!(reading["paths"], json!([{"text": "src/limiter.rs", "weight": 0.8}]), "{reading:#}");
+    assert_eq!(reading["lines"], json!(["src/limiter.rs:7"]), "{reading:#}");
+    assert_eq!(reading["messages"], json!(["the limiter gave up waiting for permits"]), "{reading:#}");
+    assert!(reading["words"].as_array().unwrap().len() <= 20, "{reading:#}");
+    assert!(reading["titleAlone"]["names"].as_array().is_some_and(|names| !names.is_empty()), "{reading:#}");
+    assert!(cli(&scratch, &["context", "--json", "--issue", "@ISSUE.md"]).get("reading").is_none(), "asked for only");
+
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["context", "--reading", "--issue", "@ISSUE.md"], &[]);
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("read from the issue:"), "{text}");
+    assert!(lines.next().is_some_and(|line| line.starts_with("  names: `")), "{text}");
+    assert!(text.contains("\n  lines: src/limiter.rs:7\n"), "{text}");
+    assert!(text.contains("\n  1. src/limiter.rs:7 "), "the ranking follows: {text}");
+}
+
+#[test]
 fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     let scratch = crate_with_modules();
     // A large file about the issue: it fits a large model's budget in full, not a small one's.
@@ -526,6 +556,9 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
     assert!(shown["model"].as_str().is_some_and(|m| !m.is_empty()), "{shown:#}");
     assert_eq!(shown["notes"], json!([]));
     assert_eq!(shown["named"], json!([]), "the issue names no other file");
+    let names: Vec<&str> =
+        shown["reading"]["names"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"RateLimiter::try_acquire") && names.contains(&"refill_tokens"), "{shown:#}");
 
     // A run for the same issue starts from exactly the files shown in full.
     let every = client.command("issuewright.context", json!({"issue": issue, "top": 100})).unwrap();

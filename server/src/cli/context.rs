@@ -16,6 +16,9 @@ use issuewright::issues::{self, IssueSource};
 use issuewright::llm::registry;
 use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
 
+/// How many of each kind of thing the issue gives `--reading` lists in text.
+const READING_ITEMS: usize = 12;
+
 /// Ranks `--repo`'s files for the issue in `--issue-file` and prints them, best first.
 pub fn run(args: &ContextArgs) -> ExitCode {
     match run_inner(args) {
@@ -60,8 +63,18 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         if let Some((model, budget, pack)) = &packed {
             out["pack"] = pack_json(model, *budget, pack);
         }
+        if args.reading {
+            out["reading"] = json!(issue::Reading::of(&query));
+        }
         outln!("{out}");
     } else {
+        if args.reading {
+            outln!("read from the issue:");
+            for line in issue::Reading::of(&query).lines(READING_ITEMS) {
+                outln!("  {line}");
+            }
+            outln!();
+        }
         for file in &named {
             let line = file.line.map(|line| format!(":{line}")).unwrap_or_default();
             outln!("  named: {}{line}", file.path);

@@ -79,6 +79,11 @@ pub struct ContextArgs {
     /// The model whose context window sets the pack's budget (default: the configured one).
     #[arg(long, value_name = "NAME", requires = "pack")]
     pub model: Option<String>,
+    /// Also print what the issue was read as: the names, paths, lines, folders, other files
+    /// and messages it gives, its weightiest words and what it is about (with `--json`, under
+    /// `reading`).
+    #[arg(long)]
+    pub reading: bool,
 }
 
 /// Arguments of `issuewright index`.

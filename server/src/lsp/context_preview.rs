@@ -36,10 +36,12 @@ pub(super) struct ContextArgs {
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
 /// configured model: `{files: [{path, uri, score, reasons, line, inPack}], named: [{path, uri,
 /// reasons, line, inPack}], model, budgetTokens, packTokens, filesInFull, filesInPart, filesInMap,
-/// indexedFiles, elapsedMs, notes}`. `named` holds the files the issue names that the index
+/// indexedFiles, elapsedMs, notes, reading}`. `named` holds the files the issue names that the index
 /// does not parse (`README.md`), which the pack shows first; `line` is where a file's best
 /// reason points, or for a named file the line the issue gives with it (null: nowhere);
-/// `inPack` is `full`, `part`, `map` or null; `elapsedMs` counts ranking and packing.
+/// `inPack` is `full`, `part`, `map` or null; `elapsedMs` counts ranking and packing;
+/// `reading` is what the issue was read as ([`Reading`](crate::context::issue::Reading): its
+/// names, paths, lines, messages and weightiest words).
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,
@@ -129,5 +131,6 @@ pub(super) async fn preview(
         "indexedFiles": index.len(),
         "elapsedMs": started.elapsed().as_millis() as u64,
         "notes": notes,
+        "reading": crate::context::issue::Reading::of(&query),
     }))
 }

@@ -7,7 +7,7 @@
 //! (`code`), with its web addresses cut to what may speak of the code (`addresses`), and for
 //! stack frames (`frames`); what names code the workspace does not hold is left out
 //! (`own_code`). The whole issue is read for the error messages it quotes (`messages`) and for
-//! what it is about (`topics`).
+//! what it is about (`topics`); what it was read as is shown to people as a `Reading`.
 
 mod addresses;
 mod chains;
@@ -17,6 +17,7 @@ mod markdown;
 mod messages;
 mod own_code;
 mod paths;
+mod reading;
 mod template;
 #[cfg(test)]
 mod tests;
@@ -35,6 +36,7 @@ pub use own_code::OwnCode;
 use paths::{
     SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, own_path_mentions, path_locations,
 };
+pub use reading::{NameRead, Reading, Weighted};
 use template::without_template;
 use topics::{about_documentation, about_examples, about_tests};
 
