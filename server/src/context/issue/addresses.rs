@@ -6,8 +6,10 @@
 //! path too: their hosts and the repository's names are no words of the issue. Another site's
 //! host may name what the issue is about (a language's homepage) and stays with its path. An
 //! address's scheme, its query (`?q=is%3Aissue`) and an anchor that gives a line or a comment
-//! (`L12`, `issuecomment-1234`) are left out; an anchor that names something
-//! (`method.requires`) stays.
+//! (`L12`, `issuecomment-1234`) are left out; an anchor that names something stays, as its
+//! item (`requires` of `#method.requires`). A documentation page is its item (rustdoc's
+//! `struct.Arg.html` is `Arg`, javadoc's `ObjectMapper.html` `ObjectMapper`), so that its
+//! kind and `html` are no names the issue gives.
 
 use std::borrow::Cow;
 
@@ -60,13 +62,66 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
             Some(file) => file,
             None if is_attachment(host, path) => Cow::Borrowed(""),
             None if FORGE_HOSTS.contains(&host.to_ascii_lowercase().as_str()) => Cow::Borrowed(path),
-            None => Cow::Owned(format!("{host}{path}")),
+            None => Cow::Owned(format!("{host}{}", page_path(path))),
         };
         let anchor = found.name("anchor").map_or("", |anchor| anchor.as_str());
         // `L12`, `issuecomment-1234`, `r987`: a line or a comment, not a name.
-        let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor };
+        let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor_item(anchor) };
         format!(" {kept} {anchor} ")
     })
+}
+
+/// The kinds of item rustdoc names its pages and anchors after (`struct.Arg.html`,
+/// `#method.requires`).
+const RUSTDOC_KINDS: [&str; 22] = [
+    "associatedconstant",
+    "associatedtype",
+    "attr",
+    "constant",
+    "derive",
+    "enum",
+    "field",
+    "fn",
+    "keyword",
+    "macro",
+    "method",
+    "mod",
+    "primitive",
+    "static",
+    "struct",
+    "structfield",
+    "trait",
+    "traitalias",
+    "tymethod",
+    "type",
+    "union",
+    "variant",
+];
+
+/// A documentation page's path as its items read: a page is named by its item
+/// (`struct.Arg.html` is `Arg`, javadoc's `ObjectMapper.html` is `ObjectMapper`), a source
+/// page by its file (`stream_map.rs.html` is `stream_map.rs`), and an index page by its folder.
+fn page_path(path: &str) -> String {
+    path.split('/')
+        .filter_map(|segment| {
+            let page = segment.strip_suffix(".html").or_else(|| segment.strip_suffix(".htm"));
+            match page {
+                Some("index") => None,
+                Some(page) => Some(anchor_item(page)),
+                None => Some(segment),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// A rustdoc page's or anchor's item without its kind (`method.requires` is `requires`); any
+/// other anchor as it is.
+fn anchor_item(anchor: &str) -> &str {
+    match anchor.split_once('.') {
+        Some((kind, item)) if RUSTDOC_KINDS.contains(&kind) => item,
+        _ => anchor,
+    }
 }
 
 /// Hosts that serve what a forge's users attach to an issue (screenshots, recordings).
@@ -142,14 +197,22 @@ mod tests {
             ("https://github.com/o/r/tree/main", "", "a tree's top holds no file"),
             (
                 "(https://docs.rs/clap/latest/clap/struct.Arg.html#method.requires)",
-                "( docs.rs/clap/latest/clap/struct.Arg.html method.requires )",
-                "a documentation page's path and the name its anchor gives",
+                "( docs.rs/clap/latest/clap/Arg requires )",
+                "a documentation page's path to its item and the item its anchor gives",
+            ),
+            (
+                "[docs](https://docs.rs/tokio/latest/tokio/fn.spawn.html), \
+                 https://docs.rs/tokio/latest/tokio/sync/index.html#structs and \
+                 https://javadoc.io/doc/com.fasterxml/jackson-databind/2.15/com/fasterxml/ObjectMapper.html",
+                "[docs]( docs.rs/tokio/latest/tokio/spawn ), docs.rs/tokio/latest/tokio/sync structs and \
+                 javadoc.io/doc/com.fasterxml/jackson-databind/2.15/com/fasterxml/ObjectMapper",
+                "rustdoc's and javadoc's pages are their items; an index page is its folder",
             ),
             ("https://github.com/o/r/issues/12#issuecomment-1234567", "", "a comment's anchor names nothing"),
             (
                 "https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520",
-                "docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html",
-                "a documentation site's source page",
+                "docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs",
+                "a documentation site's source page is its file",
             ),
             (
                 "no address here, only a::path and x.rs",
