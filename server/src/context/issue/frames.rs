@@ -73,14 +73,18 @@ fn is_java_location(location: &str) -> bool {
 /// frame of the JDK (`at java.util.ArrayList.forEach(..)`,
 /// `at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)`), of a library or
 /// of the reporter's own program, or a numbered Rust frame of a crate the workspace does not
-/// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`),
+/// build (`  4: std::panicking::begin_panic`, `  9: reedline::engine::Reedline::read_line`)
+/// or of the runtime (`  0: rust_begin_unwind`, `  20: __libc_start_main`),
 /// or a JavaScript frame of Node's own code, of a package the workspace does not hold or of a
 /// script file it does not hold (`at Module._compile (node:internal/modules/cjs/loader:1105:14)`,
 /// `at main (/home/me/app/index.js:3:9)`). Its names (`accept`,
 /// `run`, `ArrayList`, `_compile`) are namesakes of the workspace's at best.
 fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
-    if let Some(name) = rust_frame_crate(line) {
-        return !own.may_hold_crate(name);
+    if let Some(symbol) = rust_frame_symbol(line) {
+        return match rust_frame_crate(line) {
+            Some(name) => !own.may_hold_crate(name),
+            None => is_runtime_frame(symbol),
+        };
     }
     if let Some(location) = script_frame_location(line) {
         return !own.may_hold_script(&location);
@@ -154,6 +158,14 @@ fn without_position(location: &str) -> &str {
 /// (an older backtrace's `  3: 0x55d1 - tokio::..` too); `None` for any other line, and for a
 /// frame that names no path (`  14: main`, `  15: __libc_start_main`).
 fn rust_frame_crate(line: &str) -> Option<&str> {
+    let symbol = rust_frame_symbol(line)?;
+    let (first, _) = symbol.trim_start_matches('<').split_once("::")?;
+    (!first.is_empty() && first.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(first)
+}
+
+/// The function a numbered Rust backtrace frame names (`tokio::sync::Sender<T>::send`,
+/// `rust_begin_unwind`, `main`); `None` for any other line.
+fn rust_frame_symbol(line: &str) -> Option<&str> {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     let symbol = line.get(digits..)?.strip_prefix(": ").filter(|_| digits > 0)?.trim();
@@ -172,8 +184,25 @@ fn rust_frame_crate(line: &str) -> Option<&str> {
             _ => {}
         }
     }
-    let (first, _) = symbol.trim_start_matches('<').split_once("::")?;
-    (!first.is_empty() && first.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(first)
+    (!symbol.is_empty()).then_some(symbol)
+}
+
+/// Whether a numbered frame's function that names no path is the runtime's: what starts a
+/// process or a thread and what unwinds a panic (`rust_begin_unwind`,
+/// `__rust_maybe_catch_panic`, `__libc_start_main`, `_start`, `start_thread`,
+/// `BaseThreadInitThunk`), never a program's own `main`.
+fn is_runtime_frame(symbol: &str) -> bool {
+    const RUNTIME: [&str; 8] = [
+        "BaseThreadInitThunk",
+        "RtlUserThreadStart",
+        "clone",
+        "clone3",
+        "invoke_main",
+        "mainCRTStartup",
+        "start_thread",
+        "thread_start",
+    ];
+    !symbol.contains("::") && (symbol.starts_with('_') || symbol.starts_with("rust_") || RUNTIME.contains(&symbol))
 }
 
 /// `text` with the frames of code the workspace does not hold (see [`is_foreign_frame`]) left
@@ -187,7 +216,7 @@ pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a
         let location_of_foreign = foreign_rust_frame && line.trim_start().starts_with("at ") && !line.contains('(');
         let foreign = location_of_foreign || is_foreign_frame(line, own);
         // A numbered frame starts a frame; its `at` lines carry it on.
-        foreign_rust_frame = if rust_frame_crate(line).is_some() { foreign } else { location_of_foreign };
+        foreign_rust_frame = if rust_frame_symbol(line).is_some() { foreign } else { location_of_foreign };
         if foreign {
             kept.push_str(&line[line.trim_end_matches(['\r', '\n']).len()..]);
             dropped_any = true;
@@ -290,6 +319,19 @@ mod tests {
     }
 
     #[test]
+    fn the_runtimes_frames_and_their_places_name_nothing() {
+        let text = "Panic\n```\nstack backtrace:\n   0: rust_begin_unwind\n             \
+                    at /rustc/a55dd71d/library/std/src/panicking.rs:584:5\n   1: core::panicking::panic_fmt\n   \
+                    2: fd::walk::scan\n             at ./src/walk.rs:40:9\n   3: __libc_start_main\n   4: _start\n```\n";
+        let query = analyze(text);
+        for name in ["rust_begin_unwind", "panicking", "panic_fmt", "__libc_start_main", "_start"] {
+            assert!(symbol(&query, name).is_none(), "`{name}` is the runtime's: {:?}", query.symbols);
+        }
+        assert!(symbol(&query, "scan").is_some(), "{:?}", query.symbols);
+        assert_eq!(query.locations, [("src/walk.rs".to_owned(), 40)]);
+    }
+
+    #[test]
     fn a_frame_of_a_package_or_a_crate_the_workspace_lacks_is_foreign() {
         use super::{OwnCode, is_foreign_frame};
         let own = OwnCode::unknown().java_packages(["com.acme".to_owned(), String::new()]);
@@ -307,6 +349,10 @@ mod tests {
         assert!(is_foreign_frame("   7: 0x55d1 - hyper::proto::h1::Dispatcher<D, Bs>::poll_inner", &rust));
         assert!(!is_foreign_frame("2: hyper::Body hangs when polled", &rust), "a numbered line of prose");
         assert!(!is_foreign_frame("  14: main", &rust), "no path");
+        for runtime in ["   0: rust_begin_unwind", "  15: __libc_start_main", "  16: _start", "  9: start_thread"] {
+            assert!(is_foreign_frame(runtime, &rust), "the runtime's: {runtime}");
+        }
+        assert!(!is_foreign_frame("  3: walk_tree", &rust), "a function of no path may be the workspace's");
         let unknown = OwnCode::unknown();
         assert!(!is_foreign_frame("   7: hyper::proto::h1::Dispatcher::poll", &unknown));
         let script = OwnCode::unknown().npm_packages(["vite".to_owned(), "@acme/ui".to_owned()]);
