@@ -211,7 +211,8 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     let clock = items.iter().find(|i| i["path"] == "src/clock.rs").unwrap_or_else(|| panic!("{result:#}"));
     assert!(clock["text"].as_str().unwrap().contains("`refill_tokens`"), "the unsaved buffer counts: {clock}");
     let title = result["title"].as_str().unwrap();
-    assert!(title.starts_with("issuewright context for ") && title.contains(" tokens"), "{title}");
+    assert!(title.starts_with("issuewright context for ") && title.contains(" tokens; read: `"), "{title}");
+    assert!(title.contains("`RateLimiter::try_acquire`"), "the names the issue was read as giving: {title}");
     assert_eq!(result["window_open"], true);
     assert_eq!(result["notes"], json!([]), "nothing to warn of");
 

@@ -142,9 +142,26 @@ function M.context(issue, top)
   return M.command('context', { issue = issue, top = top })
 end
 
+--- The first `most` names the issue was read as giving with some confidence (weight 0.5
+--- and up: in prose, inline code or a frame, not a code block's), each once, in backticks.
+local function reading_names(reading, most)
+  local names, seen = {}, {}
+  for _, name in ipairs((reading and reading.names) or {}) do
+    if #names >= most then
+      break
+    end
+    if name.weight >= 0.5 and not seen[name.name] then
+      seen[name.name] = true
+      table.insert(names, '`' .. name.name .. '`')
+    end
+  end
+  return names
+end
+
 --- Puts the files a run for `issue` would start from in the quickfix list: the other files
 --- the issue names first, then the ranked ones, best first, each with its place in the first
---- prompt and why it is there, and opens the list.
+--- prompt and why it is there, and opens the list; its title names what the issue was read
+--- as naming.
 function M.show_context(issue, top)
   local result, err = M.context(issue, top)
   if not result then
@@ -168,6 +185,10 @@ function M.show_context(issue, top)
     add(rank .. '.', file)
   end
   local title = string.format('issuewright context for %s: %d of %d tokens', result.model, result.packTokens, result.budgetTokens)
+  local names = reading_names(result.reading, 5)
+  if #names > 0 then
+    title = title .. '; read: ' .. table.concat(names, ', ')
+  end
   vim.fn.setqflist({}, ' ', { title = title, items = items })
   for _, note in ipairs(result.notes or {}) do
     notify(note, vim.log.levels.WARN)
