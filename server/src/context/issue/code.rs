@@ -80,6 +80,30 @@ pub(super) fn output_lines(block: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Programs a reporter runs from a shell to build, install or fetch, whose names (`cargo`,
+/// `npm`, `git`) are no code of the workspace.
+const TOOLS: [&str; 33] = [
+    "apt", "apt-get", "brew", "bun", "cargo", "cd", "curl", "deno", "dnf", "docker", "echo", "export", "git", "gradle",
+    "gradlew", "java", "javac", "ls", "make", "mvn", "mvnw", "node", "npm", "npx", "pacman", "pip", "pnpm", "python",
+    "python3", "rustc", "rustup", "sudo", "yarn",
+];
+
+/// Where the tool a shell line runs ends: after a known tool's name (`cargo`, `npm`,
+/// `./gradlew`, after a prompt's `$ ` and any `sudo`), so that what follows is read as
+/// before; its subcommand too, which may be the workspace's own program (`upgrade` of a cargo
+/// plugin's `cargo upgrade`, an npm script). 0 for a line that starts with no tool.
+pub(super) fn shell_tool_end(line: &str) -> usize {
+    let start = line.len() - line.trim_start_matches([' ', '$', '>', '%']).len();
+    let mut end = start;
+    for word in line[start..].split(' ') {
+        end += word.len() + 1;
+        if word != "sudo" {
+            return if TOOLS.contains(&word.trim_start_matches("./")) { end.min(line.len()) } else { 0 };
+        }
+    }
+    0
+}
+
 /// The line holding byte `at`.
 fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
     lines.get(lines.partition_point(|line| line.end <= at))
@@ -252,6 +276,31 @@ mod tests {
         }
         for data in ["last", "example", "Invalid", "email", "strict", "never", "ever"] {
             assert!(symbol(&script, data).is_none(), "{data}: {:?}", script.symbols);
+        }
+    }
+
+    #[test]
+    fn a_shell_lines_tool_in_inline_code_names_nothing() {
+        let query = analyze("Panic\n`cargo upgrade --example limiter` panics, and `npm test` too.");
+        assert!(symbol(&query, "cargo").is_none() && symbol(&query, "npm").is_none(), "{:?}", query.symbols);
+        assert!(symbol(&query, "limiter").is_some(), "what the command runs: {:?}", query.symbols);
+        assert!(symbol(&query, "upgrade").is_some(), "a plugin's subcommand: {:?}", query.symbols);
+        assert!(query.terms.iter().any(|(term, _)| term == "cargo"), "its words still count");
+    }
+
+    #[test]
+    fn a_shell_lines_tool_ends_after_its_name() {
+        for (line, tool) in [
+            ("cargo run --example x", "cargo "),
+            ("$ sudo npm install -g vite", "$ sudo npm "),
+            ("./gradlew build", "./gradlew "),
+            ("git", "git"),
+            ("sudo", ""),
+            ("fd -L", ""),
+            ("RateLimiter::try_acquire", ""),
+            ("", ""),
+        ] {
+            assert_eq!(&line[..super::shell_tool_end(line)], tool, "{line:?}");
         }
     }
 }

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
-use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, string_holding, string_literals};
+use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, shell_tool_end, string_holding, string_literals};
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
@@ -265,6 +265,9 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         let strings = if region == Region::Prose { Vec::new() } else { string_literals(piece) };
         let code_lines = if region == Region::CodeBlock { code_lines(piece) } else { Vec::new() };
         let block_words = if region == Region::CodeBlock { CODE_BLOCK_WORD_WEIGHT } else { 1.0 };
+        // A shell command in inline code (`cargo run --example x`): its tool is a word, not a
+        // name.
+        let tool_end = if region == Region::InlineCode { shell_tool_end(piece) } else { 0 };
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
             let called = after.starts_with('(');
@@ -283,7 +286,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
                     // A log's prose pasted into a block (`Exception: Minimum width is 7`) names
                     // nothing by its plain words.
                     let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
-                    region == Region::InlineCode
+                    (region == Region::InlineCode && at >= tool_end)
                         || block_word
                         || called
                         || macro_use
