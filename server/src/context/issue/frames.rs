@@ -40,6 +40,8 @@ pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Opt
 fn frame_parts(line: &str) -> Option<(&str, &str)> {
     let line = line.trim_start();
     let (rest, quoted) = match line.strip_prefix("at ") {
+        // A message's place in its input (`at [Source: ..; line: 1, column: 9]`).
+        Some(rest) if rest.starts_with('[') => return None,
         Some(rest) => (rest, false),
         None => (line.trim_start_matches(['[', '"', '\'']).trim_end().trim_end_matches([',', ']', '"', '\'']), true),
     };
@@ -233,12 +235,13 @@ pub(super) fn without_foreign_frames<'a>(text: &'a str, own: &OwnCode) -> Cow<'a
 /// Whether `line` is a stack trace's: a numbered frame (`  12: tokio::runtime::park::run`,
 /// as Rust's backtraces number them), an `at` line (a Java or JavaScript frame, a Rust
 /// frame's `at src/main.rs:4:5`) or a JavaScript frame as Firefox and Safari write it
-/// (`render@http://localhost:5173/src/App.tsx:12:3`).
+/// (`render@http://localhost:5173/src/App.tsx:12:3`); not a message's place in its input
+/// (Jackson's `at [Source: (String)"{..}"; line: 1, column: 9]`), whose words are the message's.
 pub(super) fn is_trace_line(line: &str) -> bool {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     (digits > 0 && line[digits..].starts_with(": "))
-        || line.starts_with("at ")
+        || line.strip_prefix("at ").is_some_and(|rest| !rest.starts_with('['))
         || script_frame_location(line).is_some()
         || frame_parts(line).is_some()
 }
@@ -416,6 +419,7 @@ mod tests {
             "12 │ def get_file_name []: table<name: string>",
             "1:2 error: expected `;`",
             "mail me@example.com:1:2",
+            " at [Source: (String)\"{\"type\":\"FOURLEGGED\"}\"; line: 1, column: 9]",
             "depends on @acme/ui@1.2.3",
             "App@http://localhost:5173/src/App.tsx",
             "attempt to subtract with overflow",
