@@ -104,6 +104,28 @@ pub(super) fn shell_tool_end(line: &str) -> usize {
     0
 }
 
+/// A commit message's or a pull request title's kind and scope, as Conventional Commits
+/// write them at its start (`fix(css): `, `feat!: `, `chore(deps): `).
+static CONVENTIONAL_PREFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"^(?:build|chore|ci|deps|docs|feat|fix|perf|refactor|release|revert|style|test|tests|types)(?P<scope>\([^()\n]*\))?!?:\s",
+    )
+    .expect("the prefix pattern compiles")
+});
+
+/// Where the kind of a Conventional Commits prefix ends (`fix` of `fix(css): ..`), so that it
+/// reads as a word and not as a call, and the scope it names (`css`), if any; 0 and none for a
+/// text that starts otherwise.
+pub(super) fn conventional_prefix(text: &str) -> (usize, Option<&str>) {
+    match CONVENTIONAL_PREFIX.captures(text) {
+        Some(found) => {
+            let scope = found.name("scope").map(|scope| scope.as_str().trim_matches(['(', ')']).trim());
+            (found.get(0).map_or(0, |whole| whole.end()), scope.filter(|scope| !scope.is_empty()))
+        }
+        None => (0, None),
+    }
+}
+
 /// The line holding byte `at`.
 fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
     lines.get(lines.partition_point(|line| line.end <= at))
@@ -286,6 +308,23 @@ mod tests {
         assert!(symbol(&query, "limiter").is_some(), "what the command runs: {:?}", query.symbols);
         assert!(symbol(&query, "upgrade").is_some(), "a plugin's subcommand: {:?}", query.symbols);
         assert!(query.terms.iter().any(|(term, _)| term == "cargo"), "its words still count");
+    }
+
+    #[test]
+    fn a_conventional_commits_kind_is_no_call_and_its_scope_names_code() {
+        let query = analyze("fix(css): await sass worker disposal (fix #22274)");
+        assert!(symbol(&query, "fix").is_none(), "{:?}", query.symbols);
+        assert_eq!(symbol(&query, "css").map(|css| css.weight), Some(super::super::SCOPE_WEIGHT));
+        let query = analyze("feat(App, ssr/hmr)!: add `Router::merge`\n\nThen call fix(x) again.");
+        for scope in ["App", "ssr", "hmr", "merge"] {
+            assert!(symbol(&query, scope).is_some(), "{scope}: {:?}", query.symbols);
+        }
+        assert!(symbol(&query, "feat").is_none(), "{:?}", query.symbols);
+        assert!(symbol(&query, "fix").is_some(), "a call in the body is a call: {:?}", query.symbols);
+        for text in ["fixed(css): x", "fix(css) without a colon", "see fix(css): x", "chore(): x"] {
+            assert_eq!(super::conventional_prefix(text).1, None, "{text}");
+        }
+        assert_eq!(super::conventional_prefix("chore(deps)!: bump").0, "chore(deps)!: ".len());
     }
 
     #[test]

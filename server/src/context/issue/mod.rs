@@ -28,7 +28,10 @@ use std::collections::HashMap;
 use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
-use code::{BlockLine, code_lines, line_is_trace, line_reads_as_code, shell_tool_end, string_holding, string_literals};
+use code::{
+    BlockLine, code_lines, conventional_prefix, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
+    string_literals,
+};
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
 use messages::quoted_messages;
@@ -241,6 +244,12 @@ const CODE_BLOCK_NAME_WEIGHT: f64 = 0.1;
 /// one block ranks as before, as only the words' weights against each other count.
 const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
 
+/// How sure a Conventional Commits scope (`css` of `fix(css): ..`) is to name code: it names
+/// the part of the code a change is in, by the project's own word for it, which is often a
+/// module's or a file's name and sometimes a topic's (`deps`, `docs`); measured in
+/// BENCHMARKS.md.
+const SCOPE_WEIGHT: f64 = 0.5;
+
 /// Reads one part of an issue.
 fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     let mut query = IssueQuery::default();
@@ -252,7 +261,14 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         *paths.entry(frame.0).or_default() += 2.0;
         symbols.note(frame.1, Vec::new(), 1.0, false);
     }
+    // A commit message's `fix(css): ` is a kind of change, not a call, and the part of the
+    // code it is in.
+    let (prefix_end, scope) = conventional_prefix(text);
+    for part in scope.into_iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
+        symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
+    }
     for (region, piece) in regions(text) {
+        let prefix_end = if std::ptr::eq(piece.as_ptr(), text.as_ptr()) { prefix_end } else { 0 };
         // A frame of code the workspace does not hold names none of its files or code.
         let own_frames = without_foreign_frames(piece, own);
         for word in own_path_mentions(&own_frames, own) {
@@ -288,7 +304,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
                     let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
                     (region == Region::InlineCode && at >= tool_end)
                         || block_word
-                        || called
+                        || (called && at >= prefix_end)
                         || macro_use
                         || parts.len() > 1
                         || spelt_like_code
