@@ -104,26 +104,28 @@ pub(super) fn shell_tool_end(line: &str) -> usize {
     0
 }
 
-/// A commit message's or a pull request title's kind and scope, as Conventional Commits
-/// write them at its start (`fix(css): `, `feat!: `, `chore(deps): `).
+/// A commit message's or a pull request title's kind and scope, as Conventional Commits write
+/// them at its start (`fix(css): `, `feat!: `, `chore(deps): `), and as a squashed merge lists
+/// its commits, a line each (`* fix(v4): ..`).
 static CONVENTIONAL_PREFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"^(?:build|chore|ci|deps|docs|feat|fix|perf|refactor|release|revert|style|test|tests|types)(?P<scope>\([^()\n]*\))?!?:\s",
+        r"(?m)^[ \t]*(?:[*-][ \t]+)?(?P<kind>build|chore|ci|deps|docs|feat|fix|perf|refactor|release|revert|style|test|tests|types)(?P<scope>\([^()\n]*\))?!?:[ \t]",
     )
     .expect("the prefix pattern compiles")
 });
 
-/// Where the kind of a Conventional Commits prefix ends (`fix` of `fix(css): ..`), so that it
-/// reads as a word and not as a call, and the scope it names (`css`), if any; 0 and none for a
-/// text that starts otherwise.
-pub(super) fn conventional_prefix(text: &str) -> (usize, Option<&str>) {
-    match CONVENTIONAL_PREFIX.captures(text) {
-        Some(found) => {
+/// The Conventional Commits prefixes of `text`'s lines: where each kind ends (`fix` of
+/// `fix(css): ..`, so that it can be read as a word and not as a call) and the scope it names
+/// (`css`), if any.
+pub(super) fn conventional_prefixes(text: &str) -> Vec<(usize, Option<&str>)> {
+    CONVENTIONAL_PREFIX
+        .captures_iter(text)
+        .filter_map(|found| {
+            let kind = found.name("kind")?;
             let scope = found.name("scope").map(|scope| scope.as_str().trim_matches(['(', ')']).trim());
-            (found.get(0).map_or(0, |whole| whole.end()), scope.filter(|scope| !scope.is_empty()))
-        }
-        None => (0, None),
-    }
+            Some((kind.end(), scope.filter(|scope| !scope.is_empty())))
+        })
+        .collect()
 }
 
 /// The line holding byte `at`.
@@ -315,16 +317,19 @@ mod tests {
         let query = analyze("fix(css): await sass worker disposal (fix #22274)");
         assert!(symbol(&query, "fix").is_none(), "{:?}", query.symbols);
         assert_eq!(symbol(&query, "css").map(|css| css.weight), Some(super::super::SCOPE_WEIGHT));
-        let query = analyze("feat(App, ssr/hmr)!: add `Router::merge`\n\nThen call fix(x) again.");
-        for scope in ["App", "ssr", "hmr", "merge"] {
-            assert!(symbol(&query, scope).is_some(), "{scope}: {:?}", query.symbols);
+        let query = analyze(
+            "feat(App, ssr/hmr)!: add `Router::merge`\n\n* fix(tuple): apply defaults\n- chore(deps): bump\n\
+             Then call fix(x) again.",
+        );
+        for name in ["App", "ssr", "hmr", "merge", "tuple", "deps"] {
+            assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
         }
-        assert!(symbol(&query, "feat").is_none(), "{:?}", query.symbols);
-        assert!(symbol(&query, "fix").is_some(), "a call in the body is a call: {:?}", query.symbols);
-        for text in ["fixed(css): x", "fix(css) without a colon", "see fix(css): x", "chore(): x"] {
-            assert_eq!(super::conventional_prefix(text).1, None, "{text}");
+        assert!(symbol(&query, "feat").is_none() && symbol(&query, "chore").is_none(), "{:?}", query.symbols);
+        assert!(symbol(&query, "fix").is_some(), "a call in the prose is a call: {:?}", query.symbols);
+        for text in ["fixed(css): x", "fix(css) without a colon", "see fix(css): x", "chore(): x", "fix(css):x"] {
+            assert_eq!(super::conventional_prefixes(text).iter().find_map(|(_, scope)| *scope), None, "{text}");
         }
-        assert_eq!(super::conventional_prefix("chore(deps)!: bump").0, "chore(deps)!: ".len());
+        assert_eq!(super::conventional_prefixes("x\n  * chore(deps)!: bump"), [("x\n  * chore".len(), Some("deps"))]);
     }
 
     #[test]

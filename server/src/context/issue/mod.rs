@@ -23,13 +23,14 @@ mod template;
 mod tests;
 mod topics;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{
-    BlockLine, code_lines, conventional_prefix, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
+    BlockLine, code_lines, conventional_prefixes, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
     string_literals,
 };
 use frames::{java_frames, without_foreign_frames};
@@ -262,13 +263,30 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         symbols.note(frame.1, Vec::new(), 1.0, false);
     }
     // A commit message's `fix(css): ` is a kind of change, not a call, and the part of the
-    // code it is in.
-    let (prefix_end, scope) = conventional_prefix(text);
-    for part in scope.into_iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
-        symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
+    // code it is in: its kind is read apart from its scope (`fix (css): `).
+    let prefixes = conventional_prefixes(text);
+    for (_, scope) in &prefixes {
+        for part in scope.iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
+            symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
+        }
     }
+    let apart: Cow<'_, str> = match prefixes.iter().any(|(end, scope)| scope.is_some() || text[*end..].starts_with('('))
+    {
+        true => {
+            let mut apart = String::with_capacity(text.len() + prefixes.len());
+            let mut from = 0;
+            for (end, _) in &prefixes {
+                apart.push_str(&text[from..*end]);
+                apart.push(' ');
+                from = *end;
+            }
+            apart.push_str(&text[from..]);
+            Cow::Owned(apart)
+        }
+        false => Cow::Borrowed(text),
+    };
+    let text: &str = &apart;
     for (region, piece) in regions(text) {
-        let prefix_end = if std::ptr::eq(piece.as_ptr(), text.as_ptr()) { prefix_end } else { 0 };
         // A frame of code the workspace does not hold names none of its files or code.
         let own_frames = without_foreign_frames(piece, own);
         for word in own_path_mentions(&own_frames, own) {
@@ -304,7 +322,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
                     let block_word = region == Region::CodeBlock && line_reads_as_code(&code_lines, at);
                     (region == Region::InlineCode && at >= tool_end)
                         || block_word
-                        || (called && at >= prefix_end)
+                        || called
                         || macro_use
                         || parts.len() > 1
                         || spelt_like_code
