@@ -63,12 +63,21 @@ fn is_qualified_method(text: &str) -> bool {
         })
 }
 
-/// Whether a frame's parentheses say where a Java frame's code stands: `Foo.java:12`,
-/// `Native Method`, `Unknown Source` (not a JavaScript frame's `/app/index.js:3:9`).
+/// What the source files of the JVM's frames end in: Java's, and Kotlin's, Scala's, Groovy's,
+/// Clojure's and JRuby's (`RealCall.kt:154`, `agent.rb:386`), and a generated class's
+/// (`initialize.gen`), whose frames a Java trace holds alike.
+const JVM_SOURCES: [&str; 8] = [".java", ".kt", ".kts", ".scala", ".groovy", ".clj", ".rb", ".gen"];
+
+/// Whether a frame's parentheses say where a JVM frame's code stands: `Foo.java:12`,
+/// `RealCall.kt:154`, `Native Method`, `Unknown Source` (not a JavaScript frame's
+/// `/app/index.js:3:9`).
 fn is_java_location(location: &str) -> bool {
     let place = location.split([':', ')']).next().unwrap_or_default();
-    let is_file_name = place.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'));
-    (place.ends_with(".java") && is_file_name) || place == "Native Method" || place == "Unknown Source"
+    // A file's name, or JRuby's path to its script (`/usr/share/app/lib/agent.rb`).
+    let is_file_name = place.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-' | '/'));
+    (JVM_SOURCES.iter().any(|source| place.ends_with(source)) && is_file_name)
+        || place == "Native Method"
+        || place == "Unknown Source"
 }
 
 /// Whether `line` is a frame of code the workspace does not hold (see [`OwnCode`]): a Java
@@ -299,7 +308,8 @@ mod tests {
                     \"org.logstash.common.io.RecordIOReader.seekToOffset(RecordIOReader.java:111)\",\n\
                     \"org.logstash.execution.JavaBasePipelineExt$INVOKER$i$1$0$initialize.call(JavaBasePipelineExt$INVOKER$i$1$0$initialize.gen)\"\n\
                     [\"org.jruby.RubyClass.newInstance(RubyClass.java:911)\"]\n```\n";
-        let own = super::OwnCode::unknown().java_packages(["org.logstash.common.io".to_owned()]);
+        let own = super::OwnCode::unknown()
+            .java_packages(["org.logstash.common.io".to_owned(), "org.logstash.execution".to_owned()]);
         let frames = super::java_frames(text, &own);
         assert_eq!(
             frames,
@@ -341,6 +351,9 @@ mod tests {
         assert!(!is_foreign_frame("\tat com.acme.Foo$Inner.bar(Foo.java:3)", &own));
         assert!(!is_foreign_frame("\tat Main.main(Main.java:3)", &own), "the unnamed package the workspace uses");
         assert!(is_foreign_frame("\tat org.lib.Foo.bar(Foo.java:3)", &own));
+        assert!(is_foreign_frame("\tat okhttp3.internal.connection.RealCall.execute(RealCall.kt:154)", &own));
+        assert!(is_foreign_frame("\tat usr.share.logstash.lib.agent.RUBY$block$converge$2(/x/agent.rb:386)", &own));
+        assert!(!is_foreign_frame("\tat com.acme.Flow.collect(Flow.kt:12)", &own), "the workspace's package");
         assert!(is_foreign_frame("\tat org.lib.Foo.bar(Native Method)", &own));
         assert!(is_foreign_frame("\tat com.acme.sub.Foo.bar(Unknown Source)", &own), "a package is not its parent's");
         assert!(!is_foreign_frame("    at Object.<anonymous> (/app/index.js:3:9)", &own), "a JavaScript frame");
