@@ -8,8 +8,9 @@ use std::borrow::Cow;
 use super::own_code::{OwnCode, is_jdk_class};
 
 /// Java stack frames `at com.x.Foo.bar(Foo.java:12)` of code the workspace may hold (see
-/// [`OwnCode`]): the file path suffix, the method and the line.
-pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Option<u32>)> {
+/// [`OwnCode`]): the file path suffix, the method as its source names it (see
+/// [`source_method`]; none for a constructor or what the compiler made) and the line.
+pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, Option<String>, Option<u32>)> {
     let mut frames = Vec::new();
     for line in text.lines() {
         let Some((class_path, location)) = frame_parts(line) else { continue };
@@ -27,9 +28,22 @@ pub(super) fn java_frames(text: &str, own: &OwnCode) -> Vec<(String, String, Opt
             let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
             rest[..digits].parse().ok()
         });
-        frames.push((format!("{}.java", parts.join("/")), method.to_owned(), line));
+        frames.push((format!("{}.java", parts.join("/")), source_method(method).map(str::to_owned), line));
     }
     frames
+}
+
+/// The method a frame's method is in the source: a lambda's is the method it is written in
+/// (`getWriter` of `lambda$getWriter$0`); a constructor (`<init>`), a class's initialiser
+/// (`<clinit>`), a lambda in either (`lambda$new$0`, `lambda$static$1`) and an accessor the
+/// compiler made (`access$000`) are no method of the source's.
+fn source_method(method: &str) -> Option<&str> {
+    let method = match method.strip_prefix("lambda$") {
+        Some(lambda) => lambda.split('$').next()?,
+        None => method,
+    };
+    let made = method.is_empty() || method.starts_with('<') || method.starts_with("access$");
+    (!made && method != "new" && method != "static").then_some(method)
 }
 
 /// A Java frame's qualified method (`com.x.Foo.bar`, without the module or class loader that
@@ -289,8 +303,8 @@ mod tests {
         assert_eq!(
             frames,
             [
-                ("com/acme/Pipeline.java".to_owned(), "drain".to_owned(), Some(42)),
-                ("com/acme/Main.java".to_owned(), "start".to_owned(), Some(7)),
+                ("com/acme/Pipeline.java".to_owned(), Some("drain".to_owned()), Some(42)),
+                ("com/acme/Main.java".to_owned(), Some("start".to_owned()), Some(7)),
             ]
         );
         let query = analyze(text);
@@ -298,6 +312,19 @@ mod tests {
             assert!(symbol(&query, name).is_none(), "`{name}` is the JDK's: {:?}", query.symbols);
         }
         assert!(symbol(&query, "drain").is_some());
+    }
+
+    #[test]
+    fn a_frames_method_is_the_one_its_source_names() {
+        let text = "Crash\n```\n\tat com.acme.Factory.lambda$getWriter$0(Factory.java:83)\n\
+                    \tat com.acme.Factory.<init>(Factory.java:20)\n\tat com.acme.Factory.lambda$static$1(Factory.java:9)\n\
+                    \tat com.acme.Factory.access$000(Factory.java:5)\n\tat com.acme.Factory$1.run(Factory.java:40)\n```\n";
+        let methods: Vec<Option<String>> =
+            super::java_frames(text, &super::OwnCode::unknown()).into_iter().map(|(_, method, _)| method).collect();
+        assert_eq!(methods, [Some("getWriter".to_owned()), None, None, None, Some("run".to_owned())]);
+        let query = analyze(text);
+        assert!(symbol(&query, "getWriter").is_some_and(|name| name.weight == 1.0), "{:?}", query.symbols);
+        assert!(symbol(&query, "lambda$getWriter$0").is_none() && symbol(&query, "<init>").is_none());
     }
 
     #[test]
@@ -313,7 +340,7 @@ mod tests {
         let frames = super::java_frames(text, &own);
         assert_eq!(
             frames,
-            [("org/logstash/common/io/RecordIOReader.java".to_owned(), "seekToOffset".to_owned(), Some(111))]
+            [("org/logstash/common/io/RecordIOReader.java".to_owned(), Some("seekToOffset".to_owned()), Some(111))]
         );
         let kept = super::without_foreign_frames(text, &own);
         assert!(!kept.contains("FileChannelImpl") && !kept.contains("RubyClass"), "{kept}");

@@ -260,7 +260,9 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
 
     for frame in java_frames(text, own) {
         *paths.entry(frame.0).or_default() += 2.0;
-        symbols.note(frame.1, Vec::new(), 1.0, false);
+        if let Some(method) = frame.1 {
+            symbols.note(method, Vec::new(), 1.0, false);
+        }
     }
     // A commit message's `fix(css): ` is a kind of change, not a call, and the part of the
     // code it is in: its kind is read apart from its scope (`fix (css): `).
