@@ -1,6 +1,8 @@
 //! Telling code from data inside code: which lines of a pasted block read as code rather
 //! than as a log's prose, and where the string literals lie whose words are data.
 
+use std::borrow::Cow;
+
 use super::frames::is_trace_line;
 
 /// One line of a code block, as [`code_lines`] reads it.
@@ -126,6 +128,25 @@ pub(super) fn conventional_prefixes(text: &str) -> Vec<(usize, Option<&str>)> {
             Some((kind.end(), scope.filter(|scope| !scope.is_empty())))
         })
         .collect()
+}
+
+/// `text` with the kind of each Conventional Commits prefix set apart from its scope
+/// (`fix (css): ..`), so that it reads as a word and not as a call, and the scopes the prefixes
+/// name (`css`).
+pub(super) fn commit_kinds_apart(text: &str) -> (Cow<'_, str>, Vec<&str>) {
+    let prefixes = conventional_prefixes(text);
+    if prefixes.is_empty() {
+        return (Cow::Borrowed(text), Vec::new());
+    }
+    let mut apart = String::with_capacity(text.len() + prefixes.len());
+    let mut from = 0;
+    for (end, _) in &prefixes {
+        apart.push_str(&text[from..*end]);
+        apart.push(' ');
+        from = *end;
+    }
+    apart.push_str(&text[from..]);
+    (Cow::Owned(apart), prefixes.into_iter().filter_map(|(_, scope)| scope).collect())
 }
 
 /// The line holding byte `at`.

@@ -54,9 +54,7 @@ fn source_method(method: &str) -> Option<&str> {
 fn frame_parts(line: &str) -> Option<(&str, &str)> {
     let line = line.trim_start();
     let (rest, quoted) = match line.strip_prefix("at ") {
-        // A message's place in its input (`at [Source: ..; line: 1, column: 9]`).
-        Some(rest) if rest.starts_with('[') => return None,
-        Some(rest) => (rest, false),
+        Some(_) => (after_at(line)?, false),
         None => (line.trim_start_matches(['[', '"', '\'']).trim_end().trim_end_matches([',', ']', '"', '\'']), true),
     };
     let (qualified, location) = rest.split_once('(')?;
@@ -66,6 +64,13 @@ fn frame_parts(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((qualified, location))
+}
+
+/// What follows a trace line's `at ` (`com.x.Foo.bar(Foo.java:12)`, `src/main.rs:4:5`); `None`
+/// for a line without it, and for a message's place in its input that Jackson writes alike
+/// (`at [Source: (String)"{..}"; line: 1, column: 9]`), whose words are the message's.
+fn after_at(line: &str) -> Option<&str> {
+    line.strip_prefix("at ").filter(|rest| !rest.starts_with('['))
 }
 
 /// Whether `text` is written as a frame's method is: dotted names (`org.x.Foo$1.bar`,
@@ -106,7 +111,7 @@ fn is_java_location(location: &str) -> bool {
 /// `run`, `ArrayList`, `_compile`) are namesakes of the workspace's at best.
 fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
     if let Some(symbol) = rust_frame_symbol(line) {
-        return match rust_frame_crate(line) {
+        return match symbol_crate(symbol) {
             Some(name) => !own.may_hold_crate(name),
             None => is_runtime_frame(symbol),
         };
@@ -178,18 +183,17 @@ fn without_position(location: &str) -> &str {
     run.find(':').map_or(location, |colon| &location[..location.len() - digits_and_colons + colon])
 }
 
-/// The crate a numbered Rust backtrace frame's function is in: `tokio` of
-/// `  5: tokio::sync::Sender<T>::send` and of `  6: <tokio::Blocking<F> as core::future::Future>::poll`
-/// (an older backtrace's `  3: 0x55d1 - tokio::..` too); `None` for any other line, and for a
-/// frame that names no path (`  14: main`, `  15: __libc_start_main`).
-fn rust_frame_crate(line: &str) -> Option<&str> {
-    let symbol = rust_frame_symbol(line)?;
+/// The crate a Rust backtrace frame's function (see [`rust_frame_symbol`]) is in: `tokio` of
+/// `tokio::sync::Sender<T>::send` and of `<tokio::Blocking<F> as core::future::Future>::poll`;
+/// `None` for a function that names no path (`main`, `__libc_start_main`).
+fn symbol_crate(symbol: &str) -> Option<&str> {
     let (first, _) = symbol.trim_start_matches('<').split_once("::")?;
     (!first.is_empty() && first.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(first)
 }
 
 /// The function a numbered Rust backtrace frame names (`tokio::sync::Sender<T>::send`,
-/// `rust_begin_unwind`, `main`); `None` for any other line.
+/// `rust_begin_unwind`, `main`; an older backtrace's `  3: 0x55d1 - tokio::..` too); `None` for
+/// any other line.
 fn rust_frame_symbol(line: &str) -> Option<&str> {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
@@ -264,7 +268,7 @@ pub(super) fn is_trace_line(line: &str) -> bool {
     let line = line.trim_start();
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     (digits > 0 && line[digits..].starts_with(": "))
-        || line.strip_prefix("at ").is_some_and(|rest| !rest.starts_with('['))
+        || after_at(line).is_some()
         || script_frame_location(line).is_some()
         || frame_parts(line).is_some()
 }

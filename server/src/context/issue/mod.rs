@@ -23,14 +23,13 @@ mod template;
 mod tests;
 mod topics;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{
-    BlockLine, code_lines, conventional_prefixes, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
+    BlockLine, code_lines, commit_kinds_apart, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
     string_literals,
 };
 use frames::{java_frames, without_foreign_frames};
@@ -265,28 +264,11 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         }
     }
     // A commit message's `fix(css): ` is a kind of change, not a call, and the part of the
-    // code it is in: its kind is read apart from its scope (`fix (css): `).
-    let prefixes = conventional_prefixes(text);
-    for (_, scope) in &prefixes {
-        for part in scope.iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
-            symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
-        }
+    // code it is in.
+    let (apart, scopes) = commit_kinds_apart(text);
+    for part in scopes.iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
+        symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
     }
-    let apart: Cow<'_, str> = match prefixes.iter().any(|(end, scope)| scope.is_some() || text[*end..].starts_with('('))
-    {
-        true => {
-            let mut apart = String::with_capacity(text.len() + prefixes.len());
-            let mut from = 0;
-            for (end, _) in &prefixes {
-                apart.push_str(&text[from..*end]);
-                apart.push(' ');
-                from = *end;
-            }
-            apart.push_str(&text[from..]);
-            Cow::Owned(apart)
-        }
-        false => Cow::Borrowed(text),
-    };
     let text: &str = &apart;
     for (region, piece) in regions(text) {
         // A frame of code the workspace does not hold names none of its files or code.
