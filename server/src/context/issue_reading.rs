@@ -40,6 +40,7 @@ fn own_code(index: &Index) -> OwnCode {
         .filter(|file| matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript))
         .map(|file| file.path.clone());
     OwnCode::unknown()
+        .languages(index.files().map(|file| file.language))
         .java_packages(java_packages)
         .rust_crates(rust_crates)
         .npm_packages(npm_packages)
@@ -174,5 +175,41 @@ mod tests {
         );
         assert!(!query.words.iter().any(|word| word == "include"), "{:?}", query.words);
         assert!(query.words.iter().any(|word| word == "bufferedtokenizer"), "{:?}", query.words);
+    }
+
+    #[test]
+    fn a_word_every_language_of_the_workspace_reserves_names_nothing() {
+        let (_dir, rust) = indexed(&[
+            ("Cargo.toml", "[package]\nname = \"sockets\"\n"),
+            ("src/lib.rs", "pub struct Arg;\nimpl Arg { pub fn long(self) -> Self { self } }\n"),
+        ]);
+        let issue = "Wait for the error queue\n\nThis is my common use(99%), with `Arg::long` and `pub` items:\n\
+                     ```rust\nloop {\n    let mut guard = socket.ready(Interest::ERROR).await?;\n    \
+                     match guard.take() { Ok(m) => return m, Err(_) => continue }\n}\n\
+                     impl Future for Pool { type Output = Self::Output; }\n```\n";
+        let query = analyze_in(&rust, issue);
+        for keyword in
+            ["loop", "let", "mut", "await", "match", "return", "continue", "impl", "type", "use", "pub", "Self"]
+        {
+            assert!(named(&query, keyword).is_none(), "`{keyword}` names nothing: {:?}", query.symbols);
+        }
+        for name in ["ready", "Interest", "ERROR", "take", "long", "Future", "Pool"] {
+            assert!(named(&query, name).is_some(), "`{name}`: {:?}", query.symbols);
+        }
+        assert!(
+            query.symbols.iter().any(|m| m.name == "Output" && m.qualifiers == ["Self"]),
+            "a keyword still qualifies: {:?}",
+            query.symbols
+        );
+        // Java reserves none of `let`, `use` and `type`; with Java files beside, they are kept.
+        let (_dir, mixed) = indexed(&[("src/lib.rs", "pub fn f() {}\n"), PIPELINE]);
+        let query = analyze_in(&mixed, issue);
+        for kept in ["let", "use", "type", "mut", "match", "impl"] {
+            assert!(named(&query, kept).is_some(), "`{kept}` may be Java's: {:?}", query.symbols);
+        }
+        assert!(named(&query, "continue").is_none(), "both reserve it: {:?}", query.symbols);
+        // Without the workspace, only the words all three languages reserve are left out.
+        let unknown = issue::analyze(issue);
+        assert!(named(&unknown, "continue").is_none() && named(&unknown, "let").is_some(), "{:?}", unknown.symbols);
     }
 }

@@ -13,6 +13,7 @@ mod addresses;
 mod chains;
 mod code;
 mod frames;
+mod keywords;
 mod markdown;
 mod messages;
 mod own_code;
@@ -333,7 +334,9 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
             let weight = name_weight(region, &code_lines, at);
             // Every part of a chain can be a definition (`tokio::sync::Semaphore`, `JsonParser.getNumberType`).
             for (position, part) in parts.iter().enumerate() {
-                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) {
+                // A language's keyword (`let`, `impl`, `public`) names no definition, though a
+                // later part it qualifies may (`Self::Output`).
+                if part.len() < 3 || SOURCE_EXTENSIONS.contains(part) || own.reserves(part) {
                     continue;
                 }
                 // The nearest qualifiers say enough, and a long chain stays linear.

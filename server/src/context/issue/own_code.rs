@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 
+use super::keywords::Reserving;
+use crate::context::Language;
 use crate::context::walk::OUTPUT_DIRS;
 
 /// What code the workspace holds, which tells the frames of its own code in a pasted stack
@@ -23,6 +25,9 @@ pub struct OwnCode {
     rust_crates: Option<HashSet<String>>,
     npm_packages: Option<HashSet<String>>,
     script_files: Option<HashSet<String>>,
+    /// The families of the languages the workspace's source is in, for the words they
+    /// reserve; `None` where not known.
+    reserving: Option<Vec<Reserving>>,
 }
 
 impl OwnCode {
@@ -54,6 +59,30 @@ impl OwnCode {
     pub fn script_files(self, paths: impl IntoIterator<Item = String>) -> Self {
         let stems = paths.into_iter().map(|path| without_script_extension(&path).to_owned());
         Self { script_files: known(stems), ..self }
+    }
+
+    /// The languages of the workspace's source files; none leaves them unknown.
+    pub fn languages(self, languages: impl IntoIterator<Item = Language>) -> Self {
+        let mut reserving: Vec<Reserving> = Vec::new();
+        for language in languages {
+            let family = match language {
+                Language::Rust => Reserving::Rust,
+                Language::Java => Reserving::Java,
+                Language::TypeScript | Language::Tsx | Language::JavaScript => Reserving::Script,
+            };
+            if !reserving.contains(&family) {
+                reserving.push(family);
+            }
+        }
+        Self { reserving: (!reserving.is_empty()).then_some(reserving), ..self }
+    }
+
+    /// Whether `word` is reserved by every language the workspace holds (by Rust, Java and the
+    /// scripts' alike where they are not known), so that it names none of its code: `let` in a
+    /// Rust workspace, but not `long`, which may be a Rust method's name.
+    pub(super) fn reserves(&self, word: &str) -> bool {
+        let families = self.reserving.as_deref().unwrap_or(&Reserving::ALL);
+        families.iter().all(|family| family.reserves(word))
     }
 
     /// Whether a frame of `class_path` (`com.acme.Foo$Inner.run`) may be the workspace's code.
