@@ -2,6 +2,7 @@
 //! and knowing a workspace's code (which leaves the frames of other code out).
 #![no_main]
 
+use issuewright::context::Language;
 use issuewright::context::issue::{OwnCode, analyze, analyze_knowing};
 use libfuzzer_sys::fuzz_target;
 
@@ -9,6 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = analyze(&text);
     let own = OwnCode::unknown()
+        .languages([Language::Rust, Language::Java])
         .java_packages(["com.acme".to_owned(), String::new()])
         .rust_crates(["tokio".to_owned()])
         .npm_packages(["vite".to_owned()])
