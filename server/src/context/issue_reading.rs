@@ -34,7 +34,6 @@ fn own_code(index: &Index) -> OwnCode {
         .crates()
         .iter()
         .flat_map(|krate| std::iter::once(krate.name.clone()).chain(krate.roots.iter().map(|root| root.name.clone())));
-    let npm_packages = index.packages().iter().map(|(_, name)| name.clone());
     let script_files = index
         .files()
         .filter(|file| matches!(file.language, Language::TypeScript | Language::Tsx | Language::JavaScript))
@@ -43,7 +42,7 @@ fn own_code(index: &Index) -> OwnCode {
         .languages(index.files().map(|file| file.language))
         .java_packages(java_packages)
         .rust_crates(rust_crates)
-        .npm_packages(npm_packages)
+        .npm_package_folders(index.packages().iter().cloned())
         .script_files(script_files)
 }
 

@@ -2,7 +2,7 @@
 //! files, which tell the names an issue writes of its code (a frame of a pasted stack trace, a
 //! Java name with its package) from those of a library's or of the reporter's own program.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::keywords::Reserving;
 use crate::context::Language;
@@ -24,6 +24,9 @@ pub struct OwnCode {
     java_packages: Option<HashSet<String>>,
     rust_crates: Option<HashSet<String>>,
     npm_packages: Option<HashSet<String>>,
+    /// The folder of each of the workspace's npm packages, by the package's name (`""` for the
+    /// workspace's root).
+    package_folders: HashMap<String, String>,
     script_files: Option<HashSet<String>>,
     /// The families of the languages the workspace's source is in, for the words they
     /// reserve; `None` where not known.
@@ -52,6 +55,33 @@ impl OwnCode {
     /// found) leaves them unknown.
     pub fn npm_packages(self, packages: impl IntoIterator<Item = String>) -> Self {
         Self { npm_packages: known(packages), ..self }
+    }
+
+    /// The workspace's npm packages, each its `package.json`'s folder (`""` for the root) and
+    /// its name (`packages/zod`, `zod`): the names as [`OwnCode::npm_packages`] takes them,
+    /// and the folders to find an installed copy's files in.
+    pub fn npm_package_folders(self, packages: impl IntoIterator<Item = (String, String)>) -> Self {
+        let package_folders: HashMap<String, String> = packages.into_iter().map(|(dir, name)| (name, dir)).collect();
+        let names: Vec<String> = package_folders.keys().cloned().collect();
+        Self { package_folders, ..self.npm_packages(names) }
+    }
+
+    /// Where in the workspace a path into an installed copy of one of its npm packages lies
+    /// (`/app/node_modules/zod/lib/types.js` is `packages/zod/lib/types.js` where the workspace
+    /// holds `zod` in `packages/zod`, `lib/types.js` where at its root): the package's files as
+    /// published, its build output among them, which the ranking follows to their source.
+    /// `None` for any other path.
+    pub(super) fn in_own_package(&self, path: &str) -> Option<String> {
+        let (_, installed) = path.rsplit_once("node_modules/")?;
+        let (package, rest) = match installed.split_once('/')? {
+            (scope, scoped) if scope.starts_with('@') => {
+                let (name, rest) = scoped.split_once('/')?;
+                (format!("{scope}/{name}"), rest)
+            }
+            (name, rest) => (name.to_owned(), rest),
+        };
+        let folder = self.package_folders.get(&package)?;
+        Some(if folder.is_empty() { rest.to_owned() } else { format!("{folder}/{rest}") })
     }
 
     /// The paths of the workspace's JavaScript and TypeScript files (`src/main.ts`), relative
@@ -272,6 +302,33 @@ mod tests {
         assert!(
             OwnCode::unknown().may_hold_file(&format!("{registry}/hyper-0.14.2/src/lib.rs")),
             "no crates to tell by"
+        );
+    }
+
+    #[test]
+    fn an_installed_copy_of_a_workspace_package_is_its_folder() {
+        let own = OwnCode::unknown().npm_package_folders([
+            (String::new(), "typeorm".to_owned()),
+            ("packages/ui".to_owned(), "@acme/ui".to_owned()),
+        ]);
+        let place = |path: &str| own.in_own_package(path);
+        assert_eq!(
+            place("/app/node_modules/typeorm/query-builder/Alias.js").as_deref(),
+            Some("query-builder/Alias.js")
+        );
+        assert_eq!(place("node_modules/@acme/ui/dist/button.js").as_deref(), Some("packages/ui/dist/button.js"));
+        assert_eq!(place("/app/node_modules/x/node_modules/typeorm/index.js").as_deref(), Some("index.js"));
+        for elsewhere in [
+            "/app/node_modules/react/index.js",
+            "/app/node_modules/@acme/other/a.js",
+            "src/index.ts",
+            "/a/node_modules/typeorm",
+        ] {
+            assert_eq!(place(elsewhere), None, "{elsewhere}");
+        }
+        assert!(
+            own.may_hold_script("/app/node_modules/@acme/ui/dist/button.js:1:1")
+                && !own.may_hold_script("/app/node_modules/react/index.js")
         );
     }
 

@@ -34,8 +34,14 @@ pub(super) fn path_mentions(text: &str) -> Vec<String> {
 
 /// The source paths `text` gives (see [`path_mentions`]) that may be of the workspace's code
 /// (see [`OwnCode::may_hold_file`]).
+/// A path into an installed copy of one of the workspace's npm packages is given as the
+/// package's path in the workspace (see [`OwnCode::in_own_package`]).
 pub(super) fn own_path_mentions(text: &str, own: &OwnCode) -> Vec<String> {
-    path_mentions(text).into_iter().filter(|path| own.may_hold_file(path)).collect()
+    path_mentions(text)
+        .into_iter()
+        .filter(|path| own.may_hold_file(path))
+        .map(|path| own.in_own_package(&path).unwrap_or(path))
+        .collect()
 }
 
 /// The tokens of `text` that may be paths, as the index spells paths (see
@@ -103,6 +109,7 @@ pub(super) fn path_locations(text: &str, own: &OwnCode) -> Vec<(String, u32)> {
         if !own.may_hold_file(&path) {
             return;
         }
+        let path = own.in_own_package(&path).unwrap_or(path);
         let given = found.iter().filter(|(known, _)| *known == path).count();
         if let Some(line) = line.filter(|line| *line > 0)
             && !found.iter().any(|(known, known_line)| *known == path && *known_line == line)

@@ -13,7 +13,12 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
     let mut signal = Signal::new(n);
     for (spelt, weight) in &query.paths {
         let mentioned = spelt.trim_start_matches('/');
-        let mut matching: Vec<(usize, f64, String)> = Vec::new();
+        // A path from the machine's root may be the reporter's program built into its own
+        // `dist/`; a relative one is the workspace's, or an installed copy of its package.
+        let relative = mentioned.len() == spelt.len();
+        // Each file it names, what that is worth, why, and whether it names the file's build
+        // output (`dist/types.js` of `src/types.ts`), whose lines are not the source's.
+        let mut matching: Vec<(usize, f64, String, bool)> = Vec::new();
         for (i, file) in files.iter().enumerate() {
             let path = file.path.as_str();
             if mentioned.contains('/') {
@@ -22,24 +27,30 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
                 let total = mentioned.split('/').count().min(path.split('/').count());
                 if shared >= 2 || (shared == 1 && total == 1) {
                     let value = weight * shared as f64 / total.max(1) as f64;
-                    matching.push((i, value, format!("the issue names its path `{mentioned}`")));
+                    matching.push((i, value, format!("the issue names its path `{mentioned}`"), false));
+                } else if let Some(shared) = built_suffix_components(path, mentioned, relative).filter(|n| *n >= 2) {
+                    let value = BUILT_SHARE * weight * shared as f64 / total.max(1) as f64;
+                    matching.push((i, value, format!("the issue names its built path `{mentioned}`"), true));
                 }
             } else if path.rsplit('/').next() == Some(mentioned) {
-                matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`")));
+                matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`"), false));
+            } else if built_suffix_components(path, mentioned, false) == Some(1) {
+                let value = BUILT_SHARE * weight * 0.8;
+                matching.push((i, value, format!("the issue names its built file `{mentioned}`"), true));
             }
         }
         // A path names the files that end in most of it: `crates/globset/src/lib.rs` names
         // that file, not every other crate's `src/lib.rs`. A path that several files end in
         // alike (`src/lib.rs` in a workspace of crates, often the reporter's own) says less of
         // each of them.
-        let best = matching.iter().map(|(_, value, _)| *value).fold(0.0, f64::max);
-        matching.retain(|(_, value, _)| *value >= best);
+        let best = matching.iter().map(|(_, value, _, _)| *value).fold(0.0, f64::max);
+        matching.retain(|(_, value, _, _)| *value >= best);
         let specificity = 1.0 / (1.0 + (matching.len().max(1) as f64).ln());
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
-        // when the path names one file and the line is in it (a trace of an older version may
-        // point past its end).
-        let only = (matching.len() == 1).then(|| matching[0].0);
-        for (i, value, reason) in matching {
+        // when the path names one file, not its build output, and the line is in it (a trace
+        // of an older version may point past its end).
+        let only = (matching.len() == 1 && !matching[0].3).then(|| matching[0].0);
+        for (i, value, reason, _) in matching {
             let value = value * specificity;
             // The lines given with the path that lie in the file (a trace of an older version
             // may point past its end), when the path names this one file.
@@ -90,6 +101,50 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
         }
     }
     signal
+}
+
+/// What a path names of a file whose build output it is (`dist/types.js` of `src/types.ts`)
+/// is worth beside the same path naming the file itself.
+const BUILT_SHARE: f64 = 0.9;
+
+/// The extensions of the files a build of scripts writes (`.d.ts` as `ts` after `d`).
+const BUILT_EXTENSIONS: [&str; 4] = ["js", "mjs", "cjs", "jsx"];
+
+/// The extensions of script sources a build reads.
+const SCRIPT_EXTENSIONS: [&str; 8] = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+
+/// The folders a build of scripts writes into, in place of the sources' `src`.
+const BUILT_FOLDERS: [&str; 6] = ["dist", "build", "out", "lib", "esm", "cjs"];
+
+/// How many trailing components the script source `path` shares with `built`, a path of what a
+/// build writes from it (`../node_modules/typeorm/query-builder/SelectQueryBuilder.js` and
+/// `src/query-builder/SelectQueryBuilder.ts` share 2), reading the last by its name without
+/// the extension (a declaration's `types.d.ts` too) and, where `relative`, a build's folder
+/// (`dist`, `lib`, `esm`) in place of `src` (`lib/types.js` and `src/types.ts` share 2);
+/// `None` where `built` is no built script or `path` no script source.
+fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
+    let without = |name: &str, extensions: &[&str]| {
+        let (stem, extension) = name.rsplit_once('.')?;
+        extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem).to_owned())
+    };
+    let (source_dir, source_name) = path.rsplit_once('/').unwrap_or(("", path));
+    let (built_dir, built_name) = built.rsplit_once('/').unwrap_or(("", built));
+    let built_stem = match built_name.strip_suffix(".d.ts") {
+        Some(declared) => declared.to_owned(),
+        None => without(built_name, &BUILT_EXTENSIONS)?,
+    };
+    if without(source_name, &SCRIPT_EXTENSIONS)? != built_stem {
+        return Some(0);
+    }
+    let folders = |dir: &str| dir.rsplit('/').filter(|part| !part.is_empty()).map(str::to_owned).collect::<Vec<_>>();
+    let shared = folders(source_dir)
+        .iter()
+        .zip(folders(built_dir).iter())
+        .take_while(|(x, y)| {
+            x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(&y.as_str()))
+        })
+        .count();
+    Some(1 + shared)
 }
 
 /// How many trailing components two paths share, a versioned package folder matching its

@@ -818,6 +818,38 @@ fn a_path_names_the_files_that_end_in_most_of_it() {
 }
 
 #[test]
+fn a_path_into_the_workspaces_build_output_names_its_source() {
+    let (_dir, index) = index(&[
+        ("package.json", "{\"name\": \"typeorm\"}\n"),
+        ("src/query-builder/SelectQueryBuilder.ts", "export class SelectQueryBuilder {\n  getQuery() {}\n}\n"),
+        ("src/query-builder/QueryBuilder.ts", "export class QueryBuilder {}\n"),
+        ("src/index.ts", "export * from './query-builder/SelectQueryBuilder';\n"),
+        ("packages/ui/package.json", "{\"name\": \"@acme/ui\"}\n"),
+        ("packages/ui/src/button.tsx", "export const Button = () => null;\n"),
+    ]);
+    let named = |issue: &str| -> Vec<RankedFile> {
+        rank_with(&index, issue, &ONLY_PATHS).into_iter().filter(|file| file.score > 0.0).collect()
+    };
+    // An installed copy of the workspace's package, published without its `src/`.
+    let installed = named(
+        "Crash\n\n```\nTypeError: x\n    at /home/me/app/node_modules/typeorm/query-builder/SelectQueryBuilder.js:3:5\n```\n",
+    );
+    assert_eq!(order(&installed), ["src/query-builder/SelectQueryBuilder.ts"], "{installed:?}");
+    let reason = "the issue names its built path `query-builder/SelectQueryBuilder.js`";
+    assert!(installed[0].reasons.contains(&reason.to_owned()), "{installed:?}");
+    assert_ne!(installed[0].line(), Some(3), "a built file's line is not its source's");
+    // A scoped package of a monorepo, built into `dist/`; a declaration file.
+    let scoped = named("Crash\n\n    at Button (/app/node_modules/@acme/ui/dist/button.js:1:1)\n");
+    assert_eq!(order(&scoped), ["packages/ui/src/button.tsx"], "{scoped:?}");
+    assert_eq!(order(&named("Types\n\nsee node_modules/typeorm/index.d.ts")), ["src/index.ts"]);
+    // The workspace's own build, run from its checkout.
+    let built = named("Crash\n\n    at /home/me/typeorm/build/compiled/src/query-builder/QueryBuilder.js:1:1\n");
+    assert_eq!(order(&built), ["src/query-builder/QueryBuilder.ts"], "{built:?}");
+    // The reporter's own program, built into its `dist/`, names none of the workspace's sources.
+    assert!(named("Crash\n\n    at main (/home/me/app/dist/index.js:12:5)\n").is_empty());
+}
+
+#[test]
 fn a_test_the_issues_trace_runs_through_is_not_ranked_down() {
     let (_dir, index) = index(&[
         ("src/pool.rs", "/// Drains the pool.\npub fn drain_pool() {}\n"),
