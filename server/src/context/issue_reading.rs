@@ -159,6 +159,11 @@ mod tests {
         for foreign in ["renderToString", "_compile", "Module", "startDevServer", "bootstrapShell"] {
             assert!(named(&query, foreign).is_none(), "`{foreign}` is no code of the workspace: {:?}", query.symbols);
         }
+        // A frame's place is a path and a line, not names.
+        for place in ["app", "node_modules", "dist", "node", "chunks", "dep", "home", "build", "src", "server"] {
+            assert!(named(&query, place).is_none(), "`{place}` is a folder or a file: {:?}", query.symbols);
+        }
+        assert!(query.paths.iter().any(|(path, _)| path == "dist/node/chunks/dep.js"), "{:?}", query.paths);
         assert!(named(&issue::analyze(issue), "renderToString").is_some(), "without the workspace");
     }
 

@@ -289,6 +289,18 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         let tool_end = if region == Region::InlineCode { shell_tool_end(piece) } else { 0 };
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
+            // A frame's place (`(/app/node_modules/vite/dist/node/cli.js:12:5)`, `at
+            // ./src/walk.rs:3:9`) is read as a path and a line; its folders and its file are no
+            // names the frame gives.
+            if region == Region::CodeBlock
+                && line_is_trace(&code_lines, at)
+                && (piece[..at].ends_with(['/', '\\']) || after.starts_with(['/', '\\']))
+            {
+                for word in terms::words(chain) {
+                    *term_weights.entry(word).or_default() += block_words;
+                }
+                continue;
+            }
             let called = after.starts_with('(');
             let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
             let macro_use = is_macro_use(&piece[..at], chain, after, region);
