@@ -119,9 +119,24 @@ fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
     if let Some(location) = script_frame_location(line) {
         return !own.may_hold_script(&location);
     }
+    if is_script_builtin_frame(line) {
+        return true;
+    }
     frame_parts(line).is_some_and(|(class_path, location)| {
         is_jdk_class(class_path) || (is_java_location(location) && !own.may_hold_class(class_path))
     })
+}
+
+/// Whether `line` is V8's frame of a function built into the language, which stands in no
+/// file: `at Array.forEach (<anonymous>)`, `at new Promise (<anonymous>)`,
+/// `at JSON.parse (native)`, `at async Promise.all (index 0)`.
+fn is_script_builtin_frame(line: &str) -> bool {
+    let Some(place) = line.trim().strip_prefix("at ").and_then(|rest| rest.strip_suffix(')')?.rsplit_once(" (")) else {
+        return false;
+    };
+    let place = place.1;
+    matches!(place, "<anonymous>" | "native")
+        || place.strip_prefix("index ").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Where a JavaScript frame's code stands, as V8 writes it (`at main (/app/src/index.ts:3:9)`,
@@ -416,8 +431,17 @@ mod tests {
             "    at Object.use (/app/node_modules/@babel/core/lib/index.js:3:9)",
             "    at Module._compile (node:internal/modules/cjs/loader:1105:14)",
             "    at node:internal/main/run_main_module:23:47",
+            "    at Array.forEach (<anonymous>)",
+            "    at new Promise (<anonymous>)",
+            "    at JSON.parse (native)",
+            "    at async Promise.all (index 0)",
         ] {
             assert!(is_foreign_frame(foreign, &script), "{foreign}");
+        }
+        for not_builtin in
+            ["    at Object.<anonymous> (/app/src/index.ts:4:11)", "    at (<anonymous>)", "at foo (index x)"]
+        {
+            assert!(!super::is_script_builtin_frame(not_builtin), "{not_builtin}");
         }
         let browser = OwnCode::unknown().npm_packages(["app".to_owned()]).script_files(["src/App.tsx".to_owned()]);
         for own in [
