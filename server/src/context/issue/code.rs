@@ -106,6 +106,18 @@ pub(super) fn shell_tool_end(line: &str) -> usize {
     0
 }
 
+/// A command line's long flag of two words or more (`--list-themes`, `--max-depth=2`), where a
+/// word may not go on before it.
+static LONG_FLAG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?:^|[\s`=(\[])--([a-z][a-z0-9]*(?:-[a-z0-9]+)+)").expect("the flag pattern compiles")
+});
+
+/// The long flags of two words or more in `text` (`list-themes` of `bat --list-themes`), each
+/// with where it starts.
+pub(super) fn long_flags(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    LONG_FLAG.captures_iter(text).filter_map(|found| found.get(1)).map(|flag| (flag.start(), flag.as_str()))
+}
+
 /// A commit message's or a pull request title's kind and scope, as Conventional Commits write
 /// them at its start (`fix(css): `, `feat!: `, `chore(deps): `), and as a squashed merge lists
 /// its commits, a line each (`* fix(v4): ..`).
@@ -331,6 +343,24 @@ mod tests {
         assert!(symbol(&query, "limiter").is_some(), "what the command runs: {:?}", query.symbols);
         assert!(symbol(&query, "upgrade").is_some(), "a plugin's subcommand: {:?}", query.symbols);
         assert!(query.terms.iter().any(|(term, _)| term == "cargo"), "its words still count");
+    }
+
+    #[test]
+    fn a_long_flag_names_the_option_it_sets() {
+        let text = "`--list-themes` fails\n\nWith `bat --map-syntax=x` or\n```\n$ bat --no-config --terminal-width=80 a.rs\n```\n\
+                    but not with --squeeze-blank in prose, `--help`, `x--y-z` or `--Upper-case`.";
+        let query = analyze(text);
+        let weight =
+            |name: &str| query.symbols.iter().find(|s| s.name == name && s.qualifiers.is_empty()).map(|s| s.weight);
+        assert_eq!(weight("list_themes"), Some(1.0), "{:?}", query.symbols);
+        assert_eq!(weight("map_syntax"), Some(1.0), "{:?}", query.symbols);
+        assert_eq!(weight("no_config"), Some(0.1), "in a block: {:?}", query.symbols);
+        assert_eq!(weight("terminal_width"), Some(0.1), "{:?}", query.symbols);
+        for none in ["squeeze_blank", "y_z", "upper_case", "Upper_case"] {
+            assert_eq!(weight(none), None, "{none}: {:?}", query.symbols);
+        }
+        let flags: Vec<&str> = super::long_flags("a --b-c, (--d-e2) --f x--g-h").map(|(_, flag)| flag).collect();
+        assert_eq!(flags, ["b-c", "d-e2"]);
     }
 
     #[test]

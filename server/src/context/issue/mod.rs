@@ -30,8 +30,8 @@ use super::terms;
 use addresses::without_addresses;
 use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{
-    BlockLine, code_lines, commit_kinds_apart, line_is_trace, line_reads_as_code, shell_tool_end, string_holding,
-    string_literals,
+    BlockLine, code_lines, commit_kinds_apart, line_is_trace, line_reads_as_code, long_flags, shell_tool_end,
+    string_holding, string_literals,
 };
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
@@ -287,6 +287,13 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         // A shell command in inline code (`cargo run --example x`): its tool is a word, not a
         // name.
         let tool_end = if region == Region::InlineCode { shell_tool_end(piece) } else { 0 };
+        // A command line's flag in code names the option it sets, which its code holds by the
+        // flag's words joined (`--list-themes` sets `list_themes`).
+        if region != Region::Prose {
+            for (at, flag) in long_flags(piece) {
+                symbols.note(flag.replace('-', "_"), Vec::new(), name_weight(region, &code_lines, at), false);
+            }
+        }
         for (at, chain) in chains(piece) {
             let after = &piece[at + chain.len()..];
             // A frame's place (`(/app/node_modules/vite/dist/node/cli.js:12:5)`, `at
