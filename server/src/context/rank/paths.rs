@@ -123,25 +123,25 @@ const BUILT_FOLDERS: [&str; 6] = ["dist", "build", "out", "lib", "esm", "cjs"];
 /// (`dist`, `lib`, `esm`) in place of `src` (`lib/types.js` and `src/types.ts` share 2);
 /// `None` where `built` is no built script or `path` no script source.
 fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
-    let without = |name: &str, extensions: &[&str]| {
+    fn without<'a>(name: &'a str, extensions: &[&str]) -> Option<&'a str> {
         let (stem, extension) = name.rsplit_once('.')?;
-        extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem).to_owned())
-    };
-    let (source_dir, source_name) = path.rsplit_once('/').unwrap_or(("", path));
+        extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem))
+    }
     let (built_dir, built_name) = built.rsplit_once('/').unwrap_or(("", built));
     let built_stem = match built_name.strip_suffix(".d.ts") {
-        Some(declared) => declared.to_owned(),
+        Some(declared) => declared,
         None => without(built_name, &BUILT_EXTENSIONS)?,
     };
+    let (source_dir, source_name) = path.rsplit_once('/').unwrap_or(("", path));
     if without(source_name, &SCRIPT_EXTENSIONS)? != built_stem {
         return Some(0);
     }
-    let folders = |dir: &str| dir.rsplit('/').filter(|part| !part.is_empty()).map(str::to_owned).collect::<Vec<_>>();
-    let shared = folders(source_dir)
-        .iter()
-        .zip(folders(built_dir).iter())
+    let shared = source_dir
+        .rsplit('/')
+        .filter(|part| !part.is_empty())
+        .zip(built_dir.rsplit('/').filter(|part| !part.is_empty()))
         .take_while(|(x, y)| {
-            x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(&y.as_str()))
+            x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(y))
         })
         .count();
     Some(1 + shared)
