@@ -122,7 +122,7 @@ const BUILT_FOLDERS: [&str; 6] = ["dist", "build", "out", "lib", "esm", "cjs"];
 /// the extension (a declaration's `types.d.ts` too) and, where `relative`, a build's folder
 /// (`dist`, `lib`, `esm`) in place of `src` (`lib/types.js` and `src/types.ts` share 2);
 /// `None` where `built` is no built script or `path` no script source.
-fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
+pub(super) fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
     fn without<'a>(name: &'a str, extensions: &[&str]) -> Option<&'a str> {
         let (stem, extension) = name.rsplit_once('.')?;
         extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem))

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use super::paths::same_package_folder;
+use super::paths::{built_suffix_components, same_package_folder};
 use super::structure::declaring_module;
 use super::symbols::is_macro_crate_of;
 use super::*;
@@ -847,6 +847,32 @@ fn a_path_into_the_workspaces_build_output_names_its_source() {
     assert_eq!(order(&built), ["src/query-builder/QueryBuilder.ts"], "{built:?}");
     // The reporter's own program, built into its `dist/`, names none of the workspace's sources.
     assert!(named("Crash\n\n    at main (/home/me/app/dist/index.js:12:5)\n").is_empty());
+}
+
+proptest::proptest! {
+    #[test]
+    fn a_built_path_names_its_source_by_its_name_and_folders(
+        package in "[a-z]{1,8}",
+        folders in proptest::collection::vec("[a-z]{1,6}", 0..3),
+        name in "[a-zA-Z][a-zA-Z0-9_]{0,10}",
+        source_extension in "(ts|tsx|mts|js)",
+        built_extension in "(js|mjs|cjs|d\\.ts)",
+        noise in "[a-z/._-]{0,30}",
+        relative: bool,
+    ) {
+        let inner = folders.iter().map(|folder| format!("{folder}/")).collect::<String>();
+        let source = format!("{package}/src/{inner}{name}.{source_extension}");
+        let built = format!("{package}/dist/{inner}{name}.{built_extension}");
+        // The name and the folders inside `src`, then `src` and the package where relative.
+        let expected = 1 + folders.len() + if relative { 2 } else { 0 };
+        proptest::prop_assert_eq!(built_suffix_components(&source, &built, relative), Some(expected));
+        proptest::prop_assert_eq!(built_suffix_components(&source, &format!("{built}.map"), relative), None);
+        // Any text at all is read without panicking, and shares no more than it has.
+        if let Some(shared) = built_suffix_components(&noise, &built, relative) {
+            proptest::prop_assert!(shared <= noise.split('/').count());
+        }
+        let _ = built_suffix_components(&source, &noise, relative);
+    }
 }
 
 #[test]
