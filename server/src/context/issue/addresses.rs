@@ -9,7 +9,8 @@
 //! (`L12`, `issuecomment-1234`) are left out; an anchor that names something stays, as its
 //! item (`requires` of `#method.requires`). A documentation page is its item (rustdoc's
 //! `struct.Arg.html` is `Arg`, javadoc's `ObjectMapper.html` `ObjectMapper`), so that its
-//! kind and `html` are no names the issue gives.
+//! kind and `html` are no names the issue gives. An e-mail address (a commit's
+//! `Co-authored-by: Jane <jane@example.com>`) names nothing.
 
 use std::borrow::Cow;
 
@@ -20,6 +21,13 @@ static ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
         r#"(?i)\b(?:https?|ftp)://(?P<host>[^\s/?#()<>\[\]"'`]*)(?P<path>/[^\s?#()<>\[\]"'`]*)?(?:\?[^\s#()<>\[\]"'`]*)?(?:#(?P<anchor>[^\s()<>\[\]"'`]*))?"#,
     )
     .expect("the address pattern compiles")
+});
+
+/// An e-mail address (`Jane Doe <jane@example.com>` of a commit's `Co-authored-by:`, a
+/// maintainer's contact): someone's, naming nothing of the code. Its host ends in letters, so
+/// that a package and its version (`vite@5.0.1`) are none.
+static MAIL_ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b").expect("the mail pattern compiles")
 });
 
 /// Hosts that are a forge's own, whatever page of it an address gives.
@@ -52,10 +60,14 @@ const PAGES_OF_A_FILE: [&str; 4] = ["blame", "blob", "raw", "tree"];
 /// `text` with each web address replaced by the words of it that may speak of the code (see
 /// the module's documentation), spaced apart from what stood around it.
 pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
+    let text = match text.contains('@') {
+        true => MAIL_ADDRESS.replace_all(text, " "),
+        false => Cow::Borrowed(text),
+    };
     if !text.contains("://") {
-        return Cow::Borrowed(text);
+        return text;
     }
-    ADDRESS.replace_all(text, |found: &regex::Captures<'_>| {
+    let replaced = ADDRESS.replace_all(&text, |found: &regex::Captures<'_>| {
         let host = found.name("host").map_or("", |host| host.as_str());
         let path = found.name("path").map_or("", |path| path.as_str());
         let kept = match forge_page(path) {
@@ -68,7 +80,8 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
         // `L12`, `issuecomment-1234`, `r987`: a line or a comment, not a name.
         let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor_item(anchor) };
         format!(" {kept} {anchor} ")
-    })
+    });
+    Cow::Owned(replaced.into_owned())
 }
 
 /// The kinds of item rustdoc names its pages and anchors after (`struct.Arg.html`,
@@ -170,6 +183,13 @@ mod tests {
     fn addresses_keep_only_what_may_speak_of_the_code() {
         let cut = |text: &str| without_addresses(text).split_whitespace().collect::<Vec<_>>().join(" ");
         for (text, kept, what) in [
+            (
+                "Co-authored-by: Jane Doe <jane.doe+ci@mail.example.co.uk>, see https://github.com/o/r/issues/1",
+                "Co-authored-by: Jane Doe < >, see",
+                "an e-mail address names nothing, beside a web address",
+            ),
+            ("Signed-off-by: J <j@example.com>", "Signed-off-by: J < >", "alone too"),
+            ("bump vite@5.0.1 and @babel/core; git@github", "bump vite@5.0.1 and @babel/core; git@github", "no mail"),
             (
                 "- [X] I have searched the [discussions](https://github.com/clap-rs/clap/discussions)",
                 "- [X] I have searched the [discussions]( )",
