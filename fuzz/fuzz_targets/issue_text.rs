@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         .languages([Language::Rust, Language::Java])
         .java_packages(["com.acme".to_owned(), String::new()])
         .rust_crates(["tokio".to_owned()])
-        .npm_package_folders([("packages/vite".to_owned(), "vite".to_owned())])
+        .npm_packages([("packages/vite".to_owned(), "vite".to_owned())])
         .script_files(["src/main.ts".to_owned()]);
     let _ = analyze_knowing(&text, &own);
 });

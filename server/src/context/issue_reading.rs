@@ -42,7 +42,7 @@ fn own_code(index: &Index) -> OwnCode {
         .languages(index.files().map(|file| file.language))
         .java_packages(java_packages)
         .rust_crates(rust_crates)
-        .npm_package_folders(index.packages().iter().cloned())
+        .npm_packages(index.packages().iter().cloned())
         .script_files(script_files)
 }
 

@@ -67,7 +67,7 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
     if !text.contains("://") {
         return text;
     }
-    let replaced = ADDRESS.replace_all(&text, |found: &regex::Captures<'_>| {
+    let kept = |found: &regex::Captures<'_>| {
         let host = found.name("host").map_or("", |host| host.as_str());
         let path = found.name("path").map_or("", |path| path.as_str());
         let kept = match forge_page(path) {
@@ -80,8 +80,11 @@ pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
         // `L12`, `issuecomment-1234`, `r987`: a line or a comment, not a name.
         let anchor = if anchor.contains(|c: char| c.is_ascii_digit()) { "" } else { anchor_item(anchor) };
         format!(" {kept} {anchor} ")
-    });
-    Cow::Owned(replaced.into_owned())
+    };
+    match text {
+        Cow::Borrowed(text) => ADDRESS.replace_all(text, kept),
+        Cow::Owned(text) => Cow::Owned(ADDRESS.replace_all(&text, kept).into_owned()),
+    }
 }
 
 /// The kinds of item rustdoc names its pages and anchors after (`struct.Arg.html`,

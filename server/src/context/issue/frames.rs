@@ -131,12 +131,18 @@ fn is_foreign_frame(line: &str, own: &OwnCode) -> bool {
 /// file: `at Array.forEach (<anonymous>)`, `at new Promise (<anonymous>)`,
 /// `at JSON.parse (native)`, `at async Promise.all (index 0)`.
 fn is_script_builtin_frame(line: &str) -> bool {
-    let Some(place) = line.trim().strip_prefix("at ").and_then(|rest| rest.strip_suffix(')')?.rsplit_once(" (")) else {
-        return false;
-    };
-    let place = place.1;
-    matches!(place, "<anonymous>" | "native")
-        || place.strip_prefix("index ").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    v8_place(line.trim()).is_some_and(|place| {
+        matches!(place, "<anonymous>" | "native")
+            || place.strip_prefix("index ").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
+/// What V8 writes in parentheses as a named frame's place (`/app/src/index.ts:3:9` of
+/// `at main (/app/src/index.ts:3:9)`, `<anonymous>` of `at Array.forEach (<anonymous>)`);
+/// `None` for a line that is no such frame.
+fn v8_place(line: &str) -> Option<&str> {
+    let (_, place) = line.strip_prefix("at ")?.strip_suffix(')')?.rsplit_once(" (")?;
+    Some(place)
 }
 
 /// Where a JavaScript frame's code stands, as V8 writes it (`at main (/app/src/index.ts:3:9)`,
@@ -150,10 +156,7 @@ fn is_script_builtin_frame(line: &str) -> bool {
 fn script_frame_location(line: &str) -> Option<String> {
     let line = line.trim();
     let location = match line.strip_prefix("at ") {
-        Some(rest) => match rest.strip_suffix(')').and_then(|inner| inner.rsplit_once(" (")) {
-            Some((_, location)) => location,
-            None => rest,
-        },
+        Some(rest) => v8_place(line).unwrap_or(rest),
         None => {
             // Firefox's and Safari's `function@location:line:column`.
             let (function, location) = line.split_once('@')?;
@@ -417,7 +420,8 @@ mod tests {
         assert!(!is_foreign_frame("  3: walk_tree", &rust), "a function of no path may be the workspace's");
         let unknown = OwnCode::unknown();
         assert!(!is_foreign_frame("   7: hyper::proto::h1::Dispatcher::poll", &unknown));
-        let script = OwnCode::unknown().npm_packages(["vite".to_owned(), "@acme/ui".to_owned()]);
+        let script = OwnCode::unknown()
+            .npm_packages([(String::new(), "vite".to_owned()), ("packages/ui".to_owned(), "@acme/ui".to_owned())]);
         for own in [
             "    at ssrLoadModule (/app/node_modules/vite/dist/node/chunks/dep.js:120:9)",
             "    at Button (/app/node_modules/@acme/ui/index.mjs:3:9)",
@@ -443,7 +447,9 @@ mod tests {
         {
             assert!(!super::is_script_builtin_frame(not_builtin), "{not_builtin}");
         }
-        let browser = OwnCode::unknown().npm_packages(["app".to_owned()]).script_files(["src/App.tsx".to_owned()]);
+        let browser = OwnCode::unknown()
+            .npm_packages([(String::new(), "app".to_owned())])
+            .script_files(["src/App.tsx".to_owned()]);
         for own in [
             "    at App (http://localhost:5173/src/App.tsx?t=1690:12:3)",
             "App@http://localhost:5173/src/App.tsx?t=1690:12:3",

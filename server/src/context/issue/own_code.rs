@@ -23,10 +23,9 @@ use crate::context::walk::OUTPUT_DIRS;
 pub struct OwnCode {
     java_packages: Option<HashSet<String>>,
     rust_crates: Option<HashSet<String>>,
-    npm_packages: Option<HashSet<String>>,
-    /// The folder of each of the workspace's npm packages, by the package's name (`""` for the
-    /// workspace's root).
-    package_folders: HashMap<String, String>,
+    /// The folder of each of the workspace's npm packages (`""` for its root), by the
+    /// package's name.
+    npm_packages: Option<HashMap<String, String>>,
     script_files: Option<HashSet<String>>,
     /// The families of the languages the workspace's source is in, for the words they
     /// reserve; `None` where not known.
@@ -51,19 +50,12 @@ impl OwnCode {
         Self { rust_crates: known(crates), ..self }
     }
 
-    /// The names of the workspace's npm packages (`vite`, `@acme/ui`); none (no `package.json`
-    /// found) leaves them unknown.
-    pub fn npm_packages(self, packages: impl IntoIterator<Item = String>) -> Self {
-        Self { npm_packages: known(packages), ..self }
-    }
-
     /// The workspace's npm packages, each its `package.json`'s folder (`""` for the root) and
-    /// its name (`packages/zod`, `zod`): the names as [`OwnCode::npm_packages`] takes them,
-    /// and the folders to find an installed copy's files in.
-    pub fn npm_package_folders(self, packages: impl IntoIterator<Item = (String, String)>) -> Self {
-        let package_folders: HashMap<String, String> = packages.into_iter().map(|(dir, name)| (name, dir)).collect();
-        let names: Vec<String> = package_folders.keys().cloned().collect();
-        Self { package_folders, ..self.npm_packages(names) }
+    /// its name (`packages/zod`, `zod`; `@acme/ui`): whose installed copies are its code, and
+    /// where their files lie. None (no `package.json` found) leaves them unknown.
+    pub fn npm_packages(self, packages: impl IntoIterator<Item = (String, String)>) -> Self {
+        let folders: HashMap<String, String> = packages.into_iter().map(|(folder, name)| (name, folder)).collect();
+        Self { npm_packages: (!folders.is_empty()).then_some(folders), ..self }
     }
 
     /// Where in the workspace a path into an installed copy of one of its npm packages lies
@@ -73,14 +65,8 @@ impl OwnCode {
     /// `None` for any other path.
     pub(super) fn in_own_package(&self, path: &str) -> Option<String> {
         let (_, installed) = path.rsplit_once("node_modules/")?;
-        let (package, rest) = match installed.split_once('/')? {
-            (scope, scoped) if scope.starts_with('@') => {
-                let (name, rest) = scoped.split_once('/')?;
-                (format!("{scope}/{name}"), rest)
-            }
-            (name, rest) => (name.to_owned(), rest),
-        };
-        let folder = self.package_folders.get(&package)?;
+        let (package, Some(rest)) = installed_package(installed) else { return None };
+        let folder = self.npm_packages.as_ref()?.get(&package)?;
         Some(if folder.is_empty() { rest.to_owned() } else { format!("{folder}/{rest}") })
     }
 
@@ -138,13 +124,8 @@ impl OwnCode {
         let Some((_, installed)) = location.rsplit_once("node_modules/") else {
             return self.may_hold_script_file(location);
         };
-        let mut parts = installed.split('/');
-        let package = match (parts.next(), parts.next()) {
-            (Some(scope), Some(name)) if scope.starts_with('@') => format!("{scope}/{name}"),
-            (Some(name), _) => name.to_owned(),
-            _ => return true,
-        };
-        self.npm_packages.as_ref().is_none_or(|packages| packages.contains(&package))
+        let (package, _) = installed_package(installed);
+        self.npm_packages.as_ref().is_none_or(|packages| packages.contains_key(&package))
     }
 
     /// Whether a script file at `location` outside `node_modules` may be one of the
@@ -236,6 +217,20 @@ fn known(names: impl IntoIterator<Item = String>) -> Option<HashSet<String>> {
     (!names.is_empty()).then_some(names)
 }
 
+/// The npm package a path inside `node_modules/` (`installed`, what follows it) is in, and the
+/// path within the package where one follows: `@acme/ui` and `dist/button.js` of
+/// `@acme/ui/dist/button.js`, `vite` of `vite`.
+fn installed_package(installed: &str) -> (String, Option<&str>) {
+    match installed.split_once('/') {
+        Some((scope, scoped)) if scope.starts_with('@') => match scoped.split_once('/') {
+            Some((name, rest)) => (format!("{scope}/{name}"), Some(rest)),
+            None => (installed.to_owned(), None),
+        },
+        Some((name, rest)) => (name.to_owned(), Some(rest)),
+        None => (installed.to_owned(), None),
+    }
+}
+
 /// `path` without the extension of a JavaScript or TypeScript file (`src/main` of
 /// `src/main.ts`, `src/main.js` and `src/main.d.ts`); other paths as they are.
 fn without_script_extension(path: &str) -> &str {
@@ -307,10 +302,8 @@ mod tests {
 
     #[test]
     fn an_installed_copy_of_a_workspace_package_is_its_folder() {
-        let own = OwnCode::unknown().npm_package_folders([
-            (String::new(), "typeorm".to_owned()),
-            ("packages/ui".to_owned(), "@acme/ui".to_owned()),
-        ]);
+        let own = OwnCode::unknown()
+            .npm_packages([(String::new(), "typeorm".to_owned()), ("packages/ui".to_owned(), "@acme/ui".to_owned())]);
         let place = |path: &str| own.in_own_package(path);
         assert_eq!(
             place("/app/node_modules/typeorm/query-builder/Alias.js").as_deref(),

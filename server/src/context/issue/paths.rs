@@ -33,9 +33,8 @@ pub(super) fn path_mentions(text: &str) -> Vec<String> {
 }
 
 /// The source paths `text` gives (see [`path_mentions`]) that may be of the workspace's code
-/// (see [`OwnCode::may_hold_file`]).
-/// A path into an installed copy of one of the workspace's npm packages is given as the
-/// package's path in the workspace (see [`OwnCode::in_own_package`]).
+/// (see [`OwnCode::may_hold_file`]), a path into an installed copy of one of its npm packages
+/// as the package's path in the workspace (see [`OwnCode::in_own_package`]).
 pub(super) fn own_path_mentions(text: &str, own: &OwnCode) -> Vec<String> {
     path_mentions(text)
         .into_iter()

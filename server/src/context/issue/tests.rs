@@ -155,7 +155,7 @@ proptest::proptest! {
         let own = OwnCode::unknown()
             .java_packages(["com.fasterxml.jackson.core".to_owned()])
             .rust_crates(["tokio".to_owned()])
-            .npm_packages(["vite".to_owned()])
+            .npm_packages([(String::new(), "vite".to_owned())])
             .script_files(["src/main.ts".to_owned()]);
         let knowing = analyze_knowing(&text, &own);
         for symbol in &knowing.symbols {

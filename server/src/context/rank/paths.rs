@@ -16,6 +16,7 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
         // A path from the machine's root may be the reporter's program built into its own
         // `dist/`; a relative one is the workspace's, or an installed copy of its package.
         let relative = mentioned.len() == spelt.len();
+        let built = BuiltScript::of(mentioned);
         // Each file it names, what that is worth, why, and whether it names the file's build
         // output (`dist/types.js` of `src/types.ts`), whose lines are not the source's.
         let mut matching: Vec<(usize, f64, String, bool)> = Vec::new();
@@ -28,13 +29,15 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
                 if shared >= 2 || (shared == 1 && total == 1) {
                     let value = weight * shared as f64 / total.max(1) as f64;
                     matching.push((i, value, format!("the issue names its path `{mentioned}`"), false));
-                } else if let Some(shared) = built_suffix_components(path, mentioned, relative).filter(|n| *n >= 2) {
+                } else if let Some(shared) =
+                    built.and_then(|built| built.shared_with(path, relative)).filter(|n| *n >= 2)
+                {
                     let value = BUILT_SHARE * weight * shared as f64 / total.max(1) as f64;
                     matching.push((i, value, format!("the issue names its built path `{mentioned}`"), true));
                 }
             } else if path.rsplit('/').next() == Some(mentioned) {
                 matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`"), false));
-            } else if built_suffix_components(path, mentioned, false) == Some(1) {
+            } else if built.and_then(|built| built.shared_with(path, false)) == Some(1) {
                 let value = BUILT_SHARE * weight * 0.8;
                 matching.push((i, value, format!("the issue names its built file `{mentioned}`"), true));
             }
@@ -116,35 +119,53 @@ const SCRIPT_EXTENSIONS: [&str; 8] = ["ts", "tsx", "mts", "cts", "js", "jsx", "m
 /// The folders a build of scripts writes into, in place of the sources' `src`.
 const BUILT_FOLDERS: [&str; 6] = ["dist", "build", "out", "lib", "esm", "cjs"];
 
-/// How many trailing components the script source `path` shares with `built`, a path of what a
-/// build writes from it (`../node_modules/typeorm/query-builder/SelectQueryBuilder.js` and
-/// `src/query-builder/SelectQueryBuilder.ts` share 2), reading the last by its name without
-/// the extension (a declaration's `types.d.ts` too) and, where `relative`, a build's folder
-/// (`dist`, `lib`, `esm`) in place of `src` (`lib/types.js` and `src/types.ts` share 2);
-/// `None` where `built` is no built script or `path` no script source.
-pub(super) fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
-    fn without<'a>(name: &'a str, extensions: &[&str]) -> Option<&'a str> {
-        let (stem, extension) = name.rsplit_once('.')?;
-        extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem))
+/// A path of what a build of scripts writes (`dist/types.js`, `index.d.ts`), read once for the
+/// sources it may be built from: its folder and its name without the extension.
+#[derive(Clone, Copy)]
+pub(super) struct BuiltScript<'a> {
+    folder: &'a str,
+    stem: &'a str,
+}
+
+impl<'a> BuiltScript<'a> {
+    /// `path` as a built script's; `None` where it is none (`src/types.ts`, `types.js.map`).
+    pub(super) fn of(path: &'a str) -> Option<Self> {
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let stem = match name.strip_suffix(".d.ts") {
+            Some(declared) => declared,
+            None => without_extension(name, &BUILT_EXTENSIONS)?,
+        };
+        Some(Self { folder, stem })
     }
-    let (built_dir, built_name) = built.rsplit_once('/').unwrap_or(("", built));
-    let built_stem = match built_name.strip_suffix(".d.ts") {
-        Some(declared) => declared,
-        None => without(built_name, &BUILT_EXTENSIONS)?,
-    };
-    let (source_dir, source_name) = path.rsplit_once('/').unwrap_or(("", path));
-    if without(source_name, &SCRIPT_EXTENSIONS)? != built_stem {
-        return Some(0);
+
+    /// How many trailing components the script source `path` shares with this path
+    /// (`../node_modules/typeorm/query-builder/SelectQueryBuilder.js` and
+    /// `src/query-builder/SelectQueryBuilder.ts` share 2), reading the last by its name without
+    /// the extension and, where `relative`, a build's folder (`dist`, `lib`, `esm`) in place of
+    /// `src` (`lib/types.js` and `src/types.ts` share 2); `None` where `path` is no script source.
+    pub(super) fn shared_with(self, path: &str, relative: bool) -> Option<usize> {
+        let (source_folder, source_name) = path.rsplit_once('/').unwrap_or(("", path));
+        if without_extension(source_name, &SCRIPT_EXTENSIONS)? != self.stem {
+            return Some(0);
+        }
+        let folders = |folder: &'a str| folder.rsplit('/').filter(|part| !part.is_empty());
+        let shared = source_folder
+            .rsplit('/')
+            .filter(|part| !part.is_empty())
+            .zip(folders(self.folder))
+            .take_while(|(x, y)| {
+                x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(y))
+            })
+            .count();
+        Some(1 + shared)
     }
-    let shared = source_dir
-        .rsplit('/')
-        .filter(|part| !part.is_empty())
-        .zip(built_dir.rsplit('/').filter(|part| !part.is_empty()))
-        .take_while(|(x, y)| {
-            x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(y))
-        })
-        .count();
-    Some(1 + shared)
+}
+
+/// `name` without its extension, where that is one of `extensions` (and a declaration's `.d`
+/// with it: `types` of `types.d.ts`).
+fn without_extension<'n>(name: &'n str, extensions: &[&str]) -> Option<&'n str> {
+    let (stem, extension) = name.rsplit_once('.')?;
+    extensions.contains(&extension).then(|| stem.strip_suffix(".d").unwrap_or(stem))
 }
 
 /// How many trailing components two paths share, a versioned package folder matching its

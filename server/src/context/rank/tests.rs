@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use super::paths::{built_suffix_components, same_package_folder};
+use super::paths::{BuiltScript, same_package_folder};
 use super::structure::declaring_module;
 use super::symbols::is_macro_crate_of;
 use super::*;
@@ -847,6 +847,11 @@ fn a_path_into_the_workspaces_build_output_names_its_source() {
     assert_eq!(order(&built), ["src/query-builder/QueryBuilder.ts"], "{built:?}");
     // The reporter's own program, built into its `dist/`, names none of the workspace's sources.
     assert!(named("Crash\n\n    at main (/home/me/app/dist/index.js:12:5)\n").is_empty());
+}
+
+/// How many trailing components the script source `path` shares with the built script `built`.
+fn built_suffix_components(path: &str, built: &str, relative: bool) -> Option<usize> {
+    BuiltScript::of(built)?.shared_with(path, relative)
 }
 
 proptest::proptest! {
