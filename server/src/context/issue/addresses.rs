@@ -60,10 +60,7 @@ const PAGES_OF_A_FILE: [&str; 4] = ["blame", "blob", "raw", "tree"];
 /// `text` with each web address replaced by the words of it that may speak of the code (see
 /// the module's documentation), spaced apart from what stood around it.
 pub(super) fn without_addresses(text: &str) -> Cow<'_, str> {
-    let text = match text.contains('@') {
-        true => MAIL_ADDRESS.replace_all(text, " "),
-        false => Cow::Borrowed(text),
-    };
+    let text = if text.contains('@') { MAIL_ADDRESS.replace_all(text, " ") } else { Cow::Borrowed(text) };
     if !text.contains("://") {
         return text;
     }

@@ -5,6 +5,8 @@
 //! define is kept (Rust's `Arg::long` and `Default::default`, Java's `type()`, a script's
 //! `Map.delete` and zod's `.catch()`).
 
+use crate::context::Language;
+
 /// Rust's strict and reserved keywords (`union`, `default` and `macro_rules` are only
 /// contextual, and name items).
 const RUST: &[&str] = &[
@@ -123,6 +125,15 @@ pub(super) enum Reserving {
 impl Reserving {
     /// Every family, for a workspace whose languages are not known.
     pub(super) const ALL: [Self; 3] = [Self::Rust, Self::Java, Self::Script];
+
+    /// The family of `language`.
+    pub(super) fn of(language: Language) -> Self {
+        match language {
+            Language::Rust => Self::Rust,
+            Language::Java => Self::Java,
+            Language::TypeScript | Language::Tsx | Language::JavaScript => Self::Script,
+        }
+    }
 
     /// Whether the family reserves `word`, so that no definition of its code has that name.
     pub(super) fn reserves(self, word: &str) -> bool {

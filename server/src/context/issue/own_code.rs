@@ -80,12 +80,7 @@ impl OwnCode {
     /// The languages of the workspace's source files; none leaves them unknown.
     pub fn languages(self, languages: impl IntoIterator<Item = Language>) -> Self {
         let mut reserving: Vec<Reserving> = Vec::new();
-        for language in languages {
-            let family = match language {
-                Language::Rust => Reserving::Rust,
-                Language::Java => Reserving::Java,
-                Language::TypeScript | Language::Tsx | Language::JavaScript => Reserving::Script,
-            };
+        for family in languages.into_iter().map(Reserving::of) {
             if !reserving.contains(&family) {
                 reserving.push(family);
             }

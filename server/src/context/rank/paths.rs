@@ -17,9 +17,7 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
         // `dist/`; a relative one is the workspace's, or an installed copy of its package.
         let relative = mentioned.len() == spelt.len();
         let built = BuiltScript::of(mentioned);
-        // Each file it names, what that is worth, why, and whether it names the file's build
-        // output (`dist/types.js` of `src/types.ts`), whose lines are not the source's.
-        let mut matching: Vec<(usize, f64, String, bool)> = Vec::new();
+        let mut matching: Vec<PathMatch> = Vec::new();
         for (i, file) in files.iter().enumerate() {
             let path = file.path.as_str();
             if mentioned.contains('/') {
@@ -28,32 +26,37 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
                 let total = mentioned.split('/').count().min(path.split('/').count());
                 if shared >= 2 || (shared == 1 && total == 1) {
                     let value = weight * shared as f64 / total.max(1) as f64;
-                    matching.push((i, value, format!("the issue names its path `{mentioned}`"), false));
+                    matching.push(PathMatch::of_source(i, value, format!("the issue names its path `{mentioned}`")));
                 } else if let Some(shared) =
                     built.and_then(|built| built.shared_with(path, relative)).filter(|n| *n >= 2)
                 {
                     let value = BUILT_SHARE * weight * shared as f64 / total.max(1) as f64;
-                    matching.push((i, value, format!("the issue names its built path `{mentioned}`"), true));
+                    matching.push(PathMatch::of_build(
+                        i,
+                        value,
+                        format!("the issue names its built path `{mentioned}`"),
+                    ));
                 }
             } else if path.rsplit('/').next() == Some(mentioned) {
-                matching.push((i, weight * 0.8, format!("the issue names the file `{mentioned}`"), false));
+                let reason = format!("the issue names the file `{mentioned}`");
+                matching.push(PathMatch::of_source(i, weight * 0.8, reason));
             } else if built.and_then(|built| built.shared_with(path, false)) == Some(1) {
                 let value = BUILT_SHARE * weight * 0.8;
-                matching.push((i, value, format!("the issue names its built file `{mentioned}`"), true));
+                matching.push(PathMatch::of_build(i, value, format!("the issue names its built file `{mentioned}`")));
             }
         }
         // A path names the files that end in most of it: `crates/globset/src/lib.rs` names
         // that file, not every other crate's `src/lib.rs`. A path that several files end in
         // alike (`src/lib.rs` in a workspace of crates, often the reporter's own) says less of
         // each of them.
-        let best = matching.iter().map(|(_, value, _, _)| *value).fold(0.0, f64::max);
-        matching.retain(|(_, value, _, _)| *value >= best);
+        let best = matching.iter().map(|found| found.value).fold(0.0, f64::max);
+        matching.retain(|found| found.value >= best);
         let specificity = 1.0 / (1.0 + (matching.len().max(1) as f64).ln());
         // The line the issue gives with the path (`src/walk.rs:12:5`) is where a reason points,
         // when the path names one file, not its build output, and the line is in it (a trace
         // of an older version may point past its end).
-        let only = (matching.len() == 1 && !matching[0].3).then(|| matching[0].0);
-        for (i, value, reason, _) in matching {
+        let only = (matching.len() == 1 && !matching[0].built).then(|| matching[0].file);
+        for PathMatch { file: i, value, reason, .. } in matching {
             let value = value * specificity;
             // The lines given with the path that lie in the file (a trace of an older version
             // may point past its end), when the path names this one file.
@@ -106,6 +109,28 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
     signal
 }
 
+/// A file a path the issue gives names: what that is worth, why, and whether the path is of
+/// the file's build output (`dist/types.js` of `src/types.ts`), whose lines are not the source's.
+struct PathMatch {
+    /// The file's place in the ranked files.
+    file: usize,
+    value: f64,
+    reason: String,
+    built: bool,
+}
+
+impl PathMatch {
+    /// The file the path is of.
+    fn of_source(file: usize, value: f64, reason: String) -> Self {
+        Self { file, value, reason, built: false }
+    }
+
+    /// The file whose build output the path is of.
+    fn of_build(file: usize, value: f64, reason: String) -> Self {
+        Self { file, value, reason, built: true }
+    }
+}
+
 /// What a path names of a file whose build output it is (`dist/types.js` of `src/types.ts`)
 /// is worth beside the same path naming the file itself.
 const BUILT_SHARE: f64 = 0.9;
@@ -148,17 +173,19 @@ impl<'a> BuiltScript<'a> {
         if without_extension(source_name, &SCRIPT_EXTENSIONS)? != self.stem {
             return Some(0);
         }
-        let folders = |folder: &'a str| folder.rsplit('/').filter(|part| !part.is_empty());
-        let shared = source_folder
-            .rsplit('/')
-            .filter(|part| !part.is_empty())
-            .zip(folders(self.folder))
+        let shared = folders_from_the_end(source_folder)
+            .zip(folders_from_the_end(self.folder))
             .take_while(|(x, y)| {
                 x == y || same_package_folder(x, y) || (relative && *x == "src" && BUILT_FOLDERS.contains(y))
             })
             .count();
         Some(1 + shared)
     }
+}
+
+/// The folders of `folder` (`a/b/c`), the innermost first.
+fn folders_from_the_end(folder: &str) -> impl Iterator<Item = &str> {
+    folder.rsplit('/').filter(|part| !part.is_empty())
 }
 
 /// `name` without its extension, where that is one of `extensions` (and a declaration's `.d`
