@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::blocks::generated_note;
+use super::path_tail::PathTail;
 use super::shown::Shown;
 use crate::context::extract::{Definition, DefinitionKind, LineSpans};
 use crate::context::index::{ImportHint, Index, IndexedFile};
@@ -64,14 +65,14 @@ pub(super) fn repository_map(
     }
     let candidates: Vec<&RankedFile> =
         ranked.iter().filter(|f| !shown.full_files.contains(&f.path)).take(MAP_FILES_BY_PATH).collect();
-    let lines: Vec<Option<String>> = candidates
+    let suffixes: Vec<(&str, Option<String>)> = candidates
         .iter()
-        .map(|file| index.file(&file.path).map(|entry| file_line(entry, &notes(entry, shown))))
+        .map(|file| (file.path.as_str(), index.file(&file.path).map(|entry| path_suffix(entry, &notes(entry, shown)))))
         .collect();
     // The room the files from each candidate on would take by their paths, within their share.
     let most_for_paths = budget / PATHS_ONLY_SHARE_DIVISOR;
     let paths_room: Vec<usize> =
-        PathTail::lengths_from(&candidates, &lines).into_iter().map(|len| len.min(most_for_paths)).collect();
+        PathTail::lengths_from(&suffixes).into_iter().map(|len| len.min(most_for_paths)).collect();
     let most_for_used = (budget - budget / AFTER_SIGNATURES_SHARE_DIVISOR) / USED_SHARE_DIVISOR;
     // The first of the candidates whose signatures do not fit, if one does not.
     let mut paths_from = candidates.len().min(MAP_FILES);
@@ -96,9 +97,9 @@ pub(super) fn repository_map(
     // The file that did not fit and those after it, by their paths, in their share of the room.
     let mut tail = PathTail::default();
     let tail_room = paths_room[paths_from].min(budget.saturating_sub(map.len()));
-    for (file, line) in candidates.iter().zip(lines).skip(paths_from) {
-        let Some(line) = line else { continue };
-        if !tail.add(&file.path, line, tail_room) {
+    for (path, suffix) in suffixes.into_iter().skip(paths_from) {
+        let Some(suffix) = suffix else { continue };
+        if !tail.add(path, suffix, tail_room) {
             break;
         }
     }
@@ -114,96 +115,11 @@ pub(super) fn repository_map(
     (map, mapped_files)
 }
 
-/// The ranked files listed by their paths alone, after those whose signatures fill the map's
-/// room or past the 60th: grouped by folder, as a long folder written out on each path (Java's
-/// `src/main/java/com/...`) would take most of the room. Folders come in the order of their
-/// best-ranked file, and each folder's files in their rank order.
-#[derive(Default)]
-struct PathTail<'r> {
-    /// Each file's path and its line under its folder, best-ranked first.
-    files: Vec<(&'r str, String)>,
-    /// The characters the text takes, at most.
-    len: usize,
-}
-
-/// Heads the files listed by their paths alone, so that the model reads the indented names
-/// below a folder as files, not as signatures.
-const PATH_TAIL_HEADING: &str = "Ranked next, by path (folder, then its files):\n";
-
-impl<'r> PathTail<'r> {
-    /// Adds `path`, with its `line` (the file's name and what is said of it), if the tail
-    /// stays within `room` characters; says whether it did.
-    fn add(&mut self, path: &'r str, line: String, room: usize) -> bool {
-        let folder = folder_of(path);
-        let new_folder = !self.files.iter().any(|(listed, _)| folder_of(listed) == folder);
-        let heading = if self.files.is_empty() { PATH_TAIL_HEADING.len() } else { 0 };
-        let cost = heading + if new_folder { folder_line(folder).len() } else { 0 } + line.len();
-        if self.len + cost > room {
-            return false;
-        }
-        self.len += cost;
-        self.files.push((path, line));
-        true
-    }
-
-    /// For each of `candidates` and past the last, the length of the text that lists every
-    /// candidate from it on by its `lines` (none for a file the index no longer holds).
-    fn lengths_from(candidates: &[&RankedFile], lines: &[Option<String>]) -> Vec<usize> {
-        let mut lengths = vec![0; candidates.len() + 1];
-        let mut folders = HashSet::new();
-        let mut len = 0;
-        for (i, (file, line)) in candidates.iter().zip(lines).enumerate().rev() {
-            if let Some(line) = line {
-                let folder = folder_of(&file.path);
-                if folders.insert(folder) {
-                    len += folder_line(folder).len();
-                }
-                len += line.len();
-            }
-            lengths[i] = if len == 0 { 0 } else { len + PATH_TAIL_HEADING.len() };
-        }
-        lengths
-    }
-
-    /// The text: each folder on a line of its own, its files indented below it.
-    fn text(&self) -> String {
-        let mut text = String::new();
-        if self.files.is_empty() {
-            return text;
-        }
-        text.push_str(PATH_TAIL_HEADING);
-        let mut folders: Vec<&str> = Vec::new();
-        for (path, _) in &self.files {
-            if !folders.contains(&folder_of(path)) {
-                folders.push(folder_of(path));
-            }
-        }
-        for folder in folders {
-            text.push_str(&folder_line(folder));
-            for (_, line) in self.files.iter().filter(|(path, _)| folder_of(path) == folder) {
-                text.push_str(line);
-            }
-        }
-        text
-    }
-}
-
-/// The folder `path` lies in, with its closing `/`; empty at the workspace's top.
-fn folder_of(path: &str) -> &str {
-    path.rfind('/').map_or("", |at| &path[..=at])
-}
-
-/// A folder's line in the path tail: `./` for the workspace's top.
-fn folder_line(folder: &str) -> String {
-    format!("{}\n", if folder.is_empty() { "./" } else { folder })
-}
-
-/// A file's line under its folder in the path tail: its name, `notes` and length.
-fn file_line(file: &IndexedFile, notes: &str) -> String {
-    let name = &file.path[folder_of(&file.path).len()..];
+/// What a file's line in the path tail says after its path: its `notes` and length.
+fn path_suffix(file: &IndexedFile, notes: &str) -> String {
     match file.lines {
-        1 => format!("  {name}{notes} [1 line]\n"),
-        lines => format!("  {name}{notes} [{lines} lines]\n"),
+        1 => format!("{notes} [1 line]"),
+        lines => format!("{notes} [{lines} lines]"),
     }
 }
 

@@ -16,6 +16,7 @@ use shown::Shown;
 
 mod blocks;
 mod map;
+mod path_tail;
 mod shown;
 
 /// Share of the model's context window the pack may take, in percent.

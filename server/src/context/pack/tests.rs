@@ -560,7 +560,9 @@ fn what_the_shown_code_uses_from_a_ranked_file_the_map_has_no_room_for_is_listed
 /// each file's path put together from its folder's line and its own.
 fn paths_only(pack: &ContextPack) -> Vec<String> {
     let map = &pack.text[..pack.text.find("\n## The most").unwrap_or(pack.text.len())];
-    let Some(at) = map.find("Ranked next, by path (folder, then its files):\n") else { return Vec::new() };
+    let Some(at) = map.find("Ranked next, by path (each folder, then the files under it):\n") else {
+        return Vec::new();
+    };
     let mut folder = "";
     let mut paths = Vec::new();
     for line in map[at..].lines().skip(1) {
@@ -608,7 +610,7 @@ fn files_by_path_at_the_workspaces_top_are_listed_under_dot_slash() {
     let pack = pack_for(&dir, &index, "the widget breaks", 2_000);
     let by_path = paths_only(&pack);
     assert!(by_path.len() >= 5, "{}", pack.text);
-    assert!(pack.text.contains("(folder, then its files):\n./\n  widget_"), "{}", pack.text);
+    assert!(pack.text.contains("(each folder, then the files under it):\n./\n  widget_"), "{}", pack.text);
     assert!(by_path.iter().all(|path| pack.mapped_files.contains(path) && !path.contains('/')), "{by_path:?}");
 }
 
@@ -648,6 +650,29 @@ fn files_by_path_are_grouped_under_their_folders_and_reach_past_the_sixtieth() {
     assert!(not_in_full.len() >= 65);
     assert!(not_in_full[..65].iter().all(|file| pack.mapped_files.contains(&file.path)), "{map}");
     assert!(!tail.contains("widgets/core/widget_"), "no file's folder written out again: {tail}");
+    assert!(pack.tokens <= 6_000);
+}
+
+#[test]
+fn files_by_path_in_many_folders_of_one_crate_share_its_folder_line() {
+    // Eighty files, each in a folder of its own deep inside one crate: a line for each
+    // folder would take as much room as the files' paths.
+    let files: Vec<(String, String)> = (0..80)
+        .map(|n| {
+            let path = format!("crates/widget-language-server/src/feature_{n:02}/render/widget.rs");
+            (path, format!("// {}\n{}", "widget ".repeat(80 - n), numbered_functions(12)))
+        })
+        .collect();
+    let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
+    let (dir, index) = workspace(&files);
+    let pack = pack_for(&dir, &index, "the widget breaks", 6_000);
+    let map = &pack.text[..pack.text.find("\n## The most").expect("files are shown")];
+    let tail = &map[map.find("Ranked next, by path").expect("paths")..];
+    let by_path = paths_only(&pack);
+    assert!(by_path.len() >= 30, "{tail}");
+    assert!(by_path.iter().all(|path| pack.mapped_files.contains(path) && index.file(path).is_some()), "{by_path:?}");
+    assert_eq!(tail.matches("crates/widget-language-server/src/").count(), 1, "written out once: {tail}");
+    assert!(tail.contains("\n  feature_"), "{tail}");
     assert!(pack.tokens <= 6_000);
 }
 
