@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::blocks::generated_note;
 use super::path_tail::PathTail;
 use super::shown::Shown;
+use crate::context::Language;
 use crate::context::extract::{Definition, DefinitionKind, LineSpans};
 use crate::context::index::{ImportHint, Index, IndexedFile};
 use crate::context::mentioned::Mentioned;
@@ -34,8 +35,8 @@ const PATHS_ONLY_SHARE_DIVISOR: usize = 7;
 /// files by their paths and, what these do not take, to what the files shown use.
 const AFTER_SIGNATURES_SHARE_DIVISOR: usize = 10;
 
-/// Said of a file in the map only for what the files shown use from it.
-const USED_NOTE: &str = " [used by the files shown]";
+/// Heads the files the map lists only for what the files shown use from them.
+const USED_HEADING: &str = "Used by the files shown, from files not listed above:\n";
 /// The map's budget divided by this is the most kept for what the files shown use from files
 /// the map does not list for their rank (half of it: what they need, up to that).
 const USED_SHARE_DIVISOR: usize = 2;
@@ -172,7 +173,8 @@ pub(super) fn map_entry(
     };
     for definition in &definitions[..shown] {
         match definition.container.as_deref() {
-            Some(owner) if owners_of(&definition.name) > 1 => {
+            // A constructor is its type's by its name.
+            Some(owner) if owner != definition.name && owners_of(&definition.name) > 1 => {
                 let signature = format!("{} (of `{owner}`)", definition.signature);
                 block.push_str(&signature_line(definition.line, &signature));
             }
@@ -200,12 +202,22 @@ fn local_lines(definitions: &[Definition]) -> LineSpans {
     )
 }
 
-/// How the map labels a file: the module to import it from, or in a monorepo its package.
+/// How the map labels a file: the module to import it from (a Java package only where its
+/// folder does not spell it out), or in a monorepo its package.
 fn map_label(index: &Index, file: &IndexedFile) -> Option<String> {
-    index.import_hint(file).map(|hint| match hint {
-        ImportHint::Module(module) => format!("`{module}`"),
-        ImportHint::Package(package) => format!("package `{package}`"),
+    index.import_hint(file).and_then(|hint| match hint {
+        ImportHint::Module(module) if file.language == Language::Java && folder_spells(&file.path, &module) => None,
+        ImportHint::Module(module) => Some(format!("`{module}`")),
+        ImportHint::Package(package) => Some(format!("package `{package}`")),
     })
+}
+
+/// Whether the folder of `path` spells the Java `package` out (`src/main/java/com/acme/` for
+/// `com.acme`), so that naming the package beside the path says nothing more.
+fn folder_spells(path: &str, package: &str) -> bool {
+    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let spelt = package.replace('.', "/");
+    folder == spelt || folder.strip_suffix(spelt.as_str()).is_some_and(|above| above.ends_with('/'))
 }
 
 /// A line of the map: a definition's line and signature.
@@ -213,8 +225,8 @@ fn signature_line(line: u32, signature: &str) -> String {
     format!("  {line:>5}: {signature}\n")
 }
 
-/// The map's entries for what the files shown use from files that are not `skip`ped: each
-/// file's path and the signatures of the used definitions in it, in source order, at most
+/// The map's entries for what the files shown use from files that are not `skip`ped, under
+/// their heading: each file's path and the signatures of the used definitions in it, in source order, at most
 /// [`MAX_SIGNATURES_PER_FILE`]; the most used first while they fit in `room` characters. Returns
 /// the entries and their files.
 fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, room: usize) -> (String, Vec<String>) {
@@ -231,11 +243,13 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
             None => {
                 let label = index.file(&definition.path).and_then(|file| map_label(index, file));
                 let label = label.map(|label| format!(" ({label})")).unwrap_or_default();
-                Some(format!("{}{label}{USED_NOTE}\n", definition.path))
+                Some(format!("{}{label}\n", definition.path))
             }
         };
-        let cost =
-            heading.as_ref().map_or(0, String::len) + signature_line(definition.line, &definition.signature).len();
+        let section = if files.is_empty() { USED_HEADING.len() } else { 0 };
+        let cost = section
+            + heading.as_ref().map_or(0, String::len)
+            + signature_line(definition.line, &definition.signature).len();
         if size + cost > room {
             continue;
         }
@@ -246,6 +260,9 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
         }
     }
     let mut text = String::new();
+    if !files.is_empty() {
+        text.push_str(USED_HEADING);
+    }
     for (_, heading, definitions) in &mut files {
         definitions.sort_by_key(|d| d.line);
         text.push_str(heading);
@@ -266,5 +283,19 @@ fn map_group(definition: &Definition) -> u8 {
         kind if kind.is_type() => 0,
         kind if kind.is_callable() => 1,
         _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::folder_spells;
+
+    #[test]
+    fn a_folder_spells_a_package_by_whole_names() {
+        assert!(folder_spells("src/main/java/com/acme/Parser.java", "com.acme"));
+        assert!(folder_spells("com/acme/Parser.java", "com.acme"));
+        assert!(!folder_spells("src/main/java/com/notacme/Parser.java", "com.acme"), "`notacme` is no `acme`");
+        assert!(!folder_spells("src/main/java/com/acme/json/Parser.java", "com.acme"));
+        assert!(!folder_spells("Parser.java", "com.acme"));
     }
 }

@@ -421,6 +421,31 @@ fn namesakes_of_different_types_say_whose_they_are_in_the_map() {
 }
 
 #[test]
+fn a_java_constructor_and_a_package_its_folder_spells_need_no_word_in_the_map() {
+    let mut parser = String::from(
+        "package com.acme;\n\npublic class Parser {\n    public Parser(int flags) {}\n    public int flags() { return 0; }\n}\n",
+    );
+    parser.push_str(&"// filler\n".repeat(400));
+    let (dir, index) = workspace(&[("src/main/java/com/acme/Parser.java", parser)]);
+    let pack = pack_for(&dir, &index, "memory leaks", 400);
+    let entry = map_entry_of(&pack, "src/main/java/com/acme/Parser.java");
+    assert!(entry.starts_with("src/main/java/com/acme/Parser.java\n"), "its folder spells its package: {entry}");
+    assert!(entry.contains("\n      4: public Parser(int flags)\n"), "{entry}");
+    assert!(entry.contains("\n      3: public class Parser\n"), "{entry}");
+}
+
+#[test]
+fn a_java_package_its_folder_does_not_spell_is_named_in_the_map() {
+    let mut parser =
+        String::from("package com.acme.json;\n\npublic class Parser {\n    public int flags() { return 0; }\n}\n");
+    parser.push_str(&"// filler\n".repeat(400));
+    let (dir, index) = workspace(&[("src/Parser.java", parser)]);
+    let pack = pack_for(&dir, &index, "memory leaks", 400);
+    let entry = map_entry_of(&pack, "src/Parser.java");
+    assert!(entry.starts_with("src/Parser.java (`com.acme.json`)\n"), "{entry}");
+}
+
+#[test]
 fn the_map_names_each_files_package_in_a_monorepo() {
     let mut big = String::new();
     for n in 0..80 {
@@ -681,8 +706,9 @@ fn what_the_shown_code_uses_from_files_past_the_maps_reach_is_listed_too() {
     // Ranked past the map's reach.
     let pack = parking_semaphore_pack(usize::MAX);
     assert_eq!(pack.full_files[0], "src/sync/semaphore.rs", "{}", pack.text);
-    let used = &pack.text
-        [pack.text.find("\nsrc/park/parking.rs (`sem::park::parking`) [used by the files shown]\n").expect("listed")..];
+    let used =
+        &pack.text[pack.text.find("\nUsed by the files shown, from files not listed above:\n").expect("headed")..];
+    let used = &used[used.find("\nsrc/park/parking.rs (`sem::park::parking`)\n").expect("listed")..];
     for k in 0..8 {
         let line =
             format!("\n      {}: pub fn park_waiter_{k}(permits: u32, deadline: Option<Instant>) -> bool\n", k + 2);
