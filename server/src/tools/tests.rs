@@ -1051,6 +1051,7 @@ fn find_symbol_names_the_module_to_import_from() {
         ("web/tsconfig.json", "{ \"compilerOptions\": { \"paths\": { \"@ui/*\": [\"src/ui/*\"] } } }"),
         ("web/src/ui/button.ts", "export class Button {}\n"),
         ("Mapper.java", "package com.acme.json;\npublic class Mapper {}\n"),
+        ("src/main/java/com/acme/json/Reader.java", "package com.acme.json;\npublic class Reader {}\n"),
     ]);
     let index = Index::build(dir.path(), None);
     let tools = Toolset::standard();
@@ -1065,6 +1066,9 @@ fn find_symbol_names_the_module_to_import_from() {
     let button = find(&mut overlay, "Button");
     assert!(button.contains("web/src/ui/button.ts:1: class Button (in `@ui/button`)"), "{button}");
     assert!(find(&mut overlay, "Mapper").contains("Mapper.java:2: public class Mapper (in `com.acme.json`)"));
+    // A package its folder spells out goes without saying.
+    let reader = find(&mut overlay, "Reader");
+    assert!(reader.contains("src/main/java/com/acme/json/Reader.java:2: public class Reader\n"), "{reader}");
     // A file the run has just written is placed the same way.
     tools.execute(
         &mut overlay,

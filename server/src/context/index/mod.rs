@@ -328,15 +328,19 @@ impl Index {
     }
 
     /// The module to import what `file` defines from, when that says more than its folder
-    /// (a Rust module path, a Java package, a TypeScript specifier through a path alias:
-    /// `@ui/button`).
+    /// (a Rust module path, a Java package its folder does not spell out, a TypeScript
+    /// specifier through a path alias: `@ui/button`).
     pub fn import_module(&self, file: &IndexedFile) -> Option<String> {
         if file.language.is_script() {
             return self.modules().script_specifier(&file.path);
         }
         let module = self.module_for(file);
         let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        (module != folder).then_some(module)
+        let spelt = match file.language {
+            Language::Java => folder_spells(folder, &module),
+            _ => module == folder,
+        };
+        (!spelt).then_some(module)
     }
 
     /// The npm package of the workspace a script belongs to, in a monorepo (see
@@ -739,6 +743,13 @@ fn named_like_tsconfig(name: &str) -> bool {
 /// The prefix of the paths below the folder `path`: `path/`, or `""` for the workspace.
 fn below_folder(path: &str) -> String {
     if path.is_empty() { String::new() } else { format!("{path}/") }
+}
+
+/// Whether `folder` spells the Java `package` out (`src/main/java/com/acme` for `com.acme`),
+/// so that naming the package beside a path in it says nothing more.
+fn folder_spells(folder: &str, package: &str) -> bool {
+    let spelt = package.replace('.', "/");
+    folder == spelt || folder.strip_suffix(spelt.as_str()).is_some_and(|above| above.ends_with('/'))
 }
 
 #[cfg(test)]

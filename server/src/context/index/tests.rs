@@ -793,3 +793,12 @@ fn the_same_tree_gives_the_same_index_and_ranking_on_every_build() {
         assert_eq!(scores(&ranked_again), scores(&ranked), "build {build} ranks otherwise");
     }
 }
+
+#[test]
+fn a_folder_spells_a_java_package_by_whole_names() {
+    assert!(folder_spells("src/main/java/com/acme", "com.acme"));
+    assert!(folder_spells("com/acme", "com.acme"));
+    assert!(!folder_spells("src/main/java/com/notacme", "com.acme"), "`notacme` is no `acme`");
+    assert!(!folder_spells("src/main/java/com/acme/json", "com.acme"));
+    assert!(!folder_spells("", "com.acme"));
+}

@@ -9,7 +9,6 @@ use std::fmt::Write;
 use super::blocks::generated_note;
 use super::path_tail::PathTail;
 use super::shown::Shown;
-use crate::context::Language;
 use crate::context::extract::{Definition, DefinitionKind, LineSpans};
 use crate::context::index::{ImportHint, Index, IndexedFile};
 use crate::context::mentioned::Mentioned;
@@ -202,22 +201,12 @@ fn local_lines(definitions: &[Definition]) -> LineSpans {
     )
 }
 
-/// How the map labels a file: the module to import it from (a Java package only where its
-/// folder does not spell it out), or in a monorepo its package.
+/// How the map labels a file: the module to import it from, or in a monorepo its package.
 fn map_label(index: &Index, file: &IndexedFile) -> Option<String> {
-    index.import_hint(file).and_then(|hint| match hint {
-        ImportHint::Module(module) if file.language == Language::Java && folder_spells(&file.path, &module) => None,
-        ImportHint::Module(module) => Some(format!("`{module}`")),
-        ImportHint::Package(package) => Some(format!("package `{package}`")),
+    index.import_hint(file).map(|hint| match hint {
+        ImportHint::Module(module) => format!("`{module}`"),
+        ImportHint::Package(package) => format!("package `{package}`"),
     })
-}
-
-/// Whether the folder of `path` spells the Java `package` out (`src/main/java/com/acme/` for
-/// `com.acme`), so that naming the package beside the path says nothing more.
-fn folder_spells(path: &str, package: &str) -> bool {
-    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-    let spelt = package.replace('.', "/");
-    folder == spelt || folder.strip_suffix(spelt.as_str()).is_some_and(|above| above.ends_with('/'))
 }
 
 /// A line of the map: a definition's line and signature.
@@ -283,19 +272,5 @@ fn map_group(definition: &Definition) -> u8 {
         kind if kind.is_type() => 0,
         kind if kind.is_callable() => 1,
         _ => 2,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::folder_spells;
-
-    #[test]
-    fn a_folder_spells_a_package_by_whole_names() {
-        assert!(folder_spells("src/main/java/com/acme/Parser.java", "com.acme"));
-        assert!(folder_spells("com/acme/Parser.java", "com.acme"));
-        assert!(!folder_spells("src/main/java/com/notacme/Parser.java", "com.acme"), "`notacme` is no `acme`");
-        assert!(!folder_spells("src/main/java/com/acme/json/Parser.java", "com.acme"));
-        assert!(!folder_spells("Parser.java", "com.acme"));
     }
 }
