@@ -388,7 +388,7 @@ pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Op
 }
 
 /// How many of the best ranked files are looked at for [`point_at_uses`].
-const USE_POINTED_FILES: usize = 5;
+const USE_POINTED_FILES: usize = 10;
 
 /// Gives each of the [`USE_POINTED_FILES`] best ranked files that no reason points into, but
 /// that uses a name the issue gives, the line of its first use of the name that adds most to

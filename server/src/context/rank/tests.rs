@@ -175,6 +175,32 @@ fn the_code_that_reads_a_setting_the_issue_names_ranks_above_words_about_it() {
 }
 
 #[test]
+fn the_ten_best_ranked_files_that_only_use_a_named_name_point_at_a_use() {
+    let mut files = vec![(
+        "src/builder.rs".to_owned(),
+        "pub struct Arg { pub requires: Vec<String> }\nimpl Arg {\n    pub fn new() -> Self { Arg { requires: Vec::new() } }\n}\n"
+            .to_owned(),
+    )];
+    for n in 0..9 {
+        let mut text = format!("use crate::builder::Arg;\n\npub fn check_{n}(arg: &Arg) -> usize {{\n");
+        for _ in 0..=n {
+            text.push_str("    let _ = arg.requires.len();\n");
+        }
+        text.push_str("    0\n}\n");
+        files.push((format!("src/check_{n}.rs"), text));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(path, text)| (path.as_str(), text.as_str())).collect();
+    let (_dir, index) = index(&files);
+    let ranked =
+        rank_for(&index, &issue::analyze("`requires` is ignored\n\nSetting `requires` on an `Arg` does nothing."));
+    let users: Vec<&RankedFile> = ranked.iter().take(10).filter(|r| r.path.starts_with("src/check_")).collect();
+    assert_eq!(users.len(), 9, "{ranked:#?}");
+    for user in users {
+        assert_eq!(user.line(), Some(3), "{} points at its use of `Arg`: {ranked:#?}", user.path);
+    }
+}
+
+#[test]
 fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_name() {
     let (_dir, index) = index(&[
         ("src/error.rs", "pub struct Error { pub source: Option<String> }\n"),
