@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::blocks::generated_note;
 use super::path_tail::PathTail;
 use super::shown::Shown;
+use crate::context::Language;
 use crate::context::extract::{Definition, DefinitionKind, LineSpans};
 use crate::context::index::{ImportHint, Index, IndexedFile};
 use crate::context::mentioned::Mentioned;
@@ -153,7 +154,7 @@ pub(super) fn map_entry(
     let mut definitions: Vec<_> =
         file.symbols.definitions.iter().filter(|d| !d.signature.is_empty() && !in_a_part(d.line)).collect();
     definitions.sort_by_cached_key(|d| {
-        let group = if local.holds(d.line) { LOCAL_GROUP } else { map_group(d) };
+        let group = if local.holds(d.line) { LOCAL_GROUP } else { map_group(d, file.language) };
         (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), group, d.line)
     });
     let mut block = match label {
@@ -263,12 +264,16 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
 }
 
 /// Where a definition stands in a file's map: types say what the code is made of, callables
-/// what it does; a module's constants (often regular expressions and markers at the top of a
-/// script) come after both, and test code (`mod tests`, a `#[test]` function) last.
-fn map_group(definition: &Definition) -> u8 {
+/// what it does; Rust's associated types and a module's constants (often regular expressions
+/// and markers at the top of a script) come after both, and test code (`mod
+/// tests`, a `#[test]` function) last.
+fn map_group(definition: &Definition, language: Language) -> u8 {
     match definition.kind {
         _ if definition.test => 3,
         DefinitionKind::Module if matches!(definition.name.as_str(), "tests" | "test") => 3,
+        // An associated type (`type Error = io::Error` of an `impl TryFrom`) says less than
+        // the type it is written for.
+        DefinitionKind::Type if language == Language::Rust && definition.container.is_some() => 2,
         kind if kind.is_type() => 0,
         kind if kind.is_callable() => 1,
         _ => 2,

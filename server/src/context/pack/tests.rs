@@ -367,6 +367,20 @@ fn semaphore_map_entry(head: &str, count: usize) -> String {
 }
 
 #[test]
+fn the_map_shows_a_rust_associated_type_after_the_functions() {
+    let map = semaphore_map_entry(
+        "pub struct Semaphore;\n\nimpl TryFrom<u32> for Semaphore {\n    type Error = String;\n    fn try_from(_: u32) -> Result<Self, String> { Ok(Semaphore) }\n}\n\npub type Permits = u32;\n",
+        2,
+    );
+    assert!(
+        map.starts_with(
+            "src/semaphore.rs\n      1: pub struct Semaphore\n      8: pub type Permits = u32\n      5: fn try_from(_: u32) -> Result<Self, String>\n      9: pub fn acquire_0()\n     10: pub fn acquire_1()\n      4: type Error = String\n"
+        ),
+        "{map}"
+    );
+}
+
+#[test]
 fn the_map_shows_what_is_local_to_a_function_last() {
     let map = semaphore_map_entry(
         "fn bounds() {\n    fn check_send<T: Send>() {}\n    fn check_sync<T: Sync>() {}\n    check_send::<Semaphore>();\n}\n\npub struct Semaphore;\n",
