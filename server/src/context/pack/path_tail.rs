@@ -233,7 +233,7 @@ fn file_line_len(path: &str, suffix: &str, group: usize) -> usize {
 }
 
 /// The folder `path` lies in, with its closing `/`; empty at the workspace's top.
-pub(super) fn folder_of(path: &str) -> &str {
+fn folder_of(path: &str) -> &str {
     path.rfind('/').map_or("", |at| &path[..=at])
 }
 
