@@ -420,15 +420,22 @@ fn the_map_shows_test_code_in_a_source_file_last() {
     );
 }
 
+/// The map's entry of the one file of a workspace, `source` with filler below it so that the
+/// pack cannot show it in full.
+fn lone_file_map_entry(path: &str, source: &str) -> String {
+    let mut text = source.to_owned();
+    text.push_str(&"// filler\n".repeat(400));
+    let (dir, index) = workspace(&[(path, text)]);
+    let pack = pack_for(&dir, &index, "memory leaks", 400);
+    map_entry_of(&pack, path).to_owned()
+}
+
 #[test]
 fn namesakes_of_different_types_say_whose_they_are_in_the_map() {
-    let mut pool = String::from(
+    let entry = lone_file_map_entry(
+        "src/pool.rs",
         "pub struct Pool;\nimpl Pool {\n    pub fn new() -> Self { Pool }\n    pub fn len(&self) -> usize { 0 }\n}\npub struct Cache;\nimpl Cache {\n    pub fn new() -> Self { Cache }\n}\n",
     );
-    pool.push_str(&"// filler\n".repeat(400));
-    let (dir, index) = workspace(&[("src/pool.rs", pool)]);
-    let pack = pack_for(&dir, &index, "memory leaks", 400);
-    let entry = map_entry_of(&pack, "src/pool.rs");
     assert!(entry.contains("\n      3: pub fn new() -> Self (of `Pool`)\n"), "{entry}");
     assert!(entry.contains("\n      8: pub fn new() -> Self (of `Cache`)\n"), "{entry}");
     assert!(entry.contains("\n      4: pub fn len(&self) -> usize\n"), "a name of one type stays short: {entry}");
@@ -436,13 +443,10 @@ fn namesakes_of_different_types_say_whose_they_are_in_the_map() {
 
 #[test]
 fn a_java_constructor_and_a_package_its_folder_spells_need_no_word_in_the_map() {
-    let mut parser = String::from(
+    let entry = lone_file_map_entry(
+        "src/main/java/com/acme/Parser.java",
         "package com.acme;\n\npublic class Parser {\n    public Parser(int flags) {}\n    public int flags() { return 0; }\n}\n",
     );
-    parser.push_str(&"// filler\n".repeat(400));
-    let (dir, index) = workspace(&[("src/main/java/com/acme/Parser.java", parser)]);
-    let pack = pack_for(&dir, &index, "memory leaks", 400);
-    let entry = map_entry_of(&pack, "src/main/java/com/acme/Parser.java");
     assert!(entry.starts_with("src/main/java/com/acme/Parser.java\n"), "its folder spells its package: {entry}");
     assert!(entry.contains("\n      4: public Parser(int flags)\n"), "{entry}");
     assert!(entry.contains("\n      3: public class Parser\n"), "{entry}");
@@ -450,12 +454,10 @@ fn a_java_constructor_and_a_package_its_folder_spells_need_no_word_in_the_map() 
 
 #[test]
 fn a_java_package_its_folder_does_not_spell_is_named_in_the_map() {
-    let mut parser =
-        String::from("package com.acme.json;\n\npublic class Parser {\n    public int flags() { return 0; }\n}\n");
-    parser.push_str(&"// filler\n".repeat(400));
-    let (dir, index) = workspace(&[("src/Parser.java", parser)]);
-    let pack = pack_for(&dir, &index, "memory leaks", 400);
-    let entry = map_entry_of(&pack, "src/Parser.java");
+    let entry = lone_file_map_entry(
+        "src/Parser.java",
+        "package com.acme.json;\n\npublic class Parser {\n    public int flags() { return 0; }\n}\n",
+    );
     assert!(entry.starts_with("src/Parser.java (`com.acme.json`)\n"), "{entry}");
 }
 
