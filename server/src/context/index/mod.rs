@@ -336,10 +336,7 @@ impl Index {
         }
         let module = self.module_for(file);
         let folder = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let spelt = match file.language {
-            Language::Java => folder_spells(folder, &module),
-            _ => module == folder,
-        };
+        let spelt = module == folder || (file.language == Language::Java && folder_spells(folder, &module));
         (!spelt).then_some(module)
     }
 

@@ -216,9 +216,9 @@ fn signature_line(line: u32, signature: &str) -> String {
 }
 
 /// The map's entries for what the files shown use from files that are not `skip`ped, under
-/// their heading: each file's path and the signatures of the used definitions in it, in source order, at most
-/// [`MAX_SIGNATURES_PER_FILE`]; the most used first while they fit in `room` characters. Returns
-/// the entries and their files.
+/// their heading: each file's path and the signatures of the used definitions in it, in
+/// source order, at most [`MAX_SIGNATURES_PER_FILE`]; the most used first while they fit in
+/// `room` characters. Returns the entries and their files.
 fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, room: usize) -> (String, Vec<String>) {
     // Each file's path, its heading, and its definitions.
     let mut files: Vec<(&str, String, Vec<&UsedDefinition>)> = Vec::new();
@@ -265,8 +265,8 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
 
 /// Where a definition stands in a file's map: types say what the code is made of, callables
 /// what it does; Rust's associated types and a module's constants (often regular expressions
-/// and markers at the top of a script) come after both, and test code (`mod
-/// tests`, a `#[test]` function) last.
+/// and markers at the top of a script) come after both, and test code (`mod tests`, a
+/// `#[test]` function) last.
 fn map_group(definition: &Definition, language: Language) -> u8 {
     match definition.kind {
         _ if definition.test => 3,

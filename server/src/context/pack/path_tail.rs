@@ -36,11 +36,16 @@ impl<'r> PathTail<'r> {
     /// For each of `files` (a path and its suffix, none for a file the index no longer
     /// holds) and past the last, the length of the text that lists every file from it on.
     pub(super) fn lengths_from(files: &[(&str, Option<String>)]) -> Vec<usize> {
+        let listed: Vec<(&str, &str)> =
+            files.iter().filter_map(|(path, suffix)| Some((*path, suffix.as_deref()?))).collect();
         let mut lengths = vec![0; files.len() + 1];
-        for start in 0..files.len() {
-            let listed: Vec<(&str, String)> =
-                files[start..].iter().filter_map(|(path, suffix)| Some((*path, suffix.clone()?))).collect();
-            lengths[start] = listing_len(&listed);
+        // Where in `listed` the files from each of `files` on begin.
+        let mut from = listed.len();
+        for start in (0..files.len()).rev() {
+            if files[start].1.is_some() {
+                from -= 1;
+            }
+            lengths[start] = listing_len(&listed[from..]);
         }
         lengths
     }
@@ -53,23 +58,22 @@ impl<'r> PathTail<'r> {
 }
 
 /// The length in characters (bytes) of the text [`listing`] writes for `files`.
-fn listing_len(files: &[(&str, String)]) -> usize {
+fn listing_len(files: &[(&str, impl AsRef<str>)]) -> usize {
     if files.is_empty() {
         return 0;
     }
     let tree = FolderTree::new(files.iter().map(|(path, _)| *path));
-    let mut costs = Costs { tree: &tree, files, memo: HashMap::new() };
-    PATH_TAIL_HEADING.len() + costs.best(0, None).expect("the top folder can always head a group")
+    PATH_TAIL_HEADING.len() + Costs::new(&tree, files).best(0, None).expect("the top folder can always head a group")
 }
 
 /// The shortest listing of `files` (paths with their suffixes, best-ranked first) under
 /// folders of their paths; empty for no files.
-fn listing(files: &[(&str, String)]) -> String {
+fn listing(files: &[(&str, impl AsRef<str>)]) -> String {
     if files.is_empty() {
         return String::new();
     }
     let tree = FolderTree::new(files.iter().map(|(path, _)| *path));
-    let mut costs = Costs { tree: &tree, files, memo: HashMap::new() };
+    let mut costs = Costs::new(&tree, files);
     let root_cost = costs.best(0, None).expect("the top folder can always head a group");
     // Each file's group: the nearest folder the cheapest listing writes out.
     let mut group_of = vec![0; files.len()];
@@ -91,7 +95,7 @@ fn listing(files: &[(&str, String)]) -> String {
             let (path, suffix) = &files[file];
             text.push_str("  ");
             text.push_str(&path[folder.len()..]);
-            text.push_str(suffix);
+            text.push_str(suffix.as_ref());
             text.push('\n');
         }
     }
@@ -155,16 +159,23 @@ impl<'p> FolderTree<'p> {
 
 /// The cost of listing each folder's files, given where the nearest folder above it that
 /// heads a group ends (none: no folder above heads one).
-struct Costs<'t, 'p, 'f> {
+struct Costs<'t, 'p> {
     /// The folders.
     tree: &'t FolderTree<'p>,
-    /// The files, each a path and its suffix.
-    files: &'f [(&'f str, String)],
+    /// Each file's line written under the workspace's top, its whole path on it: under a
+    /// folder, shorter by the folder's length.
+    whole_lines: Vec<usize>,
     /// What [`Costs::best`] found for a folder and the length above it.
     memo: HashMap<(usize, Option<usize>), Option<usize>>,
 }
 
-impl Costs<'_, '_, '_> {
+impl<'t, 'p> Costs<'t, 'p> {
+    /// The costs of listing `files` under the folders of `tree`.
+    fn new(tree: &'t FolderTree<'p>, files: &[(&str, impl AsRef<str>)]) -> Self {
+        let whole_lines = files.iter().map(|(path, suffix)| file_line_len(path, suffix.as_ref(), 0)).collect();
+        Self { tree, whole_lines, memo: HashMap::new() }
+    }
+
     /// The fewest characters that list the files at and below `folder` when the nearest
     /// group above it is headed by a folder of `above` characters; none if they cannot be
     /// listed (a file with no folder above it that heads a group).
@@ -172,7 +183,7 @@ impl Costs<'_, '_, '_> {
         if let Some(cost) = self.memo.get(&(folder, above)) {
             return *cost;
         }
-        let cost = match (self.heading(folder), self.under(folder, above)) {
+        let cost = match (self.heading(folder), self.rest(folder, above)) {
             (Some(heading), Some(under)) => Some(heading.min(under)),
             (heading, under) => heading.or(under),
         };
@@ -187,20 +198,16 @@ impl Costs<'_, '_, '_> {
         Some(line + self.rest(folder, Some(path.len()))?)
     }
 
-    /// The cost when `folder` heads no group: its files listed under the group above it.
-    fn under(&mut self, folder: usize, above: Option<usize>) -> Option<usize> {
-        self.rest(folder, above)
-    }
-
     /// The cost of `folder`'s own files and of the folders below it, under a group headed by
-    /// a folder of `group` characters (none: its own files cannot be listed).
+    /// a folder of `group` characters (none: its own files cannot be listed); with the
+    /// group above it, the cost when `folder` heads none.
     fn rest(&mut self, folder: usize, group: Option<usize>) -> Option<usize> {
         let node = &self.tree.folders[folder];
         let mut cost = 0;
         for &file in &node.files {
-            cost += file_line_len(self.files[file].0, &self.files[file].1, group?);
+            cost += self.whole_lines[file] - group?;
         }
-        for child in node.children.clone() {
+        for &child in &node.children {
             cost += self.best(child, group)?;
         }
         Some(cost)
@@ -209,7 +216,7 @@ impl Costs<'_, '_, '_> {
     /// Sets each file's group below `folder` as the cheapest listing has it.
     fn assign(&mut self, folder: usize, above: Option<(usize, usize)>, group_of: &mut [usize]) {
         let heading = self.heading(folder);
-        let under = self.under(folder, above.map(|(_, len)| len));
+        let under = self.rest(folder, above.map(|(_, len)| len));
         // A folder heads its own group unless listing under the one above is shorter.
         let heads = match (heading, under) {
             (Some(heading), Some(under)) => heading <= under,
@@ -221,7 +228,7 @@ impl Costs<'_, '_, '_> {
                 group_of[file] = group;
             }
         }
-        for child in self.tree.folders[folder].children.clone() {
+        for &child in &self.tree.folders[folder].children {
             self.assign(child, group, group_of);
         }
     }
