@@ -36,11 +36,12 @@ pub(super) fn head_end(node: Node<'_>) -> (usize, usize) {
 /// The most characters of a signature kept (an ellipsis follows when it is cut).
 pub(super) const MAX_SIGNATURE_CHARS: usize = 200;
 
-/// The definition's text up to `head_end` (see [`head_end`]), without its comments, on one
-/// line, at most [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
+/// The definition's text up to `head_end` (see [`head_end`]), without its comments and the
+/// annotations only the compiler reads (see [`COMPILER_ONLY_ANNOTATIONS`]), on one line, at
+/// most [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
 pub(super) fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> String {
     let end = head_end.max(node.start_byte());
-    let raw = without_comments(node, source, end);
+    let raw = without_asides(node, source, end);
     // Parameters written one per line read as one list: `(a: A, b: B)`, not `( a: A, b: B, )`.
     let mut one_line = on_one_line(&raw).replace("( ", "(").replace(", )", ")").replace(" )", ")").replace(" ,", ",");
     for suffix in [" =", " {", "{", ";"] {
@@ -51,39 +52,55 @@ pub(super) fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> Strin
     cut_to(one_line, MAX_SIGNATURE_CHARS)
 }
 
-/// The text of `node` up to byte `end`, the comments in it left out: on one line, the
-/// `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid the rest.
-fn without_comments(node: Node<'_>, source: &[u8], end: usize) -> String {
+/// Java annotations that tell the compiler how to check a definition's body, and nothing a
+/// caller or an implementer writes against: left out of signatures, where on every overriding
+/// method (`@Override public int getMask()`) they would take the map's room for nothing.
+const COMPILER_ONLY_ANNOTATIONS: [&str; 2] = ["Override", "SuppressWarnings"];
+
+/// The text of `node` up to byte `end`, its comments and compiler-only annotations left out:
+/// on one line, the `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid
+/// the rest.
+fn without_asides(node: Node<'_>, source: &[u8], end: usize) -> String {
     let head = &source[node.start_byte()..end];
-    let has_comment = head.windows(2).any(|pair| matches!(pair, b"//" | b"/*"));
-    let mut comments = Vec::new();
-    if has_comment {
-        comments_before(node, end, &mut comments);
+    let mut asides = Vec::new();
+    if head.windows(2).any(|pair| matches!(pair, b"//" | b"/*")) || head.contains(&b'@') {
+        asides_before(node, source, end, &mut asides);
     }
     let mut text = Vec::with_capacity(head.len());
     let mut at = node.start_byte();
-    for comment in comments {
-        text.extend_from_slice(&source[at..comment.start.max(at)]);
+    for aside in asides {
+        text.extend_from_slice(&source[at..aside.start.max(at)]);
         text.push(b' ');
-        at = comment.end.min(end).max(at);
+        at = aside.end.min(end).max(at);
     }
     text.extend_from_slice(&source[at..end]);
     String::from_utf8_lossy(&text).into_owned()
 }
 
-/// The byte ranges of the comments below `node` that start before `end`, in order.
-fn comments_before(node: Node<'_>, end: usize, comments: &mut Vec<std::ops::Range<usize>>) {
+/// The byte ranges of the comments and compiler-only annotations below `node` that start
+/// before `end`, in order.
+fn asides_before(node: Node<'_>, source: &[u8], end: usize, asides: &mut Vec<std::ops::Range<usize>>) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         if child.start_byte() >= end {
             break;
         }
-        if child.kind().ends_with("comment") {
-            comments.push(child.byte_range());
+        if child.kind().ends_with("comment") || is_compiler_only_annotation(child, source) {
+            asides.push(child.byte_range());
         } else if child.child_count() > 0 {
-            comments_before(child, end, comments);
+            asides_before(child, source, end, asides);
         }
     }
+}
+
+/// Whether `node` is a Java annotation of [`COMPILER_ONLY_ANNOTATIONS`], by its last name
+/// (`@java.lang.Override` too).
+fn is_compiler_only_annotation(node: Node<'_>, source: &[u8]) -> bool {
+    matches!(node.kind(), "marker_annotation" | "annotation")
+        && node.child_by_field_name("name").is_some_and(|name| {
+            let name = text(name, source);
+            COMPILER_ONLY_ANNOTATIONS.contains(&name.rsplit('.').next().unwrap_or(name))
+        })
 }
 
 /// `text` on one line: each run of whitespace, line breaks included, as one space.

@@ -1003,6 +1003,19 @@ fn a_signature_leaves_out_the_comments_in_it() {
 }
 
 #[test]
+fn a_java_signature_leaves_out_what_only_the_compiler_reads() {
+    let java = "@SuppressWarnings({\"unchecked\", \"rawtypes\"})\npublic class Pool extends Base {\n    @Override\n    public int size() { return 0; }\n    @java.lang.Override @Deprecated public void close() {}\n    @SuppressWarnings(\"resource\") @Nullable Reader open(@Nonnull String path) { return null; }\n}\n";
+    let found = symbols(Language::Java, java);
+    let signature = |name: &str| found.definitions.iter().find(|d| d.name == name).map(|d| d.signature.as_str());
+    assert_eq!(signature("Pool"), Some("public class Pool extends Base"));
+    assert_eq!(signature("size"), Some("public int size()"));
+    assert_eq!(signature("close"), Some("@Deprecated public void close()"), "what a caller heeds stays");
+    assert_eq!(signature("open"), Some("@Nullable Reader open(@Nonnull String path)"));
+    let size = found.definitions.iter().find(|d| d.name == "size").expect("size");
+    assert_eq!(size.line, 3, "the method still starts on its annotation's line");
+}
+
+#[test]
 fn broken_source_still_yields_what_parses() {
     let found = symbols(Language::Rust, "fn good() {}\nfn broken( {\nstruct Fine;\n");
     assert!(found.parse_errors > 0);
