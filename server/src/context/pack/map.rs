@@ -3,7 +3,7 @@
 //! the shown files use from elsewhere.
 
 use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use super::blocks::generated_note;
@@ -24,6 +24,10 @@ const MAP_FILES_BY_PATH: usize = 150;
 const SIGNATURES_PER_FILE: usize = 12;
 /// Signatures per file in the map at most: those the issue names or the shown code uses.
 const MAX_SIGNATURES_PER_FILE: usize = 40;
+/// Overloads of one name of one type in a file's map entry at most (jackson's `ObjectMapper`
+/// has 26 `readValue`s). No overload past them is kept for the shown code's uses: of a name it
+/// reaches more than three definitions of, those say nothing (`context::uses`).
+const OVERLOADS_PER_NAME: usize = 3;
 
 /// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
 const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
@@ -136,7 +140,7 @@ fn notes(file: &IndexedFile, shown: &Shown<'_>) -> String {
 
 /// One file of the map: its path (and `label`: the module to import it from, or in a monorepo
 /// its package), then its definitions' signatures with line numbers, twelve of them, or up to
-/// forty when the issue names or the shown code uses more,
+/// forty when the issue names or the shown code uses more (of one name's overloads, three),
 /// the ones the issue names first, then those named after a distinctive name it gives, then
 /// those the code shown in the pack `uses`, the most used first, then
 /// types, then functions, methods, macros and modules, then constants, fields and variants,
@@ -157,6 +161,16 @@ pub(super) fn map_entry(
         let group = if local.holds(d.line) { LOCAL_GROUP } else { map_group(d, file.language) };
         (mentioned.closeness(&d.name), Reverse(uses.uses_of(&file.path, d)), group, d.line)
     });
+    // Past a few, the overloads of one name say little more: the others go to the count of
+    // those not listed.
+    let mut overloads: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let before = definitions.len();
+    definitions.retain(|d| {
+        let seen = overloads.entry((d.container.as_deref(), d.name.as_str())).or_default();
+        *seen += 1;
+        *seen <= OVERLOADS_PER_NAME
+    });
+    let left_overloads = before - definitions.len();
     let mut block = match label {
         Some(label) => format!("{} ({label})\n", file.path),
         None => format!("{}\n", file.path),
@@ -181,8 +195,8 @@ pub(super) fn map_entry(
             _ => block.push_str(&signature_line(definition.line, &definition.signature)),
         }
     }
-    if definitions.len() > shown {
-        let _ = writeln!(block, "        ... {} more", definitions.len() - shown);
+    if definitions.len() + left_overloads > shown {
+        let _ = writeln!(block, "        ... {} more", definitions.len() + left_overloads - shown);
     }
     block
 }

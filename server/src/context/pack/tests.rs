@@ -442,6 +442,22 @@ fn namesakes_of_different_types_say_whose_they_are_in_the_map() {
 }
 
 #[test]
+fn the_map_lists_a_few_overloads_of_a_name_the_issue_gives() {
+    let mut mapper = String::from("package com.acme;\n\npublic class Mapper {\n");
+    for parameter in ["String", "File", "URL", "Reader", "InputStream", "byte[]"] {
+        let _ = writeln!(mapper, "    public Object readValue({parameter} src) {{ return null; }}");
+    }
+    mapper.push_str("    public void close() {}\n}\n");
+    let (_dir, index) = workspace(&[("src/main/java/com/acme/Mapper.java", mapper)]);
+    let file = index.file("src/main/java/com/acme/Mapper.java").expect("indexed");
+    let query = analyze("readValue leaks memory");
+    let entry = map_entry(file, None, &Mentioned::new(&query), &ShownUses::new(&index, &[]), &[]);
+    assert_eq!(entry.matches(": public Object readValue(").count(), 3, "{entry}");
+    assert!(entry.contains("\n     10: public void close()\n"), "the room goes to other names: {entry}");
+    assert!(entry.contains("... 3 more"), "the overloads left out are counted: {entry}");
+}
+
+#[test]
 fn a_java_constructor_and_a_package_its_folder_spells_need_no_word_in_the_map() {
     let entry = lone_file_map_entry(
         "src/main/java/com/acme/Parser.java",
