@@ -34,7 +34,7 @@ const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edit
 
 /// The map's budget divided by this is the most kept for the ranked files listed by their
 /// paths alone (what they need to reach the map's last file, up to that).
-const PATHS_ONLY_SHARE_DIVISOR: usize = 7;
+const PATHS_ONLY_SHARE_DIVISOR: usize = 4;
 /// The map's budget divided by this is the least the ranked files' signatures leave to the
 /// files by their paths and, what these do not take, to what the files shown use.
 const AFTER_SIGNATURES_SHARE_DIVISOR: usize = 10;
@@ -49,7 +49,7 @@ const USED_SHARE_DIVISOR: usize = 2;
 /// `shown`, the `ranked` files after those shown in full, and the definitions the shown code
 /// `uses` in files these leave out, for which up to half of the room is kept. The ranked
 /// files whose signatures no longer fit (or past the 60th) close the map by their paths
-/// alone, under their folders, up to the 150th, in the room they need (up to a seventh of
+/// alone, under their folders, up to the 150th, in the room they need (up to a quarter of
 /// it, kept while the signatures fill the rest, which leave at least a tenth): the model
 /// still learns where to look.
 pub(super) fn repository_map(

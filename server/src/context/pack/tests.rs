@@ -633,8 +633,8 @@ fn paths_only(pack: &ContextPack) -> Vec<String> {
 
 #[test]
 fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_paths() {
-    // Thirty files the word points at alike, each too large for many to be shown.
-    let files: Vec<(String, String)> = (0..30)
+    // Sixty files the word points at alike, each too large for many to be shown.
+    let files: Vec<(String, String)> = (0..60)
         .map(|n| (format!("src/widget_{n:02}.rs"), format!("// widget {n}\n{}", numbered_functions(12))))
         .collect();
     let files: Vec<(&str, String)> = files.iter().map(|(path, text)| (path.as_str(), text.clone())).collect();
@@ -654,7 +654,7 @@ fn the_files_ranked_after_those_the_maps_signatures_fill_are_listed_by_their_pat
     mapped.dedup();
     assert_eq!(mapped.len(), pack.mapped_files.len());
     assert!(by_path.iter().all(|path| pack.mapped_files.contains(path)), "{by_path:?}");
-    assert!(pack.full_files.len() + pack.mapped_files.len() < 30, "the room runs out first: {}", pack.text);
+    assert!(pack.full_files.len() + pack.mapped_files.len() < 60, "the room runs out first: {}", pack.text);
     assert!(pack.tokens <= 2_000);
 }
 
