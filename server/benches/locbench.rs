@@ -8,10 +8,10 @@
 //! together with a first). `--features FILE` also writes every instance's signals per file,
 //! for `benches/learned_ranking.py`. With `--pack`, the context pack a run would start from with a
 //! model of a `WINDOW`-token context window (default 32768, that of the default model)
-//! instead: where the files the fix changed stand in it, and how many of the definitions the
-//! files shown in full use (functions, methods and types whose names at most three files
-//! define, where the shown file reaches them, outside it and test code) have their signature
-//! in the map. `--detail` lists each instance's ranks of its gold files, and with `--pack`
+//! instead: where the files the fix changed stand in it (in the map, with their signatures or
+//! by their paths alone), and how many of the definitions the files shown in full use
+//! (functions, methods and types whose names at most three files define, where the shown file
+//! reaches them, outside it and test code) have their signature in the map. `--detail` lists each instance's ranks of its gold files, and with `--pack`
 //! each gold file the pack leaves out, with its rank.
 //!
 //! `CHECKOUTS` holds `<owner>+<name>/<base commit>/` trees as locbench's runner leaves them
@@ -174,6 +174,8 @@ struct PackCounts {
     instances: usize,
     /// Gold files in full, in part, in the map only, absent.
     places: [usize; 4],
+    /// Of the gold files in the map only, those it lists by their paths alone.
+    by_path: usize,
     /// Definitions the full files use that have their signature in the map, and all of them.
     uses_shown: usize,
     uses: usize,
@@ -208,6 +210,11 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
                 println!("{id}: {gold} absent, ranked {rank}, {} files in the map", first.pack.mapped_files.len());
             }
             language.places[place] += 1;
+            // A file the map gives signatures for heads its entry on a line of its own.
+            let entry = |after: &str| first.pack.text.contains(&format!("\n{gold}{after}"));
+            if place == 2 && !entry("\n") && !entry(" (") {
+                language.by_path += 1;
+            }
         }
         let (shown, used) = signatures_of_uses(index, &first.pack.full_files, &first.pack.text);
         language.uses_shown += shown;
@@ -215,7 +222,7 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
     });
     println!("{missing} instances skipped (no checkout); budget of a {window}-token window\n");
     println!(
-        "| language | instances | gold in full | in part | in the map only | absent | signatures of uses in the map | mean tokens | most tokens | mean files in the map |"
+        "| language | instances | gold in full | in part | in the map only (by path alone) | absent | signatures of uses in the map | mean tokens | most tokens | mean files in the map |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let mut languages: Vec<_> = counts.into_iter().collect();
@@ -223,8 +230,9 @@ fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
     for (language, c) in languages {
         let [full, part, map, absent] = c.places;
         println!(
-            "| {language} | {} | {full} | {part} | {map} | {absent} | {} of {} | {} | {} | {:.1} |",
+            "| {language} | {} | {full} | {part} | {map} ({}) | {absent} | {} of {} | {} | {} | {:.1} |",
             c.instances,
+            c.by_path,
             c.uses_shown,
             c.uses,
             c.tokens / c.instances.max(1),
