@@ -36,9 +36,10 @@ pub(super) fn head_end(node: Node<'_>) -> (usize, usize) {
 /// The most characters of a signature kept (an ellipsis follows when it is cut).
 pub(super) const MAX_SIGNATURE_CHARS: usize = 200;
 
-/// The definition's text up to `head_end` (see [`head_end`]), without its comments and the
-/// annotations only the compiler reads (see [`COMPILER_ONLY_ANNOTATIONS`]), on one line, at
-/// most [`MAX_SIGNATURE_CHARS`] characters and an ellipsis.
+/// The definition's text up to `head_end` (see [`head_end`]), without its comments, the
+/// annotations only the compiler reads (see [`COMPILER_ONLY_ANNOTATIONS`]) and a Java
+/// parameter's `final`, on one line, at most [`MAX_SIGNATURE_CHARS`] characters and an
+/// ellipsis.
 pub(super) fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> String {
     let end = head_end.max(node.start_byte());
     let raw = without_asides(node, source, end);
@@ -57,14 +58,17 @@ pub(super) fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> Strin
 /// method (`@Override public int getMask()`) they would take the map's room for nothing.
 const COMPILER_ONLY_ANNOTATIONS: [&str; 2] = ["Override", "SuppressWarnings"];
 
-/// The text of `node` up to byte `end`, its comments and compiler-only annotations left out:
-/// on one line, the `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid
+/// The text of `node` up to byte `end`, its comments, compiler-only annotations and
+/// parameters' `final` left out: on one line, the `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid
 /// the rest.
 fn without_asides(node: Node<'_>, source: &[u8], end: usize) -> String {
     let head = &source[node.start_byte()..end];
     let mut asides = Vec::new();
-    if head.windows(2).any(|pair| matches!(pair, b"//" | b"/*")) || head.contains(&b'@') {
-        asides_before(node, source, end, &mut asides);
+    let may_hold_aside = head.windows(2).any(|pair| matches!(pair, b"//" | b"/*"))
+        || head.contains(&b'@')
+        || head.windows(6).any(|word| word == b"final ");
+    if may_hold_aside {
+        asides_before(node, source, end, false, &mut asides);
     }
     let mut text = Vec::with_capacity(head.len());
     let mut at = node.start_byte();
@@ -78,17 +82,26 @@ fn without_asides(node: Node<'_>, source: &[u8], end: usize) -> String {
 }
 
 /// The byte ranges of the comments and compiler-only annotations below `node` that start
-/// before `end`, in order.
-fn asides_before(node: Node<'_>, source: &[u8], end: usize, asides: &mut Vec<std::ops::Range<usize>>) {
+/// before `end`, in order, and, `in_parameter` (below a Java parameter), its `final`, which
+/// binds the method's own variable and says nothing to a caller (`read(final int ptr)`).
+fn asides_before(
+    node: Node<'_>,
+    source: &[u8],
+    end: usize,
+    in_parameter: bool,
+    asides: &mut Vec<std::ops::Range<usize>>,
+) {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         if child.start_byte() >= end {
             break;
         }
-        if child.kind().ends_with("comment") || is_compiler_only_annotation(child, source) {
+        let parameter_final = in_parameter && child.kind() == "final";
+        if child.kind().ends_with("comment") || is_compiler_only_annotation(child, source) || parameter_final {
             asides.push(child.byte_range());
         } else if child.child_count() > 0 {
-            asides_before(child, source, end, asides);
+            let in_parameter = in_parameter || matches!(child.kind(), "formal_parameter" | "spread_parameter");
+            asides_before(child, source, end, in_parameter, asides);
         }
     }
 }

@@ -1013,6 +1013,11 @@ fn a_java_signature_leaves_out_what_only_the_compiler_reads() {
     assert_eq!(signature("open"), Some("@Nullable Reader open(@Nonnull String path)"));
     let size = found.definitions.iter().find(|d| d.name == "size").expect("size");
     assert_eq!(size.line, 3, "the method still starts on its annotation's line");
+    let buffer =
+        "class Buffer {\n    protected final byte read(final int ptr, final String... rest) { return 0; }\n}\n";
+    let found = symbols(Language::Java, buffer);
+    let read = found.definitions.iter().find(|d| d.name == "read").expect("read");
+    assert_eq!(read.signature, "protected final byte read(int ptr, String... rest)", "a method's own `final` stays");
 }
 
 #[test]
