@@ -100,14 +100,10 @@ pub(super) fn repository_map(
         mapped_files.push(file.path.clone());
     }
     // The file that did not fit and those after it, by their paths, in their share of the room.
-    let mut tail = PathTail::default();
     let tail_room = paths_room[paths_from].min(budget.saturating_sub(map.len()));
-    for (path, suffix) in suffixes.into_iter().skip(paths_from) {
-        let Some(suffix) = suffix else { continue };
-        if !tail.add(path, suffix, tail_room) {
-            break;
-        }
-    }
+    let after: Vec<(&str, String)> =
+        suffixes.into_iter().skip(paths_from).filter_map(|(path, suffix)| Some((path, suffix?))).collect();
+    let mut tail = PathTail::fitting(after, tail_room);
     let room = budget.saturating_sub(map.len() + tail.len);
     let (used, used_files) =
         used_entries(index, uses, |path| shown.holds(path) || mapped_files.iter().any(|f| f == path), room);

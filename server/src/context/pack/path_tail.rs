@@ -11,7 +11,6 @@ pub(super) const PATH_TAIL_HEADING: &str = "Ranked next, by path (each folder, t
 
 /// The files listed by their paths alone, best-ranked first, and the room their listing takes.
 /// The folders come in the order of their best-ranked file, each folder's files in rank order.
-#[derive(Default)]
 pub(super) struct PathTail<'r> {
     /// Each file's path and what its line says after the path (its notes and length).
     pub(super) files: Vec<(&'r str, String)>,
@@ -20,17 +19,23 @@ pub(super) struct PathTail<'r> {
 }
 
 impl<'r> PathTail<'r> {
-    /// Adds `path` with its `suffix` if the listing stays within `room` characters; says
-    /// whether it did.
-    pub(super) fn add(&mut self, path: &'r str, suffix: String, room: usize) -> bool {
-        self.files.push((path, suffix));
-        let len = listing_len(&self.files);
-        if len > room {
-            self.files.pop();
-            return false;
+    /// The longest run of `files` from the first (paths with their suffixes, best-ranked
+    /// first) whose listing stays within `room` characters. A listing grows with each file it
+    /// takes, so the run is found in a few listings rather than one a file.
+    pub(super) fn fitting(mut files: Vec<(&'r str, String)>, room: usize) -> Self {
+        // The most files that fit lie in `fit..=most`.
+        let (mut fit, mut most) = (0, files.len());
+        while fit < most {
+            let middle = (fit + most).div_ceil(2);
+            if listing_len(&files[..middle]) <= room {
+                fit = middle;
+            } else {
+                most = middle - 1;
+            }
         }
-        self.len = len;
-        true
+        files.truncate(fit);
+        let len = listing_len(&files);
+        Self { files, len }
     }
 
     /// For each of `files` (a path and its suffix, none for a file the index no longer
@@ -367,11 +372,10 @@ mod tests {
 
     #[test]
     fn a_tail_takes_no_file_past_its_room() {
-        let mut tail = PathTail::default();
         let first_len = PATH_TAIL_HEADING.len() + "src/\n".len() + "  a.rs [1 line]\n".len();
-        assert!(tail.add("src/a.rs", " [1 line]".to_owned(), first_len));
-        assert!(!tail.add("src/b.rs", " [1 line]".to_owned(), first_len));
-        assert_eq!(tail.files.len(), 1);
+        let files = vec![("src/a.rs", " [1 line]".to_owned()), ("src/b.rs", " [1 line]".to_owned())];
+        let tail = PathTail::fitting(files, first_len);
+        assert_eq!(tail.files.iter().map(|(path, _)| *path).collect::<Vec<_>>(), ["src/a.rs"]);
         assert_eq!(tail.len, first_len);
         assert_eq!(tail.text().len(), tail.len);
     }
