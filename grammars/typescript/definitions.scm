@@ -23,3 +23,12 @@
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (class)) @definition.class)))
 (program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant)))
 (program (export_statement (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant))))
+; CommonJS and prototypes, at a module's top level: `Runner.prototype.run = function (fn) {}` and
+; `Model.init = function init() {}` are methods of `Runner` and `Model`,
+; `exports.lookupFiles = (spec) => {}` and `module.exports.lookupFiles = ..` functions (the
+; container is read from the assignment's left side), and so are the functions an object
+; assigned to `module.exports` or to a prototype holds (`module.exports = { parse: function () {} }`).
+(program (expression_statement (assignment_expression left: (member_expression property: (property_identifier) @name) right: [(function_expression) (arrow_function)]) @definition.function) (#not-eq? @name "exports"))
+(program (expression_statement (assignment_expression left: (member_expression property: (property_identifier) @_held) right: (object (pair key: (property_identifier) @name value: [(function_expression) (arrow_function)]) @definition.function))) (#any-of? @_held "exports" "prototype"))
+; `module.exports = function lookupFiles() {}`: the function by its own name.
+(program (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (function_expression name: (identifier) @name)) @definition.function) (#eq? @_module "module") (#eq? @_exports "exports"))

@@ -31,16 +31,24 @@ TS_NOT_SOURCE = re.compile(
     r"(^|/)(tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts)/"
     r"|\.(test|spec|bench|d)\.(ts|tsx|mts|cts)$"
 )
+JS_NOT_SOURCE = re.compile(
+    r"(^|/)(tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts"
+    r"|dist|build|node_modules|vendor)/"
+    r"|\.(test|spec|bench|min)\.(js|jsx|mjs|cjs)$"
+)
 
 
 def is_source(path: str, language: str) -> bool:
     """locbench's source files: `.rs` outside tests/benches/examples, `.java` outside /test/;
-    and for TypeScript, `.ts`/`.tsx` outside test, fixture, example, docs and script folders,
-    declaration files and `*.test.ts` / `*.spec.ts` left out."""
+    for TypeScript, `.ts`/`.tsx` outside test, fixture, example, docs and script folders,
+    declaration files and `*.test.ts` / `*.spec.ts` left out; for JavaScript, `.js`, `.jsx`,
+    `.mjs` and `.cjs` outside those folders and build output, tests and minified files left out."""
     if language == "rust":
         return path.endswith(".rs") and not re.search(r"(^|/)(tests|benches|examples)/", path)
     if language == "typescript":
         return path.endswith((".ts", ".tsx")) and not TS_NOT_SOURCE.search(path)
+    if language == "javascript":
+        return path.endswith((".js", ".jsx", ".mjs", ".cjs")) and not JS_NOT_SOURCE.search(path)
     return path.endswith(".java") and "/test/" not in f"/{path}"
 
 
@@ -84,7 +92,7 @@ def instances(git_dir: Path, repo: str, language: str, depth: int):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("repos", nargs="+", help="owner/name=LANGUAGE: rust, java or typescript")
+    parser.add_argument("repos", nargs="+", help="owner/name=LANGUAGE: rust, java, typescript or javascript")
     parser.add_argument("--mirror", type=Path, required=True, help="folder of bare mirrors, as locbench's runner")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--per-repo", type=int, default=25)
@@ -95,8 +103,8 @@ def main() -> None:
     chosen = []
     for spec in args.repos:
         repo, _, language = spec.partition("=")
-        if language not in ("rust", "java", "typescript"):
-            sys.exit(f"{spec}: say the language, as owner/name=rust, owner/name=java or owner/name=typescript")
+        if language not in ("rust", "java", "typescript", "javascript"):
+            sys.exit(f"{spec}: say the language, as owner/name=rust, =java, =typescript or =javascript")
         found = list(instances(mirror_of(args.mirror, repo), repo.lower(), language, args.depth))
         random.shuffle(found)
         chosen += found[: args.per_repo]

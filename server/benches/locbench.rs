@@ -77,8 +77,10 @@ fn main() {
     }
     let (instances, missing) = load(&data, &checkouts);
     println!("{} instances ({missing} skipped: no checkout)\n", instances.len());
-    println!("| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR | javascript Acc@5 | javascript MRR |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     report(if base == WEIGHTS { "default" } else { "base" }, &instances, &base);
     if let Some(file) = &features {
         write_features(file, &instances, &base);
@@ -315,6 +317,7 @@ fn gold_ranks(instance: &Instance, weights: &Weights) -> Vec<Option<usize>> {
     let extensions: &[&str] = match instance.language.as_str() {
         "rust" => &[".rs"],
         "typescript" => &[".ts", ".tsx"],
+        "javascript" => &[".js", ".jsx", ".mjs", ".cjs"],
         _ => &[".java"],
     };
     let ranked: Vec<String> = combine(&instance.signals, weights)
@@ -327,7 +330,7 @@ fn gold_ranks(instance: &Instance, weights: &Weights) -> Vec<Option<usize>> {
 
 fn report(label: &str, instances: &[Instance], weights: &Weights) {
     let mut cells = Vec::new();
-    for language in ["rust", "java", "typescript"] {
+    for language in ["rust", "java", "typescript", "javascript"] {
         let (mut acc5, mut mrr, mut n) = (0.0, 0.0, 0.0_f64);
         for instance in instances.iter().filter(|i| i.language == language) {
             let ranks = gold_ranks(instance, weights);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""locbench's runner with TypeScript as a third language: `.ts` and `.tsx` files are the
-source files a ranking is scored on. Everything else is the runner's own (arguments, BM25
+"""locbench's runner with TypeScript and JavaScript as third and fourth languages: `.ts` and
+`.tsx` files, or `.js`, `.jsx`, `.mjs` and `.cjs` files, are the source files a ranking is
+scored on. Everything else is the runner's own (arguments, BM25
 baseline, metrics, table), so TypeScript figures compare with the Rust and Java ones:
 
     python3 server/benches/commit_issues.py --mirror ../.mirror --out ts-held-out.jsonl \\
@@ -25,6 +26,7 @@ sys.path.insert(0, str(LOCBENCH))
 import run  # noqa: E402  (found through the path set above)
 
 run.SOURCE_EXTENSIONS["typescript"] = (".ts", ".tsx")
+run.SOURCE_EXTENSIONS["javascript"] = (".js", ".jsx", ".mjs", ".cjs")
 _bm25_ranker = run.bm25_ranker
 
 

@@ -710,6 +710,26 @@ fn find_symbol_lists_the_scripts_that_import_the_namesake_asked_for() {
 }
 
 #[test]
+fn find_symbol_lists_the_commonjs_modules_that_require_the_namesake_asked_for() {
+    let files = [
+        ("lib/ui/button.js", "class Button {}\nmodule.exports = Button;\n"),
+        ("lib/ui/index.js", "exports.Button = require('./button');\n"),
+        ("lib/forms/button.js", "class Button {}\nmodule.exports = Button;\n"),
+        ("lib/app/toolbar.js", "const { Button } = require('../ui');\nexports.bar = new Button();\n"),
+        ("lib/app/signup.js", "const Button = require('../forms/button');\nexports.send = new Button();\n"),
+        ("lib/app/dialog.js", "const { Button } = require('widgets');\nexports.ok = new Button();\n"),
+    ];
+    let ui = find_symbol_in(&files, "ui::Button");
+    assert!(ui.contains("lib/app/toolbar.js (1 use)\n      2: exports.bar = new Button();"), "{ui}");
+    assert!(!ui.contains("signup.js") && !ui.contains("dialog.js"), "{ui}");
+    let any = find_symbol_in(&files, "Button");
+    assert!(any.contains("toolbar.js (1 use)") && any.contains("signup.js (1 use)"), "{any}");
+    assert!(!any.contains("dialog.js"), "a package's `Button` is none of the workspace's:\n{any}");
+    // What a `require` binds is no definition of the file that requires it.
+    assert!(!any.contains("signup.js:1"), "{any}");
+}
+
+#[test]
 fn find_symbol_lists_the_rust_files_whose_use_leads_to_the_namesake_asked_for() {
     let files = [
         ("Cargo.toml", "[package]\nname = \"kit\"\n"),

@@ -14,6 +14,7 @@ pub use use_lines::use_lines;
 
 mod bindings;
 mod captured_uses;
+mod commonjs;
 mod containers;
 mod declarations;
 mod item_types;

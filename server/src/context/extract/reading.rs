@@ -7,6 +7,7 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 use super::bindings::{constructed_type_name, declared_type_name, names_a_type};
 use super::captured_uses::{CapturedUse, PlacedUse, captured_use, path_before};
+use super::commonjs::{assigned_container, is_assigned, required_bindings, required_by, required_module};
 use super::containers::{container_of, definition_name, implemented_trait, is_member};
 use super::declarations::{
     at_file_level, may_name_a_module, module_declaration, module_declaration_in_macro, proc_macro_name,
@@ -267,6 +268,9 @@ pub(super) fn read_stretches(
                             let from = import_source(node, source);
                             let bound = import_clause_bindings(node, source).into_iter();
                             symbols.import_bindings.extend(bound.map(|name| (name.to_owned(), from.to_owned())));
+                        } else if let Some(from) = required_by(node, source) {
+                            let bound = required_bindings(node, source).into_iter();
+                            symbols.import_bindings.extend(bound.map(|name| (name.to_owned(), from.to_owned())));
                         }
                     }
                     CapturedUse::Nothing => {}
@@ -323,10 +327,21 @@ pub(super) fn read_stretches(
         }
         // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
         if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
+            // A module-level `const` a `require` gives is an imported name, not a constant.
+            let required = || node.child_by_field_name("value").and_then(|value| required_module(value, source));
+            if kind == DefinitionKind::Constant && node.kind() == "variable_declarator" && required().is_some() {
+                continue;
+            }
             defined_names.insert(name.id());
-            let container = container_of(node, source);
+            let assigned = is_assigned(node);
+            let container = match assigned {
+                true => assigned_container(node, source),
+                false => container_of(node, source),
+            };
             let kind = match kind {
-                DefinitionKind::Function if container.is_some() && is_member(node) => DefinitionKind::Method,
+                DefinitionKind::Function if container.is_some() && (assigned || is_member(node)) => {
+                    DefinitionKind::Method
+                }
                 other => other,
             };
             let Some(name) = definition_name(name, source) else { continue };

@@ -5,8 +5,8 @@ use tree_sitter::Node;
 
 use super::{last_row, text};
 
-/// Nodes whose body ends a signature.
-const BODY_FIELDS: [&str; 2] = ["body", "value"];
+/// The fields of a definition whose start ends its signature (`right`: an assigned function).
+const BODY_FIELDS: [&str; 3] = ["body", "value", "right"];
 
 /// Where the definition's declaration ends and its body starts, as a byte and a 0-based row:
 /// the start of its body, or its end when it has none.

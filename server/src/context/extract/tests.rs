@@ -858,6 +858,77 @@ fn a_scripts_imports_say_which_names_they_bind() {
 }
 
 #[test]
+fn a_commonjs_require_imports_its_module_and_binds_names() {
+    let source = "const Runner = require('./runner');\nconst { Hook, Suite: S, opt = 1 } = require(\"./hooks\");\n\
+                  const path = require('path');\nconst Base = require('./reporters').Base;\nconst debug = require('debug')('x');\n\
+                  const kind = require(name);\nconst LIMIT = 10;\nnew Runner(new Hook(), S, path.join(Base));\n";
+    let found = symbols(Language::JavaScript, source);
+    assert_eq!(found.imports, ["./runner", "./hooks", "path", "./reporters", "debug"]);
+    let mut bound: Vec<(&str, &str)> = found.import_bindings.iter().map(|(n, m)| (n.as_str(), m.as_str())).collect();
+    bound.sort();
+    assert_eq!(
+        bound,
+        [
+            ("Base", "./reporters"),
+            ("Hook", "./hooks"),
+            ("Runner", "./runner"),
+            ("S", "./hooks"),
+            ("opt", "./hooks"),
+            ("path", "path")
+        ]
+    );
+    // What a `require` binds is imported, not defined here; other module-level values still
+    // are, a value made by calling what is required among them.
+    assert_eq!(
+        definitions(&found),
+        [
+            def("debug", DefinitionKind::Constant, None),
+            def("kind", DefinitionKind::Constant, None),
+            def("LIMIT", DefinitionKind::Constant, None)
+        ]
+    );
+    assert_eq!((found.uses_of("Runner"), found.uses_of("Hook")), (1, 1), "{:?}", found.references);
+}
+
+#[test]
+fn commonjs_and_prototype_assignments_define_functions_and_methods() {
+    use DefinitionKind::*;
+    let source = "function Runner(suite) {}\nRunner.prototype.run = function (fn) {\n  return 1;\n};\n\
+                  Runner.prototype.uncaught = function uncaught(err) {};\nModel.init = async (options) => {};\n\
+                  exports.lookupFiles = (spec, ext) => {};\nmodule.exports.toArray = function (x) {};\n\
+                  Suite.prototype = {\n  bail: function (b) {},\n  timeout(ms) {},\n  title: 'x',\n};\n\
+                  module.exports = {\n  parse: function (text) {},\n  name: 'y',\n};\nmodule.exports = function createStats(o) {};\n\
+                  module.exports = Runner;\nfunction later() {\n  this.helper = function () {};\n  other.fn = () => {};\n}\n";
+    for language in [Language::JavaScript, Language::TypeScript] {
+        let found = symbols(language, source);
+        assert_eq!(
+            definitions(&found),
+            [
+                def("Runner", Function, None),
+                def("run", Method, Some("Runner")),
+                def("uncaught", Method, Some("Runner")),
+                def("init", Method, Some("Model")),
+                def("lookupFiles", Function, None),
+                def("toArray", Function, None),
+                def("bail", Method, Some("Suite")),
+                def("timeout", Method, None),
+                def("parse", Function, None),
+                def("createStats", Function, None),
+                def("later", Function, None),
+            ],
+            "{language:?}"
+        );
+        let signature_of = |name: &str| found.definitions.iter().find(|d| d.name == name).unwrap().signature.clone();
+        assert_eq!(signature_of("run"), "Runner.prototype.run = function (fn)");
+        assert_eq!(signature_of("init"), "Model.init = async (options) =>");
+        assert_eq!(signature_of("bail"), "bail: function (b)");
+        assert_eq!(signature_of("createStats"), "module.exports = function createStats(o)");
+        let run = found.definitions.iter().find(|d| d.name == "run").unwrap();
+        assert_eq!((run.line, run.end_line), (2, 4));
+    }
+}
+
+#[test]
 fn calls_written_in_a_macros_tokens_are_uses() {
     let source = "fn a(x: &Meter) {\n    assert_eq!(compute(1), 1);\n    let s = format!(\"{}\", x.reading());\n    \
                   debug_assert!(matches!(Meter::new(2), _));\n    let v = vec![a * (b), 0..len(c)];\n    \
