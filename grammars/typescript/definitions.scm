@@ -30,5 +30,7 @@
 ; assigned to `module.exports` or to a prototype holds (`module.exports = { parse: function () {} }`).
 (program (expression_statement (assignment_expression left: (member_expression property: (property_identifier) @name) right: [(function_expression) (arrow_function)]) @definition.function) (#not-eq? @name "exports"))
 (program (expression_statement (assignment_expression left: (member_expression property: (property_identifier) @_held) right: (object (pair key: (property_identifier) @name value: [(function_expression) (arrow_function)]) @definition.function))) (#any-of? @_held "exports" "prototype"))
+; `module.exports = class Cursor {}`: the class by its own name.
+(program (expression_statement (assignment_expression right: (class name: (type_identifier) @name) @definition.class)))
 ; `module.exports = function lookupFiles() {}`: the function by its own name.
 (program (expression_statement (assignment_expression left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) right: (function_expression name: (identifier) @name)) @definition.function) (#eq? @_module "module") (#eq? @_exports "exports"))

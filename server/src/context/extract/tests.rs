@@ -898,7 +898,8 @@ fn commonjs_and_prototype_assignments_define_functions_and_methods() {
                   exports.lookupFiles = (spec, ext) => {};\nmodule.exports.toArray = function (x) {};\n\
                   Suite.prototype = {\n  bail: function (b) {},\n  timeout(ms) {},\n  title: 'x',\n};\n\
                   module.exports = {\n  parse: function (text) {},\n  name: 'y',\n};\nmodule.exports = function createStats(o) {};\n\
-                  module.exports = Runner;\nfunction later() {\n  this.helper = function () {};\n  other.fn = () => {};\n}\n";
+                  module.exports = Runner;\nfunction later() {\n  this.helper = function () {};\n  other.fn = () => {};\n}\n\
+                  module.exports = class Cursor extends Base {\n  next() {}\n};\n";
     for language in [Language::JavaScript, Language::TypeScript] {
         let found = symbols(language, source);
         assert_eq!(
@@ -915,6 +916,8 @@ fn commonjs_and_prototype_assignments_define_functions_and_methods() {
                 def("parse", Function, None),
                 def("createStats", Function, None),
                 def("later", Function, None),
+                def("Cursor", Class, None),
+                def("next", Method, Some("Cursor")),
             ],
             "{language:?}"
         );
@@ -925,6 +928,7 @@ fn commonjs_and_prototype_assignments_define_functions_and_methods() {
         assert_eq!(signature_of("createStats"), "module.exports = function createStats(o)");
         let run = found.definitions.iter().find(|d| d.name == "run").unwrap();
         assert_eq!((run.line, run.end_line), (2, 4));
+        assert_eq!(found.supertypes, ["Base"], "{language:?}");
     }
 }
 
