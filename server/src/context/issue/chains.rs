@@ -48,7 +48,7 @@ pub(super) fn without_generic_qualifiers(text: &str) -> Cow<'_, str> {
     Cow::Owned(rewritten)
 }
 
-/// Qualified identifier chains: `a::b::C`, `Foo.bar`, `x`.
+/// Qualified identifier chains: `a::b::C`, `Foo.bar`, `Foo#bar`, `x`.
 pub(super) fn chains(text: &str) -> Vec<(usize, &str)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -72,9 +72,12 @@ pub(super) fn chains(text: &str) -> Vec<(usize, &str)> {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
+                // A documentation reference to a member (`TokenFilter#includeProperty`, as
+                // javadoc and JSDoc write it) parts a type from its member as `.` does.
+                let member_reference = text[i..].starts_with('#') && names_a_type(&text[start..i]);
                 let separator = if text[i..].starts_with("::") {
                     2
-                } else if text[i..].starts_with('.') {
+                } else if text[i..].starts_with('.') || member_reference {
                     1
                 } else {
                     0
@@ -91,6 +94,28 @@ pub(super) fn chains(text: &str) -> Vec<(usize, &str)> {
         }
     }
     out
+}
+
+/// The names of a chain, outermost first: `tokio`, `sync` and `Semaphore` of
+/// `tokio::sync::Semaphore`, `Schema` and `post` of `Schema#post`. A script's `prototype`
+/// between two names is left out, as `Model.prototype.save` is `Model`'s `save`.
+pub(super) fn chain_parts(chain: &str) -> Vec<&str> {
+    let parts: Vec<&str> =
+        chain.split("::").flat_map(|part| part.split(['.', '#'])).filter(|p| !p.is_empty()).collect();
+    let last = parts.len().saturating_sub(1);
+    parts
+        .into_iter()
+        .enumerate()
+        .filter(|(at, part)| *at == last || *at == 0 || *part != "prototype")
+        .map(|(_, part)| part)
+        .collect()
+}
+
+/// Whether the last name of `chain` so far is capitalised, as a type's is (`Schema` of
+/// `mongoose.Schema`).
+fn names_a_type(chain: &str) -> bool {
+    let last = chain.rsplit([':', '.', '#']).next().unwrap_or(chain);
+    last.trim_start_matches('$').starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Attributes the Rust language defines itself: `#[test]` names no macro of the workspace.

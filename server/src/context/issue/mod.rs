@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use super::terms;
 use addresses::without_addresses;
-use chains::{chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
+use chains::{chain_parts, chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{
     BlockLine, code_lines, commit_kinds_apart, line_is_trace, line_reads_as_code, long_flags, shell_tool_end,
     string_holding, string_literals,
@@ -309,7 +309,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
                 continue;
             }
             let called = after.starts_with('(');
-            let parts: Vec<&str> = chain.split("::").flat_map(|p| p.split('.')).filter(|p| !p.is_empty()).collect();
+            let parts = chain_parts(chain);
             let macro_use = is_macro_use(&piece[..at], chain, after, region);
             // Text in a string literal is data (`"a@example.com"`): its words count, and a name
             // is only what the string holds alone (`"timeout"`), quotes in backticks

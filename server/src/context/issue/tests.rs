@@ -86,6 +86,26 @@ fn code_identifiers_with_their_qualifiers() {
 }
 
 #[test]
+fn a_documentation_reference_and_a_prototype_name_a_member_of_their_type() {
+    let query = analyze("Calling Schema#post twice, and `TokenFilter#includeProperty`, breaks Model.prototype.save");
+    assert_eq!(
+        symbol(&query, "post").map(|s| &s.qualifiers[..]),
+        Some(&["Schema".to_owned()][..]),
+        "{:?}",
+        query.symbols
+    );
+    assert_eq!(symbol(&query, "includeProperty").unwrap().qualifiers, ["TokenFilter"]);
+    assert_eq!(symbol(&query, "save").unwrap().qualifiers, ["Model"], "a script's prototype is no qualifier");
+    assert!(symbol(&query, "prototype").is_none(), "{:?}", query.symbols);
+    // A number after `#`, a lower-case word or a language's name before it: no member.
+    let plain = analyze("Fix #12, see issue#34 and PR#5; written in C# or F#, ready.#now");
+    assert!(plain.symbols.is_empty(), "{:?}", plain.symbols);
+    for malformed in ["#", "A#", "#a", "A##b", "A#.b", "A#b#", "A#1b", "::A#b"] {
+        let _ = analyze(malformed);
+    }
+}
+
+#[test]
 fn names_written_only_in_a_code_block_count_for_little_unless_a_trace_gives_them() {
     let text = "Parsing fails on a BOM after `Reader::skip_bom`\n\n\
                 ```rust\nlet reader = Reader::open(path)?;\nlet doc = reader.parse_document()?;\n```\n\n\
