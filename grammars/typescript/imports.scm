@@ -12,3 +12,6 @@
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import) .) (#eq? @_require "require"))
 (variable_declarator name: [(identifier) (object_pattern)] @import.names value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .)) (#eq? @_require "require"))
 (variable_declarator name: [(identifier) (object_pattern)] @import.names value: (member_expression object: (call_expression function: (identifier) @_require arguments: (arguments . (string) .))) (#eq? @_require "require"))
+; TypeScript's form of it: `import fs = require('fs')`.
+(import_require_clause source: (string (string_fragment) @import))
+(import_require_clause (identifier) @import.names)

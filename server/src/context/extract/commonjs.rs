@@ -24,10 +24,18 @@ pub(super) fn required_module<'s>(value: Node<'_>, source: &'s [u8]) -> Option<&
 }
 
 /// The module a `require` binds `pattern`'s names from, where `pattern` is the name side of a
-/// declarator whose value requires one (`const { Hook } = require('./hook')`).
+/// declarator whose value requires one (`const { Hook } = require('./hook')`), or the name
+/// TypeScript's `import fs = require('fs')` binds.
 pub(super) fn required_by<'s>(pattern: Node<'_>, source: &'s [u8]) -> Option<&'s str> {
-    let declarator = pattern.parent().filter(|parent| parent.kind() == "variable_declarator")?;
-    required_module(declarator.child_by_field_name("value")?, source)
+    let parent = pattern.parent()?;
+    match parent.kind() {
+        "variable_declarator" => required_module(parent.child_by_field_name("value")?, source),
+        "import_require_clause" => {
+            let specifier = parent.child_by_field_name("source")?;
+            Some(text(specifier, source).trim_matches(|c| c == '"' || c == '\''))
+        }
+        _ => None,
+    }
 }
 
 /// The names a `require`'s pattern binds: `Runner` of `const Runner = ..`, `Hook` and `S` of

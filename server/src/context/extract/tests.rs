@@ -888,6 +888,13 @@ fn a_commonjs_require_imports_its_module_and_binds_names() {
         ]
     );
     assert_eq!((found.uses_of("Runner"), found.uses_of("Hook")), (1, 1), "{:?}", found.references);
+    let typescript = symbols(
+        Language::TypeScript,
+        "import fs = require('fs');\nimport helper = require(\"./helper\");\nhelper.run(fs);\n",
+    );
+    assert_eq!(typescript.imports, ["fs", "./helper"]);
+    let bound: Vec<(&str, &str)> = typescript.import_bindings.iter().map(|(n, m)| (n.as_str(), m.as_str())).collect();
+    assert_eq!(bound, [("fs", "fs"), ("helper", "./helper")]);
 }
 
 #[test]
