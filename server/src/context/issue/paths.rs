@@ -216,8 +216,111 @@ pub(super) fn folder_mentions(text: &str) -> Vec<String> {
     found
 }
 
+/// Extensions of the files in no source language an issue names by their name alone
+/// (`package.json`, `clip.mp4`): a name with another after its dot is code more often than a
+/// file (`res.send`, `Model.init`, `e.g`), while a path with folders may end in any.
+const BARE_NAME_EXTENSIONS: [&str; 96] = [
+    "md",
+    "markdown",
+    "mdx",
+    "rst",
+    "adoc",
+    "txt",
+    "log",
+    "json",
+    "jsonc",
+    "json5",
+    "toml",
+    "yml",
+    "yaml",
+    "xml",
+    "lock",
+    "lockb",
+    "conf",
+    "cfg",
+    "ini",
+    "env",
+    "properties",
+    "gradle",
+    "kts",
+    "pom",
+    "html",
+    "htm",
+    "css",
+    "scss",
+    "sass",
+    "less",
+    "svg",
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "webp",
+    "ico",
+    "bmp",
+    "mp4",
+    "mov",
+    "webm",
+    "mp3",
+    "wav",
+    "pdf",
+    "csv",
+    "tsv",
+    "sql",
+    "sqlite",
+    "db",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "ps1",
+    "bat",
+    "cmd",
+    "proto",
+    "graphql",
+    "gql",
+    "vue",
+    "svelte",
+    "astro",
+    "lua",
+    "vim",
+    "nix",
+    "zig",
+    "py",
+    "rb",
+    "go",
+    "c",
+    "h",
+    "cpp",
+    "hpp",
+    "cc",
+    "cs",
+    "swift",
+    "scala",
+    "php",
+    "dart",
+    "wasm",
+    "patch",
+    "diff",
+    "zip",
+    "gz",
+    "tgz",
+    "tar",
+    "jar",
+    "war",
+    "class",
+    "exe",
+    "dll",
+    "so",
+    "dylib",
+    "pem",
+    "crt",
+    "snap",
+];
+
 /// Whether `token` reads as the path of a file in no source language: relative, or absolute
-/// (`/home/me/app/config/app.yaml`).
+/// (`/home/me/app/config/app.yaml`); a name without folders only with an extension of
+/// [`BARE_NAME_EXTENSIONS`].
 fn names_other_file(token: &str) -> bool {
     let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@' | '+'));
     let relative = token.strip_prefix('/').unwrap_or(token);
@@ -235,6 +338,7 @@ fn names_other_file(token: &str) -> bool {
         && extension.chars().all(|c| c.is_ascii_alphanumeric())
         && extension.chars().any(|c| c.is_ascii_alphabetic())
         && !SOURCE_EXTENSIONS.contains(&extension)
+        && (hidden || token.contains('/') || BARE_NAME_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str()))
 }
 
 /// A path as the index spells it: a Windows path's backslashes become slashes and its drive
@@ -417,10 +521,13 @@ mod tests {
                 "docs/guide.md",
                 "Makefile",
                 "app/conf/app.yaml",
-                "e.g"
+                "/etc/hosts.conf"
             ],
-            "eight at most: `/etc/hosts.conf` comes ninth"
+            "`../outside.toml` is outside, `e.g` no file"
         );
+        // A name after a dot is a member more often than an extension, unless files take it.
+        let members = analyze("`res.send()` and app.use(), Model.init or data.csv, `Cargo.lock` and Notes.TXT");
+        assert_eq!(members.other_files, ["data.csv", "Cargo.lock", "Notes.TXT"]);
         assert_eq!(analyze("Read /etc/app/hosts.conf fails").other_files, ["/etc/app/hosts.conf"], "absolute too");
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["src/walk.rs"], "source paths are ranked as before");
