@@ -26,6 +26,8 @@ for file in "$samples"/*; do seed compiler_output "$(basename "$file")" "$file";
 seed source_file rust ../grammars/rust/fixture.rs 000
 seed source_file java ../grammars/java/fixture.java 001
 seed source_file tsx ../grammars/typescript/fixture.tsx 003
+printf '\004const { Hook } = require("./hook");\nRunner.prototype.run = function (fn) {};\nexports.x = () => {};\nmodule.exports = { parse: function () {} };\nmodule.exports = class Cursor extends Base { next() {} };\n' \
+    >corpus/source_file/commonjs
 for file in "$specs"/github/examples/*.json; do seed issue_text "$(basename "$file")" "$file"; done
 mkdir -p corpus/lsp_message corpus/model_answer corpus/document_changes corpus/tsconfig corpus/exact_edit
 printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"shutdown","params":null}' >corpus/lsp_message/shutdown
