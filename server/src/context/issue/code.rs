@@ -377,6 +377,11 @@ mod tests {
             assert!(symbol(&query, name).is_some(), "{name}: {:?}", query.symbols);
         }
         assert!(symbol(&query, "feat").is_none() && symbol(&query, "chore").is_none(), "{:?}", query.symbols);
+        let joined = analyze("fix(model+query): wrap callbacks\n\nfix(cli/run.js): revert the glob");
+        for name in ["model", "query", "cli"] {
+            assert!(symbol(&joined, name).is_some(), "{name}: {:?}", joined.symbols);
+        }
+        assert!(joined.symbols.iter().all(|s| !s.name.contains(['+', '.'])), "{:?}", joined.symbols);
         assert!(symbol(&query, "fix").is_some(), "a call in the prose is a call: {:?}", query.symbols);
         for text in ["fixed(css): x", "fix(css) without a colon", "see fix(css): x", "chore(): x", "fix(css):x"] {
             assert_eq!(super::conventional_prefixes(text).iter().find_map(|(_, scope)| *scope), None, "{text}");

@@ -251,6 +251,16 @@ const CODE_BLOCK_WORD_WEIGHT: f64 = 0.5;
 /// BENCHMARKS.md.
 const SCOPE_WEIGHT: f64 = 0.5;
 
+/// The names a Conventional Commits scope gives: its parts between any marks but `_`, `-`
+/// and `$` (`model` and `query` of `model+query`, `ssr` and `hmr` of `ssr/hmr`), of three
+/// characters or more; a file's name (`run.js` of `cli/run.js`) is no name, as the path
+/// reading takes it.
+fn scope_names(scope: &str) -> impl Iterator<Item = &str> {
+    scope
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '$' | '.')))
+        .filter(|part| part.len() >= 3 && !part.contains('.'))
+}
+
 /// Reads one part of an issue.
 fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     let mut query = IssueQuery::default();
@@ -267,7 +277,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     // A commit message's `fix(css): ` is a kind of change, not a call, and the part of the
     // code it is in.
     let (apart, scopes) = commit_kinds_apart(text);
-    for part in scopes.iter().flat_map(|scope| scope.split([',', '/', ' '])).filter(|part| part.len() >= 3) {
+    for part in scopes.iter().flat_map(|scope| scope_names(scope)) {
         symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
     }
     let text: &str = &apart;
