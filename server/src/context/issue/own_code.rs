@@ -159,7 +159,7 @@ impl OwnCode {
     /// first capitalised one, is one of the workspace's. That package rule holds only where
     /// the workspace holds Java files, and not for a value's fields (`this.config.Port`).
     pub(super) fn may_hold_qualified(&self, chain: &str) -> bool {
-        if leads_into_standard_library(chain) {
+        if leads_into_standard_library(chain) || self.leads_into_script_runtime(chain) {
             return false;
         }
         let Some(packages) = self.java_packages.as_ref().filter(|packages| !packages.is_empty()) else {
@@ -180,6 +180,13 @@ impl OwnCode {
             return true;
         }
         packages.contains(&parts[..class].join("."))
+    }
+
+    /// Whether `chain` is a member of an object a script's runtime gives every module
+    /// (`process.nextTick`, `JSON.parse`, `console.log`), in a workspace of scripts.
+    fn leads_into_script_runtime(&self, chain: &str) -> bool {
+        self.script_files.as_ref().is_some_and(|files| !files.is_empty())
+            && chain.split_once('.').is_some_and(|(first, _)| SCRIPT_RUNTIME_OBJECTS.contains(&first))
     }
 
     /// Whether a file `path` the issue writes may be of the workspace's code: not Cargo's copy
@@ -234,6 +241,12 @@ fn without_script_extension(path: &str) -> &str {
     EXTENSIONS.iter().find_map(|extension| path.strip_suffix(extension)).unwrap_or(path)
 }
 
+/// Objects the runtime of JavaScript gives every module, in Node and in the browser, which
+/// a workspace hardly defines again (not `Object`, `Promise` or `Buffer`, which libraries
+/// do).
+const SCRIPT_RUNTIME_OBJECTS: [&str; 10] =
+    ["process", "console", "JSON", "Math", "Reflect", "Intl", "globalThis", "window", "document", "navigator"];
+
 /// The crates of Rust's standard library.
 const RUST_STANDARD_CRATES: [&str; 3] = ["std", "core", "alloc"];
 
@@ -270,6 +283,18 @@ mod tests {
         }
         assert!(OwnCode::unknown().java_packages([]).may_hold_qualified("org.lib.Foo"), "no Java file to tell by");
         assert!(OwnCode::unknown().may_hold_qualified("org.lib.Foo"), "no workspace to tell by");
+    }
+
+    #[test]
+    fn a_member_of_a_scripts_runtime_object_is_none_of_the_workspaces() {
+        let scripts = OwnCode::unknown().script_files(["lib/query.js".to_owned()]);
+        for runtime in ["process.nextTick", "JSON.parse", "console.log", "document.querySelector"] {
+            assert!(!scripts.may_hold_qualified(runtime), "{runtime}");
+        }
+        for own in ["Query.prototype.exec", "async.whilst", "processor.run", "Promise.all", "process"] {
+            assert!(scripts.may_hold_qualified(own), "{own}");
+        }
+        assert!(OwnCode::unknown().may_hold_qualified("process.nextTick"), "no scripts to tell by");
     }
 
     #[test]
