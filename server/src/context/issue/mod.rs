@@ -68,7 +68,8 @@ pub struct IssueQuery {
     pub symbols: Vec<SymbolMention>,
     /// Paths and file names mentioned (`src/walk.rs`, `JsonParser.java`), with weights.
     pub paths: Vec<(String, f64)>,
-    /// Whole words of the text, lower-cased (to match file stems like `semaphore`).
+    /// Whole words of the text, lower-cased, and its kebab-case names (to match file stems like
+    /// `semaphore` and `no-proto`).
     pub words: Vec<String>,
     /// True when the issue is about tests.
     pub about_tests: bool,
@@ -384,6 +385,12 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
         .filter(|w| w.len() > 2)
         .map(str::to_owned)
         .collect();
+    // A kebab-case name (`no-proto`, `id-length`) is a file's stem as often as two words.
+    let kebab = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map(|token| token.trim_matches('-'))
+        .filter(|token| token.contains('-') && !token.contains("--") && token.len() > 2);
+    query.words.extend(kebab.map(str::to_owned));
     query.words.sort();
     query.words.dedup();
     query.terms = term_weights.into_iter().collect();

@@ -106,6 +106,19 @@ fn a_documentation_reference_and_a_prototype_name_a_member_of_their_type() {
 }
 
 #[test]
+fn a_kebab_case_name_is_a_whole_word_for_file_stems() {
+    let query = analyze("Update: check template literal in no-proto, no-iterator (--fix, -x, a--b, x-)");
+    for word in ["no-proto", "no-iterator", "proto", "iterator", "fix"] {
+        assert!(query.words.binary_search(&word.to_owned()).is_ok(), "{word}: {:?}", query.words);
+    }
+    assert!(
+        query.words.iter().all(|w| !w.starts_with('-') && !w.ends_with('-') && !w.contains("--")),
+        "{:?}",
+        query.words
+    );
+}
+
+#[test]
 fn names_written_only_in_a_code_block_count_for_little_unless_a_trace_gives_them() {
     let text = "Parsing fails on a BOM after `Reader::skip_bom`\n\n\
                 ```rust\nlet reader = Reader::open(path)?;\nlet doc = reader.parse_document()?;\n```\n\n\

@@ -35,6 +35,22 @@ fn the_file_defining_a_named_type_comes_first_with_its_reason() {
 }
 
 #[test]
+fn a_kebab_case_name_the_issue_writes_names_the_file_of_that_stem() {
+    let rule = "module.exports = { create(context) { return { MemberExpression(node) { check(node); } }; } };\n";
+    let (_dir, index) = index(&[
+        ("lib/rules/no-proto.js", rule),
+        ("lib/rules/no-iterator.js", rule),
+        ("lib/rules/prefer-template.js", rule),
+        ("lib/rules/proto-helper.js", rule),
+    ]);
+    let ranked = rank(&index, "Update: check computed keys in no-proto");
+    assert_eq!(ranked[0].path, "lib/rules/no-proto.js", "{:?}", order(&ranked));
+    assert!(
+        reasons_of(&ranked, "lib/rules/no-proto.js").iter().any(|r| r == "its name `no-proto` is a word of the issue")
+    );
+}
+
+#[test]
 fn the_code_an_issue_names_outranks_the_api_its_reproduction_calls() {
     let (_dir, index) = index(&[
         (
