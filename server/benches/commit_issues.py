@@ -27,13 +27,13 @@ FIXES = re.compile(r"\b(fix(e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+", re.IG
 TRAILERS = re.compile(r"\n*(Signed-off-by|Co-authored-by):.*", re.DOTALL)
 
 
+SCRIPT_NOT_SOURCE_FOLDERS = r"tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts"
 TS_NOT_SOURCE = re.compile(
-    r"(^|/)(tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts)/"
+    rf"(^|/)({SCRIPT_NOT_SOURCE_FOLDERS})/"
     r"|\.(test|spec|bench|d)\.(ts|tsx|mts|cts)$"
 )
 JS_NOT_SOURCE = re.compile(
-    r"(^|/)(tests?|__tests__|__mocks__|e2e|fixtures?|examples?|playground|benchmarks?|docs|scripts"
-    r"|dist|build|node_modules|vendor)/"
+    rf"(^|/)({SCRIPT_NOT_SOURCE_FOLDERS}|dist|build|node_modules|vendor)/"
     r"|\.(test|spec|bench|min)\.(js|jsx|mjs|cjs)$"
 )
 

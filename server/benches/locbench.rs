@@ -11,7 +11,8 @@
 //! instead: where the files the fix changed stand in it (in the map, with their signatures or
 //! by their paths alone), and how many of the definitions the files shown in full use
 //! (functions, methods and types whose names at most three files define, where the shown file
-//! reaches them, outside it and test code) have their signature in the map. `--detail` lists each instance's ranks of its gold files, and with `--pack`
+//! reaches them, outside it and test code) have their signature in the map. `--detail` lists
+//! each instance's ranks of its gold files, and with `--pack`
 //! each gold file the pack leaves out, with its rank.
 //!
 //! `CHECKOUTS` holds `<owner>+<name>/<base commit>/` trees as locbench's runner leaves them
@@ -77,10 +78,9 @@ fn main() {
     }
     let (instances, missing) = load(&data, &checkouts);
     println!("{} instances ({missing} skipped: no checkout)\n", instances.len());
-    println!(
-        "| weights | rust Acc@5 | rust MRR | java Acc@5 | java MRR | typescript Acc@5 | typescript MRR | javascript Acc@5 | javascript MRR |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    let columns: String = LANGUAGES.iter().map(|language| format!(" {language} Acc@5 | {language} MRR |")).collect();
+    println!("| weights |{columns}");
+    println!("|---|{}", "---|---|".repeat(LANGUAGES.len()));
     report(if base == WEIGHTS { "default" } else { "base" }, &instances, &base);
     if let Some(file) = &features {
         write_features(file, &instances, &base);
@@ -328,9 +328,12 @@ fn gold_ranks(instance: &Instance, weights: &Weights) -> Vec<Option<usize>> {
     instance.gold.iter().map(|g| ranked.iter().position(|p| p == g).map(|r| r + 1)).collect()
 }
 
+/// The languages the report has columns for, in their order.
+const LANGUAGES: [&str; 4] = ["rust", "java", "typescript", "javascript"];
+
 fn report(label: &str, instances: &[Instance], weights: &Weights) {
     let mut cells = Vec::new();
-    for language in ["rust", "java", "typescript", "javascript"] {
+    for language in LANGUAGES {
         let (mut acc5, mut mrr, mut n) = (0.0, 0.0, 0.0_f64);
         for instance in instances.iter().filter(|i| i.language == language) {
             let ranks = gold_ranks(instance, weights);

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::text;
+use super::{text, unquoted};
 
 /// The module `value` requires, as written (`./runner` of `require('./runner')`, also of
 /// `require('./runner').Runner`); none for any other value.
@@ -20,7 +20,7 @@ pub(super) fn required_module<'s>(value: Node<'_>, source: &'s [u8]) -> Option<&
     }
     let arguments = call.child_by_field_name("arguments")?;
     let specifier = arguments.named_child(0).filter(|argument| argument.kind() == "string")?;
-    Some(text(specifier, source).trim_matches(|c| c == '"' || c == '\''))
+    Some(unquoted(specifier, source))
 }
 
 /// The module a `require` binds `pattern`'s names from, where `pattern` is the name side of a
@@ -30,10 +30,7 @@ pub(super) fn required_by<'s>(pattern: Node<'_>, source: &'s [u8]) -> Option<&'s
     let parent = pattern.parent()?;
     match parent.kind() {
         "variable_declarator" => required_module(parent.child_by_field_name("value")?, source),
-        "import_require_clause" => {
-            let specifier = parent.child_by_field_name("source")?;
-            Some(text(specifier, source).trim_matches(|c| c == '"' || c == '\''))
-        }
+        "import_require_clause" => Some(unquoted(parent.child_by_field_name("source")?, source)),
         _ => None,
     }
 }

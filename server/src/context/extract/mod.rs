@@ -345,6 +345,11 @@ fn text<'a>(node: Node<'_>, source: &'a [u8]) -> &'a str {
     node.utf8_text(source).unwrap_or_default()
 }
 
+/// What a string literal `node` holds, its quotes left out (`./x` of `'./x'`).
+fn unquoted<'a>(node: Node<'_>, source: &'a [u8]) -> &'a str {
+    text(node, source).trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}
+
 /// The row of `node`'s last character: a line comment takes its line break with it, and ends
 /// at the start of the next row.
 pub(super) fn last_row(node: Node<'_>) -> usize {

@@ -19,7 +19,7 @@ use super::signatures::{head_end, script_constant_signature, signature};
 use super::stretches::{Found, Run};
 use super::token_calls::TokenMatch;
 use super::values::Bindings;
-use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text};
+use super::{Definition, DefinitionKind, FileSymbols, Language, collapsed, count_errors, push_unique, text, unquoted};
 
 /// The names a TypeScript import clause binds in the file (`Button` of `{ Button }`, `b` of
 /// `{ a as b }`, `ns` of `* as ns`, a default import's name).
@@ -48,7 +48,7 @@ fn import_clause_bindings<'s>(clause: Node<'_>, source: &'s [u8]) -> Vec<&'s str
 /// `import { A } from './x'`); empty where the statement names none.
 fn import_source<'s>(clause: Node<'_>, source: &'s [u8]) -> &'s str {
     let from = clause.parent().and_then(|statement| statement.child_by_field_name("source"));
-    from.map_or("", |from| text(from, source).trim_matches(|c| c == '"' || c == '\'' || c == '`'))
+    from.map_or("", |from| unquoted(from, source))
 }
 
 /// What one stretch holds while its matches are read: names borrowed from the source.
@@ -264,13 +264,17 @@ pub(super) fn read_stretches(
                     CapturedUse::Placed { bindable } => placed_uses.push(PlacedUse::named(node, source, bindable)),
                     CapturedUse::NotUses => {
                         not_uses.push(node.byte_range());
-                        if node.kind() == "import_clause" {
-                            let from = import_source(node, source);
-                            let bound = import_clause_bindings(node, source).into_iter();
-                            symbols.import_bindings.extend(bound.map(|name| (name.to_owned(), from.to_owned())));
-                        } else if let Some(from) = required_by(node, source) {
-                            let bound = required_bindings(node, source).into_iter();
-                            symbols.import_bindings.extend(bound.map(|name| (name.to_owned(), from.to_owned())));
+                        // The names an import clause or a `require` binds, and where from.
+                        let bound = match node.kind() {
+                            "import_clause" => {
+                                Some((import_source(node, source), import_clause_bindings(node, source)))
+                            }
+                            _ => required_by(node, source).map(|from| (from, required_bindings(node, source))),
+                        };
+                        if let Some((from, names)) = bound {
+                            symbols
+                                .import_bindings
+                                .extend(names.into_iter().map(|name| (name.to_owned(), from.to_owned())));
                         }
                     }
                     CapturedUse::Nothing => {}
@@ -328,8 +332,10 @@ pub(super) fn read_stretches(
         // A name tree-sitter inserted to recover from an error (Java's `void () {}`) is empty.
         if let (Some(name), Some((kind, node))) = (name.filter(|name| !name.is_missing()), definition) {
             // A module-level `const` a `require` gives is an imported name, not a constant.
-            let required = || node.child_by_field_name("value").and_then(|value| required_module(value, source));
-            if kind == DefinitionKind::Constant && node.kind() == "variable_declarator" && required().is_some() {
+            if kind == DefinitionKind::Constant
+                && node.kind() == "variable_declarator"
+                && node.child_by_field_name("value").and_then(|value| required_module(value, source)).is_some()
+            {
                 continue;
             }
             defined_names.insert(name.id());

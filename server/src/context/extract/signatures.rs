@@ -59,8 +59,8 @@ pub(super) fn signature(node: Node<'_>, source: &[u8], head_end: usize) -> Strin
 const COMPILER_ONLY_ANNOTATIONS: [&str; 2] = ["Override", "SuppressWarnings"];
 
 /// The text of `node` up to byte `end`, its comments, compiler-only annotations and
-/// parameters' `final` left out: on one line, the `// since 2.15` of `@Deprecated // since 2.15` would read as if it hid
-/// the rest.
+/// parameters' `final` left out: on one line, the `// since 2.15` of
+/// `@Deprecated // since 2.15` would read as if it hid the rest.
 fn without_asides(node: Node<'_>, source: &[u8], end: usize) -> String {
     let head = &source[node.start_byte()..end];
     let mut asides = Vec::new();

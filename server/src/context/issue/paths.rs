@@ -216,111 +216,29 @@ pub(super) fn folder_mentions(text: &str) -> Vec<String> {
     found
 }
 
-/// Extensions of the files in no source language an issue names by their name alone
-/// (`package.json`, `clip.mp4`): a name with another after its dot is code more often than a
-/// file (`res.send`, `Model.init`, `e.g`), while a path with folders may end in any.
-const BARE_NAME_EXTENSIONS: [&str; 96] = [
-    "md",
-    "markdown",
-    "mdx",
-    "rst",
-    "adoc",
-    "txt",
-    "log",
-    "json",
-    "jsonc",
-    "json5",
-    "toml",
-    "yml",
-    "yaml",
-    "xml",
-    "lock",
-    "lockb",
-    "conf",
-    "cfg",
-    "ini",
-    "env",
-    "properties",
-    "gradle",
-    "kts",
-    "pom",
-    "html",
-    "htm",
-    "css",
-    "scss",
-    "sass",
-    "less",
-    "svg",
-    "png",
-    "jpg",
-    "jpeg",
-    "gif",
-    "webp",
-    "ico",
-    "bmp",
-    "mp4",
-    "mov",
-    "webm",
-    "mp3",
-    "wav",
-    "pdf",
-    "csv",
-    "tsv",
-    "sql",
-    "sqlite",
-    "db",
-    "sh",
-    "bash",
-    "zsh",
-    "fish",
-    "ps1",
-    "bat",
-    "cmd",
-    "proto",
-    "graphql",
-    "gql",
-    "vue",
-    "svelte",
-    "astro",
-    "lua",
-    "vim",
-    "nix",
-    "zig",
-    "py",
-    "rb",
-    "go",
-    "c",
-    "h",
-    "cpp",
-    "hpp",
-    "cc",
-    "cs",
-    "swift",
-    "scala",
-    "php",
-    "dart",
-    "wasm",
-    "patch",
-    "diff",
-    "zip",
-    "gz",
-    "tgz",
-    "tar",
-    "jar",
-    "war",
-    "class",
-    "exe",
-    "dll",
-    "so",
-    "dylib",
-    "pem",
-    "crt",
-    "snap",
-];
+/// Extensions beside [`TEXT_EXTENSIONS`] of the files in no source language an issue names by
+/// their name alone (`package.json`, `clip.mp4`): a name with another after its dot is code
+/// more often than a file (`res.send`, `Model.init`, `e.g`), while a path with folders may end
+/// in any. `py` and `go` serve a name written in capitals (`SETUP.PY`), as the source
+/// extensions are told in lower case.
+const BARE_NAME_EXTENSIONS: &str = "markdown mdx rst adoc log json jsonc json5 lock lockb conf cfg ini env kts pom \
+     html htm css scss sass less svg png jpg jpeg gif webp ico bmp mp4 mov webm mp3 wav pdf csv tsv sql sqlite db \
+     bash zsh fish ps1 bat cmd proto graphql gql vue svelte astro lua vim nix zig py rb go c h cpp hpp cc cs swift \
+     scala php dart wasm patch diff zip gz tgz tar jar war class exe dll so dylib pem crt snap";
+
+/// Whether a file named without folders may have `extension`: one of [`TEXT_EXTENSIONS`] or
+/// [`BARE_NAME_EXTENSIONS`], in any case.
+fn is_bare_name_extension(extension: &str) -> bool {
+    TEXT_EXTENSIONS
+        .iter()
+        .copied()
+        .chain(BARE_NAME_EXTENSIONS.split_whitespace())
+        .any(|known| known.eq_ignore_ascii_case(extension))
+}
 
 /// Whether `token` reads as the path of a file in no source language: relative, or absolute
 /// (`/home/me/app/config/app.yaml`); a name without folders only with an extension of
-/// [`BARE_NAME_EXTENSIONS`].
+/// [`is_bare_name_extension`].
 fn names_other_file(token: &str) -> bool {
     let plain = token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-' | '@' | '+'));
     let relative = token.strip_prefix('/').unwrap_or(token);
@@ -338,7 +256,7 @@ fn names_other_file(token: &str) -> bool {
         && extension.chars().all(|c| c.is_ascii_alphanumeric())
         && extension.chars().any(|c| c.is_ascii_alphabetic())
         && !SOURCE_EXTENSIONS.contains(&extension)
-        && (hidden || token.contains('/') || BARE_NAME_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str()))
+        && (hidden || token.contains('/') || is_bare_name_extension(extension))
 }
 
 /// A path as the index spells it: a Windows path's backslashes become slashes and its drive
