@@ -4,17 +4,21 @@ use super::markdown::{Region, regions};
 use crate::context::index::{is_example_path, is_example_word};
 
 /// Whether the issue is about tests: its title speaks of tests, or its words of failing, flaky
-/// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) does not count,
-/// nor do phrases within other words (`latest fails`, `add a testimonial`) or in a fenced code
-/// block (a pasted log speaks for the program that printed it), nor the body's phrases where
-/// a code block defines a test (the reporter's own, which shows the fault: "see the failing
-/// test" then speaks of it).
+/// or missing ones. A title's `test` that names code (`tokio::test`, `#[test]`) or is the verb
+/// of a check (`to test whether ..`) does not count, nor do phrases within other words (`latest
+/// fails`, `add a testimonial`) or in a fenced code block (a pasted log speaks for the program
+/// that printed it), nor the body's phrases where a code block defines a test (the reporter's
+/// own, which shows the fault: "see the failing test" then speaks of it).
 pub(super) fn about_tests(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let title = lower.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
     let title_speaks_of_tests = title.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
-        let before = &title[..word.as_ptr() as usize - title.as_ptr() as usize];
-        matches!(word, "test" | "tests" | "testing") && !before.ends_with("::") && !before.ends_with("#[")
+        let at = word.as_ptr() as usize - title.as_ptr() as usize;
+        let (before, after) = (&title[..at], &title[at + word.len()..]);
+        matches!(word, "test" | "tests" | "testing")
+            && !before.ends_with("::")
+            && !before.ends_with("#[")
+            && !tests_a_condition(after)
     });
     const PHRASES: [&str; 8] = [
         "flaky",
@@ -34,6 +38,14 @@ pub(super) fn about_tests(text: &str) -> bool {
     // A failing test the reporter pastes is how the fault shows, not what is at fault.
     let own_test = regions.iter().any(|(region, piece)| *region == Region::CodeBlock && defines_a_test(piece));
     title_speaks_of_tests || (words_speak_of_tests && !own_test)
+}
+
+/// Whether the words after a title's `test` make it the verb of a check the code makes
+/// (`a function to test whether Mongoose can cast a value`, `test if the path exists`), not
+/// a test of the workspace.
+fn tests_a_condition(after: &str) -> bool {
+    let next = after.split_whitespace().next().unwrap_or_default();
+    matches!(next, "whether" | "if")
 }
 
 /// Whether a code block defines a test: Rust's `#[test]` or `#[tokio::test]`, Java's `@Test`,
@@ -103,6 +115,10 @@ mod tests {
         assert!(analyze("Testing é is slow: test").about_tests, "after non-ASCII text");
         assert!(!analyze("tokio::test does not work with a renamed crate").about_tests);
         assert!(!analyze("#[test] functions are skipped by the derive").about_tests);
+        assert!(!analyze("fix: add `isValidObjectId()` to test whether a value casts").about_tests, "a verb");
+        assert!(!analyze("Add a helper to test if a path exists").about_tests, "a verb");
+        assert!(analyze("Add a test for `isValidObjectId()`").about_tests);
+        assert!(analyze("Slow tests: if the runner is busy they time out").about_tests, "`if` after a mark between");
         assert!(analyze("tokio::test hangs\nThe integration test never ends.").about_tests, "the body's phrase");
     }
 
