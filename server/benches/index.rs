@@ -11,6 +11,10 @@
 //! as after an edit to the root `.gitignore`: the time the read takes (others may use the
 //! index meanwhile) and the time the index is locked to make it current; and the time to
 //! judge one file the editor or the file watcher reports later, the cost per event.
+//! Then a checkout: in a clone of the repository (when it is a git repository with history),
+//! the commit 200 before its head is checked out and back, and the files it changed are read
+//! into the live index as the file watcher reports them, one event at a time and all in one
+//! notification. With `--checkout`, only that runs.
 //! With `--edits`, only the edits run: the one-line edit, and a character typed and taken
 //! back at places spread over the file. `--file=PATH` edits that file rather than the
 //! largest one.
@@ -30,6 +34,10 @@ fn main() {
     let repos: Vec<PathBuf> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
     if repos.is_empty() {
         eprintln!("usage: cargo bench --bench index -- REPO...");
+        return;
+    }
+    if std::env::args().any(|a| a == "--checkout") {
+        repos.iter().for_each(|repo| checkout(repo));
         return;
     }
     if std::env::args().any(|a| a == "--edits") {
@@ -62,6 +70,9 @@ fn main() {
     }
     for repo in &repos {
         later_files_judged(repo);
+    }
+    for repo in &repos {
+        checkout(repo);
     }
 }
 
@@ -320,5 +331,58 @@ fn later_files_judged(repo: &Path) {
         "{}: a file reported later judged in {each:.0} µs on average ({taken} of {} taken)",
         repo.display(),
         paths.len()
+    );
+}
+
+/// The files changed by checking out the commit 200 before the head, and back, read into the
+/// live index as a file watcher reports them: one path per event, and all paths in one event
+/// (the median of six each way). Done in a clone, so the repository itself is untouched.
+fn checkout(repo: &Path) {
+    const BACK: &str = "HEAD~200";
+    let Ok(clone) = tempfile::tempdir() else { return };
+    let git = |args: &[&str]| {
+        let out = Command::new("git").arg("-C").arg(clone.path()).args(args).output().ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let cloned = Command::new("git").args(["clone", "-q"]).arg(repo).arg(clone.path()).output();
+    let (Some(head), Some(changed)) = (
+        cloned.ok().filter(|out| out.status.success()).and_then(|_| git(&["rev-parse", "HEAD"])),
+        git(&["diff", "--name-only", BACK, "HEAD"]),
+    ) else {
+        println!("{}: not a git repository with {BACK}; no checkout measured", repo.display());
+        return;
+    };
+    let changed: Vec<String> = changed.lines().map(str::to_owned).collect();
+    let live = LiveIndex::default();
+    live.install(Index::build(clone.path(), None));
+    let files = live.snapshot().map_or(0, |index| index.len());
+    let (mut alone, mut together) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        for one_event in [false, true] {
+            for target in [BACK, head.trim()] {
+                git(&["checkout", "-q", target]);
+                let started = Instant::now();
+                match one_event {
+                    false => changed.iter().for_each(|path| live.disk_changed(path)),
+                    true => live.disk_changed_all(&changed),
+                }
+                match one_event {
+                    false => alone.push(started.elapsed()),
+                    true => together.push(started.elapsed()),
+                }
+            }
+        }
+    }
+    let median = |times: &mut Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2].as_secs_f64() * 1000.0
+    };
+    println!(
+        "{}: a checkout changing {} paths ({files} files indexed): read again one event per path in {:.0} ms, \
+         all in one event in {:.0} ms",
+        repo.display(),
+        changed.len(),
+        median(&mut alone),
+        median(&mut together)
     );
 }

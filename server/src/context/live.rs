@@ -6,12 +6,13 @@ use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use rayon::prelude::*;
 use tokio::sync::watch;
 use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
 use super::extract;
-use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
+use super::index::{BuildProgress, FileRead, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
 use super::walk::indexable;
@@ -240,6 +241,38 @@ impl LiveIndex {
         }
     }
 
+    /// [`LiveIndex::disk_changed`] for many paths at once (a checkout or a pull reports
+    /// hundreds): the files whose change touches only their own entry are read and parsed on
+    /// all cores from the current index, so rankings and lookups go on meanwhile, and made
+    /// current together; the rest (folders, manifests, ignore files, paths gone) one by one
+    /// after them.
+    pub fn disk_changed_all(&self, paths: &[String]) {
+        let snapshot = self.read().index.clone();
+        let Some(snapshot) = snapshot.filter(|_| paths.len() > 1) else {
+            paths.iter().for_each(|path| self.disk_changed(path));
+            return;
+        };
+        let (alone, mut others): (Vec<&String>, Vec<&String>) =
+            paths.iter().partition(|path| snapshot.changes_one_entry(path));
+        let read: Vec<(&String, Option<FileRead>)> =
+            alone.into_par_iter().map(|path| (path, snapshot.read_file(path))).collect();
+        // Holding the snapshot would make the update below copy the whole index.
+        drop(snapshot);
+        {
+            let mut state = self.write();
+            let State { index, open, .. } = &mut *state;
+            for (path, read) in read {
+                match (index.as_mut(), read) {
+                    (_, _) if open.contains_key(path.as_str()) => {}
+                    (Some(index), Some(read)) => Arc::make_mut(index).apply_file(read),
+                    // Gone since, or the index is being built again: as one change alone.
+                    _ => others.push(path),
+                }
+            }
+        }
+        others.into_iter().for_each(|path| self.disk_changed(path));
+    }
+
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
     /// meanwhile; the index is locked only to make the result current.
     fn read_folder_again(&self, snapshot: Arc<Index>, folder: &str) {
@@ -462,6 +495,63 @@ mod tests {
         let index = live.snapshot().unwrap();
         assert_eq!(names(&index, "src/a.rs"), ["typed"]);
         assert_eq!(names(&index, "src/unsaved.rs"), ["not_on_disk_yet"]);
+    }
+
+    #[test]
+    fn a_checkout_reported_in_one_event_leaves_the_index_as_a_fresh_build_would() {
+        let dir = crate::testing::tree(&[
+            (".gitignore", b"/generated/\n" as &[u8]),
+            ("Cargo.toml", b"[package]\nname = \"shop\"\n"),
+            ("src/lib.rs", b"mod cart;\nmod price;\nmod stock;\n"),
+            ("src/cart.rs", b"fn on_disk() {}\n"),
+            ("src/price.rs", b"fn old_price() {}\n"),
+            ("src/stock.rs", b"fn stock() {}\n"),
+        ]);
+        let root = dir.path();
+        let live = LiveIndex::default();
+        live.write().root = Some(root.to_owned());
+        live.install(Index::build(root, None));
+        live.open("src/cart.rs", "fn typed() {}\n");
+        let before = live.snapshot().unwrap();
+
+        // A checkout rewrites files, deletes one, adds a file and a folder, writes an ignored
+        // one and touches one without changing it; the watcher reports it all at once.
+        let write = |path: &str, text: &str| {
+            std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+            std::fs::write(root.join(path), text).unwrap();
+        };
+        write("src/cart.rs", "fn checked_out() {}\n");
+        write("src/price.rs", "fn new_price() {}\n");
+        std::fs::remove_file(root.join("src/stock.rs")).unwrap();
+        write("src/tax.rs", "fn tax() {}\n");
+        write("src/orders/mod.rs", "fn orders() {}\n");
+        write("generated/out.rs", "fn generated() {}\n");
+        write("src/lib.rs", "mod cart;\nmod price;\nmod stock;\n");
+        write("Cargo.toml", "[package]\nname = \"store\"\n");
+        let reported = [
+            "src/cart.rs",
+            "src/price.rs",
+            "src/stock.rs",
+            "src/tax.rs",
+            "src/orders",
+            "src/orders/mod.rs",
+            "generated/out.rs",
+            "src/lib.rs",
+            "Cargo.toml",
+        ];
+        live.disk_changed_all(&reported.map(str::to_owned));
+
+        let index = live.snapshot().unwrap();
+        let fresh = Index::build(root, None);
+        let paths = |index: &Index| index.files().map(|f| f.path.clone()).collect::<Vec<_>>();
+        assert_eq!(paths(&index), paths(&fresh));
+        for file in fresh.files().filter(|file| file.path != "src/cart.rs") {
+            assert_eq!(names(&index, &file.path), names(&fresh, &file.path), "{}", file.path);
+        }
+        assert_eq!(names(&index, "src/cart.rs"), ["typed"], "the open buffer is its truth");
+        assert_eq!(index.crates().iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["store"], "manifests read");
+        let unchanged = |index: &Index| index.file("src/lib.rs").unwrap().clone();
+        assert!(Arc::ptr_eq(&unchanged(&before), &unchanged(&index)), "a file as it was is not parsed again");
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Backend {
     /// notifications after it wait, so they stay in order.
     async fn read_again(&self, paths: Vec<String>) {
         let index = self.state.index.clone();
-        let read = tokio::task::spawn_blocking(move || paths.iter().for_each(|path| index.disk_changed(path)));
+        let read = tokio::task::spawn_blocking(move || index.disk_changed_all(&paths));
         if let Err(error) = read.await {
             tracing::error!("reading changed files into the index: {error}");
         }

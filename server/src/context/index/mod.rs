@@ -171,6 +171,16 @@ pub struct FolderRead {
     manifests: Manifests,
 }
 
+/// A file read again from disk, not yet current: see [`Index::read_file`].
+pub enum FileRead {
+    /// Its new entry.
+    Index(Arc<IndexedFile>),
+    /// Its content is as indexed (the path).
+    Unchanged(String),
+    /// It is not to be indexed (the path): ignored, too large, a link or not source.
+    Forget(String),
+}
+
 impl FolderRead {
     /// How many of its files were taken without reading them, unchanged since the build.
     fn unread(&self) -> usize {
@@ -520,10 +530,10 @@ impl Index {
     /// [`Index::refresh_from_disk`], leaving the files `keep` names as they are indexed when
     /// a folder is read again (documents open in the editor: their buffers are their truth).
     pub fn refresh_from_disk_keeping(&mut self, path: &str, keep: &dyn Fn(&str) -> bool) {
-        let absolute = self.root.join(path);
         let name = path.rsplit('/').next().unwrap_or(path);
         if is_manifest(name) {
-            let present = absolute.symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
+            let present =
+                self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file()) && walkable(&self.root, path);
             // Noted first, so the folder read below finds the manifests as listed and the
             // manifests are read again once.
             let noted = self.manifests.note(path, present);
@@ -552,25 +562,66 @@ impl Index {
             }
             return;
         }
-        match absolute.symlink_metadata() {
-            // A tree whose build met the file limit takes no new file from disk once full;
-            // documents opened in the editor still come in (see `LiveIndex::open`).
-            Ok(_) if !self.files.contains_key(path) && self.stats.file_limit.is_some_and(|max| self.len() >= max) => {}
-            Ok(metadata) if metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, path) => {
-                match std::fs::read(&absolute) {
-                    Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(path, &bytes).is_none() => {
-                        self.update(path, &bytes)
-                    }
-                    _ => self.remove(path),
-                }
-            }
-            Ok(_) => self.remove(path),
+        match self.read_file(path) {
+            Some(read) => self.apply_file(read),
             // Gone, and with it whatever was below it, as if its folder were read again empty.
-            Err(_) => {
+            None => {
                 self.remove(path);
                 self.apply_folder(self.nothing_below(path), &|_| false);
             }
         }
+    }
+
+    /// Whether a change on disk at `path` touches only the file's own entry, so that it can be
+    /// [read](Index::read_file) beside others and [made current](Index::apply_file) with them:
+    /// a file that is there, no manifest, `tsconfig` or ignore file, and no folder.
+    pub fn changes_one_entry(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.concerns(path)
+            && !is_manifest(name)
+            && !named_like_tsconfig(name)
+            && !self.modules.is_tsconfig_base(path)
+            && self.folder_read_for(path).is_none()
+            && self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file())
+    }
+
+    /// Reads the file at `path` from disk as the index would take it, without changing the
+    /// index: its entry, the one it has (unchanged content is not parsed again), or none
+    /// (ignored, too large, a link or not source). None when nothing is there.
+    pub fn read_file(&self, path: &str) -> Option<FileRead> {
+        let absolute = self.root.join(path);
+        let metadata = absolute.symlink_metadata().ok()?;
+        let path = path.to_owned();
+        if !(metadata.is_file() && metadata.len() <= MAX_SOURCE_BYTES && indexable(&self.root, &path)) {
+            return Some(FileRead::Forget(path));
+        }
+        let Some(language) = Language::of_path(&path) else { return Some(FileRead::Forget(path)) };
+        Some(match std::fs::read(&absolute) {
+            Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(&path, &bytes).is_none() => {
+                let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+                match self.files.get(&path).filter(|known| known.hash == hash) {
+                    Some(_) => FileRead::Unchanged(path),
+                    None => FileRead::Index(Arc::new(IndexedFile::from_source(&path, language, &bytes))),
+                }
+            }
+            _ => FileRead::Forget(path),
+        })
+    }
+
+    /// Makes a [`Index::read_file`] current. A tree whose build met the file limit takes no
+    /// new file from disk once full; documents opened in the editor still come in (see
+    /// `LiveIndex::open`).
+    pub fn apply_file(&mut self, read: FileRead) {
+        match read {
+            FileRead::Index(file) if self.files.contains_key(&file.path) || !self.full() => self.put(file),
+            FileRead::Index(_) | FileRead::Unchanged(_) => {}
+            FileRead::Forget(path) => self.remove(&path),
+        }
+    }
+
+    /// Whether the build met the file limit and the index holds as many files.
+    fn full(&self) -> bool {
+        self.stats.file_limit.is_some_and(|max| self.len() >= max)
     }
 
     /// Whether a change to `relative` changes more of the index than its own entry: what
