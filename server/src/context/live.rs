@@ -6,13 +6,12 @@ use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use rayon::prelude::*;
 use tokio::sync::watch;
 use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
 use super::extract;
-use super::index::{BuildProgress, FileRead, Index, IndexedFile, MAX_SOURCE_BYTES};
+use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
 use super::walk::indexable;
@@ -107,7 +106,19 @@ impl LiveIndex {
 
     /// Makes `index` current, with the open documents' texts in place of the disk's.
     pub fn install(&self, mut index: Index) {
+        // What changed while the build ran (a checkout, a pull) is read on all cores before
+        // the index is locked; an open document's read is replaced by its buffer below.
+        let dirty: Vec<String> = std::mem::take(&mut self.write().dirty).into_iter().collect();
+        let (read, others) = index.read_files(&dirty);
+        for (path, read) in read {
+            match read {
+                Some(read) => index.apply_file(read),
+                None => index.refresh_from_disk(path),
+            }
+        }
+        others.iter().for_each(|path| index.refresh_from_disk(path));
         let mut state = self.write();
+        // What changed since.
         for path in std::mem::take(&mut state.dirty) {
             if !state.open.contains_key(&path) {
                 index.refresh_from_disk(&path);
@@ -252,10 +263,7 @@ impl LiveIndex {
             paths.iter().for_each(|path| self.disk_changed(path));
             return;
         };
-        let (alone, mut others): (Vec<&String>, Vec<&String>) =
-            paths.iter().partition(|path| snapshot.changes_one_entry(path));
-        let read: Vec<(&String, Option<FileRead>)> =
-            alone.into_par_iter().map(|path| (path, snapshot.read_file(path))).collect();
+        let (read, mut others) = snapshot.read_files(paths);
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
         {
@@ -263,7 +271,7 @@ impl LiveIndex {
             let State { index, open, .. } = &mut *state;
             for (path, read) in read {
                 match (index.as_mut(), read) {
-                    (_, _) if open.contains_key(path.as_str()) => {}
+                    (_, _) if open.contains_key(path) => {}
                     (Some(index), Some(read)) => Arc::make_mut(index).apply_file(read),
                     // Gone since, or the index is being built again: as one change alone.
                     _ => others.push(path),
@@ -565,6 +573,34 @@ mod tests {
         live.disk_changed("a.rs");
         live.install(built);
         assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["after"]);
+    }
+
+    #[test]
+    fn a_checkout_while_the_first_build_runs_is_read_in_when_it_is_installed() {
+        let dir = crate::testing::tree(&[
+            ("a.rs", b"fn a_before() {}\n" as &[u8]),
+            ("b.rs", b"fn b_before() {}\n"),
+            ("gone.rs", b"fn gone() {}\n"),
+            ("open.rs", b"fn open_on_disk() {}\n"),
+        ]);
+        let root = dir.path();
+        let live = LiveIndex::default();
+        live.write().root = Some(root.to_owned());
+        let built = Index::build(root, None);
+        live.open("open.rs", "fn typed() {}\n");
+        for (path, text) in [("a.rs", "fn a_after() {}\n"), ("b.rs", "fn b_after() {}\n"), ("new.rs", "fn new() {}\n")]
+        {
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        std::fs::write(root.join("open.rs"), "fn open_saved_elsewhere() {}\n").unwrap();
+        std::fs::remove_file(root.join("gone.rs")).unwrap();
+        live.disk_changed_all(&["a.rs", "b.rs", "new.rs", "gone.rs", "open.rs"].map(str::to_owned));
+        live.install(built);
+        let index = live.snapshot().unwrap();
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["a.rs", "b.rs", "new.rs", "open.rs"]);
+        assert_eq!([names(&index, "a.rs"), names(&index, "b.rs")], [["a_after"], ["b_after"]]);
+        assert_eq!(names(&index, "open.rs"), ["typed"], "the open buffer is its truth");
     }
 
     /// Per language: a file whose every line is a whole item, and lines of the same kind

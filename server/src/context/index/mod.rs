@@ -608,6 +608,15 @@ impl Index {
         })
     }
 
+    /// [`Index::read_file`] for each of `paths` whose change [touches only its own
+    /// entry](Index::changes_one_entry), on all cores; the rest are returned, to be
+    /// [refreshed](Index::refresh_from_disk) one by one.
+    pub fn read_files<'p>(&self, paths: &'p [String]) -> (Vec<(&'p str, Option<FileRead>)>, Vec<&'p str>) {
+        let (alone, others): (Vec<&str>, Vec<&str>) =
+            paths.iter().map(String::as_str).partition(|path| self.changes_one_entry(path));
+        (alone.into_par_iter().map(|path| (path, self.read_file(path))).collect(), others)
+    }
+
     /// Makes a [`Index::read_file`] current. A tree whose build met the file limit takes no
     /// new file from disk once full; documents opened in the editor still come in (see
     /// `LiveIndex::open`).
