@@ -96,7 +96,7 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}"),
+            .any(|w| w["globPattern"] == "**/{Cargo.toml,tsconfig*.json,jsconfig*.json,.gitignore,.ignore}"),
         "so are the manifests: {watchers}"
     );
     assert!(

@@ -37,8 +37,8 @@ pub(crate) const OUTPUT_DIRS: [&str; 4] = ["target", "dist", "build", "out"];
 /// is taken as source (a monorepo's `build` package, a repository's `build/` scripts with
 /// their own `package.json`). Build tools seldom write one at the top of their output (`tsc`
 /// can copy an imported `package.json` there), and output git ignores is skipped anyway.
-const PROJECT_MANIFESTS: [&str; 6] =
-    ["Cargo.toml", "package.json", "tsconfig.json", "pom.xml", "build.gradle", "build.gradle.kts"];
+const PROJECT_MANIFESTS: [&str; 7] =
+    ["Cargo.toml", "package.json", "tsconfig.json", "jsconfig.json", "pom.xml", "build.gradle", "build.gradle.kts"];
 
 /// Whether the folder at `relative` (`a/b`) of `root` is one the walk never enters for its
 /// name: dependencies (`node_modules`), tool state (`.venv`, `.gradle`) or build output
@@ -275,7 +275,7 @@ fn git_common_dir(dir: &Path) -> Option<PathBuf> {
 /// Whether a file named `name` is a manifest the walk collects: one that lays out modules or
 /// names a package (`package.json`).
 pub(super) fn is_manifest(name: &str) -> bool {
-    matches!(name, "Cargo.toml" | "tsconfig.json" | "package.json")
+    matches!(name, "Cargo.toml" | "tsconfig.json" | "jsconfig.json" | "package.json")
 }
 
 /// Source files and manifests below the folder `below` of `root` (`""`: all of it),

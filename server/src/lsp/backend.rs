@@ -195,10 +195,12 @@ impl LanguageServer for Backend {
                     glob_pattern: GlobPattern::String("**/*.{rs,java,ts,mts,cts,tsx,js,jsx,mjs,cjs}".into()),
                     kind: None,
                 },
-                // The manifests that lay out crates and TypeScript aliases, and the ignore
+                // The manifests that lay out crates and script aliases, and the ignore
                 // files that say what is indexed.
                 FileSystemWatcher {
-                    glob_pattern: GlobPattern::String("**/{Cargo.toml,tsconfig*.json,.gitignore,.ignore}".into()),
+                    glob_pattern: GlobPattern::String(
+                        "**/{Cargo.toml,tsconfig*.json,jsconfig*.json,.gitignore,.ignore}".into(),
+                    ),
                     kind: None,
                 },
                 FileSystemWatcher { glob_pattern: GlobPattern::String("**/.git/info/exclude".into()), kind: None },

@@ -14,7 +14,7 @@ local M = {}
 M.config = {
   cmd = { 'issuewright', 'lsp' },
   -- Folders holding one of these mark the workspace root (else the current directory).
-  root_markers = { '.git', 'Cargo.toml', 'pom.xml', 'build.gradle', 'package.json', 'tsconfig.json' },
+  root_markers = { '.git', 'Cargo.toml', 'pom.xml', 'build.gradle', 'package.json', 'tsconfig.json', 'jsconfig.json' },
   init_options = nil,
   -- How long synchronous requests may take, in milliseconds.
   timeout_ms = 30000,

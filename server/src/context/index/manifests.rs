@@ -1,5 +1,5 @@
 //! The manifests that lay out the workspace's modules (`Cargo.toml`, `tsconfig*.json`,
-//! `package.json`): which are known, and the crates and packages read from them.
+//! `jsconfig.json`, `package.json`): which are known, and the crates and packages read from them.
 
 use std::path::Path;
 
@@ -34,7 +34,7 @@ pub struct CrateRoot {
 pub(super) struct Manifests {
     /// `Cargo.toml` files.
     pub(super) crates: Vec<String>,
-    /// `tsconfig.json` files.
+    /// `tsconfig.json` files, and `jsconfig.json` ones (a JavaScript project's, read alike).
     pub(super) tsconfigs: Vec<String>,
     /// `package.json` files.
     pub(super) packages: Vec<String>,
@@ -70,7 +70,13 @@ impl Manifests {
     pub(super) fn read(&self, root: &Path, skipped: &mut Vec<(String, String)>) -> Modules {
         let crates: Vec<Crate> = self.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
         let mut tsconfigs = Vec::new();
-        for relative in &self.tsconfigs {
+        // Of a folder that holds both, TypeScript's configuration is the project's.
+        let beside_tsconfig = |relative: &str| {
+            relative.strip_suffix("jsconfig.json").is_some_and(|folder| {
+                self.tsconfigs.binary_search_by(|known| known.as_str().cmp(&format!("{folder}tsconfig.json"))).is_ok()
+            })
+        };
+        for relative in self.tsconfigs.iter().filter(|relative| !beside_tsconfig(relative)) {
             match TsConfig::read(root, relative) {
                 Ok(config) => tsconfigs.push(config),
                 Err(error) => skipped.push((relative.clone(), error.to_string())),

@@ -780,8 +780,8 @@ impl Index {
 }
 
 /// Whether a change to `relative` changes more of the index than its own entry, by its name:
-/// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json`, or a `tsconfig*.json`
-/// base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
+/// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json` or `jsconfig.json`, or a
+/// `tsconfig*.json` base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
 /// project manifest that makes a folder named like build output source (`build/package.json`).
 /// A base of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {
@@ -792,9 +792,10 @@ pub fn shapes_the_index(relative: &str) -> bool {
         || output_folder_of_manifest(relative).is_some()
 }
 
-/// Whether a file named `name` is named like a TypeScript configuration (`tsconfig.base.json`).
+/// Whether a file named `name` is named like a TypeScript configuration (`tsconfig.base.json`),
+/// or a JavaScript one, which TypeScript reads alike (`jsconfig.json`).
 fn named_like_tsconfig(name: &str) -> bool {
-    name.starts_with("tsconfig") && name.ends_with(".json")
+    (name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json")
 }
 
 /// The prefix of the paths below the folder `path`: `path/`, or `""` for the workspace.

@@ -103,6 +103,40 @@ fn rust_modules_follow_mod_declarations_path_attributes_and_targets() {
 }
 
 #[test]
+fn a_javascript_project_takes_its_aliases_from_jsconfig() {
+    let dir = workspace(&[
+        ("web/jsconfig.json", br#"{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["src/*"] } } }"#),
+        ("web/src/app.js", b"import { Button } from '@/components/button';\n"),
+        ("web/src/components/button.js", b"export function Button() {}\n"),
+        // Of a folder with both, TypeScript's configuration is the project's.
+        ("both/jsconfig.json", br#"{ "compilerOptions": { "paths": { "@js/*": ["./*"] } } }"#),
+        ("both/tsconfig.json", br#"{ "compilerOptions": { "paths": { "@ts/*": ["./*"] } } }"#),
+        ("both/ui/menu.ts", b"export const menu = 1;\n"),
+    ]);
+    let mut index = Index::build(dir.path(), None);
+    let app = index.file("web/src/app.js").expect("indexed").clone();
+    assert_eq!(
+        index.resolve_import(&app, "@/components/button", &index.module_table()),
+        ["web/src/components/button.js"]
+    );
+    assert_eq!(index.module_of("web/src/components/button.js").as_deref(), Some("@/components"));
+    assert_eq!(index.module_of("both/ui/menu.ts").as_deref(), Some("@ts/ui"));
+
+    // Saved later, it is read again as a tsconfig.json is.
+    std::fs::write(
+        dir.path().join("web/jsconfig.json"),
+        r#"{ "compilerOptions": { "paths": { "~/*": ["./src/*"] } } }"#,
+    )
+    .unwrap();
+    assert!(shapes_the_index("web/jsconfig.json") && index.concerns("web/jsconfig.json"));
+    index.refresh_from_disk("web/jsconfig.json");
+    assert_eq!(index.module_of("web/src/components/button.js").as_deref(), Some("~/components"));
+    std::fs::remove_file(dir.path().join("both/tsconfig.json")).unwrap();
+    index.refresh_from_disk("both/tsconfig.json");
+    assert_eq!(index.module_of("both/ui/menu.ts").as_deref(), Some("@js/ui"), "the jsconfig.json left");
+}
+
+#[test]
 fn manifests_that_change_come_or_go_are_read_again() {
     let dir = workspace(&[
         ("Cargo.toml", b"[package]\nname = \"kit\"\n"),
