@@ -612,8 +612,9 @@ impl Index {
     /// entry](Index::changes_one_entry), on all cores; the rest are returned, to be
     /// [refreshed](Index::refresh_from_disk) one by one.
     pub fn read_files<'p>(&self, paths: &'p [String]) -> (Vec<(&'p str, Option<FileRead>)>, Vec<&'p str>) {
+        // Judging a path looks at the disk too: on all cores as well.
         let (alone, others): (Vec<&str>, Vec<&str>) =
-            paths.iter().map(String::as_str).partition(|path| self.changes_one_entry(path));
+            paths.par_iter().map(String::as_str).partition(|path| self.changes_one_entry(path));
         (alone.into_par_iter().map(|path| (path, self.read_file(path))).collect(), others)
     }
 
