@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::context::modules::{Modules, TsConfig, join};
+use crate::context::modules::{Modules, PackageImports, TsConfig, join};
 
 /// A Rust crate in the workspace: its folder, name and the files its targets compile from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -82,8 +82,17 @@ impl Manifests {
                 Err(error) => skipped.push((relative.clone(), error.to_string())),
             }
         }
-        let packages = self.packages.iter().filter_map(|manifest| read_package(root, manifest)).collect();
-        Modules::new(crates, tsconfigs).with_packages(packages)
+        let manifests: Vec<(String, serde_json::Value)> =
+            self.packages.iter().filter_map(|manifest| read_package(root, manifest)).collect();
+        let packages = manifests
+            .iter()
+            .filter_map(|(dir, value)| {
+                let name = value.get("name")?.as_str()?.trim();
+                (!name.is_empty()).then(|| (dir.clone(), name.to_owned()))
+            })
+            .collect();
+        let imports = manifests.iter().map(|(dir, value)| PackageImports::of(dir, value)).collect();
+        Modules::new(crates, tsconfigs).with_packages(packages).with_package_imports(imports)
     }
 
     /// Takes `relative` into (`present`) or out of the list its name belongs to; true when it
@@ -132,14 +141,13 @@ impl Manifests {
     }
 }
 
-/// The folder of a `package.json` and the package name it gives (`zod`, `@vitejs/plugin-legacy`);
-/// none for one that cannot be read or names no package (a workspace's private root).
-fn read_package(root: &Path, manifest: &str) -> Option<(String, String)> {
+/// The folder of a `package.json` and what it says (the package name, `zod` or
+/// `@vitejs/plugin-legacy`, and its own import map); none for one that cannot be read.
+fn read_package(root: &Path, manifest: &str) -> Option<(String, serde_json::Value)> {
     let text = std::fs::read_to_string(root.join(manifest)).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let name = value.get("name")?.as_str()?.trim();
     let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
-    (!name.is_empty()).then(|| (dir, name.to_owned()))
+    Some((dir, value))
 }
 
 /// The crate a `Cargo.toml` describes: its folder, library name and the files its targets

@@ -137,6 +137,38 @@ fn a_javascript_project_takes_its_aliases_from_jsconfig() {
 }
 
 #[test]
+fn a_packages_own_import_map_leads_its_scripts_to_its_files() {
+    let dir = workspace(&[
+        // A private root (no name) with its own map, and a package of the monorepo with another.
+        ("package.json", br##"{ "private": true, "imports": { "#tools/*": "./tools/*.js" } }"##),
+        ("tools/release.js", b"export function release() {}\n"),
+        ("packages/core/package.json", br##"{ "name": "core", "imports": { "#utils/*": { "types": "./src/utils/*.d.ts", "default": "./src/utils/*.js" } } }"##),
+        ("packages/core/src/utils/log.ts", b"export function log() {}\n"),
+        ("packages/core/src/index.ts", b"import { log } from '#utils/log';\nimport { release } from '#tools/release';\n"),
+        ("scripts/ship.js", b"import { release } from '#tools/release';\n"),
+    ]);
+    let mut index = Index::build(dir.path(), None);
+    let table = index.module_table();
+    let resolve = |index: &Index, from: &str, import: &str| {
+        index.resolve_import(index.file(from).expect("indexed"), import, &table)
+    };
+    assert_eq!(
+        resolve(&index, "packages/core/src/index.ts", "#utils/log"),
+        ["packages/core/src/utils/log.ts"],
+        "the source of the built name"
+    );
+    assert!(resolve(&index, "packages/core/src/index.ts", "#tools/release").is_empty(), "another package's map");
+    assert_eq!(resolve(&index, "scripts/ship.js", "#tools/release"), ["tools/release.js"]);
+
+    // A map changed on disk is read again with its manifest.
+    std::fs::write(dir.path().join("package.json"), br##"{ "imports": { "#release": "./tools/release.js" } }"##)
+        .unwrap();
+    index.refresh_from_disk("package.json");
+    assert!(resolve(&index, "scripts/ship.js", "#tools/release").is_empty());
+    assert_eq!(resolve(&index, "scripts/ship.js", "#release"), ["tools/release.js"]);
+}
+
+#[test]
 fn manifests_that_change_come_or_go_are_read_again() {
     let dir = workspace(&[
         ("Cargo.toml", b"[package]\nname = \"kit\"\n"),

@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use super::extract::{FileSymbols, ModuleDeclaration};
 use super::index::{Crate, CrateRoot};
 use super::language::Language;
+pub use package_imports::PackageImports;
 pub(super) use paths::join;
 use paths::{below_folder, contains, join_inside};
 use rust_uses::expand_use;
@@ -15,6 +16,7 @@ pub use rust_uses::rust_use_bindings;
 use scripts::{SPECIFIER_EXTENSIONS, script_file};
 pub use tsconfig::{TsConfig, TsConfigError};
 
+mod package_imports;
 mod paths;
 mod rust_uses;
 mod scripts;
@@ -31,6 +33,8 @@ pub struct Modules {
     /// npm packages of the workspace: each `package.json`'s folder and the name it gives, the
     /// deepest folder first.
     packages: Vec<(String, String)>,
+    /// Each `package.json`'s own import map (`#utils/*`), the deepest folder first.
+    package_imports: Vec<PackageImports>,
     /// Rust files reached by following `mod` declarations from a crate root, with the
     /// module path that gives them; worked out when first asked for after a change, and
     /// shared by the copies a snapshot makes.
@@ -73,13 +77,27 @@ impl Modules {
             .filter(|name| !workspace.contains(name.as_str()))
             .cloned()
             .collect();
-        Self { crates, external_crates, tsconfigs, packages: Vec::new(), declared: OnceLock::new() }
+        Self {
+            crates,
+            external_crates,
+            tsconfigs,
+            packages: Vec::new(),
+            package_imports: Vec::new(),
+            declared: OnceLock::new(),
+        }
     }
 
     /// The same, knowing the workspace's npm packages (each `package.json`'s folder and name).
     pub fn with_packages(mut self, mut packages: Vec<(String, String)>) -> Self {
         packages.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.len()));
         self.packages = packages;
+        self
+    }
+
+    /// The same, knowing each `package.json`'s own import map.
+    pub fn with_package_imports(mut self, mut maps: Vec<PackageImports>) -> Self {
+        maps.sort_by_key(|map| std::cmp::Reverse(map.dir.len()));
+        self.package_imports = maps;
         self
     }
 
@@ -351,6 +369,11 @@ impl Modules {
         let dir = from.rsplit_once('/').map_or("", |(dir, _)| dir);
         let candidates: Vec<Option<String>> = if import.starts_with("./") || import.starts_with("../") {
             vec![join_inside(dir, import)]
+        } else if import.starts_with('#') {
+            // A subpath import, by the map of the package the file is in (the nearest
+            // `package.json` above it).
+            let package = self.package_imports.iter().find(|map| map.dir.is_empty() || contains(&map.dir, from));
+            package.map(|map| map.candidates(import)).unwrap_or_default().into_iter().map(Some).collect()
         } else {
             let mut found = Vec::new();
             if let Some(config) = self.tsconfigs.iter().find(|c| contains(&c.dir, from)) {
