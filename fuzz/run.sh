@@ -37,6 +37,8 @@ printf '\001[{"range":{"start":{"line":1,"character":8},"end":{"line":1,"charact
     >corpus/document_changes/utf16
 printf '{ // aliases\n "extends": "./base", "compilerOptions": { "baseUrl": "src", "paths": { "@ui/*": ["ui/*"], }, }, }' \
     >corpus/tsconfig/aliases
+printf '{ "imports": { "#utils/*": "./src/utils/*.js", "#cfg": [{ "node": "./cfg.js" }, "./cfg.default.js"], "#dep": "lodash" } }' \
+    >corpus/tsconfig/package-imports
 printf 'fn a() {\r\n    1\r\n}\n\0    1\n\0    2\n' >corpus/exact_edit/crlf
 # Tool calls: NUL between calls, each led by a byte picking the tool (9 = read_file, 1 =
 # list_files, 2 = grep, 3 = find_symbol, 4 = patch_file, 5 = write_file, 6 = mkdir, 7 = delete_file).

@@ -373,7 +373,8 @@ impl Modules {
             // A subpath import, by the map of the package the file is in (the nearest
             // `package.json` above it).
             let package = self.package_imports.iter().find(|map| map.dir.is_empty() || contains(&map.dir, from));
-            package.map(|map| map.candidates(import)).unwrap_or_default().into_iter().map(Some).collect()
+            let candidates = package.map(|map| map.candidates(import)).unwrap_or_default();
+            candidates.iter().map(|candidate| join_inside("", candidate)).collect()
         } else {
             let mut found = Vec::new();
             if let Some(config) = self.tsconfigs.iter().find(|c| contains(&c.dir, from)) {
