@@ -110,13 +110,19 @@ impl LiveIndex {
         // the index is locked; an open document's read is replaced by its buffer below.
         let dirty: Vec<String> = std::mem::take(&mut self.write().dirty).into_iter().collect();
         let (read, others) = index.read_files(&dirty);
+        let mut no_room = Vec::new();
         for (path, read) in read {
             match read {
-                Some(read) => index.apply_file(read),
+                Some(read) => {
+                    if !index.apply_file(read) {
+                        no_room.push(path);
+                    }
+                }
                 None => index.refresh_from_disk(path),
             }
         }
-        others.iter().for_each(|path| index.refresh_from_disk(path));
+        // New files a full index had no room for, after the deleted ones went.
+        others.iter().chain(&no_room).for_each(|path| index.refresh_from_disk(path));
         let mut state = self.write();
         // What changed since.
         for path in std::mem::take(&mut state.dirty) {
@@ -266,19 +272,25 @@ impl LiveIndex {
         let (read, mut others) = snapshot.read_files(paths);
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
+        // New files a full index had no room for, read again after the deleted ones went.
+        let mut no_room = Vec::new();
         {
             let mut state = self.write();
             let State { index, open, .. } = &mut *state;
             for (path, read) in read {
                 match (index.as_mut(), read) {
                     (_, _) if open.contains_key(path) => {}
-                    (Some(index), Some(read)) => Arc::make_mut(index).apply_file(read),
+                    (Some(index), Some(read)) => {
+                        if !Arc::make_mut(index).apply_file(read) {
+                            no_room.push(path);
+                        }
+                    }
                     // Gone since, or the index is being built again: as one change alone.
                     _ => others.push(path),
                 }
             }
         }
-        others.into_iter().for_each(|path| self.disk_changed(path));
+        others.into_iter().chain(no_room).for_each(|path| self.disk_changed(path));
     }
 
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
@@ -573,6 +585,30 @@ mod tests {
         live.disk_changed("a.rs");
         live.install(built);
         assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["after"]);
+    }
+
+    #[test]
+    fn a_rename_in_a_tree_at_the_file_limit_keeps_the_renamed_file() {
+        let dir = crate::testing::tree(&[
+            ("a.rs", b"fn a() {}\n" as &[u8]),
+            ("b.rs", b"fn b() {}\n"),
+            ("z.rs", b"fn past_the_limit() {}\n"),
+        ]);
+        let root = dir.path();
+        let live = LiveIndex::default();
+        live.write().root = Some(root.to_owned());
+        live.install(Index::build_limited(root, None, 2));
+        std::fs::rename(root.join("a.rs"), root.join("renamed.rs")).unwrap();
+        // The watcher reports the new name first: the index has no room for it until the old
+        // name is forgotten.
+        live.disk_changed_all(&["renamed.rs", "a.rs"].map(str::to_owned));
+        let index = live.snapshot().unwrap();
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["b.rs", "renamed.rs"]);
+        // Still full: a file written later finds no room, and is not read.
+        std::fs::write(root.join("c.rs"), "fn c() {}\n").unwrap();
+        live.disk_changed_all(&["c.rs", "b.rs"].map(str::to_owned));
+        assert_eq!(live.snapshot().unwrap().len(), 2);
     }
 
     #[test]

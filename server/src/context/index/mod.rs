@@ -179,6 +179,9 @@ pub enum FileRead {
     Unchanged(String),
     /// It is not to be indexed (the path): ignored, too large, a link or not source.
     Forget(String),
+    /// It is new, and the index is full (the path): read again after the files a batch
+    /// deleted are forgotten, it may find room (a rename in a tree at the file limit).
+    NoRoom(String),
 }
 
 impl FolderRead {
@@ -521,8 +524,9 @@ impl Index {
 
     /// Re-reads one path from disk: a file the walk would index is indexed again; anything
     /// else there (gone, ignored, too large, a link, a FIFO) is forgotten, and a folder that
-    /// went away takes every file below it along. A `Cargo.toml` or `tsconfig*.json` indexes
-    /// nothing: the manifests are read again when it is (or was) one the walk would take.
+    /// went away takes every file below it along. A manifest (`Cargo.toml`, `package.json`,
+    /// `tsconfig*.json`, `jsconfig.json`) indexes nothing: the manifests are read again when it
+    /// is (or was) one the walk would take.
     pub fn refresh_from_disk(&mut self, path: &str) {
         self.refresh_from_disk_keeping(path, &|_| false);
     }
@@ -563,7 +567,9 @@ impl Index {
             return;
         }
         match self.read_file(path) {
-            Some(read) => self.apply_file(read),
+            Some(read) => {
+                self.apply_file(read);
+            }
             // Gone, and with it whatever was below it, as if its folder were read again empty.
             None => {
                 self.remove(path);
@@ -586,8 +592,10 @@ impl Index {
     }
 
     /// Reads the file at `path` from disk as the index would take it, without changing the
-    /// index: its entry, the one it has (unchanged content is not parsed again), or none
-    /// (ignored, too large, a link or not source). None when nothing is there.
+    /// index: its entry, the one it has, or none (ignored, too large, a link or not source).
+    /// An entry the walk read from disk whose content is unchanged is not parsed again; one
+    /// from an editor's buffer always is (its reading may have been incremental). None when
+    /// nothing is there.
     pub fn read_file(&self, path: &str) -> Option<FileRead> {
         let absolute = self.root.join(path);
         let metadata = absolute.symlink_metadata().ok()?;
@@ -596,10 +604,16 @@ impl Index {
             return Some(FileRead::Forget(path));
         }
         let Some(language) = Language::of_path(&path) else { return Some(FileRead::Forget(path)) };
+        let known = self.files.get(&path);
+        // A full index takes no new file from disk: not read at all.
+        if known.is_none() && self.full() {
+            return Some(FileRead::NoRoom(path));
+        }
         Some(match std::fs::read(&absolute) {
             Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(&path, &bytes).is_none() => {
                 let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-                match self.files.get(&path).filter(|known| known.hash == hash) {
+                // The walk's entries carry the disk's stamp; a buffer's and a single read's none.
+                match known.filter(|known| known.hash == hash && known.stamp.is_some()) {
                     Some(_) => FileRead::Unchanged(path),
                     None => FileRead::Index(Arc::new(IndexedFile::from_source(&path, language, &bytes))),
                 }
@@ -618,15 +632,18 @@ impl Index {
         (alone.into_par_iter().map(|path| (path, self.read_file(path))).collect(), others)
     }
 
-    /// Makes a [`Index::read_file`] current. A tree whose build met the file limit takes no
-    /// new file from disk once full; documents opened in the editor still come in (see
-    /// `LiveIndex::open`).
-    pub fn apply_file(&mut self, read: FileRead) {
+    /// Makes a [`Index::read_file`] current; false when a new file found no room (see
+    /// [`FileRead::NoRoom`]), so that it can be read again once the batch it came in has
+    /// forgotten the files it deleted. A tree whose build met the file limit takes no new file
+    /// from disk once full; documents opened in the editor still come in (see `LiveIndex::open`).
+    pub fn apply_file(&mut self, read: FileRead) -> bool {
         match read {
             FileRead::Index(file) if self.files.contains_key(&file.path) || !self.full() => self.put(file),
-            FileRead::Index(_) | FileRead::Unchanged(_) => {}
+            FileRead::Index(_) | FileRead::NoRoom(_) => return false,
+            FileRead::Unchanged(_) => {}
             FileRead::Forget(path) => self.remove(&path),
         }
+        true
     }
 
     /// Whether the build met the file limit and the index holds as many files.
@@ -781,8 +798,8 @@ impl Index {
 }
 
 /// Whether a change to `relative` changes more of the index than its own entry, by its name:
-/// a file that lays out modules (a `Cargo.toml`, a `tsconfig.json` or `jsconfig.json`, or a
-/// `tsconfig*.json` base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
+/// a file that lays out modules (a `Cargo.toml`, a `package.json`, a `tsconfig.json` or
+/// `jsconfig.json`, or a `tsconfig*.json` or `jsconfig*.json` base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
 /// project manifest that makes a folder named like build output source (`build/package.json`).
 /// A base of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {

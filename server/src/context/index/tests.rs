@@ -159,8 +159,7 @@ fn a_packages_own_import_map_leads_its_scripts_to_its_files() {
     );
     assert!(resolve(&index, "packages/core/src/index.ts", "#tools/release").is_empty(), "another package's map");
     assert_eq!(resolve(&index, "scripts/ship.js", "#tools/release"), ["tools/release.js"]);
-    assert_eq!(resolve(&index, "scripts/ship.js", "#tools/x/../release"), ["tools/release.js"], "dots resolved");
-    assert!(resolve(&index, "scripts/ship.js", "#tools/../../../etc/passwd").is_empty(), "never above the workspace");
+    assert!(resolve(&index, "scripts/ship.js", "#tools/../../../etc/passwd").is_empty(), "no step aside");
 
     // A map changed on disk is read again with its manifest.
     std::fs::write(dir.path().join("package.json"), br##"{ "imports": { "#release": "./tools/release.js" } }"##)

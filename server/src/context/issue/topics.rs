@@ -15,10 +15,12 @@ pub(super) fn about_tests(text: &str) -> bool {
     let title_speaks_of_tests = title.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
         let at = word.as_ptr() as usize - title.as_ptr() as usize;
         let (before, after) = (&title[..at], &title[at + word.len()..]);
-        matches!(word, "test" | "tests" | "testing")
-            && !before.ends_with("::")
-            && !before.ends_with("#[")
-            && !tests_a_condition(after)
+        let names_code = before.ends_with("::") || before.ends_with("#[");
+        match word {
+            "test" => !names_code && !checks_a_condition(before, after),
+            "tests" | "testing" => !names_code,
+            _ => false,
+        }
     });
     const PHRASES: [&str; 8] = [
         "flaky",
@@ -40,12 +42,13 @@ pub(super) fn about_tests(text: &str) -> bool {
     title_speaks_of_tests || (words_speak_of_tests && !own_test)
 }
 
-/// Whether the words after a title's `test` make it the verb of a check the code makes
-/// (`a function to test whether Mongoose can cast a value`, `test if the path exists`), not
-/// a test of the workspace.
-fn tests_a_condition(after: &str) -> bool {
+/// Whether the words around a title's `test` make it the verb of a check the code makes (`a
+/// function to test whether Mongoose can cast a value`, `a helper to test if a path exists`),
+/// not a test of the workspace (`skip test if the database is down`).
+fn checks_a_condition(before: &str, after: &str) -> bool {
     let next = after.split_whitespace().next().unwrap_or_default();
-    matches!(next, "whether" | "if")
+    let infinitive = before.split_whitespace().next_back() == Some("to");
+    next == "whether" || (next == "if" && infinitive)
 }
 
 /// Whether a code block defines a test: Rust's `#[test]` or `#[tokio::test]`, Java's `@Test`,
@@ -119,6 +122,8 @@ mod tests {
         assert!(!analyze("Add a helper to test if a path exists").about_tests, "a verb");
         assert!(analyze("Add a test for `isValidObjectId()`").about_tests);
         assert!(analyze("Slow tests: if the runner is busy they time out").about_tests, "`if` after a mark between");
+        assert!(analyze("Skip test if the database is down").about_tests, "a test, and a condition on it");
+        assert!(analyze("Slow tests if run in parallel").about_tests, "`tests` is never the verb");
         assert!(analyze("tokio::test hangs\nThe integration test never ends.").about_tests, "the body's phrase");
     }
 

@@ -369,27 +369,27 @@ impl Modules {
         let dir = from.rsplit_once('/').map_or("", |(dir, _)| dir);
         let candidates: Vec<Option<String>> = if import.starts_with("./") || import.starts_with("../") {
             vec![join_inside(dir, import)]
-        } else if import.starts_with('#') {
-            // A subpath import, by the map of the package the file is in (the nearest
-            // `package.json` above it).
-            let package = self.package_imports.iter().find(|map| map.dir.is_empty() || contains(&map.dir, from));
-            let candidates = package.map(|map| map.candidates(import)).unwrap_or_default();
-            candidates.iter().map(|candidate| join_inside("", candidate)).collect()
         } else {
             let mut found = Vec::new();
-            if let Some(config) = self.tsconfigs.iter().find(|c| contains(&c.dir, from)) {
-                for (pattern, targets) in &config.paths {
-                    let matched = match pattern.strip_suffix('*') {
-                        Some(prefix) => import.strip_prefix(prefix),
-                        None => (import == pattern).then_some(""),
-                    };
-                    if let Some(rest) = matched {
-                        found.extend(targets.iter().map(|target| join_inside("", &target.replacen('*', rest, 1))));
-                    }
+            let config = self.tsconfigs.iter().find(|c| contains(&c.dir, from));
+            for (pattern, targets) in config.iter().flat_map(|config| &config.paths) {
+                let matched = match pattern.strip_suffix('*') {
+                    Some(prefix) => import.strip_prefix(prefix),
+                    None => (import == pattern).then_some(""),
+                };
+                if let Some(rest) = matched {
+                    found.extend(targets.iter().map(|target| join_inside("", &target.replacen('*', rest, 1))));
                 }
-                if let Some(base) = &config.base_url {
-                    found.push(join_inside(base, import));
-                }
+            }
+            // A subpath import (`#utils/log`), after the aliases as TypeScript tries them, by
+            // the map of the package the file is in (the nearest `package.json` above it).
+            if import.starts_with('#') {
+                let package = self.package_imports.iter().find(|map| map.dir.is_empty() || contains(&map.dir, from));
+                let candidates = package.map(|map| map.candidates(import)).unwrap_or_default();
+                found.extend(candidates.iter().map(|candidate| join_inside("", candidate)));
+            }
+            if let Some(base) = config.and_then(|config| config.base_url.as_ref()) {
+                found.push(join_inside(base, import));
             }
             found.extend(self.package_candidates(import));
             found

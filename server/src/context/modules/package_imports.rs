@@ -37,7 +37,8 @@ impl PackageImports {
 
     /// Where `import` (`#utils/log`) may lead, relative to the workspace: the targets of the
     /// pattern it matches exactly, else of those with a `*` it matches, the longest part before
-    /// the `*` first (as Node picks), the part the `*` stands for put in the target's.
+    /// the `*` first (as Node picks), the part the `*` stands for put in each of the target's.
+    /// As in Node, that part is not empty and holds no `.` or `..` step (`#utils/../x`).
     pub fn candidates(&self, import: &str) -> Vec<String> {
         if let Some((_, targets)) = self.map.iter().find(|(pattern, _)| pattern == import) {
             return targets.clone();
@@ -48,13 +49,14 @@ impl PackageImports {
             .filter_map(|(pattern, targets)| {
                 let (before, after) = pattern.split_once('*')?;
                 let part = import.strip_prefix(before)?.strip_suffix(after)?;
-                Some((before.len(), part, targets.as_slice()))
+                let steps_aside = part.split('/').any(|step| matches!(step, "" | "." | ".."));
+                (!steps_aside).then_some((before.len(), part, targets.as_slice()))
             })
             .collect();
         matching.sort_by_key(|(before, _, _)| std::cmp::Reverse(*before));
         matching
             .into_iter()
-            .flat_map(|(_, part, targets)| targets.iter().map(move |target| target.replacen('*', part, 1)))
+            .flat_map(|(_, part, targets)| targets.iter().map(move |target| target.replace('*', part)))
             .collect()
     }
 }
@@ -104,6 +106,11 @@ mod tests {
         assert!(map.candidates("#dep").is_empty(), "another package's");
         assert!(map.candidates("#out/x").is_empty(), "outside the workspace");
         assert!(map.candidates("#utilsx").is_empty() && map.candidates("#internal/parse.ts").is_empty());
+        for aside in ["#utils/", "#utils/../secret", "#utils/./log", "#utils/a//b"] {
+            assert!(map.candidates(aside).is_empty(), "{aside}: Node refuses it");
+        }
+        let twice = imports("", r##"{ "imports": { "#locale/*": "./locales/*/*.js" } }"##);
+        assert_eq!(twice.candidates("#locale/fr"), ["locales/fr/fr.js"], "every `*` of the target");
         assert!(map.map.iter().all(|(pattern, _)| pattern != "plain"), "a key without `#` is no import");
     }
 

@@ -230,6 +230,21 @@ fn an_alias_for_the_whole_project_covers_every_folder() {
 }
 
 #[test]
+fn a_hash_alias_of_a_tsconfig_comes_before_the_packages_own_import_map() {
+    // Some projects alias with `#` in `paths` (`#/*`, `#shared/*`), which TypeScript tries first.
+    let mut text = r##"{ "compilerOptions": { "paths": { "#/*": ["./src/*"] } } }"##.to_owned();
+    let config = TsConfig::parse("tsconfig.json", &mut text).unwrap();
+    let manifest = serde_json::json!({ "imports": { "#/*": "./lib/*.js", "#db": "./lib/db.js" } });
+    let modules = Modules::new(vec![], vec![config]).with_package_imports(vec![PackageImports::of("", &manifest)]);
+    let files = ["src/utils/log.ts", "lib/utils/log.js", "lib/db.js"];
+    let resolve = |import: &str| {
+        modules.resolve("src/main.ts", Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+    };
+    assert_eq!(resolve("#/utils/log"), ["src/utils/log.ts"], "the alias first");
+    assert_eq!(resolve("#db"), ["lib/db.js"], "then the package's map");
+}
+
+#[test]
 fn tsconfig_files_inherit_aliases_from_what_they_extend() {
     let dir = crate::testing::tree(&[
         ("tsconfig.base.json", b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@shared/*\": [\"libs/shared/*\"] } } }" as &[u8]),
