@@ -10,7 +10,7 @@ use super::index::{Crate, CrateRoot};
 use super::language::Language;
 pub use package_imports::PackageImports;
 pub(super) use paths::join;
-use paths::{below_folder, contains, join_inside};
+use paths::{below_folder, contains, join_inside, pattern_targets};
 use rust_uses::expand_use;
 pub use rust_uses::rust_use_bindings;
 use scripts::{SPECIFIER_EXTENSIONS, script_file};
@@ -372,15 +372,13 @@ impl Modules {
         } else {
             let mut found = Vec::new();
             let config = self.tsconfigs.iter().find(|c| contains(&c.dir, from));
-            for (pattern, targets) in config.iter().flat_map(|config| &config.paths) {
-                let matched = match pattern.strip_suffix('*') {
-                    Some(prefix) => import.strip_prefix(prefix),
-                    None => (import == pattern).then_some(""),
-                };
-                if let Some(rest) = matched {
-                    found.extend(targets.iter().map(|target| join_inside("", &target.replacen('*', rest, 1))));
-                }
-            }
+            let aliases = config.iter().flat_map(|config| &config.paths);
+            let aliased = pattern_targets(
+                aliases.map(|(pattern, targets)| (pattern.as_str(), targets.as_slice())),
+                import,
+                |_| true,
+            );
+            found.extend(aliased.iter().map(|target| join_inside("", target)));
             // A subpath import (`#utils/log`), after the aliases as TypeScript tries them, by
             // the map of the package the file is in (the nearest `package.json` above it).
             if import.starts_with('#') {

@@ -1,7 +1,7 @@
 //! A `package.json`'s own import map, Node's subpath imports: where a `#` specifier its
 //! package's scripts write (`import { log } from '#utils/log'`) leads.
 
-use super::paths::join_inside;
+use super::paths::{join_inside, pattern_targets};
 
 /// The `imports` of one `package.json`: its folder and each pattern (`#utils/*`) with the
 /// places it may lead to, relative to the workspace.
@@ -40,24 +40,8 @@ impl PackageImports {
     /// the `*` first (as Node picks), the part the `*` stands for put in each of the target's.
     /// As in Node, that part is not empty and holds no `.` or `..` step (`#utils/../x`).
     pub fn candidates(&self, import: &str) -> Vec<String> {
-        if let Some((_, targets)) = self.map.iter().find(|(pattern, _)| pattern == import) {
-            return targets.clone();
-        }
-        let mut matching: Vec<(usize, &str, &[String])> = self
-            .map
-            .iter()
-            .filter_map(|(pattern, targets)| {
-                let (before, after) = pattern.split_once('*')?;
-                let part = import.strip_prefix(before)?.strip_suffix(after)?;
-                let steps_aside = part.split('/').any(|step| matches!(step, "" | "." | ".."));
-                (!steps_aside).then_some((before.len(), part, targets.as_slice()))
-            })
-            .collect();
-        matching.sort_by_key(|(before, _, _)| std::cmp::Reverse(*before));
-        matching
-            .into_iter()
-            .flat_map(|(_, part, targets)| targets.iter().map(move |target| target.replace('*', part)))
-            .collect()
+        let map = self.map.iter().map(|(pattern, targets)| (pattern.as_str(), targets.as_slice()));
+        pattern_targets(map, import, |part| !part.split('/').any(|step| matches!(step, "" | "." | "..")))
     }
 }
 

@@ -230,6 +230,23 @@ fn an_alias_for_the_whole_project_covers_every_folder() {
 }
 
 #[test]
+fn the_alias_with_the_longest_prefix_wins_and_a_star_may_stand_inside() {
+    let mut text = r#"{ "compilerOptions": { "paths": {
+        "@app/*": ["src/app/*"], "@app/core/*": ["packages/core/src/*"], "~feature/*/entry": ["features/*/main"]
+    } } }"#
+        .to_owned();
+    let config = TsConfig::parse("tsconfig.json", &mut text).unwrap();
+    let modules = Modules::new(vec![], vec![config]);
+    let files = ["src/app/core/log.ts", "packages/core/src/log.ts", "features/cart/main.tsx"];
+    let resolve = |import: &str| {
+        modules.resolve("src/main.ts", Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+    };
+    assert_eq!(resolve("@app/core/log"), ["packages/core/src/log.ts"], "as TypeScript picks, whatever the key order");
+    assert_eq!(resolve("~feature/cart/entry"), ["features/cart/main.tsx"]);
+    assert_eq!(resolve("~feature/cart/other"), Vec::<String>::new());
+}
+
+#[test]
 fn a_hash_alias_of_a_tsconfig_comes_before_the_packages_own_import_map() {
     // Some projects alias with `#` in `paths` (`#/*`, `#shared/*`), which TypeScript tries first.
     let mut text = r##"{ "compilerOptions": { "paths": { "#/*": ["./src/*"] } } }"##.to_owned();
