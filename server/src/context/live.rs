@@ -262,7 +262,8 @@ impl LiveIndex {
     /// hundreds): the files whose change touches only their own entry are read and parsed on
     /// all cores from the current index, so rankings and lookups go on meanwhile, and made
     /// current together; the rest (folders, manifests, ignore files, paths gone) one by one
-    /// after them.
+    /// after them, and last the new files a tree at the file limit had no room for (a rename
+    /// may have made room).
     pub fn disk_changed_all(&self, paths: &[String]) {
         let snapshot = self.read().index.clone();
         let Some(snapshot) = snapshot.filter(|_| paths.len() > 1) else {
