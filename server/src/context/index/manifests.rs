@@ -82,8 +82,9 @@ impl Manifests {
                 Err(error) => skipped.push((relative.clone(), error.to_string())),
             }
         }
+        // One that cannot be read still bounds its package: its scripts take no other's map.
         let manifests: Vec<(String, serde_json::Value)> =
-            self.packages.iter().filter_map(|manifest| read_package(root, manifest)).collect();
+            self.packages.iter().map(|manifest| read_package(root, manifest)).collect();
         let packages = manifests
             .iter()
             .filter_map(|(dir, value)| {
@@ -142,12 +143,11 @@ impl Manifests {
 }
 
 /// The folder of a `package.json` and what it says (the package name, `zod` or
-/// `@vitejs/plugin-legacy`, and its own import map); none for one that cannot be read.
-fn read_package(root: &Path, manifest: &str) -> Option<(String, serde_json::Value)> {
-    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+/// `@vitejs/plugin-legacy`, and its own import map); `null` for one that cannot be read.
+fn read_package(root: &Path, manifest: &str) -> (String, serde_json::Value) {
     let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
-    Some((dir, value))
+    let text = std::fs::read_to_string(root.join(manifest)).unwrap_or_default();
+    (dir, serde_json::from_str(&text).unwrap_or_default())
 }
 
 /// The crate a `Cargo.toml` describes: its folder, library name and the files its targets

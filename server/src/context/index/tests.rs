@@ -161,6 +161,15 @@ fn a_packages_own_import_map_leads_its_scripts_to_its_files() {
     assert_eq!(resolve(&index, "scripts/ship.js", "#tools/release"), ["tools/release.js"]);
     assert!(resolve(&index, "scripts/ship.js", "#tools/../../../etc/passwd").is_empty(), "no step aside");
 
+    // A package whose manifest is broken takes no other package's map.
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(dir.path().join("scripts/package.json"), "{ not json").unwrap();
+    index.refresh_from_disk("scripts/package.json");
+    assert!(resolve(&index, "scripts/ship.js", "#tools/release").is_empty(), "its own map is broken");
+    std::fs::remove_file(dir.path().join("scripts/package.json")).unwrap();
+    index.refresh_from_disk("scripts/package.json");
+    assert_eq!(resolve(&index, "scripts/ship.js", "#tools/release"), ["tools/release.js"]);
+
     // A map changed on disk is read again with its manifest.
     std::fs::write(dir.path().join("package.json"), br##"{ "imports": { "#release": "./tools/release.js" } }"##)
         .unwrap();
