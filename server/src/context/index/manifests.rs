@@ -182,7 +182,9 @@ fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
 
 /// The names a manifest's code uses its dependencies by: the keys of `[dependencies]`,
 /// `[dev-dependencies]` and `[build-dependencies]`, for any `[target.'cfg(..)']` too, `-`
-/// turned into `_`, sorted and each once.
+/// turned into `_`, sorted and each once. A dependency on a path is left out: it is a crate
+/// of the workspace, perhaps under another name (`store = { package = "shop", path =
+/// "../shop" }`), not one from outside.
 fn dependency_names(manifest: &toml::Table) -> Vec<String> {
     const KINDS: [&str; 4] = ["dependencies", "dev-dependencies", "dev_dependencies", "build-dependencies"];
     let targets =
@@ -190,7 +192,9 @@ fn dependency_names(manifest: &toml::Table) -> Vec<String> {
     let tables = std::iter::once(manifest).chain(targets.filter_map(toml::Value::as_table));
     let mut names: Vec<String> = tables
         .flat_map(|table| KINDS.iter().filter_map(|kind| table.get(*kind)?.as_table()))
-        .flat_map(|dependencies| dependencies.keys().map(|name| name.replace('-', "_")))
+        .flat_map(|dependencies| dependencies.iter())
+        .filter(|(_, dependency)| dependency.get("path").is_none())
+        .map(|(name, _)| name.replace('-', "_"))
         .collect();
     names.sort();
     names.dedup();
@@ -212,6 +216,8 @@ mod tests {
             [build-dependencies]\ncc = \"1\"\n[target.'cfg(windows)'.dependencies]\nwindows-sys = \"0.52\"\n\
             [target.x86_64-unknown-linux-gnu.dev-dependencies]\nlog = \"0.4\"\n";
         assert_eq!(dependencies_of(manifest), ["cc", "futures_util", "log", "serde_json", "tempfile", "windows_sys"]);
+        let local = "[dependencies]\nstore = { package = \"shop\", path = \"../shop\" }\nutil = { path = \"../util\" }\nlog = \"0.4\"\n";
+        assert_eq!(dependencies_of(local), ["log"], "a crate of the workspace, under its own name or another");
     }
 
     #[test]

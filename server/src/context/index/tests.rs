@@ -137,6 +137,19 @@ fn a_javascript_project_takes_its_aliases_from_jsconfig() {
 }
 
 #[test]
+fn a_crate_of_the_workspace_depended_on_under_another_name_is_not_outside() {
+    let dir = workspace(&[
+        ("shop/Cargo.toml", b"[package]\nname = \"shop\"\n"),
+        ("shop/src/lib.rs", b"pub struct Cart;\n"),
+        ("app/Cargo.toml", b"[package]\nname = \"app\"\n[dependencies]\nstore = { package = \"shop\", path = \"../shop\" }\nserde = \"1\"\n"),
+        ("app/src/main.rs", b"use store::Cart;\nfn main() { let _c = Cart; }\n"),
+    ]);
+    let index = Index::build(dir.path(), None);
+    assert!(!index.is_external_crate("store"), "a path dependency is the workspace's");
+    assert!(index.is_external_crate("serde"));
+}
+
+#[test]
 fn a_packages_own_import_map_leads_its_scripts_to_its_files() {
     let dir = workspace(&[
         // A private root (no name) with its own map, and a package of the monorepo with another.
