@@ -110,19 +110,8 @@ impl LiveIndex {
         // the index is locked; an open document's read is replaced by its buffer below.
         let dirty: Vec<String> = std::mem::take(&mut self.write().dirty).into_iter().collect();
         let (read, others) = index.read_files(&dirty);
-        let mut no_room = Vec::new();
-        for (path, read) in read {
-            match read {
-                Some(read) => {
-                    if !index.apply_file(read) {
-                        no_room.push(path);
-                    }
-                }
-                None => index.refresh_from_disk(path),
-            }
-        }
-        // New files a full index had no room for, after the deleted ones went.
-        others.iter().chain(&no_room).for_each(|path| index.refresh_from_disk(path));
+        let again = index.apply_files(read, &|_| false);
+        others.into_iter().chain(again).for_each(|path| index.refresh_from_disk(path));
         let mut state = self.write();
         // What changed since.
         for path in std::mem::take(&mut state.dirty) {
@@ -270,28 +259,19 @@ impl LiveIndex {
             paths.iter().for_each(|path| self.disk_changed(path));
             return;
         };
-        let (read, mut others) = snapshot.read_files(paths);
+        let (read, others) = snapshot.read_files(paths);
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
-        // New files a full index had no room for, read again after the deleted ones went.
-        let mut no_room = Vec::new();
-        {
+        let again = {
             let mut state = self.write();
             let State { index, open, .. } = &mut *state;
-            for (path, read) in read {
-                match (index.as_mut(), read) {
-                    (_, _) if open.contains_key(path) => {}
-                    (Some(index), Some(read)) => {
-                        if !Arc::make_mut(index).apply_file(read) {
-                            no_room.push(path);
-                        }
-                    }
-                    // Gone since, or the index is being built again: as one change alone.
-                    _ => others.push(path),
-                }
+            match index.as_mut() {
+                Some(index) => Arc::make_mut(index).apply_files(read, &|path| open.contains_key(path)),
+                // Being built again: each as one change alone.
+                None => read.into_iter().map(|(path, _)| path).collect(),
             }
-        }
-        others.into_iter().chain(no_room).for_each(|path| self.disk_changed(path));
+        };
+        others.into_iter().chain(again).for_each(|path| self.disk_changed(path));
     }
 
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
@@ -351,6 +331,13 @@ mod tests {
     use crate::workspace::{Document, PositionEncoding};
     use proptest::strategy::Strategy as _;
     use tower_lsp::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+    /// A live index of the workspace at `root`, not yet built.
+    fn live_at(root: &Path) -> LiveIndex {
+        let live = LiveIndex::default();
+        live.write().root = Some(root.to_owned());
+        live
+    }
 
     fn names(index: &Index, path: &str) -> Vec<String> {
         index.file(path).unwrap().symbols.definitions.iter().map(|d| d.name.clone()).collect()
@@ -474,8 +461,7 @@ mod tests {
         std::fs::create_dir_all(root.join("src/old")).unwrap();
         std::fs::write(root.join("src/old/a.rs"), "fn old_a() {}\n").unwrap();
         std::fs::write(root.join("src/old/b.rs"), "fn old_b() {}\n").unwrap();
-        let live = LiveIndex::default();
-        live.write().root = Some(root.to_owned());
+        let live = live_at(root);
         live.install(Index::build(root, None));
 
         // A watcher reports output in an ignored folder and in a skipped one.
@@ -504,8 +490,7 @@ mod tests {
         let dir = crate::testing::tempdir();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "fn on_disk() {}\n").unwrap();
-        let live = LiveIndex::default();
-        live.write().root = Some(dir.path().to_owned());
+        let live = live_at(dir.path());
         live.install(Index::build(dir.path(), None));
         live.open("src/a.rs", "fn typed() {}\n");
         live.open("src/unsaved.rs", "fn not_on_disk_yet() {}\n");
@@ -529,8 +514,7 @@ mod tests {
             ("src/stock.rs", b"fn stock() {}\n"),
         ]);
         let root = dir.path();
-        let live = LiveIndex::default();
-        live.write().root = Some(root.to_owned());
+        let live = live_at(root);
         live.install(Index::build(root, None));
         live.open("src/cart.rs", "fn typed() {}\n");
         let before = live.snapshot().unwrap();
@@ -596,8 +580,7 @@ mod tests {
             ("z.rs", b"fn past_the_limit() {}\n"),
         ]);
         let root = dir.path();
-        let live = LiveIndex::default();
-        live.write().root = Some(root.to_owned());
+        let live = live_at(root);
         live.install(Index::build_limited(root, None, 2));
         std::fs::rename(root.join("a.rs"), root.join("renamed.rs")).unwrap();
         // The watcher reports the new name first: the index has no room for it until the old
@@ -621,8 +604,7 @@ mod tests {
             ("open.rs", b"fn open_on_disk() {}\n"),
         ]);
         let root = dir.path();
-        let live = LiveIndex::default();
-        live.write().root = Some(root.to_owned());
+        let live = live_at(root);
         let built = Index::build(root, None);
         live.open("open.rs", "fn typed() {}\n");
         for (path, text) in [("a.rs", "fn a_after() {}\n"), ("b.rs", "fn b_after() {}\n"), ("new.rs", "fn new() {}\n")]

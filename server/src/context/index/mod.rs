@@ -646,6 +646,27 @@ impl Index {
         true
     }
 
+    /// Makes a [`Index::read_files`] current, but for the files `keep` names (documents open in
+    /// the editor). Returns the paths to [refresh](Index::refresh_from_disk) one by one after
+    /// the rest of the batch: those gone since they were judged, then the new files a full
+    /// index had no room for, so that a rename's deleted name makes room first.
+    pub fn apply_files<'p>(
+        &mut self,
+        read: Vec<(&'p str, Option<FileRead>)>,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Vec<&'p str> {
+        let (mut gone, mut no_room) = (Vec::new(), Vec::new());
+        for (path, read) in read.into_iter().filter(|(path, _)| !keep(path)) {
+            match read.map(|read| self.apply_file(read)) {
+                Some(true) => {}
+                Some(false) => no_room.push(path),
+                None => gone.push(path),
+            }
+        }
+        gone.extend(no_room);
+        gone
+    }
+
     /// Whether the build met the file limit and the index holds as many files.
     fn full(&self) -> bool {
         self.stats.file_limit.is_some_and(|max| self.len() >= max)
@@ -799,7 +820,8 @@ impl Index {
 
 /// Whether a change to `relative` changes more of the index than its own entry, by its name:
 /// a file that lays out modules (a `Cargo.toml`, a `package.json`, a `tsconfig.json` or
-/// `jsconfig.json`, or a `tsconfig*.json` or `jsconfig*.json` base one extends), an ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
+/// `jsconfig.json`, or a `tsconfig*.json` or `jsconfig*.json` base one extends), an ignore
+/// file (`.gitignore`, `.ignore`, `.git/info/exclude`), or a
 /// project manifest that makes a folder named like build output source (`build/package.json`).
 /// A base of another name is known to the index ([`Index::shapes`]).
 pub fn shapes_the_index(relative: &str) -> bool {

@@ -147,6 +147,10 @@ fn a_crate_of_the_workspace_depended_on_under_another_name_is_not_outside() {
     let index = Index::build(dir.path(), None);
     assert!(!index.is_external_crate("store"), "a path dependency is the workspace's");
     assert!(index.is_external_crate("serde"));
+    // So the code that takes `Cart` through the other name uses the workspace's `Cart`.
+    let ranked = crate::context::rank(&index, "`Cart` loses items");
+    let app = ranked.iter().find(|file| file.path == "app/src/main.rs").expect("ranked");
+    assert!(app.reasons.iter().any(|reason| reason.contains("uses `Cart`")), "{:?}", app.reasons);
 }
 
 #[test]

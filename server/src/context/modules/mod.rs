@@ -382,7 +382,7 @@ impl Modules {
             // A subpath import (`#utils/log`), after the aliases as TypeScript tries them, by
             // the map of the package the file is in (the nearest `package.json` above it).
             if import.starts_with('#') {
-                let package = self.package_imports.iter().find(|map| map.dir.is_empty() || contains(&map.dir, from));
+                let package = self.package_imports.iter().find(|map| contains(&map.dir, from));
                 let candidates = package.map(|map| map.candidates(import)).unwrap_or_default();
                 found.extend(candidates.iter().map(|candidate| join_inside("", candidate)));
             }

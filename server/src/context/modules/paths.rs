@@ -43,21 +43,8 @@ fn resolve_dots(dir: &str, path: &str) -> (String, bool) {
     (parts.join("/"), climbed_out)
 }
 
-/// How a module specifier matches a pattern of an alias map (`tsconfig.json`'s `paths`, a
-/// `package.json`'s `imports`): `Some(None)` when it is the pattern itself, `Some(Some((n,
-/// part)))` when the pattern holds a `*` after `n` bytes and `part` is what the `*` stands for
-/// (`@app/core/x` of `@app/*`: `core/x`), none when it does not match.
-pub(super) fn pattern_match<'s>(pattern: &str, specifier: &'s str) -> Option<Option<(usize, &'s str)>> {
-    if pattern == specifier {
-        return Some(None);
-    }
-    let (before, after) = pattern.split_once('*')?;
-    let part = specifier.strip_prefix(before)?.strip_suffix(after)?;
-    Some(Some((before.len(), part)))
-}
-
-/// The targets a map of patterns gives `specifier`, in the order the resolvers try them: an
-/// exact pattern's alone, else every matching `*` pattern's, the longest part before the `*`
+/// The targets a map of patterns (`tsconfig.json`'s `paths`, a `package.json`'s `imports`)
+/// gives `specifier`, in the order the resolvers try them: an exact pattern's alone, else every matching `*` pattern's, the longest part before the `*`
 /// first, the part the `*` stands for put in place of each `*` of the target; `part_allowed`
 /// judges that part.
 pub(super) fn pattern_targets<'m>(
@@ -67,10 +54,15 @@ pub(super) fn pattern_targets<'m>(
 ) -> Vec<String> {
     let mut matching: Vec<(usize, &str, &[String])> = Vec::new();
     for (pattern, targets) in map {
-        match pattern_match(pattern, specifier) {
-            Some(None) => return targets.to_vec(),
-            Some(Some((before, part))) if part_allowed(part) => matching.push((before, part, targets)),
-            _ => {}
+        if pattern == specifier {
+            return targets.to_vec();
+        }
+        // What the `*` stands for (`core/x` of `@app/core/x` for `@app/*`).
+        let Some((before, after)) = pattern.split_once('*') else { continue };
+        if let Some(part) = specifier.strip_prefix(before).and_then(|rest| rest.strip_suffix(after))
+            && part_allowed(part)
+        {
+            matching.push((before.len(), part, targets));
         }
     }
     matching.sort_by_key(|(before, _, _)| std::cmp::Reverse(*before));
