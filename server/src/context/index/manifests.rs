@@ -68,7 +68,11 @@ impl Manifests {
     /// The module knowledge they give, read from below `root`; those that cannot be read are
     /// added to `skipped`, with why.
     pub(super) fn read(&self, root: &Path, skipped: &mut Vec<(String, String)>) -> Modules {
-        let crates: Vec<Crate> = self.crates.iter().filter_map(|manifest| read_crate(root, manifest)).collect();
+        let manifests: Vec<(&str, toml::Table)> =
+            self.crates.iter().filter_map(|manifest| Some((manifest.as_str(), read_toml(root, manifest)?))).collect();
+        let inherited = WorkspacePathDependencies::of(&manifests);
+        let crates: Vec<Crate> =
+            manifests.iter().filter_map(|(manifest, value)| crate_of(manifest, value, &inherited)).collect();
         let mut tsconfigs = Vec::new();
         // Of a folder that holds both, TypeScript's configuration is the project's.
         let beside_tsconfig = |relative: &str| {
@@ -150,12 +154,16 @@ fn read_package(root: &Path, manifest: &str) -> (String, serde_json::Value) {
     (dir, serde_json::from_str(&text).unwrap_or_default())
 }
 
-/// The crate a `Cargo.toml` describes: its folder, library name and the files its targets
-/// compile from; none for one that cannot be read or holds no `[package]` (a virtual
-/// workspace root).
-fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
-    let text = std::fs::read_to_string(root.join(manifest)).ok()?;
-    let value: toml::Table = toml::from_str(&text).ok()?;
+/// A `Cargo.toml` read as TOML; none for one that cannot be read or parsed.
+fn read_toml(root: &Path, manifest: &str) -> Option<toml::Table> {
+    toml::from_str(&std::fs::read_to_string(root.join(manifest)).ok()?).ok()
+}
+
+/// The crate a `Cargo.toml` (`manifest`, read as `value`) describes: its folder, library name
+/// and the files its targets compile from; none for one that holds no `[package]` (a virtual
+/// workspace root). `inherited` says which dependencies taken from the workspace
+/// (`store = { workspace = true }`) are its crates.
+fn crate_of(manifest: &str, value: &toml::Table, inherited: &WorkspacePathDependencies) -> Option<Crate> {
     let package = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
     let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
     let text_of = |table: Option<&toml::Value>, key: &str| table?.get(key)?.as_str().map(str::to_owned);
@@ -177,15 +185,53 @@ fn read_crate(root: &Path, manifest: &str) -> Option<Crate> {
     if !roots.iter().any(|root| root.path == main) {
         roots.push(CrateRoot { name: package, path: main });
     }
-    Some(Crate { dir, name, roots, dependencies: dependency_names(&value) })
+    let dependencies = dependency_names(value, |key| inherited.is_local(&dir, key));
+    Some(Crate { dir, name, roots, dependencies })
+}
+
+/// The keys of each workspace's `[workspace.dependencies]` that are on a path (`store = {
+/// package = "shop", path = "shop" }`): crates of the workspace, whatever name their
+/// members take them by.
+#[derive(Debug, Default)]
+struct WorkspacePathDependencies {
+    /// Each workspace root's folder and its path dependencies' keys, the deepest folder first.
+    workspaces: Vec<(String, Vec<String>)>,
+}
+
+impl WorkspacePathDependencies {
+    /// Those of the manifests read (each its path and its table).
+    fn of(manifests: &[(&str, toml::Table)]) -> Self {
+        let mut workspaces: Vec<(String, Vec<String>)> = manifests
+            .iter()
+            .filter_map(|(manifest, value)| {
+                let table = value.get("workspace")?.get("dependencies")?.as_table()?;
+                let keys = table
+                    .iter()
+                    .filter(|(_, dependency)| dependency.get("path").is_some())
+                    .map(|(key, _)| key.clone())
+                    .collect();
+                Some((manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned(), keys))
+            })
+            .collect();
+        workspaces.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.len()));
+        Self { workspaces }
+    }
+
+    /// Whether `key`, taken from the workspace by the crate in `crate_dir`, is on a path in the
+    /// nearest workspace root at or above that folder.
+    fn is_local(&self, crate_dir: &str, key: &str) -> bool {
+        let holds = |dir: &str| dir.is_empty() || crate_dir == dir || crate_dir.starts_with(&format!("{dir}/"));
+        self.workspaces.iter().find(|(dir, _)| holds(dir)).is_some_and(|(_, keys)| keys.iter().any(|k| k == key))
+    }
 }
 
 /// The names a manifest's code uses its dependencies by: the keys of `[dependencies]`,
 /// `[dev-dependencies]` and `[build-dependencies]`, for any `[target.'cfg(..)']` too, `-`
 /// turned into `_`, sorted and each once. A dependency on a path is left out: it is a crate
 /// of the workspace, perhaps under another name (`store = { package = "shop", path =
-/// "../shop" }`), not one from outside.
-fn dependency_names(manifest: &toml::Table) -> Vec<String> {
+/// "../shop" }`), not one from outside; so is one taken from the workspace (`{ workspace =
+/// true }`) whose key `inherited_local` says is on a path there.
+fn dependency_names(manifest: &toml::Table, inherited_local: impl Fn(&str) -> bool) -> Vec<String> {
     const KINDS: [&str; 4] = ["dependencies", "dev-dependencies", "dev_dependencies", "build-dependencies"];
     let targets =
         manifest.get("target").and_then(toml::Value::as_table).into_iter().flat_map(|targets| targets.values());
@@ -193,7 +239,10 @@ fn dependency_names(manifest: &toml::Table) -> Vec<String> {
     let mut names: Vec<String> = tables
         .flat_map(|table| KINDS.iter().filter_map(|kind| table.get(*kind)?.as_table()))
         .flat_map(|dependencies| dependencies.iter())
-        .filter(|(_, dependency)| dependency.get("path").is_none())
+        .filter(|(key, dependency)| {
+            let inherited = dependency.get("workspace").and_then(toml::Value::as_bool) == Some(true);
+            dependency.get("path").is_none() && !(inherited && inherited_local(key))
+        })
         .map(|(name, _)| name.replace('-', "_"))
         .collect();
     names.sort();
@@ -206,7 +255,7 @@ mod tests {
     use super::*;
 
     fn dependencies_of(manifest: &str) -> Vec<String> {
-        dependency_names(&toml::from_str(manifest).expect("valid TOML"))
+        dependency_names(&toml::from_str(manifest).expect("valid TOML"), |_| false)
     }
 
     #[test]
@@ -218,6 +267,40 @@ mod tests {
         assert_eq!(dependencies_of(manifest), ["cc", "futures_util", "log", "serde_json", "tempfile", "windows_sys"]);
         let local = "[dependencies]\nstore = { package = \"shop\", path = \"../shop\" }\nutil = { path = \"../util\" }\nlog = \"0.4\"\n";
         assert_eq!(dependencies_of(local), ["log"], "a crate of the workspace, under its own name or another");
+    }
+
+    #[test]
+    fn a_crate_of_the_workspace_taken_from_its_dependencies_table_is_not_outside() {
+        let manifests = [
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"app\", \"shop\"]\n[workspace.dependencies]\n\
+                 store = { package = \"shop\", path = \"shop\" }\nlog = \"0.4\"\n",
+            ),
+            (
+                "app/Cargo.toml",
+                "[package]\nname = \"app\"\n[dependencies]\nstore = { workspace = true }\nlog = { workspace = true }\n\
+                 [dev-dependencies]\nshop = { workspace = true }\n",
+            ),
+            ("shop/Cargo.toml", "[package]\nname = \"shop\"\n"),
+            // A workspace of its own inside the tree, whose `store` is from outside.
+            (
+                "vendor/other/Cargo.toml",
+                "[package]\nname = \"other\"\n[workspace]\n[workspace.dependencies]\nstore = \"1\"\n\
+                 [dependencies]\nstore = { workspace = true }\n",
+            ),
+        ];
+        let dir = crate::testing::tree(&manifests);
+        let found = Manifests::from_paths(manifests.iter().map(|(path, _)| (*path).to_owned()).collect());
+        let tables: Vec<(&str, toml::Table)> =
+            found.crates.iter().filter_map(|m| Some((m.as_str(), read_toml(dir.path(), m)?))).collect();
+        let inherited = WorkspacePathDependencies::of(&tables);
+        let dependencies = |name: &str| {
+            let (manifest, value) = tables.iter().find(|(m, _)| m.starts_with(name)).expect("read");
+            crate_of(manifest, value, &inherited).expect("a package").dependencies
+        };
+        assert_eq!(dependencies("app"), ["log", "shop"], "`store` is the workspace's `shop`; `shop` is its own name");
+        assert_eq!(dependencies("vendor"), ["store"], "the nearest workspace root says");
     }
 
     #[test]
@@ -235,6 +318,6 @@ mod tests {
         }
         // A manifest that is not TOML gives no crate at all, and no dependencies with it.
         let dir = crate::testing::tree(&[("Cargo.toml", "[package\nname = ")]);
-        assert!(read_crate(dir.path(), "Cargo.toml").is_none());
+        assert!(read_toml(dir.path(), "Cargo.toml").is_none());
     }
 }

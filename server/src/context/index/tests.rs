@@ -143,14 +143,20 @@ fn a_crate_of_the_workspace_depended_on_under_another_name_is_not_outside() {
         ("shop/src/lib.rs", b"pub struct Cart;\n"),
         ("app/Cargo.toml", b"[package]\nname = \"app\"\n[dependencies]\nstore = { package = \"shop\", path = \"../shop\" }\nserde = \"1\"\n"),
         ("app/src/main.rs", b"use store::Cart;\nfn main() { let _c = Cart; }\n"),
+        // A member that takes the same name from the workspace's table of dependencies.
+        ("Cargo.toml", b"[workspace]\nmembers = [\"app\", \"shop\", \"web\"]\n[workspace.dependencies]\nstore = { package = \"shop\", path = \"shop\" }\n"),
+        ("web/Cargo.toml", b"[package]\nname = \"web\"\n[dependencies]\nstore = { workspace = true }\n"),
+        ("web/src/main.rs", b"use store::Cart;\nfn main() { let _c = Cart; }\n"),
     ]);
     let index = Index::build(dir.path(), None);
-    assert!(!index.is_external_crate("store"), "a path dependency is the workspace's");
+    assert!(!index.is_external_crate("store"), "a path dependency is the workspace's, however it is declared");
     assert!(index.is_external_crate("serde"));
     // So the code that takes `Cart` through the other name uses the workspace's `Cart`.
     let ranked = crate::context::rank(&index, "`Cart` loses items");
-    let app = ranked.iter().find(|file| file.path == "app/src/main.rs").expect("ranked");
-    assert!(app.reasons.iter().any(|reason| reason.contains("uses `Cart`")), "{:?}", app.reasons);
+    for user in ["app/src/main.rs", "web/src/main.rs"] {
+        let file = ranked.iter().find(|file| file.path == user).expect("ranked");
+        assert!(file.reasons.iter().any(|reason| reason.contains("uses `Cart`")), "{user}: {:?}", file.reasons);
+    }
 }
 
 #[test]
