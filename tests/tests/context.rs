@@ -54,6 +54,25 @@ fn cli(scratch: &Scratch, args: &[&str]) -> Value {
 }
 
 #[test]
+fn a_file_listed_for_the_words_it_shares_opens_where_they_gather() {
+    let walk = "//! The walk.\n\npub fn start() -> u8 {\n    0\n}\n\npub fn enter(depth: u8) -> u8 {\n    depth + 1\n}\n\n\
+                /// Whether the walk stops: once the number of results reaches the limit.\n\
+                pub fn stops(found: usize, limit: usize) -> bool {\n    found >= limit\n}\n";
+    let scratch = Scratch::new(&[
+        ("Cargo.toml", "[package]\nname = \"finder\"\nversion = \"0.1.0\"\n"),
+        ("src/lib.rs", "pub mod walk;\n"),
+        ("src/walk.rs", walk),
+    ]);
+    let ranked = cli(
+        &scratch,
+        &["context", "--json", "--issue", "Limit the number of results\n\nA limit on the results, please."],
+    );
+    let file = ranked["files"].as_array().unwrap().iter().find(|f| f["path"] == "src/walk.rs").expect("ranked").clone();
+    assert!(file["reasons"][0].as_str().unwrap().starts_with("shares words with the issue"), "{file:#}");
+    assert_eq!(file["line"], 11, "the comment of the function the words gather in: {file:#}");
+}
+
+#[test]
 fn context_ranks_every_file_with_reasons() {
     let scratch = crate_with_modules();
     let issue = limiter_issue(&scratch);

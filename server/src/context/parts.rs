@@ -256,6 +256,11 @@ impl<'a> WordPlaces<'a> {
         }
     }
 
+    /// The first line of `part` that holds one of the words (outside test code).
+    pub(super) fn first_line_holding(&self, part: (u32, u32)) -> Option<u32> {
+        (part.0..=part.1).find(|&line| self.counts(line, line).any(|count| count > 0))
+    }
+
     /// The words that stand in `part` (outside test code), the one adding most to the file's
     /// score first.
     pub(super) fn words_in(&self, part: (u32, u32)) -> impl Iterator<Item = &'a str> + '_ {

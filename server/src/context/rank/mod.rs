@@ -19,12 +19,15 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::extract::use_lines;
 use super::index::{Index, IndexedFile, is_example_path};
 use super::issue::IssueQuery;
 use super::language::Language;
 use super::namesakes::ImportedModules;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
+use super::parts::{MAX_PART_LINES, WordPlaces};
 use crate::workspace::read_disk_text;
 use lexical::lexical_signal;
 use messages::message_signal;
@@ -39,7 +42,7 @@ mod structure;
 mod symbols;
 
 /// One ranked file.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RankedFile {
     /// Workspace-relative path.
     pub path: String,
@@ -49,33 +52,47 @@ pub struct RankedFile {
     pub reasons: Vec<String>,
     /// Every 1-based line its reasons point at, the strongest first (see
     /// [`RankedFile::line`]): a stack trace's line into it as well as the definitions the
-    /// issue names. Serialized as `line`, the first of them.
-    #[serde(rename = "line", serialize_with = "first_line", skip_serializing_if = "Vec::is_empty")]
+    /// issue names.
     pub lines: Vec<u32>,
     /// Of those, the lines the issue gives with the file's path (a trace's frames, `path:line`,
     /// a doctest's line), in the order it gives them.
-    #[serde(skip)]
     pub located: Vec<u32>,
     /// The issue's words it shares, the one adding most to its score first, with what each
     /// adds: where they gather in a large file is where the pack shows a part of it when
     /// nothing else points into it.
-    #[serde(skip)]
     pub words: Vec<(String, f64)>,
+    /// For one of the best ranked files that no reason points into, the line where the
+    /// issue's words it shares gather (see [`rank_reading`]): where its ranking rests.
+    pub gathered: Option<u32>,
 }
 
 impl RankedFile {
     /// The line its best reason points at: the line the issue gives with its path
     /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
     /// string holding a message it quotes; for one of the best ranked files that only uses
-    /// such a name, its first use (see [`rank_reading`]); none when no reason points at a line.
+    /// such a name, its first use, and for one of them that only shares words with the
+    /// issue, where those words gather (see [`rank_reading`]); none when nothing points at a
+    /// line.
     pub fn line(&self) -> Option<u32> {
-        self.lines.first().copied()
+        self.lines.first().copied().or(self.gathered)
     }
 }
 
-/// Serializes a file's lines as the first of them, the one its best reason points at.
-fn first_line<S: serde::Serializer>(lines: &[u32], serializer: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&lines.first(), serializer)
+/// A ranked file as `context --json` and the editor's preview give it: its path, score and
+/// reasons, and the [`RankedFile::line`] they point at, when there is one.
+impl serde::Serialize for RankedFile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let line = self.line();
+        let mut out = serializer.serialize_struct("RankedFile", 3 + usize::from(line.is_some()))?;
+        out.serialize_field("path", &self.path)?;
+        out.serialize_field("score", &self.score)?;
+        out.serialize_field("reasons", &self.reasons)?;
+        if let Some(line) = line {
+            out.serialize_field("line", &line)?;
+        }
+        out.end()
+    }
 }
 
 /// Lines kept of those a file's reasons point at.
@@ -378,22 +395,48 @@ pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
 }
 
 /// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]); the best
-/// ranked files that only use a name the issue gives point at their first use of it.
+/// ranked files that only use a name the issue gives point at their first use of it, and
+/// those that only share its words at where the words gather.
 pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
     let outside = IndexOutside::new(index);
     let signals = signals_outside(index, query, read, &outside);
     let mut ranked = combine(&signals, &WEIGHTS);
     point_at_uses(&mut ranked, &signals, index, &outside, read);
+    point_at_words(&mut ranked, index, read);
     ranked
 }
 
-/// How many of the best ranked files are looked at for [`point_at_uses`].
+/// How many of the best ranked files are looked at for [`point_at_words`]: as many as
+/// `context` and the editor's preview list.
+const WORD_POINTED_FILES: usize = 20;
+
+/// Gives each of the [`WORD_POINTED_FILES`] best ranked files that nothing else points into,
+/// but that shares words with the issue, the first line that holds one of them in the part
+/// of the file where they gather (the function whose lines hold the most; see
+/// [`WordPlaces::part`]), so that every file listed opens where its ranking rests rather
+/// than at its top. Reading a file's words takes a fraction of a millisecond; no file is
+/// parsed.
+fn point_at_words(ranked: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
+    for file in
+        ranked.iter_mut().take(WORD_POINTED_FILES).filter(|file| file.lines.is_empty() && !file.words.is_empty())
+    {
+        let Some(indexed) = index.file(&file.path) else { continue };
+        let Some(text) = read(&file.path) else { continue };
+        let places = WordPlaces::new(indexed, &file.words, &text);
+        file.gathered = places.part(MAX_PART_LINES).and_then(|part| places.first_line_holding(part));
+    }
+}
+
+/// How many of the best ranked files are looked at for [`point_at_uses`]: each is parsed
+/// again (about a millisecond a file), so fewer than are listed; the others listed point at
+/// where the issue's words gather ([`point_at_words`]).
 const USE_POINTED_FILES: usize = 10;
 
 /// Gives each of the [`USE_POINTED_FILES`] best ranked files that no reason points into, but
 /// that uses a name the issue gives, the line of its first use of the name that adds most to
 /// its score (the line that reads `arg.requires` for `requires`): the index keeps how often a
-/// file uses a name, not where, so those few files are read again, as `read` gives them.
+/// file uses a name, not where, so those few files are read again, as `read` gives them, and
+/// parsed again on all cores.
 fn point_at_uses(
     ranked: &mut [RankedFile],
     signals: &Signals,
@@ -401,23 +444,37 @@ fn point_at_uses(
     outside: &IndexOutside<'_>,
     read: &dyn Fn(&str) -> Option<String>,
 ) {
-    for file in ranked.iter_mut().take(USE_POINTED_FILES).filter(|file| file.lines.is_empty()) {
-        let Some(at) = signals.facts.paths.iter().position(|path| *path == file.path) else { continue };
-        let names = &signals.used_names[at];
-        if names.is_empty() {
-            continue;
-        }
-        let (Some(indexed), Some(language)) = (index.file(&file.path), Language::of_path(&file.path)) else {
-            continue;
-        };
-        let Some(text) = read(&file.path) else { continue };
-        let bound = OutsideNames::of(indexed, outside);
-        let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, outside);
-        // The use of the name that adds most; another's only where the text read now has none.
-        let first_use = names.iter().find_map(|name| {
-            use_lines(language, text.as_bytes(), &[name.as_str()], true, &leads_outside).first().copied()
-        });
-        file.lines.extend(first_use);
+    // Each file to look at: its place in `ranked`, its entry, its language, the names it uses
+    // and its text.
+    let wanted: Vec<(usize, &IndexedFile, Language, &[String], String)> = ranked
+        .iter()
+        .enumerate()
+        .take(USE_POINTED_FILES)
+        .filter(|(_, file)| file.lines.is_empty())
+        .filter_map(|(place, file)| {
+            let at = signals.facts.paths.iter().position(|path| *path == file.path)?;
+            let names = signals.used_names[at].as_slice();
+            if names.is_empty() {
+                return None;
+            }
+            let (indexed, language) = (index.file(&file.path)?.as_ref(), Language::of_path(&file.path)?);
+            Some((place, indexed, language, names, read(&file.path)?))
+        })
+        .collect();
+    let found: Vec<(usize, Option<u32>)> = wanted
+        .par_iter()
+        .map(|(place, indexed, language, names, text)| {
+            let bound = OutsideNames::of(indexed, outside);
+            let leads_outside = |owner: &str, name: &str| bound.leads_outside(owner, name, outside);
+            // The use of the name that adds most; another's only where the text read now has none.
+            let first_use = names.iter().find_map(|name| {
+                use_lines(*language, text.as_bytes(), &[name.as_str()], true, &leads_outside).first().copied()
+            });
+            (*place, first_use)
+        })
+        .collect();
+    for (place, first_use) in found {
+        ranked[place].lines.extend(first_use);
     }
 }
 
@@ -549,7 +606,7 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let located = signals.path_mentions.points[i].iter().map(|(_, line)| *line).collect();
             let words = signals.shared_words[i].clone();
-            RankedFile { path: file.path, score, reasons, lines, located, words }
+            RankedFile { path: file.path, score, reasons, lines, located, words, gathered: None }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));

@@ -217,6 +217,27 @@ fn the_ten_best_ranked_files_that_only_use_a_named_name_point_at_a_use() {
 }
 
 #[test]
+fn a_file_ranked_on_the_issues_words_alone_points_at_where_they_gather() {
+    let (_dir, index) = index(&[
+        (
+            "src/walk.rs",
+            "//! The walk.\n\npub fn start() -> u8 {\n    0\n}\n\npub fn enter(depth: u8) -> u8 {\n    depth + 1\n}\n\n\
+             /// Whether the walk stops: once the number of results reaches the limit.\n\
+             pub fn stops(found: usize, limit: usize) -> bool {\n    found >= limit\n}\n",
+        ),
+        ("src/lib.rs", "pub mod walk;\n"),
+    ]);
+    let ranked = rank_for(&index, &issue::analyze("Limit the number of results\n\nA limit on the results, please."));
+    let walk = ranked.iter().find(|file| file.path == "src/walk.rs").expect("ranked");
+    assert!(walk.lines.is_empty(), "no reason points into it: {walk:?}");
+    assert_eq!(walk.line(), Some(11), "the comment of the function the words gather in, not the top: {walk:?}");
+    // A reason's own line comes first: the definition the issue names.
+    let named = rank_for(&index, &issue::analyze("`stops` ignores the limit\n\nThe number of results passes it."));
+    let walk = named.iter().find(|file| file.path == "src/walk.rs").expect("ranked");
+    assert_eq!(walk.line(), Some(12), "{walk:?}");
+}
+
+#[test]
 fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_name() {
     let (_dir, index) = index(&[
         ("src/error.rs", "pub struct Error { pub source: Option<String> }\n"),
