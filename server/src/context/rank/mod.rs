@@ -413,8 +413,8 @@ const WORD_POINTED_FILES: usize = 20;
 /// Gives each of the [`WORD_POINTED_FILES`] best ranked files that nothing else points into,
 /// but that shares words with the issue, the first line that holds one of them in the part
 /// of the file where they gather (the function whose lines hold the most; see
-/// [`WordPlaces::part`]), so that every file listed opens where its ranking rests rather
-/// than at its top. Reading a file's words takes a fraction of a millisecond; no file is
+/// [`WordPlaces::part`]; in a test file, the lines that hold the most), so that every file
+/// listed opens where its ranking rests rather than at its top. Reading a file's words takes a fraction of a millisecond; no file is
 /// parsed.
 fn point_at_words(ranked: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
     for file in
@@ -422,8 +422,12 @@ fn point_at_words(ranked: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) 
     {
         let Some(indexed) = index.file(&file.path) else { continue };
         let Some(text) = read(&file.path) else { continue };
-        let places = WordPlaces::new(indexed, &file.words, &text);
-        file.gathered = places.part(MAX_PART_LINES).and_then(|part| places.first_line_holding(part));
+        let gathered =
+            |places: WordPlaces<'_>| places.part(MAX_PART_LINES).and_then(|part| places.first_line_holding(part));
+        // Where the words stand only in test code (a test file listed low), the lines of the
+        // whole text that hold the most.
+        file.gathered = gathered(WordPlaces::new(indexed, &file.words, &text))
+            .or_else(|| gathered(WordPlaces::in_text(&[], &file.words, &text)));
     }
 }
 
