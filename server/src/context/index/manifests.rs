@@ -194,7 +194,8 @@ fn crate_of(manifest: &str, value: &toml::Table, inherited: &WorkspacePathDepend
 /// members take them by.
 #[derive(Debug, Default)]
 struct WorkspacePathDependencies {
-    /// Each workspace root's folder and its path dependencies' keys, the deepest folder first.
+    /// Each workspace root's folder (a manifest with `[workspace]`) and its path dependencies'
+    /// keys, the deepest folder first.
     workspaces: Vec<(String, Vec<String>)>,
 }
 
@@ -204,9 +205,11 @@ impl WorkspacePathDependencies {
         let mut workspaces: Vec<(String, Vec<String>)> = manifests
             .iter()
             .filter_map(|(manifest, value)| {
-                let table = value.get("workspace")?.get("dependencies")?.as_table()?;
+                // A root whose table is missing or of the wrong shape still bounds its members.
+                let table = value.get("workspace")?.get("dependencies").and_then(toml::Value::as_table);
                 let keys = table
-                    .iter()
+                    .into_iter()
+                    .flatten()
                     .filter(|(_, dependency)| dependency.get("path").is_some())
                     .map(|(key, _)| key.clone())
                     .collect();
@@ -290,6 +293,15 @@ mod tests {
                  [dependencies]\nstore = { workspace = true }\n",
             ),
         ];
+        let odd = [
+            // Tables of the wrong shape are no path dependencies.
+            (
+                "odd/Cargo.toml",
+                "[package]\nname = \"odd\"\n[workspace]\ndependencies = 5\n[dependencies]\nstore = { workspace = \"yes\" }\n",
+            ),
+            ("odd/inner/Cargo.toml", "[package]\nname = \"inner\"\n[dependencies]\nstore = { workspace = true }\n"),
+        ];
+        let manifests: Vec<(&str, &str)> = manifests.into_iter().chain(odd).collect();
         let dir = crate::testing::tree(&manifests);
         let found = Manifests::from_paths(manifests.iter().map(|(path, _)| (*path).to_owned()).collect());
         let tables: Vec<(&str, toml::Table)> =
@@ -301,6 +313,8 @@ mod tests {
         };
         assert_eq!(dependencies("app"), ["log", "shop"], "`store` is the workspace's `shop`; `shop` is its own name");
         assert_eq!(dependencies("vendor"), ["store"], "the nearest workspace root says");
+        assert_eq!(dependencies("odd/Cargo"), ["store"], "`workspace = \"yes\"` inherits nothing");
+        assert_eq!(dependencies("odd/inner"), ["store"], "a root whose table is no table lists no path");
     }
 
     #[test]
