@@ -73,6 +73,54 @@ fn a_file_listed_for_the_words_it_shares_opens_where_they_gather() {
 }
 
 #[test]
+fn context_explains_why_a_file_ranks_where_it_does() {
+    let scratch = crate_with_modules();
+    let issue = limiter_issue(&scratch);
+    let ranked = cli(
+        &scratch,
+        &["context", "--json", "--issue-file", &issue, "--explain", "./src/clock.rs", "--explain", "tests/limiter.rs"],
+    );
+    let files = ranked["files"].as_array().unwrap();
+    let explained = ranked["explained"].as_array().unwrap();
+    assert_eq!(explained.len(), 2, "{ranked:#}");
+    for explanation in explained {
+        let path = explanation["path"].as_str().unwrap();
+        let place = files.iter().position(|f| f["path"] == path).expect("listed") + 1;
+        assert_eq!(explanation["place"], place, "{explanation:#}");
+        assert_eq!(explanation["score"], files[place - 1]["score"], "{explanation:#}");
+        let parts = explanation["whole"]["parts"].as_array().unwrap();
+        let signals: Vec<&str> = parts.iter().map(|p| p["signal"].as_str().unwrap()).collect();
+        assert_eq!(signals, ["lexical", "symbols", "uses", "paths", "relations", "package", "parent", "prior"]);
+    }
+    assert_eq!(explained[0]["path"], "src/clock.rs");
+    assert!(explained[0]["whole"]["sinks"].is_null(), "{:#}", explained[0]);
+    assert_eq!(explained[1]["whole"]["sinks"], "test code (ranked down)", "{:#}", explained[1]);
+    assert!(explained[1]["title"].is_null(), "no code block, so no title read alone");
+    // In text, each part with its value and weight.
+    let output = issuewright_on(
+        &scratch,
+        &scratch.workspace(),
+        &["context", "--issue-file", &issue, "--explain", "src/clock.rs"],
+        &[],
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("why src/clock.rs ranks "), "{text}");
+    assert!(text.contains("  the whole issue: "), "{text}");
+    // A path that is not ranked is an error that says why.
+    for (given, why) in [("src/nope.rs", "no such file in"), ("Cargo.toml", "not indexed, so not ranked")] {
+        let output = issuewright_on(
+            &scratch,
+            &scratch.workspace(),
+            &["context", "--issue-file", &issue, "--explain", given],
+            &[],
+        );
+        assert_eq!(output.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(&format!("--explain {given}: {why}")), "{stderr}");
+    }
+}
+
+#[test]
 fn context_ranks_every_file_with_reasons() {
     let scratch = crate_with_modules();
     let issue = limiter_issue(&scratch);

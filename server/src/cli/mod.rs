@@ -84,6 +84,11 @@ pub struct ContextArgs {
     /// `reading`).
     #[arg(long)]
     pub reading: bool,
+    /// Also say why the file at PATH (relative to the repository) ranks where it does: its
+    /// place, and each signal's value and weight for the whole issue and for its title alone
+    /// (with `--json`, under `explained`). May be given more than once.
+    #[arg(long, value_name = "PATH")]
+    pub explain: Vec<String>,
 }
 
 /// Arguments of `issuewright index`.

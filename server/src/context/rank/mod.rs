@@ -29,12 +29,14 @@ use super::namesakes::ImportedModules;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
 use super::parts::{MAX_PART_LINES, WordPlaces};
 use crate::workspace::read_disk_text;
+pub use explain::{Explanation, ReadingParts, SignalPart, explain};
 use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
 use structure::{package_signal, parent_signal, reference_graph, relation_signal};
 use symbols::{DefinitionTable, definition_table, symbol_signal, user_signal};
 
+mod explain;
 mod lexical;
 mod messages;
 mod paths;

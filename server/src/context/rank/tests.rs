@@ -244,6 +244,39 @@ fn a_file_ranked_on_the_issues_words_alone_points_at_where_they_gather() {
 }
 
 #[test]
+fn an_explanation_adds_up_to_the_files_score_and_place() {
+    let (_dir, index) = index(&[
+        (
+            "src/limiter.rs",
+            "/// Limits requests.\npub struct RateLimiter;\nimpl RateLimiter {\n    pub fn try_acquire(&self) -> bool { true }\n}\n",
+        ),
+        ("src/pool.rs", "use crate::limiter::RateLimiter;\npub fn take(l: &RateLimiter) -> bool { l.try_acquire() }\n"),
+        ("src/lib.rs", "pub mod limiter;\npub mod pool;\n"),
+        ("tests/limits.rs", "#[test]\nfn try_acquire_limits_requests() {}\n"),
+    ]);
+    let query = issue::analyze("`try_acquire` never limits\n\n```rust\nlet ok = limiter.try_acquire();\n```\n");
+    let ranked = rank_for(&index, &query);
+    let signals = signals_for(&index, &query);
+    for (place, file) in ranked.iter().enumerate() {
+        let explained = explain(&ranked, &signals, &WEIGHTS, &file.path).expect("ranked");
+        assert_eq!((explained.place, explained.ranked), (place + 1, ranked.len()));
+        let title = explained.title.as_ref().expect("the body holds code, so the title is read alone");
+        for reading in [&explained.whole, title] {
+            let summed = reading.sum() * reading.sunk_share();
+            assert!((summed - reading.score).abs() < 1e-9, "{}: {summed} against {}", file.path, reading.score);
+        }
+        let total = explained.whole.score + title.weight * title.score;
+        assert!((total - file.score).abs() < 1e-9, "{}: {total} against {}", file.path, file.score);
+    }
+    let limiter = explain(&ranked, &signals, &WEIGHTS, "src/limiter.rs").unwrap();
+    let symbols = limiter.whole.parts.iter().find(|part| part.signal == "symbols").unwrap();
+    assert!(symbols.value > 0.0, "it defines `try_acquire`: {limiter:?}");
+    let test = explain(&ranked, &signals, &WEIGHTS, "tests/limits.rs").unwrap();
+    assert_eq!(test.whole.sinks, Some(SUNK_TEST), "{test:?}");
+    assert!(explain(&ranked, &signals, &WEIGHTS, "src/nope.rs").is_none());
+}
+
+#[test]
 fn only_the_uses_that_reach_the_workspaces_definition_count_as_uses_of_a_named_name() {
     let (_dir, index) = index(&[
         ("src/error.rs", "pub struct Error { pub source: Option<String> }\n"),
