@@ -24,6 +24,16 @@ harness.run(function(out)
     table.insert(out.items, { path = name:sub(#workspace + 2), lnum = item.lnum, text = item.text })
   end
 
+  -- Why the file being edited ranks where it does, in a scratch buffer.
+  vim.cmd('buffer ' .. buf)
+  vim.cmd('IssuewrightExplain @ISSUE.md')
+  local explained = vim.api.nvim_get_current_buf()
+  out.explanation = {
+    lines = vim.api.nvim_buf_get_lines(explained, 0, -1, false),
+    scratch = vim.bo[explained].buftype == 'nofile',
+  }
+  vim.cmd('close')
+
   -- The pack itself, as the first prompt would hold it, in a scratch buffer.
   vim.cmd('IssuewrightPack @ISSUE.md')
   local pack = vim.api.nvim_get_current_buf()

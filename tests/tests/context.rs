@@ -627,6 +627,25 @@ fn the_editor_is_shown_the_context_a_run_would_start_from() {
         shown["reading"]["names"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"RateLimiter::try_acquire") && names.contains(&"refill_tokens"), "{shown:#}");
 
+    // Why a file ranks where it does, by a workspace path or a URI; the unsaved buffer counts.
+    let clock_uri = uri.replace("/src/limiter.rs", "/src/clock.rs");
+    let why = client
+        .command("issuewright.context", json!({"issue": issue, "top": 1, "explain": ["src/clock.rs", clock_uri]}))
+        .unwrap();
+    let explained = why["explained"].as_array().unwrap();
+    assert_eq!(explained.len(), 2, "{why:#}");
+    assert_eq!(explained[0], explained[1], "a path and its URI are one file");
+    let listed = files.iter().position(|f| f["path"] == "src/clock.rs").map(|at| at + 1);
+    assert_eq!(explained[0]["place"].as_u64().map(|place| place as usize), listed, "{why:#}");
+    let symbols = &explained[0]["whole"]["parts"][1];
+    assert_eq!(symbols["signal"], "symbols");
+    assert!(symbols["value"].as_f64().unwrap() > 0.0, "it defines the unsaved `refill_tokens`: {why:#}");
+    assert!(explained[0]["lines"][0].as_str().unwrap().starts_with("why src/clock.rs ranks "), "{why:#}");
+    for (path, said) in [("src/nope.rs", "src/nope.rs: no such file in"), ("../outside.rs", "outside.rs")] {
+        let error = client.command("issuewright.context", json!({"issue": issue, "explain": [path]})).unwrap_err();
+        assert!(error["message"].as_str().unwrap().contains(said), "{error}");
+    }
+
     // A run for the same issue starts from exactly the files shown in full.
     let every = client.command("issuewright.context", json!({"issue": issue, "top": 100})).unwrap();
     let shown_full: Vec<&Value> =

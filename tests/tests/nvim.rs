@@ -216,6 +216,16 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     assert_eq!(result["window_open"], true);
     assert_eq!(result["notes"], json!([]), "nothing to warn of");
 
+    // `:IssuewrightExplain` says why the file being edited ranks where it does.
+    let explanation = &result["explanation"];
+    let lines: Vec<&str> = explanation["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert!(lines[0].starts_with("why src/clock.rs ranks "), "{explanation:#}");
+    assert!(
+        lines.iter().any(|line| line.trim_start().starts_with("symbols ")),
+        "the unsaved definition: {explanation:#}"
+    );
+    assert_eq!(explanation["scratch"], true);
+
     // `:IssuewrightPack` shows the pack itself, the unsaved buffer in it.
     let pack = &result["pack"];
     let lines: Vec<&str> = pack["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();

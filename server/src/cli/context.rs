@@ -96,7 +96,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         }
         for explanation in &explained {
             outln!();
-            for line in explanation_lines(explanation) {
+            for line in explanation.lines() {
                 outln!("{line}");
             }
         }
@@ -136,7 +136,8 @@ fn explanations(
         .iter()
         .map(|given| {
             let path = workspace_relative(root, given);
-            rank::explain(ranked, &signals, &rank::WEIGHTS, &path).ok_or_else(|| not_ranked(index, root, given, &path))
+            rank::explain(ranked, &signals, &rank::WEIGHTS, &path)
+                .ok_or_else(|| format!("--explain {given}: {}", rank::NotRanked::of(index, &path)))
         })
         .collect()
 }
@@ -154,79 +155,6 @@ fn workspace_relative(root: &Path, given: &str) -> String {
         .map(|component| component.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// Why `path` (given as `given`) was not ranked: the index left it out, saying why; it is no
-/// source file the index reads; or there is no such file.
-fn not_ranked(index: &Index, root: &Path, given: &str, path: &str) -> String {
-    if let Some((_, why)) = index.stats.skipped.iter().find(|(skipped, _)| skipped == path) {
-        return format!("--explain {given}: the index left it out: {why}");
-    }
-    if root.join(path).is_file() {
-        return format!(
-            "--explain {given}: not indexed, so not ranked: it is no Rust, Java, TypeScript or JavaScript source, or \
-             the ignore rules (.gitignore, build output, dependencies) leave it out"
-        );
-    }
-    format!("--explain {given}: no such file in {} (give a path relative to the repository)", root.display())
-}
-
-/// An explanation as text: the file's place and score, each reading's parts, its line and
-/// reasons.
-fn explanation_lines(explanation: &rank::Explanation) -> Vec<String> {
-    let mut lines = vec![format!(
-        "why {} ranks {} of {} (score {:.3}{}):",
-        explanation.path,
-        ordinal(explanation.place),
-        explanation.ranked,
-        explanation.score,
-        explanation.fifth_score.map(|fifth| format!("; the 5th's {fifth:.3}")).unwrap_or_default()
-    )];
-    let mut reading = |heading: String, parts: &rank::ReadingParts| {
-        lines.push(heading);
-        let (some, none): (Vec<&rank::SignalPart>, Vec<&rank::SignalPart>) =
-            parts.parts.iter().partition(|part| part.value * part.weight > 0.0);
-        for part in some {
-            lines.push(format!(
-                "    {:<10} {:.3} x {:.2} = {:.3}  {}",
-                part.signal,
-                part.value,
-                part.weight,
-                part.value * part.weight,
-                part.about
-            ));
-        }
-        if !none.is_empty() {
-            let names: Vec<&str> = none.iter().map(|part| part.signal).collect();
-            lines.push(format!("    nothing from {}", names.join(", ")));
-        }
-        if let Some(why) = parts.sinks {
-            lines.push(format!("    {why}: {:.1} of the sum, {:.3}", parts.sunk_share(), parts.sum()));
-        }
-    };
-    reading(format!("  the whole issue: {:.3}", explanation.whole.score), &explanation.whole);
-    if let Some(title) = &explanation.title {
-        reading(format!("  the title alone: {:.3}, added at {:.2} of it", title.score, title.weight), title);
-    }
-    if let Some(line) = explanation.line {
-        lines.push(format!("  points at line {line}"));
-    }
-    for reason in &explanation.reasons {
-        lines.push(format!("  {reason}"));
-    }
-    lines
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// The issue's text, and how to name where it came from: `--issue-file` is read whatever

@@ -15,22 +15,30 @@ use super::progress::building_line;
 use super::proposal::uri_of;
 use super::state::{EditorBase, ServerState};
 use crate::agent::{PackPlace, first_context};
+use crate::context::issue::IssueQuery;
+use crate::context::{Index, RankedFile, rank};
 use crate::issues;
 use crate::llm::registry;
-use crate::workspace::{Overlay, WorkspacePath};
+use crate::workspace::{Overlay, Root, WorkspacePath};
+use std::path::Path;
+use tower_lsp::lsp_types::Url;
 
 /// How long the command waits for the first index build.
 const INDEX_WAIT: Duration = Duration::from_secs(10);
 /// Files listed when the command does not say.
 const DEFAULT_TOP: usize = 20;
 
-/// The arguments: the issue as `implementIssue` takes it, and how many files to list.
+/// The arguments: the issue as `implementIssue` takes it, how many files to list, and the
+/// files to say why they rank where they do (workspace-relative paths, absolute paths or
+/// `file:` URIs inside the workspace).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(super) struct ContextArgs {
     issue: String,
     #[serde(default)]
     top: Option<usize>,
+    #[serde(default)]
+    explain: Vec<String>,
 }
 
 /// Ranks the workspace for the issue, as the editor's buffers hold it, and packs it for the
@@ -41,7 +49,9 @@ pub(super) struct ContextArgs {
 /// reason points, or for a named file the line the issue gives with it (null: nowhere);
 /// `inPack` is `full`, `part`, `map` or null; `elapsedMs` counts ranking and packing;
 /// `reading` is what the issue was read as ([`Reading`](crate::context::issue::Reading): its
-/// names, paths, lines, messages and weightiest words).
+/// names, paths, lines, messages and weightiest words). With `explain`, `explained` holds for
+/// each of its files why it ranks where it does ([`rank::Explanation`], with `lines`: the same
+/// as text, as `issuewright context --explain` prints it).
 pub(super) async fn preview(
     client: &Client,
     state: &Arc<ServerState>,
@@ -52,6 +62,11 @@ pub(super) async fn preview(
         return Err(CommandError::BadArguments("issuewright.context: `top` 0 lists nothing; give 1 or more".into()));
     }
     let root = state.root.get().ok_or(CommandError::NoWorkspace)?;
+    let explain: Vec<(String, WorkspacePath)> = args
+        .explain
+        .iter()
+        .map(|given| Ok((given.clone(), explained_path(root, given)?)))
+        .collect::<Result<_, CommandError>>()?;
     let issue = issues::resolve(&args.issue, root.path())?;
     let config = run_config(client, state, root, None).await?;
     let index = state.index.ready(INDEX_WAIT).await.ok_or_else(|| {
@@ -66,15 +81,16 @@ pub(super) async fn preview(
     let window = registry::lookup(&config.provider.model).context_window;
     // Ranking a large tree takes a while of one core: off the server's async workers.
     let ranking = index.clone();
-    let (query, first) = tokio::task::spawn_blocking(move || {
+    let (query, first, explained) = tokio::task::spawn_blocking(move || {
         let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
-        let first = first_context(&ranking, &query, window, |path| {
-            WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
-        });
-        (query, first)
+        let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path));
+        let first = first_context(&ranking, &query, window, read);
+        let explained = explanations(&ranking, &query, &first.ranked, &explain, &read);
+        (query, first, explained)
     })
     .await
     .map_err(|error| CommandError::Ranking(error.to_string()))?;
+    let explained = explained?;
     let mut notes: Vec<String> = Vec::new();
     if index.is_empty() {
         notes.push(
@@ -132,5 +148,48 @@ pub(super) async fn preview(
         "elapsedMs": started.elapsed().as_millis() as u64,
         "notes": notes,
         "reading": crate::context::issue::Reading::of(&query),
+        "explained": explained,
     }))
+}
+
+/// A path `explain` gives, as a workspace path: relative to the workspace, absolute inside
+/// it, or a `file:` URI.
+fn explained_path(root: &Root, given: &str) -> Result<WorkspacePath, CommandError> {
+    let outside =
+        || CommandError::BadArguments(format!("issuewright.context: `explain` {given}: not a file of the workspace"));
+    if given.starts_with("file:") {
+        let path = Url::parse(given).ok().and_then(|uri| uri.to_file_path().ok()).ok_or_else(outside)?;
+        return root.relative(&path).ok_or_else(outside);
+    }
+    if Path::new(given).is_absolute() {
+        return root.relative(Path::new(given)).ok_or_else(outside);
+    }
+    Ok(WorkspacePath::parse(given.trim_start_matches("./"))?)
+}
+
+/// Why each of `paths` ranks where it does in `ranked`, each with its text lines; an error
+/// naming one that is not ranked, and why.
+fn explanations(
+    index: &Index,
+    query: &IssueQuery,
+    ranked: &[RankedFile],
+    paths: &[(String, WorkspacePath)],
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Value>, CommandError> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let signals = rank::signals_reading(index, query, read);
+    paths
+        .iter()
+        .map(|(given, path)| {
+            let explanation = rank::explain(ranked, &signals, &rank::WEIGHTS, path.as_str()).ok_or_else(|| {
+                let why = rank::NotRanked::of(index, path.as_str());
+                CommandError::BadArguments(format!("issuewright.context: `explain` {given}: {why}"))
+            })?;
+            let mut value = json!(explanation);
+            value["lines"] = json!(explanation.lines());
+            Ok(value)
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@
 --   :IssuewrightValidate [tests] (the project's check on your buffers, as diagnostics)
 --   :IssuewrightContext @ISSUE.md (the files a run would start from, in the quickfix list)
 --   :IssuewrightPack @ISSUE.md    (the context pack a run would start from, in a scratch buffer)
+--   :IssuewrightExplain @ISSUE.md [file=PATH] (why this buffer's file, or PATH, ranks where it does)
 
 local M = {}
 
@@ -226,6 +227,27 @@ function M.show_pack(issue)
   return result
 end
 
+--- Shows why `file` (a path; default: the current buffer's file) ranks where it does for
+--- `issue`: its place, and each signal's value and weight, in a scratch buffer.
+function M.show_explanation(issue, file)
+  file = file or vim.api.nvim_buf_get_name(0)
+  if file == '' then
+    notify('give the file to explain (file=PATH), or run this from a buffer of the workspace', vim.log.levels.ERROR)
+    return nil
+  end
+  local result, err = M.command('context', { issue = issue, top = 1, explain = { file } })
+  if not result then
+    notify(err, vim.log.levels.ERROR)
+    return nil, err
+  end
+  local lines = {}
+  for _, explained in ipairs(result.explained or {}) do
+    vim.list_extend(lines, explained.lines)
+  end
+  show_scratch(lines, 'text')
+  return result
+end
+
 --- Shows a run's proposal as a diff in a scratch buffer.
 function M.show_proposal(run_id)
   local proposal, err = M.proposal(run_id)
@@ -311,6 +333,10 @@ function M.setup(opts)
     local issue = split_args(cmd.fargs)
     M.show_pack(issue)
   end, { nargs = '+', desc = 'issuewright: the context pack a run would start from (text or @FILE)' })
+  vim.api.nvim_create_user_command('IssuewrightExplain', function(cmd)
+    local issue, options = split_args(cmd.fargs)
+    M.show_explanation(issue, options.file)
+  end, { nargs = '+', desc = 'issuewright: why this file (or file=PATH) ranks where it does for an issue (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
     report(M.status(cmd.fargs[1]))
   end, { nargs = '?', desc = 'issuewright: status of a run' })

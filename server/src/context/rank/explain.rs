@@ -3,6 +3,7 @@
 //! is told in reasons; this is for the question "why is this file not higher?".
 
 use super::{FileSignals, RankedFile, SUNK_SHARE, Signals, Weights};
+use crate::context::Index;
 
 /// One signal's part in a file's score.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -34,6 +35,7 @@ pub struct ReadingParts {
 
 /// Why a file ranks where it does.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Explanation {
     /// Workspace-relative path.
     pub path: String,
@@ -109,5 +111,98 @@ impl ReadingParts {
     /// What sinking keeps of the sum.
     pub fn sunk_share(&self) -> f64 {
         if self.sinks.is_some() { SUNK_SHARE } else { 1.0 }
+    }
+}
+
+impl Explanation {
+    /// The explanation as text: the file's place and score, each reading's parts with their
+    /// values and weights (the signals that give nothing on one line), its line and reasons.
+    pub fn lines(&self) -> Vec<String> {
+        let fifth = self.fifth_score.map(|fifth| format!("; the 5th's {fifth:.3}")).unwrap_or_default();
+        let mut lines = vec![format!(
+            "why {} ranks {} of {} (score {:.3}{fifth}):",
+            self.path,
+            ordinal(self.place),
+            self.ranked,
+            self.score
+        )];
+        lines.extend(self.whole.lines(format!("  the whole issue: {:.3}", self.whole.score)));
+        if let Some(title) = &self.title {
+            lines.extend(
+                title.lines(format!("  the title alone: {:.3}, added at {:.2} of it", title.score, title.weight)),
+            );
+        }
+        lines.extend(self.line.map(|line| format!("  points at line {line}")));
+        lines.extend(self.reasons.iter().map(|reason| format!("  {reason}")));
+        lines
+    }
+}
+
+impl ReadingParts {
+    /// This reading's lines under `heading`.
+    fn lines(&self, heading: String) -> Vec<String> {
+        let mut lines = vec![heading];
+        let (some, none): (Vec<&SignalPart>, Vec<&SignalPart>) =
+            self.parts.iter().partition(|part| part.value * part.weight > 0.0);
+        for part in some {
+            let (value, weight) = (part.value, part.weight);
+            lines.push(format!(
+                "    {:<10} {value:.3} x {weight:.2} = {:.3}  {}",
+                part.signal,
+                value * weight,
+                part.about
+            ));
+        }
+        if !none.is_empty() {
+            let names: Vec<&str> = none.iter().map(|part| part.signal).collect();
+            lines.push(format!("    nothing from {}", names.join(", ")));
+        }
+        if let Some(why) = self.sinks {
+            lines.push(format!("    {why}: {:.1} of the sum, {:.3}", self.sunk_share(), self.sum()));
+        }
+        lines
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Why a path is not in a ranking.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotRanked {
+    /// The index left the file out, for this reason (too large, binary, minified, ...).
+    #[error("the index left it out: {0}")]
+    LeftOut(String),
+    /// The file is there, but is no source file the index reads.
+    #[error(
+        "not indexed, so not ranked: it is no Rust, Java, TypeScript or JavaScript source, or the ignore rules \
+         (.gitignore, build output, dependencies) leave it out"
+    )]
+    NotSource,
+    /// No file is at the path.
+    #[error("no such file in {0} (give a path relative to the workspace)")]
+    NoSuchFile(String),
+}
+
+impl NotRanked {
+    /// Why `path` (workspace-relative) is not among `index`'s ranked files.
+    pub fn of(index: &Index, path: &str) -> Self {
+        if let Some((_, why)) = index.stats.skipped.iter().find(|(skipped, _)| skipped == path) {
+            return Self::LeftOut(why.clone());
+        }
+        if index.root().join(path).is_file() {
+            Self::NotSource
+        } else {
+            Self::NoSuchFile(index.root().display().to_string())
+        }
     }
 }

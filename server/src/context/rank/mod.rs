@@ -29,7 +29,7 @@ use super::namesakes::ImportedModules;
 use super::outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
 use super::parts::{MAX_PART_LINES, WordPlaces};
 use crate::workspace::read_disk_text;
-pub use explain::{Explanation, ReadingParts, SignalPart, explain};
+pub use explain::{Explanation, NotRanked, ReadingParts, SignalPart, explain};
 use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
