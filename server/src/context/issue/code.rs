@@ -128,23 +128,23 @@ static CONVENTIONAL_PREFIX: std::sync::LazyLock<regex::Regex> = std::sync::LazyL
     .expect("the prefix pattern compiles")
 });
 
-/// The Conventional Commits prefixes of `text`'s lines: where each kind ends (`fix` of
-/// `fix(css): ..`, so that it can be read as a word and not as a call) and the scope it names
-/// (`css`), if any.
-pub(super) fn conventional_prefixes(text: &str) -> Vec<(usize, Option<&str>)> {
+/// The Conventional Commits prefixes of `text`'s lines: where each kind stands (`fix` of
+/// `fix(css): ..`) and the scope it names (`css`), if any.
+pub(super) fn conventional_prefixes(text: &str) -> Vec<(std::ops::Range<usize>, Option<&str>)> {
     CONVENTIONAL_PREFIX
         .captures_iter(text)
         .filter_map(|found| {
             let kind = found.name("kind")?;
             let scope = found.name("scope").map(|scope| scope.as_str().trim_matches(['(', ')']).trim());
-            Some((kind.end(), scope.filter(|scope| !scope.is_empty())))
+            Some((kind.range(), scope.filter(|scope| !scope.is_empty())))
         })
         .collect()
 }
 
-/// `text` with the kind of each Conventional Commits prefix set apart from its scope
-/// (`fix (css): ..`), so that it reads as a word and not as a call, and the scopes the prefixes
-/// name (`css`).
+/// `text` without the kind of each Conventional Commits prefix (`fix` of `fix(css): ..`, set
+/// to spaces), and the scopes the prefixes name (`css`). The kind says what sort of change a
+/// commit is, not what it changes: read as a word, `fix` lifted the files that happen to say
+/// it (`ssrFixStacktrace`) in every fix's ranking; read as a call, it named a function.
 pub(super) fn commit_kinds_apart(text: &str) -> (Cow<'_, str>, Vec<&str>) {
     let prefixes = conventional_prefixes(text);
     if prefixes.is_empty() {
@@ -152,10 +152,11 @@ pub(super) fn commit_kinds_apart(text: &str) -> (Cow<'_, str>, Vec<&str>) {
     }
     let mut apart = String::with_capacity(text.len() + prefixes.len());
     let mut from = 0;
-    for (end, _) in &prefixes {
-        apart.push_str(&text[from..*end]);
-        apart.push(' ');
-        from = *end;
+    for (kind, _) in &prefixes {
+        apart.push_str(&text[from..kind.start]);
+        // One more space than the kind: a scope written right after it stands apart.
+        apart.push_str(&" ".repeat(kind.len() + 1));
+        from = kind.end;
     }
     apart.push_str(&text[from..]);
     (Cow::Owned(apart), prefixes.into_iter().filter_map(|(_, scope)| scope).collect())
@@ -386,7 +387,16 @@ mod tests {
         for text in ["fixed(css): x", "fix(css) without a colon", "see fix(css): x", "chore(): x", "fix(css):x"] {
             assert_eq!(super::conventional_prefixes(text).iter().find_map(|(_, scope)| *scope), None, "{text}");
         }
-        assert_eq!(super::conventional_prefixes("x\n  * chore(deps)!: bump"), [("x\n  * chore".len(), Some("deps"))]);
+        assert_eq!(
+            super::conventional_prefixes("x\n  * chore(deps)!: bump"),
+            [("x\n  * ".len().."x\n  * chore".len(), Some("deps"))]
+        );
+        // Nor is it a word: it says what sort of change a commit is, not what it changes.
+        let fix = analyze("fix(ssr): keep the stack trace of a failed load");
+        assert!(!fix.terms.iter().any(|(term, _)| term == "fix"), "{:?}", fix.terms);
+        assert!(fix.terms.iter().any(|(term, _)| term == "stack"), "{:?}", fix.terms);
+        let plain = analyze("Fix the stack trace of a failed load");
+        assert!(plain.terms.iter().any(|(term, _)| term == "fix"), "a title's own word stays: {:?}", plain.terms);
     }
 
     #[test]
