@@ -162,6 +162,22 @@ pub(super) fn commit_kinds_apart(text: &str) -> (Cow<'_, str>, Vec<&str>) {
     (Cow::Owned(apart), prefixes.into_iter().filter_map(|(_, scope)| scope).collect())
 }
 
+/// An issue closed by a commit or pull request, as forges read the words that close one:
+/// `Fixes #12`, `closes: #7`, `Resolved owner/repo#3`.
+static CLOSING_REFERENCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b(?:[ \t]*:)?[ \t]+(?:[\w.-]+/[\w.-]+)?#\d+")
+        .expect("the closing pattern compiles")
+});
+
+/// `text` without the references that close an issue (`Fixes #13723`, `Closes #1663`): the
+/// keyword says the commit closes it, not what the code does, and the number names nothing.
+pub(super) fn without_closing_references(text: &str) -> Cow<'_, str> {
+    if !text.contains('#') {
+        return Cow::Borrowed(text);
+    }
+    CLOSING_REFERENCE.replace_all(text, " ")
+}
+
 /// The line holding byte `at`.
 fn line_holding(lines: &[BlockLine], at: usize) -> Option<&BlockLine> {
     lines.get(lines.partition_point(|line| line.end <= at))
@@ -397,6 +413,18 @@ mod tests {
         assert!(fix.terms.iter().any(|(term, _)| term == "stack"), "{:?}", fix.terms);
         let plain = analyze("Fix the stack trace of a failed load");
         assert!(plain.terms.iter().any(|(term, _)| term == "fix"), "a title's own word stays: {:?}", plain.terms);
+    }
+
+    #[test]
+    fn the_words_that_close_an_issue_are_no_words_of_it() {
+        let cut = |text: &str| super::without_closing_references(text).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(cut("Update: drop the fix (fixes #13723) (#13772)"), "Update: drop the fix ( ) (#13772)");
+        assert_eq!(cut("Closes: #7, resolved acme/tool#3 and FIXED #1"), ", and");
+        for kept in ["fix the closed #tag", "closes the loop", "prefixes #1", "fixes#2", "fix #x"] {
+            assert_eq!(cut(kept), kept, "no closing reference");
+        }
+        let query = analyze("Forbid spy on mock\n\nFixes #2915");
+        assert!(!query.terms.iter().any(|(term, _)| term.starts_with("fix")), "{:?}", query.terms);
     }
 
     #[test]

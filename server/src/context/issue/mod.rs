@@ -31,7 +31,7 @@ use addresses::without_addresses;
 use chains::{chain_parts, chains, is_built_in_attribute, is_macro_use, looks_like_code, without_generic_qualifiers};
 use code::{
     BlockLine, code_lines, commit_kinds_apart, line_is_trace, line_reads_as_code, long_flags, shell_tool_end,
-    string_holding, string_literals,
+    string_holding, string_literals, without_closing_references,
 };
 use frames::{java_frames, without_foreign_frames};
 use markdown::{Region, regions};
@@ -281,6 +281,7 @@ fn analyze_part(text: &str, own: &OwnCode) -> IssueQuery {
     for part in scopes.iter().flat_map(|scope| scope_names(scope)) {
         symbols.note(part.to_owned(), Vec::new(), SCOPE_WEIGHT, false);
     }
+    let apart = without_closing_references(&apart);
     let text: &str = &apart;
     for (region, piece) in regions(text) {
         // A frame of code the workspace does not hold names none of its files or code.
