@@ -62,8 +62,9 @@ pub struct ContextArgs {
     pub issue: Option<String>,
     /// Print JSON: `{"files": [{"path", "score", "reasons", "line"?}], "named": [{"path",
     /// "reasons"}], "elapsed_ms"}`: the ranked source files (`line`: where the best reason
-    /// points), the other files the issue names (`README.md`, read as text), and the time to
-    /// index and rank, and with `--pack` to pack.
+    /// points, else where the issue's words gather), the other files the issue names
+    /// (`README.md`, read as text), and the time to index and rank, and with `--pack` to pack;
+    /// `--pack`, `--reading` and `--explain` add `pack`, `reading` and `explained`.
     #[arg(long)]
     pub json: bool,
     /// How many files to list (at least 1).
