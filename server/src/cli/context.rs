@@ -50,16 +50,18 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         errln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.
-    let (ranked, named, packed) = match model {
+    let (mut ranked, named, packed) = match model {
         Some(model) => {
             let first = first_context_for(&index, &query, &model, &root)?;
             (first.ranked, first.named, Some((model, first.budget_tokens, first.pack)))
         }
         None => (rank::rank_for(&index, &query), named_files(&index, &query), None),
     };
+    let listed = ranked.len().min(args.top);
+    rank::point_at_words_on_disk(&mut ranked[..listed], &index);
     let elapsed_ms = started.elapsed().as_millis() as u64;
-    let explained = explanations(args, &index, &query, &ranked, &root)?;
-    let listed = &ranked[..ranked.len().min(args.top)];
+    let explained = explanations(args, &index, &query, &mut ranked, &root)?;
+    let listed = &ranked[..listed];
     if args.json {
         let mut out = json!({"files": listed, "named": named, "elapsed_ms": elapsed_ms});
         if let Some((model, budget, pack)) = &packed {
@@ -125,7 +127,7 @@ fn explanations(
     args: &ContextArgs,
     index: &Index,
     query: &issue::IssueQuery,
-    ranked: &[rank::RankedFile],
+    ranked: &mut [rank::RankedFile],
     root: &Path,
 ) -> Result<Vec<rank::Explanation>, String> {
     if args.explain.is_empty() {
@@ -136,6 +138,10 @@ fn explanations(
         .iter()
         .map(|given| {
             let path = workspace_relative(root, given);
+            // A file past the list points at where its words gather too.
+            if let Some(file) = ranked.iter_mut().find(|file| file.path == path) {
+                rank::point_at_words_on_disk(std::slice::from_mut(file), index);
+            }
             rank::explain(ranked, &signals, &rank::WEIGHTS, &path)
                 .ok_or_else(|| format!("--explain {given}: {}", rank::NotRanked::of(index, &path)))
         })

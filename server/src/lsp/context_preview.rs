@@ -84,7 +84,15 @@ pub(super) async fn preview(
     let (query, first, explained) = tokio::task::spawn_blocking(move || {
         let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
         let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path));
-        let first = first_context(&ranking, &query, window, read);
+        let mut first = first_context(&ranking, &query, window, read);
+        // The files listed, and those explained, point at where their words gather.
+        let listed = top.min(first.ranked.len());
+        rank::point_at_words(&mut first.ranked[..listed], &ranking, &read);
+        for (_, path) in &explain {
+            if let Some(file) = first.ranked.iter_mut().find(|file| file.path == path.as_str()) {
+                rank::point_at_words(std::slice::from_mut(file), &ranking, &read);
+            }
+        }
         let explained = explanations(&ranking, &query, &first.ranked, &explain, &read);
         (query, first, explained)
     })

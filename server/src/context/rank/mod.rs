@@ -63,8 +63,8 @@ pub struct RankedFile {
     /// adds: where they gather in a large file is where the pack shows a part of it when
     /// nothing else points into it.
     pub words: Vec<(String, f64)>,
-    /// For one of the best ranked files that no reason points into, the line where the
-    /// issue's words it shares gather (see [`rank_reading`]): where its ranking rests.
+    /// For a listed file that no reason points into, the line where the issue's words it
+    /// shares gather (see [`point_at_words`]): where its ranking rests.
     pub gathered: Option<u32>,
 }
 
@@ -72,9 +72,9 @@ impl RankedFile {
     /// The line its best reason points at: the line the issue gives with its path
     /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
     /// string holding a message it quotes; for one of the best ranked files that only uses
-    /// such a name, its first use, and for one of them that only shares words with the
-    /// issue, where those words gather (see [`rank_reading`]); none when nothing points at a
-    /// line.
+    /// such a name, its first use (see [`rank_reading`]), and for a listed file that only
+    /// shares words with the issue, where those words gather (see [`point_at_words`]); none
+    /// when nothing points at a line.
     pub fn line(&self) -> Option<u32> {
         self.lines.first().copied().or(self.gathered)
     }
@@ -397,30 +397,25 @@ pub fn rank_for(index: &Index, query: &IssueQuery) -> Vec<RankedFile> {
 }
 
 /// [`rank_for`], reading files as `read` gives them (see [`signals_reading`]); the best
-/// ranked files that only use a name the issue gives point at their first use of it, and
-/// those that only share its words at where the words gather.
+/// ranked files that only use a name the issue gives point at their first use of it.
 pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Option<String>) -> Vec<RankedFile> {
     let outside = IndexOutside::new(index);
     let signals = signals_outside(index, query, read, &outside);
     let mut ranked = combine(&signals, &WEIGHTS);
     point_at_uses(&mut ranked, &signals, index, &outside, read);
-    point_at_words(&mut ranked, index, read);
     ranked
 }
 
-/// How many of the best ranked files are looked at for [`point_at_words`]: as many as
-/// `context` and the editor's preview list.
-const WORD_POINTED_FILES: usize = 20;
-
-/// Gives each of the [`WORD_POINTED_FILES`] best ranked files that nothing else points into,
-/// but that shares words with the issue, the first line that holds one of them in the part
-/// of the file where they gather (the function whose lines hold the most; see
-/// [`WordPlaces::part`]; in a test file, the lines that hold the most), so that every file
-/// listed opens where its ranking rests rather than at its top. Reading a file's words takes a fraction of a millisecond; no file is
-/// parsed.
-fn point_at_words(ranked: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
+/// Gives each of `files` (the ranked files a face lists) that nothing else points into, but
+/// that shares words with the issue, the first line that holds one of them in the part of the
+/// file where they gather (the function whose lines hold the most; see [`WordPlaces::part`];
+/// in a test file, the lines that hold the most), so that every file listed opens where its
+/// ranking rests rather than at its top ([`RankedFile::gathered`]). Each file is read as `read`
+/// gives it, not parsed: a fraction of a millisecond a file. The pack does not need it, so a
+/// ranking leaves it to what shows the files.
+pub fn point_at_words(files: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
     for file in
-        ranked.iter_mut().take(WORD_POINTED_FILES).filter(|file| file.lines.is_empty() && !file.words.is_empty())
+        files.iter_mut().filter(|file| file.lines.is_empty() && file.gathered.is_none() && !file.words.is_empty())
     {
         let Some(indexed) = index.file(&file.path) else { continue };
         let Some(text) = read(&file.path) else { continue };
@@ -433,9 +428,14 @@ fn point_at_words(ranked: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) 
     }
 }
 
+/// [`point_at_words`], reading the files from disk as the overlay reads them.
+pub fn point_at_words_on_disk(files: &mut [RankedFile], index: &Index) {
+    point_at_words(files, index, &disk_reader(index));
+}
+
 /// How many of the best ranked files are looked at for [`point_at_uses`]: each is parsed
-/// again (about a millisecond a file), so fewer than are listed; the others listed point at
-/// where the issue's words gather ([`point_at_words`]).
+/// again (about a millisecond a file), so fewer than a face lists; the others it lists point
+/// at where the issue's words gather ([`point_at_words`]).
 const USE_POINTED_FILES: usize = 10;
 
 /// Gives each of the [`USE_POINTED_FILES`] best ranked files that no reason points into, but

@@ -231,14 +231,18 @@ fn a_file_ranked_on_the_issues_words_alone_points_at_where_they_gather() {
             "#[test]\nfn starts() {}\n\n#[test]\nfn stops_at_the_limit() {\n    // Once the number of results reaches it.\n}\n",
         ),
     ]);
-    let ranked = rank_for(&index, &issue::analyze("Limit the number of results\n\nA limit on the results, please."));
+    let mut ranked =
+        rank_for(&index, &issue::analyze("Limit the number of results\n\nA limit on the results, please."));
+    assert!(ranked.iter().all(|file| file.gathered.is_none()), "a ranking leaves it to what lists the files");
+    point_at_words_on_disk(&mut ranked, &index);
     let walk = ranked.iter().find(|file| file.path == "src/walk.rs").expect("ranked");
     assert!(walk.lines.is_empty(), "no reason points into it: {walk:?}");
     assert_eq!(walk.line(), Some(11), "the comment of the function the words gather in, not the top: {walk:?}");
     let test = ranked.iter().find(|file| file.path == "tests/walk.rs").expect("ranked");
     assert_eq!(test.line(), Some(5), "a test file's words count there: {test:?}");
     // A reason's own line comes first: the definition the issue names.
-    let named = rank_for(&index, &issue::analyze("`stops` ignores the limit\n\nThe number of results passes it."));
+    let mut named = rank_for(&index, &issue::analyze("`stops` ignores the limit\n\nThe number of results passes it."));
+    point_at_words_on_disk(&mut named, &index);
     let walk = named.iter().find(|file| file.path == "src/walk.rs").expect("ranked");
     assert_eq!(walk.line(), Some(12), "{walk:?}");
 }
