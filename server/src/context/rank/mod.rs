@@ -408,7 +408,7 @@ pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Op
 
 /// Gives each of `files` (the ranked files a face lists) that nothing else points into, but
 /// that shares words with the issue, the first line that holds one of them in the part of the
-/// file where they gather (the function whose lines hold the most; see [`WordPlaces::part`];
+/// file where they gather (the function whose lines hold the most, as the pack finds it: `WordPlaces::part`;
 /// in a test file, the lines that hold the most), so that every file listed opens where its
 /// ranking rests rather than at its top ([`RankedFile::gathered`]). Each file is read as `read`
 /// gives it, not parsed: a fraction of a millisecond a file. The pack does not need it, so a
