@@ -137,7 +137,8 @@ pub async fn execute(
                 .await
         }
         CONTEXT => {
-            let args: context_preview::ContextArgs = arguments(command, args, r#"{"issue": "@ISSUE.md", "top": 20}"#)?;
+            let args: context_preview::ContextArgs =
+                arguments(command, args, r#"{"issue": "@ISSUE.md", "top": 20, "explain": ["src/lib.rs"]}"#)?;
             context_preview::preview(client, state, args).await
         }
         other => Err(CommandError::UnknownCommand(other.to_owned())),
