@@ -2,7 +2,7 @@
 //! a run would start from.
 
 use super::out::{errln, outln};
-use std::path::{Component, Path};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -15,7 +15,7 @@ use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
 use issuewright::context::{ContextPack, Index, issue, named_files, rank};
 use issuewright::issues::{self, IssueSource};
 use issuewright::llm::registry;
-use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath};
+use issuewright::workspace::{DiskBase, Overlay, Root, WorkspacePath, read_disk_text};
 
 /// How many of each kind of thing the issue gives `--reading` lists in text.
 const READING_ITEMS: usize = 12;
@@ -60,7 +60,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let listed = ranked.len().min(args.top);
     rank::point_at_words_on_disk(&mut ranked[..listed], &index);
     let elapsed_ms = started.elapsed().as_millis() as u64;
-    let explained = explanations(args, &index, &query, &mut ranked, &root)?;
+    let explained = explanations(args, &index, &query, &ranked, &root)?;
     let listed = &ranked[..listed];
     if args.json {
         let mut out = json!({"files": listed, "named": named, "elapsed_ms": elapsed_ms});
@@ -127,40 +127,25 @@ fn explanations(
     args: &ContextArgs,
     index: &Index,
     query: &issue::IssueQuery,
-    ranked: &mut [rank::RankedFile],
+    ranked: &[rank::RankedFile],
     root: &Path,
 ) -> Result<Vec<rank::Explanation>, String> {
     if args.explain.is_empty() {
         return Ok(Vec::new());
     }
+    let root = Root::new(root).map_err(|error| format!("--repo {}: {error}", root.display()))?;
     let signals = rank::signals_for(index, query);
+    let read = |path: &str| read_disk_text(&root.path().join(path)).ok().flatten();
     args.explain
         .iter()
         .map(|given| {
-            let path = workspace_relative(root, given);
-            // A file past the list points at where its words gather too.
-            if let Some(file) = ranked.iter_mut().find(|file| file.path == path) {
-                rank::point_at_words_on_disk(std::slice::from_mut(file), index);
-            }
-            rank::explain(ranked, &signals, &rank::WEIGHTS, &path)
-                .ok_or_else(|| format!("--explain {given}: {}", rank::NotRanked::of(index, &path)))
+            let path = root
+                .path_given(given)
+                .ok_or_else(|| format!("--explain {given}: not a path inside {}", root.path().display()))?;
+            rank::explain(index, ranked, &signals, &rank::WEIGHTS, path.as_str(), &read)
+                .ok_or_else(|| format!("--explain {given}: {}", rank::NotRanked::of(index, path.as_str())))
         })
         .collect()
-}
-
-/// `given` (relative to the repository, or absolute inside it) as a workspace path:
-/// `./src/walk.rs` and `/repo/src/walk.rs` are `src/walk.rs`.
-fn workspace_relative(root: &Path, given: &str) -> String {
-    let path = Path::new(given);
-    let canonical = path.is_absolute().then(|| path.canonicalize().ok()).flatten();
-    let inside = canonical.as_deref().or(path.is_absolute().then_some(path)).and_then(|p| p.strip_prefix(root).ok());
-    let relative = inside.unwrap_or(path);
-    relative
-        .components()
-        .filter(|component| !matches!(component, Component::CurDir | Component::RootDir))
-        .map(|component| component.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// The issue's text, and how to name where it came from: `--issue-file` is read whatever

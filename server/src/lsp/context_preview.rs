@@ -20,8 +20,6 @@ use crate::context::{Index, RankedFile, rank};
 use crate::issues;
 use crate::llm::registry;
 use crate::workspace::{Overlay, Root, WorkspacePath};
-use std::path::Path;
-use tower_lsp::lsp_types::Url;
 
 /// How long the command waits for the first index build.
 const INDEX_WAIT: Duration = Duration::from_secs(10);
@@ -85,14 +83,9 @@ pub(super) async fn preview(
         let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
         let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path));
         let mut first = first_context(&ranking, &query, window, read);
-        // The files listed, and those explained, point at where their words gather.
+        // The files listed point at where their words gather.
         let listed = top.min(first.ranked.len());
         rank::point_at_words(&mut first.ranked[..listed], &ranking, &read);
-        for (_, path) in &explain {
-            if let Some(file) = first.ranked.iter_mut().find(|file| file.path == path.as_str()) {
-                rank::point_at_words(std::slice::from_mut(file), &ranking, &read);
-            }
-        }
         let explained = explanations(&ranking, &query, &first.ranked, &explain, &read);
         (query, first, explained)
     })
@@ -160,19 +153,11 @@ pub(super) async fn preview(
     }))
 }
 
-/// A path `explain` gives, as a workspace path: relative to the workspace, absolute inside
-/// it, or a `file:` URI.
+/// A path `explain` gives, as a workspace path (see [`Root::path_given`]).
 fn explained_path(root: &Root, given: &str) -> Result<WorkspacePath, CommandError> {
-    let outside =
-        || CommandError::BadArguments(format!("issuewright.context: `explain` {given}: not a file of the workspace"));
-    if given.starts_with("file:") {
-        let path = Url::parse(given).ok().and_then(|uri| uri.to_file_path().ok()).ok_or_else(outside)?;
-        return root.relative(&path).ok_or_else(outside);
-    }
-    if Path::new(given).is_absolute() {
-        return root.relative(Path::new(given)).ok_or_else(outside);
-    }
-    Ok(WorkspacePath::parse(given.trim_start_matches("./"))?)
+    root.path_given(given).ok_or_else(|| {
+        CommandError::BadArguments(format!("issuewright.context: `explain` {given}: not a file of the workspace"))
+    })
 }
 
 /// Why each of `paths` ranks where it does in `ranked`, each with its text lines; an error
@@ -191,10 +176,11 @@ fn explanations(
     paths
         .iter()
         .map(|(given, path)| {
-            let explanation = rank::explain(ranked, &signals, &rank::WEIGHTS, path.as_str()).ok_or_else(|| {
-                let why = rank::NotRanked::of(index, path.as_str());
-                CommandError::BadArguments(format!("issuewright.context: `explain` {given}: {why}"))
-            })?;
+            let explanation =
+                rank::explain(index, ranked, &signals, &rank::WEIGHTS, path.as_str(), read).ok_or_else(|| {
+                    let why = rank::NotRanked::of(index, path.as_str());
+                    CommandError::BadArguments(format!("issuewright.context: `explain` {given}: {why}"))
+                })?;
             let mut value = json!(explanation);
             value["lines"] = json!(explanation.lines());
             Ok(value)

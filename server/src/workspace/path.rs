@@ -207,6 +207,20 @@ impl Root {
         Ok(self.path.join(relative.as_str()))
     }
 
+    /// The workspace path of a path a person gives: relative to the root (`src/walk.rs`,
+    /// `./src/walk.rs`), absolute inside it, or a `file:` URI of a place inside it; none for
+    /// one outside the workspace or that a tool may not name.
+    pub fn path_given(&self, given: &str) -> Option<WorkspacePath> {
+        let absolute = if given.starts_with("file:") {
+            tower_lsp::lsp_types::Url::parse(given).ok()?.to_file_path().ok()?
+        } else if Path::new(given).is_absolute() {
+            PathBuf::from(given)
+        } else {
+            return WorkspacePath::parse(given).ok();
+        };
+        self.relative(&absolute)
+    }
+
     /// The workspace path of an absolute path below the root, if it is one a tool may name.
     pub fn relative(&self, absolute: &Path) -> Option<WorkspacePath> {
         let rest = absolute.strip_prefix(&self.path).or_else(|_| absolute.strip_prefix(&self.canonical)).ok()?;

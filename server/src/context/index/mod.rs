@@ -580,15 +580,10 @@ impl Index {
 
     /// Whether a change on disk at `path` touches only the file's own entry, so that it can be
     /// [read](Index::read_file) beside others and [made current](Index::apply_file) with them:
-    /// a file that is there, no manifest, `tsconfig` or ignore file, and no folder.
+    /// a file that is there and does not [shape](Index::shapes) the index (no manifest,
+    /// `tsconfig` or ignore file).
     pub fn changes_one_entry(&self, path: &str) -> bool {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        self.concerns(path)
-            && !is_manifest(name)
-            && !named_like_tsconfig(name)
-            && !self.modules.is_tsconfig_base(path)
-            && self.folder_read_for(path).is_none()
-            && self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file())
+        self.concerns(path) && !self.shapes(path) && self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file())
     }
 
     /// Reads the file at `path` from disk as the index would take it, without changing the

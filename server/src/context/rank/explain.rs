@@ -2,7 +2,7 @@
 //! for its title read alone, beside the file's place, score and reasons. The ranking itself
 //! is told in reasons; this is for the question "why is this file not higher?".
 
-use super::{FileSignals, RankedFile, SUNK_SHARE, Signals, Weights};
+use super::{FileSignals, RankedFile, SUNK_SHARE, Signals, Weights, gathered_line};
 use crate::context::Index;
 
 /// One signal's part in a file's score.
@@ -53,13 +53,21 @@ pub struct Explanation {
     pub title: Option<ReadingParts>,
     /// Its reasons, as the ranking gives them.
     pub reasons: Vec<String>,
-    /// The line it points at.
+    /// The line it points at: its best reason's, else where the words it shares
+    /// gather.
     pub line: Option<u32>,
 }
 
-/// Why `path` ranks where it does in `ranked`, the ranking `signals` gave with `weights`;
-/// none for a path not ranked.
-pub fn explain(ranked: &[RankedFile], signals: &Signals, weights: &Weights, path: &str) -> Option<Explanation> {
+/// Why `path` ranks where it does in `ranked`, the ranking `signals` gave `index`'s files with
+/// `weights`, reading files as `read` gives them; none for a path not ranked.
+pub fn explain(
+    index: &Index,
+    ranked: &[RankedFile],
+    signals: &Signals,
+    weights: &Weights,
+    path: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Option<Explanation> {
     let place = ranked.iter().position(|file| file.path == path)?;
     let file = &ranked[place];
     let at = signals.facts.paths.iter().position(|known| known == path)?;
@@ -78,7 +86,7 @@ pub fn explain(ranked: &[RankedFile], signals: &Signals, weights: &Weights, path
         whole,
         title,
         reasons: file.reasons.clone(),
-        line: file.line(),
+        line: file.line().or_else(|| gathered_line(file, index, read)),
     })
 }
 

@@ -406,26 +406,32 @@ pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Op
     ranked
 }
 
-/// Gives each of `files` (the ranked files a face lists) that nothing else points into, but
-/// that shares words with the issue, the first line that holds one of them in the part of the
-/// file where they gather (the function whose lines hold the most, as the pack finds it: `WordPlaces::part`;
-/// in a test file, the lines that hold the most), so that every file listed opens where its
-/// ranking rests rather than at its top ([`RankedFile::gathered`]). Each file is read as `read`
-/// gives it, not parsed: a fraction of a millisecond a file. The pack does not need it, so a
-/// ranking leaves it to what shows the files.
+/// Gives each of `files` (the ranked files a face lists) that nothing else points into the
+/// line where the issue's words it shares gather (`gathered_line`), so that every file
+/// listed opens where its ranking rests rather than at its top. The pack does not need it, so
+/// a ranking leaves it to what shows the files.
 pub fn point_at_words(files: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
-    for file in
-        files.iter_mut().filter(|file| file.lines.is_empty() && file.gathered.is_none() && !file.words.is_empty())
-    {
-        let Some(indexed) = index.file(&file.path) else { continue };
-        let Some(text) = read(&file.path) else { continue };
-        let gathered =
-            |places: WordPlaces<'_>| places.part(MAX_PART_LINES).and_then(|part| places.first_line_holding(part));
-        // Where the words stand only in test code (a test file listed low), the lines of the
-        // whole text that hold the most.
-        file.gathered = gathered(WordPlaces::new(indexed, &file.words, &text))
-            .or_else(|| gathered(WordPlaces::in_text(&[], &file.words, &text)));
+    for file in files.iter_mut().filter(|file| file.lines.is_empty() && file.gathered.is_none()) {
+        file.gathered = gathered_line(file, index, read);
     }
+}
+
+/// The first line of `file`, read as `read` gives it, that holds one of the issue's words it
+/// shares, in the part of it where they gather: the function whose lines hold the most, as
+/// the pack finds it (`WordPlaces::part`); in a test file, the lines that hold the most. No
+/// file is parsed: a fraction of a millisecond a file.
+fn gathered_line(file: &RankedFile, index: &Index, read: &dyn Fn(&str) -> Option<String>) -> Option<u32> {
+    if file.words.is_empty() {
+        return None;
+    }
+    let indexed = index.file(&file.path)?;
+    let text = read(&file.path)?;
+    let gathered =
+        |places: WordPlaces<'_>| places.part(MAX_PART_LINES).and_then(|part| places.first_line_holding(part));
+    // Where the words stand only in test code (a test file listed low), the lines of the whole
+    // text that hold the most.
+    gathered(WordPlaces::new(indexed, &file.words, &text))
+        .or_else(|| gathered(WordPlaces::in_text(&[], &file.words, &text)))
 }
 
 /// [`point_at_words`], reading the files from disk as the overlay reads them.

@@ -262,7 +262,7 @@ fn an_explanation_adds_up_to_the_files_score_and_place() {
     let ranked = rank_for(&index, &query);
     let signals = signals_for(&index, &query);
     for (place, file) in ranked.iter().enumerate() {
-        let explained = explain(&ranked, &signals, &WEIGHTS, &file.path).expect("ranked");
+        let explained = explain(&index, &ranked, &signals, &WEIGHTS, &file.path, &disk_reader(&index)).expect("ranked");
         assert_eq!((explained.place, explained.ranked), (place + 1, ranked.len()));
         let title = explained.title.as_ref().expect("the body holds code, so the title is read alone");
         for reading in [&explained.whole, title] {
@@ -272,12 +272,13 @@ fn an_explanation_adds_up_to_the_files_score_and_place() {
         let total = explained.whole.score + title.weight * title.score;
         assert!((total - file.score).abs() < 1e-9, "{}: {total} against {}", file.path, file.score);
     }
-    let limiter = explain(&ranked, &signals, &WEIGHTS, "src/limiter.rs").unwrap();
+    let explain = |path: &str| explain(&index, &ranked, &signals, &WEIGHTS, path, &disk_reader(&index));
+    let limiter = explain("src/limiter.rs").unwrap();
     let symbols = limiter.whole.parts.iter().find(|part| part.signal == "symbols").unwrap();
     assert!(symbols.value > 0.0, "it defines `try_acquire`: {limiter:?}");
-    let test = explain(&ranked, &signals, &WEIGHTS, "tests/limits.rs").unwrap();
+    let test = explain("tests/limits.rs").unwrap();
     assert_eq!(test.whole.sinks, Some(SUNK_TEST), "{test:?}");
-    assert!(explain(&ranked, &signals, &WEIGHTS, "src/nope.rs").is_none());
+    assert!(explain("src/nope.rs").is_none());
 }
 
 #[test]
