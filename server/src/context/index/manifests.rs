@@ -185,7 +185,9 @@ fn crate_of(manifest: &str, value: &toml::Table, inherited: &WorkspacePathDepend
     if !roots.iter().any(|root| root.path == main) {
         roots.push(CrateRoot { name: package, path: main });
     }
-    let dependencies = dependency_names(value, |key| inherited.is_local(&dir, key));
+    // A member may name its root (`workspace = "../.."`) where it is not the nearest above it.
+    let root = value.get("package")?.get("workspace").and_then(toml::Value::as_str).map(|path| join(&dir, path));
+    let dependencies = dependency_names(value, |key| inherited.is_local(&dir, root.as_deref(), key));
     Some(Crate { dir, name, roots, dependencies })
 }
 
@@ -220,10 +222,14 @@ impl WorkspacePathDependencies {
         Self { workspaces }
     }
 
-    /// Whether `key`, taken from the workspace by the crate in `crate_dir`, is on a path in the
-    /// nearest workspace root at or above that folder.
-    fn is_local(&self, crate_dir: &str, key: &str) -> bool {
-        let holds = |dir: &str| dir.is_empty() || crate_dir == dir || crate_dir.starts_with(&format!("{dir}/"));
+    /// Whether `key`, taken from the workspace by the crate in `crate_dir`, is on a path in its
+    /// workspace root: the folder its `package.workspace` names (`root`), else the nearest
+    /// root at or above that folder.
+    fn is_local(&self, crate_dir: &str, root: Option<&str>, key: &str) -> bool {
+        let holds = |dir: &str| match root {
+            Some(root) => dir == root,
+            None => dir.is_empty() || crate_dir == dir || crate_dir.starts_with(&format!("{dir}/")),
+        };
         self.workspaces.iter().find(|(dir, _)| holds(dir)).is_some_and(|(_, keys)| keys.iter().any(|k| k == key))
     }
 }
@@ -300,6 +306,16 @@ mod tests {
                 "[package]\nname = \"odd\"\n[workspace]\ndependencies = 5\n[dependencies]\nstore = { workspace = \"yes\" }\n",
             ),
             ("odd/inner/Cargo.toml", "[package]\nname = \"inner\"\n[dependencies]\nstore = { workspace = true }\n"),
+            // A member that names its root past the nearest one, and one that names a folder
+            // holding no root.
+            (
+                "vendor/other/tools/Cargo.toml",
+                "[package]\nname = \"tools\"\nworkspace = \"../../..\"\n[dependencies]\nstore = { workspace = true }\n",
+            ),
+            (
+                "odd/lost/Cargo.toml",
+                "[package]\nname = \"lost\"\nworkspace = \"../../nowhere\"\n[dependencies]\nstore = { workspace = true }\n",
+            ),
         ];
         let manifests: Vec<(&str, &str)> = manifests.into_iter().chain(odd).collect();
         let dir = crate::testing::tree(&manifests);
@@ -312,7 +328,9 @@ mod tests {
             crate_of(manifest, value, &inherited).expect("a package").dependencies
         };
         assert_eq!(dependencies("app"), ["log", "shop"], "`store` is the workspace's `shop`; `shop` is its own name");
-        assert_eq!(dependencies("vendor"), ["store"], "the nearest workspace root says");
+        assert_eq!(dependencies("vendor/other/Cargo"), ["store"], "the nearest workspace root says");
+        assert!(dependencies("vendor/other/tools").is_empty(), "the root it names says: the workspace's `shop`");
+        assert_eq!(dependencies("odd/lost"), ["store"], "a root that is not there lists no path");
         assert_eq!(dependencies("odd/Cargo"), ["store"], "`workspace = \"yes\"` inherits nothing");
         assert_eq!(dependencies("odd/inner"), ["store"], "a root whose table is no table lists no path");
     }
