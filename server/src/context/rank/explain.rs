@@ -98,7 +98,7 @@ fn reading_parts(signals: &Signals, weights: &Weights, at: usize, weight: f64) -
         part("symbols", "defines names the issue gives", file.symbols, weights.symbols),
         part("uses", "uses names the issue gives", file.uses, weights.uses),
         part("paths", "its path, name or a message it holds", file.paths, weights.paths),
-        part("relations", "extends or implements a named type", file.relations, weights.relations),
+        part("relations", "extends, implements or is held by a named type", file.relations, weights.relations),
         part("package", "shares a package with a hit", file.package, weights.package),
         part("parent", "declares the module of a hit", file.parent, weights.parent),
         part("prior", "how much code uses it", file.prior, weights.prior),

@@ -6,7 +6,8 @@
 //!   matching qualifier more still), or its name is such an identifier;
 //! - paths: the issue names the file's path or name, or its stem as a word, or the file holds
 //!   in a string an error message the issue quotes;
-//! - relations: the file's types extend or implement a type the issue names;
+//! - relations: the file's types extend or implement a type the issue names, or a named Rust
+//!   struct holds one of them in a field;
 //! - package: a share of the best direct hit in the same package or folder;
 //! - parent: the module file (`mod.rs`, `lib.rs`, `index.ts`) declaring a directly hit file;
 //! - prior: how central the file is: PageRank over the use-definition graph.
@@ -365,7 +366,8 @@ impl Workspace<'_> {
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
         message_signal(files, query, read, &mut path_mentions);
-        let relations = relation_signal(files, &hit_types);
+        let mut relations = relation_signal(files, &hit_types);
+        structure::add_held_types(&mut relations, files, &hit_types, self.definitions, read);
         let direct: Vec<f64> = {
             let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());
             (0..n).map(|i| symbols[i].max(paths[i])).collect()

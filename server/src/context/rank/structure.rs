@@ -6,21 +6,21 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
-use super::symbols::{Defined, DefinitionTable, Written, name_homes};
+use super::symbols::{Defined, DefinitionTable, HitType, Written, name_homes};
 use super::{Signal, package_of};
-use crate::context::DefinitionKind;
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
 use crate::context::namesakes::{FileScope, NameHomes, Narrowed};
 use crate::context::outside_names::{FileOutside, Outside};
+use crate::context::{DefinitionKind, Language};
 
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
 
 /// Files whose types extend or implement a named type.
-pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)]) -> Signal {
+pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[HitType<'_>]) -> Signal {
     let mut signal = Signal::new(files.len());
-    for (name, weight) in hit_types {
+    for HitType { name, weight, .. } in hit_types {
         for (i, file) in files.iter().enumerate() {
             if file.symbols.supertypes.iter().any(|s| s == name) {
                 signal.add(i, *weight, || format!("extends or implements `{name}`"));
@@ -30,6 +30,78 @@ pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[(&str, f64)])
         }
     }
     signal
+}
+
+/// Names defined in more files than this say too little of which type a field holds.
+const MAX_HELD_HOMES: usize = 2;
+
+/// Adds to `signal` the files that define the types a named Rust struct holds in its fields
+/// (`IdleNotifiedSet` of `struct JoinSet { inner: IdleNotifiedSet<JoinHandle<T>> }`): what
+/// the struct is built from, where a change to it often goes too. The struct's lines are read
+/// as `read` gives them; a type defined in more than two files, or only in the struct's own
+/// file, lifts nothing.
+pub(super) fn add_held_types(
+    signal: &mut Signal,
+    files: &[&IndexedFile],
+    hit_types: &[HitType<'_>],
+    table: &DefinitionTable<'_>,
+    read: &dyn Fn(&str) -> Option<String>,
+) {
+    for hit in hit_types {
+        let file = files[hit.file];
+        if file.language != Language::Rust || hit.kind != DefinitionKind::Struct {
+            continue;
+        }
+        for name in rust_field_types(file, hit, read) {
+            let Some(defined) = table.get(name.as_str()) else { continue };
+            let mut homes: Vec<usize> =
+                defined.iter().filter(|d| d.kind.is_type() && !d.test).map(|d| d.file).collect();
+            homes.sort_unstable();
+            homes.dedup();
+            if homes.is_empty() || homes.len() > MAX_HELD_HOMES {
+                continue;
+            }
+            for home in homes.into_iter().filter(|home| *home != hit.file) {
+                signal.add(home, 0.5 * hit.weight, || format!("defines `{name}`, which `{}` holds", hit.name));
+            }
+        }
+    }
+}
+
+/// The capitalised names a line of code writes (`Arc`, `IdleNotifiedSet` of `inner:
+/// Arc<IdleNotifiedSet<T>>`), each once, but `own`: the types it may hold.
+fn capitalised_names<'t>(lines: impl Iterator<Item = &'t str>, own: &str) -> Vec<&'t str> {
+    let mut names: Vec<&str> = Vec::new();
+    for line in lines {
+        for word in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if word.len() > 1
+                && word.starts_with(|c: char| c.is_ascii_uppercase())
+                && word != own
+                && !names.contains(&word)
+            {
+                names.push(word);
+            }
+        }
+    }
+    names
+}
+
+/// The names the fields of the named Rust struct `hit` write, read from its body as `read`
+/// gives it (comments and attributes left out).
+fn rust_field_types(file: &IndexedFile, hit: &HitType<'_>, read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let Some(definition) =
+        file.symbols.definitions.iter().find(|d| d.line == hit.line && d.name == hit.name && d.kind == hit.kind)
+    else {
+        return Vec::new();
+    };
+    let Some(text) = read(&file.path) else { return Vec::new() };
+    let body = text
+        .lines()
+        .skip(definition.body_line as usize)
+        .take(definition.end_line.saturating_sub(definition.body_line) as usize)
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("//") && !line.starts_with('#'));
+    capitalised_names(body, hit.name).into_iter().map(str::to_owned).collect()
 }
 
 /// A name's definitions, as the graph links a use of it.

@@ -40,7 +40,7 @@ pub(super) struct Defined<'a> {
     container: Option<&'a str>,
     line: u32,
     /// Whether it is test code in a source file (see [`Definition::test`](crate::context::extract::Definition::test)).
-    test: bool,
+    pub(super) test: bool,
 }
 
 /// How a file writes its uses of a name, which says what kinds of definition they can reach.
@@ -128,12 +128,26 @@ struct DefinitionHit {
     nearness: usize,
 }
 
+/// A type the issue names, as a file defines it: for the files related to it.
+pub(super) struct HitType<'a> {
+    /// Its name, as the issue gives it.
+    pub(super) name: &'a str,
+    /// The name's weight in the issue, its specificity applied.
+    pub(super) weight: f64,
+    /// The defining file's position in the files ranked.
+    pub(super) file: usize,
+    /// What it is.
+    pub(super) kind: DefinitionKind,
+    /// The line its definition starts on.
+    pub(super) line: u32,
+}
+
 /// Files defining named identifiers; also returns the types hit (for relations).
 pub(super) fn symbol_signal<'a>(
     files: &[&IndexedFile],
     query: &'a IssueQuery,
     table: &DefinitionTable<'_>,
-) -> (Signal, Vec<(&'a str, f64)>) {
+) -> (Signal, Vec<HitType<'a>>) {
     let n = files.len();
     let mut signal = Signal::new(n);
     let mut hit_types = Vec::new();
@@ -203,7 +217,8 @@ pub(super) fn symbol_signal<'a>(
                     format!("defines `{name}` ({}), named in the issue", kind_name(kind))
                 });
                 if kind.is_type() {
-                    hit_types.push((mention.name.as_str(), mention.weight * specificity));
+                    let weight = mention.weight * specificity;
+                    hit_types.push(HitType { name: mention.name.as_str(), weight, file, kind, line });
                 }
             }
         }

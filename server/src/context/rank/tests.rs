@@ -1126,6 +1126,33 @@ fn subclasses_of_a_named_class_follow_it() {
 }
 
 #[test]
+fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
+    let (_dir, index) = index(&[
+        (
+            "src/task/join_set.rs",
+            "use crate::util::IdleSet;\npub struct JoinSet<T> {\n    // Every task, idle or notified.\n    inner: IdleSet<Handle<T>>,\n}\nimpl<T> JoinSet<T> { pub fn len(&self) -> usize { 0 } }\n",
+        ),
+        (
+            "src/util/idle_set.rs",
+            "pub struct IdleSet<T> { entries: Vec<T> }\nimpl<T> IdleSet<T> { pub fn pop(&mut self) {} }\n",
+        ),
+        ("src/util/slab.rs", "pub struct Slab { slots: Vec<u8> }\nimpl Slab { pub fn pop(&mut self) {} }\n"),
+        // Named only in the struct's comment, not in a field.
+        ("src/util/every.rs", "pub struct Every;\n"),
+    ]);
+    let ranked = rank(&index, "Add `JoinSet::try_next` that pops a finished task without waiting");
+    let place = |path: &str| order(&ranked).iter().position(|p| *p == path).expect("ranked");
+    assert_eq!(order(&ranked)[0], "src/task/join_set.rs");
+    assert!(place("src/util/idle_set.rs") < place("src/util/slab.rs"), "{:?}", order(&ranked));
+    assert!(
+        reasons_of(&ranked, "src/util/idle_set.rs").iter().any(|r| r == "defines `IdleSet`, which `JoinSet` holds"),
+        "{:?}",
+        reasons_of(&ranked, "src/util/idle_set.rs")
+    );
+    assert!(!reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r.contains("holds")), "a comment holds nothing");
+}
+
+#[test]
 fn test_modules_sink_alike_wherever_the_crate_sits() {
     let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
     let (_dir, index) = index(&[
