@@ -49,7 +49,7 @@ struct Stored<F> {
 }
 
 /// Raised when what is cached changes shape or meaning without a new release.
-const SCHEMA: u32 = 60;
+const SCHEMA: u32 = 61;
 
 /// What a cached extraction depends on besides the file: this program's version, the cache
 /// schema, and the text of the queries. A cache written under another key is not read.

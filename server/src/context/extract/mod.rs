@@ -114,8 +114,9 @@ pub struct Definition {
     pub signature: String,
     /// The type, trait, class or module it belongs to.
     pub container: Option<String>,
-    /// The trait a Rust method's `impl` block implements (`Iterator` of `impl Iterator for
-    /// Lines`, by its last name): a method call reaches it only where that trait is in scope.
+    /// The trait a Rust method's or associated type's `impl` block implements (`Iterator` of
+    /// `impl Iterator for Lines`, by its last name): a method call reaches it only where that
+    /// trait is in scope, and no type implements such an associated type (`type Item = u8`).
     #[serde(default)]
     pub implements: Option<String>,
     /// Whether it is test code in a source file: a Rust item marked `#[test]`,

@@ -366,7 +366,9 @@ pub(super) fn read_stretches(
                     .then(|| proc_macro_name(node, source))
                     .flatten();
             let kind = if used_as.as_ref() == Some(&name) { DefinitionKind::Macro } else { kind };
-            let implements = (language == Language::Rust && kind == DefinitionKind::Method)
+            // A method or an associated type (`type Future = ..`) of a trait's `impl` block.
+            let implements = (language == Language::Rust
+                && (kind == DefinitionKind::Method || kind == DefinitionKind::Type))
                 .then(|| implemented_trait(node, source))
                 .flatten();
             if let Some(derived) = used_as.filter(|used_as| *used_as != name) {

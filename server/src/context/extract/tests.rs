@@ -179,7 +179,7 @@ fn a_file_or_module_whose_inner_attribute_says_test_is_test_code() {
 }
 
 #[test]
-fn a_method_knows_the_trait_its_impl_implements() {
+fn a_method_and_an_associated_type_know_the_trait_their_impl_implements() {
     let source = "pub struct Lines;\n\
                   impl Iterator for Lines {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> { None }\n}\n\
                   impl std::fmt::Display for Lines {\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }\n}\n\
@@ -209,6 +209,13 @@ fn a_method_knows_the_trait_its_impl_implements() {
             ("free", None),
         ]
     );
+    let types: Vec<(&str, Option<&str>)> = read
+        .definitions
+        .iter()
+        .filter(|d| d.kind == DefinitionKind::Type)
+        .map(|d| (d.name.as_str(), d.implements.as_deref()))
+        .collect();
+    assert_eq!(types, [("Item", Some("Iterator"))], "an associated type of a trait's impl");
 }
 
 #[test]

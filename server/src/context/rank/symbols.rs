@@ -126,6 +126,8 @@ struct DefinitionHit {
     line: u32,
     /// How near the qualifier naming its own type stands, 1 for the outermost; 0 for none.
     nearness: usize,
+    /// Whether it is a Rust associated type (see [`is_associated_type`]).
+    associated: bool,
 }
 
 /// A type the issue names, as a file defines it: for the files related to it.
@@ -176,7 +178,7 @@ pub(super) fn symbol_signal<'a>(
         if !distinct.is_empty() {
             let specificity = 1.0 / (1.0 + (distinct.len() as f64).ln());
             let mut best: HashMap<usize, DefinitionHit> = HashMap::new();
-            for &&Defined { file, kind, container, line, .. } in &defining {
+            for &&Defined { file, kind, container, line, trait_of, .. } in &defining {
                 let path = &files[file].path;
                 // How near the qualifier naming its own type stands (`Cache` of `pool::Cache::get`
                 // is nearer than `pool`): 0 when none does.
@@ -197,7 +199,8 @@ pub(super) fn symbol_signal<'a>(
                 });
                 let qualified = qualifier.is_some();
                 let value = kind_weight(kind) * if qualified { 2.0 } else { 1.0 };
-                let hit = DefinitionHit { value, qualifier, kind, line, nearness };
+                let associated = kind == DefinitionKind::Type && is_associated_type(files[file], container, trait_of);
+                let hit = DefinitionHit { value, qualifier, kind, line, nearness, associated };
                 let entry = best.entry(file).or_insert(hit);
                 // Of equal values, the definition whose own type the nearest qualifier names
                 // (`pool::Cache::get` in `pool.rs`: `Cache`'s `get`, not `Pool`'s) gives the line.
@@ -205,7 +208,7 @@ pub(super) fn symbol_signal<'a>(
                     *entry = hit;
                 }
             }
-            for (file, DefinitionHit { value, qualifier, kind, line, .. }) in best {
+            for (file, DefinitionHit { value, qualifier, kind, line, associated, .. }) in best {
                 let score = mention.weight * specificity * value;
                 // Named by the qualifier that holds it (`json::_parseNumber2` for a namesake in
                 // the `json` folder, not `UTF8StreamJsonParser::_parseNumber2`).
@@ -216,7 +219,9 @@ pub(super) fn symbol_signal<'a>(
                 signal.add_at(file, score, line, || {
                     format!("defines `{name}` ({}), named in the issue", kind_name(kind))
                 });
-                if kind.is_type() {
+                // No type extends or implements an associated type (tokio's `type Future =
+                // ..` in `impl ToSocketAddrs`): the `Future` files implement is the language's.
+                if kind.is_type() && !associated {
                     let weight = mention.weight * specificity;
                     hit_types.push(HitType { name: mention.name.as_str(), weight, file, kind, line });
                 }
@@ -236,6 +241,17 @@ pub(super) fn symbol_signal<'a>(
         }
     }
     (signal, hit_types)
+}
+
+/// Whether a Rust type definition of `file`, in `container` and in an `impl` of the trait
+/// `trait_of`, is an associated type: one a trait declares (`type Future;`) or an `impl` of
+/// it gives (`type Future = Ready;`), named after the trait's, not a type of its own.
+fn is_associated_type(file: &IndexedFile, container: Option<&str>, trait_of: Option<&str>) -> bool {
+    file.language == Language::Rust
+        && (trait_of.is_some()
+            || container.is_some_and(|container| {
+                file.symbols.definitions.iter().any(|d| d.kind == DefinitionKind::Trait && d.name == container)
+            }))
 }
 
 /// Whether the issue's `name`, written alone, cannot mean `defined`: a member of a Java type

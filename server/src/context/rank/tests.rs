@@ -1153,6 +1153,24 @@ fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
 }
 
 #[test]
+fn no_file_implements_an_associated_type_the_issue_names() {
+    let (_dir, index) = index(&[
+        (
+            "src/addr.rs",
+            "pub trait Resolve { type Future; }\npub struct Addr;\nimpl Resolve for Addr {\n    type Future = Ready;\n}\npub struct Ready;\n",
+        ),
+        ("src/task.rs", "use std::future::Future;\npub struct Task;\nimpl Future for Task { type Output = (); }\n"),
+        ("src/host.rs", "use crate::addr::Resolve;\npub struct Host;\nimpl Resolve for Host {}\n"),
+    ]);
+    let ranked = rank(&index, "A `Future` that never wakes after `Resolve` gives one");
+    let implements = |path: &str, name: &str| {
+        reasons_of(&ranked, path).iter().any(|r| r == &format!("extends or implements `{name}`"))
+    };
+    assert!(!implements("src/task.rs", "Future"), "{:?}", reasons_of(&ranked, "src/task.rs"));
+    assert!(implements("src/host.rs", "Resolve"), "{:?}", reasons_of(&ranked, "src/host.rs"));
+}
+
+#[test]
 fn test_modules_sink_alike_wherever_the_crate_sits() {
     let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
     let (_dir, index) = index(&[
