@@ -366,7 +366,7 @@ impl Workspace<'_> {
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
         message_signal(files, query, read, &mut path_mentions);
-        let mut relations = relation_signal(files, &hit_types);
+        let mut relations = relation_signal(files, &hit_types, self.bound);
         structure::add_held_types(&mut relations, files, &hit_types, self.definitions, read);
         let direct: Vec<f64> = {
             let (symbols, paths) = (symbols.saturated(), path_mentions.saturated());

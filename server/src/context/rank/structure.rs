@@ -17,11 +17,20 @@ use crate::context::{DefinitionKind, Language};
 /// Names defined in more files than this are too common to link files in the graph.
 const MAX_FANOUT: usize = 8;
 
-/// Files whose types extend or implement a named type.
-pub(super) fn relation_signal(files: &[&IndexedFile], hit_types: &[HitType<'_>]) -> Signal {
+/// Files whose types extend or implement a named type, as far as `bound` (what each file
+/// that uses a named name binds to outside) tells: not a namesake from outside.
+pub(super) fn relation_signal(
+    files: &[&IndexedFile],
+    hit_types: &[HitType<'_>],
+    bound: &[Option<FileOutside<'_>>],
+) -> Signal {
     let mut signal = Signal::new(files.len());
     for HitType { name, weight, .. } in hit_types {
         for (i, file) in files.iter().enumerate() {
+            // `impl Future for Task` beside `use std::future::Future` implements the language's.
+            if bound[i].as_ref().is_some_and(|bound| bound.names.means_outside(name)) {
+                continue;
+            }
             if file.symbols.supertypes.iter().any(|s| s == name) {
                 signal.add(i, *weight, || format!("extends or implements `{name}`"));
             } else if file.symbols.impl_targets.iter().any(|s| s == name) {

@@ -1171,6 +1171,22 @@ fn no_file_implements_an_associated_type_the_issue_names() {
 }
 
 #[test]
+fn a_file_implementing_a_namesake_from_outside_extends_no_named_type() {
+    let (_dir, index) = index(&[
+        ("src/future.rs", "pub trait Future { fn poll(&mut self); }\n"),
+        ("src/task.rs", "use std::future::Future;\npub struct Task;\nimpl Future for Task { type Output = (); }\n"),
+        (
+            "src/nested.rs",
+            "use crate::future::Future;\npub struct Nested;\nimpl Future for Nested { fn poll(&mut self) {} }\n",
+        ),
+    ]);
+    let ranked = rank(&index, "A `Future` that never wakes");
+    let implements = |path: &str| reasons_of(&ranked, path).iter().any(|r| r == "extends or implements `Future`");
+    assert!(!implements("src/task.rs"), "the language's: {:?}", reasons_of(&ranked, "src/task.rs"));
+    assert!(implements("src/nested.rs"), "the workspace's: {:?}", reasons_of(&ranked, "src/nested.rs"));
+}
+
+#[test]
 fn test_modules_sink_alike_wherever_the_crate_sits() {
     let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
     let (_dir, index) = index(&[
