@@ -603,8 +603,13 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                 .collect();
             reasons.extend(sunk.map(str::to_owned));
             let mut points: Vec<(f64, u32)> =
-                // Of equal values, a path's line before a definition's, as the single line was.
-                [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
+                // Of equal values, a path's line before a definition's, as the single line was;
+                // a held type's definition last.
+                [
+                    (&signals.path_mentions, weights.paths),
+                    (&signals.symbols, weights.symbols),
+                    (&signals.relations, weights.relations),
+                ]
                     .into_iter()
                     .flat_map(|(signal, weight)| {
                         signal.points[i].iter().map(move |(v, line)| (weight * (1.0 - (-v).exp()), *line))

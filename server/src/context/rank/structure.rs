@@ -63,15 +63,16 @@ pub(super) fn add_held_types(
         }
         for name in rust_field_types(file, hit, read) {
             let Some(defined) = table.get(name.as_str()) else { continue };
-            let mut homes: Vec<usize> =
-                defined.iter().filter(|d| d.kind.is_type() && !d.test).map(|d| d.file).collect();
+            // Each file defining it once, at its first definition there.
+            let mut homes: Vec<(usize, u32)> =
+                defined.iter().filter(|d| d.kind.is_type() && !d.test).map(|d| (d.file, d.line)).collect();
             homes.sort_unstable();
-            homes.dedup();
+            homes.dedup_by_key(|(file, _)| *file);
             if homes.is_empty() || homes.len() > MAX_HELD_HOMES {
                 continue;
             }
-            for home in homes.into_iter().filter(|home| *home != hit.file) {
-                signal.add(home, 0.5 * hit.weight, || format!("defines `{name}`, which `{}` holds", hit.name));
+            for (home, line) in homes.into_iter().filter(|(home, _)| *home != hit.file) {
+                signal.add_at(home, 0.5 * hit.weight, line, || format!("defines `{name}`, which `{}` holds", hit.name));
             }
         }
     }

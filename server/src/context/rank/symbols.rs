@@ -38,7 +38,8 @@ pub(super) struct Defined<'a> {
     pub(super) trait_of: Option<&'a str>,
     /// The type, trait, class or module it belongs to.
     container: Option<&'a str>,
-    line: u32,
+    /// The line it starts on.
+    pub(super) line: u32,
     /// Whether it is test code in a source file (see [`Definition::test`](crate::context::extract::Definition::test)).
     pub(super) test: bool,
 }

@@ -1150,6 +1150,8 @@ fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
         reasons_of(&ranked, "src/util/idle_set.rs")
     );
     assert!(!reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r.contains("holds")), "a comment holds nothing");
+    let held = ranked.iter().find(|f| f.path == "src/util/idle_set.rs").expect("ranked");
+    assert_eq!(held.line(), Some(1), "it opens at the type's definition");
 }
 
 #[test]
