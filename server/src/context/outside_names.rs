@@ -519,6 +519,11 @@ impl<'a> OutsideNames<'a> {
     }
 }
 
+/// Whether `name` is one Rust's prelude gives every module (`Err`, `Option`, `Vec`).
+pub(crate) fn in_rust_prelude(name: &str) -> bool {
+    RUST_PRELUDE.binary_search(&name).is_ok()
+}
+
 /// Whether a path of `file` that starts at `first` leads outside the workspace: to the standard
 /// crates, or to a crate the workspace depends on, unless the file declares a module of that
 /// name (`mod log;`), which is its own.

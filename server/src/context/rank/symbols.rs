@@ -9,7 +9,7 @@ use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
 use crate::context::namesakes::{FileScope, ImportedModules, NameHomes, Narrowed};
-use crate::context::outside_names::FileOutside;
+use crate::context::outside_names::{FileOutside, in_rust_prelude};
 use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
@@ -359,6 +359,15 @@ fn uses_reaching<'h>(
     // Not those written after a path that leads outside, nor any of a name taken from there.
     let count = bound.workspace_uses(name, written);
     if count == 0 || names.means_outside(name) {
+        return None;
+    }
+    // `Err(e)` in a module that globs in the workspace's enum variants is still the prelude's
+    // where the workspace's `Err` are all associated items (`type Err` of `impl FromStr`),
+    // which no glob brings in and which are reached through their type.
+    if file.language == Language::Rust
+        && in_rust_prelude(name)
+        && defined.iter().all(|d| d.container.is_some() && d.kind != DefinitionKind::Variant)
+    {
         return None;
     }
     let written = Written::of(file, name, count);

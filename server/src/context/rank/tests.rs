@@ -1189,6 +1189,27 @@ fn a_file_implementing_a_namesake_from_outside_extends_no_named_type() {
 }
 
 #[test]
+fn a_prelude_name_the_workspace_defines_only_as_an_associated_item_is_the_preludes() {
+    let (_dir, index) = index(&[
+        (
+            "src/time.rs",
+            "pub struct Time;\npub struct ParseError;\nimpl std::str::FromStr for Time {\n    type Err = ParseError;\n    fn from_str(s: &str) -> Result<Time, ParseError> { Err(ParseError) }\n}\n",
+        ),
+        ("src/weekday.rs", "pub enum Weekday { Mon, Fri }\n"),
+        (
+            "src/parsed.rs",
+            "use crate::weekday::Weekday::*;\npub fn day(n: u8) -> Result<crate::weekday::Weekday, ()> {\n    if n == 5 { return Ok(Fri); }\n    if n == 1 { return Ok(Mon); }\n    Err(())\n}\n",
+        ),
+    ]);
+    let ranked = rank(&index, "Parsing gives `Err` for a valid day");
+    assert!(
+        !reasons_of(&ranked, "src/parsed.rs").iter().any(|r| r.starts_with("uses `Err`")),
+        "the glob brings in no `Err`: {:?}",
+        reasons_of(&ranked, "src/parsed.rs")
+    );
+}
+
+#[test]
 fn test_modules_sink_alike_wherever_the_crate_sits() {
     let test = "use crate::set::JoinSet;\nfn join_set_loses_tasks() { JoinSet::new(); JoinSet::new(); }\n";
     let (_dir, index) = index(&[
