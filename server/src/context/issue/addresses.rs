@@ -15,10 +15,11 @@
 use std::borrow::Cow;
 
 /// A web address: its host, its path and its anchor, as the text writes them; what stops it is
-/// what Markdown and prose put around one (space, brackets, quotes).
+/// what Markdown and prose put around one (space, brackets, quotes). An underscore before it
+/// (Markdown's escaped `\_` glued to it) is taken with it, as it is no word's.
 static ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r#"(?i)\b(?:https?|ftp)://(?P<host>[^\s/?#()<>\[\]"'`]*)(?P<path>/[^\s?#()<>\[\]"'`]*)?(?:\?[^\s#()<>\[\]"'`]*)?(?:#(?P<anchor>[^\s()<>\[\]"'`]*))?"#,
+        r#"(?i)(?:\b|_)(?:https?|ftp)://(?P<host>[^\s/?#()<>\[\]"'`]*)(?P<path>/[^\s?#()<>\[\]"'`]*)?(?:\?[^\s#()<>\[\]"'`]*)?(?:#(?P<anchor>[^\s()<>\[\]"'`]*))?"#,
     )
     .expect("the address pattern compiles")
 });
@@ -240,6 +241,11 @@ mod tests {
                 "text without an address",
             ),
             ("http:// and https://", "and", "schemes alone"),
+            (
+                "A\\_https://github.com/o/r/blob/main/src/a.rs#L1-L2",
+                "A\\ src/a.rs",
+                "an escaped underscore glued before it",
+            ),
             (
                 "![image](https://user-images.githubusercontent.com/9798724/165199526-ceb7.png) fails",
                 "![image]( ) fails",
