@@ -295,6 +295,15 @@ fn forward_slashes(token: &str) -> String {
 /// (`docs.rs/CRATE/VERSION/src/CRATE_NAME/io/mod.rs.html`) names `src/io/mod.rs`. Other
 /// text is returned as it is.
 fn linked_path(token: &str) -> Cow<'_, str> {
+    // An address glued after an underscore (Markdown's `\_` before it) starts at its scheme.
+    let token = match token.find("http") {
+        Some(at)
+            if token[..at].ends_with('_') && ["https://", "http://"].iter().any(|s| token[at..].starts_with(s)) =>
+        {
+            &token[at..]
+        }
+        _ => token,
+    };
     if !(token.starts_with("https://") || token.starts_with("http://")) {
         // A relative link with a line anchor, as Markdown writes one: `GUIDE.md#L302`.
         return Cow::Borrowed(token.split_once("#L").map_or(token, |(path, _)| path));
@@ -485,13 +494,16 @@ mod tests {
              https://github.com/o/r/blob/2.15/src/main/java/a/b/Delegate.java#L314, \
              https://gitlab.com/g/p/-/blob/main/lib/x.ts?plain=1#L3, \
              https://codeberg.org/o/r/src/branch/main/src/y.rs and https://example.com/docs#section, \
-             https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520.\n",
+             https://docs.rs/tokio-stream/latest/src/tokio_stream/stream_map.rs.html#520, \
+             A\\_https://github.com/o/r/blob/main/src/a.rs#L1 and my_http_client.rs.\n",
         );
         let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
             paths,
             [
                 "lib/x.ts",
+                "my_http_client.rs",
+                "src/a.rs",
                 "src/main/java/a/b/Delegate.java",
                 "src/stream_map.rs",
                 "src/y.rs",
