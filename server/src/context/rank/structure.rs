@@ -105,10 +105,16 @@ fn rust_field_types(file: &IndexedFile, hit: &HitType<'_>, read: &dyn Fn(&str) -
         return Vec::new();
     };
     let Some(text) = read(&file.path) else { return Vec::new() };
-    let body = text
+    let mut lines = text
         .lines()
-        .skip(definition.body_line as usize)
-        .take(definition.end_line.saturating_sub(definition.body_line) as usize)
+        .skip(definition.body_line.saturating_sub(1) as usize)
+        .take(definition.end_line.saturating_sub(definition.body_line) as usize + 1);
+    // The line the body opens on holds fields after its `{` (`struct Set { inner: Inner }`),
+    // or a tuple struct's after its `(`.
+    let opening = lines.next().unwrap_or_default();
+    let first = opening.split_once('{').or_else(|| opening.split_once('(')).map_or("", |(_, rest)| rest);
+    let body = std::iter::once(first)
+        .chain(lines)
         .map(str::trim_start)
         .filter(|line| !line.starts_with("//") && !line.starts_with('#'));
     capitalised_names(body, hit.name).into_iter().map(str::to_owned).collect()

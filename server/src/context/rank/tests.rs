@@ -1137,6 +1137,8 @@ fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
             "pub struct IdleSet<T> { entries: Vec<T> }\nimpl<T> IdleSet<T> { pub fn pop(&mut self) {} }\n",
         ),
         ("src/util/slab.rs", "pub struct Slab { slots: Vec<u8> }\nimpl Slab { pub fn pop(&mut self) {} }\n"),
+        // Structs written on one line, with named and with tuple fields.
+        ("src/task/queue.rs", "pub struct Queue { slab: Slab }\npub struct Ticket(Every);\n"),
         // Named only in the struct's comment, not in a field.
         ("src/util/every.rs", "pub struct Every;\n"),
     ]);
@@ -1149,9 +1151,16 @@ fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
         "{:?}",
         reasons_of(&ranked, "src/util/idle_set.rs")
     );
-    assert!(!reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r.contains("holds")), "a comment holds nothing");
+    assert!(
+        !reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r.contains("`JoinSet` holds")),
+        "a comment holds nothing"
+    );
     let held = ranked.iter().find(|f| f.path == "src/util/idle_set.rs").expect("ranked");
     assert_eq!(held.line(), Some(1), "it opens at the type's definition");
+
+    let ranked = rank(&index, "`Queue` loses a `Ticket` under load");
+    assert!(reasons_of(&ranked, "src/util/slab.rs").iter().any(|r| r == "defines `Slab`, which `Queue` holds"));
+    assert!(reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r == "defines `Every`, which `Ticket` holds"));
 }
 
 #[test]
