@@ -64,6 +64,10 @@ pub struct RankedFile {
     /// adds: where they gather in a large file is where the pack shows a part of it when
     /// nothing else points into it.
     pub words: Vec<(String, f64)>,
+    /// The definition of the type a named struct holds that it was lifted for (see the
+    /// relations signal), where no other reason points into it: where a face opens it. The
+    /// pack does not show it in part, as a type's definition alone says less than the map.
+    pub held: Option<u32>,
     /// For a listed file that no reason points into, the line where the issue's words it
     /// shares gather (see [`point_at_words`]): where its ranking rests.
     pub gathered: Option<u32>,
@@ -73,11 +77,11 @@ impl RankedFile {
     /// The line its best reason points at: the line the issue gives with its path
     /// (`src/walk.rs:12:5`, a stack frame), the definition of a name the issue gives, or the
     /// string holding a message it quotes; for one of the best ranked files that only uses
-    /// such a name, its first use (see [`rank_reading`]), and for a listed file that only
-    /// shares words with the issue, where those words gather (see [`point_at_words`]); none
-    /// when nothing points at a line.
+    /// such a name, its first use (see [`rank_reading`]); the definition of a type a named
+    /// struct holds; and for a listed file that only shares words with the issue, where those
+    /// words gather (see [`point_at_words`]); none when nothing points at a line.
     pub fn line(&self) -> Option<u32> {
-        self.lines.first().copied().or(self.gathered)
+        self.lines.first().copied().or(self.held).or(self.gathered)
     }
 }
 
@@ -413,7 +417,7 @@ pub fn rank_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str) -> Op
 /// listed opens where its ranking rests rather than at its top. The pack does not need it, so
 /// a ranking leaves it to what shows the files.
 pub fn point_at_words(files: &mut [RankedFile], index: &Index, read: &dyn Fn(&str) -> Option<String>) {
-    for file in files.iter_mut().filter(|file| file.lines.is_empty() && file.gathered.is_none()) {
+    for file in files.iter_mut().filter(|file| file.line().is_none()) {
         file.gathered = gathered_line(file, index, read);
     }
 }
@@ -603,13 +607,8 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
                 .collect();
             reasons.extend(sunk.map(str::to_owned));
             let mut points: Vec<(f64, u32)> =
-                // Of equal values, a path's line before a definition's, as the single line was;
-                // a held type's definition last.
-                [
-                    (&signals.path_mentions, weights.paths),
-                    (&signals.symbols, weights.symbols),
-                    (&signals.relations, weights.relations),
-                ]
+                // Of equal values, a path's line before a definition's, as the single line was.
+                [(&signals.path_mentions, weights.paths), (&signals.symbols, weights.symbols)]
                     .into_iter()
                     .flat_map(|(signal, weight)| {
                         signal.points[i].iter().map(move |(v, line)| (weight * (1.0 - (-v).exp()), *line))
@@ -625,7 +624,8 @@ fn combine_one(signals: &Signals, weights: &Weights) -> Vec<RankedFile> {
             }
             let located = signals.path_mentions.points[i].iter().map(|(_, line)| *line).collect();
             let words = signals.shared_words[i].clone();
-            RankedFile { path: file.path, score, reasons, lines, located, words, gathered: None }
+            let held = signals.relations.points[i].iter().max_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, line)| *line);
+            RankedFile { path: file.path, score, reasons, lines, located, words, held, gathered: None }
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
