@@ -1127,7 +1127,7 @@ fn subclasses_of_a_named_class_follow_it() {
 
 #[test]
 fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
-    let (_dir, index) = index(&[
+    let (dir, index) = index(&[
         (
             "src/task/join_set.rs",
             "use crate::util::IdleSet;\npub struct JoinSet<T> {\n    // Every task, idle or notified.\n    inner: IdleSet<Handle<T>>,\n}\nimpl<T> JoinSet<T> { pub fn len(&self) -> usize { 0 } }\n",
@@ -1161,6 +1161,17 @@ fn the_types_a_named_struct_holds_in_its_fields_follow_it() {
     let ranked = rank(&index, "`Queue` loses a `Ticket` under load");
     assert!(reasons_of(&ranked, "src/util/slab.rs").iter().any(|r| r == "defines `Slab`, which `Queue` holds"));
     assert!(reasons_of(&ranked, "src/util/every.rs").iter().any(|r| r == "defines `Every`, which `Ticket` holds"));
+
+    // The struct's file as the editor holds it, cut short, emptied or gone: what is there is read.
+    let issue = issue::analyze("Add `JoinSet::try_next` that pops a finished task without waiting");
+    for text in [Some("pub struct JoinSet<T> {\n"), Some(""), Some("}\n{\n(\n"), None] {
+        let read = |path: &str| match path {
+            "src/task/join_set.rs" => text.map(str::to_owned),
+            _ => std::fs::read_to_string(dir.path().join(path)).ok(),
+        };
+        let ranked = rank_reading(&index, &issue, &read);
+        assert!(!ranked.iter().any(|f| f.reasons.iter().any(|r| r.contains("which `JoinSet` holds"))), "{text:?}");
+    }
 }
 
 #[test]
