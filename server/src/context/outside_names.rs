@@ -62,6 +62,11 @@ const RUST_PRELUDE: [&str; 39] = [
     "drop",
 ];
 
+/// Whether `name` is one Rust's prelude gives every module (`Err`, `Option`, `Vec`).
+pub(crate) fn in_rust_prelude(name: &str) -> bool {
+    RUST_PRELUDE.binary_search(&name).is_ok()
+}
+
 /// What lies outside the workspace, as far as a Rust file's names can reach it.
 pub(crate) trait Outside {
     /// Whether `name` is a crate outside the workspace that it depends on (`anyhow`).
@@ -393,7 +398,7 @@ impl<'a> OutsideNames<'a> {
         }
         match in_workspace {
             true => self.defines(name),
-            false => self.glob_outside || self.from_outside.contains(name) || RUST_PRELUDE.binary_search(&name).is_ok(),
+            false => self.glob_outside || self.from_outside.contains(name) || in_rust_prelude(name),
         }
     }
 
@@ -406,8 +411,7 @@ impl<'a> OutsideNames<'a> {
         self.file.language == Language::Rust
             && !self.from_elsewhere.contains(name)
             && ((self.bound_outside.contains(name) && self.file.symbols.method_calls_of(name) == 0)
-                || ((self.from_outside.contains(name)
-                    || (RUST_PRELUDE.binary_search(&name).is_ok() && !self.glob_elsewhere))
+                || ((self.from_outside.contains(name) || (in_rust_prelude(name) && !self.glob_elsewhere))
                     && !self.defines(name)))
     }
 
@@ -463,7 +467,7 @@ impl<'a> OutsideNames<'a> {
         if self.defines(first) {
             return Some(false);
         }
-        let prelude = RUST_PRELUDE.binary_search(&first).is_ok() && !self.glob_elsewhere;
+        let prelude = in_rust_prelude(first) && !self.glob_elsewhere;
         if self.from_outside.contains(first) || matches!(first, "std" | "core" | "alloc") || prelude {
             return Some(true);
         }
@@ -517,11 +521,6 @@ impl<'a> OutsideNames<'a> {
     fn defines(&self, name: &str) -> bool {
         self.file.symbols.definitions.iter().any(|definition| definition.name == name)
     }
-}
-
-/// Whether `name` is one Rust's prelude gives every module (`Err`, `Option`, `Vec`).
-pub(crate) fn in_rust_prelude(name: &str) -> bool {
-    RUST_PRELUDE.binary_search(&name).is_ok()
 }
 
 /// Whether a path of `file` that starts at `first` leads outside the workspace: to the standard

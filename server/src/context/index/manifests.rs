@@ -149,9 +149,14 @@ impl Manifests {
 /// The folder of a `package.json` and what it says (the package name, `zod` or
 /// `@vitejs/plugin-legacy`, and its own import map); `null` for one that cannot be read.
 fn read_package(root: &Path, manifest: &str) -> (String, serde_json::Value) {
-    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let dir = folder_of(manifest).to_owned();
     let text = std::fs::read_to_string(root.join(manifest)).unwrap_or_default();
     (dir, serde_json::from_str(&text).unwrap_or_default())
+}
+
+/// The folder a manifest lies in (`""` at the workspace's top).
+fn folder_of(manifest: &str) -> &str {
+    manifest.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 /// A `Cargo.toml` read as TOML; none for one that cannot be read or parsed.
@@ -165,7 +170,7 @@ fn read_toml(root: &Path, manifest: &str) -> Option<toml::Table> {
 /// (`store = { workspace = true }`) are its crates.
 fn crate_of(manifest: &str, value: &toml::Table, inherited: &WorkspacePathDependencies) -> Option<Crate> {
     let package = value.get("package")?.get("name")?.as_str()?.replace('-', "_");
-    let dir = manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let dir = folder_of(manifest).to_owned();
     let text_of = |table: Option<&toml::Value>, key: &str| table?.get(key)?.as_str().map(str::to_owned);
     let in_crate = |path: &str| join(&dir, path);
     let lib = value.get("lib");
@@ -215,7 +220,7 @@ impl WorkspacePathDependencies {
                     .filter(|(_, dependency)| dependency.get("path").is_some())
                     .map(|(key, _)| key.clone())
                     .collect();
-                Some((manifest.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned(), keys))
+                Some((folder_of(manifest).to_owned(), keys))
             })
             .collect();
         workspaces.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.len()));

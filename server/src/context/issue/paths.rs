@@ -295,16 +295,13 @@ fn forward_slashes(token: &str) -> String {
 /// (`docs.rs/CRATE/VERSION/src/CRATE_NAME/io/mod.rs.html`) names `src/io/mod.rs`. Other
 /// text is returned as it is.
 fn linked_path(token: &str) -> Cow<'_, str> {
+    let is_address = |text: &str| text.starts_with("https://") || text.starts_with("http://");
     // An address glued after an underscore (Markdown's `\_` before it) starts at its scheme.
     let token = match token.find("http") {
-        Some(at)
-            if token[..at].ends_with('_') && ["https://", "http://"].iter().any(|s| token[at..].starts_with(s)) =>
-        {
-            &token[at..]
-        }
+        Some(at) if token[..at].ends_with('_') && is_address(&token[at..]) => &token[at..],
         _ => token,
     };
-    if !(token.starts_with("https://") || token.starts_with("http://")) {
+    if !is_address(token) {
         // A relative link with a line anchor, as Markdown writes one: `GUIDE.md#L302`.
         return Cow::Borrowed(token.split_once("#L").map_or(token, |(path, _)| path));
     }

@@ -56,12 +56,16 @@ pub(super) fn add_held_types(
     table: &DefinitionTable<'_>,
     read: &dyn Fn(&str) -> Option<String>,
 ) {
+    // A struct named several ways (`JoinSet`, `task::JoinSet`) is one hit for each: its
+    // fields are read once.
+    let mut fields: HashMap<(usize, u32), Vec<String>> = HashMap::new();
     for hit in hit_types {
         let file = files[hit.file];
         if file.language != Language::Rust || hit.kind != DefinitionKind::Struct {
             continue;
         }
-        for name in rust_field_types(file, hit, read) {
+        let held = fields.entry((hit.file, hit.line)).or_insert_with(|| rust_field_types(file, hit, read));
+        for name in held.iter() {
             let Some(defined) = table.get(name.as_str()) else { continue };
             // Each file defining it once, at its first definition there.
             let mut homes: Vec<(usize, u32)> =
@@ -71,6 +75,7 @@ pub(super) fn add_held_types(
             if homes.is_empty() || homes.len() > MAX_HELD_HOMES {
                 continue;
             }
+            // The only lines the relations signal points at: `RankedFile::held` takes them.
             for (home, line) in homes.into_iter().filter(|(home, _)| *home != hit.file) {
                 signal.add_at(home, 0.5 * hit.weight, line, || format!("defines `{name}`, which `{}` holds", hit.name));
             }
