@@ -1,13 +1,14 @@
 //! The symbol signal: files that define an identifier the issue names, rarer names and
 //! matching qualifiers counting more, or that are named after one.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashMap;
 
 use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
-use crate::context::issue::IssueQuery;
+use crate::context::issue::{IssueQuery, SymbolMention};
 use crate::context::namesakes::{FileScope, ImportedModules, NameHomes, Narrowed};
 use crate::context::outside_names::{FileOutside, in_rust_prelude};
 use crate::context::{DefinitionKind, Language, java_lang};
@@ -242,6 +243,35 @@ pub(super) fn symbol_signal<'a>(
         }
     }
     (signal, hit_types)
+}
+
+/// `query`'s names, the owner of each member the workspace does not define given the member's
+/// weight: `Ready` of "adding `Ready::ERROR`" names the type the fix adds `ERROR` to as surely
+/// as the issue names `ERROR`, where a qualifier otherwise counts for less than the name it
+/// qualifies. Borrowed where no owner gains.
+pub(super) fn with_owners_of_missing_members<'q>(
+    query: &'q IssueQuery,
+    table: &DefinitionTable<'_>,
+) -> Cow<'q, [SymbolMention]> {
+    let mut lifted: Vec<(usize, f64)> = Vec::new();
+    for mention in &query.symbols {
+        let Some((owner, outer)) = mention.qualifiers.split_last() else { continue };
+        if mention.macro_use || table.contains_key(mention.name.as_str()) {
+            continue;
+        }
+        let at = query.symbols.iter().position(|m| m.name == *owner && m.qualifiers == outer);
+        if let Some(at) = at.filter(|&at| query.symbols[at].weight < mention.weight) {
+            lifted.push((at, mention.weight));
+        }
+    }
+    if lifted.is_empty() {
+        return Cow::Borrowed(&query.symbols);
+    }
+    let mut symbols = query.symbols.clone();
+    for (at, weight) in lifted {
+        symbols[at].weight = symbols[at].weight.max(weight);
+    }
+    Cow::Owned(symbols)
 }
 
 /// Whether a Rust type definition of `file`, in `container` and in an `impl` of the trait

@@ -1403,3 +1403,33 @@ fn a_name_written_only_as_a_type_uses_no_enum_constant_of_its_name() {
         "{ranked:#?}"
     );
 }
+
+#[test]
+fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
+    let files = [
+        ("src/io/ready.rs", "pub struct Ready(u8);\nimpl Ready { pub const READ_CLOSED: Ready = Ready(4); }\n"),
+        (
+            "src/io/interest.rs",
+            "pub struct Interest(u8);\nimpl Interest { pub const READABLE: Interest = Interest(1); }\n",
+        ),
+        ("src/io/mod.rs", "mod interest;\nmod ready;\n"),
+    ];
+    let issue = "Wait for the error queue\nAdding `Ready::ERROR` is easy; `Interest` wraps mio's.";
+    let symbols_of = |files: &[(&str, &str)]| {
+        let (_dir, index) = index(files);
+        let signals = signals(&index, issue);
+        let value = |path: &str| signals.per_file().into_iter().find(|f| f.path == path).map(|f| f.symbols);
+        (value("src/io/ready.rs"), value("src/io/interest.rs"))
+    };
+    // `ERROR` is nowhere: the fix adds it to `Ready`, named as surely as `Interest`.
+    let (ready, interest) = symbols_of(&files);
+    assert!(ready.is_some_and(|ready| ready > 0.0) && ready == interest, "{ready:?} against {interest:?}");
+    // Where the workspace defines an `ERROR`, `Ready` is only its qualifier and counts for less.
+    let mut with_error = files.to_vec();
+    with_error.push(("src/log.rs", "pub const ERROR: u8 = 1;\n"));
+    let (ready, interest) = symbols_of(&with_error);
+    assert!(
+        ready.zip(interest).is_some_and(|(ready, interest)| 0.0 < ready && ready < interest),
+        "{ready:?} against {interest:?}"
+    );
+}
