@@ -32,6 +32,6 @@ pub use index::{BuildProgress, BuildStats, ImportHint, Index, IndexedFile, MAX_I
 pub use language::Language;
 pub use live::LiveIndex;
 pub use named::{NamedFile, named_files, named_files_reading};
-pub(crate) use outside_names::{FileOutside, IndexOutside, Outside, OutsideNames};
+pub(crate) use outside_names::{FileOutside, IndexOutside, Outside, OutsideNames, prelude_over_members};
 pub use pack::{ContextPack, build_pack, estimate_tokens};
 pub use rank::{RankedFile, rank};

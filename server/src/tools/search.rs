@@ -12,7 +12,7 @@ use crate::context::namesakes::{FileScope, ImportedModules, NameHomes};
 use crate::context::walk::{hidden_away, skipped_folder};
 use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
-    OutsideNames,
+    OutsideNames, prelude_over_members,
 };
 use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
 
@@ -390,6 +390,8 @@ impl<'a> User<'a> {
                 _ if written == 0 => continue,
                 Some(bound) if bound.names.means_outside(name) => continue,
                 Some(_) if !namesakes.may_mean_one_of(at, name, definitions) => continue,
+                // `Err(e)` is the prelude's where the workspace has `Err` only as `type Err`.
+                Some(_) if prelude_over_members(file.language, name, members_named(definitions, name)) => continue,
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
@@ -421,6 +423,14 @@ impl<'a> User<'a> {
         user.outside = bound.map(|bound| bound.names);
         user
     }
+}
+
+/// Whether each of `definitions` named `name` is a member (see [`Definition::is_member`]).
+fn members_named<'d>(definitions: &'d [(&IndexedFile, &Definition)], name: &'d str) -> impl Iterator<Item = bool> + 'd {
+    definitions
+        .iter()
+        .filter(move |(_, definition)| definition.name == name)
+        .map(|(_, definition)| definition.is_member())
 }
 
 /// What tells a file's namesakes apart in `find_symbol`: the files as the run sees them, in

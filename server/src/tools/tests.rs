@@ -529,6 +529,26 @@ fn find_symbol_leaves_out_names_from_outside_the_workspace_and_traits_out_of_sco
 }
 
 #[test]
+fn find_symbol_leaves_out_the_preludes_names_the_workspace_has_only_as_members() {
+    let files = [
+        (
+            "src/time.rs",
+            "pub struct Time;\nimpl std::str::FromStr for Time {\n    type Err = ();\n    fn from_str(s: &str) -> Result<Time, ()> { Ok(Time) }\n}\n",
+        ),
+        ("src/weekday.rs", "pub enum Weekday { Mon, Fri }\n"),
+        ("src/parsed.rs", "use crate::weekday::Weekday::*;\npub fn day(n: u8) -> Result<(), ()> {\n    Err(())\n}\n"),
+    ];
+    let found = find_symbol_in(&files, "Err");
+    assert!(found.contains("src/time.rs:3: type Err = () (of `Time`)"), "{found}");
+    assert!(!found.contains("src/parsed.rs"), "the glob brings in no `Err`: {found}");
+    // A variant of the prelude's name is brought in by the glob, and its uses are the workspace's.
+    let mut own = files.to_vec();
+    own[1] = ("src/weekday.rs", "pub enum Weekday { Mon, Fri, Err }\n");
+    let found = find_symbol_in(&own, "Err");
+    assert!(found.contains("src/parsed.rs (1 use)"), "{found}");
+}
+
+#[test]
 fn find_symbol_finds_the_calls_written_in_macros() {
     let result = find_symbol_in(
         &[

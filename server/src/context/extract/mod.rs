@@ -125,6 +125,12 @@ pub struct Definition {
 }
 
 impl Definition {
+    /// Whether it belongs to a type, trait or class (an associated item, a field, a method),
+    /// not an enum variant, which a glob brings in with its enum's other variants.
+    pub fn is_member(&self) -> bool {
+        self.container.is_some() && self.kind != DefinitionKind::Variant
+    }
+
     /// Whether a method call or a field read through a value (`value.name()`, `arg.requires`,
     /// Java's `Feature.WRAP`) can reach it, written in a file of `language`: a method (not a
     /// Rust associated function without a `self` receiver, `fn new() -> Self`), a field, which

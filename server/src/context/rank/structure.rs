@@ -11,7 +11,7 @@ use super::{Signal, package_of};
 use crate::context::graph::FileGraph;
 use crate::context::index::IndexedFile;
 use crate::context::namesakes::{FileScope, NameHomes, Narrowed};
-use crate::context::outside_names::{FileOutside, Outside};
+use crate::context::outside_names::{FileOutside, Outside, prelude_over_members};
 use crate::context::{DefinitionKind, Language};
 
 /// Names defined in more files than this are too common to link files in the graph.
@@ -136,12 +136,14 @@ struct Link<'a> {
     held: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
     in_traits: bool,
+    /// Whether every definition is a member (see [`Defined::is_member`]).
+    members_only: bool,
     /// The files that define the name, of which a file's imports say which it means.
     homes: NameHomes<'a>,
 }
 
 impl<'a> Link<'a> {
-    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>, homes: NameHomes<'a>) -> Self {
+    fn new(defining: Vec<(usize, Option<(&'a str, bool)>)>, members_only: bool, homes: NameHomes<'a>) -> Self {
         let mut files: Vec<usize> = defining.iter().map(|(file, _)| *file).collect();
         files.sort_unstable();
         let (mut distinct, mut held): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
@@ -155,7 +157,7 @@ impl<'a> Link<'a> {
             }
         }
         let in_traits = defining.iter().any(|(_, declared_in)| declared_in.is_some());
-        Self { defining, distinct, held, in_traits, homes }
+        Self { defining, distinct, held, in_traits, members_only, homes }
     }
 
     /// The files a use links to, and the number of definitions among them: those a method
@@ -253,9 +255,13 @@ pub(super) fn reference_graph<'a>(
                     table.get(name)?.iter().filter(|defined| written.reaches(defined)).collect();
                 let defining =
                     defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
-                Some(Link::new(defining, name_homes(files, defined.iter().copied())))
+                let members_only = defined.iter().all(|d| d.is_member());
+                Some(Link::new(defining, members_only, name_homes(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };
+            if prelude_over_members(file.language, name, std::iter::once(link.members_only)) {
+                continue;
+            }
             // Of two packages' `Node`, the one the file's imports or package bring in; of two
             // modules' `Button`, the one a script imports.
             let narrowed = link.homes.narrowed(files, i, &scope, outside.imported_modules(), name);

@@ -10,7 +10,7 @@ use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
 use crate::context::issue::{IssueQuery, SymbolMention};
 use crate::context::namesakes::{FileScope, ImportedModules, NameHomes, Narrowed};
-use crate::context::outside_names::{FileOutside, in_rust_prelude};
+use crate::context::outside_names::{FileOutside, prelude_over_members};
 use crate::context::{DefinitionKind, Language, java_lang};
 
 /// How much a definition of this kind says about its file: types most, members least.
@@ -43,6 +43,14 @@ pub(super) struct Defined<'a> {
     pub(super) line: u32,
     /// Whether it is test code in a source file (see [`Definition::test`](crate::context::extract::Definition::test)).
     pub(super) test: bool,
+}
+
+impl Defined<'_> {
+    /// Whether it belongs to a type, trait or class, as
+    /// [`Definition::is_member`](crate::context::extract::Definition::is_member) says.
+    pub(super) fn is_member(&self) -> bool {
+        self.container.is_some() && self.kind != DefinitionKind::Variant
+    }
 }
 
 /// How a file writes its uses of a name, which says what kinds of definition they can reach.
@@ -391,13 +399,7 @@ fn uses_reaching<'h>(
     if count == 0 || names.means_outside(name) {
         return None;
     }
-    // `Err(e)` in a module that globs in the workspace's enum variants is still the prelude's
-    // where the workspace's `Err` are all associated items (`type Err` of `impl FromStr`),
-    // which no glob brings in and which are reached through their type.
-    if file.language == Language::Rust
-        && in_rust_prelude(name)
-        && defined.iter().all(|d| d.container.is_some() && d.kind != DefinitionKind::Variant)
-    {
+    if prelude_over_members(file.language, name, defined.iter().map(|d| d.is_member())) {
         return None;
     }
     let written = Written::of(file, name, count);

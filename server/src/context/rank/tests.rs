@@ -1229,6 +1229,10 @@ fn a_prelude_name_the_workspace_defines_only_as_an_associated_item_is_the_prelud
         "the glob brings in no `Err`: {:?}",
         reasons_of(&ranked, "src/parsed.rs")
     );
+    // Nor does the use graph link it: no file uses a name only `time.rs` defines.
+    let signals = signals(&index, "Parsing gives `Err` for a valid day");
+    let time = signals.per_file().into_iter().find(|f| f.path == "src/time.rs").expect("ranked");
+    assert_eq!(time.users, 0, "{time:?}");
 }
 
 #[test]
