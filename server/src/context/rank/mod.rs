@@ -35,7 +35,7 @@ use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
 use structure::{package_signal, parent_signal, reference_graph, relation_signal};
-use symbols::{DefinitionTable, definition_table, symbol_signal, user_signal, with_owners_of_missing_members};
+use symbols::{DefinitionTable, Weighed, definition_table, symbol_signal, user_signal, with_owners_of_missing_members};
 
 mod explain;
 mod lexical;
@@ -366,15 +366,16 @@ impl Workspace<'_> {
         let (lexical, shared_words) = lexical_signal(files, query);
         // The owner of a member the workspace lacks counts as the member does (see
         // [`with_owners_of_missing_members`]).
+        let Weighed { symbols: weighed, lacking } = with_owners_of_missing_members(query, self.definitions);
         let lifted;
-        let query = match with_owners_of_missing_members(query, self.definitions) {
+        let query = match weighed {
             Cow::Borrowed(_) => query,
             Cow::Owned(symbols) => {
                 lifted = IssueQuery { symbols, ..query.clone() };
                 &lifted
             }
         };
-        let (symbols, hit_types) = symbol_signal(files, query, self.definitions);
+        let (symbols, hit_types) = symbol_signal(files, query, &lacking, self.definitions);
         let (uses, used_names) = user_signal(files, query, self.definitions, self.bound, self.modules);
         let mut path_mentions = path_signal(files, query);
         // Read before the quoted messages add their points to the same signal.

@@ -155,9 +155,12 @@ pub(super) struct HitType<'a> {
 }
 
 /// Files defining named identifiers; also returns the types hit (for relations).
+/// `lacking` gives, for each of the issue's names, the member it lacks that raised its weight
+/// (see [`with_owners_of_missing_members`]), which its files' reasons say.
 pub(super) fn symbol_signal<'a>(
     files: &[&IndexedFile],
     query: &'a IssueQuery,
+    lacking: &[Option<&str>],
     table: &DefinitionTable<'_>,
 ) -> (Signal, Vec<HitType<'a>>) {
     let n = files.len();
@@ -168,7 +171,8 @@ pub(super) fn symbol_signal<'a>(
     for stem in &stems {
         *stem_counts.entry(stem.as_str()).or_default() += 1;
     }
-    for mention in &query.symbols {
+    for (at, mention) in query.symbols.iter().enumerate() {
+        let lacks = lacking.get(at).copied().flatten();
         let mut defining: Vec<&Defined<'_>> = table
             .get(mention.name.as_str())
             .map(|d| d.iter().filter(|defined| query.about_tests || !defined.test).collect())
@@ -226,8 +230,11 @@ pub(super) fn symbol_signal<'a>(
                     Some(q) => format!("{q}::{}", mention.name),
                     None => mention.name.clone(),
                 };
-                signal.add_at(file, score, line, || {
-                    format!("defines `{name}` ({}), named in the issue", kind_name(kind))
+                signal.add_at(file, score, line, || match lacks.filter(|_| qualifier.is_none()) {
+                    Some(member) => {
+                        format!("defines `{name}` ({}), which lacks `{member}`, named in the issue", kind_name(kind))
+                    }
+                    None => format!("defines `{name}` ({}), named in the issue", kind_name(kind)),
                 });
                 // No type extends or implements an associated type (tokio's `type Future =
                 // ..` in `impl ToSocketAddrs`): the `Future` files implement is the language's.
@@ -253,33 +260,44 @@ pub(super) fn symbol_signal<'a>(
     (signal, hit_types)
 }
 
+/// The issue's names as the ranking weighs them (see [`with_owners_of_missing_members`]).
+pub(super) struct Weighed<'q> {
+    /// The names, each owner of a member the workspace lacks at the member's weight.
+    pub(super) symbols: Cow<'q, [SymbolMention]>,
+    /// For each name, the member it lacks that raised its weight, if one did.
+    pub(super) lacking: Vec<Option<&'q str>>,
+}
+
 /// `query`'s names, the owner of each member the workspace does not define given the member's
 /// weight: `Ready` of "adding `Ready::ERROR`" names the type the fix adds `ERROR` to as surely
 /// as the issue names `ERROR`, where a qualifier otherwise counts for less than the name it
-/// qualifies. Borrowed where no owner gains.
-pub(super) fn with_owners_of_missing_members<'q>(
-    query: &'q IssueQuery,
-    table: &DefinitionTable<'_>,
-) -> Cow<'q, [SymbolMention]> {
-    let mut lifted: Vec<(usize, f64)> = Vec::new();
+/// qualifies. The names are borrowed where no owner gains.
+pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, table: &DefinitionTable<'_>) -> Weighed<'q> {
+    let mut lacking: Vec<Option<(&'q str, f64)>> = vec![None; query.symbols.len()];
     for mention in &query.symbols {
         let Some((owner, outer)) = mention.qualifiers.split_last() else { continue };
         if mention.macro_use || table.contains_key(mention.name.as_str()) {
             continue;
         }
-        let at = query.symbols.iter().position(|m| m.name == *owner && m.qualifiers == outer);
-        if let Some(at) = at.filter(|&at| query.symbols[at].weight < mention.weight) {
-            lifted.push((at, mention.weight));
+        let Some(at) = query.symbols.iter().position(|m| m.name == *owner && m.qualifiers == outer) else { continue };
+        let raised = lacking[at].map_or(query.symbols[at].weight, |(_, weight)| weight);
+        if mention.weight > raised {
+            lacking[at] = Some((mention.name.as_str(), mention.weight));
         }
     }
-    if lifted.is_empty() {
-        return Cow::Borrowed(&query.symbols);
+    if lacking.iter().all(Option::is_none) {
+        return Weighed { symbols: Cow::Borrowed(&query.symbols), lacking: Vec::new() };
     }
     let mut symbols = query.symbols.clone();
-    for (at, weight) in lifted {
-        symbols[at].weight = symbols[at].weight.max(weight);
+    for (symbol, lacks) in symbols.iter_mut().zip(&lacking) {
+        if let Some((_, weight)) = lacks {
+            symbol.weight = *weight;
+        }
     }
-    Cow::Owned(symbols)
+    Weighed {
+        symbols: Cow::Owned(symbols),
+        lacking: lacking.into_iter().map(|l| l.map(|(member, _)| member)).collect(),
+    }
 }
 
 /// Whether a Rust type definition of `file`, in `container` and in an `impl` of the trait

@@ -1425,9 +1425,17 @@ fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
         let value = |path: &str| signals.per_file().into_iter().find(|f| f.path == path).map(|f| f.symbols);
         (value("src/io/ready.rs"), value("src/io/interest.rs"))
     };
-    // `ERROR` is nowhere: the fix adds it to `Ready`, named as surely as `Interest`.
+    // `ERROR` is nowhere: the fix adds it to `Ready`, named as surely as `Interest`, and the
+    // reason says so.
     let (ready, interest) = symbols_of(&files);
     assert!(ready.is_some_and(|ready| ready > 0.0) && ready == interest, "{ready:?} against {interest:?}");
+    let (_dir, index) = index(&files);
+    let ranked = rank(&index, issue);
+    let reasons = reasons_of(&ranked, "src/io/ready.rs");
+    assert!(
+        reasons.iter().any(|r| r == "defines `Ready` (struct), which lacks `ERROR`, named in the issue"),
+        "{reasons:?}"
+    );
     // Where the workspace defines an `ERROR`, `Ready` is only its qualifier and counts for less.
     let mut with_error = files.to_vec();
     with_error.push(("src/log.rs", "pub const ERROR: u8 = 1;\n"));
