@@ -274,12 +274,17 @@ pub(super) struct Weighed<'q> {
 /// qualifies. The names are borrowed where no owner gains.
 pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, table: &DefinitionTable<'_>) -> Weighed<'q> {
     let mut lacking: Vec<Option<(&'q str, f64)>> = vec![None; query.symbols.len()];
+    // Each name by what it is and what qualifies it, for a long issue's many names.
+    let mut place: HashMap<(&str, &[String]), usize> = HashMap::new();
+    for (at, mention) in query.symbols.iter().enumerate() {
+        place.entry((mention.name.as_str(), mention.qualifiers.as_slice())).or_insert(at);
+    }
     for mention in &query.symbols {
         let Some((owner, outer)) = mention.qualifiers.split_last() else { continue };
         if mention.macro_use || table.contains_key(mention.name.as_str()) {
             continue;
         }
-        let Some(at) = query.symbols.iter().position(|m| m.name == *owner && m.qualifiers == outer) else { continue };
+        let Some(&at) = place.get(&(owner.as_str(), outer)) else { continue };
         let raised = lacking[at].map_or(query.symbols[at].weight, |(_, weight)| weight);
         if mention.weight > raised {
             lacking[at] = Some((mention.name.as_str(), mention.weight));
