@@ -68,7 +68,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
             out["pack"] = pack_json(model, *budget, pack);
         }
         if args.reading {
-            out["reading"] = json!(issue::Reading::of(&query));
+            out["reading"] = json!(issue::Reading::of(&rank::as_ranked(&index, &query)));
         }
         if !explained.is_empty() {
             out["explained"] = json!(explained);
@@ -77,7 +77,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     } else {
         if args.reading {
             outln!("read from the issue:");
-            for line in issue::Reading::of(&query).lines(READING_ITEMS) {
+            for line in issue::Reading::of(&rank::as_ranked(&index, &query)).lines(READING_ITEMS) {
                 outln!("  {line}");
             }
             outln!();

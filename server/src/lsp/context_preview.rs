@@ -148,7 +148,7 @@ pub(super) async fn preview(
         "indexedFiles": index.len(),
         "elapsedMs": started.elapsed().as_millis() as u64,
         "notes": notes,
-        "reading": crate::context::issue::Reading::of(&query),
+        "reading": crate::context::issue::Reading::of(&rank::as_ranked(&index, &query)),
         "explained": explained,
     }))
 }

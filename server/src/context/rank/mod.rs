@@ -366,7 +366,8 @@ impl Workspace<'_> {
         let (lexical, shared_words) = lexical_signal(files, query);
         // The owner of a member the workspace lacks counts as the member does (see
         // [`with_owners_of_missing_members`]).
-        let Weighed { symbols: weighed, lacking } = with_owners_of_missing_members(query, self.definitions);
+        let defines = |name: &str| self.definitions.contains_key(name);
+        let Weighed { symbols: weighed, lacking } = with_owners_of_missing_members(query, &defines);
         let lifted;
         let query = match weighed {
             Cow::Borrowed(_) => query,
@@ -406,6 +407,19 @@ impl Workspace<'_> {
             title: None,
         }
     }
+}
+
+/// `query` with its names at the weights the ranking gives them, for showing what an issue was
+/// read as: the owner of a member the workspace lacks at the member's weight (`Ready` of
+/// "adding `Ready::ERROR`" where nothing defines `ERROR`), in the whole issue and in its title
+/// read alone.
+pub fn as_ranked(index: &Index, query: &IssueQuery) -> IssueQuery {
+    let defines = |name: &str| index.files().any(|file| file.symbols.definitions.iter().any(|d| d.name == name));
+    let weighed = |query: &IssueQuery| match with_owners_of_missing_members(query, &defines).symbols {
+        Cow::Owned(symbols) => IssueQuery { symbols, title_alone: None, ..query.clone() },
+        Cow::Borrowed(_) => IssueQuery { title_alone: None, ..query.clone() },
+    };
+    IssueQuery { title_alone: query.title_alone.as_deref().map(|title| Box::new(weighed(title))), ..weighed(query) }
 }
 
 /// Ranks the index's files for an analysed issue (the default weights), best first.

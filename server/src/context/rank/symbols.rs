@@ -268,11 +268,12 @@ pub(super) struct Weighed<'q> {
     pub(super) lacking: Vec<Option<&'q str>>,
 }
 
-/// `query`'s names, the owner of each member the workspace does not define given the member's
-/// weight: `Ready` of "adding `Ready::ERROR`" names the type the fix adds `ERROR` to as surely
-/// as the issue names `ERROR`, where a qualifier otherwise counts for less than the name it
-/// qualifies. The names are borrowed where no owner gains.
-pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, table: &DefinitionTable<'_>) -> Weighed<'q> {
+/// `query`'s names, the owner of each member the workspace does not define (`defines` says
+/// whether it defines a name anywhere) given the member's weight: `Ready` of "adding
+/// `Ready::ERROR`" names the type the fix adds `ERROR` to as surely as the issue names `ERROR`,
+/// where a qualifier otherwise counts for less than the name it qualifies. The names are
+/// borrowed where no owner gains.
+pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, defines: &dyn Fn(&str) -> bool) -> Weighed<'q> {
     let mut lacking: Vec<Option<(&'q str, f64)>> = vec![None; query.symbols.len()];
     // Each name by what it is and what qualifies it, for a long issue's many names.
     let mut place: HashMap<(&str, &[String]), usize> = HashMap::new();
@@ -281,7 +282,7 @@ pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, table: &
     }
     for mention in &query.symbols {
         let Some((owner, outer)) = mention.qualifiers.split_last() else { continue };
-        if mention.macro_use || table.contains_key(mention.name.as_str()) {
+        if mention.macro_use || defines(mention.name.as_str()) {
             continue;
         }
         let Some(&at) = place.get(&(owner.as_str(), outer)) else { continue };

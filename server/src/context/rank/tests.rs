@@ -1436,6 +1436,15 @@ fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
         reasons.iter().any(|r| r == "defines `Ready` (struct), which lacks `ERROR`, named in the issue"),
         "{reasons:?}"
     );
+    // What the issue was read as shows the weight the ranking gives `Ready`.
+    let read = issue::analyze(issue);
+    let weight = |query: &issue::IssueQuery, qualifiers: &[&str], name: &str| {
+        query.symbols.iter().find(|s| s.name == name && s.qualifiers == qualifiers).map(|s| s.weight)
+    };
+    let shown = as_ranked(&index, &read);
+    assert!(weight(&read, &[], "Ready") < weight(&read, &["Ready"], "ERROR"), "{:?}", read.symbols);
+    assert_eq!(weight(&shown, &[], "Ready"), weight(&read, &["Ready"], "ERROR"), "{:?}", shown.symbols);
+    assert_eq!(weight(&shown, &[], "Interest"), weight(&read, &[], "Interest"));
     // Where the workspace defines an `ERROR`, `Ready` is only its qualifier and counts for less.
     let mut with_error = files.to_vec();
     with_error.push(("src/log.rs", "pub const ERROR: u8 = 1;\n"));
