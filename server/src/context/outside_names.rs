@@ -68,12 +68,12 @@ pub(crate) fn in_rust_prelude(name: &str) -> bool {
 }
 
 /// Whether a `language` file's uses of `name` are the prelude's rather than the workspace's,
-/// whose definitions of it are given each as whether it is a member (an associated item, a
+/// where `all_members` says every workspace definition of it is a member (an associated item, a
 /// field or a method, not an enum variant): `Err(e)` beside `use Weekday::*` is the prelude's
 /// where the workspace's `Err` are all `type Err` of `impl FromStr` blocks, which no glob
-/// brings in and which are reached through their type. `members` must not be empty.
-pub(crate) fn prelude_over_members(language: Language, name: &str, mut members: impl Iterator<Item = bool>) -> bool {
-    language == Language::Rust && in_rust_prelude(name) && members.all(|member| member)
+/// brings in and which are reached through their type.
+pub(crate) fn prelude_over_members(language: Language, name: &str, all_members: bool) -> bool {
+    language == Language::Rust && in_rust_prelude(name) && all_members
 }
 
 /// What lies outside the workspace, as far as a Rust file's names can reach it.

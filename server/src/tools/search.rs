@@ -391,7 +391,7 @@ impl<'a> User<'a> {
                 Some(bound) if bound.names.means_outside(name) => continue,
                 Some(_) if !namesakes.may_mean_one_of(at, name, definitions) => continue,
                 // `Err(e)` is the prelude's where the workspace has `Err` only as `type Err`.
-                Some(_) if prelude_over_members(file.language, name, members_named(definitions, name)) => continue,
+                Some(_) if prelude_over_members(file.language, name, all_members_named(definitions, name)) => continue,
                 Some(bound) => bound.workspace_uses(name, written),
                 None => written,
             };
@@ -425,12 +425,9 @@ impl<'a> User<'a> {
     }
 }
 
-/// Whether each of `definitions` named `name` is a member (see [`Definition::is_member`]).
-fn members_named<'d>(definitions: &'d [(&IndexedFile, &Definition)], name: &'d str) -> impl Iterator<Item = bool> + 'd {
-    definitions
-        .iter()
-        .filter(move |(_, definition)| definition.name == name)
-        .map(|(_, definition)| definition.is_member())
+/// Whether every one of `definitions` named `name` is a member (see [`Definition::is_member`]).
+fn all_members_named(definitions: &[(&IndexedFile, &Definition)], name: &str) -> bool {
+    definitions.iter().filter(|(_, definition)| definition.name == name).all(|(_, definition)| definition.is_member())
 }
 
 /// What tells a file's namesakes apart in `find_symbol`: the files as the run sees them, in

@@ -367,15 +367,8 @@ impl Workspace<'_> {
         // The owner of a member the workspace lacks counts as the member does (see
         // [`with_owners_of_missing_members`]).
         let defines = |name: &str| self.definitions.contains_key(name);
-        let Weighed { symbols: weighed, lacking } = with_owners_of_missing_members(query, &defines);
-        let lifted;
-        let query = match weighed {
-            Cow::Borrowed(_) => query,
-            Cow::Owned(symbols) => {
-                lifted = IssueQuery { symbols, ..query.clone() };
-                &lifted
-            }
-        };
+        let Weighed { query: weighed, lacking } = with_owners_of_missing_members(query, &defines);
+        let query = weighed.as_ref();
         let (symbols, hit_types) = symbol_signal(files, query, &lacking, self.definitions);
         let (uses, used_names) = user_signal(files, query, self.definitions, self.bound, self.modules);
         let mut path_mentions = path_signal(files, query);
@@ -414,11 +407,9 @@ impl Workspace<'_> {
 /// "adding `Ready::ERROR`" where nothing defines `ERROR`), in the whole issue and in its title
 /// read alone.
 pub fn as_ranked(index: &Index, query: &IssueQuery) -> IssueQuery {
-    let defines = |name: &str| index.files().any(|file| file.symbols.definitions.iter().any(|d| d.name == name));
-    let weighed = |query: &IssueQuery| match with_owners_of_missing_members(query, &defines).symbols {
-        Cow::Owned(symbols) => IssueQuery { symbols, title_alone: None, ..query.clone() },
-        Cow::Borrowed(_) => IssueQuery { title_alone: None, ..query.clone() },
-    };
+    let defined: HashSet<&str> =
+        index.files().flat_map(|file| &file.symbols.definitions).map(|d| d.name.as_str()).collect();
+    let weighed = |query| with_owners_of_missing_members(query, &|name| defined.contains(name)).query.into_owned();
     IssueQuery { title_alone: query.title_alone.as_deref().map(|title| Box::new(weighed(title))), ..weighed(query) }
 }
 

@@ -259,7 +259,7 @@ pub(super) fn reference_graph<'a>(
                 Some(Link::new(defining, members_only, name_homes(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };
-            if prelude_over_members(file.language, name, std::iter::once(link.members_only)) {
+            if prelude_over_members(file.language, name, link.members_only) {
                 continue;
             }
             // Of two packages' `Node`, the one the file's imports or package bring in; of two

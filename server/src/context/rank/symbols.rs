@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::{Signal, squash, stem};
 use crate::context::index::IndexedFile;
-use crate::context::issue::{IssueQuery, SymbolMention};
+use crate::context::issue::IssueQuery;
 use crate::context::namesakes::{FileScope, ImportedModules, NameHomes, Narrowed};
 use crate::context::outside_names::{FileOutside, prelude_over_members};
 use crate::context::{DefinitionKind, Language, java_lang};
@@ -260,19 +260,19 @@ pub(super) fn symbol_signal<'a>(
     (signal, hit_types)
 }
 
-/// The issue's names as the ranking weighs them (see [`with_owners_of_missing_members`]).
+/// The issue as the ranking weighs its names (see [`with_owners_of_missing_members`]).
 pub(super) struct Weighed<'q> {
-    /// The names, each owner of a member the workspace lacks at the member's weight.
-    pub(super) symbols: Cow<'q, [SymbolMention]>,
+    /// The issue, each owner of a member the workspace lacks at the member's weight.
+    pub(super) query: Cow<'q, IssueQuery>,
     /// For each name, the member it lacks that raised its weight, if one did.
     pub(super) lacking: Vec<Option<&'q str>>,
 }
 
-/// `query`'s names, the owner of each member the workspace does not define (`defines` says
-/// whether it defines a name anywhere) given the member's weight: `Ready` of "adding
-/// `Ready::ERROR`" names the type the fix adds `ERROR` to as surely as the issue names `ERROR`,
-/// where a qualifier otherwise counts for less than the name it qualifies. The names are
-/// borrowed where no owner gains.
+/// `query` with the owner of each member the workspace does not define (`defines` says whether
+/// it defines a name anywhere) at the member's weight: `Ready` of "adding `Ready::ERROR`"
+/// names the type the fix adds `ERROR` to as surely as the issue names `ERROR`, where a
+/// qualifier otherwise counts for less than the name it qualifies. Borrowed where no owner
+/// gains; the title read alone is left as it is.
 pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, defines: &dyn Fn(&str) -> bool) -> Weighed<'q> {
     let mut lacking: Vec<Option<(&'q str, f64)>> = vec![None; query.symbols.len()];
     // Each name by what it is and what qualifies it, for a long issue's many names.
@@ -292,7 +292,7 @@ pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, defines:
         }
     }
     if lacking.iter().all(Option::is_none) {
-        return Weighed { symbols: Cow::Borrowed(&query.symbols), lacking: Vec::new() };
+        return Weighed { query: Cow::Borrowed(query), lacking: Vec::new() };
     }
     let mut symbols = query.symbols.clone();
     for (symbol, lacks) in symbols.iter_mut().zip(&lacking) {
@@ -301,7 +301,7 @@ pub(super) fn with_owners_of_missing_members<'q>(query: &'q IssueQuery, defines:
         }
     }
     Weighed {
-        symbols: Cow::Owned(symbols),
+        query: Cow::Owned(IssueQuery { symbols, ..query.clone() }),
         lacking: lacking.into_iter().map(|l| l.map(|(member, _)| member)).collect(),
     }
 }
@@ -423,7 +423,7 @@ fn uses_reaching<'h>(
     if count == 0 || names.means_outside(name) {
         return None;
     }
-    if prelude_over_members(file.language, name, defined.iter().map(|d| d.is_member())) {
+    if prelude_over_members(file.language, name, defined.iter().all(|d| d.is_member())) {
         return None;
     }
     let written = Written::of(file, name, count);

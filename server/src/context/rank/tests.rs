@@ -17,6 +17,11 @@ fn assert_central(ranked: &[RankedFile], path: &str, users: usize) {
     assert!(reasons_of(ranked, path).contains(&reason), "{ranked:?}");
 }
 
+/// The signals of the file at `path`, as weighed into its score.
+fn signals_of(signals: &Signals, path: &str) -> FileSignals {
+    signals.per_file().into_iter().find(|f| f.path == path).unwrap_or_else(|| panic!("{path} is not ranked"))
+}
+
 /// The reasons of the ranked file at `path`.
 fn reasons_of<'a>(ranked: &'a [RankedFile], path: &str) -> &'a [String] {
     &ranked.iter().find(|r| r.path == path).unwrap_or_else(|| panic!("{path} is not ranked: {ranked:?}")).reasons
@@ -1231,7 +1236,7 @@ fn a_prelude_name_the_workspace_defines_only_as_an_associated_item_is_the_prelud
     );
     // Nor does the use graph link it: no file uses a name only `time.rs` defines.
     let signals = signals(&index, "Parsing gives `Err` for a valid day");
-    let time = signals.per_file().into_iter().find(|f| f.path == "src/time.rs").expect("ranked");
+    let time = signals_of(&signals, "src/time.rs");
     assert_eq!(time.users, 0, "{time:?}");
 }
 
@@ -1419,18 +1424,16 @@ fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
         ("src/io/mod.rs", "mod interest;\nmod ready;\n"),
     ];
     let issue = "Wait for the error queue\nAdding `Ready::ERROR` is easy; `Interest` wraps mio's.";
-    let symbols_of = |files: &[(&str, &str)]| {
-        let (_dir, index) = index(files);
-        let signals = signals(&index, issue);
-        let value = |path: &str| signals.per_file().into_iter().find(|f| f.path == path).map(|f| f.symbols);
-        (value("src/io/ready.rs"), value("src/io/interest.rs"))
+    let symbols_of = |index: &Index| {
+        let signals = signals(index, issue);
+        (signals_of(&signals, "src/io/ready.rs").symbols, signals_of(&signals, "src/io/interest.rs").symbols)
     };
     // `ERROR` is nowhere: the fix adds it to `Ready`, named as surely as `Interest`, and the
     // reason says so.
-    let (ready, interest) = symbols_of(&files);
-    assert!(ready.is_some_and(|ready| ready > 0.0) && ready == interest, "{ready:?} against {interest:?}");
-    let (_dir, index) = index(&files);
-    let ranked = rank(&index, issue);
+    let (_dir, lacking) = index(&files);
+    let (ready, interest) = symbols_of(&lacking);
+    assert!(ready > 0.0 && ready == interest, "{ready:?} against {interest:?}");
+    let ranked = rank(&lacking, issue);
     let reasons = reasons_of(&ranked, "src/io/ready.rs");
     assert!(
         reasons.iter().any(|r| r == "defines `Ready` (struct), which lacks `ERROR`, named in the issue"),
@@ -1441,16 +1444,14 @@ fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
     let weight = |query: &issue::IssueQuery, qualifiers: &[&str], name: &str| {
         query.symbols.iter().find(|s| s.name == name && s.qualifiers == qualifiers).map(|s| s.weight)
     };
-    let shown = as_ranked(&index, &read);
+    let shown = as_ranked(&lacking, &read);
     assert!(weight(&read, &[], "Ready") < weight(&read, &["Ready"], "ERROR"), "{:?}", read.symbols);
     assert_eq!(weight(&shown, &[], "Ready"), weight(&read, &["Ready"], "ERROR"), "{:?}", shown.symbols);
     assert_eq!(weight(&shown, &[], "Interest"), weight(&read, &[], "Interest"));
     // Where the workspace defines an `ERROR`, `Ready` is only its qualifier and counts for less.
     let mut with_error = files.to_vec();
     with_error.push(("src/log.rs", "pub const ERROR: u8 = 1;\n"));
-    let (ready, interest) = symbols_of(&with_error);
-    assert!(
-        ready.zip(interest).is_some_and(|(ready, interest)| 0.0 < ready && ready < interest),
-        "{ready:?} against {interest:?}"
-    );
+    let (_dir, defining) = index(&with_error);
+    let (ready, interest) = symbols_of(&defining);
+    assert!(0.0 < ready && ready < interest, "{ready:?} against {interest:?}");
 }
