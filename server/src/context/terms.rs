@@ -193,6 +193,76 @@ impl WordCounts {
     }
 }
 
+/// Words of prose and the short forms Rust code writes for them: the issue's `options` is a
+/// file's `opts`, its `buffer` a `buf`.
+const SHORT_FORMS: &[(&[&str], &[&str])] = &[
+    (&["option"], &["opt"]),
+    (&["options"], &["opts"]),
+    (&["config", "configuration"], &["cfg", "conf"]),
+    (&["context"], &["ctx"]),
+    (&["error", "errors"], &["err"]),
+    (&["buffer"], &["buf"]),
+    (&["buffers"], &["bufs"]),
+    (&["length"], &["len"]),
+    (&["message"], &["msg"]),
+    (&["messages"], &["msgs"]),
+    (&["directory"], &["dir"]),
+    (&["directories"], &["dirs"]),
+    (&["number"], &["num"]),
+    (&["index"], &["idx"]),
+    (&["argument"], &["arg"]),
+    (&["arguments"], &["args"]),
+    (&["parameter"], &["param"]),
+    (&["parameters"], &["params"]),
+    (&["format", "formatting", "formatter"], &["fmt"]),
+    (&["initialize", "initialization"], &["init"]),
+    (&["reference"], &["ref"]),
+    (&["references"], &["refs"]),
+    (&["request"], &["req"]),
+    (&["response"], &["resp", "res"]),
+    (&["temporary"], &["tmp", "temp"]),
+    (&["source"], &["src"]),
+    (&["destination"], &["dst", "dest"]),
+    (&["attribute"], &["attr"]),
+    (&["attributes"], &["attrs"]),
+    (&["expression"], &["expr"]),
+    (&["statement"], &["stmt"]),
+    (&["declaration"], &["decl"]),
+    (&["allocate", "allocation", "allocator"], &["alloc"]),
+    (&["environment"], &["env"]),
+    (&["previous"], &["prev"]),
+    (&["current"], &["cur", "curr"]),
+    (&["command"], &["cmd"]),
+    (&["commands"], &["cmds"]),
+    (&["position"], &["pos"]),
+    (&["maximum"], &["max"]),
+    (&["minimum"], &["min"]),
+    (&["specification"], &["spec"]),
+    (&["utility", "utilities"], &["util", "utils"]),
+    (&["character"], &["char", "ch"]),
+    (&["characters"], &["chars"]),
+    (&["document", "documentation"], &["doc", "docs"]),
+    (&["library"], &["lib"]),
+    (&["address"], &["addr"]),
+    (&["information"], &["info"]),
+    (&["database"], &["db"]),
+    (&["repository"], &["repo"]),
+    (&["millisecond", "milliseconds"], &["ms", "millis"]),
+    (&["second", "seconds"], &["secs"]),
+    (&["receive", "receiver"], &["recv", "rx"]),
+    (&["transmit", "sender"], &["tx"]),
+    (&["execute", "execution", "executable"], &["exec"]),
+    (&["synchronous", "synchronize"], &["sync"]),
+    (&["asynchronous"], &["async"]),
+    (&["iterator"], &["iter"]),
+];
+
+/// The short forms Rust code writes for a word of prose (`opts` for `options`, from a table of
+/// the common ones): none for most words.
+pub fn short_forms(word: &str) -> &'static [&'static str] {
+    SHORT_FORMS.iter().find(|(words, _)| words.contains(&word)).map_or(&[], |(_, forms)| forms)
+}
+
 /// Counts of each word of `text` (see [`WordCounts`]), and the number of words: the same as
 /// counting [`words`], but each distinct identifier is split only once, and a word is
 /// allocated only when first found.
@@ -222,6 +292,22 @@ pub fn word_counts(text: &str) -> (WordCounts, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_forms_are_words_as_code_gives_them_and_lead_nowhere_further() {
+        for (prose, forms) in SHORT_FORMS {
+            for word in *prose {
+                assert_eq!(words(word), vec![word.to_string()], "{word}");
+                assert_eq!(short_forms(word), *forms, "{word} is listed once");
+            }
+            for form in *forms {
+                assert_eq!(words(form), vec![form.to_string()], "{form} is a word of code");
+                assert!(short_forms(form).is_empty(), "{form} has no short form of its own");
+            }
+        }
+        assert_eq!(short_forms("options"), ["opts"]);
+        assert!(short_forms("walk").is_empty());
+    }
 
     #[test]
     fn stopwords_are_sorted_for_binary_search() {

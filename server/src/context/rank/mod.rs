@@ -1,7 +1,8 @@
 //! Ranking the workspace's files for an issue, each with the reasons it ranks where it does.
 //!
 //! Signals, each normalised to [0, 1] over the files:
-//! - lexical: BM25 of the issue's words against each file's words and path;
+//! - lexical: BM25 of the issue's words against each file's words and path, and in Rust code
+//!   the short forms of them it writes (`opts` of `options`);
 //! - symbols: the file defines an identifier the issue names (rarer names count more, a
 //!   matching qualifier more still), or its name is such an identifier;
 //! - paths: the issue names the file's path or name, or its stem as a word, or the file holds

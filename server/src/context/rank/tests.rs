@@ -1455,3 +1455,30 @@ fn the_owner_of_a_member_the_workspace_lacks_counts_as_the_member() {
     let (ready, interest) = symbols_of(&defining);
     assert!(0.0 < ready && ready < interest, "{ready:?} against {interest:?}");
 }
+
+#[test]
+fn rust_code_shares_an_issues_word_by_the_short_form_it_writes() {
+    let reader = "pub fn fill(buf: &mut Vec<u8>, opts: &Opts) -> usize {\n    let len = buf.len().min(opts.cap);\n    len\n}\n\
+                  pub struct Opts { pub cap: usize }\n";
+    let (_rust, rust) = index(&[
+        ("src/reader.rs", reader),
+        ("src/depth.rs", "/// How deep a walk goes.\npub fn depth() -> usize { 3 }\n"),
+        ("src/lib.rs", "mod reader;\nmod depth;\n"),
+    ]);
+    let ranked = rank(&rust, "The buffer ignores the length options\n\nThe walk depth too.");
+    assert_eq!(ranked[0].path, "src/reader.rs", "{:?}", order(&ranked));
+    let reasons = reasons_of(&ranked, "src/reader.rs");
+    assert!(
+        reasons.iter().any(|r| r.starts_with("shares words with the issue:") && r.contains("buf (buffer)")),
+        "{reasons:?}"
+    );
+
+    // Java spells its words out: its short forms are no words of the issue.
+    let (_java, java) = index(&[
+        ("src/Reader.java", "class Reader { int fill(byte[] buf, Opts opts) { int len = buf.length; return len; } }\n"),
+        ("src/Depth.java", "/** How deep a walk goes. */\nclass Depth { int depth() { return 3; } }\n"),
+    ]);
+    let ranked = rank(&java, "The buffer ignores the length options\n\nThe walk depth too.");
+    assert_eq!(ranked[0].path, "src/Depth.java", "{:?}", order(&ranked));
+    assert!(!reasons_of(&ranked, "src/Reader.java").iter().any(|r| r.contains("(buffer)")));
+}
