@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{SHARED_WORDS, Signal};
+use super::{SHARED_WORDS, SHORT_FORM_SHARE, Signal};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
 use crate::context::language::Language;
@@ -14,9 +14,6 @@ const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// Path words count this many times in a file's document.
 const PATH_BOOST: u32 = 3;
-/// What a short form of an issue's word (`opts` of `options`; see [`terms::short_forms`])
-/// weighs, as a share of the word's weight.
-const SHORT_FORM_SHARE: f64 = 0.5;
 
 /// One of the words a file is scored on: an issue's word, or a short form of one.
 struct Term<'q> {

@@ -5,8 +5,9 @@
 //!   the short forms of them it writes (`opts` of `options`);
 //! - symbols: the file defines an identifier the issue names (rarer names count more, a
 //!   matching qualifier more still), or its name is such an identifier;
-//! - paths: the issue names the file's path or name, or its stem as a word, or the file holds
-//!   in a string an error message the issue quotes;
+//! - paths: the issue names the file's path or name, or its stem as a word (a Rust file's stem
+//!   as the short form of one too), or the file holds in a string an error message the issue
+//!   quotes;
 //! - relations: the file's types extend or implement a type the issue names, or a named Rust
 //!   struct holds one of them in a field;
 //! - package: a share of the best direct hit in the same package or folder;
@@ -151,6 +152,11 @@ pub const WEIGHTS: Weights = Weights {
 
 /// What is left of the score of test or example code the issue is not about.
 pub const SUNK_SHARE: f64 = 0.3;
+
+/// What a short form Rust code writes for an issue's word (`opts` of `options`; see
+/// [`terms::short_forms`](super::terms::short_forms)) counts for, as a share of the word: in
+/// the lexical signal and as a file's name.
+const SHORT_FORM_SHARE: f64 = 0.5;
 
 impl Weights {
     /// A file's score: its signals weighed and summed, and what [`SUNK_SHARE`] leaves of it

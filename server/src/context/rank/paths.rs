@@ -2,12 +2,15 @@
 
 use std::collections::HashMap;
 
-use super::{Signal, stem};
+use super::{SHORT_FORM_SHARE, Signal, stem};
 use crate::context::index::IndexedFile;
 use crate::context::issue::IssueQuery;
+use crate::context::language::Language;
+use crate::context::terms;
 
 /// Files whose path or name the issue gives, those in a folder it names, and those whose
-/// stem it uses as a word.
+/// stem it uses as a word (a Rust file's also where the stem is a short form of one, at
+/// [`SHORT_FORM_SHARE`] of its value).
 pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal {
     let n = files.len();
     let mut signal = Signal::new(n);
@@ -94,16 +97,26 @@ pub(super) fn path_signal(files: &[&IndexedFile], query: &IssueQuery) -> Signal 
     for file in files {
         *stem_counts.entry(stem(&file.path)).or_default() += 1;
     }
+    // The issue's words by the short forms Rust code writes for them (`attrs` of `attributes`).
+    let mut short_forms: HashMap<&str, &str> = HashMap::new();
+    for word in &query.words {
+        for form in terms::short_forms(word) {
+            short_forms.entry(form).or_insert(word);
+        }
+    }
     for (i, file) in files.iter().enumerate() {
         let file_stem = stem(&file.path);
         let lower = file_stem.to_ascii_lowercase();
-        if lower.len() > 2
-            && !matches!(lower.as_str(), "mod" | "lib" | "index")
-            && query.words.binary_search(&lower).is_ok()
-        {
-            let count = stem_counts.get(file_stem).copied().unwrap_or(1);
-            let value = 0.3 / (1.0 + (count as f64).ln());
+        if matches!(lower.as_str(), "mod" | "lib" | "index") {
+            continue;
+        }
+        let value = 0.3 / (1.0 + (stem_counts.get(file_stem).copied().unwrap_or(1) as f64).ln());
+        if lower.len() > 2 && query.words.binary_search(&lower).is_ok() {
             signal.add(i, value, || format!("its name `{lower}` is a word of the issue"));
+        } else if let Some(word) = short_forms.get(lower.as_str()).filter(|_| file.language == Language::Rust) {
+            signal.add(i, SHORT_FORM_SHARE * value, || {
+                format!("its name `{lower}` is a short form of `{word}`, a word of the issue")
+            });
         }
     }
     signal

@@ -1482,3 +1482,18 @@ fn rust_code_shares_an_issues_word_by_the_short_form_it_writes() {
     assert_eq!(ranked[0].path, "src/Depth.java", "{:?}", order(&ranked));
     assert!(!reasons_of(&ranked, "src/Reader.java").iter().any(|r| r.contains("(buffer)")));
 }
+
+#[test]
+fn a_rust_file_named_by_the_short_form_of_an_issues_word_is_named_by_it() {
+    let (_dir, index) = index(&[
+        ("src/attrs.rs", "pub struct Parsed;\n"),
+        ("src/other.rs", "pub struct Unrelated;\n"),
+        ("src/Attrs.java", "class Attrs {}\n"),
+        ("src/lib.rs", "mod attrs;\nmod other;\n"),
+    ]);
+    let ranked = rank(&index, "Unknown attributes are dropped");
+    let reason = "its name `attrs` is a short form of `attributes`, a word of the issue";
+    assert!(reasons_of(&ranked, "src/attrs.rs").iter().any(|r| r == reason), "{ranked:?}");
+    assert!(!reasons_of(&ranked, "src/Attrs.java").iter().any(|r| r.contains("short form")), "{ranked:?}");
+    assert_eq!(ranked[0].path, "src/attrs.rs", "{:?}", order(&ranked));
+}
