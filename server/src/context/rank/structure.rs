@@ -136,7 +136,7 @@ struct Link<'a> {
     held: Vec<usize>,
     /// Whether any definition is a trait's method, which a method call may not reach.
     in_traits: bool,
-    /// Whether every definition is a member (see [`Defined::is_member`]).
+    /// Whether every definition is a member (see [`Defined::member`]).
     members_only: bool,
     /// The files that define the name, of which a file's imports say which it means.
     homes: NameHomes<'a>,
@@ -255,7 +255,7 @@ pub(super) fn reference_graph<'a>(
                     table.get(name)?.iter().filter(|defined| written.reaches(defined)).collect();
                 let defining =
                     defined.iter().map(|d| (d.file, d.trait_of.map(|name| (name, declares_trait(name))))).collect();
-                let members_only = defined.iter().all(|d| d.is_member());
+                let members_only = defined.iter().all(|d| d.member);
                 Some(Link::new(defining, members_only, name_homes(files, defined.iter().copied())))
             });
             let Some(link) = link else { continue };

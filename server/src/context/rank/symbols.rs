@@ -39,18 +39,12 @@ pub(super) struct Defined<'a> {
     pub(super) trait_of: Option<&'a str>,
     /// The type, trait, class or module it belongs to.
     container: Option<&'a str>,
+    /// Whether it is a member (see [`Definition::is_member`](crate::context::extract::Definition::is_member)).
+    pub(super) member: bool,
     /// The line it starts on.
     pub(super) line: u32,
     /// Whether it is test code in a source file (see [`Definition::test`](crate::context::extract::Definition::test)).
     pub(super) test: bool,
-}
-
-impl Defined<'_> {
-    /// Whether it belongs to a type, trait or class, as
-    /// [`Definition::is_member`](crate::context::extract::Definition::is_member) says.
-    pub(super) fn is_member(&self) -> bool {
-        self.container.is_some() && self.kind != DefinitionKind::Variant
-    }
 }
 
 /// How a file writes its uses of a name, which says what kinds of definition they can reach.
@@ -109,6 +103,7 @@ pub(super) fn definition_table<'a>(files: &[&'a IndexedFile]) -> DefinitionTable
                     false => definition.implements.as_deref(),
                 },
                 container: definition.container.as_deref(),
+                member: definition.is_member(),
                 line: definition.line,
                 test: definition.test,
             });
@@ -423,7 +418,7 @@ fn uses_reaching<'h>(
     if count == 0 || names.means_outside(name) {
         return None;
     }
-    if prelude_over_members(file.language, name, defined.iter().all(|d| d.is_member())) {
+    if prelude_over_members(file.language, name, defined.iter().all(|d| d.member)) {
         return None;
     }
     let written = Written::of(file, name, count);
