@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use tree_sitter::{InputEdit, Point, Tree};
 
 use super::cache::{self, IndexCache};
-use super::extract;
+use super::extract::{self, FileSymbols};
 use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
@@ -309,7 +309,15 @@ fn indexed(
     text: &str,
     readings: &mut ItemReadings,
 ) -> IndexedFile {
-    let symbols = tree.map(|tree| readings.extract(language, tree, text.as_bytes())).unwrap_or_default();
+    let read = extract::read_guarded(|| {
+        tree.map(|tree| readings.extract(language, tree, text.as_bytes())).unwrap_or_default()
+    });
+    let symbols = read.unwrap_or_else(|panic| {
+        tracing::error!("{path}: reading its definitions and uses failed: {panic}; it is indexed without them");
+        // What the failed reading left of the earlier ones is not to be trusted.
+        *readings = ItemReadings::default();
+        FileSymbols::default()
+    });
     IndexedFile::with_symbols(path, language, text.as_bytes(), text, symbols)
 }
 

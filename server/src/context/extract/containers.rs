@@ -69,11 +69,16 @@ fn without_paths(written: &str) -> String {
 }
 
 /// The name a definition's name node gives: its text, or for an ambient module named by a
-/// string (`declare module "virtual:config"`) what the quotes hold; none when that is empty.
+/// string (`declare module "virtual:config"`) what the quotes hold, or what follows the opening
+/// quote of a string left open; none when that is empty.
 pub(super) fn definition_name(name: Node<'_>, source: &[u8]) -> Option<String> {
     let written = text(name, source);
     let name = match name.kind() {
-        "string" if written.len() >= 2 => &written[1..written.len() - 1],
+        "string" => {
+            let quote = |c: char| c == '"' || c == '\'';
+            let opened = written.strip_prefix(quote).unwrap_or(written);
+            opened.strip_suffix(quote).unwrap_or(opened)
+        }
         _ => written,
     };
     (!name.is_empty()).then(|| name.to_owned())

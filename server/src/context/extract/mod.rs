@@ -324,6 +324,16 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
     finish(language, tree, source, collect(language, tree, source, None, &|_| Some(0), 1))
 }
 
+/// What `read`, a reading of one file's symbols, gives, or the message of its panic: a fault of
+/// the reading that some text brings out costs that file's symbols, not the whole index (the
+/// build that reads every file, or the editor's session).
+pub fn read_guarded(read: impl FnOnce() -> FileSymbols) -> Result<FileSymbols, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).map_err(|fault| {
+        let message = fault.downcast_ref::<&str>().map(|text| (*text).to_owned());
+        message.or_else(|| fault.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_owned())
+    })
+}
+
 /// The first named child of `node` of the given kind.
 fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();

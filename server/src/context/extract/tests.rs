@@ -746,6 +746,41 @@ fn typescript_fixture() {
     assert_eq!(definitions(&named), [def("main", Function, None)], "named, or not a bare function");
 }
 
+#[test]
+fn a_reading_that_panics_gives_its_message_and_no_symbols() {
+    let read = read_guarded(|| panic!("byte index 61 is not a char boundary"));
+    assert_eq!(read.unwrap_err(), "byte index 61 is not a char boundary");
+    let name = String::from("Name");
+    let read = read_guarded(|| panic!("{name} is past the end"));
+    assert_eq!(read.unwrap_err(), "Name is past the end");
+    let found = read_guarded(|| symbols(Language::Rust, "pub fn kept() {}\n")).unwrap();
+    assert_eq!(definitions(&found), [def("kept", DefinitionKind::Function, None)]);
+}
+
+#[test]
+fn an_ambient_module_named_by_a_string_left_open_names_what_follows_its_quote() {
+    // A name string that never closes, ending in a character of several bytes (bytes that are
+    // not UTF-8 are read as U+FFFD): the name is what follows the opening quote, and reading it
+    // does not stop the file being read.
+    for source in [
+        "declare module \"virtual:config\u{fffd}\u{fffd}\n  export function setting(): string;\n",
+        "declare module \"caf\u{e9}\n",
+        "declare module \"\n",
+        "declare module 'virtual:config'\n",
+    ] {
+        for language in [Language::TypeScript, Language::Tsx, Language::JavaScript] {
+            let found = symbols(language, source);
+            for definition in found.definitions.iter().filter(|d| d.kind == DefinitionKind::Module) {
+                assert!(!definition.name.starts_with(['"', '\'']), "{source:?}: {definition:?}");
+                assert!(!definition.name.is_empty(), "{source:?}: {definition:?}");
+            }
+        }
+    }
+    let found =
+        symbols(Language::TypeScript, "declare module 'virtual:config' {\n  export function setting(): string;\n}\n");
+    assert_eq!(definitions(&found)[0], def("virtual:config", DefinitionKind::Module, None));
+}
+
 proptest::proptest! {
     /// Any text as a signature is read for a `self` receiver without panicking, and a
     /// receiver is found only in a Rust function's head.
@@ -776,6 +811,7 @@ proptest::proptest! {
                 "class A {\n  void m(\n    int a) {}\n}\n", "interface I { int f(); }", "package a.b;\n",
                 "export function g(\n  a: number,\n): void {}\n", "type T = {\n a: number };\n", "const K = 1;",
                 "Client c = make();\n", "Map<String, Client> m;", "c.pull();", "this.c.pull();", "Pool::new(1);",
+                "declare module ", "module ", "namespace ", "'",
             ]).prop_map(str::to_owned),
             proptest::prelude::any::<String>(),
         ], 0..60),

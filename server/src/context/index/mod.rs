@@ -85,14 +85,26 @@ impl IndexedFile {
         self.trait_declaring(definition).or(definition.implements.as_deref())
     }
 
-    /// Indexes one file's content.
+    /// Indexes one file's content; should reading its symbols fail (see
+    /// [`IndexedFile::read_source`]), without them, the failure logged.
     pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
+        Self::read_source(path, language, source).unwrap_or_else(|why| {
+            tracing::error!("{path}: {why}; it is indexed without its definitions and uses");
+            let text = String::from_utf8_lossy(source);
+            Self::with_symbols(path, language, source, &text, FileSymbols::default())
+        })
+    }
+
+    /// Indexes one file's content, or says why its symbols could not be read: the reading
+    /// panicked (a fault of the index that some text brings out, which costs that file only).
+    pub fn read_source(path: &str, language: Language, source: &[u8]) -> Result<Self, String> {
         let text = String::from_utf8_lossy(source);
-        let symbols = match extract::parse(language, text.as_bytes(), None) {
+        let symbols = extract::read_guarded(|| match extract::parse(language, text.as_bytes(), None) {
             Some(tree) => extract::extract(language, &tree, text.as_bytes()),
             None => FileSymbols::default(),
-        };
-        Self::with_symbols(path, language, source, &text, symbols)
+        })
+        .map_err(|panic| format!("reading its definitions and uses failed: {panic}"))?;
+        Ok(Self::with_symbols(path, language, source, &text, symbols))
     }
 
     /// Builds the entry from already extracted symbols (an incremental parse).

@@ -120,6 +120,11 @@ pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Index
     if let Some(known) = known(file, hash) {
         return Ok((known, Taken::Known));
     }
-    let parsed = IndexedFile::from_source(&file.relative, file.language, &bytes);
-    Ok((Arc::new(IndexedFile { stamp: file.stamp, ..parsed }), Taken::Parsed))
+    match IndexedFile::read_source(&file.relative, file.language, &bytes) {
+        Ok(parsed) => Ok((Arc::new(IndexedFile { stamp: file.stamp, ..parsed }), Taken::Parsed)),
+        Err(why) => {
+            tracing::error!("{}: {why}", file.relative);
+            skip(why)
+        }
+    }
 }
