@@ -48,19 +48,24 @@ def checkout_of(cache: Path, instance: dict) -> Path:
     return path
 
 
-def ranking(binary: str, checkout: Path, issue: str) -> dict:
-    """issuewright's scores for the issue, best 100 files, cold index."""
+def ranked_files(binary: str, checkout: Path, issue: str, top: int = 100) -> list:
+    """issuewright's best `top` files for the issue, with their scores and reasons, cold index."""
     with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as handle:
         handle.write(issue)
     try:
         out = subprocess.run(
-            [binary, "context", "--repo", str(checkout), "--issue-file", handle.name, "--json", "--top", "100"],
+            [binary, "context", "--repo", str(checkout), "--issue-file", handle.name, "--json", "--top", str(top)],
             capture_output=True, text=True, check=True,
             env=dict(os.environ, ISSUEWRIGHT_INDEX_CACHE="off"),
         ).stdout
     finally:
         os.unlink(handle.name)
-    return {f["path"]: f["score"] for f in json.loads(out)["files"]}
+    return json.loads(out)["files"]
+
+
+def ranking(binary: str, checkout: Path, issue: str) -> dict:
+    """issuewright's scores for the issue, best 100 files, cold index."""
+    return {f["path"]: f["score"] for f in ranked_files(binary, checkout, issue)}
 
 
 def history(mirror: Path, base: str, commits: int, max_files: int) -> list:

@@ -26,36 +26,12 @@ and `examples/`, a Java file outside `/test/`.
 
 import argparse
 import json
-import os
 import re
-import subprocess
-import tempfile
 from pathlib import Path
 
+from co_change import checkout_of, ranked_files
+
 REASON_NAMES = (("d", r"defines `([^`]+)`"), ("u", r"uses `([^`]+)`"), ("n", r"named after `([^`]+)`"))
-
-
-def checkout_of(cache: Path, instance: dict) -> Path:
-    """The checkout locbench's runner left for this instance."""
-    path = cache / "checkouts" / instance["repo"].replace("/", "+") / instance["base_commit"]
-    if not path.is_dir():
-        raise SystemExit(f"no checkout at {path}: run locbench's run.py on this data first")
-    return path
-
-
-def ranking(binary: str, checkout: Path, issue: str) -> list:
-    """issuewright's best 60 files for the issue, with scores and reasons, cold index."""
-    with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as handle:
-        handle.write(issue)
-    try:
-        out = subprocess.run(
-            [binary, "context", "--repo", str(checkout), "--issue-file", handle.name, "--json", "--top", "60"],
-            capture_output=True, text=True, check=True,
-            env=dict(os.environ, ISSUEWRIGHT_INDEX_CACHE="off"),
-        ).stdout
-    finally:
-        os.unlink(handle.name)
-    return json.loads(out)["files"]
 
 
 def features(ranked: dict, word_weight: float) -> dict:
@@ -116,7 +92,7 @@ def main() -> None:
     args = parser.parse_args()
 
     instances = [json.loads(line) for line in open(args.data, encoding="utf-8") if line.strip()]
-    prepared = [(i, ranking(args.bin, checkout_of(args.cache, i), i["problem_statement"])) for i in instances]
+    prepared = [(i, ranked_files(args.bin, checkout_of(args.cache, i), i["problem_statement"], 60)) for i in instances]
     print("| language | alpha | words | Acc@5 | MRR |\n|---|---|---|---|---|")
     for language in sorted({instance["language"] for instance in instances}):
         chosen = [p for p in prepared if p[0]["language"] == language]

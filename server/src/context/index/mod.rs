@@ -88,22 +88,19 @@ impl IndexedFile {
     /// Indexes one file's content; should reading its symbols fail (see
     /// [`IndexedFile::read_source`]), without them, the failure logged.
     pub fn from_source(path: &str, language: Language, source: &[u8]) -> Self {
-        Self::read_source(path, language, source).unwrap_or_else(|why| {
-            tracing::error!("{path}: {why}; it is indexed without its definitions and uses");
-            let text = String::from_utf8_lossy(source);
-            Self::with_symbols(path, language, source, &text, FileSymbols::default())
-        })
+        let text = String::from_utf8_lossy(source);
+        let symbols = symbols_of(language, &text).unwrap_or_else(|why| {
+            tracing::error!("{path}: {why}; it is indexed without them");
+            FileSymbols::default()
+        });
+        Self::with_symbols(path, language, source, &text, symbols)
     }
 
     /// Indexes one file's content, or says why its symbols could not be read: the reading
     /// panicked (a fault of the index that some text brings out, which costs that file only).
     pub fn read_source(path: &str, language: Language, source: &[u8]) -> Result<Self, String> {
         let text = String::from_utf8_lossy(source);
-        let symbols = extract::read_guarded(|| match extract::parse(language, text.as_bytes(), None) {
-            Some(tree) => extract::extract(language, &tree, text.as_bytes()),
-            None => FileSymbols::default(),
-        })
-        .map_err(|panic| format!("reading its definitions and uses failed: {panic}"))?;
+        let symbols = symbols_of(language, &text)?;
         Ok(Self::with_symbols(path, language, source, &text, symbols))
     }
 
@@ -130,6 +127,16 @@ impl IndexedFile {
     pub fn is_test(&self) -> bool {
         is_test_path(&self.path)
     }
+}
+
+/// What `text` (a file's content read as UTF-8) defines, uses and imports, parsed afresh; or
+/// why it could not be read (see [`extract::read_guarded`]).
+fn symbols_of(language: Language, text: &str) -> Result<FileSymbols, String> {
+    extract::read_guarded(|| match extract::parse(language, text.as_bytes(), None) {
+        Some(tree) => extract::extract(language, &tree, text.as_bytes()),
+        None => FileSymbols::default(),
+    })
+    .map_err(|panic| format!("reading its definitions and uses failed: {panic}"))
 }
 
 /// Whether two lists of a file's module declarations declare the same modules the same way,
