@@ -196,20 +196,27 @@ impl LiveIndex {
 
     /// Stops following the editor's text of `path`; the disk's version (if it is source)
     /// stands in for it.
+    /// The other open documents keep their buffers' readings, whatever a folder read again
+    /// (for an ignore file, say) finds on disk.
     fn leave_to_disk(&self, path: &str) {
         let mut state = self.write();
         state.open.remove(path);
-        match state.index.as_mut() {
-            Some(index) => Arc::make_mut(index).refresh_from_disk(path),
+        let State { index, open, dirty, .. } = &mut *state;
+        match index.as_mut() {
+            Some(index) => Arc::make_mut(index).refresh_from_disk_keeping(path, &|file| open.contains_key(file)),
             None => {
-                state.dirty.insert(path.to_owned());
+                dirty.insert(path.to_owned());
             }
         }
     }
 
-    /// An editor closed `path`: the disk is its truth again.
+    /// An editor closed `path`: the disk is its truth again. A document the index never
+    /// followed (an ignore file, a manifest, text that is not source) changes nothing: what
+    /// the index holds for it is already the disk's, and saving it was reported then.
     pub fn close(&self, path: &str) {
-        self.leave_to_disk(path);
+        if self.read().open.contains_key(path) {
+            self.leave_to_disk(path);
+        }
     }
 
     /// Whether a change to `relative` changes more of the index than its own entry (see
@@ -509,6 +516,37 @@ mod tests {
         let index = live.snapshot().unwrap();
         assert_eq!(names(&index, "src/a.rs"), ["typed"]);
         assert_eq!(names(&index, "src/unsaved.rs"), ["not_on_disk_yet"]);
+
+        // The ignore file opened and closed in the editor, and another document closed.
+        live.open("src/.gitignore", "*.tmp\n");
+        live.close("src/.gitignore");
+        live.close("Cargo.toml");
+        let index = live.snapshot().unwrap();
+        assert_eq!(names(&index, "src/a.rs"), ["typed"], "closing a file the index never followed reads nothing");
+        assert_eq!(names(&index, "src/unsaved.rs"), ["not_on_disk_yet"]);
+        live.close("src/unsaved.rs");
+        assert!(live.snapshot().unwrap().file("src/unsaved.rs").is_none(), "closed unsaved, it is not on disk");
+        assert_eq!(names(&live.snapshot().unwrap(), "src/a.rs"), ["typed"]);
+    }
+
+    #[test]
+    fn a_folder_deleted_whole_leaves_the_documents_open_in_it() {
+        let dir = crate::testing::tree(&[
+            ("src/feature/a.rs", b"fn on_disk() {}\n" as &[u8]),
+            ("src/feature/b.rs", b"fn b() {}\n"),
+        ]);
+        let live = live_at(dir.path());
+        live.install(Index::build(dir.path(), None));
+        live.open("src/feature/a.rs", "fn typed() {}\n");
+
+        // A checkout to a branch without the folder, reported as one event for the folder.
+        std::fs::remove_dir_all(dir.path().join("src/feature")).unwrap();
+        live.disk_changed("src/feature");
+        let index = live.snapshot().unwrap();
+        assert!(index.file("src/feature/b.rs").is_none());
+        assert_eq!(names(&index, "src/feature/a.rs"), ["typed"], "the buffer is its truth until it is closed");
+        live.close("src/feature/a.rs");
+        assert_eq!(live.snapshot().unwrap().len(), 0);
     }
 
     #[test]

@@ -592,7 +592,7 @@ impl Index {
             // Gone, and with it whatever was below it, as if its folder were read again empty.
             None => {
                 self.remove(path);
-                self.apply_folder(self.nothing_below(path), &|_| false);
+                self.apply_folder(self.nothing_below(path), keep);
             }
         }
     }
