@@ -236,7 +236,7 @@ impl Overlay {
     }
 
     /// Creates or replaces a file; parent folders are created as needed. Replacing a file
-    /// keeps its line-ending style.
+    /// keeps its line-ending style, as does writing again one this run deleted.
     pub fn write_file(&mut self, path: &WorkspacePath, content: &str) -> Result<WriteOutcome, OverlayError> {
         self.check_parents_are_dirs(path)?;
         if self.is_dir(path)? {
@@ -245,7 +245,7 @@ impl Overlay {
         let tracked = self.track(path)?;
         let previous = tracked.current();
         let created = previous.is_none();
-        let content = match previous {
+        let content = match previous.or(tracked.base.as_ref().map(|base| base.text.as_str())) {
             Some(text) => LineEnding::of(text).apply(content),
             None => content.to_owned(),
         };
@@ -553,6 +553,16 @@ mod tests {
         let mut f = fixture(&[("w.txt", "a\r\nb\r\n")]);
         f.overlay.write_file(&p("w.txt"), "x\ny\n").unwrap();
         assert_eq!(f.overlay.current_text(&p("w.txt")).unwrap().as_deref(), Some("x\r\ny\r\n"));
+    }
+
+    #[test]
+    fn a_crlf_file_deleted_and_written_again_keeps_crlf() {
+        let mut f = fixture(&[("w.txt", "a\r\nb\r\n")]);
+        f.overlay.delete_file(&p("w.txt")).unwrap();
+        f.overlay.write_file(&p("w.txt"), "a\nc\n").unwrap();
+        assert_eq!(f.overlay.current_text(&p("w.txt")).unwrap().as_deref(), Some("a\r\nc\r\n"));
+        let changes = f.overlay.changes();
+        assert_eq!(changes[0].base.as_ref().unwrap().text, "a\r\nb\r\n", "the diff is of one line, not all");
     }
 
     #[test]
