@@ -334,8 +334,23 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     Ok(ToolOutcome::ok(output, false))
 }
 
+/// Refuses to change a credentials file the workspace has: what a patch matches, or what a
+/// write leaves out, would tell what it holds, and a lost key is worse than a missing edit.
+/// One the run created is its own.
+fn refuse_changing_secrets(overlay: &mut Overlay, path: &WorkspacePath) -> Result<(), OverlayError> {
+    if !crate::workspace::holds_secrets(path.as_str()) {
+        return Ok(());
+    }
+    let the_users = match overlay.touched_texts(path) {
+        Some((base, _)) => base.is_some(),
+        None => overlay.current_text(path)?.is_some(),
+    };
+    if the_users { Err(OverlayError::SecretChange(path.clone())) } else { Ok(()) }
+}
+
 fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    refuse_changing_secrets(overlay, &path)?;
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
     // The model knows the lines it changed, also those it changed only a part of; a patch
     // that only takes text out leaves none (the line after it is not one it saw).
@@ -357,6 +372,7 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
 
 fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    refuse_changing_secrets(overlay, &path)?;
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
     let current = overlay
         .current_text(&path)
@@ -431,6 +447,7 @@ fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayEr
 
 fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    refuse_changing_secrets(overlay, &path)?;
     overlay.delete_file(&path)?;
     Ok(ToolOutcome::ok(format!("deleted {path}.\n"), true))
 }

@@ -67,6 +67,46 @@ fn credential_files_are_neither_read_nor_searched() {
 }
 
 #[test]
+fn credential_files_are_not_changed_and_a_patch_tells_nothing_of_them() {
+    let (dir, mut overlay) = overlay(&[(".env", "DB_PASSWORD=hunter2\n"), ("deploy/server.pem", "KEY\n")]);
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let calls = [
+        ("patch_file", json!({"path": ".env", "old_text": "DB_PASSWORD=h", "new_text": "DB_PASSWORD=h"})),
+        ("patch_file", json!({"path": ".env", "old_text": "DB_PASSWORD=x", "new_text": "DB_PASSWORD=x"})),
+        ("write_file", json!({"path": ".env", "content": "DB_PASSWORD=\n"})),
+        ("delete_file", json!({"path": "deploy/server.pem"})),
+    ];
+    let outputs: Vec<String> = calls
+        .iter()
+        .map(|(name, arguments)| {
+            let outcome = tools.execute(&mut overlay, None, &mut seen, &call(name, arguments.clone()));
+            assert!(!outcome.ok && outcome.output.contains("holds credentials"), "{name}: {}", outcome.output);
+            outcome.output
+        })
+        .collect();
+    assert_eq!(outputs[0], outputs[1], "a prefix that is there and one that is not read the same");
+    assert!(overlay.changes().is_empty());
+    assert_eq!(std::fs::read_to_string(dir.path().join(".env")).unwrap(), "DB_PASSWORD=hunter2\n");
+
+    // A new one the task asks for is the run's own to write and change.
+    let created = tools.execute(
+        &mut overlay,
+        None,
+        &mut seen,
+        &call("write_file", json!({"path": "config/.env.local", "content": "PORT=8080\n"})),
+    );
+    assert!(created.ok, "{}", created.output);
+    let patched = tools.execute(
+        &mut overlay,
+        None,
+        &mut seen,
+        &call("patch_file", json!({"path": "config/.env.local", "old_text": "8080", "new_text": "9090"})),
+    );
+    assert!(patched.ok, "{}", patched.output);
+}
+
+#[test]
 fn long_reads_stop_at_a_whole_line_and_say_where_to_go_on() {
     let text: String = (1..=1500).map(|n| format!("{n:>5} {}\n", "x".repeat(93))).collect();
     let (_dir, mut overlay) = overlay(&[("big.txt", &text)]);

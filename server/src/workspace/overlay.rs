@@ -120,6 +120,11 @@ pub enum OverlayError {
     /// The file holds credentials, which the model may not read.
     #[error("`{0}` holds credentials and is not shown; work from the code that reads these settings")]
     Secret(WorkspacePath),
+    /// The file holds credentials the workspace has, which the model may not change.
+    #[error(
+        "`{0}` holds credentials, which are neither shown nor changed; say in your summary what should change in it, and the user will change it"
+    )]
+    SecretChange(WorkspacePath),
     /// A file operation named a directory.
     #[error("`{0}` is a directory, not a file")]
     IsDirectory(WorkspacePath),
