@@ -337,19 +337,29 @@ impl Driver {
     async fn context_pack(&mut self, info: ModelInfo) -> Option<ContextPack> {
         let index = self.spec.index.clone()?;
         let text = self.spec.issue.text.clone();
-        let workspace = self.overlay.unstaged();
+        // Each file is read once, and what the pack shows of it stays the text its changes
+        // are judged against, however the user edits it before the model names it.
+        let workspace = std::sync::Mutex::new(self.overlay.unstaged());
         let ranked = tokio::task::spawn_blocking(move || {
             // The issue is analysed once, for the ranking and for the pack's map.
             let query = context::issue_reading::analyze_in(&index, &text);
-            let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| workspace.peek(&path));
+            let read = |path: &str| {
+                let path = WorkspacePath::parse(path).ok()?;
+                let mut workspace = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                workspace.current_text(&path).ok().flatten()
+            };
             let first = super::first_context(&index, &query, info.context_window, read);
             let seen = Seen::of_pack(&first.pack, read);
-            (first.pack, seen)
+            (first.pack, seen, workspace.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
         })
         .await;
         let pack = match ranked {
-            Ok((pack, seen)) => {
+            Ok((pack, seen, workspace)) => {
                 self.seen = seen;
+                let shown: Vec<WorkspacePath> = (pack.full_files.iter().chain(&pack.part_files))
+                    .filter_map(|path| WorkspacePath::parse(path).ok())
+                    .collect();
+                self.overlay.adopt_bases(workspace, &shown);
                 pack
             }
             Err(error) => {

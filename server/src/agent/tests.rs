@@ -554,3 +554,59 @@ fn the_context_line_says_what_the_first_prompt_holds() {
     assert!(line(&[], 0, false).starts_with("context: none yet, the index is still being built"));
     assert_eq!(context_line(&RunEvent::Round { round: 1 }), None);
 }
+
+/// The user's text of one file as an editor holding it open gives it: edited after the run
+/// first read it (the user went on working while the model thought).
+struct EditedAfterItWasRead {
+    path: std::path::PathBuf,
+    edited: String,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl crate::workspace::BaseSource for EditedAfterItWasRead {
+    fn read(
+        &self,
+        absolute: &std::path::Path,
+    ) -> Result<Option<crate::workspace::BaseText>, crate::workspace::BaseError> {
+        let first = self.reads.fetch_add(usize::from(absolute == self.path), std::sync::atomic::Ordering::SeqCst) == 0;
+        if absolute != self.path || first {
+            return DiskBase.read(absolute);
+        }
+        Ok(Some(crate::workspace::BaseText { text: self.edited.clone(), version: None }))
+    }
+}
+
+#[tokio::test]
+async fn a_file_written_whole_from_the_pack_keeps_what_the_user_changed_since() {
+    let original = "pub fn current() -> u32 {\n    1\n}\n\npub fn legacy() -> u32 {\n    0\n}\n";
+    let scratch = Scratch::new(&[("src/config.rs", original)]);
+    // The model writes the file whole from the pack's text; the user deleted `legacy` meanwhile.
+    let written = original.replace("    1\n", "    2\n");
+    let replay = format!(
+        "{}\n{}\n",
+        serde_json::json!({"content": "Writing.", "tool_calls": [{"id": "1", "name": "write_file",
+            "arguments": {"path": "src/config.rs", "content": written}}]}),
+        serde_json::json!({"content": "Done: current returns 2."})
+    );
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    spec.issue.text = "# `current` in config should return 2\n".into();
+    spec.index = Some(Arc::new(crate::context::Index::build(scratch.dir.path(), None)));
+    let edited = "pub fn current() -> u32 {\n    1\n}\n";
+    let base = EditedAfterItWasRead {
+        path: scratch.dir.path().join("src/config.rs"),
+        edited: edited.into(),
+        reads: Default::default(),
+    };
+    let handle = start(spec, Arc::new(base), None).unwrap();
+    let snapshot = handle.finished().await;
+    let pack = scratch.ledger(&handle).into_iter().find_map(|event| match event {
+        LedgerEvent::ContextPack { full_files, .. } => Some(full_files),
+        _ => None,
+    });
+    assert_eq!(pack.unwrap(), ["src/config.rs"]);
+
+    let change = &snapshot.outcome.unwrap().changes[0];
+    assert_eq!(change.base.as_ref().unwrap().text, original, "judged against the text the pack showed");
+    let landed = change.land_on(Some(edited)).unwrap();
+    assert_eq!(landed, crate::workspace::Landing::Write("pub fn current() -> u32 {\n    2\n}\n".into()));
+}

@@ -235,6 +235,18 @@ impl Overlay {
         Self::new(self.root.clone(), self.base.clone())
     }
 
+    /// Takes as its own the bases that `other` (an [`Overlay::unstaged`] copy that read them)
+    /// holds for `paths`, where this overlay has not read them yet: a run's changes to a file
+    /// are then judged against the text the run was first shown (its context pack's), not
+    /// the one the file had by the time the model first named it.
+    pub fn adopt_bases<'a>(&mut self, mut other: Overlay, paths: impl IntoIterator<Item = &'a WorkspacePath>) {
+        for path in paths {
+            if let Some(tracked) = other.files.remove(path).filter(|tracked| tracked.staged.is_none()) {
+                self.files.entry(path.clone()).or_insert(tracked);
+            }
+        }
+    }
+
     /// The workspace root.
     pub fn root(&self) -> &Root {
         &self.root
