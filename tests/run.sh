@@ -19,7 +19,7 @@ export ISSUEWRIGHT_NVIM="$PWD/.venv/bin/nvim"
 # Maven with Debian's packaged plugins (the Maven tests build offline against them), and a
 # JDK for javac.
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-packages="maven libmaven-compiler-plugin-java libmaven-resources-plugin-java libmaven-jar-plugin-java libsurefire-java junit4 maven-debian-helper"
+packages="inotify-tools maven libmaven-compiler-plugin-java libmaven-resources-plugin-java libmaven-jar-plugin-java libsurefire-java junit4 maven-debian-helper"
 command -v javac >/dev/null 2>&1 || packages="$packages default-jdk-headless"
 missing=""
 for package in $packages; do

@@ -238,3 +238,31 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     assert_eq!(pack["modifiable"], false);
     assert_eq!(pack["scratch"], true);
 }
+
+#[test]
+fn neovim_follows_one_workspace_and_the_files_changed_outside_the_editor() {
+    let scratch = Scratch::new(&[
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/core\"]\n\n[package]\nname = \"bucket\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        ("src/main.rs", "fn main() {}\n"),
+        ("crates/core/Cargo.toml", "[package]\nname = \"core\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+        ("crates/core/src/lib.rs", "pub mod drain;\npub mod refill;\n"),
+        ("crates/core/src/drain.rs", "pub fn drain_bucket() {}\n"),
+    ]);
+    git_init(&scratch);
+    let result = run_scenario(&scratch, "workspace.lua", &[]);
+
+    let root = std::fs::canonicalize(result["root"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        root,
+        std::fs::canonicalize(scratch.workspace()).unwrap(),
+        "the repository, not the package: {result:#}"
+    );
+    assert_eq!(result["clients"], 1, "one server for the package's files and the repository's: {result:#}");
+    assert_eq!(result["watching"], true, "inotifywait (apt: inotify-tools) lets Neovim watch files on Linux");
+    assert_eq!(result["drain_before"], true, "{result:#}");
+    assert_eq!(result["created_seen"], true, "a file written outside the editor reaches the index: {result:#}");
+    assert_eq!(result["deleted_seen"], true, "a file deleted outside the editor leaves it: {result:#}");
+}

@@ -227,6 +227,12 @@ impl LanguageServer for Backend {
                     tracing::warn!("file watching not registered: {}", error.message);
                 }
             });
+        } else {
+            tracing::warn!(
+                "the editor does not watch files: the index follows its documents and saves, and \
+                 sees other changes on disk when the server starts again (Neovim on Linux watches \
+                 with inotifywait, from inotify-tools)"
+            );
         }
     }
 

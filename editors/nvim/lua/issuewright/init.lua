@@ -44,7 +44,37 @@ local function capabilities()
   caps.workspace = caps.workspace or {}
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
+  -- Neovim leaves file watching off on Linux, where its fallback polls folder by folder. With
+  -- inotifywait (inotify-tools) it watches the tree whole, so files that change outside the
+  -- editor (a checkout, a pull, a generator, a file deleted in a shell) reach the index.
+  if vim.fn.executable('inotifywait') == 1 then
+    caps.workspace.didChangeWatchedFiles = caps.workspace.didChangeWatchedFiles or {}
+    caps.workspace.didChangeWatchedFiles.dynamicRegistration = true
+  end
   return caps
+end
+
+--- The workspace of the file in `bufnr`: the nearest folder holding the first of the root
+--- markers that any folder above it holds, so a package inside a repository belongs to the
+--- repository (`.git` comes first; Neovim 0.11 reads the markers in this order, 0.10 took the
+--- nearest folder holding any). The folder of a running issuewright that holds the file wins
+--- over a nearer one, so one server follows all the files of a workspace.
+local function root_of(bufnr)
+  local path = vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  for _, client in ipairs(get({ name = 'issuewright' })) do
+    local root = client.config.root_dir
+    if root and vim.startswith(path, vim.fs.normalize(root) .. '/') then
+      return root
+    end
+  end
+  for _, marker in ipairs(M.config.root_markers) do
+    local root = vim.fs.root(bufnr, marker)
+    if root then
+      return root
+    end
+  end
+  return vim.fn.getcwd()
 end
 
 --- The issuewright client for the current buffer (or any running one).
@@ -267,7 +297,7 @@ local function start(bufnr)
   if vim.bo[bufnr].buftype ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
     return
   end
-  local root = vim.fs.root(bufnr, M.config.root_markers) or vim.fn.getcwd()
+  local root = root_of(bufnr)
   vim.lsp.start({
     name = 'issuewright',
     cmd = M.config.cmd,
