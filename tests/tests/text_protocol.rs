@@ -150,3 +150,34 @@ fn cancel_stops_a_run_while_the_model_is_answering() {
     assert_eq!(status["state"], "cancelled", "{status}");
     assert_eq!(status["rounds"], 1);
 }
+
+#[test]
+fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let Reply::Stream { chunks, .. } =
+        Reply::stream(&streams::openai(&Turn::text("a very slow answer indeed"), None), 4)
+    else {
+        unreachable!()
+    };
+    fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
+    let options = || ClientOptions {
+        initialization_options: json!({"provider": {"kind": "ollama", "base_url": format!("{}/v1", fake.url())}}),
+        ..ClientOptions::default()
+    };
+    let mut client = LspClient::start(&scratch, options());
+    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
+    let run_id = started["runId"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while fake.received().is_empty() {
+        assert!(Instant::now() < deadline, "the model was never asked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The editor closes while the model is answering: shutdown, then exit.
+    assert!(client.shutdown().success());
+
+    let mut next = LspClient::start(&scratch, options());
+    let status = next.command("issuewright.runStatus", json!({"runId": run_id})).unwrap();
+    assert_eq!(status["state"], "cancelled", "{status}");
+    assert!(next.command("issuewright.discardProposal", json!({"runId": run_id})).is_ok());
+}

@@ -16,6 +16,9 @@ use tower_lsp::lsp_types::{
 use tower_lsp::{Client, LanguageServer};
 
 use super::commands;
+
+/// How long a shutdown waits for the runs it cancels to write their records.
+const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 use super::diagnostics;
 use super::profile::ClientProfile;
 use super::progress::token_of;
@@ -243,7 +246,14 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
-        self.state.with_runs(|runs| runs.values().for_each(|entry| entry.handle.cancel()));
+        let running: Vec<_> = self.state.with_runs(|runs| runs.values().map(|entry| entry.handle.clone()).collect());
+        running.iter().for_each(|run| run.cancel());
+        // A cancelled run writes its record and its staged changes on its way out, so that the
+        // next session finds it; one inside a build or a sync of its shadow copy takes a moment.
+        let ended = futures::future::join_all(running.iter().map(|run| run.finished()));
+        if tokio::time::timeout(SHUTDOWN_WAIT, ended).await.is_err() {
+            tracing::warn!("a cancelled run had not ended {} s after shutdown", SHUTDOWN_WAIT.as_secs());
+        }
         Ok(())
     }
 
