@@ -607,7 +607,7 @@ impl Index {
 
     /// Reads the file at `path` from disk as the index would take it, without changing the
     /// index: its entry, the one it has, or none (ignored, too large, a link or not source).
-    /// An entry the walk read from disk whose content is unchanged is not parsed again; one
+    /// An entry read from disk (by the walk or here) whose content is unchanged is not parsed again; one
     /// from an editor's buffer always is (its reading may have been incremental). None when
     /// nothing is there.
     pub fn read_file(&self, path: &str) -> Option<FileRead> {
@@ -626,10 +626,14 @@ impl Index {
         Some(match std::fs::read(&absolute) {
             Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(&path, &bytes).is_none() => {
                 let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-                // The walk's entries carry the disk's stamp; a buffer's and a single read's none.
+                // Entries read from disk carry its stamp; a buffer's none (its reading may have
+                // been incremental, and the disk's text is read whole again).
                 match known.filter(|known| known.hash == hash && known.stamp.is_some()) {
                     Some(_) => FileRead::Unchanged(path),
-                    None => FileRead::Index(Arc::new(IndexedFile::from_source(&path, language, &bytes))),
+                    None => FileRead::Index(Arc::new(IndexedFile {
+                        stamp: super::walk::FileStamp::of(&metadata),
+                        ..IndexedFile::from_source(&path, language, &bytes)
+                    })),
                 }
             }
             _ => FileRead::Forget(path),

@@ -901,3 +901,15 @@ fn a_folder_spells_a_java_package_by_whole_names() {
     assert!(!folder_spells("src/main/java/com/acme/json", "com.acme"));
     assert!(!folder_spells("", "com.acme"));
 }
+
+#[test]
+fn a_file_read_again_from_disk_is_not_parsed_while_its_text_is_unchanged() {
+    let dir = workspace(&[("src/a.rs", b"pub fn a() {}\n")]);
+    let mut index = Index::build(dir.path(), None);
+    std::fs::write(dir.path().join("src/a.rs"), "pub fn changed() {}\n").unwrap();
+    let Some(read @ FileRead::Index(_)) = index.read_file("src/a.rs") else { panic!("changed, so read") };
+    index.apply_file(read);
+    // A document that stops being followed (closed, or its buffer no longer source) has its
+    // disk text read again at each change of the buffer: parsed once, not each time.
+    assert!(matches!(index.read_file("src/a.rs"), Some(FileRead::Unchanged(_))));
+}
