@@ -19,7 +19,7 @@ use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord};
 use crate::tools::{Seen, Toolset, VALIDATION_TOOLS};
-use crate::workspace::{BaseSource, Overlay, WorkspacePath, unified_diff};
+use crate::workspace::{BaseSource, FileChange, Overlay, WorkspacePath, unified_diff};
 
 /// How a loop ended, before the outcome is recorded.
 enum Ending {
@@ -49,6 +49,9 @@ pub(super) struct Driver {
     /// would outlast the run's time.
     pub(super) work: CancellationToken,
     pub(super) status: RunStatus,
+    /// The staged changes as of the last tool call that changed them: what the run's record
+    /// keeps if the driver fails inside (a panic), when the overlay is gone with it.
+    pub(super) staged: Arc<std::sync::Mutex<Vec<FileChange>>>,
 }
 
 impl Driver {
@@ -309,6 +312,7 @@ impl Driver {
         self.status.tool_calls += 1;
         if outcome.changed {
             self.edits += 1;
+            *self.staged.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = self.overlay.changes();
         }
         if !outcome.ok {
             self.status.failed_tool_calls += 1;

@@ -86,10 +86,16 @@ pub fn start(
         work: cancel.child_token(),
         cancel,
         status,
+        staged: Default::default(),
     };
 
-    let (record, events, run_id, title) =
-        (driver.record.clone(), driver.events.clone(), driver.id.clone(), driver.spec.issue.title.clone());
+    let (record, events, run_id, title, staged) = (
+        driver.record.clone(),
+        driver.events.clone(),
+        driver.id.clone(),
+        driver.spec.issue.title.clone(),
+        driver.staged.clone(),
+    );
     let task = tokio::spawn(driver.run());
     // If the driver panics, the run still ends, as failed, and says so: in its status, its
     // record (so it can be discarded, and is still known after a restart) and its events.
@@ -103,21 +109,23 @@ pub fn start(
             }
             let mut status = current.status;
             status.fail(message.clone());
-            // The record first: whoever waits for the end (a discard) finds it written.
+            // The record first: whoever waits for the end (a discard) finds it written. It
+            // keeps what the run had staged, to review or discard as any failed run's.
             let _ = record.append(crate::session::LedgerEvent::Error { message });
-            let stored = status.stored(run_id, title, vec![], None);
-            if let Err(error) = record.write_proposal(&stored, "") {
+            let changes = staged.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+            let stored = status.stored(run_id, title, changes.clone(), None);
+            if let Err(error) = record.write_proposal(&stored, &crate::workspace::unified_diff(&changes)) {
                 tracing::error!("{error}");
             }
+            let files = changes.len();
             publish.send_modify(|snapshot| {
                 if snapshot.outcome.is_none() {
                     snapshot.status = status.clone();
-                    snapshot.outcome =
-                        Some(Arc::new(RunOutcome { changes: vec![], empty_dirs: vec![], validation: None }));
+                    snapshot.outcome = Some(Arc::new(RunOutcome { changes, empty_dirs: vec![], validation: None }));
                 }
             });
             if let Some(events) = events {
-                let _ = events.send(RunEvent::Finished { status, files: 0 });
+                let _ = events.send(RunEvent::Finished { status, files });
             }
         }
     });

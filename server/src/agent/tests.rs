@@ -226,6 +226,11 @@ async fn a_run_that_panics_ends_failed_and_its_record_keeps_its_verdicts() {
         matches!(scratch.ledger(&handle).last(), Some(LedgerEvent::Error { message }) if message.contains("internal error"))
     );
     assert_eq!(std::fs::read_to_string(scratch.dir.path().join("a.txt")).unwrap(), "ok\n", "the file is untouched");
+    // What it staged before the fault is kept, to review or discard.
+    let changes = &snapshot.outcome.unwrap().changes;
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0].new_text.as_deref(), Some("BROKEN\n"));
+    assert_eq!(stored.changes, *changes);
 }
 
 fn patch(old: &str, new: &str) -> String {
