@@ -20,8 +20,21 @@ seed() { # target name bytes-file [prefix byte in octal]
     fi
 }
 
-for file in "$specs"/openai/examples/*.sse; do seed model_stream "openai-$(basename "$file")" "$file" 020; done
-for file in "$specs"/anthropic/examples/*.sse; do seed model_stream "anthropic-$(basename "$file")" "$file" 021; done
+for file in "$specs"/openai/examples/*.sse; do seed model_stream "openai-$(basename "$file")" "$file" 030; done
+for file in "$specs"/anthropic/examples/*.sse; do seed model_stream "anthropic-$(basename "$file")" "$file" 031; done
+if [ -f "$specs/ollama/examples/api-chat.docs-examples.json" ]; then
+    mkdir -p corpus/model_stream
+    python3 - "$specs/ollama/examples/api-chat.docs-examples.json" corpus/model_stream <<'PY'
+import json, sys
+examples = json.load(open(sys.argv[1]))
+for name, example in examples.items():
+    if not isinstance(example, dict):
+        continue
+    lines = example.get("response_chunks") or [example["response"]]
+    with open(f"{sys.argv[2]}/ollama-{name}", "wb") as out:
+        out.write(b"\032" + "".join(json.dumps(line) + "\n" for line in lines).encode())
+PY
+fi
 for file in "$samples"/*; do seed compiler_output "$(basename "$file")" "$file"; done
 seed source_file rust ../grammars/rust/fixture.rs 000
 seed source_file java ../grammars/java/fixture.java 001

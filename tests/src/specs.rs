@@ -66,6 +66,17 @@ pub fn anthropic_messages_request() -> RequestSchema {
     RequestSchema { validator: jsonschema::validator_for(&root).expect("the Anthropic request schema compiles") }
 }
 
+/// Ollama's `/api/chat` request body (`ChatRequest`), from the OpenAPI excerpt of its docs.
+pub fn ollama_chat_request() -> RequestSchema {
+    let text = String::from_utf8(read("ollama/api-chat.openapi-excerpt.yaml")).expect("UTF-8");
+    let spec: Value = serde_norway::from_str(&text).expect("the Ollama excerpt is YAML");
+    let schema = json!({
+        "$ref": "#/components/schemas/ChatRequest",
+        "components": {"schemas": spec["components"]["schemas"]},
+    });
+    RequestSchema { validator: jsonschema::validator_for(&schema).expect("the Ollama request schema compiles") }
+}
+
 fn permit_unresolved_refs(value: &mut Value, schemas: &Map<String, Value>) {
     match value {
         Value::Object(object) => {

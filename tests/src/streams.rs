@@ -138,3 +138,31 @@ pub fn anthropic(turn: &Turn, stop: Option<&str>) -> Vec<u8> {
     out += &event("message_stop", json!({"type": "message_stop"}));
     out.into_bytes()
 }
+
+/// An Ollama `/api/chat` stream, one JSON object a line as its documented examples are: the
+/// text in pieces, the tool calls whole in one line, then the `done` line with the counts;
+/// `done_reason` overrides its reason.
+pub fn ollama(turn: &Turn, done_reason: Option<&str>) -> Vec<u8> {
+    let line = |message: Value, done: bool| json!({"model": "qwen2.5-coder:7b", "created_at": "2025-07-07T20:22:19.184789Z", "message": message, "done": done});
+    let mut out = String::new();
+    if let Some(text) = &turn.text {
+        for piece in pieces(text, 9) {
+            out += &format!("{}\n", line(json!({"role": "assistant", "content": piece}), false));
+        }
+    }
+    if !turn.calls.is_empty() {
+        let calls: Vec<Value> = turn
+            .calls
+            .iter()
+            .map(|(name, arguments)| json!({"function": {"name": name, "arguments": arguments}}))
+            .collect();
+        out += &format!("{}\n", line(json!({"role": "assistant", "content": "", "tool_calls": calls}), false));
+    }
+    let mut last = line(json!({"role": "assistant", "content": ""}), true);
+    last["done_reason"] = json!(done_reason.unwrap_or("stop"));
+    last["total_duration"] = json!(182242375);
+    last["prompt_eval_count"] = json!(turn.usage.0);
+    last["eval_count"] = json!(turn.usage.1);
+    out += &format!("{last}\n");
+    out.into_bytes()
+}

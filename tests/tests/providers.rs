@@ -124,17 +124,26 @@ fn anthropic_fixes_the_demo() {
 #[test]
 fn ollama_fixes_the_demo_without_a_key() {
     let scratch = Scratch::with_demo();
-    let fake = FakeProvider::start(specs::openai_chat_request());
-    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::openai(turn, None), 200)));
+    let fake = FakeProvider::start(specs::ollama_chat_request());
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::ollama(turn, None), 200)));
+    // A base URL written for Ollama's OpenAI-compatible endpoint still reaches its own API.
     let base_url = format!("{}/v1", fake.url());
     let received = run_demo(&scratch, &fake, &["--provider", "ollama", "--base-url", &base_url], &[]);
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
     for request in &received {
-        assert_eq!(request.line, "POST /v1/chat/completions");
+        assert_eq!(request.line, "POST /api/chat");
         assert_eq!(request.header("authorization"), None, "Ollama needs no key");
         assert_eq!(request.body["model"], "qwen2.5-coder:7b", "the default model");
-        assert_eq!(request.body["max_tokens"], 8192, "compatible servers get max_tokens");
+        assert_eq!(
+            request.body["options"],
+            json!({"num_ctx": 32_768, "num_predict": 8192}),
+            "the model is asked to hold the context the run plans for"
+        );
         assert_eq!(request.body["stream"], true);
     }
+    let results: Vec<&Value> =
+        received[1].body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "tool").collect();
+    assert!(!results.is_empty() && results.iter().all(|m| m["tool_name"].is_string()), "{results:#?}");
 }
 
 #[test]
@@ -187,15 +196,18 @@ fn the_editor_runs_through_each_provider() {
             json!({"kind": "anthropic"}),
             vec![("ANTHROPIC_API_KEY".into(), ANTHROPIC_KEY.into())],
         ),
-        ("ollama", |t| streams::openai(t, None), json!({"kind": "ollama"}), vec![]),
+        ("ollama", |t| streams::ollama(t, None), json!({"kind": "ollama"}), vec![]),
     ];
     for (name, stream, mut provider, env) in cases {
         let scratch = Scratch::with_demo();
-        let schema =
-            if name == "anthropic" { specs::anthropic_messages_request() } else { specs::openai_chat_request() };
+        let schema = match name {
+            "anthropic" => specs::anthropic_messages_request(),
+            "ollama" => specs::ollama_chat_request(),
+            _ => specs::openai_chat_request(),
+        };
         let fake = FakeProvider::start(schema);
         fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&stream(turn), 97)));
-        provider["base_url"] = json!(if name == "anthropic" { fake.url() } else { format!("{}/v1", fake.url()) });
+        provider["base_url"] = json!(if name == "openai" { format!("{}/v1", fake.url()) } else { fake.url() });
         let (mut client, status) = lsp_run(&scratch, provider, env);
         assert_eq!(status["state"], "ready", "{name}: {status}");
         assert_eq!(status["usage"], json!({"inputTokens": 5000, "outputTokens": 500}), "{name}");

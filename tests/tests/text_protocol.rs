@@ -133,7 +133,7 @@ fn cancel_stops_a_run_while_the_model_is_answering() {
     };
     fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
     let options = ClientOptions {
-        initialization_options: json!({"provider": {"kind": "ollama", "base_url": format!("{}/v1", fake.url())}}),
+        initialization_options: json!({"provider": {"kind": "openai", "base_url": format!("{}/v1", fake.url())}}),
         ..ClientOptions::default()
     };
     let mut client = LspClient::start(&scratch, options);
@@ -162,7 +162,7 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     };
     fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
     let options = || ClientOptions {
-        initialization_options: json!({"provider": {"kind": "ollama", "base_url": format!("{}/v1", fake.url())}}),
+        initialization_options: json!({"provider": {"kind": "openai", "base_url": format!("{}/v1", fake.url())}}),
         ..ClientOptions::default()
     };
     let mut client = LspClient::start(&scratch, options());

@@ -39,7 +39,7 @@ impl ProviderKind {
 
     fn default_base_url(self) -> &'static str {
         match self {
-            Self::Ollama => "http://127.0.0.1:11434/v1",
+            Self::Ollama => "http://127.0.0.1:11434",
             Self::Openai => "https://api.openai.com/v1",
             Self::Anthropic => "https://api.anthropic.com",
             Self::Replay => "",
@@ -453,7 +453,7 @@ mod tests {
     fn nothing_configured_means_local_ollama() {
         let config = Config::resolve([], Path::new("/w")).unwrap();
         assert_eq!(config.provider.kind, ProviderKind::Ollama);
-        assert_eq!(config.provider.base_url, "http://127.0.0.1:11434/v1");
+        assert_eq!(config.provider.base_url, "http://127.0.0.1:11434");
         assert_eq!(config.provider.api_key_env, None);
         assert!(config.provider.native_tools);
         assert_eq!(config.agent.max_rounds, 30);

@@ -3,15 +3,18 @@
 
 use super::anthropic::MessageAssembler;
 use super::http::{Decoder, StreamReader};
+use super::ollama::LineAssembler;
 use super::openai::ChunkAssembler;
 
 /// Whose stream format to read.
 #[derive(Debug, Clone, Copy)]
 pub enum StreamFormat {
-    /// OpenAI-compatible chat completion chunks (OpenAI, Ollama, gateways).
+    /// OpenAI-compatible chat completion chunks (OpenAI, gateways, local servers).
     OpenAi,
     /// Anthropic Messages events.
     Anthropic,
+    /// Ollama's `/api/chat` lines of JSON.
+    Ollama,
 }
 
 /// Reads `pieces` as one response body of `format` arriving piece by piece, the way a run
@@ -20,6 +23,7 @@ pub fn read_stream<P: AsRef<[u8]>>(format: StreamFormat, pieces: &[P]) {
     match format {
         StreamFormat::OpenAi => read::<ChunkAssembler, P>(pieces),
         StreamFormat::Anthropic => read::<MessageAssembler, P>(pieces),
+        StreamFormat::Ollama => read::<LineAssembler, P>(pieces),
     }
 }
 

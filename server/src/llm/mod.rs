@@ -8,6 +8,7 @@ mod fault;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 mod http;
+mod ollama;
 mod openai;
 pub mod redact;
 pub mod registry;
@@ -276,7 +277,14 @@ pub struct Connected {
 pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result<Connected, LlmError> {
     let known = registry::lookup(&settings.model);
     // Answers are as long as configured, and the room left for the prompt follows from that.
-    let info = ModelInfo { max_output: settings.max_output_tokens.unwrap_or(known.max_output), ..known };
+    let mut info = ModelInfo { max_output: settings.max_output_tokens.unwrap_or(known.max_output), ..known };
+    if settings.kind == ProviderKind::Ollama {
+        // A local model holds the context it is asked for, in memory: as much as a run plans for.
+        info.context_window = info.context_window.min(ollama::MAX_LOCAL_CONTEXT);
+        if settings.max_output_tokens.is_none() {
+            info.max_output = info.max_output.min(info.context_window / 4);
+        }
+    }
     if settings.kind == ProviderKind::Replay {
         let path = settings.replay.as_deref().expect("configuration checks that replay has a file");
         return Ok(Connected { model: Box::new(ReplayModel::load(path)?), info });
@@ -316,21 +324,28 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
                 transport,
             })
         }
-        kind => {
-            let provider = if kind == ProviderKind::Ollama { "ollama" } else { "openai" };
-            let hint = if kind == ProviderKind::Ollama {
-                format!(
+        ProviderKind::Ollama => Arc::new(ollama::OllamaChat {
+            endpoint: Endpoint {
+                provider: "ollama",
+                url: ollama::chat_url(&settings.base_url),
+                headers: key.map(|(_, key)| vec![auth_header(&settings.base_url, key)]).unwrap_or_default(),
+                unreachable_hint: format!(
                     "Ollama does not seem to be running: start it with `ollama serve` and fetch the model with `ollama pull {}`. {configure_hint}",
                     settings.model
-                )
-            } else {
-                format!("Is the server at {} running? {configure_hint}", settings.base_url)
-            };
+                ),
+            },
+            model: settings.model.clone(),
+            max_output_tokens,
+            context_window: info.context_window,
+            transport,
+        }),
+        _ => {
+            let hint = format!("Is the server at {} running? {configure_hint}", settings.base_url);
             let official =
                 settings.base_url.contains("api.openai.com") || settings.base_url.contains(".openai.azure.com");
             Arc::new(openai::OpenAiChat {
                 endpoint: Endpoint {
-                    provider,
+                    provider: "openai",
                     url: chat_completions_url(&settings.base_url),
                     headers: key.map(|(_, key)| vec![auth_header(&settings.base_url, key)]).unwrap_or_default(),
                     unreachable_hint: hint,

@@ -200,10 +200,11 @@ mod robustness {
     use super::super::http::StreamReader;
     use proptest::prelude::*;
 
-    /// Reads `chunks` as a run reads a body, in both formats.
+    /// Reads `chunks` as a run reads a body, in every format.
     fn feed<P: AsRef<[u8]>>(chunks: &[P]) {
         read_stream(StreamFormat::OpenAi, chunks);
         read_stream(StreamFormat::Anthropic, chunks);
+        read_stream(StreamFormat::Ollama, chunks);
     }
 
     #[test]
