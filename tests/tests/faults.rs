@@ -289,3 +289,38 @@ fn a_slow_steady_stream_is_waited_for_and_a_silent_one_is_retried() {
     let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
     assert_eq!(events.iter().filter(|e| e["event"] == "tool_result" && e["ok"] == true).count(), 1);
 }
+
+#[test]
+fn a_window_fuller_than_estimated_gives_way_to_older_tool_output_and_the_turn_is_asked_again() {
+    let scratch = workspace(4);
+    scratch.write("notes.txt", &"a note on greetings\n".repeat(200));
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let read =
+        |path: &str| Turn { text: None, calls: vec![("read_file".into(), json!({"path": path}))], usage: (100, 10) };
+    let (status, body) = openai_error("context_length_exceeded");
+    fake.push([
+        openai(&read("notes.txt")),
+        openai(&read("a.txt")),
+        Reply::status(status, &body),
+        openai(&patch_turn()),
+        openai(&done_turn()),
+    ]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(report["rounds"], 4, "the refused turn is asked for again, not counted twice: {report:#}");
+    let received = fake.received();
+    assert_eq!(received.len(), 5);
+    let results = |request: usize| -> Vec<String> {
+        received[request].body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(|m| m["content"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(results(2)[0].contains("a note on greetings"), "sent whole the first time");
+    let again = results(3);
+    assert!(again[0].contains("elided") && !again[0].contains("a note on greetings"), "{again:#?}");
+    assert!(again[1].contains("hello"), "the latest turn's result stays: {again:#?}");
+}

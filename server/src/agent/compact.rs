@@ -50,6 +50,14 @@ pub(super) fn fit_result(output: &str, room: usize, left_in_turn: usize) -> Stri
     cut_head_tail(output, result_budget(room).min(left_in_turn.max(1_000)))
 }
 
+/// The room to compact to after the provider said the conversation did not fit, though its
+/// estimate did: a quarter less than the estimate of what was sent (or than `room`, if less),
+/// so that [`compact`] takes out about two thirds of it.
+pub(super) fn room_after_overflow(messages: &[Message], room: usize) -> usize {
+    let sent: usize = messages.iter().map(tokens).sum();
+    (sent.min(room) * 3 / 4).max(1)
+}
+
 /// Elides the oldest tool results until the conversation fits comfortably in `room` tokens;
 /// returns how many were elided.
 pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {

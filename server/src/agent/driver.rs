@@ -84,7 +84,7 @@ impl Driver {
         let tools = if validating { Toolset::with_validation() } else { Toolset::standard() };
         let specs = tools.specs();
         let specs_tokens = crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default());
-        let room = compact::room(info.context_window, info.max_output, specs_tokens);
+        let mut room = compact::room(info.context_window, info.max_output, specs_tokens);
         let pack = self.context_pack(info).await;
         self.emit(RunEvent::Context {
             full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
@@ -130,20 +130,31 @@ impl Driver {
             if elided > 0 {
                 tracing::info!(run = %self.id, elided, "older tool output elided to fit the context window");
             }
-            let request = ChatRequest { messages: &messages, tools: &specs };
-            let turn: AssistantTurn = tokio::select! {
-                biased;
-                () = self.cancel.cancelled() => return Ending::Cancelled,
-                () = tokio::time::sleep_until(deadline) => return out_of_time(),
-                answer = model.complete(request) => match answer {
-                    Ok(turn) => turn,
+            let turn: AssistantTurn = loop {
+                let request = ChatRequest { messages: &messages, tools: &specs };
+                let answer = tokio::select! {
+                    biased;
+                    () = self.cancel.cancelled() => return Ending::Cancelled,
+                    () = tokio::time::sleep_until(deadline) => return out_of_time(),
+                    answer = model.complete(request) => answer,
+                };
+                match answer {
+                    Ok(turn) => break turn,
                     Err(error) if error.is_context_overflow() => {
-                        return Ending::Failed(format!(
-                            "{error} (older tool output is elided as the conversation grows; this model's window is too small for what is left)"
-                        ));
+                        // The text took more tokens than estimated: the room shrinks for the rest of
+                        // the run, and the same turn is asked for again while that frees something.
+                        let smaller = compact::room_after_overflow(&messages, room);
+                        let elided = compact::compact(&mut messages, smaller);
+                        if elided == 0 {
+                            return Ending::Failed(format!(
+                                "{error} (older tool output is elided as the conversation grows; this model's window is too small for what is left)"
+                            ));
+                        }
+                        tracing::info!(run = %self.id, elided, room = smaller, "the provider's window was full: older tool output elided");
+                        room = smaller;
                     }
                     Err(error) => return Ending::Failed(error.to_string()),
-                },
+                }
             };
             if let Some(usage) = turn.usage {
                 self.status.usage += usage;
