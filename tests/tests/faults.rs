@@ -83,8 +83,12 @@ fn trace(scratch: &Scratch, report: &Value) -> Vec<Value> {
 fn a_429_waits_as_long_as_retry_after_says() {
     let scratch = workspace(4);
     let fake = FakeProvider::start(specs::openai_chat_request());
-    let (status, body) = openai_error("rate_limit_exceeded_tpm");
+    // The documented error's shape, for a minute whose tokens are used up.
+    let (status, mut body) = openai_error("rate_limit_exceeded_tpm");
     assert_eq!(status, 429);
+    body["error"]["message"] = json!(
+        "Rate limit reached for gpt-4o in organization org-78asdf87asdf9aaa8976 on tokens per min (TPM): Limit 30000, Used 29500, Requested 1538. Please try again in 1s."
+    );
     fake.push([Reply::Status { status, headers: vec![("retry-after".into(), "1".into())], body: body.to_string() }]);
     fake.push([openai(&patch_turn()), openai(&done_turn())]);
     let report = run_openai(&scratch, &fake);
@@ -95,7 +99,23 @@ fn a_429_waits_as_long_as_retry_after_says() {
     assert!(waited >= Duration::from_millis(950), "retried after {waited:?}, before the server's 1 s");
     let failure = trace(&scratch, &report).into_iter().find(|e| e["kind"] == "failure").unwrap();
     assert_eq!(failure["retry_in_ms"], 1000);
-    assert!(failure["message"].as_str().unwrap().contains("Request too large for gpt-4o"));
+    assert!(failure["message"].as_str().unwrap().contains("Rate limit reached for gpt-4o"));
+}
+
+#[test]
+fn a_request_over_the_limit_per_minute_on_its_own_is_not_retried() {
+    let scratch = workspace(4);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let (status, body) = openai_error("rate_limit_exceeded_tpm");
+    fake.push([Reply::Status { status, headers: vec![("retry-after".into(), "1".into())], body: body.to_string() }]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "failed");
+    let error = report["error"].as_str().unwrap();
+    assert!(
+        error.contains("Request too large for gpt-4o") && error.contains("lower provider.max_output_tokens"),
+        "{error}"
+    );
+    assert_eq!(fake.received().len(), 1, "sent once: waiting would not make it fit");
 }
 
 #[test]

@@ -53,11 +53,10 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
             Message::User(text) => push("user", json!({"type": "text", "text": text})),
             Message::Assistant(turn) => {
                 let text = turn.content.as_deref().unwrap_or_default();
-                if !text.is_empty() || turn.tool_calls.is_empty() {
-                    push(
-                        "assistant",
-                        json!({"type": "text", "text": if text.is_empty() { "(no text)" } else { text }}),
-                    );
+                // The API refuses a text block of whitespace alone.
+                let blank = text.trim().is_empty();
+                if !blank || turn.tool_calls.is_empty() {
+                    push("assistant", json!({"type": "text", "text": if blank { "(no text)" } else { text }}));
                 }
                 for call in &turn.tool_calls {
                     let input = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
@@ -336,5 +335,9 @@ mod tests {
         assert_eq!(body["messages"][1]["content"][2]["input"], json!({}), "unparseable input is sent as an object");
         assert_eq!(body["messages"][2]["content"][1]["is_error"], true);
         assert_eq!(body["tools"][0]["input_schema"], json!({"type": "object"}));
+        // A turn of whitespace alone, which the API refuses as a text block.
+        let blank = AssistantTurn { content: Some(" \n".into()), ..AssistantTurn::default() };
+        let blank_body = request_body("m", ChatRequest { messages: &[Message::Assistant(blank)], tools: &[] }, 1);
+        assert_eq!(blank_body["messages"][0]["content"][0]["text"], "(no text)");
     }
 }

@@ -58,9 +58,20 @@ pub fn error_message(body: &str) -> String {
 
 /// Classifies an HTTP error answer. `should_retry` is the `x-should-retry` header when sent.
 pub fn classify_status(status: u16, body: &str, retry_after: Option<Duration>, should_retry: Option<bool>) -> Fault {
-    let message = format!("HTTP {status}: {}", error_message(body));
+    let mut message = format!("HTTP {status}: {}", error_message(body));
     let lower = body.to_ascii_lowercase();
-    let class = if lower.contains("context_length_exceeded")
+    // One request larger than the account's tokens per minute (OpenAI counts the answer's
+    // whole room): waiting a minute does not make it fit.
+    let too_large_to_wait_for = lower.contains("request too large") || lower.contains("must be reduced");
+    if too_large_to_wait_for {
+        message.push_str(
+            " (one request is over the account's limit per minute; lower provider.max_output_tokens, which counts \
+             whole against it, or use a model or account with a higher limit)",
+        );
+    }
+    let class = if too_large_to_wait_for {
+        FaultClass::BadRequest
+    } else if lower.contains("context_length_exceeded")
         || lower.contains("prompt is too long")
         || lower.contains("maximum context length")
         || lower.contains("context window")
@@ -118,7 +129,12 @@ mod tests {
         assert_eq!(overflow.class, FaultClass::ContextOverflow);
         assert!(overflow.message.contains("maximum context length is 4097 tokens"), "{}", overflow.message);
         assert_eq!(classify_status(401, &body("invalid_api_key"), None, None).class, FaultClass::Auth);
-        let limited = classify_status(429, &body("rate_limit_exceeded_tpm"), Some(Duration::from_secs(2)), None);
+        // A request over the limit per minute on its own is not worth waiting for.
+        let too_large = classify_status(429, &body("rate_limit_exceeded_tpm"), Some(Duration::from_secs(2)), None);
+        assert_eq!(too_large.class, FaultClass::BadRequest);
+        assert!(too_large.message.contains("lower provider.max_output_tokens"), "{}", too_large.message);
+        let limited = r#"{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 1500. Please try again in 1s.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}"#;
+        let limited = classify_status(429, limited, Some(Duration::from_secs(2)), None);
         assert_eq!(limited.class, FaultClass::Retryable);
         assert_eq!(limited.retry_after, Some(Duration::from_secs(2)));
     }

@@ -341,8 +341,10 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
         }),
         _ => {
             let hint = format!("Is the server at {} running? {configure_hint}", settings.base_url);
-            let official =
-                settings.base_url.contains("api.openai.com") || settings.base_url.contains(".openai.azure.com");
+            let official = settings.base_url.contains("api.openai.com")
+                || settings.base_url.contains(".openai.azure.com")
+                || settings.base_url.contains(".cognitiveservices.azure.com")
+                || refuses_max_tokens(&settings.model);
             Arc::new(openai::OpenAiChat {
                 endpoint: Endpoint {
                     provider: "openai",
@@ -383,7 +385,19 @@ fn chat_completions_url(base_url: &str) -> String {
 
 /// Azure OpenAI takes the key in `api-key`; everyone else in `Authorization: Bearer`.
 fn auth_header(base_url: &str, key: String) -> (&'static str, String) {
-    if base_url.contains(".openai.azure.com") { ("api-key", key) } else { ("authorization", format!("Bearer {key}")) }
+    let azure = base_url.contains(".openai.azure.com") || base_url.contains(".cognitiveservices.azure.com");
+    if azure { ("api-key", key) } else { ("authorization", format!("Bearer {key}")) }
+}
+
+/// OpenAI's reasoning models (`o1`, `o3`, `o4-mini`, `gpt-5`), which refuse `max_tokens`
+/// whoever passes the request on (a gateway, a proxy): named as such, or after a vendor's
+/// prefix (`openai/o3`).
+fn refuses_max_tokens(model: &str) -> bool {
+    let name = model.rsplit('/').next().unwrap_or(model).to_ascii_lowercase();
+    let numbered = |prefix: &str| {
+        name.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('-') || rest.starts_with('.'))
+    };
+    ["o1", "o3", "o4", "gpt-5"].iter().any(|prefix| numbered(prefix))
 }
 
 /// Native tool calling, switching to the text protocol for good when the server says the
@@ -421,6 +435,20 @@ mod tests {
     #[test]
     fn chat_completion_urls_and_keys_for_gateways() {
         assert_eq!(chat_completions_url("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434/v1/chat/completions");
+    }
+
+    #[test]
+    fn reasoning_models_get_their_limit_field_and_azure_its_key_header_by_any_route() {
+        for model in ["o1", "o3", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5.1", "openai/o3", "OpenAI/GPT-5"] {
+            assert!(refuses_max_tokens(model), "{model}");
+        }
+        for model in ["gpt-4o", "gpt-4.1", "qwen3", "o", "olmo2", "omni-7b", "llama3.3"] {
+            assert!(!refuses_max_tokens(model), "{model}");
+        }
+        for base in ["https://acme.openai.azure.com/openai/v1", "https://acme.cognitiveservices.azure.com/openai/v1"] {
+            assert_eq!(auth_header(base, "k".into()), ("api-key", "k".into()), "{base}");
+        }
+        assert_eq!(auth_header("https://gateway.example/v1", "k".into()), ("authorization", "Bearer k".into()));
         let azure = "https://acme.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21";
         assert_eq!(
             chat_completions_url(azure),

@@ -92,8 +92,11 @@ fn message(message: &Message) -> Value {
                     .tool_calls
                     .iter()
                     .map(|call| {
+                        // Arguments that did not parse go back as `{}` (the call's result told the
+                        // model so): servers that read the history (Ollama, llama.cpp) refuse
+                        // them as they came.
                         let arguments = match &call.arguments {
-                            Value::String(raw) => raw.clone(),
+                            Value::String(_) => "{}".to_owned(),
                             other => other.to_string(),
                         };
                         json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": arguments}})
@@ -387,5 +390,23 @@ mod tests {
         let bare = request_body("m", ChatRequest { messages: &messages[..2], tools: &[] }, 5, LimitField::MaxTokens);
         assert!(bare.get("tools").is_none());
         assert_eq!(bare["max_tokens"], 5);
+
+        // Arguments that did not parse go back as an empty object, which every server reads.
+        let broken = AssistantTurn {
+            tool_calls: vec![ToolCall {
+                id: "c2".into(),
+                name: "read_file".into(),
+                arguments: Value::String("{\"path\": \"a".into()),
+                malformed: Some("EOF".into()),
+            }],
+            ..AssistantTurn::default()
+        };
+        let body = request_body(
+            "m",
+            ChatRequest { messages: &[Message::Assistant(broken)], tools: &[] },
+            5,
+            LimitField::MaxTokens,
+        );
+        assert_eq!(body["messages"][0]["tool_calls"][0]["function"]["arguments"], "{}");
     }
 }
