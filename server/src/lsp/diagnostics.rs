@@ -85,12 +85,47 @@ pub async fn publish(
         client.publish_diagnostics(uri, Vec::new(), None).await;
     }
     for (uri, diagnostics) in fresh {
-        let version = uri.to_file_path().ok().and_then(|path| match validated {
-            Some(buffers) => buffers.get(&path).map(|(_, version)| *version),
-            None => state.documents.get(&path).map(|(_, version)| version),
-        });
+        let path = uri.to_file_path().ok();
+        let now = path.as_ref().and_then(|path| state.documents.get(path));
+        let seen = path.as_ref().and_then(|path| validated.and_then(|buffers| buffers.get(path)));
+        let (diagnostics, version) = match (seen, now) {
+            // Typed on while the build ran: editors draw diagnostics on the text they have,
+            // whatever version they are sent for.
+            (Some((seen_text, seen_version)), Some((text, version))) if *seen_version != version => {
+                (carried_onto(diagnostics, seen_text, &text), Some(version))
+            }
+            (Some((_, seen_version)), _) => (diagnostics, Some(*seen_version)),
+            (None, now) => (diagnostics, now.map(|(_, version)| version)),
+        };
         client.publish_diagnostics(uri, diagnostics, version).await;
     }
+}
+
+/// `diagnostics` placed in `validated` (the text a build saw) carried onto `now` (the text
+/// the user has typed since): one on lines that are the same in both moves with them; one
+/// that touches a line changed since is left out, until the next validation places it.
+fn carried_onto(diagnostics: Vec<Diagnostic>, validated: &str, now: &str) -> Vec<Diagnostic> {
+    let mut moved: HashMap<u32, u32> = HashMap::new();
+    for op in similar::TextDiff::from_lines(validated, now).ops() {
+        if let similar::DiffOp::Equal { old_index, new_index, len } = *op {
+            moved.extend((0..len).map(|offset| ((old_index + offset) as u32, (new_index + offset) as u32)));
+        }
+    }
+    let line_count = |text: &str| text.lines().count() as u32;
+    // The position just past the last line (an error at the end of the file) moves with the end.
+    moved.insert(line_count(validated), line_count(now));
+    diagnostics
+        .into_iter()
+        .filter_map(|mut diagnostic| {
+            let start = *moved.get(&diagnostic.range.start.line)?;
+            let end = *moved.get(&diagnostic.range.end.line)?;
+            (end - start == diagnostic.range.end.line - diagnostic.range.start.line).then(|| {
+                diagnostic.range.start.line = start;
+                diagnostic.range.end.line = end;
+                diagnostic
+            })
+        })
+        .collect()
 }
 
 /// A file's text as the user has it now: the open buffer, else the disk.
@@ -204,4 +239,29 @@ pub fn schedule_after_save(client: Client, state: Arc<ServerState>, root: Root, 
             Err(error) => tracing::warn!("validation after save: {error}"),
         }
     });
+}
+
+#[cfg(test)]
+mod carried {
+    use super::*;
+    use tower_lsp::lsp_types::{Position, Range};
+
+    fn at(line: u32, from: u32, to_line: u32, to: u32) -> Diagnostic {
+        Diagnostic { range: Range::new(Position::new(line, from), Position::new(to_line, to)), ..Diagnostic::default() }
+    }
+
+    #[test]
+    fn diagnostics_move_with_their_lines_and_leave_the_lines_changed_since() {
+        let validated = "fn a() {}\nfn b() { x }\nfn c() {\n    y\n}\nfn d() { z }\n";
+        // Three lines typed at the top, and `d` rewritten.
+        let now = "// one\n// two\n// three\nfn a() {}\nfn b() { x }\nfn c() {\n    y\n}\nfn d() { w }\n";
+        let carried = carried_onto(vec![at(1, 9, 1, 10), at(2, 0, 4, 1), at(5, 9, 5, 10)], validated, now);
+        let ranges: Vec<(u32, u32, u32, u32)> = carried
+            .iter()
+            .map(|d| (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character))
+            .collect();
+        assert_eq!(ranges, [(4, 9, 4, 10), (5, 0, 7, 1)], "`d`'s changed since: left out");
+        let at_the_end = carried_onto(vec![at(6, 0, 6, 0)], validated, now);
+        assert_eq!(at_the_end[0].range.start.line, 9);
+    }
 }
