@@ -327,11 +327,15 @@ fn fifty_megabytes_of_output_keep_the_error_at_the_end() {
 
 #[test]
 fn unreadable_output_is_shown_whole_and_a_missing_tool_is_named() {
-    let scratch = configured("echo 'something odd happened'; exit 3", "");
+    let scratch = configured("echo 'something odd happened'; echo \"failed to parse manifest at $PWD/lib/a.py\"; exit 3", "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(run_report(&output), json!([]));
     assert!(stderr(&output).contains("something odd happened"), "{}", stderr(&output));
+    // The build ran in the shadow copy; what it printed names the workspace's file.
+    let workspace = std::fs::canonicalize(scratch.workspace()).unwrap();
+    let named = format!("failed to parse manifest at {}/lib/a.py", workspace.display());
+    assert!(stderr(&output).contains(&named), "{named} in {}", stderr(&output));
 
     let scratch = Scratch::new(&[(".issuewright.toml", "[validate]\nproblem_matcher = '(unclosed'\n")]);
     let output = validate_cli(&scratch, &scratch.workspace(), &[]);

@@ -312,7 +312,15 @@ impl Validator {
                 });
                 problems.extend(reported.iter().cloned());
             }
-            let problems = parse::dedupe(problems);
+            let mut problems = parse::dedupe(problems);
+            // What is shown as printed names the shadow copy's files by the workspace's paths:
+            // those are the ones the user and the model can open.
+            let (shadow, workspace) = (tree.to_string_lossy().into_owned(), root.to_string_lossy().into_owned());
+            let in_workspace = |printed: &str| printed.replace(&shadow, &workspace);
+            for problem in &mut problems {
+                problem.elsewhere = problem.elsewhere.as_deref().map(in_workspace);
+            }
+            let text = in_workspace(&text);
             let passed = output.succeeded() && !output.timed_out && !output.cancelled;
             let unparsed = (!passed && !problems.iter().any(|p| p.severity == Severity::Error))
                 .then(|| crate::workspace::cut_head_tail(&text, MAX_UNPARSED_CHARS));
