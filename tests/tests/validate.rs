@@ -327,7 +327,8 @@ fn fifty_megabytes_of_output_keep_the_error_at_the_end() {
 
 #[test]
 fn unreadable_output_is_shown_whole_and_a_missing_tool_is_named() {
-    let scratch = configured("echo 'something odd happened'; echo \"failed to parse manifest at $PWD/lib/a.py\"; exit 3", "");
+    let scratch =
+        configured("echo 'something odd happened'; echo \"failed to parse manifest at $PWD/lib/a.py\"; exit 3", "");
     let output = validate_cli(&scratch, &scratch.workspace(), &["--json"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(run_report(&output), json!([]));

@@ -8,7 +8,24 @@ use super::parse::Format;
 use crate::config::ValidateSettings;
 
 /// Folders never searched for Java sources.
-const NOT_SOURCES: [&str; 7] = ["target", "build", "out", "node_modules", ".git", ".issuewright", ".gradle"];
+const NOT_SOURCES: [&str; 4] = ["node_modules", ".git", ".issuewright", ".gradle"];
+/// Folders of build output, not searched for Java sources at the top of the project (deeper
+/// down the names are packages: `com/acme/build`).
+const OUTPUT_AT_THE_TOP: [&str; 3] = ["target", "build", "out"];
+
+/// The walk over a project's folders that may hold Java sources. Ignore files above the
+/// project (a home folder kept in git) have no say in it.
+fn java_source_walk(root: &Path, max_depth: Option<usize>) -> ignore::Walk {
+    ignore::WalkBuilder::new(root)
+        .parents(false)
+        .max_depth(max_depth)
+        .filter_entry(|entry| {
+            let name = entry.file_name().to_string_lossy();
+            let output = entry.depth() == 1 && OUTPUT_AT_THE_TOP.contains(&name.as_ref());
+            !(output || NOT_SOURCES.contains(&name.as_ref()))
+        })
+        .build()
+}
 
 /// The build tool a project uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -199,12 +216,7 @@ fn npm_scripts(root: &Path) -> Vec<(String, String)> {
 }
 
 fn has_java_sources(root: &Path) -> bool {
-    ignore::WalkBuilder::new(root)
-        .max_depth(Some(12))
-        .filter_entry(|entry| !NOT_SOURCES.contains(&entry.file_name().to_string_lossy().as_ref()))
-        .build()
-        .flatten()
-        .any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
+    java_source_walk(root, Some(12)).flatten().any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
 }
 
 /// The plan for the project at `root`: configured commands first, then what its build files say.
@@ -271,10 +283,7 @@ fn detect_build(root: &Path) -> Plan {
 fn javac_command(tree: &Path, out: &Path) -> std::io::Result<CommandSpec> {
     let mut sources: Vec<PathBuf> = Vec::new();
     let mut jars: Vec<PathBuf> = Vec::new();
-    let walker = ignore::WalkBuilder::new(tree)
-        .filter_entry(|entry| !NOT_SOURCES.contains(&entry.file_name().to_string_lossy().as_ref()))
-        .build();
-    for entry in walker.flatten() {
+    for entry in java_source_walk(tree, None).flatten() {
         let path = entry.path();
         let relative = path.strip_prefix(tree).unwrap_or(path);
         match path.extension().and_then(|e| e.to_str()) {
@@ -363,11 +372,21 @@ mod tests {
 
     #[test]
     fn javac_gets_every_source_in_an_argument_file() {
-        let tree = project(&["src/com/acme/A.java", "with space/B.java", "lib/dep.jar", "target/Gen.java"]);
+        let tree = project(&[
+            "src/com/acme/A.java",
+            "src/com/acme/build/Builder.java",
+            "with space/B.java",
+            "lib/dep.jar",
+            "target/Gen.java",
+            "out/Old.java",
+        ]);
         let out = crate::testing::tempdir();
         let spec = Step::Javac.command(tree.path(), out.path(), None).unwrap();
         let argfile = std::fs::read_to_string(out.path().join("javac-sources.txt")).unwrap();
-        assert_eq!(argfile, "\"src/com/acme/A.java\"\n\"with space/B.java\"\n");
+        assert_eq!(
+            argfile, "\"src/com/acme/A.java\"\n\"src/com/acme/build/Builder.java\"\n\"with space/B.java\"\n",
+            "a package named like build output is a package"
+        );
         assert!(spec.args.windows(2).any(|pair| pair == ["-cp", "lib/dep.jar"]));
     }
 }
