@@ -371,6 +371,18 @@ mod tests {
     }
 
     #[test]
+    fn ignore_files_above_the_project_do_not_hide_its_java_sources() {
+        // A home folder kept in git that ignores everything it does not list.
+        let home = project(&[".git/HEAD", "project/src/A.java"]);
+        std::fs::write(home.path().join(".gitignore"), "*\n").unwrap();
+        let tree = home.path().join("project");
+        assert!(has_java_sources(&tree));
+        let out = crate::testing::tempdir();
+        Step::Javac.command(&tree, out.path(), None).unwrap();
+        assert_eq!(std::fs::read_to_string(out.path().join("javac-sources.txt")).unwrap(), "\"src/A.java\"\n");
+    }
+
+    #[test]
     fn javac_gets_every_source_in_an_argument_file() {
         let tree = project(&[
             "src/com/acme/A.java",
