@@ -191,3 +191,17 @@ fn saves_do_not_validate_by_default() {
     assert!(!client.stderr().contains("validating after save"));
     assert!(published_for(&client, &uri).is_empty());
 }
+
+#[test]
+fn a_build_file_added_while_the_server_runs_is_validated_with() {
+    let scratch = Scratch::new(&[("src/lib.rs", LIB)]);
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let none = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert!(none["reports"][0]["notRun"].as_str().unwrap().starts_with("no check command"), "{none}");
+
+    // The project gets its manifest (`cargo init`, a checkout) with the server running.
+    scratch.write("Cargo.toml", CARGO_TOML);
+    let answer = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert_eq!(answer["reports"][0]["command"], "cargo check --workspace --all-targets --message-format=json");
+    assert_eq!(answer["passed"], true, "{answer}");
+}

@@ -21,15 +21,18 @@ use crate::workspace::{PositionEncoding, Root, WorkspacePath, read_disk_text};
 /// How long after a save the validation starts; another save in this time restarts the wait.
 pub const SAVE_DEBOUNCE: Duration = Duration::from_millis(400);
 
-/// The workspace's validator for `settings`, made once and kept while the settings stay.
+/// The workspace's validator for `settings`, made once and kept while the settings and the
+/// project's build files stay as they were.
 pub fn validator(
     state: &ServerState,
     root: &Root,
     settings: &ValidateSettings,
 ) -> Result<Arc<Validator>, CommandError> {
+    let stamp = crate::validate::detect::build_files_stamp(root.path());
     let mut slot = state.validator.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((kept, validator)) = slot.as_ref()
+    if let Some((kept, kept_stamp, validator)) = slot.as_ref()
         && kept == settings
+        && *kept_stamp == stamp
     {
         return Ok(validator.clone());
     }
@@ -37,7 +40,7 @@ pub fn validator(
         Validator::new(root.path(), settings.clone(), None)
             .map_err(|error| CommandError::Validation(error.to_string()))?,
     );
-    *slot = Some((settings.clone(), validator.clone()));
+    *slot = Some((settings.clone(), stamp, validator.clone()));
     Ok(validator)
 }
 

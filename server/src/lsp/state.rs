@@ -17,7 +17,7 @@ use crate::agent::RunHandle;
 use crate::config::{ConfigError, ConfigLayer, ValidateSettings};
 use crate::context::LiveIndex;
 use crate::session::RunId;
-use crate::validate::Validator;
+use crate::validate::{BuildFilesStamp, Validator};
 use crate::workspace::{BaseError, BaseSource, BaseText, DiskBase, Document, Documents, Root};
 
 /// The open documents, and a counter that moves whenever one of them changes.
@@ -104,7 +104,7 @@ pub struct ServerState {
     /// Runs by id.
     pub runs: Mutex<HashMap<RunId, RunEntry>>,
     /// The workspace's validator and the settings it was made with.
-    pub validator: Mutex<Option<(ValidateSettings, Arc<Validator>)>>,
+    pub validator: Mutex<Option<(ValidateSettings, BuildFilesStamp, Arc<Validator>)>>,
     /// Files that carry validation diagnostics now.
     pub published: Mutex<HashSet<Url>>,
     /// The pending or running validation after a save, to cancel when a newer save comes.

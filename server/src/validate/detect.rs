@@ -204,6 +204,31 @@ fn has(root: &Path, name: &str) -> bool {
     root.join(name).is_file()
 }
 
+/// The files whose coming, going or change changes what [`detect`] finds.
+const BUILD_FILES: [&str; 11] = [
+    "Cargo.toml",
+    "pom.xml",
+    "mvnw",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "settings.gradle.kts",
+    "gradlew",
+    "tsconfig.json",
+    "package.json",
+    "node_modules/.bin/tsc",
+];
+
+/// When each of a project's build files was last changed, as [`build_files_stamp`] reads it.
+pub type BuildFilesStamp = Vec<Option<std::time::SystemTime>>;
+
+/// When each of the project's build files was last changed (`None`: not there): a plan
+/// detected under another stamp may be out of date (`npm install` has put `tsc` in place
+/// since, or a `pom.xml` came).
+pub fn build_files_stamp(root: &Path) -> BuildFilesStamp {
+    BUILD_FILES.iter().map(|name| std::fs::metadata(root.join(name)).and_then(|m| m.modified()).ok()).collect()
+}
+
 fn npm_scripts(root: &Path) -> Vec<(String, String)> {
     let Ok(text) = std::fs::read_to_string(root.join("package.json")) else { return vec![] };
     let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { return vec![] };

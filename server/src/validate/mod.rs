@@ -19,7 +19,7 @@ use std::time::SystemTime;
 use tokio_util::sync::CancellationToken;
 
 pub use command::{CommandOutput, CommandSpec};
-pub use detect::{BadFilter, Plan, Step, Toolchain, check_filter};
+pub use detect::{BadFilter, BuildFilesStamp, Plan, Step, Toolchain, check_filter};
 pub use parse::{Format, MatcherError, PathMap, ProblemMatcher};
 pub use problem::{ColumnUnit, Place, Problem, Related, Replacement, Severity, Spot, TextsOnce};
 pub use shadow::{Shadow, ShadowError, SyncStats};
