@@ -4,7 +4,9 @@
 //! everything not ignored, then the editor's unsaved buffers and the run's overlay on top)
 //! and `out/` (build output, kept between runs so builds stay incremental). A sync only
 //! writes files whose source changed since the last one and removes files that went away;
-//! `node_modules` folders are linked, not copied. The user's files are only ever read.
+//! `node_modules` folders are not copied: they become folders of links to the user's
+//! packages (a workspace's own packages link to their mirror). The user's files are only
+//! ever read.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -216,15 +218,9 @@ impl Shadow {
             stats.written += 1;
         }
 
+        let source_root = self.source.canonicalize().unwrap_or_else(|_| self.source.clone());
         for (relative, source) in links {
-            seen.insert(relative.clone());
-            let wanted = Entry::Link { target: source.clone() };
-            if self.manifest.get(&relative) != Some(&wanted) {
-                let target = self.tree.join(&relative);
-                self.prepare_parent(&relative)?;
-                replace_with_link(&source, &target)?;
-                self.manifest.insert(relative, wanted);
-            }
+            self.mirror_modules(&relative, &source, &source_root, &mut seen)?;
         }
 
         for (path, text) in overrides {
@@ -276,6 +272,48 @@ impl Shadow {
         Ok(stats)
     }
 
+    /// Mirrors the `node_modules` folder at `source` as a folder of links at `relative`: each
+    /// package (each one of a `@scope`) links to the user's, except a package of the workspace
+    /// itself (npm, yarn and pnpm workspaces link theirs into `node_modules`), which links to
+    /// its mirror, so that a build reads the proposed code of it rather than the user's.
+    fn mirror_modules(
+        &mut self,
+        relative: &str,
+        source: &Path,
+        source_root: &Path,
+        seen: &mut BTreeSet<String>,
+    ) -> Result<(), ShadowError> {
+        let Ok(entries) = std::fs::read_dir(source) else { return Ok(()) };
+        for entry in entries.flatten() {
+            let (Ok(file_type), Some(name)) = (entry.file_type(), entry.file_name().to_str().map(str::to_owned)) else {
+                continue;
+            };
+            let child = format!("{relative}/{name}");
+            if file_type.is_dir() && name.starts_with('@') {
+                self.mirror_modules(&child, &entry.path(), source_root, seen)?;
+                continue;
+            }
+            let own_package = file_type
+                .is_symlink()
+                .then(|| entry.path().canonicalize().ok())
+                .flatten()
+                .and_then(|resolved| resolved.strip_prefix(source_root).ok().map(Path::to_owned))
+                .filter(|inside| !inside.components().any(|part| part.as_os_str() == "node_modules"));
+            let target = match own_package {
+                Some(inside) => self.tree.join(inside),
+                None => entry.path(),
+            };
+            seen.insert(child.clone());
+            let wanted = Entry::Link { target: target.clone() };
+            if self.manifest.get(&child) != Some(&wanted) {
+                self.prepare_parent(&child)?;
+                replace_with_link(&target, &self.tree.join(&child))?;
+                self.manifest.insert(child, wanted);
+            }
+        }
+        Ok(())
+    }
+
     fn relative(&self, path: &Path) -> Option<String> {
         let rest = path.strip_prefix(&self.source).ok()?;
         let text = rest.to_str()?;
@@ -291,7 +329,9 @@ impl Shadow {
             if parts.peek().is_none() {
                 break;
             }
-            if LINKED_DIRS.contains(&part) {
+            // The mirror's `node_modules` is a folder of links (see `mirror_modules`): what
+            // lies below one of them is protected by the check of links below.
+            if in_source && LINKED_DIRS.contains(&part) {
                 return true;
             }
             if !prefix.is_empty() {
@@ -427,10 +467,51 @@ mod tests {
         assert!(
             !tree.keys().any(|k| k.starts_with("target") || k.starts_with(".git/") || k.starts_with(".issuewright"))
         );
-        let link = shadow.tree().join("node_modules");
-        assert!(link.is_symlink(), "node_modules is linked");
-        assert_eq!(std::fs::read_link(&link).unwrap(), f.source.join("node_modules"));
+        let link = shadow.tree().join("node_modules/typescript");
+        assert!(link.is_symlink(), "a package is linked");
+        assert_eq!(std::fs::read_link(&link).unwrap(), f.source.join("node_modules/typescript"));
         assert_eq!(stats.files, 3, "{tree:?}");
+        assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn a_workspace_package_linked_into_node_modules_is_read_from_the_mirror() {
+        // An npm (yarn, pnpm) workspace: `@acme/lib` is the workspace's own package.
+        let f = fixture(&[
+            ("package.json", r#"{"workspaces": ["packages/*"]}"#),
+            ("packages/lib/index.ts", "export const answer = 1;\n"),
+            ("packages/app/main.ts", "import { answer } from '@acme/lib';\n"),
+            ("node_modules/typescript/package.json", "{}"),
+            ("node_modules/.bin/README", "tools\n"),
+        ]);
+        std::fs::create_dir_all(f.source.join("node_modules/@acme")).unwrap();
+        std::os::unix::fs::symlink("../../packages/lib", f.source.join("node_modules/@acme/lib")).unwrap();
+        std::os::unix::fs::symlink("../typescript", f.source.join("node_modules/@acme/ts")).unwrap();
+        let before = snapshot(&f.source);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        let proposed = BTreeMap::from([(p("packages/lib/index.ts"), Some("export const answer = 2;\n".to_owned()))]);
+        shadow.sync(&proposed).unwrap();
+
+        let tree = shadow.tree().to_owned();
+        let read = |path: &str| std::fs::read_to_string(tree.join(path)).unwrap();
+        assert_eq!(read("node_modules/@acme/lib/index.ts"), "export const answer = 2;\n", "the proposal's text");
+        assert_eq!(
+            tree.join("node_modules/@acme/lib").canonicalize().unwrap(),
+            tree.join("packages/lib").canonicalize().unwrap()
+        );
+        let dependency = tree.join("node_modules/@acme/ts").canonicalize().unwrap();
+        assert_eq!(dependency, f.source.join("node_modules/typescript"), "a link to a dependency stays the user's");
+        assert_eq!(
+            tree.join("node_modules/typescript").canonicalize().unwrap(),
+            f.source.join("node_modules/typescript")
+        );
+        assert_eq!(read("node_modules/.bin/README"), "tools\n");
+
+        // A package uninstalled is gone from the mirror too; the user's files are as they were.
+        std::fs::remove_file(f.source.join("node_modules/@acme/ts")).unwrap();
+        shadow.sync(&proposed).unwrap();
+        assert!(tree.join("node_modules/@acme/ts").symlink_metadata().is_err());
+        std::os::unix::fs::symlink("../typescript", f.source.join("node_modules/@acme/ts")).unwrap();
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
     }
 
