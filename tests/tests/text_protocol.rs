@@ -181,3 +181,25 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     assert_eq!(status["state"], "cancelled", "{status}");
     assert!(next.command("issuewright.discardProposal", json!({"runId": run_id})).is_ok());
 }
+
+#[test]
+fn an_ollama_model_without_tool_support_switches_to_the_text_protocol() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::ollama_chat_request());
+    let unsupported = json!({"error": "registry.ollama.ai/library/mystery:7b does not support tools"});
+    let said = |text: &str| Reply::stream(&streams::ollama(&Turn::text(text), None), 40);
+    fake.push([
+        Reply::status(400, &unsupported),
+        said("{\"tool_calls\": [{\"name\": \"patch_file\", \"arguments\": {\"path\": \"a.txt\", \"old_text\": \"hello\", \"new_text\": \"bye\"}}]}"),
+        said("{\"done\": \"bye\"}"),
+    ]);
+    let args =
+        ["--issue", "say bye", "--provider", "ollama", "--base-url", &fake.url(), "--model", "mystery:7b", "--json"];
+    let report = run_report(&run_cli(&scratch, &args, &[]));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    assert_eq!(report["state"], "ready", "{report:#}");
+    let received = fake.received();
+    assert!(received[0].body.get("tools").is_some());
+    assert!(received[1].body.get("tools").is_none(), "the tools are described in the prompt instead");
+    assert_eq!(received.len(), 3);
+}

@@ -164,6 +164,11 @@ mod tests {
         assert_eq!(classify_status(500, &native, None, None).class, FaultClass::Retryable);
         let tools = r#"{"error":{"message":"registry.ollama.ai/library/codellama:7b does not support tools","type":"api_error","param":null,"code":null}}"#;
         assert_eq!(classify_status(400, tools, None, None).class, FaultClass::ToolsUnsupported);
+        // Its own API says so in its own shape.
+        let native_tools = r#"{"error":"registry.ollama.ai/library/codellama:7b does not support tools"}"#;
+        let refused = classify_status(400, native_tools, None, None);
+        assert_eq!(refused.class, FaultClass::ToolsUnsupported);
+        assert_eq!(refused.message, "HTTP 400: registry.ollama.ai/library/codellama:7b does not support tools");
     }
 
     #[test]
