@@ -34,6 +34,14 @@ harness.run(function(out)
   }
   vim.cmd('close')
 
+  -- A word `key=value` of a typed issue stays in its text unless the command takes the key.
+  local shown = iw.show_context
+  iw.show_context = function(issue, top)
+    out.split = { issue = issue, top = top }
+  end
+  vim.cmd('IssuewrightContext Make retries=3 the default top=2')
+  iw.show_context = shown
+
   -- The pack itself, as the first prompt would hold it, in a scratch buffer.
   vim.cmd('IssuewrightPack @ISSUE.md')
   local pack = vim.api.nvim_get_current_buf()

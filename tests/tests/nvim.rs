@@ -215,6 +215,7 @@ fn neovim_lists_the_files_a_run_would_start_from_in_the_quickfix_list() {
     assert!(title.contains("`RateLimiter::try_acquire`"), "the names the issue was read as giving: {title}");
     assert_eq!(result["window_open"], true);
     assert_eq!(result["notes"], json!([]), "nothing to warn of");
+    assert_eq!(result["split"], json!({"issue": "Make retries=3 the default", "top": 2}), "only `top=` is an option");
 
     // `:IssuewrightExplain` says why the file being edited ranks where it does.
     let explanation = &result["explanation"];

@@ -30,6 +30,12 @@ fn result_budget(room: usize) -> usize {
     (room * RESULT_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(2_000)
 }
 
+/// How many characters of the issue the first message may hold: a quarter of the room,
+/// beside the context pack's share of the window.
+pub(super) fn issue_budget(room: usize) -> usize {
+    result_budget(room)
+}
+
 /// How many characters all results of one turn may take together.
 pub(super) fn turn_budget(room: usize) -> usize {
     (room * TURN_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(4_000)

@@ -95,7 +95,8 @@ impl Driver {
             tokens: pack.as_ref().map_or(0, |pack| pack.tokens),
             indexed: self.spec.index.is_some(),
         });
-        let (system, user) = (prompt::system(validating), prompt::first_message(&self.spec.issue, pack.as_ref()));
+        let user = prompt::first_message(&self.spec.issue, pack.as_ref(), compact::issue_budget(room));
+        let system = prompt::system(validating);
         self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
         let mut messages = vec![Message::System(system), Message::User(user)];
         let budgets = self.spec.budgets;

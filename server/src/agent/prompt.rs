@@ -28,9 +28,11 @@ pub fn system(validating: bool) -> String {
     prompt
 }
 
-/// The first user message: the issue to implement, then the code ranked for it.
-pub fn first_message(issue: &Issue, pack: Option<&ContextPack>) -> String {
-    let mut message = format!("Implement this issue:\n\n{}\n", issue.text.trim_end());
+/// The first user message: the issue to implement (its head and tail, where it is longer
+/// than `max_issue_chars`: a pasted log), then the code ranked for it.
+pub fn first_message(issue: &Issue, pack: Option<&ContextPack>, max_issue_chars: usize) -> String {
+    let text = crate::workspace::cut_head_tail(issue.text.trim_end(), max_issue_chars);
+    let mut message = format!("Implement this issue:\n\n{text}\n");
     if let Some(pack) = pack.filter(|pack| !pack.text.is_empty()) {
         message.push_str(
             "\nThe repository's files were ranked for this issue. The best are below; read others with \

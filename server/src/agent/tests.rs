@@ -615,3 +615,25 @@ async fn a_file_written_whole_from_the_pack_keeps_what_the_user_changed_since() 
     let landed = change.land_on(Some(edited)).unwrap();
     assert_eq!(landed, crate::workspace::Landing::Write("pub fn current() -> u32 {\n    2\n}\n".into()));
 }
+
+#[tokio::test]
+async fn a_pasted_log_in_the_issue_is_cut_to_its_head_and_tail_in_the_first_prompt() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let mut spec = scratch.spec(PATCH_AND_FINISH, Budgets::default());
+    let log: String = (0..20_000).map(|n| format!("2026-12-01T10:00:00Z worker {n} retried\n")).collect();
+    spec.issue.text = format!("# Workers retry forever\n\n```\n{log}```\n\nThe last line says why.\n");
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let user = scratch
+        .ledger(&handle)
+        .into_iter()
+        .find_map(|event| match event {
+            LedgerEvent::Prompt { user, .. } => Some(user),
+            _ => None,
+        })
+        .unwrap();
+    assert!(user.len() < log.len() / 4, "{} characters of {}", user.len(), log.len());
+    assert!(user.contains("# Workers retry forever") && user.contains("The last line says why."), "head and tail");
+    assert!(user.contains("characters cut ...]"));
+}

@@ -40,7 +40,7 @@ pub enum IssueError {
     #[error("`@` must be followed by the path of a Markdown file, e.g. `@docs/ISSUE.md`")]
     MissingPath,
     /// The issue file could not be read.
-    #[error("cannot read issue file `{path}`: {source}")]
+    #[error("cannot read issue file `{path}`: {source} (a text that begins with `@` is given as `\\@...`)")]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -50,6 +50,48 @@ pub enum IssueError {
     /// The issue file holds no text.
     #[error("issue file `{0}` is empty")]
     EmptyFile(PathBuf),
+    /// A reference to an issue on a forge, which is not fetched.
+    #[error(
+        "`{0}` names an issue on a forge, which issuewright does not fetch: give the issue's text, or save it to a file and give `@ISSUE.md`"
+    )]
+    Reference(String),
+}
+
+/// Whether `spec` is only a reference to a forge's issue (`#42`, `acme/walker#42`, an issue
+/// or pull request's address), not the text of one.
+fn is_reference(spec: &str) -> bool {
+    static REFERENCE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    REFERENCE
+        .get_or_init(|| {
+            regex::Regex::new(
+                r"(?i)^(?:(?:issue|pr|pull request)\s+)?(?:[\w.-]+/[\w.-]+)?#\d+$|^https?://\S+/(?:issues|pulls?|merge_requests)/\d+(?:[/?#]\S*)?$",
+            )
+            .expect("the reference pattern is valid")
+        })
+        .is_match(spec)
+}
+
+/// The text of an issue file's bytes: a byte-order mark dropped, UTF-16 (as Windows tools
+/// write it) decoded, and anything else that is not UTF-8 read as `\u{fffd}`, with a warning.
+fn decode(bytes: &[u8], path: &Path) -> String {
+    let utf16 = |bytes: &[u8], unit: fn([u8; 2]) -> u16| {
+        let units = bytes.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+        char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect()
+    };
+    if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(rest, u16::from_le_bytes);
+    }
+    if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(rest, u16::from_be_bytes);
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| {
+        tracing::warn!(
+            "{} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost (save it as UTF-8)",
+            path.display()
+        );
+        String::from_utf8_lossy(bytes).into_owned()
+    })
 }
 
 /// Resolves `spec`: `@FILE` reads a Markdown file (relative paths from `base_dir`),
@@ -59,25 +101,59 @@ pub fn resolve(spec: &str, base_dir: &Path) -> Result<Issue, IssueError> {
     if spec.is_empty() {
         return Err(IssueError::Empty);
     }
+    if is_reference(spec) {
+        return Err(IssueError::Reference(spec.to_owned()));
+    }
+    // `\@` begins a text with `@` (`\@Nullable is ignored on records`).
+    let text_given = |text: &str| Issue { title: title_of(text), text: text.to_owned(), source: IssueSource::Text };
+    if let Some(text) = spec.strip_prefix("\\@") {
+        return Ok(text_given(&format!("@{text}")));
+    }
     let Some(file) = spec.strip_prefix('@') else {
-        return Ok(Issue { title: title_of(spec), text: spec.to_owned(), source: IssueSource::Text });
+        return Ok(text_given(spec));
     };
     let file = file.trim();
     if file.is_empty() {
         return Err(IssueError::MissingPath);
     }
     let path = base_dir.join(file);
-    let text =
-        std::fs::read_to_string(&path).map_err(|source| IssueError::Unreadable { path: path.clone(), source })?;
+    let bytes = std::fs::read(&path).map_err(|source| IssueError::Unreadable { path: path.clone(), source })?;
+    let text = decode(&bytes, &path);
     if text.trim().is_empty() {
         return Err(IssueError::EmptyFile(path));
     }
     Ok(Issue { title: title_of(&text), text, source: IssueSource::File { path } })
 }
 
-/// The first non-empty line without Markdown heading marks, cut to a label's length.
+/// The issue's title: front matter's `title:`, else its first line of text (past front
+/// matter and HTML comments, which templates open with) without Markdown heading marks; cut
+/// to a label's length.
 fn title_of(text: &str) -> String {
-    let line = text.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default();
+    let mut lines = text.lines().map(|line| line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'));
+    let mut first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
+    let mut titled = None;
+    if first == "---" {
+        for line in lines.by_ref().take_while(|line| *line != "---") {
+            if let Some(value) = line.strip_prefix("title:") {
+                titled = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
+            }
+        }
+        first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
+    }
+    let mut in_comment = false;
+    let mut rest = std::iter::once(first).chain(lines);
+    let line = titled.filter(|title| !title.is_empty()).unwrap_or_else(|| {
+        rest.find(|line| {
+            let was_in = in_comment;
+            if line.starts_with("<!--") || was_in {
+                in_comment = !line.contains("-->");
+                return false;
+            }
+            !line.is_empty()
+        })
+        .unwrap_or_default()
+        .to_owned()
+    });
     let line = line.trim_start_matches('#').trim();
     if line.chars().count() <= TITLE_CHARS {
         return line.to_owned();
@@ -116,6 +192,49 @@ mod tests {
         assert!(missing.to_string().starts_with("cannot read issue file"), "{missing}");
         std::fs::write(dir.path().join("blank.md"), "\n \n").unwrap();
         assert!(matches!(resolve("@blank.md", dir.path()), Err(IssueError::EmptyFile(_))));
+    }
+
+    #[test]
+    fn references_to_a_forges_issue_are_refused_and_sentences_mentioning_one_are_not() {
+        let dir = crate::testing::tempdir();
+        for reference in [
+            "#42",
+            "issue #42",
+            "acme/walker#42",
+            "https://github.com/acme/walker/issues/42/",
+            "https://gitea.example.com/git/acme/walker/issues/42#issuecomment-7",
+            "https://github.com/acme/walker/pull/7",
+        ] {
+            let refused = resolve(reference, dir.path()).unwrap_err();
+            assert!(matches!(refused, IssueError::Reference(_)), "{reference}");
+            assert!(refused.to_string().contains("give the issue's text"), "{refused}");
+        }
+        let sentence = resolve("Fix the crash from #42 in the parser", dir.path()).unwrap();
+        assert_eq!(sentence.title, "Fix the crash from #42 in the parser");
+        let escaped = resolve("\\@Nullable is ignored on record components", dir.path()).unwrap();
+        assert_eq!(escaped.text, "@Nullable is ignored on record components");
+    }
+
+    #[test]
+    fn issue_files_as_editors_and_forges_write_them() {
+        let dir = crate::testing::tempdir();
+        let read = |name: &str, bytes: &[u8]| {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+            resolve(&format!("@{name}"), dir.path()).unwrap()
+        };
+        let bom = read("bom.md", b"\xEF\xBB\xBF# Crash on empty input\n");
+        assert_eq!((bom.title.as_str(), bom.text.as_str()), ("Crash on empty input", "# Crash on empty input\n"));
+        let utf16: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("# Grüße\n".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        assert_eq!(read("utf16.md", &utf16).title, "Grüße");
+        let latin1 = read("latin1.md", b"# Caf\xE9 crashes\n");
+        assert_eq!(latin1.title, "Caf\u{fffd} crashes");
+        let front = read("front.md", b"---\ntitle: \"Crash on empty input\"\nlabels: bug\n---\n\nSteps\n");
+        assert_eq!(front.title, "Crash on empty input");
+        let untitled = read("untitled.md", b"---\nlabels: bug\n---\n\n# The real title\n");
+        assert_eq!(untitled.title, "The real title");
+        let template = read("template.md", b"<!--\n  Describe the bug.\n-->\n\n## Steps are skipped\n");
+        assert_eq!(template.title, "Steps are skipped");
     }
 
     #[test]

@@ -314,11 +314,14 @@ local function start(bufnr)
   }, { bufnr = bufnr })
 end
 
-local function split_args(fargs)
+--- The issue text and the command's options among `fargs`: a word `key=value` is an option
+--- only for a `key` the command takes (`replay`, `top`, `file`), so `retries=3` in an issue
+--- stays in its text.
+local function split_args(fargs, keys)
   local words, options = {}, {}
   for _, word in ipairs(fargs) do
     local key, value = word:match('^(%w+)=(.+)$')
-    if key then
+    if key and vim.tbl_contains(keys or {}, key) then
       options[key] = value
     else
       table.insert(words, word)
@@ -352,19 +355,19 @@ function M.setup(opts)
   end
 
   vim.api.nvim_create_user_command('IssuewrightImplement', function(cmd)
-    local issue, options = split_args(cmd.fargs)
+    local issue, options = split_args(cmd.fargs, { 'replay' })
     M.implement(issue, { replay = options.replay })
   end, { nargs = '+', desc = 'issuewright: implement an issue (text or @FILE) [replay=FILE]' })
   vim.api.nvim_create_user_command('IssuewrightContext', function(cmd)
-    local issue, options = split_args(cmd.fargs)
+    local issue, options = split_args(cmd.fargs, { 'top' })
     M.show_context(issue, tonumber(options.top))
   end, { nargs = '+', desc = 'issuewright: the files a run would start from (text or @FILE) [top=N]' })
   vim.api.nvim_create_user_command('IssuewrightPack', function(cmd)
-    local issue = split_args(cmd.fargs)
+    local issue = split_args(cmd.fargs, {})
     M.show_pack(issue)
   end, { nargs = '+', desc = 'issuewright: the context pack a run would start from (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightExplain', function(cmd)
-    local issue, options = split_args(cmd.fargs)
+    local issue, options = split_args(cmd.fargs, { 'file' })
     M.show_explanation(issue, options.file)
   end, { nargs = '+', desc = 'issuewright: why this file (or file=PATH) ranks where it does for an issue (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
