@@ -73,8 +73,17 @@ pub fn named_files_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str
             && walk::shown_when_named(root, relative)
             && read(relative).is_some()
     };
-    // Paths in a language the index parses are ranked with the code, found or not.
-    let unparsed = query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none());
+    // Paths in a language the index parses are ranked with the code, found or not; but a
+    // source file there as the issue writes it that the index left out (over its size
+    // limit, minified, past its file limit) is named like any other file.
+    let left_out = |path: &str| {
+        shown(root, path)
+            && !index
+                .files()
+                .any(|file| file.path == path || file.path.strip_suffix(path).is_some_and(|p| p.ends_with('/')))
+    };
+    let unparsed =
+        query.paths.iter().map(|(path, _)| path).filter(|path| Language::of_path(path).is_none() || left_out(path));
     // Each path, with the line the issue gives with it.
     let mut candidates: Vec<(String, Option<u32>)> = Vec::new();
     for candidate in query.other_files.iter().chain(unparsed) {
@@ -101,9 +110,13 @@ pub fn named_files_reading(index: &Index, query: &IssueQuery, read: &dyn Fn(&str
         .map(|(candidate, _)| {
             (shown(root, candidate) || unsaved(candidate)).then(|| NamedFile {
                 path: candidate.clone(),
-                reasons: vec![format!(
-                    "the issue names it (`{candidate}`); not code the index parses, so read as text"
-                )],
+                reasons: vec![match Language::of_path(candidate) {
+                    Some(_) => format!(
+                        "the issue names it (`{candidate}`); the index leaves it out (too large, minified, or past \
+                         its file limit), so read as text"
+                    ),
+                    None => format!("the issue names it (`{candidate}`); not code the index parses, so read as text"),
+                }],
                 line: None,
             })
         })
@@ -244,6 +257,27 @@ mod tests {
         assert_eq!(named(&index, "see /home/me/docs/a/guide.md"), ["docs/a/guide.md"], "by its last two names");
         let inside = format!("see {}/README.md", index.root().display());
         assert_eq!(named(&index, &inside), ["README.md"], "an absolute path into the workspace");
+    }
+
+    #[test]
+    fn a_source_file_the_index_leaves_out_is_named_with_its_line() {
+        let checker: String =
+            (0..40_000).map(|n| format!("export function check{n}(node: Node) {{ return node; }}\n")).collect();
+        assert!(checker.len() as u64 > crate::context::index::MAX_SOURCE_BYTES);
+        let (_dir, index) = workspace(&[
+            ("src/compiler/checker.ts", checker.as_str()),
+            ("src/compiler/parser.ts", "export function parse() {}\n"),
+        ]);
+        assert!(index.file("src/compiler/checker.ts").is_none(), "too large to index");
+        let named = named_files(
+            &index,
+            &analyze("Crash at `src/compiler/checker.ts:41234` when src/compiler/parser.ts:1 parses"),
+        );
+        assert_eq!(named.len(), 1, "the indexed file is ranked, not named: {named:?}");
+        assert_eq!((named[0].path.as_str(), named[0].line), ("src/compiler/checker.ts", None), "past its last line");
+        assert!(named[0].reasons[0].contains("the index leaves it out"), "{:?}", named[0].reasons);
+        let named = named_files(&index, &analyze("Crash at src/compiler/checker.ts:120"));
+        assert_eq!(named[0].line, Some(120));
     }
 
     #[test]

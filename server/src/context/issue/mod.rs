@@ -141,9 +141,10 @@ pub fn analyze_knowing(text: &str, own: &OwnCode) -> IssueQuery {
     for (_, weight) in &mut title_query.terms {
         *weight *= TITLE_WEIGHT;
     }
-    let mut query = merge(title_query, body_query, text);
-    // The issue's own words, its template's comments left out.
+    // The issue's own words, its template's comments and the reporter's checklist left out:
+    // "- [x] I have added a unit test" does not make an issue about tests.
     let prose = format!("{title}\n{body}");
+    let mut query = merge(title_query, body_query, &prose);
     query.other_files = other_file_mentions(&prose);
     query.folders = folder_mentions(&prose);
     query.locations = path_locations(&prose, own);

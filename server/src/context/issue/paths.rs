@@ -68,20 +68,31 @@ fn located_path_tokens(text: &str) -> impl Iterator<Item = (String, Option<u32>)
 }
 
 /// `token` without the sentence's closing `.`, `:`, `;`, `!` or `?` and a location after the path
-/// (`src/walk.rs:12:5`, `C:\app\main.rs:3`; an extension's digits stay, `clip.mp4`), and the
-/// line of the location it dropped (`12`).
+/// (`src/walk.rs:12:5`, `C:\app\main.rs:3`, a range `src/walk.rs:12-20`, `:12..20` or
+/// `:L12-L20`; an extension's digits stay, `clip.mp4`), and the line of the location it
+/// dropped (`12`).
 fn split_location(token: &str) -> (&str, Option<u32>) {
     let mut token = token.trim_end_matches(['.', ':', ';', '!', '?']);
     let mut line = None;
     while let Some((before, after)) = token.rsplit_once(':') {
-        if after.is_empty() || !after.bytes().all(|byte| byte.is_ascii_digit()) {
-            break;
-        }
+        let Some(first) = location_line(after) else { break };
         // The number nearest the path is its line; a column follows it.
-        line = after.parse().ok();
+        line = Some(first);
         token = before;
     }
     (token.trim_end_matches('.'), line)
+}
+
+/// The first line of a location after a path: `12`, a range (`12-20`, `12..20`), or either as
+/// forges write them (`L12`, `L12-L20`). None for anything else.
+fn location_line(location: &str) -> Option<u32> {
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    let location = location.strip_prefix('L').unwrap_or(location);
+    let (first, last) = match location.split_once('-').or_else(|| location.split_once("..")) {
+        Some((first, last)) => (first, Some(last.strip_prefix('L').unwrap_or(last))),
+        None => (location, None),
+    };
+    (digits(first) && last.is_none_or(digits)).then(|| first.parse().ok()).flatten()
 }
 
 /// Most paths whose lines are kept from one issue.
@@ -378,6 +389,14 @@ mod tests {
         for (path, _) in &query.locations {
             assert!(query.paths.iter().any(|(p, _)| p == path), "{path} is spelt as the paths are");
         }
+        let query = analyze(
+            "`src/runtime/mod.rs:120-140` drops the waker; so do src/task.rs:L7-L9 and src/io.rs:30..32, not src/a.rs:1-x.",
+        );
+        let located: Vec<(&str, u32)> = query.locations.iter().map(|(p, l)| (p.as_str(), *l)).collect();
+        assert_eq!(located, [("src/runtime/mod.rs", 120), ("src/task.rs", 7), ("src/io.rs", 30)], "line ranges");
+        let paths: Vec<&str> = query.paths.iter().map(|(p, _)| p.as_str()).collect();
+        assert!(!paths.iter().any(|p| p.starts_with("src/a.rs")), "not a location, not a path: {paths:?}");
+
         let frames: String = (1..=16).map(|n| format!("at src/parser.rs:{}:5\n", n * 10)).collect();
         let query = analyze(&format!("Crash\n```\n{frames}at src/lexer.rs:200:5\n```\n"));
         let parser = query.locations.iter().filter(|(path, _)| path == "src/parser.rs").count();

@@ -18,8 +18,10 @@ pub(super) fn without_template(text: &str) -> (String, String) {
     let mut stripped = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find("<!--") {
+        // A `<!--` never closed is text about one (an issue on an HTML parser), not a comment.
+        let Some(close) = rest[open..].find("-->") else { break };
         stripped.push_str(&rest[..open]);
-        rest = rest[open..].find("-->").map_or("", |close| &rest[open + close + 3..]);
+        rest = &rest[open + close + 3..];
     }
     stripped.push_str(rest);
     let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty()).peekable();
@@ -133,6 +135,18 @@ mod tests {
     use super::*;
     use crate::context::issue::analyze;
     use crate::context::issue::tests::symbol;
+
+    #[test]
+    fn a_comment_opened_and_never_closed_is_text() {
+        let (title, body) = without_template(
+            "Parser treats `<!--` inside <textarea> as a comment\nThe tokenizer_state stays in comment mode.\n",
+        );
+        assert_eq!(title, "Parser treats `<!--` inside <textarea> as a comment");
+        assert!(body.contains("tokenizer_state"), "{body}");
+        let (title, body) =
+            without_template("<!-- Describe the bug -->\nCrash in parse_header\n<!-- and the steps -->\nSteps\n");
+        assert_eq!((title.as_str(), body.trim()), ("Crash in parse_header", "Steps"));
+    }
 
     #[test]
     fn the_reporters_setting_is_not_read_as_the_problem() {

@@ -249,3 +249,12 @@ fn web_addresses_give_only_the_words_that_may_speak_of_the_code() {
     }
     assert!(query.paths.iter().any(|(path, _)| path == "src/parser/validator.rs"), "{:?}", query.paths);
 }
+
+#[test]
+fn a_template_asking_for_tests_does_not_make_an_issue_about_tests() {
+    let issue = "Pager drops the last line\n\n<!-- Please add a failing test if you can -->\nThe last line of `less` output is lost.\n\n\
+                 - [x] I have added a unit test\n- [x] I searched the existing issues\n";
+    let query = analyze(issue);
+    assert!(!query.about_tests, "the template and the checklist speak of tests, not the reporter");
+    assert!(analyze("Pager drops the last line\n\nThe unit test for paging fails.\n").about_tests);
+}
