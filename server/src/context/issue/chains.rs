@@ -48,6 +48,13 @@ pub(super) fn without_generic_qualifiers(text: &str) -> Cow<'_, str> {
     Cow::Owned(rewritten)
 }
 
+/// Whether a letter past ASCII goes on a name (`berechneGröße`, `naïve`, `Привет`): one of
+/// the Latin, Greek and Cyrillic alphabets, whose words stand apart; not one of a script
+/// written without spaces (`修复Pool的问题` names `Pool`), nor a curly quote (`Pool`’s).
+fn continues_a_name(c: char) -> bool {
+    !c.is_ascii() && c.is_alphanumeric() && (c as u32) < 0x0530
+}
+
 /// Qualified identifier chains: `a::b::C`, `Foo.bar`, `Foo#bar`, `x`.
 pub(super) fn chains(text: &str) -> Vec<(usize, &str)> {
     let bytes = text.as_bytes();
@@ -69,8 +76,14 @@ pub(super) fn chains(text: &str) -> Vec<(usize, &str)> {
                 if bytes[i] == b'$' {
                     i += 1;
                 }
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
+                while i < bytes.len() {
+                    if bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' {
+                        i += 1;
+                    } else if let Some(letter) = text[i..].chars().next().filter(|&c| continues_a_name(c)) {
+                        i += letter.len_utf8();
+                    } else {
+                        break;
+                    }
                 }
                 // A documentation reference to a member (`TokenFilter#includeProperty`, as
                 // javadoc and JSDoc write it) parts a type from its member as `.` does.
@@ -186,6 +199,17 @@ mod tests {
     use super::*;
     use crate::context::issue::analyze;
     use crate::context::issue::tests::symbol;
+
+    #[test]
+    fn names_go_on_past_ascii_letters_of_alphabets_written_with_spaces() {
+        fn names(text: &str) -> Vec<&str> {
+            chains(text).into_iter().map(|(_, chain)| chain).collect()
+        }
+        assert_eq!(names("berechneGröße() fails"), ["berechneGröße", "fails"]);
+        assert_eq!(names("Größe::neu"), ["Größe::neu"]);
+        assert!(names("修复Pool的问题").contains(&"Pool"), "{:?}", names("修复Pool的问题"));
+        assert_eq!(names("Pool’s size"), ["Pool", "s", "size"]);
+    }
 
     #[test]
     fn backtrace_frames_name_their_functions_past_generics_and_trait_casts() {
