@@ -119,7 +119,7 @@ pub struct RunArgs {
     /// of calling a model.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
-    /// The model provider (default: ollama, or what .issuewright.toml says).
+    /// The model provider (default: ollama, or what your config file says).
     #[arg(long, value_enum, value_name = "KIND")]
     pub provider: Option<ProviderArg>,
     /// The provider's base URL, e.g. http://127.0.0.1:8000/v1.
@@ -160,6 +160,8 @@ pub enum ProviderArg {
     Openai,
     /// Anthropic's Messages API.
     Anthropic,
+    /// Recorded turns (`--replay FILE`).
+    Replay,
 }
 
 /// Runs the chosen subcommand.

@@ -96,6 +96,7 @@ fn flags_layer(args: &RunArgs, cwd: &std::path::Path) -> ConfigLayer {
         (None, Some(ProviderArg::Ollama)) => Some(ProviderKind::Ollama),
         (None, Some(ProviderArg::Openai)) => Some(ProviderKind::Openai),
         (None, Some(ProviderArg::Anthropic)) => Some(ProviderKind::Anthropic),
+        (None, Some(ProviderArg::Replay)) => Some(ProviderKind::Replay),
         (None, None) => None,
     };
     ConfigLayer {
@@ -258,12 +259,52 @@ fn report(
         Some(Ok(count)) => outln!("Applied {count} file(s) to {}.", args.repo.display()),
         Some(Err(error)) => outln!("Not applied: {error}"),
         None if status.state == RunState::Ready && !changes.is_empty() => {
-            outln!(
-                "Nothing was written. Apply with --apply, or: git -C {} apply {record}/diff.patch",
-                args.repo.display()
-            )
+            outln!("Nothing was written. Apply with --apply, or: {}", git_apply_command(&args.repo, record))
         }
         None => {}
     }
     outln!("Run record: {record}");
+}
+
+/// The `git apply` command that applies the run's patch (`record/diff.patch`) to `repo`.
+/// Git reads a patch's paths from the top of the repository holding `repo` and skips, with no
+/// word, what lies outside a subfolder it is run in: inside a larger repository the command
+/// runs at its top, with the folder as `--directory`.
+fn git_apply_command(repo: &std::path::Path, record: &str) -> String {
+    let quote = |text: &str| {
+        let plain = text.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@=".contains(&b));
+        if plain && !text.is_empty() { text.to_owned() } else { format!("'{}'", text.replace('\'', "'\\''")) }
+    };
+    let patch = quote(&format!("{record}/diff.patch"));
+    let canonical = repo.canonicalize().unwrap_or_else(|_| repo.to_owned());
+    let top = canonical.ancestors().find(|folder| folder.join(".git").exists());
+    match top.and_then(|top| Some((top, canonical.strip_prefix(top).ok()?.to_str()?))) {
+        Some((top, inside)) if !inside.is_empty() => {
+            format!("git -C {} apply --directory={} {patch}", quote(&top.to_string_lossy()), quote(inside))
+        }
+        _ => format!("git -C {} apply {patch}", quote(&repo.to_string_lossy())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_git_apply_command_reaches_a_folder_inside_a_larger_repository() {
+        // Under the build's target/tmp, as the library's tests keep theirs.
+        let exe = std::env::current_exe().unwrap();
+        let base = exe.ancestors().nth(3).unwrap().join("tmp").join("issuewright-unit");
+        std::fs::create_dir_all(&base).unwrap();
+        let dir = tempfile::tempdir_in(base).unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(top.join(".git")).unwrap();
+        std::fs::create_dir_all(top.join("examples/word freq")).unwrap();
+        let inside = git_apply_command(&top.join("examples/word freq"), "/r/run 1");
+        assert_eq!(
+            inside,
+            format!("git -C {} apply --directory='examples/word freq' '/r/run 1/diff.patch'", top.display())
+        );
+        assert_eq!(git_apply_command(&top, "/r/x"), format!("git -C {} apply /r/x/diff.patch", top.display()));
+    }
 }

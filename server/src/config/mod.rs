@@ -140,8 +140,17 @@ macro_rules! take_over {
 }
 
 impl ConfigLayer {
-    /// `self` with every key `over` sets replaced by `over`'s value.
+    /// `self` with every key `over` sets replaced by `over`'s value. A layer that names
+    /// another service (`kind`) takes the lower layers' address, key variable and model
+    /// away with the service they were for: `--provider anthropic` over a config for a local
+    /// OpenAI-compatible server must not send the Anthropic key there, nor the OpenAI key to
+    /// Anthropic.
     pub fn overlaid_with(mut self, over: ConfigLayer) -> Self {
+        if over.provider.kind.is_some_and(|kind| self.provider.kind != Some(kind)) {
+            self.provider.base_url = None;
+            self.provider.api_key_env = None;
+            self.provider.model = None;
+        }
         take_over!(
             self.provider,
             over.provider,
@@ -379,9 +388,13 @@ impl ConfigLayer {
         if self.provider.api_key_env.take().is_some() {
             dropped.push("provider.api_key_env");
         }
-        // Which service sees your code (a cloud model instead of the local one) is yours to say.
+        // Which service sees your code (a cloud model instead of the local one) is yours to say;
+        // and turns recorded by the repository's author are no answer of yours.
         if self.provider.kind.take().is_some() {
             dropped.push("provider.kind");
+        }
+        if self.provider.replay.take().is_some() {
+            dropped.push("provider.replay");
         }
         if self.validate.on_save.take().is_some() {
             dropped.push("validate.on_save");
@@ -483,6 +496,31 @@ mod tests {
         assert_eq!(config.provider.max_output_tokens, Some(2000));
         assert_eq!(config.provider.api_key_env.as_deref(), Some("OPENAI_API_KEY"));
         assert_eq!(config.agent.max_rounds, 12);
+    }
+
+    #[test]
+    fn another_service_named_above_takes_the_address_key_and_model_of_the_one_below_away() {
+        let user = layer(
+            "[provider]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:8000/v1\"\nmodel = \"qwen2.5-coder\"\napi_key_env = \"OPENAI_API_KEY\"\nmax_retries = 2\n",
+        );
+        let flags = layer("[provider]\nkind = \"anthropic\"\n");
+        let config = Config::resolve([user.clone(), flags], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Anthropic);
+        assert_eq!(config.provider.base_url, "https://api.anthropic.com", "not the local server");
+        assert_eq!(config.provider.api_key_env.as_deref(), Some("ANTHROPIC_API_KEY"), "not the OpenAI key");
+        assert_eq!(config.provider.model, "claude-sonnet-4-5");
+        assert_eq!(config.provider.max_retries, 2, "what is no service's own stands");
+        // The same service named again, or with its own address, keeps or takes that.
+        let same = Config::resolve([user.clone(), layer("[provider]\nkind = \"openai\"\n")], Path::new("/w")).unwrap();
+        assert_eq!(same.provider.base_url, "http://127.0.0.1:8000/v1");
+        let own = layer("[provider]\nkind = \"anthropic\"\nbase_url = \"http://127.0.0.1:9\"\n");
+        assert_eq!(Config::resolve([user, own], Path::new("/w")).unwrap().provider.base_url, "http://127.0.0.1:9");
+    }
+
+    #[test]
+    fn a_repository_cannot_replay_turns_its_author_recorded() {
+        let repository = layer("[provider]\nreplay = \"x.jsonl\"\n").restricted_for_repository();
+        assert_eq!(repository.provider.replay, None);
     }
 
     #[test]

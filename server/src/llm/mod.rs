@@ -308,7 +308,7 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
     let policy = RetryPolicy { max_retries: settings.max_retries, ..RetryPolicy::default() };
     let transport = Transport::new(policy, settings.timeout, redactor, trace);
     let max_output_tokens = info.max_output;
-    let configure_hint = "Or configure another provider in .issuewright.toml: [provider] kind = \"openai\" | \"anthropic\", base_url, model";
+    let configure_hint = "Or configure another provider in ~/.config/issuewright/config.toml (or the editor's settings, or with --provider): [provider] kind = \"openai\" | \"anthropic\", base_url, model";
     let model: Arc<dyn ChatModel> = match settings.kind {
         ProviderKind::Anthropic => {
             let (_, key) = key.expect("checked above");
