@@ -385,6 +385,20 @@ impl LspClient {
         }
     }
 
+    /// Sends `exit` without `shutdown` (an editor that leaves abruptly) and waits for the
+    /// server to end.
+    pub fn exit_without_shutdown(mut self) -> ExitStatus {
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The workspace root.
     pub fn root(&self) -> &Path {
         &self.root

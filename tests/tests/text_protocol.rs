@@ -160,7 +160,8 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     else {
         unreachable!()
     };
-    fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
+    let slow = Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None };
+    fake.push([slow.clone(), slow]);
     let options = || ClientOptions {
         initialization_options: json!({"provider": {"kind": "openai", "base_url": format!("{}/v1", fake.url())}}),
         ..ClientOptions::default()
@@ -175,11 +176,24 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     }
     // The editor closes while the model is answering: shutdown, then exit.
     assert!(client.shutdown().success());
-
     let mut next = LspClient::start(&scratch, options());
     let status = next.command("issuewright.runStatus", json!({"runId": run_id})).unwrap();
     assert_eq!(status["state"], "cancelled", "{status}");
-    assert!(next.command("issuewright.discardProposal", json!({"runId": run_id})).is_ok());
+
+    // Or it leaves without a shutdown (killed, crashed, `exit` alone) during a second run.
+    let started = next.command("issuewright.implementIssue", json!({"issue": "say bye again"})).unwrap();
+    let second = started["runId"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while fake.received().len() < 2 {
+        assert!(Instant::now() < deadline, "the model was never asked");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(next.exit_without_shutdown().code(), Some(1), "exit without shutdown ends with 1");
+    let mut after = LspClient::start(&scratch, options());
+    let status = after.command("issuewright.runStatus", json!({"runId": second})).unwrap();
+    assert_eq!(status["state"], "cancelled", "{status}");
+
+    assert!(after.command("issuewright.discardProposal", json!({"runId": run_id})).is_ok());
 }
 
 #[test]

@@ -33,6 +33,18 @@ pub struct Backend {
 }
 
 impl Backend {
+    /// Cancels the runs still going and waits a moment for them to end: a cancelled run
+    /// writes its record and its staged changes on its way out, so that the next session
+    /// finds it; one inside a build or a sync of its shadow copy takes a moment. At
+    /// `shutdown`, and when the editor leaves without one (`exit` alone, or its end of input).
+    pub(super) async fn end_runs(&self) {
+        let running: Vec<_> = self.state.with_runs(|runs| runs.values().map(|entry| entry.handle.clone()).collect());
+        running.iter().for_each(|run| run.cancel());
+        let ended = futures::future::join_all(running.iter().map(|run| run.finished()));
+        if tokio::time::timeout(SHUTDOWN_WAIT, ended).await.is_err() {
+            tracing::warn!("a cancelled run had not ended {} s after the session ended", SHUTDOWN_WAIT.as_secs());
+        }
+    }
     /// A backend talking to `client`.
     pub fn new(client: Client) -> Self {
         Self { client, state: Arc::new(ServerState::default()) }
@@ -246,14 +258,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
-        let running: Vec<_> = self.state.with_runs(|runs| runs.values().map(|entry| entry.handle.clone()).collect());
-        running.iter().for_each(|run| run.cancel());
-        // A cancelled run writes its record and its staged changes on its way out, so that the
-        // next session finds it; one inside a build or a sync of its shadow copy takes a moment.
-        let ended = futures::future::join_all(running.iter().map(|run| run.finished()));
-        if tokio::time::timeout(SHUTDOWN_WAIT, ended).await.is_err() {
-            tracing::warn!("a cancelled run had not ended {} s after shutdown", SHUTDOWN_WAIT.as_secs());
-        }
+        self.end_runs().await;
         Ok(())
     }
 

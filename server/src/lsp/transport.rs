@@ -106,6 +106,9 @@ pub async fn serve(
             });
         }
     };
+    // An editor that left without `shutdown` (crashed, killed, or `exit` alone) leaves its
+    // runs to be ended here, as a shutdown would.
+    service.inner().end_runs().await;
     forward.abort();
     drop(outgoing);
     // Let the writer flush what is queued; requests still running are abandoned.
