@@ -45,8 +45,10 @@ pub const CONTEXT: &str = "issuewright.context";
 pub const ALL: [&str; 8] =
     [IMPLEMENT_ISSUE, RUN_STATUS, PROPOSAL, APPLY_PROPOSAL, DISCARD_PROPOSAL, CANCEL, VALIDATE, CONTEXT];
 
-/// How long a new run waits for the first index build before starting without a pack.
-const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a run's start waits for an index still being built. The command answers at
+/// once otherwise (editors give up on a request after 30 s): a run that starts without the
+/// index takes it up for its tools once it is ready, and goes without a context pack.
+const INDEX_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -153,7 +155,7 @@ async fn implement_issue(
     let root = root(state)?;
     let issue = issues::resolve(&args.issue, root.path())?;
     let config = run_config(client, state, root, args.replay).await?;
-    let index = state.index.ready(INDEX_WAIT).await;
+    let index = if state.index.build_failed() { None } else { state.index.ready(INDEX_WAIT).await };
     if index.is_none() {
         tracing::warn!("the index is not ready; the run starts without a context pack");
     }
