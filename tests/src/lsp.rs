@@ -374,20 +374,17 @@ impl LspClient {
     /// Shuts the server down and waits for it to exit.
     pub fn shutdown(mut self) -> ExitStatus {
         self.request("shutdown", Value::Null).expect("shutdown");
-        self.notify("exit", Value::Null);
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the server did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.exit()
     }
 
     /// Sends `exit` without `shutdown` (an editor that leaves abruptly) and waits for the
     /// server to end.
     pub fn exit_without_shutdown(mut self) -> ExitStatus {
+        self.exit()
+    }
+
+    /// Sends `exit` and waits for the process to end.
+    fn exit(&mut self) -> ExitStatus {
         self.notify("exit", Value::Null);
         let deadline = Instant::now() + TIMEOUT;
         loop {

@@ -122,28 +122,42 @@ fn secrets_read_from_the_workspace_never_reach_the_provider() {
     assert!(second.contains("`.env` holds credentials and is not shown"), "{second}");
 }
 
-#[test]
-fn cancel_stops_a_run_while_the_model_is_answering() {
-    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
-    let fake = FakeProvider::start(specs::openai_chat_request());
+/// A text answer streamed slowly: four pieces, half a second apart.
+fn slow_answer() -> Reply {
     let Reply::Stream { chunks, .. } =
         Reply::stream(&streams::openai(&Turn::text("a very slow answer indeed"), None), 4)
     else {
         unreachable!()
     };
-    fake.push([Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }]);
-    let options = ClientOptions {
+    Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }
+}
+
+/// An editor's settings that send runs to `fake`.
+fn through(fake: &FakeProvider) -> ClientOptions {
+    ClientOptions {
         initialization_options: json!({"provider": {"kind": "openai", "base_url": format!("{}/v1", fake.url())}}),
         ..ClientOptions::default()
-    };
-    let mut client = LspClient::start(&scratch, options);
-    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
-    let run_id = started["runId"].as_str().unwrap().to_owned();
+    }
+}
+
+/// Waits until `fake` has received `requests` requests.
+fn wait_until_asked(fake: &FakeProvider, requests: usize) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while fake.received().is_empty() {
+    while fake.received().len() < requests {
         assert!(Instant::now() < deadline, "the model was never asked");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn cancel_stops_a_run_while_the_model_is_answering() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([slow_answer()]);
+    let mut client = LspClient::start(&scratch, through(&fake));
+    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
+    let run_id = started["runId"].as_str().unwrap().to_owned();
+    wait_until_asked(&fake, 1);
     let cancelled = client.command("issuewright.cancel", json!({"runId": run_id})).unwrap();
     assert_eq!(cancelled["cancelled"], true);
     let status = client.wait_for_run(&run_id);
@@ -155,25 +169,12 @@ fn cancel_stops_a_run_while_the_model_is_answering() {
 fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::openai_chat_request());
-    let Reply::Stream { chunks, .. } =
-        Reply::stream(&streams::openai(&Turn::text("a very slow answer indeed"), None), 4)
-    else {
-        unreachable!()
-    };
-    let slow = Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None };
-    fake.push([slow.clone(), slow]);
-    let options = || ClientOptions {
-        initialization_options: json!({"provider": {"kind": "openai", "base_url": format!("{}/v1", fake.url())}}),
-        ..ClientOptions::default()
-    };
+    fake.push([slow_answer(), slow_answer()]);
+    let options = || through(&fake);
     let mut client = LspClient::start(&scratch, options());
     let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
     let run_id = started["runId"].as_str().unwrap().to_owned();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while fake.received().is_empty() {
-        assert!(Instant::now() < deadline, "the model was never asked");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_asked(&fake, 1);
     // The editor closes while the model is answering: shutdown, then exit.
     assert!(client.shutdown().success());
     let mut next = LspClient::start(&scratch, options());
@@ -183,11 +184,7 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     // Or it leaves without a shutdown (killed, crashed, `exit` alone) during a second run.
     let started = next.command("issuewright.implementIssue", json!({"issue": "say bye again"})).unwrap();
     let second = started["runId"].as_str().unwrap().to_owned();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while fake.received().len() < 2 {
-        assert!(Instant::now() < deadline, "the model was never asked");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_asked(&fake, 2);
     assert_eq!(next.exit_without_shutdown().code(), Some(1), "exit without shutdown ends with 1");
     let mut after = LspClient::start(&scratch, options());
     let status = after.command("issuewright.runStatus", json!({"runId": second})).unwrap();

@@ -57,17 +57,7 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
         "options": {"num_ctx": context_window, "num_predict": max_output_tokens},
     });
     if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|tool| {
-                json!({"type": "function", "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                }})
-            })
-            .collect();
+        body["tools"] = super::openai::function_tools(request.tools);
     }
     body
 }

@@ -62,19 +62,24 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
     };
     body[field] = json!(max_output_tokens);
     if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|tool| {
-                json!({"type": "function", "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                }})
-            })
-            .collect();
+        body["tools"] = function_tools(request.tools);
     }
     body
+}
+
+/// `tools` as `{"type": "function", "function": {name, description, parameters}}` entries,
+/// the shape Chat Completions and Ollama's `/api/chat` both take.
+pub(super) fn function_tools(tools: &[super::ToolSpec]) -> Value {
+    tools
+        .iter()
+        .map(|tool| {
+            json!({"type": "function", "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters,
+            }})
+        })
+        .collect()
 }
 
 fn message(message: &Message) -> Value {
