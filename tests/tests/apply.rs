@@ -223,6 +223,42 @@ fn a_client_without_document_changes_gets_changes_and_is_told_what_it_cannot_tak
 }
 
 #[test]
+fn when_the_editor_can_take_none_of_the_chosen_files_nothing_is_said_to_be_applied() {
+    let scratch = scratch();
+    let options = ClientOptions { capabilities: json!({"workspace": {"applyEdit": true}}), ..ClientOptions::default() };
+    let mut client = LspClient::start(&scratch, options);
+    let (run_id, _) = client.run_issue("ten", "replay.jsonl");
+    let answer = client
+        .command("issuewright.applyProposal", json!({"runId": run_id, "files": ["old.txt", "notes/ünï 😀.md"]}))
+        .unwrap();
+    assert_eq!(answer["applied"], false, "{answer}");
+    assert_eq!(answer["verified"], false, "{answer}");
+    let reason = answer["failureReason"].as_str().unwrap();
+    assert!(reason.contains("git apply") && reason.contains(&format!("{run_id}/diff.patch")), "{reason}");
+    assert_eq!(statuses(&answer), [("notes/ünï 😀.md".into(), "skipped".into()), ("old.txt".into(), "skipped".into())]);
+    assert!(client.server_requests.iter().all(|r| r["method"] != "workspace/applyEdit"), "no edit sent");
+    assert_eq!(scratch.read("old.txt").as_deref(), Some("old\n"));
+}
+
+#[test]
+fn an_editor_that_takes_no_edits_is_told_how_to_apply_the_proposal_instead() {
+    let scratch = scratch();
+    let options = ClientOptions { capabilities: json!({"workspace": {}}), ..ClientOptions::default() };
+    let mut client = LspClient::start(&scratch, options);
+    let (run_id, _) = client.run_issue("ten", "replay.jsonl");
+    let error = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap_err();
+    assert_eq!(error["code"], -32803, "LSP's RequestFailed: {error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("workspace.applyEdit"), "{message}");
+    assert!(message.contains(&format!(".issuewright/runs/{run_id}/diff.patch")), "{message}");
+    assert!(client.server_requests.iter().all(|r| r["method"] != "workspace/applyEdit"), "no edit sent");
+    assert_eq!(scratch.read("src/lib.rs").as_deref(), Some(LIB));
+    assert_eq!(scratch.read("old.txt").as_deref(), Some("old\n"));
+    let diff = scratch.read(&format!(".issuewright/runs/{run_id}/diff.patch")).expect("the run's diff is kept");
+    assert!(diff.contains("+    10"), "{diff}");
+}
+
+#[test]
 fn utf8_clients_get_utf8_positions() {
     let text = "let s = \"😀 日本\";\nlet t = 1;\n";
     let scratch = Scratch::new(&[("a.rs", text)]);

@@ -9,6 +9,9 @@ use crate::issues::IssueError;
 use crate::session::{BadRunId, SessionError};
 use crate::workspace::{Conflict, PathError};
 
+/// LSP's `RequestFailed` code (3.17): a valid request that failed; the message says why.
+pub const REQUEST_FAILED: i64 = -32803;
+
 /// Why a command was refused or failed. Each message says what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
@@ -63,6 +66,11 @@ pub enum CommandError {
     /// The workspace index is still being built (how far it has come), or its build failed.
     #[error("the workspace index {0}")]
     IndexNotReady(String),
+    /// The editor did not say at `initialize` that it takes `workspace/applyEdit`.
+    #[error(
+        "your editor does not accept edits from a language server (no `workspace.applyEdit` capability); review the proposal with issuewright.proposal and apply .issuewright/runs/{0}/diff.patch with `git apply`"
+    )]
+    NoApplyEdit(String),
     /// The client failed to answer `workspace/applyEdit`.
     #[error("the editor did not take the edit: {0}")]
     Client(String),
@@ -79,7 +87,8 @@ impl From<CommandError> for Error {
             CommandError::Run(_) | CommandError::Client(_) | CommandError::Validation(_) | CommandError::Ranking(_) => {
                 ErrorCode::InternalError
             }
-            _ => ErrorCode::InvalidRequest,
+            // LSP's RequestFailed: the request was well formed, and failed for the reason given.
+            _ => ErrorCode::ServerError(REQUEST_FAILED),
         };
         let data: Option<Value> = match &error {
             CommandError::Conflicts(conflicts) => Some(json!({

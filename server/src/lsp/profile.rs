@@ -7,6 +7,8 @@ use crate::workspace::{EditOptions, PositionEncoding};
 /// The client's abilities that shape what the server sends.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientProfile {
+    /// `workspace/applyEdit`: the server may ask the editor to apply an edit.
+    pub apply_edit: bool,
     /// The negotiated position encoding.
     pub encoding: PositionEncoding,
     /// `documentChanges` in workspace edits.
@@ -38,6 +40,7 @@ impl ClientProfile {
         let operations = edit.and_then(|edit| edit.resource_operations.as_deref()).unwrap_or_default();
         let document_changes = edit.and_then(|edit| edit.document_changes).unwrap_or(false) || !operations.is_empty();
         Self {
+            apply_edit: capabilities.workspace.as_ref().and_then(|workspace| workspace.apply_edit).unwrap_or(false),
             encoding: PositionEncoding::negotiate(encodings),
             document_changes,
             create_files: document_changes && operations.contains(&ResourceOperationKind::Create),
@@ -105,7 +108,7 @@ mod tests {
         assert_eq!(nvim.encoding, PositionEncoding::Utf8);
         assert!(nvim.document_changes && nvim.create_files && nvim.delete_files);
         assert!(!nvim.change_annotations);
-        assert!(nvim.work_done_progress && nvim.neovim);
+        assert!(nvim.work_done_progress && nvim.neovim && nvim.apply_edit);
     }
 
     #[test]
@@ -130,7 +133,7 @@ mod tests {
     #[test]
     fn a_bare_client_gets_plain_changes() {
         let bare = profile(json!({}), "tiny");
-        assert!(!bare.document_changes && !bare.create_files && !bare.work_done_progress);
+        assert!(!bare.document_changes && !bare.create_files && !bare.work_done_progress && !bare.apply_edit);
         assert!(bare.edit_options("x").annotation.is_none());
     }
 }

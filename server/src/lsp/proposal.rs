@@ -199,6 +199,9 @@ pub async fn apply(
     root: &Root,
     proposal: Proposal,
 ) -> Result<Value, CommandError> {
+    if !state.profile().apply_edit {
+        return Err(CommandError::NoApplyEdit(proposal.run_id.to_string()));
+    }
     // Carry every change onto the user's current text; refuse everything on a conflict.
     let mut edits = Vec::new();
     let mut already = Vec::new();
@@ -250,7 +253,16 @@ pub async fn apply(
     let mut files: Vec<Value> = already.iter().map(|path| json!({"path": path, "status": "alreadyApplied"})).collect();
     files.extend(built.skipped.iter().map(|s| json!({"path": s.path, "status": "skipped", "detail": s.reason})));
     if built.included.is_empty() {
-        return Ok(json!({"applied": true, "verified": true, "files": files}));
+        // Nothing to send: either every file already holds its change, or this editor can
+        // take none of them (then nothing was applied, and the answer says so).
+        let applied = built.skipped.is_empty();
+        let reason = (!applied).then(|| {
+            format!(
+                "your editor can take none of the changes through a workspace edit; apply {} with `git apply`",
+                session::run_dir(std::path::Path::new(""), &proposal.run_id).join("diff.patch").display()
+            )
+        });
+        return Ok(json!({"applied": applied, "failureReason": reason, "verified": applied, "files": files}));
     }
 
     let params = json!({"label": format!("issuewright: {}", proposal.title), "edit": built.to_wire()});

@@ -1,5 +1,5 @@
 //! The parsers on output recorded from the real tools (cargo 1.95, javac 17, Maven 3.8 with
-//! the compiler plugin 3.10 and Surefire 2.22, tsc 5.9, node 20's test runner), and the
+//! the compiler plugin 3.10 and Surefire 2.22, tsc 5.9 plain and pretty, node 20's test runner), and the
 //! same outputs mangled at random: truncated, with bytes replaced and lines dropped.
 
 use std::collections::BTreeSet;
@@ -14,6 +14,7 @@ const CARGO_CHECK: &str = include_str!("samples/cargo-check.jsonl");
 const CARGO_TEST: &str = include_str!("samples/cargo-test.txt");
 const JAVAC: &str = include_str!("samples/javac.txt");
 const TSC: &str = include_str!("samples/tsc.txt");
+const TSC_PRETTY: &str = include_str!("samples/tsc-pretty.txt");
 const MAVEN_COMPILE: &str = include_str!("samples/maven-compile.txt");
 const MAVEN_TEST: &str = include_str!("samples/maven-test.txt");
 const SUREFIRE_REPORT: &str = include_str!("samples/surefire-report.xml");
@@ -86,6 +87,34 @@ fn tsc_with_a_space_in_the_path() {
 }
 
 #[test]
+fn tsc_pretty_output_of_a_project_script() {
+    // As a project's own `tsc` prints it when its tsconfig sets `pretty`: colours (removed
+    // before parsing, as for every command), a code frame under each error, related lines.
+    let text = crate::workspace::strip_ansi(TSC_PRETTY);
+    let problems = parse(&text, &[Format::Tsc], None, &map("/t", &["src dir/main.ts"]));
+    let found: Vec<_> = problems.iter().map(|p| (at(p), p.code.as_deref().unwrap())).collect();
+    assert_eq!(
+        found,
+        [
+            (("src dir/main.ts", 1, 2), "TS2322"),
+            (("src dir/main.ts", 3, 6), "TS2741"),
+            (("src dir/main.ts", 4, 21), "TS2307"),
+            (("src dir/main.ts", 6, 9), "TS2322"),
+            (("src dir/main.ts", 7, 33), "TS2322"),
+            (("src dir/main.ts", 9, 6), "TS2322"),
+        ]
+    );
+    assert_eq!(problems[0].message, "Type 'number' is not assignable to type 'string'.", "no code frame");
+    assert_eq!(
+        problems[5].message,
+        "Type '{ a: { b: string; }; }' is not assignable to type '{ a: { b: number; }; }'.\n\
+         The types of 'a.b' are incompatible between these types.\n\
+         Type 'string' is not assignable to type 'number'."
+    );
+    assert!(problems.iter().all(|p| !p.message.contains('~') && !p.message.contains("declared here")));
+}
+
+#[test]
 fn maven_compile_errors_listed_twice_are_kept_once() {
     let map = map("/tmp/samples/mvn", &["src/main/java/com/acme/Greeter.java"]);
     let problems = parse(MAVEN_COMPILE, &[Format::Maven], None, &map);
@@ -135,6 +164,7 @@ fn samples() -> Vec<(&'static str, PathMap)> {
         (CARGO_TEST, map("/t", &["src/lib.rs"])),
         (JAVAC, map("/t", &["src/com/acme/Greeter.java"])),
         (TSC, map("/t", &["src dir/main.ts"])),
+        (TSC_PRETTY, map("/t", &["src dir/main.ts"])),
         (MAVEN_COMPILE, map("/tmp/samples/mvn", &["src/main/java/com/acme/Greeter.java"])),
         (MAVEN_TEST, map("/tmp/samples/mvn", &["src/test/java/com/acme/GreeterTest.java"])),
         (SUREFIRE_REPORT, map("/tmp/samples/mvn", &["src/test/java/com/acme/GreeterTest.java"])),

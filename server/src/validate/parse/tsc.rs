@@ -1,5 +1,7 @@
-//! tsc's `--pretty false` output: `file(line,col): error TS2322: message`, continuation
-//! lines indented below it, and file-less errors such as `error TS5058: ...`.
+//! tsc's output: `file(line,col): error TS2322: message` (`--pretty false`, what
+//! issuewright runs), `file:line:col - error TS2322: message` (the pretty form a project's own
+//! script prints when its tsconfig sets `pretty`), continuation lines indented below either,
+//! and file-less errors such as `error TS5058: ...`.
 
 use std::sync::LazyLock;
 
@@ -12,6 +14,12 @@ use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 static PLACED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"^(?P<file>[^\s].*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$",
+    )
+    .expect("valid regex")
+});
+static PRETTY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?P<file>[^\s].*?):(?P<line>\d+):(?P<col>\d+) - (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$",
     )
     .expect("valid regex")
 });
@@ -30,8 +38,12 @@ fn severity(word: &str) -> Severity {
 /// The problems in tsc's output.
 pub fn parse(text: &str, map: &PathMap) -> Vec<Problem> {
     let mut problems: Vec<Problem> = Vec::new();
+    // Indented lines continue the last message until a blank line: in the pretty form the
+    // code frame and its squiggles follow one, and are not part of the message.
+    let mut continues = false;
     for line in text.lines() {
-        if let Some(captures) = PLACED.captures(line) {
+        if let Some(captures) = PLACED.captures(line).or_else(|| PRETTY.captures(line)) {
+            continues = true;
             let start = Spot::one_based(captures["line"].parse().unwrap_or(1), captures["col"].parse().unwrap_or(1));
             let mut problem = at(
                 map,
@@ -46,15 +58,20 @@ pub fn parse(text: &str, map: &PathMap) -> Vec<Problem> {
             problem.code = Some(captures["code"].to_owned());
             problems.push(problem);
         } else if let Some(captures) = GLOBAL.captures(line) {
+            continues = true;
             let mut problem = Problem::unplaced(severity(&captures["severity"]), "tsc", captures["message"].to_owned());
             problem.code = Some(captures["code"].to_owned());
             problems.push(problem);
-        } else if line.starts_with("  ")
-            && !line.trim().is_empty()
+        } else if line.trim().is_empty() {
+            continues = false;
+        } else if continues
+            && line.starts_with("  ")
             && let Some(last) = problems.last_mut()
         {
             last.message.push('\n');
             last.message.push_str(line.trim());
+        } else {
+            continues = false;
         }
     }
     problems
