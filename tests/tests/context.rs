@@ -350,6 +350,15 @@ fn context_says_when_there_is_nothing_to_rank_or_list() {
     assert!(stderr.contains("LATIN1.md is not UTF-8 text") && stderr.contains("save it as UTF-8"), "{stderr}");
     let (_, stderr) = rank_for("BOM.md", b"\xEF\xBB\xBFparse_header fails\n");
     assert!(!stderr.contains("not UTF-8"), "a byte-order mark is UTF-8");
+    // As Windows tools save it: UTF-16 with its mark, read as `@FILE` reads it.
+    let utf16: Vec<u8> = b"\xFF\xFE"
+        .iter()
+        .copied()
+        .chain("Größe: parse_header fails\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let (report, stderr) = rank_for("UTF16.md", &utf16);
+    assert_eq!(report["files"][0]["path"], "src/parser.rs", "{report}");
+    assert!(!stderr.contains("not UTF-8"), "{stderr}");
 
     let issue = scratch.workspace().join("ISSUE.md");
     let issue = issue.to_str().unwrap();

@@ -148,8 +148,9 @@ fn explanations(
         .collect()
 }
 
-/// The issue's text, and how to name where it came from: `--issue-file` is read whatever
-/// its encoding (Windows-1252 still has its ASCII names and words, and the loss is said);
+/// The issue's text, and how to name where it came from: `--issue-file` is read as `@FILE`
+/// is (UTF-8, UTF-16 with its mark; Windows-1252 still has its ASCII names and words, and the
+/// loss is said), but whole, without a title taken from it;
 /// `--issue` is a sentence or `@FILE`, as `run` takes it.
 fn issue_text(args: &ContextArgs) -> Result<(String, String), String> {
     if let Some(spec) = &args.issue {
@@ -163,14 +164,9 @@ fn issue_text(args: &ContextArgs) -> Result<(String, String), String> {
     }
     let file = args.issue_file.as_ref().ok_or("give the issue with --issue TEXT|@FILE or --issue-file FILE")?;
     let bytes = std::fs::read(file).map_err(|error| format!("--issue-file {}: {error}", file.display()))?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    if std::str::from_utf8(bytes).is_err() {
-        errln!(
-            "issuewright: {} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost \
-             (save it as UTF-8)",
-            file.display()
-        );
+    let (text, lossy) = issues::decode(&bytes);
+    if lossy {
+        errln!("issuewright: {}", issues::lossy_warning(file));
     }
     Ok((text, file.display().to_string()))
 }

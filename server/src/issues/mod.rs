@@ -72,11 +72,14 @@ fn is_reference(spec: &str) -> bool {
 }
 
 /// The text of an issue file's bytes: a byte-order mark dropped, UTF-16 (as Windows tools
-/// write it) decoded, and anything else that is not UTF-8 read as `\u{fffd}`, with a warning.
-fn decode(bytes: &[u8], path: &Path) -> String {
+/// write it) decoded, and anything else that is not UTF-8 read as `\u{fffd}`. The flag says
+/// whether anything was lost that way, for the caller to warn.
+pub fn decode(bytes: &[u8]) -> (String, bool) {
     let utf16 = |bytes: &[u8], unit: fn([u8; 2]) -> u16| {
         let units = bytes.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
-        char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect()
+        let text: String = char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+        let lossy = bytes.len() % 2 == 1 || text.contains(char::REPLACEMENT_CHARACTER);
+        (text, lossy)
     };
     if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
         return utf16(rest, u16::from_le_bytes);
@@ -85,13 +88,18 @@ fn decode(bytes: &[u8], path: &Path) -> String {
         return utf16(rest, u16::from_be_bytes);
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| {
-        tracing::warn!(
-            "{} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost (save it as UTF-8)",
-            path.display()
-        );
-        String::from_utf8_lossy(bytes).into_owned()
-    })
+    match String::from_utf8(bytes.to_vec()) {
+        Ok(text) => (text, false),
+        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+    }
+}
+
+/// The warning for an issue file [`decode`] could not read whole.
+pub fn lossy_warning(path: &Path) -> String {
+    format!(
+        "{} is not UTF-8 text; what is not was read as \u{fffd}, so non-ASCII words may be lost (save it as UTF-8)",
+        path.display()
+    )
 }
 
 /// Resolves `spec`: `@FILE` reads a Markdown file (relative paths from `base_dir`),
@@ -118,7 +126,10 @@ pub fn resolve(spec: &str, base_dir: &Path) -> Result<Issue, IssueError> {
     }
     let path = base_dir.join(file);
     let bytes = std::fs::read(&path).map_err(|source| IssueError::Unreadable { path: path.clone(), source })?;
-    let text = decode(&bytes, &path);
+    let (text, lossy) = decode(&bytes);
+    if lossy {
+        tracing::warn!("{}", lossy_warning(&path));
+    }
     if text.trim().is_empty() {
         return Err(IssueError::EmptyFile(path));
     }
