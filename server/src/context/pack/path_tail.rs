@@ -251,13 +251,26 @@ fn folder_of(path: &str) -> &str {
 
 /// The deepest folder two folders (each empty or ending in `/`) both lie in.
 fn common_folder<'a>(a: &'a str, b: &str) -> &'a str {
+    // Bytes, not characters, may agree (`ä` and `ö` share their first): the cut is at a `/`.
     let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    a[..common].rfind('/').map_or("", |at| &a[..=at])
+    a.as_bytes()[..common].iter().rposition(|&byte| byte == b'/').map_or("", |at| &a[..=at])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_whose_names_begin_with_bytes_alike_are_listed_apart() {
+        let text =
+            listed(&["src/ä/a.rs", "src/ö/b.rs", "src/工具/c.rs", "src/布局/d.rs", "модели/e.rs", "маршруты/f.rs"]);
+        let mut paths = paths_of(&text);
+        paths.sort();
+        assert_eq!(
+            paths,
+            ["src/ä/a.rs", "src/ö/b.rs", "src/工具/c.rs", "src/布局/d.rs", "маршруты/f.rs", "модели/e.rs"]
+        );
+    }
 
     fn listed(paths: &[&str]) -> String {
         let files: Vec<(&str, String)> = paths.iter().map(|path| (*path, " [10 lines]".to_owned())).collect();
@@ -383,7 +396,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn every_file_is_listed_once_under_a_folder_it_lies_in(
-            paths in proptest::collection::hash_set("([a-c]{1,2}/){0,4}[a-d]{1,3}\\.rs", 1..40)
+            paths in proptest::collection::hash_set("([a-cäöé工布]{1,2}/){0,4}[a-dü]{1,3}\\.rs", 1..40)
         ) {
             let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
             let text = listed(&paths);
