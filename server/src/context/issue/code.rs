@@ -8,14 +8,14 @@ use super::frames::is_trace_line;
 /// One line of a code block, as [`code_lines`] reads it.
 pub(super) struct BlockLine {
     /// Where it ends (past its line break).
-    end: usize,
+    pub(super) end: usize,
     /// Whether it reads as code rather than as a log's prose.
-    code: bool,
+    pub(super) code: bool,
     /// Where a comment on it starts (`// ..`, `# ..`, a block comment's), if one does: its
     /// words are prose.
-    comment: Option<usize>,
+    pub(super) comment: Option<usize>,
     /// Whether it is a stack trace's line ([`is_trace_line`]).
-    trace: bool,
+    pub(super) trace: bool,
 }
 
 /// Each line of a code block: where it ends, whether it reads as code rather than as a log's

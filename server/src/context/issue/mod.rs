@@ -18,6 +18,7 @@ mod markdown;
 mod messages;
 mod own_code;
 mod paths;
+mod quoted_code;
 mod reading;
 mod template;
 #[cfg(test)]
@@ -40,6 +41,8 @@ pub use own_code::OwnCode;
 use paths::{
     SOURCE_EXTENSIONS, folder_mentions, is_file_extension, other_file_mentions, own_path_mentions, path_locations,
 };
+use quoted_code::quoted_code_lines;
+pub use quoted_code::{MIN_QUOTED_LEN, normalised_line};
 pub use reading::{NameRead, Reading, Weighted};
 use template::without_template;
 use topics::{about_documentation, about_examples, about_tests};
@@ -83,6 +86,9 @@ pub struct IssueQuery {
     /// (`a semaphore may not have more than MAX_PERMITS permits`), which the code that raises
     /// them holds in a string.
     pub messages: Vec<String>,
+    /// Lines of code its code blocks quote, whitespace collapsed, looked for in the
+    /// workspace's files (the code the reporter pasted to change).
+    pub code_lines: Vec<String>,
     /// Paths the issue's prose gives of files in no language the index parses (`README.md`,
     /// `editors/nvim/lua/plugin/init.lua`, `.github/workflows/ci.yml`, `Makefile`), in the
     /// order first given: candidates, which name a file only where one is found.
@@ -184,6 +190,7 @@ fn merge(title: IssueQuery, body: IssueQuery, whole: &str) -> IssueQuery {
         about_examples: false,
         about_documentation: about_documentation(whole),
         messages: quoted_messages(whole),
+        code_lines: quoted_code_lines(whole),
         other_files: Vec::new(),
         folders: Vec::new(),
         locations: Vec::new(),

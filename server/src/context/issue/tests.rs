@@ -6,6 +6,7 @@ use proptest::strategy::Strategy as _;
 use super::*;
 use crate::context::issue::messages::{MAX_MESSAGES, MIN_MESSAGE_WORDS};
 use crate::context::issue::paths::{MAX_FOLDERS, MAX_OTHER_FILES};
+use crate::context::issue::quoted_code::{MAX_QUOTED_LINES, MIN_QUOTED_LEN};
 
 pub(super) fn symbol<'a>(query: &'a IssueQuery, name: &str) -> Option<&'a SymbolMention> {
     query.symbols.iter().find(|s| s.name == name)
@@ -227,7 +228,34 @@ proptest::proptest! {
             proptest::prop_assert!(words.len() >= MIN_MESSAGE_WORDS && words.iter().all(|w| !w.is_empty()), "{message:?}");
             proptest::prop_assert!(words.iter().all(|w| text.contains(w)), "{message:?}");
         }
+        // Quoted code lines are a bounded few of the text's own words, long enough to be rare.
+        proptest::prop_assert!(query.code_lines.len() <= MAX_QUOTED_LINES);
+        for line in &query.code_lines {
+            proptest::prop_assert!(line.len() >= MIN_QUOTED_LEN && line.split(' ').all(|w| !w.is_empty() && text.contains(w)), "{line:?}");
+        }
     }
+}
+
+#[test]
+fn the_code_lines_a_block_quotes_are_kept_whitespace_aside_and_its_comments_and_output_are_not() {
+    let query = analyze(
+        "Wait for messages in the error queue\n\
+         Today one has to write:\n\n```rust\nimpl Ready {\n    pub(crate) fn from_interest(interest: Interest) -> Ready {\n        \
+         let mut ready  =  Ready::EMPTY;   // start empty, then add\n        if interest.is_readable() {\n            \
+         ready |= Ready::READABLE;\n        }\n        ready\n    }\n}\n```\n\n```\nthread 'main' panicked at src/main.rs:3:5\n\
+         error: the socket reported an error on its queue\n```\n",
+    );
+    assert_eq!(
+        query.code_lines,
+        [
+            "pub(crate) fn from_interest(interest: Interest) -> Ready {",
+            "let mut ready = Ready::EMPTY;",
+            "if interest.is_readable() {",
+            "ready |= Ready::READABLE;",
+        ]
+    );
+    // Prose is never quoted code, however code-like its words.
+    assert!(analyze("Ready\ncall `let mut ready = Ready::EMPTY;` first").code_lines.is_empty());
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //!   matching qualifier more still), or its name is such an identifier;
 //! - paths: the issue names the file's path or name, or its stem as a word (a Rust file's stem
 //!   as the short form of one too), or the file holds in a string an error message the issue
-//!   quotes;
+//!   quotes, or holds lines of code the issue's code blocks quote (whitespace aside);
 //! - relations: the file's types extend or implement a type the issue names, or a named Rust
 //!   struct holds one of them in a field;
 //! - package: a share of the best direct hit in the same package or folder;
@@ -36,6 +36,7 @@ pub use explain::{Explanation, NotRanked, ReadingParts, SignalPart, explain};
 use lexical::lexical_signal;
 use messages::message_signal;
 use paths::path_signal;
+use quoted_code::quoted_code_signal;
 use structure::{package_signal, parent_signal, reference_graph, relation_signal};
 use symbols::{DefinitionTable, Weighed, definition_table, symbol_signal, user_signal, with_owners_of_missing_members};
 
@@ -43,6 +44,7 @@ mod explain;
 mod lexical;
 mod messages;
 mod paths;
+mod quoted_code;
 mod structure;
 mod symbols;
 
@@ -382,6 +384,7 @@ impl Workspace<'_> {
         // Read before the quoted messages add their points to the same signal.
         let traced = path_mentions.points.iter().map(|points| !points.is_empty()).collect();
         message_signal(files, query, read, &mut path_mentions);
+        quoted_code_signal(files, query, read, &mut path_mentions);
         let mut relations = relation_signal(files, &hit_types, self.bound);
         structure::add_held_types(&mut relations, files, &hit_types, self.definitions, read);
         let direct: Vec<f64> = {

@@ -40,6 +40,36 @@ fn the_file_defining_a_named_type_comes_first_with_its_reason() {
 }
 
 #[test]
+fn the_file_whose_code_the_issue_quotes_outranks_the_files_that_only_use_its_names() {
+    let users = "use crate::ready::Ready;\nuse crate::interest::Interest;\n\
+                 pub fn poll(interest: Interest) -> Ready { let ready = Ready::EMPTY; ready }\n\
+                 pub fn poll_again(interest: Interest) -> Ready { if interest.is_readable() { Ready::READABLE } else { Ready::EMPTY } }\n";
+    let (_dir, index) = index(&[
+        (
+            "src/ready.rs",
+            "use crate::interest::Interest;\npub struct Ready(usize);\nimpl Ready {\n    pub const EMPTY: Ready = Ready(0);\n    \
+             pub const READABLE: Ready = Ready(1);\n    pub(crate) fn from_interest(interest: Interest) -> Ready {\n        \
+             let mut ready = Ready::EMPTY;\n        if interest.is_readable() {\n            ready |= Ready::READABLE;\n        }\n        \
+             ready\n    }\n}\n",
+        ),
+        ("src/interest.rs", "pub struct Interest(u8);\nimpl Interest { pub fn is_readable(&self) -> bool { true } }\n"),
+        ("src/udp.rs", users),
+        ("src/tcp.rs", users),
+        ("src/pipe.rs", users),
+        ("src/lib.rs", "mod ready; mod interest; mod udp; mod tcp; mod pipe;\n"),
+    ]);
+    let issue = "Wait for the error queue\nI would write this, in the code:\n\n```rust\nimpl Ready {\n    \
+                 pub(crate) fn from_interest(interest: Interest) -> Ready {\n        let mut ready = Ready::EMPTY;\n        \
+                 if interest.is_readable() {\n            ready |= Ready::READABLE;\n        }\n        ready |= Ready::ERROR\n    }\n}\n```\n";
+    let ranked = rank(&index, issue);
+    let place = |path: &str| order(&ranked).iter().position(|p| *p == path).unwrap();
+    assert!(place("src/ready.rs") < place("src/udp.rs"), "{ranked:?}");
+    let reasons = reasons_of(&ranked, "src/ready.rs");
+    assert!(reasons.contains(&"holds 4 line(s) of code the issue quotes".to_owned()), "{reasons:?}");
+    assert!(reasons_of(&ranked, "src/udp.rs").iter().all(|r| !r.contains("the issue quotes")));
+}
+
+#[test]
 fn a_kebab_case_name_the_issue_writes_names_the_file_of_that_stem() {
     let rule = "module.exports = { create(context) { return { MemberExpression(node) { check(node); } }; } };\n";
     let (_dir, index) = index(&[
