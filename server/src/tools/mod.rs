@@ -268,7 +268,7 @@ fn read_file(
     max_bytes: usize,
 ) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    if crate::workspace::holds_secrets(path.as_str()) {
+    if names_secrets(overlay, &path) {
         return Err(OverlayError::Secret(path));
     }
     let start = args.start_line.map(|line| line as usize);
@@ -334,11 +334,21 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     Ok(ToolOutcome::ok(output, false))
 }
 
+/// Whether `path` is a credentials file by its name, or by the name of the file a link at it
+/// leads to (`config/app.conf -> ../.env`).
+pub(crate) fn names_secrets(overlay: &Overlay, path: &WorkspacePath) -> bool {
+    crate::workspace::holds_secrets(path.as_str())
+        || overlay
+            .root()
+            .real_relative(path)
+            .is_ok_and(|real| real != path.as_str() && crate::workspace::holds_secrets(&real))
+}
+
 /// Refuses to change a credentials file the workspace has: what a patch matches, or what a
 /// write leaves out, would tell what it holds, and a lost key is worse than a missing edit.
 /// One the run created is its own.
 fn refuse_changing_secrets(overlay: &mut Overlay, path: &WorkspacePath) -> Result<(), OverlayError> {
-    if !crate::workspace::holds_secrets(path.as_str()) {
+    if !names_secrets(overlay, path) {
         return Ok(());
     }
     let the_users = match overlay.touched_texts(path) {

@@ -39,7 +39,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
         .build()
         .map_err(|error| format!("invalid pattern `{}`: {error}", args.pattern))?;
     let scope = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
-    if crate::workspace::holds_secrets(scope.as_str()) {
+    if super::names_secrets(overlay, &scope) {
         return Err(format!("`{scope}` holds secrets (credentials or keys), which are never searched"));
     }
     // A file (on disk, staged, or a buffer the editor has not saved) is searched alone, as
@@ -61,8 +61,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     let mut output = String::new();
     let mut matches = 0;
     let mut unreadable: Vec<&WorkspacePath> = Vec::new();
-    let searchable: Vec<&WorkspacePath> =
-        files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())).collect();
+    let searchable: Vec<&WorkspacePath> = files.iter().filter(|path| !super::names_secrets(overlay, path)).collect();
     let mut cut_short = false;
     'files: for (searched, path) in searchable.iter().enumerate() {
         if searched == MAX_SEARCHED_FILES {

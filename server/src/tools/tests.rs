@@ -66,6 +66,47 @@ fn credential_files_are_neither_read_nor_searched() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_credentials_file_is_read_as_that_file_and_so_refused() {
+    let (dir, mut overlay) = overlay(&[
+        (".env", "DB_PASSWORD=hunter2\n"),
+        ("docker/db.env", "POSTGRES_PASSWORD=swordfish\n"),
+        ("src/lib.rs", "pub fn connect() {}\n"),
+    ]);
+    std::os::unix::fs::symlink("../.env", dir.path().join("src/app.conf")).unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("self")).unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    for path in ["src/app.conf", "self/.env", "docker/db.env"] {
+        let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": path})));
+        assert!(!read.ok && read.output.contains("holds credentials"), "{path}: {}", read.output);
+    }
+    let write = call("write_file", json!({"path": "src/app.conf", "content": "DB_PASSWORD=\n"}));
+    assert!(!tools.execute(&mut overlay, None, &mut seen, &write).ok);
+    let grep = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "PASSWORD"})));
+    assert!(!grep.output.contains("hunter2") && !grep.output.contains("swordfish"), "{}", grep.output);
+    assert_eq!(std::fs::read_to_string(dir.path().join(".env")).unwrap(), "DB_PASSWORD=hunter2\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_the_root_does_not_lead_to_the_run_records() {
+    let (dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn connect() {}\n")]);
+    std::fs::create_dir_all(dir.path().join(".issuewright/runs/r")).unwrap();
+    std::fs::write(dir.path().join(".issuewright/runs/r/trace.jsonl"), "{\"secret\": \"prompt\"}\n").unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("self")).unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let read = call("read_file", json!({"path": "self/.issuewright/runs/r/trace.jsonl"}));
+    let read = tools.execute(&mut overlay, None, &mut seen, &read);
+    assert!(!read.ok && !read.output.contains("prompt"), "{}", read.output);
+    let write = call("write_file", json!({"path": "self/.issuewright/runs/r/x.txt", "content": "x"}));
+    assert!(!tools.execute(&mut overlay, None, &mut seen, &write).ok);
+    let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "self/src/lib.rs"})));
+    assert!(read.ok, "a link inside the root still works: {}", read.output);
+}
+
 #[test]
 fn credential_files_are_not_changed_and_a_patch_tells_nothing_of_them() {
     let (dir, mut overlay) = overlay(&[(".env", "DB_PASSWORD=hunter2\n"), ("deploy/server.pem", "KEY\n")]);

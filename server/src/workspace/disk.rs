@@ -55,17 +55,25 @@ const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
 /// Replaces the file at `absolute` whole or not at all: a fresh temporary file beside it,
 /// synced, given the old file's permissions, then renamed over it (a link there is replaced,
-/// not followed). Folders on the way are made.
+/// not followed). Folders on the way are made. A write that fails (a full disk) removes its
+/// temporary file.
 pub fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = absolute.parent().expect("a file to write has a parent folder");
     std::fs::create_dir_all(parent)?;
-    let mut temporary = tempfile_in(parent)?;
-    temporary.1.write_all(bytes)?;
-    temporary.1.sync_all()?;
-    if let Ok(metadata) = std::fs::metadata(absolute) {
-        std::fs::set_permissions(&temporary.0, metadata.permissions())?;
+    let (temporary, mut file) = tempfile_in(parent)?;
+    let written = (|| {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        if let Ok(metadata) = std::fs::metadata(absolute) {
+            std::fs::set_permissions(&temporary, metadata.permissions())?;
+        }
+        std::fs::rename(&temporary, absolute)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
     }
-    std::fs::rename(&temporary.0, absolute)
+    written
 }
 
 /// A new file next to the target, named so it cannot clash with a project file.
@@ -84,6 +92,19 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_write_that_fails_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("taken");
+        std::fs::create_dir_all(target.join("inside")).unwrap();
+        assert!(write_atomically(&target, b"text").is_err(), "a folder is not replaced by a file");
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["taken"]);
+    }
 
     #[test]
     fn writes_creates_and_deletes() {

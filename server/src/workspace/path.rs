@@ -176,35 +176,59 @@ impl Root {
     /// The absolute path for `relative`, after checking every existing component on the way:
     /// a symlink whose target resolves outside the root is refused.
     pub fn resolve(&self, relative: &WorkspacePath) -> Result<PathBuf, PathError> {
+        self.real_relative(relative)?;
+        Ok(self.path.join(relative.as_str()))
+    }
+
+    /// Where `relative` really leads inside the root, its links followed (`self/.env` for a
+    /// link `self -> .` is `.env`), checking every existing component on the way: a symlink
+    /// whose target resolves outside the root is refused, and so is a path that reaches the
+    /// run records at the top or a `.git` folder through a link.
+    pub fn real_relative(&self, relative: &WorkspacePath) -> Result<String, PathError> {
         let mut current = self.path.clone();
+        // The path so far as it lies inside the root, links resolved.
+        let mut real: Vec<String> = Vec::new();
+        let mut on_disk = true;
+        let mut linked = false;
         for part in relative.as_str().split('/').filter(|p| !p.is_empty()) {
             current.push(part);
-            let Ok(metadata) = std::fs::symlink_metadata(&current) else {
-                // Not on disk (yet): nothing further down can be a symlink.
-                return Ok(self.path.join(relative.as_str()));
-            };
-            if metadata.file_type().is_symlink() {
-                // Where it leads, inside the root; a dangling link could be created outside later.
-                let Some(rest) = current
-                    .canonicalize()
-                    .ok()
-                    .and_then(|target| target.strip_prefix(&self.canonical).ok().map(Path::to_owned))
-                else {
-                    return Err(PathError::SymlinkEscape(relative.to_string()));
+            let link = on_disk
+                && match std::fs::symlink_metadata(&current) {
+                    Ok(metadata) => metadata.file_type().is_symlink(),
+                    // Not on disk (yet): nothing further down can be a symlink.
+                    Err(_) => {
+                        on_disk = false;
+                        false
+                    }
                 };
-                // A link may not lead where a path may not go: the run records at the top,
-                // `.git` at any depth (as for plain paths; a nested repository's hooks too).
-                for (depth, part) in rest.components().filter_map(|c| c.as_os_str().to_str()).enumerate() {
-                    if depth == 0 && folds_to(part, ".issuewright") {
-                        return Err(PathError::RunRecords(relative.to_string()));
-                    }
-                    if folds_to(part, ".git") {
-                        return Err(PathError::GitDirectory(relative.to_string()));
-                    }
-                }
+            if !link {
+                real.push(part.to_owned());
+                continue;
+            }
+            // Where it leads, inside the root; a dangling link could be created outside later.
+            let Some(rest) = current
+                .canonicalize()
+                .ok()
+                .and_then(|target| target.strip_prefix(&self.canonical).ok().map(Path::to_owned))
+            else {
+                return Err(PathError::SymlinkEscape(relative.to_string()));
+            };
+            real = rest.components().filter_map(|c| c.as_os_str().to_str()).map(str::to_owned).collect();
+            current = self.canonical.join(&rest);
+            linked = true;
+        }
+        // A link may not lead where a path may not go: the run records at the top, `.git` at
+        // any depth (as for plain paths; a nested repository's hooks too), also where the rest
+        // of the path goes on below the link.
+        if linked {
+            if real.first().is_some_and(|top| folds_to(top, ".issuewright")) {
+                return Err(PathError::RunRecords(relative.to_string()));
+            }
+            if real.iter().any(|part| folds_to(part, ".git")) {
+                return Err(PathError::GitDirectory(relative.to_string()));
             }
         }
-        Ok(self.path.join(relative.as_str()))
+        Ok(real.join("/"))
     }
 
     /// The workspace path of a path a person gives: relative to the root (`src/walk.rs`,

@@ -56,7 +56,14 @@ pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
 /// not read or search them, and the first prompt never shows them; what it needs to know
 /// about settings is in the code.
 pub fn holds_secrets(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    // Judged as Windows opens it: `.env ` and `server.pem.` are `.env` and `server.pem`, and
+    // `.env::$DATA` is the file's own stream.
+    let folded = |part: &str| part.split(':').next().unwrap_or(part).trim_end_matches(['.', ' ']).to_ascii_lowercase();
+    // docker-compose and cookiecutter keep environment files in a folder of their own.
+    if path.split('/').rev().skip(1).any(|folder| folded(folder) == ".envs") {
+        return true;
+    }
+    let name = folded(path.rsplit('/').next().unwrap_or(path));
     let example = ["example", "sample", "template", "dist"].iter().any(|word| name.ends_with(word));
     let (stem, extension) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
     let data = matches!(
@@ -66,8 +73,13 @@ pub fn holds_secrets(path: &str) -> bool {
     let named_for_secrets = ["secret", "credential", "password", "passwd", "service-account", "service_account"]
         .iter()
         .any(|word| stem.contains(word));
-    (name == ".env" || (name.starts_with(".env.") && !example))
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".kdbx"].iter().any(|ext| name.ends_with(ext))
+    let environment = name == ".env"
+        || ([".env.", ".env-", ".env_"].iter().any(|start| name.starts_with(start)) && !example)
+        || (extension == "env" && !stem.is_empty() && !example);
+    environment
+        || [".pem", ".key", ".p12", ".pfx", ".p8", ".ppk", ".keystore", ".jks", ".kdbx"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
         || name.contains(".tfstate")
         || (["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name.starts_with(key))
             && !name.ends_with(".pub"))
@@ -106,6 +118,18 @@ mod tests {
             "web/.htpasswd",
             "oauth/client_secret.json",
             "deploy/secrets.env",
+            "config/production.env",
+            "docker/db.env",
+            ".env-local",
+            ".env_prod",
+            ".envs/.production/.postgres",
+            "keys/AuthKey_ABC123.p8",
+            "putty/server.ppk",
+            ".env ",
+            ".env::$DATA",
+            "deploy/server.pem.",
+            "k8s/secrets.yaml.",
+            ".npmrc.",
             "db-password.txt",
             "keys/id_ed25519_deploy",
         ] {
@@ -120,6 +144,10 @@ mod tests {
             "k8s/deployment.yaml",
             "keys/id_ed25519.pub",
             "config/secrets.yaml.example",
+            "config/production.env.example",
+            ".env-example",
+            "src/env.rs",
+            "src/envs/mod.rs",
         ] {
             assert!(!holds_secrets(code), "{code}");
         }
