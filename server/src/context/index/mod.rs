@@ -572,6 +572,10 @@ impl Index {
             return;
         }
         if let Some(folder) = self.folder_read_for(path) {
+            // A file that became a folder (`src/a.rs` now `src/a.rs/`) is no file any more.
+            if folder == path && !keep(path) {
+                self.remove(path);
+            }
             if let Some(read) = self.read_folder(&folder) {
                 self.apply_folder(read, keep);
             }
@@ -588,6 +592,8 @@ impl Index {
         match self.read_file(path) {
             Some(read) => {
                 self.apply_file(read);
+                // No folder stands here now (a file or a link replaced it): nothing is below it.
+                self.apply_folder(self.nothing_below(path), keep);
             }
             // Gone, and with it whatever was below it, as if its folder were read again empty.
             None => {
@@ -599,10 +605,14 @@ impl Index {
 
     /// Whether a change on disk at `path` touches only the file's own entry, so that it can be
     /// [read](Index::read_file) beside others and [made current](Index::apply_file) with them:
-    /// a file that is there and does not [shape](Index::shapes) the index (no manifest,
-    /// `tsconfig` or ignore file).
+    /// a file that is there, does not [shape](Index::shapes) the index (no manifest,
+    /// `tsconfig` or ignore file) and did not replace a folder the index holds files of.
     pub fn changes_one_entry(&self, path: &str) -> bool {
-        self.concerns(path) && !self.shapes(path) && self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file())
+        self.concerns(path)
+            && !self.shapes(path)
+            && self.root.join(path).symlink_metadata().is_ok_and(|m| m.is_file())
+            // A file that replaced a folder takes what was below it along, one by one.
+            && self.indexed_below(&below_folder(path)).next().is_none()
     }
 
     /// Reads the file at `path` from disk as the index would take it, without changing the

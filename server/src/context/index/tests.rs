@@ -913,3 +913,42 @@ fn a_file_read_again_from_disk_is_not_parsed_while_its_text_is_unchanged() {
     // disk text read again at each change of the buffer: parsed once, not each time.
     assert!(matches!(index.read_file("src/a.rs"), Some(FileRead::Unchanged(_))));
 }
+
+#[test]
+fn a_path_that_changes_kind_leaves_what_a_fresh_build_would_index() {
+    let dir = workspace(&[
+        ("src/lib.rs", b"pub fn lib() {}\n"),
+        ("src/gen/a.rs", b"pub fn generated() {}\n"),
+        ("src/one.rs", b"pub fn one() {}\n"),
+        ("vendor/lib/a.rs", b"pub fn vendored() {}\n"),
+    ]);
+    let mut index = Index::build(dir.path(), None);
+    let fresh = |index: &Index| {
+        let built = Index::build(dir.path(), None);
+        assert_eq!(indexed_paths(index), indexed_paths(&built));
+    };
+    // A folder replaced by a file: what was below it is gone.
+    std::fs::remove_dir_all(dir.path().join("src/gen")).unwrap();
+    std::fs::write(dir.path().join("src/gen"), "not a folder now\n").unwrap();
+    assert!(!index.changes_one_entry("src/gen"), "a watcher's batch reads it one by one");
+    index.refresh_from_disk("src/gen");
+    assert!(index.file("src/gen/a.rs").is_none());
+    fresh(&index);
+    // A file replaced by a folder: the file's entry is gone, what the folder holds comes in.
+    std::fs::remove_file(dir.path().join("src/one.rs")).unwrap();
+    std::fs::create_dir_all(dir.path().join("src/one.rs")).unwrap();
+    std::fs::write(dir.path().join("src/one.rs/inner.rs"), "pub fn inner() {}\n").unwrap();
+    index.refresh_from_disk("src/one.rs");
+    assert!(index.file("src/one.rs").is_none() && index.file("src/one.rs/inner.rs").is_some());
+    fresh(&index);
+    // A folder replaced by a link (a checkout of a branch where it is one): the walk never
+    // follows links, so nothing below it stays.
+    #[cfg(unix)]
+    {
+        std::fs::remove_dir_all(dir.path().join("vendor/lib")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("src"), dir.path().join("vendor/lib")).unwrap();
+        index.refresh_from_disk("vendor/lib");
+        assert!(index.file("vendor/lib/a.rs").is_none());
+        fresh(&index);
+    }
+}
