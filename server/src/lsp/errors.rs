@@ -66,9 +66,10 @@ pub enum CommandError {
     /// The workspace index is still being built (how far it has come), or its build failed.
     #[error("the workspace index {0}")]
     IndexNotReady(String),
-    /// The editor did not say at `initialize` that it takes `workspace/applyEdit`.
+    /// The editor did not say at `initialize` that it takes `workspace/applyEdit`; the run's
+    /// patch, relative to the workspace.
     #[error(
-        "your editor does not accept edits from a language server (no `workspace.applyEdit` capability); review the proposal with issuewright.proposal and apply .issuewright/runs/{0}/diff.patch with `git apply`"
+        "your editor does not accept edits from a language server (no `workspace.applyEdit` capability); review the proposal with issuewright.proposal and apply {0} with `git apply`"
     )]
     NoApplyEdit(String),
     /// The client failed to answer `workspace/applyEdit`.

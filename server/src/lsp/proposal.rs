@@ -200,7 +200,7 @@ pub async fn apply(
     proposal: Proposal,
 ) -> Result<Value, CommandError> {
     if !state.profile().apply_edit {
-        return Err(CommandError::NoApplyEdit(proposal.run_id.to_string()));
+        return Err(CommandError::NoApplyEdit(session::diff_in_workspace(&proposal.run_id)));
     }
     // Carry every change onto the user's current text; refuse everything on a conflict.
     let mut edits = Vec::new();
@@ -259,7 +259,7 @@ pub async fn apply(
         let reason = (!applied).then(|| {
             format!(
                 "your editor can take none of the changes through a workspace edit; apply {} with `git apply`",
-                session::run_dir(std::path::Path::new(""), &proposal.run_id).join("diff.patch").display()
+                session::diff_in_workspace(&proposal.run_id)
             )
         });
         return Ok(json!({"applied": applied, "failureReason": reason, "verified": applied, "files": files}));

@@ -171,7 +171,7 @@ impl RunRecord {
         let path = self.dir.join("proposal.json");
         let json = serde_json::to_string_pretty(proposal).expect("proposals serialise");
         write_whole(&path, json.as_bytes())?;
-        let path = self.dir.join("diff.patch");
+        let path = self.dir.join(DIFF_FILE);
         write_whole(&path, diff.as_bytes())
     }
 }
@@ -185,6 +185,15 @@ pub fn append_to(root: &Path, id: &RunId, event: LedgerEvent) -> Result<(), Sess
     let json = ledger_line(event);
     let mut file = OpenOptions::new().append(true).open(&path).map_err(io_error(&path))?;
     file.write_all(json.as_bytes()).map_err(io_error(&path))
+}
+
+/// The name of a run's `git apply`-able patch in its folder.
+pub const DIFF_FILE: &str = "diff.patch";
+
+/// Where run `id`'s patch lies, relative to the workspace root (`.issuewright/runs/<id>/diff.patch`),
+/// for telling a user what to `git apply`.
+pub fn diff_in_workspace(id: &RunId) -> String {
+    format!("{RECORDS_DIR}/runs/{}/{DIFF_FILE}", id.as_str())
 }
 
 /// The folder of run `id` under `root`.

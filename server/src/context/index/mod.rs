@@ -592,15 +592,12 @@ impl Index {
         match self.read_file(path) {
             Some(read) => {
                 self.apply_file(read);
-                // No folder stands here now (a file or a link replaced it): nothing is below it.
-                self.apply_folder(self.nothing_below(path), keep);
             }
-            // Gone, and with it whatever was below it, as if its folder were read again empty.
-            None => {
-                self.remove(path);
-                self.apply_folder(self.nothing_below(path), keep);
-            }
+            None => self.remove(path),
         }
+        // No folder stands here now (gone, or a file or a link replaced it): whatever was below
+        // it goes, as if its folder were read again empty.
+        self.apply_folder(self.nothing_below(path), keep);
     }
 
     /// Whether a change on disk at `path` touches only the file's own entry, so that it can be

@@ -21,7 +21,6 @@ pub(super) fn message_signal(
     read: &dyn Fn(&str) -> Option<String>,
     signal: &mut Signal,
 ) {
-    let holds_word = |i: usize, word: &str| files[i].terms.count(word) > 0;
     let mut texts: HashMap<usize, Option<String>> = HashMap::new();
     for message in &query.messages {
         // The index's words are lower-cased ASCII, split from identifiers: only such words key.
@@ -29,13 +28,7 @@ pub(super) fn message_signal(
         let mut keys: Vec<String> = words.map(str::to_ascii_lowercase).filter(|w| !terms::is_stopword(w)).collect();
         keys.sort();
         keys.dedup();
-        let rarest = keys
-            .iter()
-            .map(|key| (0..files.len()).filter(|&i| holds_word(i, key)).collect::<Vec<usize>>())
-            .min_by_key(Vec::len);
-        let Some(candidates) = rarest.filter(|c| !c.is_empty() && c.len() <= MAX_MESSAGE_CANDIDATES) else {
-            continue;
-        };
+        let Some(candidates) = holding_the_rarest(files, &keys, MAX_MESSAGE_CANDIDATES) else { continue };
         let Some(pattern) = message_pattern(message) else { continue };
         let holding: Vec<(usize, u32)> = candidates
             .into_iter()
@@ -57,6 +50,15 @@ pub(super) fn message_signal(
             });
         }
     }
+}
+
+/// The files holding the rarest of `keys` (words as the index keeps them), when some do and
+/// no more than `most`: the few files worth reading for a run of text holding all of them.
+pub(super) fn holding_the_rarest(files: &[&IndexedFile], keys: &[String], most: usize) -> Option<Vec<usize>> {
+    keys.iter()
+        .map(|key| (0..files.len()).filter(|&i| files[i].terms.count(key) > 0).collect::<Vec<usize>>())
+        .min_by_key(Vec::len)
+        .filter(|holding| !holding.is_empty() && holding.len() <= most)
 }
 
 /// How a message's words may stand apart in source: spaces and line breaks, a Rust string's

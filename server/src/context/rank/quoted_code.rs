@@ -1,9 +1,10 @@
 //! Files holding lines of code the issue's code blocks quote: the code the reporter pasted,
 //! usually to show what to change. They count with the files the issue names by path.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::Signal;
+use super::messages::holding_the_rarest;
 use crate::context::index::IndexedFile;
 use crate::context::issue::{IssueQuery, MIN_QUOTED_LEN, normalised_line};
 use crate::context::terms;
@@ -34,11 +35,7 @@ pub(super) fn quoted_code_signal(
         keys.retain(|key| key.len() > 2 && !terms::is_stopword(key));
         keys.sort();
         keys.dedup();
-        let rarest = keys
-            .iter()
-            .map(|key| (0..files.len()).filter(|&i| files[i].terms.count(key) > 0).collect::<Vec<usize>>())
-            .min_by_key(Vec::len);
-        let Some(candidates) = rarest.filter(|c| !c.is_empty() && c.len() <= MAX_CANDIDATES) else { continue };
+        let Some(candidates) = holding_the_rarest(files, &keys, MAX_CANDIDATES) else { continue };
         let holding: Vec<(usize, u32)> = candidates
             .into_iter()
             .filter_map(|i| {
@@ -66,11 +63,10 @@ pub(super) fn quoted_code_signal(
 /// Each line of `text`, whitespace collapsed, with its first line number (1-based).
 fn normalised(text: &str) -> HashMap<String, u32> {
     let mut lines = HashMap::new();
-    let mut seen = HashSet::new();
     for (at, line) in text.lines().enumerate() {
         let normal = normalised_line(line);
-        if normal.len() >= MIN_QUOTED_LEN && seen.insert(normal.clone()) {
-            lines.insert(normal, at as u32 + 1);
+        if normal.len() >= MIN_QUOTED_LEN {
+            lines.entry(normal).or_insert(at as u32 + 1);
         }
     }
     lines
