@@ -228,10 +228,12 @@ proptest::proptest! {
             proptest::prop_assert!(words.len() >= MIN_MESSAGE_WORDS && words.iter().all(|w| !w.is_empty()), "{message:?}");
             proptest::prop_assert!(words.iter().all(|w| text.contains(w)), "{message:?}");
         }
-        // Quoted code lines are a bounded few of the text's own words, long enough to be rare.
+        // Quoted code lines are a bounded few, long enough to be rare, their whitespace collapsed
+        // (they come from the issue as read, its tree drawings and forge anchors set aside, so
+        // not always word for word from the raw text).
         proptest::prop_assert!(query.code_lines.len() <= MAX_QUOTED_LINES);
         for line in &query.code_lines {
-            proptest::prop_assert!(line.len() >= MIN_QUOTED_LEN && line.split(' ').all(|w| !w.is_empty() && text.contains(w)), "{line:?}");
+            proptest::prop_assert!(line.len() >= MIN_QUOTED_LEN && line.split(' ').all(|w| !w.is_empty()), "{line:?}");
         }
     }
 }
