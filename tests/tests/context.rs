@@ -753,6 +753,30 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
 }
 
 #[test]
+fn a_document_grown_past_the_size_limit_and_saved_leaves_the_index_without_a_watcher() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let text = scratch.read("src/limiter.rs").unwrap();
+    client.open("src/limiter.rs", &text);
+    // Pasted data makes it larger than the index takes; the disk's text stands in meanwhile.
+    let padding = "// 0123456789 0123456789 0123456789 0123456789 0123456789 0123456789\n".repeat(16_000);
+    client.edit("src/limiter.rs", 0, 0, &padding);
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    let before = symbol_result(&scratch, &first);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "unsaved, the disk's text: {before}");
+
+    // Saved, as a client that watches no files reports it, and closed.
+    scratch.write("src/limiter.rs", &client.buffer("src/limiter.rs").unwrap());
+    let uri = issuewright_tests::uri_of(&scratch.workspace().join("src/limiter.rs"));
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    client.close("src/limiter.rs");
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = symbol_result(&scratch, &second);
+    assert!(!after.contains("src/limiter.rs:4:"), "what the disk held before is gone: {after}");
+}
+
+#[test]
 fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

@@ -38,9 +38,15 @@ struct State {
 }
 
 impl State {
-    /// Whether an editor document at `path` with `len` bytes belongs in the index.
+    /// Whether an editor document at `path` with `len` bytes belongs in the index: one the
+    /// walk would index, not a link on disk (the walk follows none; its target is indexed
+    /// where it lies, if in the workspace).
     fn wants(&self, path: &str, len: usize) -> bool {
-        len as u64 <= MAX_SOURCE_BYTES && self.root.as_deref().is_none_or(|root| indexable(root, path))
+        len as u64 <= MAX_SOURCE_BYTES
+            && self.root.as_deref().is_none_or(|root| {
+                indexable(root, path)
+                    && !root.join(path).symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
+            })
     }
 }
 
@@ -208,6 +214,12 @@ impl LiveIndex {
                 dirty.insert(path.to_owned());
             }
         }
+    }
+
+    /// Whether the index holds the editor's buffer of `path` rather than the disk's text: a
+    /// document open and followed (not one grown past the size limit, say).
+    pub fn follows(&self, path: &str) -> bool {
+        self.read().open.contains_key(path)
     }
 
     /// An editor closed `path`: the disk is its truth again. A document the index never
@@ -498,6 +510,39 @@ mod tests {
         std::fs::remove_dir_all(root.join("src/old")).unwrap();
         live.disk_changed("src/old");
         assert_eq!(live.snapshot().unwrap().len(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn documents_reached_through_links_stay_out_as_the_walk_leaves_them() {
+        let dir = crate::testing::tree(&[
+            ("work/src/a.rs", b"pub fn in_work() {}\n".as_slice()),
+            ("elsewhere/lib.rs", b"pub fn elsewhere() {}\n"),
+        ]);
+        let root = dir.path().join("work");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("vendor")).unwrap();
+        std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("src/alias.rs")).unwrap();
+        let live = live_at(&root);
+        live.install(Index::build(&root, None));
+        let paths =
+            |live: &LiveIndex| -> Vec<String> { live.snapshot().unwrap().files().map(|f| f.path.clone()).collect() };
+        assert_eq!(paths(&live), ["src/a.rs"], "the walk follows no link");
+
+        // The editor opens a file through the linked folder, and the linked file itself.
+        live.open("vendor/lib.rs", "pub fn elsewhere() {}\n");
+        live.open("src/alias.rs", "pub fn in_work() {}\n");
+        assert_eq!(paths(&live), ["src/a.rs"], "opened, as built");
+        live.change("vendor/lib.rs", None, "pub fn typed_elsewhere() {}\n");
+        live.close("vendor/lib.rs");
+        live.close("src/alias.rs");
+        assert_eq!(paths(&live), ["src/a.rs"], "closed, as built");
+
+        // A watcher reports a change there.
+        std::fs::write(dir.path().join("elsewhere/new.rs"), "pub fn new() {}\n").unwrap();
+        live.disk_changed("vendor/new.rs");
+        live.disk_changed_all(&["vendor/lib.rs".into(), "vendor/new.rs".into()]);
+        assert_eq!(paths(&live), ["src/a.rs"], "changed on disk, as built");
+        assert!(!indexable(&root, "vendor/new.rs") && indexable(&root, "src/new.rs"));
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub fn indexable(root: &Path, relative: &str) -> bool {
 }
 
 /// Whether the walk would visit the file `relative` at all: not below a folder it never
-/// enters, not ignored by the rules the walk follows, nor below a folder they ignore, and not
+/// enters (a linked one among them), not ignored by the rules the walk follows, nor below a folder they ignore, and not
 /// hidden (nor below a hidden folder) unless a rule names it. The rules are weighed as the
 /// walk weighs them: `.ignore` files first, the deepest that says anything deciding
 /// (`!keep.gen.ts` under `*.gen.ts`); then `.gitignore` files, then `.git/info/exclude`, each
@@ -160,6 +160,10 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool, hidden_shown: b
     if (1..=folders).any(|end| skipped_folder(root, &parts[..end].join("/"))) {
         return false;
     }
+    // The walk follows no link: what lies below a linked folder is not the workspace's.
+    if (1..=folders).any(|end| is_link(&root.join(parts[..end].join("/")))) {
+        return false;
+    }
     let excludes_depth = crate::workspace::global_excludes_depth(root);
     // The folders above the workspace are those above its real place, as the walk finds them
     // (a workspace opened through a link).
@@ -182,6 +186,11 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool, hidden_shown: b
         }
     }
     true
+}
+
+/// Whether `path` is a symbolic link (not followed: the link itself).
+fn is_link(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 
 /// Whether `path` is ignored by the rules of `levels` (the folders above it, outermost

@@ -299,11 +299,13 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out, a
-        // saved `.gitignore` what is indexed. A client that watches files reports it as a
-        // change too; one that does not, only so.
+        // saved `.gitignore` what is indexed, and a saved document the index does not follow
+        // (grown past the size limit, or minified) leaves on disk what its entry must now
+        // match. A client that watches files reports it as a change too; one that does not,
+        // only so.
         if !self.state.profile().watch_files
             && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.index_path(&path))
-            && self.state.index.shapes(&relative)
+            && (self.state.index.shapes(&relative) || !self.state.index.follows(&relative))
         {
             self.read_again(vec![relative]).await;
         }
