@@ -18,6 +18,9 @@ pub enum ApplyMode {
     IgnoreButSayApplied,
     /// Answer `applied: false`.
     Refuse,
+    /// Make the first `n` operations, then stop and answer `applied: false` with the index of
+    /// the one it stopped at (as Neovim does at an operation that fails).
+    StopAfter(usize),
 }
 
 /// One open document.
@@ -66,12 +69,17 @@ impl Editor {
         match self.apply_mode {
             ApplyMode::Refuse => return (json!({"applied": false, "failureReason": "refused by the test"}), vec![]),
             ApplyMode::IgnoreButSayApplied => return (json!({"applied": true}), vec![]),
-            ApplyMode::Apply => {}
+            ApplyMode::Apply | ApplyMode::StopAfter(_) => {}
         }
         let edit = &params["edit"];
         let mut notes = Vec::new();
         if let Some(operations) = edit["documentChanges"].as_array() {
-            for operation in operations {
+            for (index, operation) in operations.iter().enumerate() {
+                if self.apply_mode == ApplyMode::StopAfter(index) {
+                    let answer =
+                        json!({"applied": false, "failureReason": "stopped by the test", "failedChange": index});
+                    return (answer, notes);
+                }
                 match operation["kind"].as_str() {
                     Some("create") => {
                         let path = path_of(operation["uri"].as_str().unwrap());

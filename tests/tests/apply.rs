@@ -189,6 +189,39 @@ fn an_editor_refusal_is_reported() {
 }
 
 #[test]
+fn an_editor_that_stops_partway_is_told_which_files_it_changed() {
+    let scratch = scratch();
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    client.open("src/lib.rs", LIB);
+    let (run_id, _) = client.run_issue("ten", "replay.jsonl");
+    client.editor.apply_mode = ApplyMode::StopAfter(1);
+    let answer = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(answer["applied"], false, "{answer}");
+    assert_eq!(answer["verified"], false, "{answer}");
+    // What each file holds now, against what the answer says of it.
+    let changed = [
+        ("notes/ünï 😀.md", scratch.read("notes/ünï 😀.md").is_some()),
+        ("old.txt", scratch.read("old.txt").is_none()),
+        ("src/lib.rs", client.buffer("src/lib.rs").unwrap() == applied_lib()),
+    ];
+    assert_eq!(changed.iter().filter(|(_, changed)| *changed).count(), 1, "the editor made one change: {changed:?}");
+    let expected: Vec<(String, String)> = changed
+        .iter()
+        .map(|(path, changed)| (path.to_string(), if *changed { "applied" } else { "notApplied" }.to_string()))
+        .collect();
+    assert_eq!(statuses(&answer), expected, "{answer}");
+    let warning = client.wait_for_notification(|n| n["method"] == "window/showMessage" && n["params"]["type"] == 2);
+    let message = warning["params"]["message"].as_str().unwrap();
+    let (first, _) = changed.iter().find(|(_, changed)| *changed).unwrap();
+    assert!(
+        message.contains("stopped partway") && message.contains(first) && message.contains("stopped by the test"),
+        "{message}"
+    );
+    let last = ledger(&scratch.workspace(), &run_id).pop().unwrap();
+    assert_eq!(last["event"], "proposal_applied", "the record says the files were touched: {last}");
+}
+
+#[test]
 fn document_changes_that_arrive_after_the_answer_still_verify() {
     let scratch = scratch();
     let mut client = LspClient::start(&scratch, ClientOptions::default());

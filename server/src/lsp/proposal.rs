@@ -23,6 +23,9 @@ use crate::workspace::{
 
 /// How long after `workspace/applyEdit` the server waits for the editor to report the new texts.
 const VERIFY_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long after an editor's `applied: false` the server waits for it to report the changes
+/// it made before it stopped (an editor may report them after its answer).
+const SETTLE_AFTER_REFUSAL: Duration = Duration::from_millis(500);
 
 /// A finished run's proposal, from memory or from its record on disk.
 pub struct Proposal {
@@ -276,32 +279,49 @@ pub async fn apply(
         .filter(|edit| built.included.contains(&edit.path))
         .map(|edit| Expectation { absolute: root.path().join(edit.path.as_str()), path: edit.path, text: edit.target })
         .collect();
-    let verdicts = if answer.applied { verify(state, &expectations).await } else { vec![] };
+    // An editor that stops at a change it cannot make (Neovim applies them in turn) answers
+    // `applied: false` with the changes before it made: what each file holds is the truth.
+    let wait = if answer.applied { VERIFY_TIMEOUT } else { SETTLE_AFTER_REFUSAL };
+    let verdicts = verify(state, &expectations, wait).await;
     let mut problems = Vec::new();
+    let mut changed = Vec::new();
     for (expectation, verdict) in expectations.iter().zip(&verdicts) {
         match verdict {
-            Ok(()) => files.push(json!({"path": expectation.path, "status": "applied"})),
-            Err(detail) => {
+            Ok(()) => {
+                changed.push(expectation.path.to_string());
+                files.push(json!({"path": expectation.path, "status": "applied"}));
+            }
+            Err(detail) if answer.applied => {
                 problems.push(format!("{}: {detail}", expectation.path));
                 files.push(json!({"path": expectation.path, "status": "notApplied", "detail": detail}));
             }
-        }
-    }
-    if !answer.applied {
-        for expectation in &expectations {
-            files.push(
-                json!({"path": expectation.path, "status": "notApplied", "detail": "the editor refused the edit"}),
-            );
+            Err(_) => {
+                problems.push(format!("{}: the editor did not change it", expectation.path));
+                files.push(
+                    json!({"path": expectation.path, "status": "notApplied", "detail": "the editor refused the edit"}),
+                );
+            }
         }
     }
     let ledger = LedgerEvent::ProposalApplied {
         files: built.included.iter().map(ToString::to_string).collect(),
         problems: problems.clone(),
     };
-    if answer.applied
+    if (answer.applied || !changed.is_empty())
         && let Err(error) = session::append_to(root.path(), &proposal.run_id, ledger)
     {
         tracing::warn!("{error}");
+    }
+    if !answer.applied && !changed.is_empty() {
+        let message = format!(
+            "issuewright: the editor stopped partway through the edit ({}): {} changed, {} not; undo the changed \
+             ones in the editor to go back, or finish by hand from {}",
+            answer.failure_reason.as_deref().unwrap_or("no reason given"),
+            changed.join(", "),
+            expectations.len() - changed.len(),
+            session::diff_in_workspace(&proposal.run_id)
+        );
+        client.show_message(tower_lsp::lsp_types::MessageType::WARNING, message).await;
     }
     let verified = answer.applied && problems.is_empty();
     // The files now hold the proposed texts, so the validation's positions match them.
@@ -320,11 +340,11 @@ pub async fn apply(
     }))
 }
 
-/// Waits until every file holds its expected text (or is gone), or the timeout passes.
+/// Waits until every file holds its expected text (or is gone), or `wait` passes.
 /// Editors answer `applied: true` even when they skipped a stale edit, so this is the truth.
-async fn verify(state: &ServerState, expectations: &[Expectation]) -> Vec<Result<(), String>> {
+async fn verify(state: &ServerState, expectations: &[Expectation], wait: Duration) -> Vec<Result<(), String>> {
     let mut changes = state.documents.subscribe();
-    let deadline = Instant::now() + VERIFY_TIMEOUT;
+    let deadline = Instant::now() + wait;
     loop {
         let verdicts: Vec<Result<(), String>> = expectations.iter().map(|e| check(state, e)).collect();
         if verdicts.iter().all(Result::is_ok) || Instant::now() >= deadline {
