@@ -436,7 +436,7 @@ impl Driver {
             }
         }
         let mut out = String::new();
-        for path in files.iter().filter(|path| !crate::workspace::holds_secrets(path.as_str())).take(2) {
+        for path in files.iter().filter(|path| !crate::tools::names_secrets(&self.overlay, path)).take(2) {
             let Some(text) = self.overlay.peek(path) else { continue };
             out.push_str(&format!("\n{path}:\n"));
             for (number, line) in text.lines().enumerate().take(CONTEXT_LINES) {

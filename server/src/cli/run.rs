@@ -145,7 +145,8 @@ fn apply(root: &Root, run_id: &RunId, changes: &[FileChange]) -> Result<usize, S
     let mut landings = Vec::new();
     let mut conflicts: Vec<Conflict> = Vec::new();
     for change in changes {
-        let absolute = root.path().join(change.path.as_str());
+        // Every path is checked before any file is written (a link that now leads out, say).
+        let absolute = root.resolve(&change.path).map_err(|error| format!("nothing was written: {error}"))?;
         let current = read_disk_text(&absolute).map_err(|error| format!("`{}` {error}", change.path))?;
         match change.land_on(current.as_deref()) {
             Ok(landing) => landings.push((&change.path, landing)),

@@ -337,11 +337,7 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
 /// Whether `path` is a credentials file by its name, or by the name of the file a link at it
 /// leads to (`config/app.conf -> ../.env`).
 pub(crate) fn names_secrets(overlay: &Overlay, path: &WorkspacePath) -> bool {
-    crate::workspace::holds_secrets(path.as_str())
-        || overlay
-            .root()
-            .real_relative(path)
-            .is_ok_and(|real| real != path.as_str() && crate::workspace::holds_secrets(&real))
+    overlay.root().names_secrets(path)
 }
 
 /// Refuses to change a credentials file the workspace has: what a patch matches, or what a
@@ -358,9 +354,22 @@ fn refuse_changing_secrets(overlay: &mut Overlay, path: &WorkspacePath) -> Resul
     if the_users { Err(OverlayError::SecretChange(path.clone())) } else { Ok(()) }
 }
 
+/// Refuses to change a file by a name that reaches it through a link (`CHANGELOG.md ->
+/// docs/CHANGELOG.md`, or a file below a linked folder), naming the real path: a change by the
+/// link's name would stand apart from one by the real name, each over the same text, and
+/// written back it would replace the link with a file of its own.
+fn refuse_changing_through_links(overlay: &Overlay, path: &WorkspacePath) -> Result<(), OverlayError> {
+    match overlay.root().real_relative(path) {
+        Ok(real) if real != path.as_str() => Err(OverlayError::ThroughLink { path: path.clone(), real }),
+        // A path a link leads out by is refused where it is resolved.
+        _ => Ok(()),
+    }
+}
+
 fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing_secrets(overlay, &path)?;
+    refuse_changing_through_links(overlay, &path)?;
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
     // The model knows the lines it changed, also those it changed only a part of; a patch
     // that only takes text out leaves none (the line after it is not one it saw).
@@ -383,6 +392,7 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
 fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing_secrets(overlay, &path)?;
+    refuse_changing_through_links(overlay, &path)?;
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
     let current = overlay
         .current_text(&path)
@@ -447,6 +457,7 @@ fn generated_note(overlay: &Overlay, path: &WorkspacePath) -> String {
 
 fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
+    refuse_changing_through_links(overlay, &path)?;
     let output = if overlay.mkdir(&path)? {
         format!("created directory {path}.\n")
     } else {
@@ -458,6 +469,7 @@ fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayEr
 fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing_secrets(overlay, &path)?;
+    refuse_changing_through_links(overlay, &path)?;
     overlay.delete_file(&path)?;
     Ok(ToolOutcome::ok(format!("deleted {path}.\n"), true))
 }

@@ -91,6 +91,40 @@ fn a_link_to_a_credentials_file_is_read_as_that_file_and_so_refused() {
 
 #[cfg(unix)]
 #[test]
+fn a_file_is_changed_by_its_real_path_not_through_a_link() {
+    let (dir, mut overlay) = overlay(&[("docs/CHANGELOG.md", "# Changes\n"), ("lib/a.rs", "pub fn a() {}\n")]);
+    std::os::unix::fs::symlink("docs/CHANGELOG.md", dir.path().join("CHANGELOG.md")).unwrap();
+    std::os::unix::fs::symlink("lib", dir.path().join("vendor")).unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "CHANGELOG.md"})));
+    assert!(read.ok && read.output.contains("# Changes"), "a link is read as its file: {}", read.output);
+    for (name, arguments, real) in [
+        (
+            "patch_file",
+            json!({"path": "CHANGELOG.md", "old_text": "# Changes\n", "new_text": "# Changes\n\n- one\n"}),
+            "docs/CHANGELOG.md",
+        ),
+        ("write_file", json!({"path": "vendor/new.rs", "content": "pub fn new() {}\n"}), "lib/new.rs"),
+        ("write_file", json!({"path": "vendor/a.rs", "content": "pub fn a() {}\npub fn b() {}\n"}), "lib/a.rs"),
+        ("delete_file", json!({"path": "vendor/a.rs"}), "lib/a.rs"),
+        ("mkdir", json!({"path": "vendor/sub"}), "lib/sub"),
+    ] {
+        let outcome = tools.execute(&mut overlay, None, &mut seen, &call(name, arguments));
+        assert!(!outcome.ok, "{name}: {}", outcome.output);
+        assert!(outcome.output.contains(&format!("the file is `{real}`")), "{name}: {}", outcome.output);
+    }
+    assert!(overlay.changes().is_empty(), "nothing staged through a link");
+    let patch = call(
+        "patch_file",
+        json!({"path": "docs/CHANGELOG.md", "old_text": "# Changes\n", "new_text": "# Changes\n\n- one\n"}),
+    );
+    assert!(tools.execute(&mut overlay, None, &mut seen, &patch).ok, "by its real path it changes");
+    assert_eq!(overlay.changes().len(), 1);
+}
+
+#[cfg(unix)]
+#[test]
 fn a_link_to_the_root_does_not_lead_to_the_run_records() {
     let (dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn connect() {}\n")]);
     std::fs::create_dir_all(dir.path().join(".issuewright/runs/r")).unwrap();

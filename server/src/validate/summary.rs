@@ -75,8 +75,10 @@ fn headline(report: &Report, timeout: Duration) -> String {
 /// The lines around a problem, numbered, with a caret under its column.
 fn excerpt(problem: &Problem, tree: &Path) -> Option<String> {
     let place = problem.place.as_ref()?;
-    // A linter may point into `.env`: its lines are not shown to the model.
-    if crate::workspace::holds_secrets(place.path.as_str()) {
+    // A linter may point into `.env`, or into a file linked to it: its lines are not shown to
+    // the model, nor those of a file whose link leads out of the tree.
+    let root = crate::workspace::Root::new(tree).ok()?;
+    if root.names_secrets(&place.path) || root.real_relative(&place.path).is_err() {
         return None;
     }
     let text = std::fs::read_to_string(tree.join(place.path.as_str())).ok()?;
@@ -200,6 +202,25 @@ mod tests {
         let summary = describe(&problem, tree.path());
         assert!(summary.contains("error at .env:1:1: unquoted value"), "{summary}");
         assert!(!summary.contains("hunter2"), "{summary}");
+
+        // A compiled file that is a link to it, or to a file outside the tree.
+        #[cfg(unix)]
+        {
+            std::fs::create_dir_all(tree.path().join("src")).unwrap();
+            std::os::unix::fs::symlink("../.env", tree.path().join("src/env.ts")).unwrap();
+            let outside = crate::testing::tempdir();
+            std::fs::write(outside.path().join("settings.ts"), "export const key = 'hunter2hunter2';\n").unwrap();
+            std::os::unix::fs::symlink(outside.path().join("settings.ts"), tree.path().join("src/settings.ts"))
+                .unwrap();
+            std::fs::write(tree.path().join("src/app.ts"), "export const hunter = 2;\n").unwrap();
+            for (path, shown) in [("src/env.ts", false), ("src/settings.ts", false), ("src/app.ts", true)] {
+                let mut problem = problem.clone();
+                problem.place.as_mut().unwrap().path = crate::workspace::WorkspacePath::parse(path).unwrap();
+                let summary = describe(&problem, tree.path());
+                assert!(summary.contains(&format!("error at {path}:1:1")), "{summary}");
+                assert_eq!(summary.contains("hunter"), shown, "{path}: {summary}");
+            }
+        }
     }
 
     #[test]

@@ -125,6 +125,16 @@ pub enum OverlayError {
         "`{0}` holds credentials, which are neither shown nor changed; say in your summary what should change in it, and the user will change it"
     )]
     SecretChange(WorkspacePath),
+    /// A change named a file by a path that reaches it through a link.
+    #[error(
+        "`{path}` is reached through a link; the file is `{real}`: change it by that path (links themselves are left as they are)"
+    )]
+    ThroughLink {
+        /// The path given.
+        path: WorkspacePath,
+        /// Where it leads inside the workspace.
+        real: String,
+    },
     /// A file operation named a directory.
     #[error("`{0}` is a directory, not a file")]
     IsDirectory(WorkspacePath),

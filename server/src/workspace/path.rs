@@ -180,6 +180,13 @@ impl Root {
         Ok(self.path.join(relative.as_str()))
     }
 
+    /// Whether `relative` names a credentials file (see [`holds_secrets`](super::holds_secrets)),
+    /// by its own name or by where its links lead inside the root (`src/env.ts -> ../.env`).
+    pub fn names_secrets(&self, relative: &WorkspacePath) -> bool {
+        super::holds_secrets(relative.as_str())
+            || self.real_relative(relative).is_ok_and(|real| real != relative.as_str() && super::holds_secrets(&real))
+    }
+
     /// Where `relative` really leads inside the root, its links followed (`self/.env` for a
     /// link `self -> .` is `.env`), checking every existing component on the way: a symlink
     /// whose target resolves outside the root is refused, and so is a path that reaches the

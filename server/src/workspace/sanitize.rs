@@ -51,8 +51,10 @@ pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
 
 /// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
 /// certificates' private halves, `.netrc`, `.pgpass`, `.npmrc`, cloud credentials, data files
-/// named for secrets (`secrets.yaml`, `client_secret.json`, `db-password.txt`; not
-/// `secrets.rs` or `password-reset.md`), password databases and Terraform state. The model may
+/// named for secrets (`secrets.yaml`, `client_secret.json`, `db-password.txt`, `api_key.txt`,
+/// `github_token.json`; not `secrets.rs`, `password-reset.md` or design `tokens.json`), password
+/// databases, Terraform state and variables, and the logins of Docker, kubectl, MySQL, s3cmd
+/// and Composer. The model may
 /// not read or search them, and the first prompt never shows them; what it needs to know
 /// about settings is in the code.
 pub fn holds_secrets(path: &str) -> bool {
@@ -70,9 +72,28 @@ pub fn holds_secrets(path: &str) -> bool {
         extension,
         "yaml" | "yml" | "json" | "toml" | "ini" | "conf" | "cfg" | "properties" | "txt" | "env" | "csv"
     );
-    let named_for_secrets = ["secret", "credential", "password", "passwd", "service-account", "service_account"]
-        .iter()
-        .any(|word| stem.contains(word));
+    let named_for_secrets = [
+        "secret",
+        "credential",
+        "password",
+        "passwd",
+        "service-account",
+        "service_account",
+        "keystore",
+        "api_key",
+        "api-key",
+        "apikey",
+    ]
+    .iter()
+    .any(|word| stem.contains(word))
+        // `token.txt`, `github_token.json`; not design tokens (`tokens.json`, `design-tokens.json`).
+        || stem == "token"
+        || stem.ends_with("_token")
+        || stem.ends_with("-token");
+    // A tool's own settings of logins, in the folder it keeps them in.
+    let folder = path.rsplit('/').nth(1).map(folded);
+    let tool_logins =
+        matches!((folder.as_deref(), name.as_str()), (Some(".docker"), "config.json") | (Some(".kube"), "config"));
     let environment = name == ".env"
         || ([".env.", ".env-", ".env_"].iter().any(|start| name.starts_with(start)) && !example)
         || (extension == "env" && !stem.is_empty() && !example);
@@ -81,10 +102,28 @@ pub fn holds_secrets(path: &str) -> bool {
             .iter()
             .any(|ext| name.ends_with(ext))
         || name.contains(".tfstate")
+        // Terraform's variable values, where its secrets are given.
+        || ((name.ends_with(".tfvars") || name.ends_with(".tfvars.json")) && !example)
+        || tool_logins
         || (["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].iter().any(|key| name.starts_with(key))
             && !name.ends_with(".pub"))
-        || [".netrc", ".pgpass", ".npmrc", ".pypirc", ".envrc", "credentials", ".git-credentials", ".htpasswd"]
-            .contains(&name.as_str())
+        || [
+            ".netrc",
+            ".pgpass",
+            ".npmrc",
+            ".pypirc",
+            ".envrc",
+            "credentials",
+            ".git-credentials",
+            ".htpasswd",
+            ".my.cnf",
+            ".s3cfg",
+            ".boto",
+            ".dockercfg",
+            // Composer's logins to package hosts.
+            "auth.json",
+        ]
+        .contains(&name.as_str())
         || (data && named_for_secrets && !example)
 }
 
@@ -132,6 +171,19 @@ mod tests {
             ".npmrc.",
             "db-password.txt",
             "keys/id_ed25519_deploy",
+            "infra/terraform.tfvars",
+            "infra/prod.auto.tfvars",
+            "infra/prod.tfvars.json",
+            "android/keystore.properties",
+            "api_key.txt",
+            "config/openai-api-key.txt",
+            "token.txt",
+            "ci/github_token.json",
+            "home/.docker/config.json",
+            "home/.kube/config",
+            ".my.cnf",
+            ".s3cfg",
+            "auth.json",
         ] {
             assert!(holds_secrets(secret), "{secret}");
         }
@@ -148,6 +200,15 @@ mod tests {
             ".env-example",
             "src/env.rs",
             "src/envs/mod.rs",
+            "infra/terraform.tfvars.example",
+            "infra/variables.tf",
+            "src/tokens.json",
+            "theme/design-tokens.json",
+            "src/token.rs",
+            "src/api_key.rs",
+            "config.json",
+            "src/kube/config.ts",
+            "src/auth.ts",
         ] {
             assert!(!holds_secrets(code), "{code}");
         }
