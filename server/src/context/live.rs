@@ -24,6 +24,9 @@ struct OpenTree {
     text: String,
     /// Its items' readings, so that an edit reads only the items it touched.
     readings: ItemReadings,
+    /// Whether it came into an index at the file limit that did not hold it: closed, it
+    /// leaves, unless there is room for it from disk then.
+    past_limit: bool,
 }
 
 #[derive(Default)]
@@ -125,7 +128,8 @@ impl LiveIndex {
                 index.refresh_from_disk(&path);
             }
         }
-        for (path, open) in &state.open {
+        for (path, open) in &mut state.open {
+            open.past_limit = index.full() && index.file(path).is_none();
             index.insert(IndexedFile::from_source(path, open.language, open.text.as_bytes()));
         }
         state.index = Some(Arc::new(index));
@@ -169,7 +173,8 @@ impl LiveIndex {
         let mut readings = ItemReadings::default();
         let file = indexed(path, language, tree.as_ref(), text, &mut readings);
         let mut state = self.write();
-        state.open.insert(path.to_owned(), OpenTree { language, tree, text: text.to_owned(), readings });
+        let past_limit = state.index.as_ref().is_some_and(|index| index.full() && index.file(path).is_none());
+        state.open.insert(path.to_owned(), OpenTree { language, tree, text: text.to_owned(), readings, past_limit });
         update(&mut state, file);
     }
 
@@ -206,9 +211,16 @@ impl LiveIndex {
     /// (for an ignore file, say) finds on disk.
     fn leave_to_disk(&self, path: &str) {
         let mut state = self.write();
-        state.open.remove(path);
+        let past_limit = state.open.remove(path).is_some_and(|open| open.past_limit);
         let State { index, open, dirty, .. } = &mut *state;
         match index.as_mut() {
+            Some(index) if past_limit => {
+                let index = Arc::make_mut(index);
+                index.remove(path);
+                if !index.full() {
+                    index.refresh_from_disk_keeping(path, &|file| open.contains_key(file));
+                }
+            }
             Some(index) => Arc::make_mut(index).refresh_from_disk_keeping(path, &|file| open.contains_key(file)),
             None => {
                 dirty.insert(path.to_owned());
@@ -249,7 +261,7 @@ impl LiveIndex {
                 return;
             }
             if let Some(folder) = snapshot.folder_read_for(path) {
-                self.read_folder_again(snapshot, &folder);
+                self.read_folder_again(snapshot, &folder, path);
                 return;
             }
         }
@@ -294,15 +306,25 @@ impl LiveIndex {
     }
 
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
-    /// meanwhile; the index is locked only to make the result current.
-    fn read_folder_again(&self, snapshot: Arc<Index>, folder: &str) {
+    /// meanwhile, for a change at `changed`; the index is locked only to make the result
+    /// current. A file whose path is now the folder (`chart.js` now `chart.js/`) leaves.
+    fn read_folder_again(&self, snapshot: Arc<Index>, folder: &str, changed: &str) {
         let read = snapshot.read_folder(folder);
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
         let mut state = self.write();
         let State { index, open, .. } = &mut *state;
-        if let (Some(index), Some(read)) = (index.as_mut(), read) {
-            Arc::make_mut(index).apply_folder(read, &|file| open.contains_key(file));
+        let Some(index) = index.as_mut() else { return };
+        let file_there = folder == changed && !open.contains_key(changed) && index.file(changed).is_some();
+        if read.is_none() && !file_there {
+            return;
+        }
+        let index = Arc::make_mut(index);
+        if file_there {
+            index.remove(changed);
+        }
+        if let Some(read) = read {
+            index.apply_folder(read, &|file| open.contains_key(file));
         }
     }
 
@@ -684,6 +706,55 @@ mod tests {
         std::fs::write(root.join("c.rs"), "fn c() {}\n").unwrap();
         live.disk_changed_all(&["c.rs", "b.rs"].map(str::to_owned));
         assert_eq!(live.snapshot().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_tree_that_grows_past_the_file_limit_later_keeps_to_it() {
+        let dir = crate::testing::tree(&[("a.rs", b"fn a() {}\n" as &[u8]), ("b.rs", b"fn b() {}\n")]);
+        let root = dir.path();
+        let live = live_at(root);
+        live.install(Index::build_limited(root, None, 3));
+        assert_eq!(live.snapshot().unwrap().len(), 2, "under the limit, all of it");
+        // A vendored tree arrives: as a folder, and as files one by one.
+        std::fs::create_dir_all(root.join("vendor")).unwrap();
+        for n in 0..4 {
+            std::fs::write(root.join(format!("vendor/v{n}.rs")), format!("fn v{n}() {{}}\n")).unwrap();
+        }
+        live.disk_changed("vendor");
+        assert_eq!(live.snapshot().unwrap().len(), 3, "a folder read takes the room left");
+        std::fs::write(root.join("c.rs"), "fn c() {}\n").unwrap();
+        std::fs::write(root.join("d.rs"), "fn d() {}\n").unwrap();
+        live.disk_changed_all(&["c.rs".into(), "d.rs".into()]);
+        live.disk_changed("c.rs");
+        assert_eq!(live.snapshot().unwrap().len(), 3, "new files find no room");
+
+        // A document opened past the limit is indexed while open, and leaves when closed.
+        live.open("zz/late.rs", "fn late() {}\n");
+        assert!(live.snapshot().unwrap().file("zz/late.rs").is_some());
+        std::fs::create_dir_all(root.join("zz")).unwrap();
+        std::fs::write(root.join("zz/late.rs"), "fn late() {}\n").unwrap();
+        live.close("zz/late.rs");
+        let index = live.snapshot().unwrap();
+        assert!(index.file("zz/late.rs").is_none() && index.len() == 3, "closed, as a full tree leaves it");
+        // One the index held before it opened stays.
+        live.open("a.rs", "fn typed() {}\n");
+        live.close("a.rs");
+        assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["a"]);
+    }
+
+    #[test]
+    fn a_file_replaced_by_a_folder_of_its_name_leaves_the_index() {
+        let dir = crate::testing::tree(&[("web/chart.js", b"export function chart() {}\n" as &[u8])]);
+        let root = dir.path();
+        let live = live_at(root);
+        live.install(Index::build(root, None));
+        std::fs::remove_file(root.join("web/chart.js")).unwrap();
+        std::fs::create_dir_all(root.join("web/chart.js")).unwrap();
+        std::fs::write(root.join("web/chart.js/index.js"), "export function draw() {}\n").unwrap();
+        live.disk_changed("web/chart.js");
+        let index = live.snapshot().unwrap();
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["web/chart.js/index.js"]);
     }
 
     #[test]

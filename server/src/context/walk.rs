@@ -386,9 +386,13 @@ fn enters(root: &Path, entry: &ignore::DirEntry, left_out: impl FnOnce() -> bool
 }
 
 /// `absolute` relative to `root` with `/` separators; none outside it, or for a name that
-/// is not UTF-8 or (off Windows) holds a backslash, which no workspace path can name.
+/// is not UTF-8, holds a control character (a tab) or (off Windows) a backslash, which no
+/// workspace path can name, so neither the editor nor the file watcher could report it again.
 fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
     let relative = absolute.strip_prefix(root).ok()?.to_str()?;
+    if relative.chars().any(char::is_control) {
+        return None;
+    }
     if cfg!(windows) {
         Some(relative.replace('\\', "/"))
     } else {

@@ -162,6 +162,9 @@ pub struct Index {
     files: BTreeMap<String, Arc<IndexedFile>>,
     modules: Modules,
     manifests: Manifests,
+    /// The most source files it takes from disk, as the build took them: a tree that grows
+    /// later (a vendored tree, an archive unpacked) keeps to it too.
+    max_files: usize,
     /// How the last full build went.
     pub stats: BuildStats,
 }
@@ -302,7 +305,7 @@ impl Index {
             }
         }
         let modules = manifests.read(root, &mut stats.skipped);
-        let mut index = Self { root: root.to_owned(), files, modules, manifests, stats };
+        let mut index = Self { root: root.to_owned(), files, modules, manifests, max_files, stats };
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -659,8 +662,8 @@ impl Index {
 
     /// Makes a [`Index::read_file`] current; false when a new file found no room (see
     /// [`FileRead::NoRoom`]), so that it can be read again once the batch it came in has
-    /// forgotten the files it deleted. A tree whose build met the file limit takes no new file
-    /// from disk once full; documents opened in the editor still come in (see `LiveIndex::open`).
+    /// forgotten the files it deleted. A tree at the file limit takes no new file from disk;
+    /// documents opened in the editor still come in (see `LiveIndex::open`).
     pub fn apply_file(&mut self, read: FileRead) -> bool {
         match read {
             FileRead::Index(file) if self.files.contains_key(&file.path) || !self.full() => self.put(file),
@@ -692,9 +695,10 @@ impl Index {
         gone
     }
 
-    /// Whether the build met the file limit and the index holds as many files.
-    fn full(&self) -> bool {
-        self.stats.file_limit.is_some_and(|max| self.len() >= max)
+    /// Whether the index holds as many files as it takes from disk (see
+    /// [`Index::build_limited`]); documents opened in the editor may take it past.
+    pub fn full(&self) -> bool {
+        self.len() >= self.max_files
     }
 
     /// Whether a change to `relative` changes more of the index than its own entry: what
@@ -757,13 +761,10 @@ impl Index {
             return (held || self.modules.has_tsconfig_base_below(&empty.below)).then_some(empty);
         }
         let below = below_folder(path);
-        // A tree whose build met the file limit keeps to it: a folder read again takes no more
-        // than the files it held and the room left (a tarball unpacked in a home folder).
-        let limit = match self.stats.file_limit {
-            // The room the limit leaves beside everything indexed outside the folder.
-            Some(max) => max.saturating_sub(self.len() - self.indexed_below(&below).count()),
-            None => usize::MAX,
-        };
+        // The tree keeps to the file limit: a folder read again takes no more than the files it
+        // held and the room left (a tarball unpacked in a home folder), the room the limit
+        // leaves beside everything indexed outside the folder.
+        let limit = self.max_files.saturating_sub(self.len() - self.indexed_below(&below).count());
         let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
         // A file the build read, unchanged on disk since, need not be read again.

@@ -952,3 +952,15 @@ fn a_path_that_changes_kind_leaves_what_a_fresh_build_would_index() {
         fresh(&index);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn names_no_workspace_path_can_give_are_not_indexed() {
+    // Neither the editor nor the file watcher could report a change to them again.
+    let dir = workspace(&[("src/lib.rs", b"pub fn lib() {}\n"), ("src/tab\there.rs", b"pub fn tabbed() {}\n")]);
+    std::fs::create_dir_all(dir.path().join("odd\u{85}folder")).unwrap();
+    std::fs::write(dir.path().join("odd\u{85}folder/a.rs"), "pub fn odd() {}\n").unwrap();
+    std::fs::write(dir.path().join("src/back\\slash.rs"), "pub fn back() {}\n").unwrap();
+    let index = Index::build(dir.path(), None);
+    assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
+}
