@@ -777,6 +777,18 @@ fn a_document_grown_past_the_size_limit_and_saved_leaves_the_index_without_a_wat
 }
 
 #[test]
+fn a_change_reported_for_the_workspace_itself_reads_it_again() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    let (mut client, before) = look_up_while_watching(&scratch);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
+    // A branch switched outside the editor, reported as a change of the workspace folder.
+    std::fs::remove_file(scratch.workspace().join("src/limiter.rs")).unwrap();
+    let after = look_up_after_changes(&scratch, &mut client, &[("", 2)]);
+    assert!(!after.contains("src/limiter.rs"), "the deleted file is forgotten: {after}");
+}
+
+#[test]
 fn files_the_users_global_git_excludes_name_stay_out_when_they_appear_later() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

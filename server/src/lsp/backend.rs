@@ -66,7 +66,8 @@ impl Backend {
     /// indexed, its place below the workspace.
     fn index_path(&self, path: &Path) -> Option<String> {
         if let Some(relative) = self.state.relative(path) {
-            return Some(relative);
+            // The workspace itself is the index's folder "" (a watcher may report it).
+            return Some(if relative == "." { String::new() } else { relative });
         }
         if !path.ends_with(".git/info/exclude") {
             return None;
