@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::change::{BaseText, FileChange};
-use super::patch::{LineEnding, PatchError, apply_patch};
+use super::patch::{LineEnding, PatchError, apply_patch, in_line_endings_of};
 use super::path::{PathError, Root, WorkspacePath};
 
 /// Files larger than this are not read into the overlay.
@@ -273,7 +273,7 @@ impl Overlay {
         let previous = tracked.current();
         let created = previous.is_none();
         let content = match previous.or(tracked.base.as_ref().map(|base| base.text.as_str())) {
-            Some(text) => LineEnding::of(text).apply(content),
+            Some(text) => in_line_endings_of(text, content, LineEnding::of(text)),
             None => content.to_owned(),
         };
         let lines = count_lines(&content);

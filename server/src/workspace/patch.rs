@@ -114,6 +114,44 @@ impl LineEnding {
     }
 }
 
+/// `content` written with the line endings of `previous`, the text it replaces: each line it
+/// keeps from `previous` ends as it did there (a `\r\n` line in a `\n` file, as fixtures of
+/// HTTP or mail hold), and each other line in `style`.
+pub fn in_line_endings_of(previous: &str, content: &str, style: LineEnding) -> String {
+    let crlf = previous.matches("\r\n").count();
+    let mixed = crlf > 0 && crlf < previous.matches('\n').count();
+    if !mixed {
+        return style.apply(content);
+    }
+    let old: Vec<&str> = previous.split_inclusive('\n').collect();
+    let old_unified: Vec<String> = old.iter().map(|line| line.replace("\r\n", "\n")).collect();
+    let new_unified = content.replace("\r\n", "\n");
+    let new: Vec<&str> = new_unified.split_inclusive('\n').collect();
+    let old_keys: Vec<&str> = old_unified.iter().map(String::as_str).collect();
+    let mut out = String::with_capacity(content.len() + crlf);
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old_keys, &new) {
+        match op {
+            similar::DiffOp::Equal { old_index, len, .. } => {
+                old[old_index..old_index + len].iter().for_each(|line| out.push_str(line))
+            }
+            similar::DiffOp::Delete { .. } => {}
+            similar::DiffOp::Insert { new_index, new_len, .. }
+            | similar::DiffOp::Replace { new_index, new_len, .. } => {
+                for line in &new[new_index..new_index + new_len] {
+                    match (style, line.strip_suffix('\n')) {
+                        (LineEnding::CrLf, Some(bare)) => {
+                            out.push_str(bare);
+                            out.push_str("\r\n");
+                        }
+                        _ => out.push_str(line),
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A text after a successful patch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Patched {
@@ -138,7 +176,10 @@ pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patch
         [start] => {
             let from = normalised.original_offset(*start);
             let to = normalised.original_offset(start + old.len());
-            let replacement = LineEnding::of(text).apply(new);
+            // New lines end as the lines they replace do, else as most of the file's.
+            let region = &text[from..to];
+            let style = if region.contains('\n') { LineEnding::of(region) } else { LineEnding::of(text) };
+            let replacement = in_line_endings_of(region, new, style);
             let mut patched = String::with_capacity(text.len() + replacement.len());
             patched.push_str(&text[..from]);
             patched.push_str(&replacement);
@@ -341,6 +382,28 @@ mod tests {
     }
 
     #[test]
+    fn a_crlf_line_of_an_lf_file_keeps_its_ending_when_patched_or_kept() {
+        // An HTTP fixture: the request's lines end in `\r\n`, the code's in `\n`.
+        let text = "const REQUEST: &str = \"GET / HTTP/1.1\r\nHost: a\r\n\";\nfn send() {}\nfn old() {}\n";
+        let patched = apply_patch("h.rs", text, "Host: a\n", "Host: b\n").unwrap();
+        assert_eq!(patched.text, text.replace("Host: a\r\n", "Host: b\r\n"), "the lines it replaces end in CRLF");
+        let patched = apply_patch("h.rs", text, "fn old() {}\n", "fn new() {}\nfn newer() {}\n").unwrap();
+        assert!(patched.text.ends_with("fn send() {}\nfn new() {}\nfn newer() {}\n"), "{:?}", patched.text);
+        assert!(patched.text.starts_with("const REQUEST: &str = \"GET / HTTP/1.1\r\nHost: a\r\n"));
+
+        // Written whole, as the model writes a file: the lines it keeps end as they did.
+        let written = in_line_endings_of(
+            text,
+            "const REQUEST: &str = \"GET / HTTP/1.1\nHost: a\n\";\nfn send() {}\nfn added() {}\n",
+            LineEnding::of(text),
+        );
+        assert_eq!(written, "const REQUEST: &str = \"GET / HTTP/1.1\r\nHost: a\r\n\";\nfn send() {}\nfn added() {}\n");
+        // A file of one style takes its style whole.
+        assert_eq!(in_line_endings_of("a\r\nb\r\n", "a\nc\n", LineEnding::CrLf), "a\r\nc\r\n");
+        assert_eq!(in_line_endings_of("a\nb\n", "a\r\nc", LineEnding::Lf), "a\nc");
+    }
+
+    #[test]
     fn non_ascii_text_is_matched_on_char_boundaries() {
         let text = "let greeting = \"héllo wörld 😀\";\n";
         let patched = apply_patch("g.rs", text, "wörld 😀", "世界").unwrap();
@@ -369,6 +432,20 @@ mod tests {
                 Err(PatchError::NotFound { .. }) => prop_assert_eq!(matches, 0),
                 Err(PatchError::EmptyOldText) => prop_assert!(false, "old is never empty here"),
             }
+        }
+
+        /// A text written over another keeps its words, whatever their line endings: only
+        /// line endings change, and only to those of the text it replaces.
+        #[test]
+        fn line_endings_are_all_that_changes(
+            previous in "(a|b|\n|\r\n){0,30}",
+            content in "(a|b|\n|\r\n){0,30}",
+            crlf in proptest::bool::ANY,
+        ) {
+            let style = if crlf { LineEnding::CrLf } else { LineEnding::Lf };
+            let written = in_line_endings_of(&previous, &content, style);
+            let unified = |text: &str| text.replace("\r\n", "\n");
+            prop_assert_eq!(unified(&written), unified(&content));
         }
 
         /// A text whose old_text occurs once in a CRLF file keeps every other byte.
