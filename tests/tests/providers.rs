@@ -146,6 +146,29 @@ fn ollama_fixes_the_demo_without_a_key() {
     assert!(!results.is_empty() && results.iter().all(|m| m["tool_name"].is_string()), "{results:#?}");
 }
 
+#[cfg(unix)]
+#[test]
+fn an_environment_variable_that_is_not_utf8_does_not_stop_a_run() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = Scratch::with_demo();
+    let fake = FakeProvider::start(specs::ollama_chat_request());
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::ollama(turn, None), 200)));
+    let base_url = fake.url();
+    let args = ["run", "--issue", "@ISSUE.md", "--provider", "ollama", "--base-url", &base_url, "--json", "--repo"];
+    let workspace = scratch.workspace();
+    let mut command = issuewright_tests::issuewright_command(
+        &scratch,
+        &workspace,
+        args.iter().map(std::ffi::OsStr::new).chain([workspace.as_os_str()]),
+        &[],
+    );
+    // What a shell leaves after a visit to a folder named in Latin-1.
+    command.env("OLDPWD", std::ffi::OsStr::from_bytes(b"/tmp/caf\xe9"));
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_demo_fixed(&run_report(&output));
+}
+
 #[test]
 fn ollama_not_running_says_how_to_start_it() {
     let scratch = Scratch::with_demo();

@@ -50,7 +50,11 @@ impl Redactor {
     /// variables, `extra` variable names, and any variable named like `*_KEY`, `*_TOKEN`,
     /// `*_SECRET` or `*_PASSWORD` holding a value of 12 characters or more.
     pub fn from_environment(extra: &[&str]) -> Self {
-        let values = std::env::vars().filter_map(|(name, value)| {
+        // A variable that is not UTF-8 (`OLDPWD` after a visit to a Latin-1 folder) names no
+        // secret the model's UTF-8 text could hold; `vars()` would panic on it.
+        let utf8 =
+            std::env::vars_os().filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)));
+        let values = utf8.filter_map(|(name, value)| {
             let upper = name.to_ascii_uppercase();
             let named = SECRET_VARIABLES.contains(&upper.as_str()) || extra.contains(&name.as_str());
             let shaped =
