@@ -79,6 +79,11 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         }
     }
     let length = match (length, problem) {
+        // The body a length was given for is passed over, so the next frame is read whole.
+        (Some(Header::Length(length)), Some(problem)) => {
+            tokio::io::copy(&mut (&mut *reader).take(length as u64), &mut tokio::io::sink()).await?;
+            return Ok(Some(Frame::Malformed(problem)));
+        }
         (_, Some(problem)) => return Ok(Some(Frame::Malformed(problem))),
         (None, None) => return Ok(Some(Frame::Malformed("missing Content-Length header".into()))),
         (Some(Header::BadLength(value)), None) => {
@@ -115,10 +120,18 @@ pub enum Incoming {
 
 /// Classifies a body; on failure, the error response to send back.
 pub fn decode(body: &[u8]) -> Result<Incoming, Response> {
-    let value: Value =
-        serde_json::from_slice(body).map_err(|_| Response::from_error(Id::Null, Error::parse_error()))?;
+    let value: Value = serde_json::from_slice(body).map_err(|error| {
+        let mut parse_error = Error::parse_error();
+        parse_error.message = format!("Parse error: {error}").into();
+        Response::from_error(Id::Null, parse_error)
+    })?;
     let Some(object) = value.as_object() else {
-        return Err(Response::from_error(Id::Null, Error::invalid_request()));
+        let mut error = Error::invalid_request();
+        if value.is_array() {
+            error.message =
+                "Invalid request: batches are not supported; send each message in a frame of its own".into();
+        }
+        return Err(Response::from_error(Id::Null, error));
     };
     let id = object.get("id").and_then(|id| serde_json::from_value::<Id>(id.clone()).ok()).unwrap_or(Id::Null);
     let invalid = |message: &str| {
@@ -171,6 +184,14 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_bad_header_beside_a_length_skips_its_body_and_the_next_frame_is_read() {
+        let input = b"Content-Length: 2\r\nX Bad: 1\r\n\r\n{}Content-Length: 2\r\n\r\n[]";
+        let got = frames(input).await;
+        assert!(matches!(&got[0], Frame::Malformed(m) if m.contains("`X Bad: 1` is not a header")), "{got:?}");
+        assert_eq!(got[1..], [Frame::Body(b"[]".to_vec())]);
+    }
+
+    #[tokio::test]
     async fn oversized_bodies_are_skipped_and_a_truncated_one_ends_input() {
         let mut input = format!("Content-Length: {}\r\n\r\n", MAX_BODY + 1).into_bytes();
         input.extend(vec![b' '; MAX_BODY + 1]);
@@ -210,8 +231,12 @@ mod tests {
 
     #[test]
     fn bad_bodies_get_the_right_error_and_keep_the_id() {
-        assert_eq!(error_of("{oops").1, -32700);
-        assert_eq!(error_of("[]").1, -32600);
+        let (_, code, message) = error_of("{oops");
+        assert_eq!(code, -32700);
+        assert!(message.contains("line 1 column 2"), "where it broke: {message}");
+        let (_, code, message) = error_of(r#"[{"jsonrpc":"2.0","id":1,"method":"shutdown"}]"#);
+        assert_eq!(code, -32600);
+        assert!(message.contains("batches are not supported"), "{message}");
         assert_eq!(error_of("\"just a string\"").1, -32600);
         let (id, code, message) = error_of(r#"{"jsonrpc":"2.0","id":7,"method":3}"#);
         assert_eq!((id, code), (Id::Number(7), -32600));

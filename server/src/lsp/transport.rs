@@ -17,6 +17,9 @@ use tower_lsp::{ClientSocket, LspService};
 use super::backend::Backend;
 use super::framing::{Frame, Incoming, decode, read_frame};
 
+/// How much of a message that is not JSON-RPC the log shows.
+const LOGGED_BODY_BYTES: usize = 300;
+
 /// Serves until `exit` or the end of input; returns the process exit code.
 pub async fn serve(
     input: impl AsyncRead + Unpin,
@@ -77,7 +80,14 @@ pub async fn serve(
                 continue;
             }
             Err(answer) => {
-                tracing::warn!("invalid message from the client: {}", String::from_utf8_lossy(&body));
+                // Its start only: a document's text may follow, megabytes of it.
+                let start = String::from_utf8_lossy(&body[..body.len().min(LOGGED_BODY_BYTES)]).into_owned();
+                let more = if body.len() > LOGGED_BODY_BYTES {
+                    format!(" ({} bytes in all)", body.len())
+                } else {
+                    String::new()
+                };
+                tracing::warn!("invalid message from the client: {start}{more}");
                 send(&outgoing, &answer);
                 continue;
             }
