@@ -187,6 +187,38 @@ fn bad_credentials_and_bad_requests_fail_at_once() {
 }
 
 #[test]
+fn an_answer_that_is_not_a_stream_fails_at_once_and_says_what_came() {
+    let scratch = workspace(4);
+    // A base URL that leads to a web page.
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let page = "<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head></html>";
+    fake.push([Reply::Status {
+        status: 200,
+        headers: vec![("content-type".into(), "text/html".into())],
+        body: page.into(),
+    }]);
+    let report = run_openai(&scratch, &fake);
+    assert_eq!(report["state"], "failed", "{report}");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("`text/html`, not a stream") && error.contains("Welcome to nginx!"), "{error}");
+    assert!(error.contains("provider.base_url"), "{error}");
+    assert_eq!(fake.received().len(), 1, "never retried");
+
+    // A gateway that answers whole, whatever `stream: true` asks.
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let whole = specs::json("openai/examples/chat.default.response.json");
+    fake.push([Reply::Status {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: whole.to_string(),
+    }]);
+    let report = run_openai(&scratch, &fake);
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("`application/json`, not a stream") && error.contains("chat.completion"), "{error}");
+    assert_eq!(fake.received().len(), 1, "never retried");
+}
+
+#[test]
 fn context_overflow_ends_the_run_with_that_reason() {
     let scratch = workspace(4);
     let fake = FakeProvider::start(specs::openai_chat_request());

@@ -190,6 +190,7 @@ impl Transport {
             return Err(classify_status(status, &text, retry_after, should_retry));
         }
 
+        let content_type = header("content-type").unwrap_or_default().to_ascii_lowercase();
         let mut reader = StreamReader::<D>::default();
         let mut raw: Vec<u8> = Vec::new();
         let mut stream = response.bytes_stream();
@@ -215,8 +216,17 @@ impl Transport {
         }
         .await;
         self.trace_response(endpoint, status, started, &String::from_utf8_lossy(&raw));
-        outcome?;
-        reader.finish()
+        let answered = outcome.and_then(|()| reader.finish());
+        // What a stream could not be read from, sent as something other than a stream (an
+        // HTML page at a wrong base URL, a whole JSON answer from a gateway that ignores
+        // `stream: true`), comes again as it is: asking again would not help.
+        let streamed = content_type.contains("event-stream") || content_type.contains("ndjson");
+        match answered {
+            Err(fault) if !content_type.is_empty() && !streamed => {
+                Err(not_a_stream(endpoint, &content_type, &raw, &fault))
+            }
+            answered => answered,
+        }
     }
 
     fn trace_response(&self, endpoint: &Endpoint, status: u16, started: Instant, body: &str) {
@@ -228,6 +238,21 @@ impl Transport {
             "body": self.redactor.redact(body),
         }));
     }
+}
+
+/// The fault of a 2xx answer of `content_type` that held no stream the decoder could read.
+fn not_a_stream(endpoint: &Endpoint, content_type: &str, raw: &[u8], fault: &Fault) -> Fault {
+    let start: String = String::from_utf8_lossy(raw).chars().take(200).collect();
+    let start = start.split_whitespace().collect::<Vec<_>>().join(" ");
+    Fault::new(
+        FaultClass::BadRequest,
+        format!(
+            "{} answered with `{content_type}`, not a stream ({}): `{start}`; check `provider.base_url` (it should \
+             lead to the provider's API) and that the server streams answers",
+            endpoint.shown_url(),
+            fault.message
+        ),
+    )
 }
 
 /// Most bytes of an error response that are read (an error page can be anything).
