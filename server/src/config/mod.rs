@@ -349,7 +349,13 @@ impl Config {
 /// The source file limit of the workspace index set by `ISSUEWRIGHT_MAX_INDEXED_FILES`, if it
 /// holds a number (0 lifts the limit).
 pub fn index_file_limit() -> Option<usize> {
-    let limit: usize = std::env::var("ISSUEWRIGHT_MAX_INDEXED_FILES").ok()?.trim().parse().ok()?;
+    let value = std::env::var("ISSUEWRIGHT_MAX_INDEXED_FILES").ok()?;
+    let Ok(limit) = value.trim().parse::<usize>() else {
+        tracing::warn!(
+            "ISSUEWRIGHT_MAX_INDEXED_FILES is `{value}`, not a number of files; the default limit holds (0 lifts it)"
+        );
+        return None;
+    };
     Some(if limit == 0 { usize::MAX } else { limit })
 }
 

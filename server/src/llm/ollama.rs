@@ -120,13 +120,15 @@ impl Decoder for LineAssembler {
         }
         for call in message["tool_calls"].as_array().into_iter().flatten() {
             let function = &call["function"];
-            let arguments = match &function["arguments"] {
-                Value::Null => json!({}),
+            let (arguments, unparsed) = match &function["arguments"] {
+                Value::Null => (json!({}), None),
                 // Some models' templates hand the arguments over as a JSON string.
-                Value::String(raw) => super::parse_arguments(raw).0,
-                other => other.clone(),
+                Value::String(raw) => super::parse_arguments(raw),
+                other => (other.clone(), None),
             };
-            let malformed = (!arguments.is_object()).then(|| "the arguments are not a JSON object".to_owned());
+            // The parser's words say where the JSON broke, for the model to write it again.
+            let malformed =
+                unparsed.or_else(|| (!arguments.is_object()).then(|| "the arguments are not a JSON object".to_owned()));
             self.calls.push(ToolCall {
                 id: format!("call_{}", self.calls.len()),
                 name: function["name"].as_str().unwrap_or_default().to_owned(),
@@ -222,6 +224,13 @@ mod tests {
         let names: Vec<(&str, &str)> = turn.tool_calls.iter().map(|c| (c.name.as_str(), c.id.as_str())).collect();
         assert_eq!(names, [("read_file", "call_0"), ("grep", "call_1")]);
         assert_eq!(turn.tool_calls[1].arguments, json!({"pattern": "fn "}), "arguments sent as a string are read");
+        let broken = concat!(
+            r#"{"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"grep","arguments":"{\"pattern\": \"fn }"}}]},"done":true,"done_reason":"stop"}"#,
+            "\n"
+        );
+        let turn = decode_in_pieces(broken.as_bytes(), 7).unwrap();
+        let malformed = turn.tool_calls[0].malformed.as_deref().unwrap();
+        assert!(malformed.contains("EOF while parsing") && malformed.contains("column"), "where it broke: {malformed}");
 
         let long = r#"{"message":{"role":"assistant","content":"half"},"done":true,"done_reason":"length"}"#;
         assert_eq!(decode_in_pieces(long.as_bytes(), 3).unwrap().stop, StopReason::MaxTokens, "no line end needed");

@@ -43,10 +43,13 @@ impl RetryPolicy {
 /// The wait a server asks for: `retry-after-ms` (milliseconds) first, then `retry-after`
 /// as seconds (possibly fractional) or an HTTP date.
 pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>, now: SystemTime) -> Option<Duration> {
-    if let Some(ms) =
-        retry_after_ms.and_then(|v| v.trim().parse::<f64>().ok()).filter(|ms| ms.is_finite() && *ms >= 0.0)
+    // One it cannot wait for (`1e25`) leaves `retry-after` to say.
+    if let Some(wait) = retry_after_ms
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .and_then(|ms| Duration::try_from_secs_f64(ms / 1000.0).ok())
     {
-        return Duration::try_from_secs_f64(ms / 1000.0).ok();
+        return Some(wait);
     }
     let value = retry_after?.trim();
     if let Ok(seconds) = value.parse::<f64>() {
@@ -67,6 +70,11 @@ mod tests {
         let now = SystemTime::now();
         assert_eq!(parse_retry_after(Some("1e20"), None, now), None);
         assert_eq!(parse_retry_after(None, Some("1e25"), now), None);
+        assert_eq!(
+            parse_retry_after(Some("3"), Some("1e25"), now),
+            Some(Duration::from_secs(3)),
+            "the other header says"
+        );
         assert_eq!(parse_retry_after(Some("-3"), None, now), None);
         assert_eq!(parse_retry_after(Some("2.5"), None, now), Some(Duration::from_millis(2500)));
     }
