@@ -530,6 +530,14 @@ fn a_tree_past_the_file_limit_is_indexed_in_part_and_says_so() {
     );
     let unlimited: Value = serde_json::from_slice(&unlimited.stdout).unwrap();
     assert_eq!((unlimited["files"].as_u64(), &unlimited["fileLimit"]), (Some(26), &Value::Null), "0 lifts the limit");
+    let misspelt = issuewright_on(
+        &scratch,
+        &scratch.workspace(),
+        &["index", "--json", "--no-cache"],
+        &[("ISSUEWRIGHT_MAX_INDEXED_FILES", "5k")],
+    );
+    let stderr = String::from_utf8_lossy(&misspelt.stderr);
+    assert!(stderr.contains("ISSUEWRIGHT_MAX_INDEXED_FILES is `5k`, not a number of files"), "{stderr}");
 
     // The editor hears it once the index is built.
     let options =
