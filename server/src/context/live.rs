@@ -47,8 +47,9 @@ impl State {
     fn wants(&self, path: &str, len: usize) -> bool {
         len as u64 <= MAX_SOURCE_BYTES
             && self.root.as_deref().is_none_or(|root| {
-                indexable(root, path)
-                    && !root.join(path).symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
+                // The link first: one `lstat`, where the walk's rules read every ignore file above.
+                !root.join(path).symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
+                    && indexable(root, path)
             })
     }
 }

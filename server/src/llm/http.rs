@@ -194,12 +194,16 @@ impl Transport {
         let mut reader = StreamReader::<D>::default();
         let mut raw: Vec<u8> = Vec::new();
         let mut stream = response.bytes_stream();
+        // Whether the answer stopped coming or its connection dropped: worth asking again,
+        // whatever it was sent as.
+        let mut cut = false;
         let outcome: Result<(), Fault> = async {
-            while let Some(chunk) = tokio::time::timeout(self.timeout, stream.next())
-                .await
-                .map_err(|_| silent("the answer stopped coming: nothing more"))?
-            {
+            while let Some(chunk) = tokio::time::timeout(self.timeout, stream.next()).await.map_err(|_| {
+                cut = true;
+                silent("the answer stopped coming: nothing more")
+            })? {
                 let chunk = chunk.map_err(|error| {
+                    cut = true;
                     Fault::new(
                         FaultClass::Retryable,
                         format!("the connection dropped mid-stream: {}", source_chain(&error)),
@@ -222,7 +226,7 @@ impl Transport {
         // `stream: true`), comes again as it is: asking again would not help.
         let streamed = content_type.contains("event-stream") || content_type.contains("ndjson");
         match answered {
-            Err(fault) if !content_type.is_empty() && !streamed => {
+            Err(fault) if !cut && !content_type.is_empty() && !streamed => {
                 Err(not_a_stream(endpoint, &content_type, &raw, &fault))
             }
             answered => answered,

@@ -281,7 +281,14 @@ pub async fn apply(
         .collect();
     // An editor that stops at a change it cannot make (Neovim applies them in turn) answers
     // `applied: false` with the changes before it made: what each file holds is the truth.
-    let wait = if answer.applied { VERIFY_TIMEOUT } else { SETTLE_AFTER_REFUSAL };
+    // One that says where it stopped says whether anything changed before: at the first
+    // change, nothing did.
+    let wait = match (answer.applied, answer.failed_change) {
+        (true, _) => VERIFY_TIMEOUT,
+        (false, Some(0)) => Duration::ZERO,
+        (false, Some(_)) => VERIFY_TIMEOUT,
+        (false, None) => SETTLE_AFTER_REFUSAL,
+    };
     let verdicts = verify(state, &expectations, wait).await;
     let mut problems = Vec::new();
     let mut changed = Vec::new();

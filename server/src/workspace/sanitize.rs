@@ -120,10 +120,11 @@ pub fn holds_secrets(path: &str) -> bool {
             ".s3cfg",
             ".boto",
             ".dockercfg",
-            // Composer's logins to package hosts.
-            "auth.json",
         ]
         .contains(&name.as_str())
+        // Composer's logins to package hosts, at a project's top or in its home folder (not an
+        // app's `locales/en/auth.json`).
+        || (name == "auth.json" && (!path.contains('/') || folder.as_deref() == Some(".composer")))
         || (data && named_for_secrets && !example)
 }
 
@@ -184,6 +185,7 @@ mod tests {
             ".my.cnf",
             ".s3cfg",
             "auth.json",
+            "home/.composer/auth.json",
         ] {
             assert!(holds_secrets(secret), "{secret}");
         }
@@ -209,6 +211,7 @@ mod tests {
             "config.json",
             "src/kube/config.ts",
             "src/auth.ts",
+            "public/locales/en/auth.json",
         ] {
             assert!(!holds_secrets(code), "{code}");
         }
