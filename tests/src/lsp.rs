@@ -359,6 +359,16 @@ impl LspClient {
         );
     }
 
+    /// Saves a workspace file, as an editor does: an open document's buffer is written to disk
+    /// first; then the save is reported.
+    pub fn save(&mut self, relative: &str) {
+        let uri = uri_of(&self.path(relative));
+        if let Some(document) = self.editor.documents.get(&uri) {
+            std::fs::write(self.path(relative), &document.text).expect("write the buffer");
+        }
+        self.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    }
+
     /// Closes a document.
     pub fn close(&mut self, relative: &str) {
         let uri = uri_of(&self.path(relative));

@@ -753,8 +753,7 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
 
     // Saved in the editor, as a client that watches no files reports it.
     scratch.write("Cargo.toml", "[package]\nname = \"limits\"\nversion = \"0.1.0\"\n[lib]\nname = \"throttle\"\n");
-    let uri = issuewright_tests::uri_of(&scratch.workspace().join("Cargo.toml"));
-    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    client.save("Cargo.toml");
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
     let after = symbol_result(&scratch, &second);
     assert!(after.contains("src/limiter.rs:4: pub struct RateLimiter (in `throttle::limiter`)"), "{after}");
@@ -775,9 +774,7 @@ fn a_document_grown_past_the_size_limit_and_saved_leaves_the_index_without_a_wat
     assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "unsaved, the disk's text: {before}");
 
     // Saved, as a client that watches no files reports it, and closed.
-    scratch.write("src/limiter.rs", &client.buffer("src/limiter.rs").unwrap());
-    let uri = issuewright_tests::uri_of(&scratch.workspace().join("src/limiter.rs"));
-    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    client.save("src/limiter.rs");
     client.close("src/limiter.rs");
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
     let after = symbol_result(&scratch, &second);

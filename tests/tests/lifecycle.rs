@@ -79,8 +79,7 @@ fn requests_to_the_client_from_notifications_never_stall_the_session() {
     options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
     let mut client = LspClient::start(&scratch, options);
     client.open("a.txt", "a\n");
-    let uri = issuewright_tests::uri_of(&scratch.workspace().join("a.txt"));
-    client.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    client.save("a.txt");
     // Answered, while the server waits on its own requests to the client.
     let answer = client.command("issuewright.runStatus", json!({"runId": "no-such-run"}));
     assert!(answer.unwrap_err()["message"].as_str().unwrap().contains("no-such-run"));

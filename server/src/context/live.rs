@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
-use super::walk::indexable;
+use super::walk::{indexable, is_link};
 use crate::workspace::ByteEdit;
 
 /// An open document's syntax tree and text.
@@ -48,8 +48,7 @@ impl State {
         len as u64 <= MAX_SOURCE_BYTES
             && self.root.as_deref().is_none_or(|root| {
                 // The link first: one `lstat`, where the walk's rules read every ignore file above.
-                !root.join(path).symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
-                    && indexable(root, path)
+                !is_link(&root.join(path)) && indexable(root, path)
             })
     }
 }
@@ -130,7 +129,7 @@ impl LiveIndex {
             }
         }
         for (path, open) in &mut state.open {
-            open.past_limit = index.full() && index.file(path).is_none();
+            open.past_limit = comes_past_limit(&index, path);
             index.insert(IndexedFile::from_source(path, open.language, open.text.as_bytes()));
         }
         state.index = Some(Arc::new(index));
@@ -174,7 +173,7 @@ impl LiveIndex {
         let mut readings = ItemReadings::default();
         let file = indexed(path, language, tree.as_ref(), text, &mut readings);
         let mut state = self.write();
-        let past_limit = state.index.as_ref().is_some_and(|index| index.full() && index.file(path).is_none());
+        let past_limit = state.index.as_deref().is_some_and(|index| comes_past_limit(index, path));
         state.open.insert(path.to_owned(), OpenTree { language, tree, text: text.to_owned(), readings, past_limit });
         update(&mut state, file);
     }
@@ -336,6 +335,12 @@ impl LiveIndex {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
         self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// Whether a document at `path` comes into `index` past its file limit: the index is full
+/// and does not hold it (see [`OpenTree::past_limit`]).
+fn comes_past_limit(index: &Index, path: &str) -> bool {
+    index.full() && index.file(path).is_none()
 }
 
 fn update(state: &mut State, file: IndexedFile) {

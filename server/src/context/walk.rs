@@ -161,7 +161,11 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool, hidden_shown: b
         return false;
     }
     // The walk follows no link: what lies below a linked folder is not the workspace's.
-    if (1..=folders).any(|end| is_link(&root.join(parts[..end].join("/")))) {
+    let mut folder = root.to_owned();
+    if parts[..folders].iter().any(|part| {
+        folder.push(part);
+        is_link(&folder)
+    }) {
         return false;
     }
     let excludes_depth = crate::workspace::global_excludes_depth(root);
@@ -189,7 +193,7 @@ fn judged_walkable(root: &Path, relative: &str, is_folder: bool, hidden_shown: b
 }
 
 /// Whether `path` is a symbolic link (not followed: the link itself).
-fn is_link(path: &Path) -> bool {
+pub(super) fn is_link(path: &Path) -> bool {
     path.symlink_metadata().is_ok_and(|metadata| metadata.file_type().is_symlink())
 }
 

@@ -81,7 +81,7 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
     let length = match (length, problem) {
         // The body a length was given for is passed over, so the next frame is read whole.
         (Some(Header::Length(length)), Some(problem)) => {
-            tokio::io::copy(&mut (&mut *reader).take(length as u64), &mut tokio::io::sink()).await?;
+            pass_over(reader, length).await?;
             return Ok(Some(Frame::Malformed(problem)));
         }
         (_, Some(problem)) => return Ok(Some(Frame::Malformed(problem))),
@@ -93,7 +93,7 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         (Some(_), None) => unreachable!("only lengths are kept"),
     };
     if length > MAX_BODY {
-        tokio::io::copy(&mut (&mut *reader).take(length as u64), &mut tokio::io::sink()).await?;
+        pass_over(reader, length).await?;
         return Ok(Some(Frame::Malformed(format!("a {length}-byte message exceeds the {MAX_BODY}-byte limit"))));
     }
     let mut body = vec![0; length];
@@ -102,6 +102,11 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
         Err(error) => Err(error),
     }
+}
+
+/// Reads past a body of `length` bytes that is not taken, without holding it.
+async fn pass_over<R: AsyncBufRead + Unpin>(reader: &mut R, length: usize) -> std::io::Result<()> {
+    tokio::io::copy(&mut reader.take(length as u64), &mut tokio::io::sink()).await.map(drop)
 }
 
 fn shorten(text: &str) -> String {

@@ -354,6 +354,12 @@ fn refuse_changing_secrets(overlay: &mut Overlay, path: &WorkspacePath) -> Resul
     if the_users { Err(OverlayError::SecretChange(path.clone())) } else { Ok(()) }
 }
 
+/// Refuses a change to a credentials file or through a link (see both).
+fn refuse_changing(overlay: &mut Overlay, path: &WorkspacePath) -> Result<(), OverlayError> {
+    refuse_changing_secrets(overlay, path)?;
+    refuse_changing_through_links(overlay, path)
+}
+
 /// Refuses to change a file by a name that reaches it through a link (`CHANGELOG.md ->
 /// docs/CHANGELOG.md`, or a file below a linked folder), naming the real path: a change by the
 /// link's name would stand apart from one by the real name, each over the same text, and
@@ -368,8 +374,7 @@ fn refuse_changing_through_links(overlay: &Overlay, path: &WorkspacePath) -> Res
 
 fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    refuse_changing_secrets(overlay, &path)?;
-    refuse_changing_through_links(overlay, &path)?;
+    refuse_changing(overlay, &path)?;
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
     // The model knows the lines it changed, also those it changed only a part of; a patch
     // that only takes text out leaves none (the line after it is not one it saw).
@@ -391,8 +396,7 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
 
 fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    refuse_changing_secrets(overlay, &path)?;
-    refuse_changing_through_links(overlay, &path)?;
+    refuse_changing(overlay, &path)?;
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
     let current = overlay
         .current_text(&path)
@@ -468,8 +472,7 @@ fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayEr
 
 fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
-    refuse_changing_secrets(overlay, &path)?;
-    refuse_changing_through_links(overlay, &path)?;
+    refuse_changing(overlay, &path)?;
     overlay.delete_file(&path)?;
     Ok(ToolOutcome::ok(format!("deleted {path}.\n"), true))
 }
