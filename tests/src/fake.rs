@@ -32,6 +32,8 @@ pub enum Reply {
         pause: Duration,
         /// Close the connection after this many chunks, without ending the stream.
         cut_after: Option<usize>,
+        /// The `content-type` it is sent as.
+        content_type: &'static str,
     },
 }
 
@@ -51,9 +53,13 @@ impl Reply {
             chunks: text.chunks(size.max(1)).map(<[u8]>::to_vec).collect(),
             pause: Duration::ZERO,
             cut_after: None,
+            content_type: EVENT_STREAM,
         }
     }
 }
+
+/// The `content-type` of a server-sent event stream.
+pub const EVENT_STREAM: &str = "text/event-stream";
 
 /// A request as the fake received it.
 #[derive(Debug, Clone)]
@@ -190,9 +196,13 @@ fn write_reply(connection: &mut TcpStream, reply: Reply) -> std::io::Result<()> 
             connection.write_all(head.as_bytes())?;
             connection.write_all(body.as_bytes())
         }
-        Reply::Stream { chunks, pause, cut_after } => {
+        Reply::Stream { chunks, pause, cut_after, content_type } => {
             connection.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n",
+                format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\nconnection: \
+                     close\r\n\r\n"
+                )
+                .as_bytes(),
             )?;
             for (index, chunk) in chunks.iter().enumerate() {
                 if cut_after == Some(index) {

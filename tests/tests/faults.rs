@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::fake::{EVENT_STREAM, FakeProvider, Reply};
 use issuewright_tests::streams::{self, Turn};
 use issuewright_tests::{Scratch, ledger, run_cli, run_report, specs};
 use serde_json::{Value, json};
@@ -141,16 +141,24 @@ fn server_errors_and_overload_are_retried() {
 #[test]
 fn a_connection_dropped_mid_stream_is_retried() {
     let scratch = workspace(4);
-    let fake = FakeProvider::start(specs::openai_chat_request());
     let Reply::Stream { chunks, .. } = openai(&patch_turn()) else { unreachable!() };
     let half = chunks.len() / 2;
-    fake.push([Reply::Stream { chunks, pause: Duration::ZERO, cut_after: Some(half) }]);
-    fake.push([openai(&patch_turn()), openai(&done_turn())]);
-    let report = run_openai(&scratch, &fake);
-    assert_bye(&scratch, &report);
-    assert_eq!(report["toolCalls"], 1, "the cut turn's call was never run");
-    let failure = trace(&scratch, &report).into_iter().find(|e| e["kind"] == "failure").unwrap();
-    assert_eq!(failure["class"], "Retryable");
+    // Whatever it is labelled: a gateway may send a stream as `application/json`.
+    for content_type in [EVENT_STREAM, "application/json"] {
+        let fake = FakeProvider::start(specs::openai_chat_request());
+        fake.push([Reply::Stream {
+            chunks: chunks.clone(),
+            pause: Duration::ZERO,
+            cut_after: Some(half),
+            content_type,
+        }]);
+        fake.push([openai(&patch_turn()), openai(&done_turn())]);
+        let report = run_openai(&scratch, &fake);
+        assert_bye(&scratch, &report);
+        assert_eq!(report["toolCalls"], 1, "the cut turn's call was never run ({content_type})");
+        let failure = trace(&scratch, &report).into_iter().find(|e| e["kind"] == "failure").unwrap();
+        assert_eq!(failure["class"], "Retryable", "{content_type}");
+    }
 }
 
 #[test]
@@ -321,7 +329,9 @@ fn a_slow_steady_stream_is_waited_for_and_a_silent_one_is_retried() {
     scratch.write(".issuewright.toml", "[provider]\nmax_retries = 1\ntimeout_s = 1\n");
     let fake = FakeProvider::start(specs::openai_chat_request());
     let slow = |turn: &Turn, pause: Duration| match openai(turn) {
-        Reply::Stream { chunks, cut_after, .. } => Reply::Stream { chunks, pause, cut_after },
+        Reply::Stream { chunks, cut_after, content_type, .. } => {
+            Reply::Stream { chunks, pause, cut_after, content_type }
+        }
         other => other,
     };
     let steady = slow(&patch_turn(), Duration::from_millis(150));

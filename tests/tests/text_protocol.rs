@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use issuewright_tests::fake::{FakeProvider, Reply};
+use issuewright_tests::fake::{EVENT_STREAM, FakeProvider, Reply};
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use issuewright_tests::streams::{self, Turn};
 use issuewright_tests::{Scratch, run_cli, run_report, specs};
@@ -129,7 +129,7 @@ fn slow_answer() -> Reply {
     else {
         unreachable!()
     };
-    Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None }
+    Reply::Stream { chunks, pause: Duration::from_millis(500), cut_after: None, content_type: EVENT_STREAM }
 }
 
 /// An editor's settings that send runs to `fake`.

@@ -19,7 +19,8 @@ pub enum DiskError {
 }
 
 /// Writes one landing: a new text (atomically: temporary file, then rename, keeping the
-/// file's permissions) or a deletion.
+/// file's permissions; in place for a file with other names, see [`write_in_place`]) or a
+/// deletion.
 pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Result<(), DiskError> {
     let absolute = root.resolve(path)?;
     let io = |error| DiskError::Io(path.clone(), error);
@@ -45,7 +46,11 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
             } else {
                 absolute
             };
-            write_atomically(&target, &bytes).map_err(io)
+            if has_other_names(&target) {
+                write_in_place(&target, &bytes).map_err(io)
+            } else {
+                write_atomically(&target, &bytes).map_err(io)
+            }
         }
     }
 }
@@ -74,6 +79,57 @@ pub fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     written
+}
+
+/// Whether the file at `absolute` has names besides this one (hard links), which a rename
+/// over it would part from it.
+fn has_other_names(absolute: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(absolute).is_ok_and(|m| m.is_file() && m.nlink() > 1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = absolute;
+        false
+    }
+}
+
+/// Writes over a file with other names in place, so that every name sees the new text (as an
+/// editor keeps hard links). The old bytes are first kept in a synced copy beside it; if the
+/// write fails they are written back and the copy removed, and if even that fails the copy is
+/// left and the error names it.
+fn write_in_place(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let parent = absolute.parent().expect("a file to write has a parent folder");
+    let old = std::fs::read(absolute)?;
+    let (copy, mut file) = tempfile_in(parent)?;
+    let kept = file.write_all(&old).and_then(|()| file.sync_all());
+    drop(file);
+    if let Err(error) = kept {
+        let _ = std::fs::remove_file(&copy);
+        return Err(error);
+    }
+    let overwrite = |bytes: &[u8]| -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).truncate(true).open(absolute)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    };
+    match overwrite(bytes) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&copy);
+            Ok(())
+        }
+        Err(error) => match overwrite(&old) {
+            Ok(()) => {
+                let _ = std::fs::remove_file(&copy);
+                Err(error)
+            }
+            Err(_) => {
+                Err(std::io::Error::new(error.kind(), format!("{error}; its old text is kept in `{}`", copy.display())))
+            }
+        },
+    }
 }
 
 /// A new file next to the target, named so it cannot clash with a project file.
@@ -144,6 +200,25 @@ mod tests {
         write_landing(&root, &path, &Landing::Write("new\n".into())).unwrap();
         assert!(dir.path().join("CHANGELOG.md").is_symlink());
         assert_eq!(std::fs::read_to_string(dir.path().join("docs/CHANGELOG.md")).unwrap(), "new\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_with_two_names_changes_under_both() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("a.txt"), "old\n").unwrap();
+        std::fs::hard_link(dir.path().join("a.txt"), dir.path().join("b.txt")).unwrap();
+        let root = Root::new(dir.path()).unwrap();
+        let path = WorkspacePath::parse("a.txt").unwrap();
+        write_landing(&root, &path, &Landing::Write("new\n".into())).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("a.txt")).unwrap(), "new\n");
+        assert_eq!(std::fs::read_to_string(dir.path().join("b.txt")).unwrap(), "new\n", "the other name too");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.txt", "b.txt"], "no copy is left behind");
     }
 
     #[cfg(unix)]
