@@ -19,8 +19,8 @@ pub enum DiskError {
 }
 
 /// Writes one landing: a new text (atomically: temporary file, then rename, keeping the
-/// file's permissions; in place for a file with other names, see [`write_in_place`]) or a
-/// deletion.
+/// file's permissions; in place, its old text kept aside until the new is synced, for a
+/// file with other names) or a deletion.
 pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Result<(), DiskError> {
     let absolute = root.resolve(path)?;
     let io = |error| DiskError::Io(path.clone(), error);
