@@ -72,11 +72,14 @@ impl BaseSource for DiskBase {
 }
 
 /// Reads a file from disk as UTF-8 text, without a byte-order mark (as editors show it;
-/// writing keeps the mark); `None` when it does not exist.
+/// writing keeps the mark); `None` when it does not exist, also where a folder on its way
+/// is a file (a file the run deleted, to make a folder of its name).
 pub fn read_disk_text(absolute: &Path) -> Result<Option<String>, BaseError> {
     let metadata = match std::fs::metadata(absolute) {
         Ok(metadata) => metadata,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if matches!(error.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) => {
+            return Ok(None);
+        }
         Err(error) => return Err(error.into()),
     };
     if metadata.is_dir() {
@@ -644,6 +647,20 @@ mod tests {
         assert!(matches!(f.overlay.write_file(&p("d"), ""), Err(OverlayError::IsDirectory(_))));
         assert!(matches!(f.overlay.write_file(&p("new"), ""), Err(OverlayError::IsDirectory(_))));
         assert_eq!(f.overlay.empty_made_dirs(), vec![p("new/sub")]);
+    }
+
+    #[test]
+    fn a_deleted_file_can_become_a_folder() {
+        let mut f = fixture(&[("config", "old\n")]);
+        f.overlay.delete_file(&p("config")).unwrap();
+        f.overlay.write_file(&p("config/default.toml"), "new\n").unwrap();
+        let changes: Vec<(String, Option<String>)> =
+            f.overlay.changes().into_iter().map(|change| (change.path.as_str().to_owned(), change.new_text)).collect();
+        assert_eq!(
+            changes,
+            vec![("config".to_owned(), None), ("config/default.toml".to_owned(), Some("new\n".to_owned()))]
+        );
+        assert_eq!(disk(&f, "config").as_deref(), Some("old\n"), "nothing is written before apply");
     }
 
     #[test]
