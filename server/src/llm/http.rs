@@ -84,7 +84,10 @@ impl<D: Decoder> StreamReader<D> {
     /// body, if any, is not needed).
     pub fn feed(&mut self, piece: &[u8]) -> Result<bool, Fault> {
         for item in self.parser.feed(piece) {
-            self.complete |= self.decoder.item(item)?;
+            if self.complete {
+                break;
+            }
+            self.complete = self.decoder.item(item)?;
         }
         Ok(self.complete)
     }
@@ -94,7 +97,10 @@ impl<D: Decoder> StreamReader<D> {
     pub fn finish(mut self) -> Result<AssistantTurn, Fault> {
         if !self.complete {
             for item in self.parser.finish() {
-                self.complete |= self.decoder.item(item)?;
+                if self.complete {
+                    break;
+                }
+                self.complete = self.decoder.item(item)?;
             }
         }
         self.decoder.finish(self.complete)

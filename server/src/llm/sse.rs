@@ -227,6 +227,11 @@ mod robustness {
         let turn = reader.finish().unwrap();
         assert!(turn.content.as_deref().is_some_and(|text| !text.is_empty()), "{turn:?}");
 
+        // What follows the end in the same read is not read either.
+        let mut at_once = StreamReader::<MessageAssembler>::default();
+        assert!(at_once.feed(&body).unwrap(), "the whole body in one read is complete");
+        assert_eq!(at_once.finish().unwrap(), turn);
+
         let mut cut = StreamReader::<MessageAssembler>::default();
         assert!(!cut.feed(&body[..whole / 2]).unwrap(), "half an answer is not complete");
         assert!(cut.finish().is_err(), "a body that ends early is an error, not half an answer");
