@@ -16,6 +16,8 @@ const MAX_ERRORS_SHOWN: usize = 8;
 const MAX_WARNINGS_SHOWN: usize = 3;
 /// Longest summary, in characters.
 const MAX_SUMMARY_CHARS: usize = 8_000;
+/// Files named in the first line, with their counts.
+const MAX_FILES_LISTED: usize = 10;
 /// Output shown when no error could be read from it.
 const MAX_RAW_CHARS: usize = 4_000;
 
@@ -59,11 +61,14 @@ fn headline(report: &Report, timeout: Duration) -> String {
             _ => {}
         }
     }
-    let files: Vec<String> = by_file
-        .iter()
-        .filter(|(_, (e, w))| e + w > 0)
-        .map(|(file, (e, w))| format!("{file}: {}", counts(*e, *w)))
-        .collect();
+    let mut by_count: Vec<(&str, (usize, usize))> = by_file.into_iter().filter(|(_, (e, w))| e + w > 0).collect();
+    // The files with the most errors first; a change that breaks hundreds names ten of them.
+    by_count.sort_by_key(|(file, (e, w))| (std::cmp::Reverse(*e), std::cmp::Reverse(*w), *file));
+    let mut files: Vec<String> =
+        by_count.iter().take(MAX_FILES_LISTED).map(|(file, (e, w))| format!("{file}: {}", counts(*e, *w))).collect();
+    if by_count.len() > MAX_FILES_LISTED {
+        files.push(format!("and {} more files", by_count.len() - MAX_FILES_LISTED));
+    }
     let status = report.status.map_or("no exit status".to_owned(), |s| format!("exit status {s}"));
     if files.is_empty() {
         format!("The {what} `{command}` failed ({status}).")
@@ -248,5 +253,46 @@ mod tests {
         assert!(summary.contains("characters cut"));
         assert!(!summary.contains("more error"));
         assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{}", summary.len());
+    }
+
+    #[test]
+    fn a_change_that_breaks_hundreds_of_files_still_shows_the_first_error() {
+        let problems: Vec<Problem> = (0..400)
+            .map(|file| {
+                let place = crate::validate::Place {
+                    path: crate::workspace::WorkspacePath::parse(&format!(
+                        "packages/frontend/src/components/widgets/generated/component_{file:03}.ts"
+                    ))
+                    .unwrap(),
+                    start: crate::validate::Spot { line: 0, column: 0 },
+                    end: crate::validate::Spot { line: 0, column: 1 },
+                };
+                let message = format!("Property 'renamedField' does not exist on type 'Widget' (file {file})");
+                Problem::at(place, crate::validate::ColumnUnit::Chars, Severity::Error, "tsc", message)
+            })
+            .collect();
+        let report = Report {
+            kind: Kind::Check,
+            command: Some("tsc --noEmit".into()),
+            status: Some(2),
+            timed_out: false,
+            cancelled: false,
+            passed: false,
+            problems,
+            unparsed: None,
+            not_run: None,
+            output: String::new(),
+            summary: String::new(),
+            duration_ms: 1,
+            sync: Default::default(),
+        };
+        let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
+        assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{} characters", summary.len());
+        assert!(summary.contains("400 errors"), "{summary}");
+        assert!(summary.contains("and 390 more files"), "{summary}");
+        assert!(
+            summary.contains("error at packages/frontend/src/components/widgets/generated/component_000.ts:1:1: Property 'renamedField' does not exist on type 'Widget' (file 0)"),
+            "{summary}"
+        );
     }
 }
