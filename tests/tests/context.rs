@@ -207,12 +207,16 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     scratch.write("src/pool.rs", &pool);
     let issue = &limiter_issue(&scratch);
 
+    // The service is the user's choice, made in their own configuration.
+    let user_config = scratch.home().join(".config/issuewright/config.toml");
+    std::fs::create_dir_all(user_config.parent().unwrap()).unwrap();
+    std::fs::write(&user_config, "[provider]\nkind = \"openai\"\n").unwrap();
     let large =
         cli(&scratch, &["context", "--json", "--top", "1", "--issue-file", issue, "--pack", "--model", "gpt-4o"]);
     assert_eq!(large["files"].as_array().unwrap().len(), 1, "--top limits the listing, not the pack");
     let pack = &large["pack"];
     assert_eq!(pack["model"], "gpt-4o");
-    assert_eq!(pack["budgetTokens"], 32_000, "30% of a 128k window, at most 32k");
+    assert_eq!(pack["budgetTokens"], 32_000, "35% of what a 128k window leaves, at most 32k");
     assert!(pack["tokens"].as_u64().unwrap() <= 32_000, "{pack:#}");
     let full: Vec<&str> = pack["fullFiles"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
     assert_eq!(full[0], large["files"][0]["path"], "the best file comes first, in full");
@@ -220,13 +224,32 @@ fn context_shows_the_pack_a_run_starts_from_within_the_models_budget() {
     let text = pack["text"].as_str().unwrap();
     assert!(text.contains("### src/limiter.rs\n```\nuse crate::clock::Clock;\n"), "{text}");
 
-    // A model the registry does not know gets a 32k window: the large file moves to the map.
+    // A small window with a long answer leaves a small room: the pack takes a third of it, so
+    // the first request fits beside the answer and the tools.
+    let tiny = cli(&scratch, &["context", "--json", "--issue-file", issue, "--pack", "--model", "gemma-2-9b"]);
+    let budget = tiny["pack"]["budgetTokens"].as_u64().unwrap();
+    assert!(
+        (800..=(8_192 - 4_096) * 35 / 100).contains(&budget),
+        "{budget} of gemma's 8k window, 4k of it the answer's"
+    );
+    assert!(tiny["pack"]["tokens"].as_u64().unwrap() <= budget, "{:#}", tiny["pack"]);
+
+    // A model the registry does not know gets a 32k window and 4k answers: the large file
+    // moves to the map.
     scratch.write(".issuewright.toml", "[provider]\nmodel = \"some-local-model\"\n");
     let small = cli(&scratch, &["context", "--json", "--issue-file", issue, "--pack"]);
     let pack = &small["pack"];
     assert_eq!(pack["model"], "some-local-model", "the configured model");
-    assert_eq!(pack["budgetTokens"], 9_830);
-    assert!(pack["tokens"].as_u64().unwrap() <= 9_830, "{pack:#}");
+    let budget = pack["budgetTokens"].as_u64().unwrap();
+    assert!((9_000..(32_768 - 4_096) * 35 / 100).contains(&budget), "{budget}: a third of the room beside the tools");
+    assert!(pack["tokens"].as_u64().unwrap() <= budget, "{pack:#}");
+
+    // Ollama is asked to hold 32k whatever the model's own window: the pack is planned for
+    // that, as the run plans it.
+    std::fs::write(&user_config, "[provider]\nkind = \"ollama\"\n").unwrap();
+    let local = cli(&scratch, &["context", "--json", "--issue-file", issue, "--pack", "--model", "llama3.1:8b"]);
+    let local_budget = local["pack"]["budgetTokens"].as_u64().unwrap();
+    assert!(local_budget < 32_768 * 35 / 100, "{local_budget}: not 32k of the model's 128k window");
     let full = pack["fullFiles"].as_array().unwrap();
     assert!(full.contains(&json!("src/limiter.rs")) && !full.contains(&json!("src/pool.rs")), "{pack:#}");
     assert!(pack["mappedFiles"].as_array().unwrap().contains(&json!("src/pool.rs")), "{pack:#}");

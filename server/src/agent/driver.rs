@@ -364,7 +364,7 @@ impl Driver {
                 let mut workspace = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 workspace.current_text(&path).ok().flatten()
             };
-            let first = super::first_context(&index, &query, info.context_window, read);
+            let first = super::first_context(&index, &query, info, read);
             let seen = Seen::of_pack(&first.pack, read);
             (first.pack, seen, workspace.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
         })

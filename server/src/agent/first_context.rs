@@ -2,8 +2,11 @@
 //! prompt holds. The driver, `issuewright context --pack` and the editor's
 //! `issuewright.context` all take it from here, so what they show is what a run sees.
 
+use std::sync::LazyLock;
+
 use crate::context::issue::IssueQuery;
 use crate::context::{ContextPack, Index, NamedFile, RankedFile, build_pack, named_files_reading, pack, rank};
+use crate::llm::ModelInfo;
 
 /// The ranking of a workspace for an issue and the pack built from it.
 #[derive(Debug, Clone)]
@@ -15,7 +18,7 @@ pub struct FirstContext {
     pub named: Vec<NamedFile>,
     /// The files in full and the repository map, as the first prompt holds them.
     pub pack: ContextPack,
-    /// The tokens the pack may take, a share of the model's context window.
+    /// The tokens the pack may take, a share of the conversation's room.
     pub budget_tokens: usize,
 }
 
@@ -50,18 +53,30 @@ pub enum PackPlace {
     Absent,
 }
 
+/// The tokens the context pack may take with a model of `info`'s limits: a share of the
+/// room its conversation has, the window less the answer's room and the descriptions of
+/// every tool a run may offer.
+pub fn pack_budget(info: ModelInfo) -> usize {
+    static TOOL_SPECS_TOKENS: LazyLock<usize> = LazyLock::new(|| {
+        let specs = crate::tools::Toolset::with_validation().specs();
+        crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default())
+    });
+    pack::pack_budget(super::compact::room(info.context_window, info.max_output, *TOOL_SPECS_TOKENS))
+}
+
 /// Ranks `index` for `query`, finds the other files the issue names, and packs them with
-/// the best ranked files within the budget of a model with a `context_window`-token window. `read` gives a file's current text by its workspace path
-/// (the run's overlay, the editor's buffers or the disk).
+/// the best ranked files within the budget of a model with `info`'s limits (see
+/// [`pack_budget`]). `read` gives a file's current text by its workspace path (the run's
+/// overlay, the editor's buffers or the disk).
 pub fn first_context(
     index: &Index,
     query: &IssueQuery,
-    context_window: u32,
+    info: ModelInfo,
     read: impl Fn(&str) -> Option<String>,
 ) -> FirstContext {
     let ranked = rank::rank_reading(index, query, &read);
     let named = named_files_reading(index, query, &read);
-    let budget_tokens = pack::pack_budget(context_window);
+    let budget_tokens = pack_budget(info);
     let pack = build_pack(index, &ranked, &named, query, budget_tokens, read);
     FirstContext { ranked, named, pack, budget_tokens }
 }

@@ -18,7 +18,7 @@ pub use run::{
     ValidationStatus, Verdict, context_line,
 };
 
-pub use first_context::{FirstContext, PackPlace, first_context};
+pub use first_context::{FirstContext, PackPlace, first_context, pack_budget};
 
 use crate::session::{RunId, RunRecord, SessionError};
 use crate::tools::Seen;

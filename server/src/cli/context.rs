@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::ContextArgs;
 use issuewright::agent::{FirstContext, first_context};
-use issuewright::config::{self, Config, ConfigLayer, ProviderLayer};
+use issuewright::config::{self, Config, ConfigLayer, ProviderLayer, ProviderSettings};
 use issuewright::context::{ContextPack, Index, issue, named_files, rank};
 use issuewright::issues::{self, IssueSource};
 use issuewright::llm::registry;
@@ -36,7 +36,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     let root = args.repo.canonicalize().map_err(|error| format!("--repo {}: {error}", args.repo.display()))?;
     let (text, source) = issue_text(args)?;
     // The model is resolved before the index is built, so a bad configuration fails at once.
-    let model = if args.pack { Some(model_name(args, &root)?) } else { None };
+    let provider = if args.pack { Some(provider_settings(args, &root)?) } else { None };
     let index = super::index::build(&root, !args.no_cache);
     if index.is_empty() {
         errln!(
@@ -50,10 +50,10 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
         errln!("issuewright: {source} holds no words to rank by; the files are in order of how much code uses them");
     }
     // With `--pack`, the ranking and the pack are the ones a run would start from.
-    let (mut ranked, named, packed) = match model {
-        Some(model) => {
-            let first = first_context_for(&index, &query, &model, &root)?;
-            (first.ranked, first.named, Some((model, first.budget_tokens, first.pack)))
+    let (mut ranked, named, packed) = match provider {
+        Some(provider) => {
+            let first = first_context_for(&index, &query, &provider, &root)?;
+            (first.ranked, first.named, Some((provider.model, first.budget_tokens, first.pack)))
         }
         None => (rank::rank_for(&index, &query), named_files(&index, &query), None),
     };
@@ -171,26 +171,27 @@ fn issue_text(args: &ContextArgs) -> Result<(String, String), String> {
     Ok((text, file.display().to_string()))
 }
 
-/// `--model`, else the model the configuration files name, else the provider's default.
-fn model_name(args: &ContextArgs, root: &std::path::Path) -> Result<String, String> {
+/// The provider a run would use: with `--model`, else the model the configuration files name,
+/// else the provider's default.
+fn provider_settings(args: &ContextArgs, root: &std::path::Path) -> Result<ProviderSettings, String> {
     let mut layers = config::file_layers(root).map_err(|error| error.to_string())?;
     layers.push(ConfigLayer {
         provider: ProviderLayer { model: args.model.clone(), ..ProviderLayer::default() },
         ..ConfigLayer::default()
     });
-    Ok(Config::resolve(layers, root).map_err(|error| error.to_string())?.provider.model)
+    Ok(Config::resolve(layers, root).map_err(|error| error.to_string())?.provider)
 }
 
-/// What a run with `model` would start from, its files read the way a run reads them.
+/// What a run with `provider` would start from, its files read the way a run reads them.
 fn first_context_for(
     index: &Index,
     query: &issue::IssueQuery,
-    model: &str,
+    provider: &ProviderSettings,
     root: &std::path::Path,
 ) -> Result<FirstContext, String> {
     let root = Root::new(root).map_err(|error| format!("--repo {}: {error}", root.display()))?;
     let overlay = Overlay::new(root, Arc::new(DiskBase));
-    Ok(first_context(index, query, registry::lookup(model).context_window, |path| {
+    Ok(first_context(index, query, issuewright::llm::model_info(provider), |path| {
         WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
     }))
 }

@@ -273,8 +273,10 @@ pub struct Connected {
     pub info: ModelInfo,
 }
 
-/// Builds the model the settings name. Keys are read from the environment here, and only here.
-pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result<Connected, LlmError> {
+/// The limits a run plans for with the model the settings name: the registry's, with the
+/// configured answer limit (`max_output_tokens`), and for a local model the window a run asks
+/// it to hold.
+pub fn model_info(settings: &ProviderSettings) -> ModelInfo {
     let known = registry::lookup(&settings.model);
     // Answers are as long as configured, and the room left for the prompt follows from that.
     let mut info = ModelInfo { max_output: settings.max_output_tokens.unwrap_or(known.max_output), ..known };
@@ -285,6 +287,12 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
             info.max_output = info.max_output.min(info.context_window / 4);
         }
     }
+    info
+}
+
+/// Builds the model the settings name. Keys are read from the environment here, and only here.
+pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result<Connected, LlmError> {
+    let info = model_info(settings);
     if settings.kind == ProviderKind::Replay {
         let path = settings.replay.as_deref().expect("configuration checks that replay has a file");
         return Ok(Connected { model: Box::new(ReplayModel::load(path)?), info });
@@ -477,6 +485,14 @@ mod tests {
         let limited = ProviderSettings { max_output_tokens: Some(1_234), ..settings };
         let connected = connect(&limited, Arc::new(trace::NoTrace)).unwrap();
         assert_eq!(connected.info, ModelInfo { max_output: 1_234, ..registry }, "the room for prompts follows it");
+        assert_eq!(model_info(&limited), connected.info, "what a preview plans with is what a run connects with");
+
+        // A local model with a large window is asked to hold what a run plans for.
+        let llama = ProviderSettings { model: "llama3.1:8b".into(), max_output_tokens: None, ..limited };
+        assert_eq!(registry::lookup(&llama.model).context_window, 131_072);
+        let info = model_info(&llama);
+        assert_eq!(info.context_window, ollama::MAX_LOCAL_CONTEXT);
+        assert_eq!(connect(&llama, Arc::new(trace::NoTrace)).unwrap().info, info);
     }
 
     #[test]

@@ -76,13 +76,13 @@ pub(super) async fn preview(
     })?;
     let started = Instant::now();
     let overlay = Overlay::new(root.clone(), Arc::new(EditorBase(state.documents.clone())));
-    let window = registry::lookup(&config.provider.model).context_window;
+    let info = crate::llm::model_info(&config.provider);
     // Ranking a large tree takes a while of one core: off the server's async workers.
     let ranking = index.clone();
     let (query, first, explained) = tokio::task::spawn_blocking(move || {
         let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
         let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path));
-        let mut first = first_context(&ranking, &query, window, read);
+        let mut first = first_context(&ranking, &query, info, read);
         // The files listed point at where their words gather.
         let listed = top.min(first.ranked.len());
         rank::point_at_words(&mut first.ranked[..listed], &ranking, &read);

@@ -19,14 +19,16 @@ mod map;
 mod path_tail;
 mod shown;
 
-/// Share of the model's context window the pack may take, in percent.
-const PACK_SHARE_PERCENT: usize = 30;
+/// Share of the conversation's room the pack may take, in percent: with the share
+/// beside it, the first prompt stays under the point where older tool output gives way.
+const PACK_SHARE_PERCENT: usize = 35;
 /// The largest pack, in tokens, however large the window.
 const MAX_PACK_TOKENS: usize = 32_000;
 
-/// The pack's token budget for a model with a context window of `context_window` tokens.
-pub fn pack_budget(context_window: u32) -> usize {
-    (context_window as usize * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS)
+/// The pack's token budget when the conversation has `room` tokens (the model's window less
+/// the answer's room and the tools' descriptions).
+pub fn pack_budget(room: usize) -> usize {
+    (room * PACK_SHARE_PERCENT / 100).min(MAX_PACK_TOKENS)
 }
 
 /// Characters per token, roughly, for code and English.
