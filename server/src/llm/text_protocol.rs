@@ -124,6 +124,9 @@ pub struct Parsed {
     pub repaired: bool,
 }
 
+/// The keys an answer that ends the work gives its summary under.
+const DONE_KEYS: [&str; 5] = ["done", "final", "answer", "summary", "final_answer"];
+
 /// Reads one answer of the text protocol.
 pub fn parse_answer(text: &str) -> Result<Parsed, String> {
     let (value, repaired) = first_json(text).ok_or_else(|| {
@@ -133,7 +136,7 @@ pub fn parse_answer(text: &str) -> Result<Parsed, String> {
     if !calls.is_empty() {
         return Ok(Parsed { calls, done: None, repaired });
     }
-    let done = ["done", "final", "answer", "summary", "final_answer"]
+    let done = DONE_KEYS
         .iter()
         .find_map(|key| value.get(key))
         .map(|summary| summary.as_str().map_or_else(|| summary.to_string(), str::to_owned));
@@ -225,17 +228,39 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     blocks
 }
 
-/// Tries each `{` (and `[`) in turn: the first balanced one that parses wins; if none is
-/// balanced, the text from the first opening bracket is completed and parsed.
+/// Tries each `{` (and `[`) in turn: the first that is a whole answer (tool calls or
+/// `done`) wins, balanced as it is or, where it is cut off, completed; failing that, the
+/// first balanced one that parses, or the text from the first opening brace, completed. A
+/// fragment inside a cut-off answer (`{}` in the code it writes) is so not taken for it.
 fn json_in(text: &str) -> Option<(Value, bool)> {
     let starts: Vec<usize> = text.char_indices().filter(|(_, c)| *c == '{' || *c == '[').map(|(i, _)| i).collect();
+    let mut first_parsed = None;
     for &start in &starts {
-        if let Some(end) = balanced_end(&text[start..])
-            && let Ok(value) = serde_json::from_str::<Value>(&text[start..start + end])
-            && (value.is_object() || value.as_array().is_some_and(|a| a.iter().all(Value::is_object)))
-        {
-            return Some((value, false));
+        let from = &text[start..];
+        match balanced_end(from) {
+            Some(end) => {
+                if let Ok(value) = serde_json::from_str::<Value>(&from[..end])
+                    && (value.is_object() || value.as_array().is_some_and(|a| a.iter().all(Value::is_object)))
+                {
+                    if is_an_answer(&value) {
+                        return Some((value, false));
+                    }
+                    first_parsed.get_or_insert((value, false));
+                }
+            }
+            None if from.starts_with('{') => {
+                if let Ok(value) = serde_json::from_str::<Value>(&complete_truncated(from))
+                    && value.is_object()
+                    && is_an_answer(&value)
+                {
+                    return Some((value, true));
+                }
+            }
+            None => {}
         }
+    }
+    if first_parsed.is_some() {
+        return first_parsed;
     }
     let start = *starts.iter().find(|&&s| text[s..].starts_with('{'))?;
     if balanced_end(&text[start..]).is_some() {
@@ -243,6 +268,11 @@ fn json_in(text: &str) -> Option<(Value, bool)> {
     }
     let repaired = complete_truncated(&text[start..]);
     serde_json::from_str::<Value>(&repaired).ok().filter(Value::is_object).map(|value| (value, true))
+}
+
+/// Whether `value` is what an answer is: tool calls, or the end of the work.
+fn is_an_answer(value: &Value) -> bool {
+    calls_of(value).is_ok_and(|calls| !calls.is_empty()) || DONE_KEYS.iter().any(|key| value.get(key).is_some())
 }
 
 /// Where a scan of JSON text is with respect to strings.
@@ -397,6 +427,26 @@ mod tests {
         assert_eq!(key_only.calls[0].arguments, json!({}));
     }
 
+    #[test]
+    fn a_cut_answer_is_not_read_from_a_fragment_inside_it() {
+        // Braces in the code being written: `{}` inside the cut content is not the answer.
+        let cut = r#"{"tool_calls": [{"name": "write_file", "arguments": {"path": "a.rs", "content": "fn main() { println!(\"{}\", x); let half"#;
+        let parsed = parse_answer(cut).unwrap();
+        assert!(parsed.repaired);
+        assert_eq!(parsed.calls.len(), 1);
+        assert_eq!(parsed.calls[0].name, "write_file");
+        // A whole first call is not the whole answer: the cut second call is kept, as cut.
+        let two = r#"{"tool_calls": [{"name": "read_file", "arguments": {"path": "a.rs"}}, {"name": "write_file", "arguments": {"path": "b.rs", "content": "fn b() {"#;
+        let parsed = parse_answer(two).unwrap();
+        assert!(parsed.repaired);
+        assert_eq!(parsed.calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["read_file", "write_file"]);
+        // An empty object in the prose before the answer does not hide it.
+        assert_eq!(
+            calls(r#"The map is `{}` now. {"tool_calls": [{"name": "list_files", "arguments": {}}]}"#),
+            [call("list_files", json!({}))]
+        );
+    }
+
     /// A model that always gives the same answer.
     struct Fixed(AssistantTurn);
 
@@ -424,6 +474,16 @@ mod tests {
         let request = ChatRequest { messages: &[], tools: &[] };
         let ended = TextProtocol::new(Arc::new(Fixed(answer(StopReason::EndTurn)))).complete(request).await.unwrap();
         assert!(ended.tool_calls.iter().all(|c| c.malformed.is_none()));
+
+        // Two calls, the second cut: the first runs, the second is refused.
+        let two = r#"{"tool_calls": [{"name": "read_file", "arguments": {"path": "a.rs"}}, {"name": "write_file", "arguments": {"path": "b.rs", "content": "fn b() { println!(\"{}\", 1"#;
+        let answer =
+            AssistantTurn { content: Some(two.into()), stop: StopReason::MaxTokens, ..AssistantTurn::default() };
+        let request = ChatRequest { messages: &[], tools: &[] };
+        let limited = TextProtocol::new(Arc::new(Fixed(answer))).complete(request).await.unwrap();
+        assert_eq!(limited.tool_calls.len(), 2);
+        assert!(limited.tool_calls[0].malformed.is_none());
+        assert!(limited.tool_calls[1].malformed.as_deref().unwrap().contains("cut off at the output limit"));
     }
 
     #[test]
