@@ -1,8 +1,9 @@
 //! Keeping the conversation inside the model's context window, less the answer's room and
-//! the tools' descriptions. One tool result may take at most a quarter of that, one turn's
-//! results half; once the whole conversation passes three fifths of it, the
-//! oldest tool results (never those of the latest turn, which the model has not seen yet)
-//! give way to a line saying what they were, which the model can ask for again.
+//! the tools' descriptions. One tool result (or one message of the run's own, as a build's
+//! errors) may take at most a quarter of that, one turn's results half; once the whole
+//! conversation passes three fifths of it, the oldest tool results and the run's older
+//! messages (never the issue, nor what came after the latest turn, which the model has not
+//! seen yet) give way to a line saying what they were, which the model can ask for again.
 
 use crate::context::estimate_tokens;
 use crate::context::pack::CHARS_PER_TOKEN;
@@ -74,10 +75,16 @@ pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
     let target = room * COMPACT_TO_PERCENT / 100;
     // The results of the latest turn are what the model is about to read.
     let latest_turn = messages.iter().rposition(|m| matches!(m, Message::Assistant(_))).unwrap_or(0);
+    // The first user message is the issue and the pack; later ones are the run's own.
+    let issue = messages.iter().position(|m| matches!(m, Message::User(_)));
     let older: Vec<usize> = messages[..latest_turn]
         .iter()
         .enumerate()
-        .filter(|(_, m)| matches!(m, Message::ToolResult { .. }))
+        .filter(|(at, m)| match m {
+            Message::ToolResult { .. } => true,
+            Message::User(_) => Some(*at) != issue,
+            _ => false,
+        })
         .map(|(i, _)| i)
         .collect();
     let mut elided = 0;
@@ -85,17 +92,23 @@ pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
         if total <= target {
             break;
         }
-        if let Message::ToolResult { name, content, .. } = &mut messages[at] {
-            if content.starts_with(ELIDED) {
-                continue;
+        let (content, again) = match &mut messages[at] {
+            Message::ToolResult { name, content, .. } => {
+                (content, format!("{name}, call the tool again if you need it"))
             }
-            let before = estimate_tokens(content);
-            *content = format!(
-                "{ELIDED} ({name}, {before} tokens) to keep the conversation within the model's context; call the tool again if you need it]"
-            );
-            total = total - before + estimate_tokens(content);
-            elided += 1;
+            Message::User(content) => (
+                content,
+                "an earlier message of the run; run_check shows the build's errors as they are now".to_owned(),
+            ),
+            _ => continue,
+        };
+        if content.starts_with(ELIDED) {
+            continue;
         }
+        let before = estimate_tokens(content);
+        *content = format!("{ELIDED} ({before} tokens) to keep the conversation within the model's context: {again}]");
+        total = total - before + estimate_tokens(content);
+        elided += 1;
     }
     elided
 }
@@ -155,6 +168,31 @@ mod tests {
 
         let again = compact(&mut messages, 8_192);
         assert_eq!(again, 0, "nothing more to do while it fits");
+    }
+
+    #[test]
+    fn the_runs_older_messages_give_way_too_and_the_issue_stays() {
+        let issue = "Implement this issue: make parse() accept tabs".to_owned();
+        let mut messages = vec![Message::System("rules".into()), Message::User(issue.clone())];
+        for round in 0..6 {
+            messages.push(Message::Assistant(crate::llm::AssistantTurn::default()));
+            messages.push(result(round, 400));
+            messages.push(Message::User(format!("The check failed in round {round}: {}", "error text ".repeat(900))));
+        }
+        let elided = compact(&mut messages, 8_192);
+        assert!(elided > 0);
+        let total: usize = messages.iter().map(tokens).sum();
+        assert!(total <= 8_192 * COMPACT_TO_PERCENT / 100, "{total}");
+        let users: Vec<&str> = messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::User(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(users[0], issue, "the issue is never elided");
+        assert!(users[1].starts_with(ELIDED) && users[1].contains("run_check"), "{}", users[1]);
+        assert!(users[6].starts_with("The check failed in round 5"), "after the latest turn: not yet read");
     }
 
     #[test]

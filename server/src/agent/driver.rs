@@ -203,7 +203,7 @@ impl Driver {
                     if self.cancel.is_cancelled() {
                         return Ending::Cancelled;
                     }
-                    messages.push(Message::User(nudge));
+                    messages.push(Message::User(compact::fit_result(&nudge, room, usize::MAX)));
                     continue;
                 }
                 if self.cancel.is_cancelled() {
@@ -254,7 +254,7 @@ impl Driver {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
                 }
-                messages.push(Message::User(message));
+                messages.push(Message::User(compact::fit_result(&message, room, usize::MAX)));
             }
         }
     }

@@ -22,8 +22,10 @@ use crate::tools::RunTestsArgs;
 use crate::validate::{Kind, Report, Severity, ValidateError, Validator, check_filter};
 use crate::workspace::WorkspacePath;
 
-/// Lines of a file shown to the model when it needs more context on an error.
-const CONTEXT_LINES: usize = 400;
+/// A file with errors this long or shorter is shown whole when the model needs more context.
+const WHOLE_FILE_LINES: usize = 150;
+/// Lines shown on each side of an error in a longer file.
+const LINES_AROUND_ERROR: usize = 30;
 
 /// The strategies tried, in order, when errors stop falling.
 const STRATEGIES: [&str; 3] = ["reflect", "context", "rewrite"];
@@ -422,26 +424,27 @@ impl Driver {
         })
     }
 
-    /// The current text of the first files with errors, numbered, for the `context` strategy.
+    /// The current text of the first files with errors, numbered, for the `context` strategy:
+    /// a short file whole, a long one around its errors.
     fn error_files_text(&self) -> String {
         let Some(checks) = &self.checks else { return String::new() };
-        let mut files: Vec<WorkspacePath> = Vec::new();
+        let mut files: Vec<(WorkspacePath, Vec<usize>)> = Vec::new();
         for (report, _) in [&checks.check, &checks.test].into_iter().flatten() {
             for problem in report.problems.iter().filter(|p| p.severity == Severity::Error) {
-                if let Some(place) = &problem.place
-                    && !files.contains(&place.path)
-                {
-                    files.push(place.path.clone());
+                if let Some(place) = &problem.place {
+                    let line = place.start.line as usize;
+                    match files.iter_mut().find(|(path, _)| *path == place.path) {
+                        Some((_, lines)) => lines.push(line),
+                        None => files.push((place.path.clone(), vec![line])),
+                    }
                 }
             }
         }
         let mut out = String::new();
-        for path in files.iter().filter(|path| !crate::tools::names_secrets(&self.overlay, path)).take(2) {
+        for (path, lines) in files.iter().filter(|(path, _)| !crate::tools::names_secrets(&self.overlay, path)).take(2)
+        {
             let Some(text) = self.overlay.peek(path) else { continue };
-            out.push_str(&format!("\n{path}:\n"));
-            for (number, line) in text.lines().enumerate().take(CONTEXT_LINES) {
-                out.push_str(&format!("{:>5} | {line}\n", number + 1));
-            }
+            out.push_str(&format!("\n{path}:\n{}", lines_around(&text, lines)));
         }
         out
     }
@@ -522,5 +525,60 @@ impl Driver {
     /// The outcome's validation of the final changes.
     pub(super) fn final_validation(&self) -> Option<Arc<FinalValidation>> {
         self.checks.as_ref()?.final_validation(self.edits).map(Arc::new)
+    }
+}
+
+/// `text`'s lines, numbered: all of them when it is short, else those within
+/// [`LINES_AROUND_ERROR`] of the 0-based `error_lines`, with a line saying what is left out.
+fn lines_around(text: &str, error_lines: &[usize]) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let shown = |number: usize| {
+        lines.len() <= WHOLE_FILE_LINES
+            || error_lines
+                .iter()
+                .any(|&error| number + LINES_AROUND_ERROR >= error && number <= error + LINES_AROUND_ERROR)
+    };
+    let mut out = String::new();
+    let mut left_out = 0;
+    for (number, line) in lines.iter().enumerate() {
+        if !shown(number) {
+            left_out += 1;
+            continue;
+        }
+        if left_out > 0 {
+            out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
+            left_out = 0;
+        }
+        out.push_str(&format!("{:>5} | {line}\n", number + 1));
+    }
+    if left_out > 0 {
+        out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod lines_around_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_file_is_shown_around_its_errors_and_says_what_is_left_out() {
+        let text: String = (1..=1_000).map(|n| format!("line {n}\n")).collect();
+        let shown = lines_around(&text, &[699]);
+        assert!(shown.contains("  700 | line 700\n"), "{shown}");
+        assert!(shown.contains("  670 | line 670\n") && shown.contains("  730 | line 730\n"), "{shown}");
+        assert!(!shown.contains("| line 669\n") && !shown.contains("| line 731\n"), "{shown}");
+        assert!(shown.starts_with("      (669 lines not shown; read_file has them)\n"), "{shown}");
+        assert!(shown.ends_with("      (270 lines not shown; read_file has them)\n"), "{shown}");
+        assert!(shown.len() < 2_000, "{} characters", shown.len());
+
+        // Two errors far apart: both places, the gap between them said.
+        let two = lines_around(&text, &[9, 899]);
+        assert!(two.contains("   10 | line 10\n") && two.contains("  900 | line 900\n"), "{two}");
+        assert!(two.contains("(829 lines not shown"), "{two}");
+
+        // A short file is shown whole.
+        let short: String = (1..=20).map(|n| format!("line {n}\n")).collect();
+        assert_eq!(lines_around(&short, &[3]).lines().count(), 20);
     }
 }
