@@ -375,7 +375,9 @@ fn refuse_changing_through_links(overlay: &Overlay, path: &WorkspacePath) -> Res
 fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing(overlay, &path)?;
+    let before = overlay.current_text(&path).ok().flatten();
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
+    let changed = overlay.current_text(&path).ok().flatten() != before;
     // The model knows the lines it changed, also those it changed only a part of; a patch
     // that only takes text out leaves none (the line after it is not one it saw).
     if !args.new_text.trim().is_empty()
@@ -390,6 +392,9 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
     } else {
         format!("lines {}-{}", outcome.first_line, outcome.last_line)
     };
+    if !changed {
+        return Ok(ToolOutcome::ok(format!("{path} is unchanged: the new text is the old text, at {lines}.\n"), false));
+    }
     let note = generated_note(overlay, &path);
     Ok(ToolOutcome::ok(format!("patched {path}: the new text is at {lines}.\n{note}"), true))
 }
@@ -438,8 +443,12 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
             if drop.lines == 1 { "" } else { "s" }
         )));
     }
+    let before = overlay.current_text(&path).ok().flatten();
     let outcome = overlay.write_file(&path, &args.content)?;
     seen.saw_whole(path.as_str());
+    if overlay.current_text(&path).ok().flatten() == before {
+        return Ok(ToolOutcome::ok(format!("{path} is unchanged: it already holds this content.\n"), false));
+    }
     let (verb, note) =
         if outcome.created { ("created", String::new()) } else { ("replaced", generated_note(overlay, &path)) };
     Ok(ToolOutcome::ok(format!("{verb} {path} ({} lines).\n{note}", outcome.lines), true))
@@ -462,12 +471,10 @@ fn generated_note(overlay: &Overlay, path: &WorkspacePath) -> String {
 fn mkdir(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing_through_links(overlay, &path)?;
-    let output = if overlay.mkdir(&path)? {
-        format!("created directory {path}.\n")
-    } else {
-        format!("directory {path} already exists.\n")
-    };
-    Ok(ToolOutcome::ok(output, true))
+    let created = overlay.mkdir(&path)?;
+    let output =
+        if created { format!("created directory {path}.\n") } else { format!("directory {path} already exists.\n") };
+    Ok(ToolOutcome::ok(output, created))
 }
 
 fn delete_file(overlay: &mut Overlay, args: PathArgs) -> Result<ToolOutcome, OverlayError> {

@@ -1247,3 +1247,26 @@ fn long_files_are_read_in_windows() {
     assert!(read.output.starts_with("long.txt (lines 1-2000 of 2500):\n1\n"), "{}", &read.output[..40]);
     assert!(read.output.ends_with("[500 more lines; call read_file with start_line=2001]\n"));
 }
+
+#[test]
+fn a_call_that_changes_nothing_is_not_counted_as_a_change() {
+    let (_dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn a() -> u8 {\r\n    1\r\n}\r\n")]);
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let mut run = |overlay: &mut Overlay, name: &str, arguments: Value| {
+        tools.execute(overlay, None, &mut seen, &call(name, arguments))
+    };
+    run(&mut overlay, "read_file", json!({"path": "src/lib.rs"}));
+    let folder = run(&mut overlay, "mkdir", json!({"path": "src"}));
+    assert!(folder.ok && !folder.changed, "{}", folder.output);
+    let same = run(&mut overlay, "patch_file", json!({"path": "src/lib.rs", "old_text": "    1", "new_text": "    1"}));
+    assert!(same.ok && !same.changed, "{}", same.output);
+    assert_eq!(same.output, "src/lib.rs is unchanged: the new text is the old text, at line 2.\n");
+    // The same code with the file's own line endings left to the tools.
+    let rewritten =
+        run(&mut overlay, "write_file", json!({"path": "src/lib.rs", "content": "pub fn a() -> u8 {\n    1\n}\n"}));
+    assert!(rewritten.ok && !rewritten.changed, "{}", rewritten.output);
+    assert!(overlay.changes().is_empty());
+    let made = run(&mut overlay, "mkdir", json!({"path": "src/new"}));
+    assert!(made.ok && made.changed, "{}", made.output);
+}
