@@ -192,6 +192,8 @@ impl std::fmt::Debug for Validator {
 
 /// Longest output kept as `unparsed`, in characters (head and tail).
 const MAX_UNPARSED_CHARS: usize = 200_000;
+/// How often a validation looks again whether another process still builds in the shadow.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Validator {
     /// A validator for the workspace at `root` (canonical), with its commands detected now.
@@ -261,16 +263,35 @@ impl Validator {
                 .await??
             }
         };
+        // Another process (a second editor, `issuewright run`) may be building in it: waited
+        // for as long as it takes, and a cancel while waiting ends this one.
+        let _lock = loop {
+            match shadow.try_lock() {
+                Ok(Some(lock)) => break lock,
+                Ok(None) => {}
+                Err(error) => {
+                    *guard = Some(shadow);
+                    return Err(error.into());
+                }
+            }
+            tokio::select! {
+                () = tokio::time::sleep(LOCK_POLL) => {}
+                () = cancel.cancelled() => {
+                    *guard = Some(shadow);
+                    let summary = "cancelled while another issuewright was building in the same copy of the workspace".to_owned();
+                    return Ok(Report { cancelled: true, not_run: None, ..Report::nothing(kind, summary) });
+                }
+            }
+        };
         let (shadow, synced) = blocking(move || {
             let mut shadow = shadow;
-            let lock = shadow.lock();
-            let stats = lock.and_then(|lock| shadow.sync(&overrides).map(|stats| (stats, lock)));
+            let stats = shadow.sync(&overrides);
             (shadow, stats)
         })
         .await?;
         let (tree, out, files) = (shadow.tree().to_owned(), shadow.out().to_owned(), shadow.files());
         *guard = Some(shadow);
-        let (sync, _lock) = synced?;
+        let sync = synced?;
 
         let started = SystemTime::now();
         // Preparing a command can walk the tree (javac's list of sources): file work too.
@@ -431,5 +452,37 @@ mod tests {
         let timed_out = Report { timed_out: true, ..failed(vec![]) };
         assert_eq!(timed_out.errors_already_in(&failed(vec![])), 0, "a time-out is new");
         assert_eq!(failed(vec![]).errors_already_in(&timed_out), 0);
+    }
+
+    #[tokio::test]
+    async fn a_cancel_ends_the_wait_for_another_process_building_in_the_shadow() {
+        let root = crate::testing::tree(&[("a.txt", "a\n")]);
+        let cache = crate::testing::tempdir();
+        let settings = ValidateSettings { check: Some("echo checked".into()), ..ValidateSettings::default() };
+        let validator = Validator::new(root.path(), settings, Some(cache.path().to_owned())).unwrap();
+        // Another process holds the shadow's lock, as a build of its own would.
+        let other = shadow::Shadow::open(root.path(), cache.path()).unwrap();
+        let held = other.lock().unwrap();
+
+        let cancel = CancellationToken::new();
+        let trigger = cancel.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            trigger.cancel();
+        });
+        let waited = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            validator.run(Kind::Check, BTreeMap::new(), None, &cancel),
+        )
+        .await
+        .expect("a cancel ends the wait")
+        .unwrap();
+        assert!(waited.cancelled, "{waited:?}");
+        assert!(waited.summary.contains("another issuewright"), "{}", waited.summary);
+
+        // Once the other process is done, the next validation runs.
+        drop(held);
+        let ran = validator.run(Kind::Check, BTreeMap::new(), None, &CancellationToken::new()).await.unwrap();
+        assert!(ran.passed && ran.output.contains("checked"), "{ran:?}");
     }
 }

@@ -129,6 +129,17 @@ impl Shadow {
         Ok(file)
     }
 
+    /// Takes the lock of [`lock`](Self::lock) if no other process holds it; `None` if one does.
+    pub fn try_lock(&self) -> Result<Option<File>, ShadowError> {
+        let path = self.dir.join("lock");
+        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_error(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(error)) => Err(io_error(&path)(error)),
+        }
+    }
+
     /// Brings the mirror up to date: the workspace's files, then `overrides` on top (a text,
     /// or `None` for a file that is deleted in the proposal). Hold [`lock`](Self::lock) around it.
     pub fn sync(&mut self, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Result<SyncStats, ShadowError> {
