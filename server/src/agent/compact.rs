@@ -42,6 +42,15 @@ pub(super) fn turn_budget(room: usize) -> usize {
     (room * TURN_SHARE_PERCENT / 100 * CHARS_PER_TOKEN).max(4_000)
 }
 
+/// Whether a turn whose results have `left_in_turn` characters left has spent its budget:
+/// a further reading call's result would be cut to almost nothing.
+pub(super) fn turn_spent(left_in_turn: usize) -> bool {
+    left_in_turn < TURN_SPENT_BELOW
+}
+
+/// Characters left in a turn under which it counts as spent.
+const TURN_SPENT_BELOW: usize = 500;
+
 /// How much file text one `read_file` may return, so that its result fits whole (whole
 /// lines, and the line to go on from) rather than being cut in the middle: within what one
 /// result may take and what the turn's earlier results left (`left_in_turn`), as

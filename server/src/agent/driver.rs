@@ -18,7 +18,7 @@ use crate::context::{self, ContextPack};
 use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo, StopReason, ToolCall, TraceSink};
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord};
-use crate::tools::{Seen, Toolset, VALIDATION_TOOLS};
+use crate::tools::{READING_TOOLS, Seen, Toolset, VALIDATION_TOOLS};
 use crate::workspace::{BaseSource, FileChange, Overlay, WorkspacePath, unified_diff};
 
 /// How a loop ended, before the outcome is recorded.
@@ -231,6 +231,8 @@ impl Driver {
                 }
                 let (ok, output) = if position >= budgets.max_tool_calls_per_round as usize {
                     self.refuse_extra(round, call)
+                } else if compact::turn_spent(turn_left) && READING_TOOLS.contains(&call.name.as_str()) {
+                    self.refuse_spent(round, call)
                 } else if VALIDATION_TOOLS.contains(&call.name.as_str()) && validating {
                     self.execute_validation(round, call, tools).await
                 } else {
@@ -265,6 +267,22 @@ impl Driver {
             "not run: at most {} tool calls are carried out per turn; repeat it in the next turn if still needed",
             self.spec.budgets.max_tool_calls_per_round
         );
+        self.log(LedgerEvent::ToolResult {
+            round,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            ok: false,
+            output: output.clone(),
+        });
+        (false, output)
+    }
+
+    /// Answers a reading call once the turn's results have taken what a turn may, without
+    /// running it: its output would only push older output out of the window.
+    fn refuse_spent(&mut self, round: u32, call: &ToolCall) -> (bool, String) {
+        let output = "not run: this turn's results already take what one turn may of the model's context; \
+                      make this call again in the next turn if still needed"
+            .to_owned();
         self.log(LedgerEvent::ToolResult {
             round,
             id: call.id.clone(),

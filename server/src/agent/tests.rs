@@ -139,6 +139,37 @@ async fn extra_calls_in_one_turn_are_answered_not_run() {
 }
 
 #[tokio::test]
+async fn reading_calls_past_what_a_turn_may_take_are_answered_not_run() {
+    let files: Vec<(String, String)> =
+        (0..8).map(|n| (format!("f{n}.txt"), format!("file {n} line\n").repeat(250))).collect();
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let scratch = Scratch::new(&borrowed);
+    let mut calls: Vec<String> =
+        (0..8).map(|n| format!(r#"{{"name":"read_file","arguments":{{"path":"f{n}.txt"}}}}"#)).collect();
+    calls.push(r#"{"name":"write_file","arguments":{"path":"notes.txt","content":"read\n"}}"#.to_owned());
+    let replay = format!("{{\"tool_calls\":[{}]}}\n{{\"content\":\"ok\"}}\n", calls.join(","));
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    // An 8k window, half of it the answer's: a turn's results may take about 5,000 characters.
+    spec.provider.model = "gemma-2-9b".into();
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status.error);
+    let results: Vec<(String, String)> = scratch
+        .ledger(&handle)
+        .into_iter()
+        .filter_map(|event| match event {
+            LedgerEvent::ToolResult { name, output, .. } => Some((name, output)),
+            _ => None,
+        })
+        .collect();
+    let refused = results.iter().filter(|(_, output)| output.starts_with("not run: this turn's results")).count();
+    assert!((1..8).contains(&refused), "some reads run, the rest are answered: {results:#?}");
+    let read: usize = results.iter().filter(|(name, _)| name == "read_file").map(|(_, output)| output.len()).sum();
+    assert!(read < 5_200 + 8 * 250, "{read} characters of reads in one turn");
+    assert_eq!(snapshot.outcome.unwrap().changes.len(), 1, "the write in the same turn still runs");
+}
+
+#[tokio::test]
 async fn the_wall_clock_budget_stops_a_run() {
     let scratch = Scratch::new(&[("a.txt", "x\n")]);
     let turn = r#"{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}"#;

@@ -75,6 +75,10 @@ pub struct Toolset {
 /// out (they need the validator and the run's cancel); [`Toolset::execute`] refuses them.
 pub const VALIDATION_TOOLS: [&str; 2] = ["run_check", "run_tests"];
 
+/// The tools that only read: once a turn's results have taken what a turn may, the driver
+/// answers further ones without running them.
+pub const READING_TOOLS: [&str; 4] = ["read_file", "list_files", "grep", "find_symbol"];
+
 static STANDARD: LazyLock<Toolset> = LazyLock::new(|| Toolset::build(false));
 static WITH_VALIDATION: LazyLock<Toolset> = LazyLock::new(|| Toolset::build(true));
 
