@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use crate::workspace::WorkspacePath;
@@ -198,7 +198,7 @@ impl Shadow {
                 if target.to_str().is_none() {
                     continue;
                 }
-                Entry::Link { target }
+                Entry::Link { target: mirrored_link_target(&self.source, &relative, &target) }
             } else {
                 let modified_ns = metadata
                     .modified()
@@ -398,6 +398,34 @@ fn remove_any(target: &Path) -> Result<(), ShadowError> {
     }
 }
 
+/// What the mirror's copy of the link at `link` (relative to `source`) to `target` points
+/// at, so that it leads where the workspace's does: into the mirror for a target inside the
+/// workspace (relative, however the link gives it), to the same place outside it (absolute:
+/// `../shared` from the mirror would lead nowhere).
+fn mirrored_link_target(source: &Path, link: &str, target: &Path) -> PathBuf {
+    let folder = Path::new(link).parent().unwrap_or(Path::new(""));
+    let absolute = lexically_normal(&source.join(folder).join(target));
+    let Ok(inside) = absolute.strip_prefix(source) else { return absolute };
+    let mut relative: PathBuf = folder.components().map(|_| Component::ParentDir).collect();
+    relative.push(inside);
+    if relative.as_os_str().is_empty() { PathBuf::from(".") } else { relative }
+}
+
+/// `path` with its `.` and `..` taken out, without asking the file system.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 fn replace_with_link(link: &Path, target: &Path) -> Result<(), ShadowError> {
     remove_any(target)?;
     std::os::unix::fs::symlink(link, target).map_err(io_error(target))
@@ -587,6 +615,29 @@ mod tests {
         shadow.sync(&BTreeMap::new()).unwrap();
         assert_eq!((snapshot(&f.source), snapshot(&outside)), before, "nothing behind a link was written or removed");
         assert!(shadow.tree().join("vendor").is_symlink(), "the link is mirrored as a link");
+    }
+
+    #[test]
+    fn links_lead_where_the_workspaces_lead() {
+        let f = fixture(&[("src/lib.rs", "pub fn a() {}\n")]);
+        // A folder beside the workspace, reached by a relative link (a package opened alone).
+        let shared = f.source.parent().unwrap().join("shared");
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::write(shared.join("x.txt"), "shared\n").unwrap();
+        std::os::unix::fs::symlink("../shared", f.source.join("shared")).unwrap();
+        // Links into the workspace, relative and absolute.
+        std::fs::create_dir_all(f.source.join("docs")).unwrap();
+        std::os::unix::fs::symlink("../src/lib.rs", f.source.join("docs/lib.rs")).unwrap();
+        std::os::unix::fs::symlink(f.source.join("src"), f.source.join("code")).unwrap();
+
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::from([(p("src/lib.rs"), Some("pub fn b() {}\n".to_owned()))])).unwrap();
+        let tree = shadow.tree();
+        assert_eq!(std::fs::read_to_string(tree.join("shared/x.txt")).unwrap(), "shared\n");
+        // The build sees the proposal through every link into the workspace.
+        assert_eq!(std::fs::read_to_string(tree.join("docs/lib.rs")).unwrap(), "pub fn b() {}\n");
+        assert_eq!(std::fs::read_to_string(tree.join("code/lib.rs")).unwrap(), "pub fn b() {}\n");
+        assert_eq!(std::fs::read_to_string(f.source.join("src/lib.rs")).unwrap(), "pub fn a() {}\n");
     }
 
     #[test]
