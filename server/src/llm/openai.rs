@@ -133,6 +133,8 @@ pub struct ChunkAssembler {
     slots: HashMap<u64, usize>,
     finish_reason: Option<String>,
     usage: Option<Usage>,
+    /// Whether the model declined, in `refusal` deltas rather than `content`.
+    refused: bool,
 }
 
 impl Decoder for ChunkAssembler {
@@ -163,6 +165,7 @@ impl Decoder for ChunkAssembler {
         for field in ["content", "refusal"] {
             if let Some(text) = delta[field].as_str() {
                 self.text.push_str(text);
+                self.refused |= field == "refusal" && !text.is_empty();
             }
         }
         for (position, fragment) in delta["tool_calls"].as_array().into_iter().flatten().enumerate() {
@@ -225,6 +228,7 @@ impl Decoder for ChunkAssembler {
             "length" => StopReason::MaxTokens,
             _ if !tool_calls.is_empty() => StopReason::ToolUse,
             "content_filter" => StopReason::Refused,
+            _ if self.refused => StopReason::Refused,
             _ => StopReason::EndTurn,
         };
         let content = (!self.text.is_empty()).then_some(self.text);
@@ -247,6 +251,20 @@ mod tests {
         let mut reader = StreamReader::<ChunkAssembler>::default();
         reader.feed(bytes)?;
         reader.finish()
+    }
+
+    #[test]
+    fn a_refusal_ends_the_turn_as_refused_with_what_the_model_said() {
+        let recorded =
+            std::fs::read_to_string(crate::testing::specs_dir().join("openai/examples/chat.stream.text.recorded.sse"))
+                .unwrap();
+        // The same stream with the text in `refusal` deltas, as a model that declines sends it.
+        let declined = recorded.replace(r#""delta":{"content":"#, r#""delta":{"refusal":"#);
+        assert_ne!(declined, recorded);
+        let turn = decode_bytes(declined.as_bytes()).unwrap();
+        assert_eq!(turn.stop, StopReason::Refused);
+        assert!(turn.content.as_deref().is_some_and(|text| text.starts_with("I'm unable")), "{turn:?}");
+        assert_eq!(decode_bytes(recorded.as_bytes()).unwrap().stop, StopReason::EndTurn);
     }
 
     #[test]
