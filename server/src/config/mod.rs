@@ -131,6 +131,18 @@ pub struct ConfigLayer {
     /// `[validate]`.
     #[serde(default)]
     pub validate: ValidateLayer,
+    /// For a repository's layer, the service its address and model were written for (its
+    /// `kind`, which it may not choose, or the default): over another service they are dropped.
+    #[serde(skip)]
+    pub written_for: Option<ProviderKind>,
+}
+
+impl ProviderLayer {
+    /// The service these keys, with those below them, name: the kind, else replay with a
+    /// replay file, else the default, Ollama.
+    fn effective_kind(&self) -> ProviderKind {
+        self.kind.unwrap_or(if self.replay.is_some() { ProviderKind::Replay } else { ProviderKind::Ollama })
+    }
 }
 
 macro_rules! take_over {
@@ -145,11 +157,26 @@ impl ConfigLayer {
     /// away with the service they were for: `--provider anthropic` over a config for a local
     /// OpenAI-compatible server must not send the Anthropic key there, nor the OpenAI key to
     /// Anthropic.
-    pub fn overlaid_with(mut self, over: ConfigLayer) -> Self {
-        if over.provider.kind.is_some_and(|kind| self.provider.kind != Some(kind)) {
+    /// A repository's address and model written for another service than the one below it
+    /// are dropped: a local server's address must not receive the key of the user's cloud
+    /// service, nor its model name be asked of that service.
+    pub fn overlaid_with(mut self, mut over: ConfigLayer) -> Self {
+        if over.provider.kind.is_some_and(|kind| self.provider.effective_kind() != kind) {
             self.provider.base_url = None;
             self.provider.api_key_env = None;
             self.provider.model = None;
+        }
+        if let Some(written_for) = over.written_for
+            && written_for != self.provider.effective_kind()
+            && (over.provider.base_url.is_some() || over.provider.model.is_some())
+        {
+            over.provider.base_url = None;
+            over.provider.model = None;
+            warn_once(format!(
+                "{WORKSPACE_FILE}: ignoring provider.base_url and provider.model, written for {} while you use {}",
+                written_for.as_str(),
+                self.provider.effective_kind().as_str()
+            ));
         }
         take_over!(
             self.provider,
@@ -299,7 +326,7 @@ impl Config {
     pub fn resolve(layers: impl IntoIterator<Item = ConfigLayer>, base_dir: &Path) -> Result<Self, ConfigError> {
         let merged = layers.into_iter().fold(ConfigLayer::default(), ConfigLayer::overlaid_with);
         let p = merged.provider;
-        let kind = p.kind.unwrap_or(if p.replay.is_some() { ProviderKind::Replay } else { ProviderKind::Ollama });
+        let kind = p.effective_kind();
         if kind == ProviderKind::Replay && p.replay.is_none() {
             return Err(ConfigError::Inconsistent(
                 "provider kind `replay` needs a replay file (`replay = \"session.jsonl\"`, `--replay FILE`)".into(),
@@ -396,9 +423,11 @@ impl ConfigLayer {
         }
         // Which service sees your code (a cloud model instead of the local one) is yours to say;
         // and turns recorded by the repository's author are no answer of yours.
-        if self.provider.kind.take().is_some() {
+        let declared = self.provider.kind.take();
+        if declared.is_some() {
             dropped.push("provider.kind");
         }
+        self.written_for = Some(declared.unwrap_or(ProviderKind::Ollama));
         if self.provider.replay.take().is_some() {
             dropped.push("provider.replay");
         }
@@ -521,6 +550,43 @@ mod tests {
         assert_eq!(same.provider.base_url, "http://127.0.0.1:8000/v1");
         let own = layer("[provider]\nkind = \"anthropic\"\nbase_url = \"http://127.0.0.1:9\"\n");
         assert_eq!(Config::resolve([user, own], Path::new("/w")).unwrap().provider.base_url, "http://127.0.0.1:9");
+    }
+
+    #[test]
+    fn a_repositorys_local_server_is_not_given_your_cloud_key_nor_your_service_its_model() {
+        let user = layer("[provider]\nkind = \"anthropic\"\n");
+        let repository = layer(
+            "[provider]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:8000/v1\"\nmodel = \"qwen2.5-coder\"\n",
+        )
+        .restricted_for_repository();
+        let config = Config::resolve([user.clone(), repository.clone()], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Anthropic);
+        assert_eq!(config.provider.base_url, "https://api.anthropic.com", "not the repository's local server");
+        assert_eq!(config.provider.model, "claude-sonnet-4-5");
+        // Naming the same service again on the command line changes nothing of that.
+        let flags = layer("[provider]\nkind = \"anthropic\"\n");
+        let again = Config::resolve([user, repository.clone(), flags], Path::new("/w")).unwrap();
+        assert_eq!(again.provider.base_url, "https://api.anthropic.com");
+        // Written for the service you use, they stand.
+        let yours = layer("[provider]\nkind = \"openai\"\n");
+        let config = Config::resolve([yours, repository], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.base_url, "http://127.0.0.1:8000/v1");
+        assert_eq!(config.provider.model, "qwen2.5-coder");
+        // A repository that names no service wrote for the default one.
+        let plain = layer("[provider]\nmodel = \"qwen2.5-coder:32b\"\n").restricted_for_repository();
+        assert_eq!(Config::resolve([plain.clone()], Path::new("/w")).unwrap().provider.model, "qwen2.5-coder:32b");
+        let cloud = layer("[provider]\nkind = \"openai\"\n");
+        assert_eq!(Config::resolve([cloud, plain], Path::new("/w")).unwrap().provider.model, "gpt-4.1");
+    }
+
+    #[test]
+    fn naming_the_default_service_keeps_your_address_and_model_for_it() {
+        let user = layer("[provider]\nbase_url = \"http://gpu-box:11434\"\nmodel = \"qwen2.5-coder:32b\"\n");
+        let flags = layer("[provider]\nkind = \"ollama\"\n");
+        let config = Config::resolve([user, flags], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.kind, ProviderKind::Ollama);
+        assert_eq!(config.provider.base_url, "http://gpu-box:11434");
+        assert_eq!(config.provider.model, "qwen2.5-coder:32b");
     }
 
     #[test]
