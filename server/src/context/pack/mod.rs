@@ -19,9 +19,9 @@ mod map;
 mod path_tail;
 mod shown;
 
-/// Share of the conversation's room the pack may take, in percent: with the issue's share
-/// beside it, the first prompt stays under the point where older tool output gives way.
-const PACK_SHARE_PERCENT: usize = 35;
+/// Share of the conversation's room the pack may take, in percent: with an issue of usual
+/// length beside it, the first prompt leaves the better half of the room to the work.
+const PACK_SHARE_PERCENT: usize = 40;
 /// The largest pack, in tokens, however large the window.
 const MAX_PACK_TOKENS: usize = 32_000;
 
