@@ -57,14 +57,15 @@ pub enum IssueError {
     Reference(String),
 }
 
-/// Whether `spec` is only a reference to a forge's issue (`#42`, `acme/walker#42`, an issue
-/// or pull request's address), not the text of one.
+/// Whether `spec` is only a reference to a forge's issue (`#42`, `acme/walker#42`, a bare
+/// number as a shell leaves `#42` unquoted, an issue or pull request's address), not the text
+/// of one.
 fn is_reference(spec: &str) -> bool {
     static REFERENCE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     REFERENCE
         .get_or_init(|| {
             regex::Regex::new(
-                r"(?i)^(?:(?:issue|pr|pull request)\s+)?(?:[\w.-]+/[\w.-]+)?#\d+$|^https?://\S+/(?:issues|pulls?|merge_requests)/\d+(?:[/?#]\S*)?$",
+                r"(?i)^(?:(?:issue|pr|pull request)\s+)?(?:[\w.-]+/[\w.-]+)?#\d+$|^(?:(?:issue|pr|pull request)\s+)?\d+$|^https?://\S+/(?:issues|pulls?|merge_requests)/\d+(?:[/?#]\S*)?$",
             )
             .expect("the reference pattern is valid")
         })
@@ -211,6 +212,9 @@ mod tests {
         for reference in [
             "#42",
             "issue #42",
+            "42",
+            "issue 42",
+            "PR 7",
             "acme/walker#42",
             "https://github.com/acme/walker/issues/42/",
             "https://gitea.example.com/git/acme/walker/issues/42#issuecomment-7",
