@@ -60,7 +60,8 @@ const WEB_DOMAINS: [&str; 10] = ["com", "org", "net", "io", "dev", "app", "ai", 
 /// never taken.
 pub fn named_files(index: &Index, query: &IssueQuery) -> Vec<NamedFile> {
     let root = index.root().to_owned();
-    named_files_reading(index, query, &|path: &str| std::fs::read_to_string(root.join(path)).ok())
+    // Read as a run reads it: a file too large for that (a committed data dump) is not read.
+    named_files_reading(index, query, &|path: &str| crate::workspace::read_disk_text(&root.join(path)).ok().flatten())
 }
 
 /// [`named_files`], reading files as `read` gives them (the editor's buffers, or the run's
@@ -302,6 +303,18 @@ mod tests {
             "not a buffer the ignore rules or the build's folder leave out"
         );
         assert!(named(&index, "as docs/policy.md says").is_empty(), "from the disk alone, it is not there");
+    }
+
+    #[test]
+    fn a_file_too_large_to_read_is_named_without_reading_it() {
+        let (dir, index) = workspace(&[("docs/small.md", "a\nb\nc\n")]);
+        let line = "x".repeat(99) + "\n";
+        std::fs::write(dir.path().join("docs/big.md"), line.repeat(100_000)).unwrap();
+        let found: Vec<(String, Option<u32>)> = named_files(&index, &analyze("see docs/big.md:3 and docs/small.md:3"))
+            .into_iter()
+            .map(|file| (file.path, file.line))
+            .collect();
+        assert_eq!(found, [("docs/big.md".to_owned(), None), ("docs/small.md".to_owned(), Some(3))]);
     }
 
     #[test]
