@@ -390,18 +390,24 @@ fn enters(root: &Path, entry: &ignore::DirEntry, left_out: impl FnOnce() -> bool
 }
 
 /// `absolute` relative to `root` with `/` separators; none outside it, or for a name that
-/// is not UTF-8, holds a control character (a tab) or (off Windows) a backslash, which no
-/// workspace path can name, so neither the editor nor the file watcher could report it again.
+/// is not UTF-8, holds a control character (a tab) or (off Windows) a backslash, or that
+/// [`WorkspacePath`](crate::workspace::WorkspacePath) refuses otherwise (`~backup/`, `c:x.rs`):
+/// no workspace path names it, so neither the editor nor the file watcher could report it again.
 fn relative_path(root: &Path, absolute: &Path) -> Option<String> {
     let relative = absolute.strip_prefix(root).ok()?.to_str()?;
     if relative.chars().any(char::is_control) {
         return None;
     }
-    if cfg!(windows) {
-        Some(relative.replace('\\', "/"))
+    let relative = if cfg!(windows) {
+        relative.replace('\\', "/")
+    } else if relative.contains('\\') {
+        return None;
     } else {
-        (!relative.contains('\\')).then(|| relative.to_owned())
-    }
+        relative.to_owned()
+    };
+    let named = relative.is_empty()
+        || crate::workspace::WorkspacePath::parse(&relative).is_ok_and(|path| path.as_str() == relative);
+    named.then_some(relative)
 }
 
 #[cfg(test)]

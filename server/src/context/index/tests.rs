@@ -961,6 +961,9 @@ fn names_no_workspace_path_can_give_are_not_indexed() {
     std::fs::create_dir_all(dir.path().join("odd\u{85}folder")).unwrap();
     std::fs::write(dir.path().join("odd\u{85}folder/a.rs"), "pub fn odd() {}\n").unwrap();
     std::fs::write(dir.path().join("src/back\\slash.rs"), "pub fn back() {}\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("~backup/src")).unwrap();
+    std::fs::write(dir.path().join("~backup/src/lib.rs"), "pub fn saved() {}\n").unwrap();
+    std::fs::write(dir.path().join("c:x.rs"), "pub fn drive() {}\n").unwrap();
     let index = Index::build(dir.path(), None);
     assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
 }
