@@ -130,7 +130,8 @@ impl LiveIndex {
         }
         for (path, open) in &mut state.open {
             open.past_limit = comes_past_limit(&index, path);
-            index.insert(IndexedFile::from_source(path, open.language, open.text.as_bytes()));
+            let file = IndexedFile::from_source(path, open.language, open.text.as_bytes());
+            if open.past_limit { index.insert_past_limit(file) } else { index.insert(file) }
         }
         state.index = Some(Arc::new(index));
         drop(state);
@@ -175,7 +176,13 @@ impl LiveIndex {
         let mut state = self.write();
         let past_limit = state.index.as_deref().is_some_and(|index| comes_past_limit(index, path));
         state.open.insert(path.to_owned(), OpenTree { language, tree, text: text.to_owned(), readings, past_limit });
-        update(&mut state, file);
+        if past_limit {
+            if let Some(index) = state.index.as_mut() {
+                Arc::make_mut(index).insert_past_limit(file);
+            }
+        } else {
+            update(&mut state, file);
+        }
     }
 
     /// An open document changed: `edits` (byte edits, or `None` for a whole new text) led to `text`.
@@ -746,6 +753,39 @@ mod tests {
         live.open("a.rs", "fn typed() {}\n");
         live.close("a.rs");
         assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["a"]);
+    }
+
+    #[test]
+    fn a_document_opened_past_the_file_limit_takes_no_room_of_the_files_on_disk() {
+        let dir = crate::testing::tree(&[
+            ("src/a.rs", b"fn a() {}\n" as &[u8]),
+            ("src/b.rs", b"fn b() {}\n"),
+            ("z.rs", b"fn z() {}\n"),
+        ]);
+        let root = dir.path();
+        let live = live_at(root);
+        live.install(Index::build_limited(root, None, 3));
+        live.open("notes/new.rs", "fn draft() {}\n");
+        assert!(live.snapshot().unwrap().file("notes/new.rs").is_some(), "held while open");
+        // A folder read again (its ignore file saved) keeps what it held.
+        std::fs::write(root.join("src/.gitignore"), "*.tmp\n").unwrap();
+        live.disk_changed("src/.gitignore");
+        let index = live.snapshot().unwrap();
+        assert!(index.file("src/a.rs").is_some() && index.file("src/b.rs").is_some(), "{:?}", paths(&index));
+        // A file deleted makes room for one created.
+        std::fs::remove_file(root.join("z.rs")).unwrap();
+        std::fs::write(root.join("y.rs"), "fn y() {}\n").unwrap();
+        live.disk_changed_all(&["z.rs".into(), "y.rs".into()]);
+        let index = live.snapshot().unwrap();
+        assert!(index.file("y.rs").is_some() && index.file("z.rs").is_none(), "{:?}", paths(&index));
+        assert!(index.file("notes/new.rs").is_some());
+        // Closed, it goes: it was never on disk.
+        live.close("notes/new.rs");
+        assert_eq!(paths(&live.snapshot().unwrap()), ["src/a.rs", "src/b.rs", "y.rs"]);
+    }
+
+    fn paths(index: &Index) -> Vec<String> {
+        index.files().map(|file| file.path.clone()).collect()
     }
 
     #[test]

@@ -165,6 +165,9 @@ pub struct Index {
     /// The most source files it takes from disk, as the build took them: a tree that grows
     /// later (a vendored tree, an archive unpacked) keeps to it too.
     max_files: usize,
+    /// Documents the editor opened once the index was full, held while open: they take no
+    /// room of the files from disk.
+    past_limit: std::collections::BTreeSet<String>,
     /// How the last full build went.
     pub stats: BuildStats,
 }
@@ -305,7 +308,8 @@ impl Index {
             }
         }
         let modules = manifests.read(root, &mut stats.skipped);
-        let mut index = Self { root: root.to_owned(), files, modules, manifests, max_files, stats };
+        let mut index =
+            Self { root: root.to_owned(), files, modules, manifests, max_files, past_limit: Default::default(), stats };
         index.stats.files = index.files.len();
         index.stats.bytes = index.files.values().map(|f| f.bytes).sum();
         index.stats.languages = index.language_stats();
@@ -496,6 +500,20 @@ impl Index {
         self.put(Arc::new(file));
     }
 
+    /// Indexes an editor's document opened once the index was [full](Index::full): held
+    /// beside the files from disk, taking none of their room, until it is
+    /// [removed](Index::remove).
+    pub fn insert_past_limit(&mut self, file: IndexedFile) {
+        self.past_limit.insert(file.path.clone());
+        self.insert(file);
+    }
+
+    /// How many of the indexed files came from disk (or stand for a file there), not
+    /// documents opened past the limit.
+    fn files_from_disk(&self) -> usize {
+        self.len() - self.past_limit.len()
+    }
+
     fn put(&mut self, file: Arc<IndexedFile>) {
         let redeclares = file.language == Language::Rust
             && self.files.get(&file.path).is_none_or(|old| {
@@ -509,6 +527,7 @@ impl Index {
 
     /// Forgets a deleted file.
     pub fn remove(&mut self, path: &str) {
+        self.past_limit.remove(path);
         if self.files.remove(path).is_some_and(|old| old.language == Language::Rust) {
             self.modules.forget_declared();
         }
@@ -698,7 +717,7 @@ impl Index {
     /// Whether the index holds as many files as it takes from disk (see
     /// [`Index::build_limited`]); documents opened in the editor may take it past.
     pub fn full(&self) -> bool {
-        self.len() >= self.max_files
+        self.files_from_disk() >= self.max_files
     }
 
     /// Whether a change to `relative` changes more of the index than its own entry: what
@@ -764,7 +783,8 @@ impl Index {
         // The tree keeps to the file limit: a folder read again takes no more than the files it
         // held and the room left (a tarball unpacked in a home folder), the room the limit
         // leaves beside everything indexed outside the folder.
-        let limit = self.max_files.saturating_sub(self.len() - self.indexed_below(&below).count());
+        let held_below = self.indexed_below(&below).filter(|file| !self.past_limit.contains(*file)).count();
+        let limit = self.max_files.saturating_sub(self.files_from_disk() - held_below);
         let (found, manifests, _) = walk(&self.root, path, limit);
         let files = &self.files;
         // A file the build read, unchanged on disk since, need not be read again.
