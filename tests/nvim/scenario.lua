@@ -19,7 +19,17 @@ harness.run(function(out)
   local run = step('implement', iw.implement('@ISSUE.md', { replay = 'replay.jsonl' }))
   out.status = step('wait', iw.wait(run, 20000))
   out.proposal = step('proposal', iw.proposal(run))
-  out.applied = step('apply', iw.apply(run))
+  -- Applied as a user does, from a folder below the root, naming the files as its file
+  -- completion gives them: from Neovim's current folder.
+  vim.cmd('cd ' .. vim.fn.fnameescape(workspace .. '/src'))
+  local said = {}
+  local notify = vim.notify
+  vim.notify = function(message, level)
+    table.insert(said, { message = message, level = level })
+  end
+  vim.cmd('IssuewrightApply run=' .. run .. ' grüße.rs farewell.rs ../obsolete.txt')
+  vim.notify = notify
+  out.applied = said
   vim.cmd('silent wall')
 
   out.buffers = {}

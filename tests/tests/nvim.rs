@@ -129,10 +129,16 @@ fn neovim_runs_and_applies_a_proposal() {
         .unwrap();
     assert!(ambiguous["output"].as_str().unwrap().contains("occurs 2 times in `src/repeat.rs`"));
 
-    // The apply: every file landed, as the server checked from Neovim's own documents.
-    let applied = &result["applied"];
-    assert_eq!(applied["applied"], true, "{applied}");
-    assert_eq!(applied["verified"], true, "{applied}");
+    // The apply, by `:IssuewrightApply` with paths from Neovim's current folder: every file
+    // landed, as the server checked from Neovim's own documents.
+    let said = result["applied"].as_array().unwrap_or_else(|| panic!("{result:#}"));
+    assert_eq!(said.len(), 1, "{said:#?}");
+    let applied = said[0]["message"].as_str().unwrap();
+    assert_eq!(said[0]["level"], 2, "not an error: {applied}");
+    assert!(applied.contains("applied = true") && applied.contains("verified = true"), "{applied}");
+    for file in ["\"obsolete.txt\"", "\"src/farewell.rs\"", "\"src/grüße.rs\""] {
+        assert!(applied.contains(file), "{file}: {applied}");
+    }
 
     // What Neovim holds and what it wrote.
     let greeting =

@@ -117,7 +117,8 @@ pub async fn execute(
         APPLY_PROPOSAL => {
             let args: ApplyArgs = arguments(command, args, run_example)?;
             let root = root(state)?;
-            let found = Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.select(args.files.as_deref())?;
+            let found =
+                Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.select(root, args.files.as_deref())?;
             let _applying = ApplyingGuard::take(state, &args.run_id)?;
             proposal::apply(client, state, root, found).await
         }

@@ -94,12 +94,19 @@ impl Proposal {
         }
     }
 
-    /// Narrows the proposal to `files` (workspace-relative paths), refusing unknown ones.
-    pub fn select(mut self, files: Option<&[String]>) -> Result<Self, CommandError> {
+    /// Narrows the proposal to `files` (workspace-relative paths, absolute paths below `root`
+    /// or `file:` URIs, as an editor's file completion gives them), refusing unknown ones.
+    pub fn select(mut self, root: &Root, files: Option<&[String]>) -> Result<Self, CommandError> {
         let Some(files) = files else {
             return Ok(self);
         };
-        let wanted: Vec<WorkspacePath> = files.iter().map(|raw| WorkspacePath::parse(raw)).collect::<Result<_, _>>()?;
+        let wanted: Vec<WorkspacePath> = files
+            .iter()
+            .map(|raw| match root.path_given(raw) {
+                Some(path) => Ok(path),
+                None => WorkspacePath::parse(raw).map_err(CommandError::from),
+            })
+            .collect::<Result<_, _>>()?;
         for path in &wanted {
             if !self.changes.iter().any(|change| change.path == *path) {
                 return Err(CommandError::NotInProposal(path.to_string(), self.run_id.to_string()));

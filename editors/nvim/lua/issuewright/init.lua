@@ -4,7 +4,7 @@
 --   require('issuewright').setup({ cmd = { 'issuewright', 'lsp' } })
 --   :IssuewrightImplement @ISSUE.md replay=session.jsonl
 --   :IssuewrightProposal        (the diff in a scratch buffer)
---   :IssuewrightApply [files]   (all files, or only those named)
+--   :IssuewrightApply [run=ID] [files] (all files, or only those named; paths from the current folder)
 --   :IssuewrightValidate [tests] (the project's check on your buffers, as diagnostics)
 --   :IssuewrightContext @ISSUE.md (the files a run would start from, in the quickfix list)
 --   :IssuewrightPack @ISSUE.md    (the context pack a run would start from, in a scratch buffer)
@@ -25,6 +25,8 @@ M.config = {
 
 -- The most recent run started from this Neovim.
 M.last_run = nil
+-- The runs this Neovim has heard of, so that only a new one becomes the last.
+local known_runs = {}
 
 local function notify(message, level)
   vim.notify('issuewright: ' .. message, level or vim.log.levels.INFO)
@@ -115,6 +117,7 @@ function M.implement(issue, opts)
     return nil, err
   end
   M.last_run = result.runId
+  known_runs[result.runId] = true
   notify('run ' .. result.runId .. ' started')
   return result.runId
 end
@@ -306,7 +309,9 @@ local function start(bufnr)
     init_options = M.config.init_options,
     handlers = {
       ['issuewright/runEvent'] = function(_, params)
-        if params and params.event and params.event.kind == 'finished' then
+        -- A run started another way (another plugin's command) is the last once heard of.
+        if params and params.runId and not known_runs[params.runId] then
+          known_runs[params.runId] = true
           M.last_run = params.runId
         end
       end,
@@ -328,6 +333,18 @@ local function split_args(fargs, keys)
     end
   end
   return table.concat(words, ' '), options
+end
+
+--- `path` as the server reads it: relative paths are Neovim's, from its current folder,
+--- while the server reads them from the workspace's root.
+local function absolute(path)
+  return path and vim.fn.simplify(vim.fn.fnamemodify(path, ':p')) or nil
+end
+
+--- An issue given as `@FILE` with its file's absolute path; text as it is.
+local function issue_arg(issue)
+  local file = issue:match('^@(.+)$')
+  return file and ('@' .. absolute(file)) or issue
 end
 
 local function report(result, err)
@@ -356,19 +373,19 @@ function M.setup(opts)
 
   vim.api.nvim_create_user_command('IssuewrightImplement', function(cmd)
     local issue, options = split_args(cmd.fargs, { 'replay' })
-    M.implement(issue, { replay = options.replay })
+    M.implement(issue_arg(issue), { replay = absolute(options.replay) })
   end, { nargs = '+', desc = 'issuewright: implement an issue (text or @FILE) [replay=FILE]' })
   vim.api.nvim_create_user_command('IssuewrightContext', function(cmd)
     local issue, options = split_args(cmd.fargs, { 'top' })
-    M.show_context(issue, tonumber(options.top))
+    M.show_context(issue_arg(issue), tonumber(options.top))
   end, { nargs = '+', desc = 'issuewright: the files a run would start from (text or @FILE) [top=N]' })
   vim.api.nvim_create_user_command('IssuewrightPack', function(cmd)
     local issue = split_args(cmd.fargs, {})
-    M.show_pack(issue)
+    M.show_pack(issue_arg(issue))
   end, { nargs = '+', desc = 'issuewright: the context pack a run would start from (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightExplain', function(cmd)
     local issue, options = split_args(cmd.fargs, { 'file' })
-    M.show_explanation(issue, options.file)
+    M.show_explanation(issue_arg(issue), absolute(options.file))
   end, { nargs = '+', desc = 'issuewright: why this file (or file=PATH) ranks where it does for an issue (text or @FILE)' })
   vim.api.nvim_create_user_command('IssuewrightStatus', function(cmd)
     report(M.status(cmd.fargs[1]))
@@ -377,8 +394,15 @@ function M.setup(opts)
     M.show_proposal(cmd.fargs[1])
   end, { nargs = '?', desc = "issuewright: show a run's proposal as a diff" })
   vim.api.nvim_create_user_command('IssuewrightApply', function(cmd)
-    report(M.apply(nil, cmd.fargs))
-  end, { nargs = '*', complete = 'file', desc = "issuewright: apply the last run's proposal [files]" })
+    local _, options = split_args(cmd.fargs, { 'run' })
+    local files = {}
+    for _, word in ipairs(cmd.fargs) do
+      if not word:match('^run=') then
+        table.insert(files, absolute(word))
+      end
+    end
+    report(M.apply(options.run, files))
+  end, { nargs = '*', complete = 'file', desc = "issuewright: apply a run's proposal (the last run's, or run=ID) [files]" })
   vim.api.nvim_create_user_command('IssuewrightDiscard', function(cmd)
     report(M.discard(cmd.fargs[1]))
   end, { nargs = '?', desc = "issuewright: discard a run's proposal" })
