@@ -135,6 +135,9 @@ pub struct ConfigLayer {
     /// `kind`, which it may not choose, or the default): over another service they are dropped.
     #[serde(skip)]
     pub written_for: Option<ProviderKind>,
+    /// Whether the address these layers give was a repository's: it is sent no key of yours.
+    #[serde(skip)]
+    pub address_from_repository: bool,
 }
 
 impl ProviderLayer {
@@ -165,6 +168,7 @@ impl ConfigLayer {
             self.provider.base_url = None;
             self.provider.api_key_env = None;
             self.provider.model = None;
+            self.address_from_repository = false;
         }
         if let Some(written_for) = over.written_for
             && written_for != self.provider.effective_kind()
@@ -177,6 +181,9 @@ impl ConfigLayer {
                 written_for.as_str(),
                 self.provider.effective_kind().as_str()
             ));
+        }
+        if over.provider.base_url.is_some() {
+            self.address_from_repository = over.written_for.is_some();
         }
         take_over!(
             self.provider,
@@ -332,7 +339,18 @@ impl Config {
                 "provider kind `replay` needs a replay file (`replay = \"session.jsonl\"`, `--replay FILE`)".into(),
             ));
         }
-        let base_url = p.base_url.unwrap_or_else(|| kind.default_base_url().to_owned());
+        // A repository may name a server on this machine, but no key of yours goes to an
+        // address it chose: a local server is sent none, and Anthropic, which needs one, is
+        // reached at its own address.
+        let mut base_url = p.base_url;
+        let from_repository = merged.address_from_repository && base_url.is_some();
+        if from_repository && kind == ProviderKind::Anthropic {
+            warn_once(format!(
+                "{WORKSPACE_FILE}: ignoring provider.base_url for anthropic: your key is not sent to an address a repository chose (set base_url in your own config)"
+            ));
+            base_url = None;
+        }
+        let base_url = base_url.unwrap_or_else(|| kind.default_base_url().to_owned());
         if kind != ProviderKind::Replay && !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(ConfigError::Inconsistent(format!(
                 "provider base_url `{base_url}` must start with http:// or https://"
@@ -342,7 +360,12 @@ impl Config {
         if max_rounds == 0 {
             return Err(ConfigError::Inconsistent("agent max_rounds must be at least 1".into()));
         }
-        let api_key_env = p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned));
+        let mut api_key_env = p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned));
+        if from_repository && kind != ProviderKind::Anthropic && api_key_env.take().is_some() {
+            warn_once(format!(
+                "{WORKSPACE_FILE}: provider.base_url {base_url} is sent no key of yours; for a server that needs one, set base_url in your own config"
+            ));
+        }
         Ok(Self {
             provider: ProviderSettings {
                 kind,
@@ -577,6 +600,29 @@ mod tests {
         assert_eq!(Config::resolve([plain.clone()], Path::new("/w")).unwrap().provider.model, "qwen2.5-coder:32b");
         let cloud = layer("[provider]\nkind = \"openai\"\n");
         assert_eq!(Config::resolve([cloud, plain], Path::new("/w")).unwrap().provider.model, "gpt-4.1");
+    }
+
+    #[test]
+    fn a_repositorys_local_server_is_sent_no_key_of_yours() {
+        let repository = || {
+            layer("[provider]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:8000/v1\"\n")
+                .restricted_for_repository()
+        };
+        let openai = layer("[provider]\nkind = \"openai\"\napi_key_env = \"OPENAI_API_KEY\"\n");
+        let config = Config::resolve([openai.clone(), repository()], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.base_url, "http://127.0.0.1:8000/v1", "the local server is used");
+        assert_eq!(config.provider.api_key_env, None, "without your OpenAI key");
+        // Your own address for it gets the key, as does the repository's one you name again.
+        let own = layer("[provider]\nbase_url = \"http://127.0.0.1:8000/v1\"\n");
+        let config = Config::resolve([openai.clone(), repository(), own], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.api_key_env.as_deref(), Some("OPENAI_API_KEY"));
+        // Anthropic needs its key: reached at its own address instead.
+        let anthropic = layer("[provider]\nkind = \"anthropic\"\n");
+        let written_for_it =
+            layer("[provider]\nkind = \"anthropic\"\nbase_url = \"http://127.0.0.1:9\"\n").restricted_for_repository();
+        let config = Config::resolve([anthropic, written_for_it], Path::new("/w")).unwrap();
+        assert_eq!(config.provider.base_url, "https://api.anthropic.com");
+        assert_eq!(config.provider.api_key_env.as_deref(), Some("ANTHROPIC_API_KEY"));
     }
 
     #[test]
