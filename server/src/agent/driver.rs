@@ -267,22 +267,19 @@ impl Driver {
             "not run: at most {} tool calls are carried out per turn; repeat it in the next turn if still needed",
             self.spec.budgets.max_tool_calls_per_round
         );
-        self.log(LedgerEvent::ToolResult {
-            round,
-            id: call.id.clone(),
-            name: call.name.clone(),
-            ok: false,
-            output: output.clone(),
-        });
-        (false, output)
+        self.answer_unrun(round, call, output)
     }
 
     /// Answers a reading call once the turn's results have taken what a turn may, without
     /// running it: its output would only push older output out of the window.
     fn refuse_spent(&mut self, round: u32, call: &ToolCall) -> (bool, String) {
         let output = "not run: this turn's results already take what one turn may of the model's context; \
-                      make this call again in the next turn if still needed"
-            .to_owned();
+                      make this call again in the next turn if still needed";
+        self.answer_unrun(round, call, output.to_owned())
+    }
+
+    /// Records `output` as the failed result of `call`, which was not run.
+    fn answer_unrun(&mut self, round: u32, call: &ToolCall, output: String) -> (bool, String) {
         self.log(LedgerEvent::ToolResult {
             round,
             id: call.id.clone(),

@@ -406,15 +406,12 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
 fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     refuse_changing(overlay, &path)?;
+    let before = overlay.current_text(&path).ok().flatten();
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
-    let current = overlay
-        .current_text(&path)
-        .ok()
-        .flatten()
-        .or_else(|| overlay.touched_texts(&path).and_then(|(base, _)| base).map(str::to_owned));
+    let current = before.as_deref().or_else(|| overlay.touched_texts(&path).and_then(|(base, _)| base));
     // The pack shows files without their licence header, so a model writing a file whole from
     // what it saw would drop it.
-    if let Some(header) = current.as_deref().and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {
+    if let Some(header) = current.and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {
         return Ok(ToolOutcome::error(format!(
             "nothing written: {path} starts with a licence header (lines 1-{}) that this content leaves out. \
              Change the file with patch_file, or start the content with the header as the file has it \
@@ -423,8 +420,7 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
         )));
     }
     // Nor does it show the rest of a long documentation comment, past its first lines.
-    if let Some((start, end)) = current.as_deref().and_then(|text| dropped_doc_tail(path.as_str(), text, &args.content))
-    {
+    if let Some((start, end)) = current.and_then(|text| dropped_doc_tail(path.as_str(), text, &args.content)) {
         return Ok(ToolOutcome::error(format!(
             "nothing written: this content keeps the first lines of the documentation comment above line {start} \
              of {path} but drops its lines {start}-{end}, which the context pack leaves out when it cuts the file. \
@@ -435,7 +431,7 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
     }
     // Nor, in general, any code the run has not shown: the rest of a file shown in part, or a
     // file never read.
-    if let Some(drop) = current.as_deref().and_then(|text| seen.unseen_dropped(path.as_str(), text, &args.content)) {
+    if let Some(drop) = current.and_then(|text| seen.unseen_dropped(path.as_str(), text, &args.content)) {
         let (start, end) = drop.ranges[0];
         return Ok(ToolOutcome::error(format!(
             "nothing written: this content leaves out {} of {path} ({} line{} of code), which you have not been \
@@ -447,7 +443,6 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
             if drop.lines == 1 { "" } else { "s" }
         )));
     }
-    let before = overlay.current_text(&path).ok().flatten();
     let outcome = overlay.write_file(&path, &args.content)?;
     seen.saw_whole(path.as_str());
     if overlay.current_text(&path).ok().flatten() == before {

@@ -404,26 +404,11 @@ fn remove_any(target: &Path) -> Result<(), ShadowError> {
 /// `../shared` from the mirror would lead nowhere).
 fn mirrored_link_target(source: &Path, link: &str, target: &Path) -> PathBuf {
     let folder = Path::new(link).parent().unwrap_or(Path::new(""));
-    let absolute = lexically_normal(&source.join(folder).join(target));
+    let absolute = crate::workspace::lexical_normal(&source.join(folder).join(target));
     let Ok(inside) = absolute.strip_prefix(source) else { return absolute };
     let mut relative: PathBuf = folder.components().map(|_| Component::ParentDir).collect();
     relative.push(inside);
     if relative.as_os_str().is_empty() { PathBuf::from(".") } else { relative }
-}
-
-/// `path` with its `.` and `..` taken out, without asking the file system.
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn replace_with_link(link: &Path, target: &Path) -> Result<(), ShadowError> {

@@ -228,25 +228,23 @@ mod tests {
         }
     }
 
+    /// A run of `command` that failed with `status` and `problems`.
+    fn failed(kind: Kind, command: &str, status: i32, problems: Vec<Problem>) -> Report {
+        Report {
+            command: Some(command.into()),
+            status: Some(status),
+            problems,
+            not_run: None,
+            summary: String::new(),
+            ..Report::nothing(kind, String::new())
+        }
+    }
+
     #[test]
     fn a_very_long_first_error_is_cut_not_hidden() {
         let captured =
             format!("thread 'counts' panicked\n{}\nassertion failed: left == right", "log line\n".repeat(5_000));
-        let report = Report {
-            kind: Kind::Test,
-            command: Some("cargo test".into()),
-            status: Some(101),
-            timed_out: false,
-            cancelled: false,
-            passed: false,
-            problems: vec![Problem::unplaced(Severity::Error, "cargo", captured)],
-            unparsed: None,
-            not_run: None,
-            output: String::new(),
-            summary: String::new(),
-            duration_ms: 1,
-            sync: Default::default(),
-        };
+        let report = failed(Kind::Test, "cargo test", 101, vec![Problem::unplaced(Severity::Error, "cargo", captured)]);
         let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
         assert!(summary.contains("thread 'counts' panicked"), "{summary}");
         assert!(summary.contains("assertion failed: left == right"));
@@ -271,21 +269,7 @@ mod tests {
                 Problem::at(place, crate::validate::ColumnUnit::Chars, Severity::Error, "tsc", message)
             })
             .collect();
-        let report = Report {
-            kind: Kind::Check,
-            command: Some("tsc --noEmit".into()),
-            status: Some(2),
-            timed_out: false,
-            cancelled: false,
-            passed: false,
-            problems,
-            unparsed: None,
-            not_run: None,
-            output: String::new(),
-            summary: String::new(),
-            duration_ms: 1,
-            sync: Default::default(),
-        };
+        let report = failed(Kind::Check, "tsc --noEmit", 2, problems);
         let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
         assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{} characters", summary.len());
         assert!(summary.contains("400 errors"), "{summary}");

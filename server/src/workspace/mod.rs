@@ -29,7 +29,7 @@ pub use overlay::{
     WriteOutcome, count_lines, looks_binary, read_disk_text,
 };
 pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
-pub use path::{PathError, Root, WorkspacePath};
+pub use path::{PathError, Root, WorkspacePath, lexical_normal};
 pub use position::{LineIndex, PositionEncoding};
 pub use repository::{global_excludes_depth, holds_repository, in_repository, workspace_walk};
 pub use sanitize::{cut_head_tail, holds_secrets, strip_ansi};

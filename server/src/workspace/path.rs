@@ -148,6 +148,21 @@ fn normalise(raw: &str) -> Result<String, PathError> {
     Ok(parts.join("/"))
 }
 
+/// `a/./b/../c` as `a/c`, without touching the disk.
+pub fn lexical_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// The workspace root on disk: the one directory tool calls may read and stage changes in.
 #[derive(Clone, Debug)]
 pub struct Root {

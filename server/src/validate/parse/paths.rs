@@ -2,7 +2,7 @@
 //! paths, paths relative to where the tool ran, `file://` URLs, and Java's bare file names.
 
 use std::collections::BTreeSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use tower_lsp::lsp_types::Url;
 
@@ -53,7 +53,7 @@ impl PathMap {
             None => PathBuf::from(raw),
         };
         let absolute = if path.is_absolute() { path } else { self.cwd.join(path) };
-        let normal = lexical_normal(&absolute);
+        let normal = crate::workspace::lexical_normal(&absolute);
         for root in &self.roots {
             let Ok(rest) = normal.strip_prefix(root) else { continue };
             let Some(relative) = rest.to_str() else { continue };
@@ -78,21 +78,6 @@ impl PathMap {
         }
         WorkspacePath::parse(first).ok()
     }
-}
-
-/// `a/./b/../c` as `a/c`, without touching the disk.
-fn lexical_normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
