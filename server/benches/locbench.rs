@@ -192,10 +192,11 @@ struct PackCounts {
 fn pack_report(data: &Path, checkouts: &Path, window: u32, detail: bool) {
     let mut counts: HashMap<String, PackCounts> = HashMap::new();
     let missing = for_each_instance(data, checkouts, |row, tree, index| {
-        let query = analyze_in(index, row["problem_statement"].as_str().unwrap_or_default());
+        let issue = row["problem_statement"].as_str().unwrap_or_default();
+        let query = analyze_in(index, issue);
         // Answers of up to a quarter of the window, as a local model gets by default.
         let info = issuewright::llm::ModelInfo { context_window: window, max_output: window / 4, tools: true };
-        let first = first_context(index, &query, info, |path| std::fs::read_to_string(tree.join(path)).ok());
+        let first = first_context(index, &query, issue, info, |path| std::fs::read_to_string(tree.join(path)).ok());
         let language = counts.entry(row["language"].as_str().unwrap_or_default().to_owned()).or_default();
         language.instances += 1;
         language.tokens += first.pack.tokens;

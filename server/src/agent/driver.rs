@@ -95,7 +95,7 @@ impl Driver {
             tokens: pack.as_ref().map_or(0, |pack| pack.tokens),
             indexed: self.spec.index.is_some(),
         });
-        let user = prompt::first_message(&self.spec.issue, pack.as_ref(), compact::issue_budget(room));
+        let user = prompt::first_message(&self.spec.issue.text, pack.as_ref(), compact::issue_budget(room));
         let system = prompt::system(validating);
         self.log(LedgerEvent::Prompt { system: system.clone(), user: user.clone() });
         let mut messages = vec![Message::System(system), Message::User(user)];
@@ -379,7 +379,7 @@ impl Driver {
                 let mut workspace = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 workspace.current_text(&path).ok().flatten()
             };
-            let first = super::first_context(&index, &query, info, read);
+            let first = super::first_context(&index, &query, &text, info, read);
             let seen = Seen::of_pack(&first.pack, read);
             (first.pack, seen, workspace.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
         })

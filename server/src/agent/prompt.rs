@@ -1,7 +1,6 @@
 //! What the model is told: its role, its rules, and the issue.
 
 use crate::context::ContextPack;
-use crate::issues::Issue;
 
 /// The system prompt: the role and the rules of the toolset.
 pub fn system(validating: bool) -> String {
@@ -28,18 +27,19 @@ pub fn system(validating: bool) -> String {
     prompt
 }
 
-/// The first user message: the issue to implement (its head and tail, where it is longer
-/// than `max_issue_chars`: a pasted log), then the code ranked for it.
-pub fn first_message(issue: &Issue, pack: Option<&ContextPack>, max_issue_chars: usize) -> String {
-    let text = crate::workspace::cut_head_tail(issue.text.trim_end(), max_issue_chars);
+/// What the first message says of the context pack, before it.
+pub const PACK_INTRODUCTION: &str = "\nThe repository's files were ranked for this issue. The best are below; read \
+     others with read_file, search with grep, and look definitions up with find_symbol. A file shown by its line \
+     ranges (`lines 10-42:`) leaves the other lines out: a part of it, or the rest of a long documentation \
+     comment. Read the rest with read_file before you write such a file whole.\n\n";
+
+/// The first user message: the issue's text to implement (its head and tail, where it is
+/// longer than `max_issue_chars`: a pasted log), then the code ranked for it.
+pub fn first_message(issue: &str, pack: Option<&ContextPack>, max_issue_chars: usize) -> String {
+    let text = crate::workspace::cut_head_tail(issue.trim_end(), max_issue_chars);
     let mut message = format!("Implement this issue:\n\n{text}\n");
     if let Some(pack) = pack.filter(|pack| !pack.text.is_empty()) {
-        message.push_str(
-            "\nThe repository's files were ranked for this issue. The best are below; read others with \
-             read_file, search with grep, and look definitions up with find_symbol. A file shown by its \
-             line ranges (`lines 10-42:`) leaves the other lines out: a part of it, or the rest of a long \
-             documentation comment. Read the rest with read_file before you write such a file whole.\n\n",
-        );
+        message.push_str(PACK_INTRODUCTION);
         message.push_str(&pack.text);
     }
     message

@@ -668,3 +668,51 @@ async fn a_pasted_log_in_the_issue_is_cut_to_its_head_and_tail_in_the_first_prom
     assert!(user.contains("# Workers retry forever") && user.contains("The last line says why."), "head and tail");
     assert!(user.contains("characters cut ...]"));
 }
+
+/// The first prompt's tokens (system and first message) and the pack's, of a run of `issue`
+/// with gemma (an 8k window, half of it the answer's) on a workspace of twelve Rust files.
+async fn first_prompt_with_gemma(issue: &str) -> (usize, usize) {
+    let files: Vec<(String, String)> = (0..12)
+        .map(|n| {
+            let body: String =
+                (0..20).map(|k| format!("pub fn retry_{n}_{k}(attempt: u32) -> u32 {{ attempt + {k} }}\n")).collect();
+            (format!("src/worker_{n}.rs"), body)
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let scratch = Scratch::new(&borrowed);
+    let mut spec = scratch.spec("{\"content\":\"Nothing to change.\"}\n", Budgets::default());
+    spec.provider.model = "gemma-2-9b".into();
+    spec.issue.text = issue.into();
+    spec.index = Some(Arc::new(crate::context::Index::build(scratch.dir.path(), None)));
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    handle.finished().await;
+    let ledger = scratch.ledger(&handle);
+    let pack = ledger.iter().find_map(|event| match event {
+        LedgerEvent::ContextPack { tokens, .. } => Some(*tokens),
+        _ => None,
+    });
+    let prompt = ledger.iter().find_map(|event| match event {
+        LedgerEvent::Prompt { system, user } => {
+            Some(crate::context::estimate_tokens(system) + crate::context::estimate_tokens(user))
+        }
+        _ => None,
+    });
+    (prompt.unwrap(), pack.unwrap())
+}
+
+#[tokio::test]
+async fn a_long_issue_leaves_the_first_prompt_room_by_a_smaller_pack() {
+    let short = "# Workers retry forever\n\n`retry_3_4` in `worker_3.rs` never gives up.\n";
+    let log: String = (0..2_000).map(|n| format!("2026-12-01T10:00:00Z worker {n} retried\n")).collect();
+    let long = format!("{short}\n```\n{log}```\n");
+    let specs = crate::tools::Toolset::standard().specs();
+    let room = compact::room(8_192, 4_096, crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap()));
+
+    let (short_prompt, short_pack) = first_prompt_with_gemma(short).await;
+    let (long_prompt, long_pack) = first_prompt_with_gemma(&long).await;
+    assert!(short_prompt <= room / 2, "{short_prompt} tokens of a room of {room}");
+    assert!(long_prompt <= room / 2, "the pasted log and the pack: {long_prompt} tokens of a room of {room}");
+    assert!(long_pack > 0, "the pack gives way, not all of it");
+    assert!(long_pack < short_pack, "{long_pack} tokens beside the log, {short_pack} beside the short issue");
+}

@@ -52,7 +52,7 @@ fn run_inner(args: &ContextArgs) -> Result<ExitCode, String> {
     // With `--pack`, the ranking and the pack are the ones a run would start from.
     let (mut ranked, named, packed) = match provider {
         Some(provider) => {
-            let first = first_context_for(&index, &query, &provider, &root)?;
+            let first = first_context_for(&index, &query, &text, &provider, &root)?;
             (first.ranked, first.named, Some((provider.model, first.budget_tokens, first.pack)))
         }
         None => (rank::rank_for(&index, &query), named_files(&index, &query), None),
@@ -182,16 +182,18 @@ fn provider_settings(args: &ContextArgs, root: &std::path::Path) -> Result<Provi
     Ok(Config::resolve(layers, root).map_err(|error| error.to_string())?.provider)
 }
 
-/// What a run with `provider` would start from, its files read the way a run reads them.
+/// What a run with `provider` would start from for the issue whose text is `issue`, its files
+/// read the way a run reads them.
 fn first_context_for(
     index: &Index,
     query: &issue::IssueQuery,
+    issue: &str,
     provider: &ProviderSettings,
     root: &std::path::Path,
 ) -> Result<FirstContext, String> {
     let root = Root::new(root).map_err(|error| format!("--repo {}: {error}", root.display()))?;
     let overlay = Overlay::new(root, Arc::new(DiskBase));
-    Ok(first_context(index, query, issuewright::llm::model_info(provider), |path| {
+    Ok(first_context(index, query, issue, issuewright::llm::model_info(provider), |path| {
         WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path))
     }))
 }

@@ -82,7 +82,7 @@ pub(super) async fn preview(
     let (query, first, explained) = tokio::task::spawn_blocking(move || {
         let query = crate::context::issue_reading::analyze_in(&ranking, &issue.text);
         let read = |path: &str| WorkspacePath::parse(path).ok().and_then(|path| overlay.peek(&path));
-        let mut first = first_context(&ranking, &query, info, read);
+        let mut first = first_context(&ranking, &query, &issue.text, info, read);
         // The files listed point at where their words gather.
         let listed = top.min(first.ranked.len());
         rank::point_at_words(&mut first.ranked[..listed], &ranking, &read);
