@@ -86,6 +86,52 @@ fn cargo_diagnostics_match_the_compiler_and_the_project_is_never_written() {
 }
 
 #[test]
+fn a_crate_of_a_cargo_workspace_is_built_as_a_member_of_it() {
+    // The user opened one crate of a workspace: it inherits its version and edition from the
+    // workspace's manifest and depends on a sibling crate by path.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let lib = "pub fn area(side: units::Metres) -> units::Metres {\n    let doubled: u32 = side; // mismatched\n    units::Metres(doubled)\n}\n";
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.package]\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            (
+                "crates/units/Cargo.toml",
+                "[package]\nname = \"units\"\nversion.workspace = true\nedition.workspace = true\n",
+            ),
+            ("crates/units/src/lib.rs", "pub struct Metres(pub u32);\n"),
+            (
+                "crates/shapes/Cargo.toml",
+                "[package]\nname = \"shapes\"\nversion.workspace = true\nedition.workspace = true\n\n[dependencies]\nunits = { path = \"../units\" }\n",
+            ),
+            ("crates/shapes/src/lib.rs", lib),
+        ],
+    );
+    let before = Scratch::files_below(&root);
+    let crate_folder = root.join("crates/shapes");
+
+    let output = validate_cli(&scratch, &crate_folder, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the type error fails the check: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let (line, character) = marked(lib, "// mismatched", "side");
+    let ours = placed(&diagnostics);
+    let mismatch = ours.iter().find(|e| e.code.as_deref() == Some("E0308"));
+    assert_eq!(
+        mismatch.map(|e| (e.path.as_str(), e.line, e.character)),
+        Some(("src/lib.rs", line, character)),
+        "placed in the opened crate's own path: {diagnostics:#}\n{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("workspace root"), "the workspace's manifest was found: {}", stderr(&output));
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn cargo_test_failures_are_placed_at_the_failing_assertion() {
     let lib = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32 + 1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {\n        let n = super::total(&[\"a\"]);\n        assert_eq!(n, 1, \"wrong count\"); // fails here\n    }\n}\n";
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", lib)]);

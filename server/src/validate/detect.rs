@@ -50,6 +50,10 @@ pub enum Step {
     Cargo {
         /// Run the tests instead of checking.
         test: bool,
+        /// Every member of the Cargo workspace the project is (`--workspace`), where the
+        /// project is the workspace's root; else the project's own package, as a crate of a
+        /// workspace further up is built.
+        workspace: bool,
     },
     /// The project's own `node_modules/.bin/tsc --noEmit`.
     Tsc,
@@ -99,13 +103,18 @@ impl Step {
     /// the tests where the tool supports it (checked with [`check_filter`] first).
     pub fn command(&self, tree: &Path, out: &Path, filter: Option<&str>) -> std::io::Result<CommandSpec> {
         let mut spec = match self {
-            Step::Cargo { test: false } => {
-                CommandSpec::new("cargo", &["check", "--workspace", "--all-targets", "--message-format=json"])
-            }
-            Step::Cargo { test: true } => {
-                let mut spec =
-                    CommandSpec::new("cargo", &["test", "--workspace", "--no-fail-fast", "--message-format=json"]);
-                spec.args.extend(filter.map(str::to_owned));
+            Step::Cargo { test, workspace } => {
+                let mut args = vec![if *test { "test" } else { "check" }];
+                args.extend(workspace.then_some("--workspace"));
+                args.extend(if *test {
+                    ["--no-fail-fast", "--message-format=json"]
+                } else {
+                    ["--all-targets", "--message-format=json"]
+                });
+                let mut spec = CommandSpec::new("cargo", &args);
+                if *test {
+                    spec.args.extend(filter.map(str::to_owned));
+                }
                 spec
             }
             Step::Tsc => {
@@ -152,14 +161,14 @@ impl Step {
 
     /// Whether a filter narrows this step's tests.
     pub fn takes_filter(&self) -> bool {
-        matches!(self, Step::Cargo { test: true } | Step::Npm { .. } | Step::Maven { .. } | Step::Gradle { .. })
+        matches!(self, Step::Cargo { test: true, .. } | Step::Npm { .. } | Step::Maven { .. } | Step::Gradle { .. })
     }
 
     /// The output formats to read.
     pub fn formats(&self) -> &'static [Format] {
         match self {
-            Step::Cargo { test: false } => &[Format::RustcJson],
-            Step::Cargo { test: true } => &[Format::RustcJson, Format::CargoTest],
+            Step::Cargo { test: false, .. } => &[Format::RustcJson],
+            Step::Cargo { test: true, .. } => &[Format::RustcJson, Format::CargoTest],
             Step::Tsc => &[Format::Tsc],
             Step::Npm { .. } => &[Format::Tsc, Format::JsTests],
             Step::Maven { goal: "compile", .. } => &[Format::Maven],
@@ -198,6 +207,10 @@ pub struct Plan {
     pub check: Option<Step>,
     /// The tests.
     pub test: Option<Step>,
+    /// Where the build runs from, where that is a folder above the project: the root of the
+    /// Cargo workspace its crate belongs to. The shadow copies it whole,
+    /// as the project's build reads its manifest and its other members.
+    pub build_root: Option<PathBuf>,
 }
 
 fn has(root: &Path, name: &str) -> bool {
@@ -244,6 +257,64 @@ fn has_java_sources(root: &Path) -> bool {
     java_source_walk(root, Some(12)).flatten().any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
 }
 
+/// The root of the Cargo workspace that the crate at `root` (holding a `Cargo.toml` without
+/// a `[workspace]` of its own) belongs to, where that is a folder above it. A manifest with a
+/// `[workspace]` further up (the one the crate's `package.workspace` names, else the nearest,
+/// no higher than the repository's root, a folder holding `.git`) makes Cargo the judge:
+/// `cargo locate-project --workspace` says whether the crate is a member of it (not one it
+/// excludes, nor one it does not list, for which Cargo's own build fails).
+fn cargo_workspace_above(root: &Path) -> Option<PathBuf> {
+    let manifest = cargo_manifest(root)?;
+    if manifest.contains_key("workspace") {
+        return None;
+    }
+    let named = manifest.get("package").and_then(|package| package.get("workspace")).and_then(|named| named.as_str());
+    let candidate = match named {
+        Some(named) => {
+            let named = crate::workspace::lexical_normal(&root.join(named));
+            let above = named != root && root.starts_with(&named);
+            (above && cargo_manifest(&named).is_some_and(|m| m.contains_key("workspace"))).then_some(named)
+        }
+        None if root.join(".git").exists() => None,
+        None => nearest_workspace_above(root),
+    }?;
+    let located = cargo_workspace_root(root)?;
+    (located == candidate).then_some(located)
+}
+
+/// The nearest folder above `root`, up to the repository's root, whose `Cargo.toml` has a
+/// `[workspace]`; a manifest on the way that does not parse ends the search.
+fn nearest_workspace_above(root: &Path) -> Option<PathBuf> {
+    for folder in root.ancestors().skip(1) {
+        if folder.join("Cargo.toml").is_file() && cargo_manifest(folder)?.contains_key("workspace") {
+            return Some(folder.to_owned());
+        }
+        if folder.join(".git").exists() {
+            break;
+        }
+    }
+    None
+}
+
+/// The folder of the workspace root Cargo finds for the crate at `root`, if it finds one.
+fn cargo_workspace_root(root: &Path) -> Option<PathBuf> {
+    let output = std::process::Command::new("cargo")
+        .args(["locate-project", "--workspace", "--message-format", "plain", "--offline"])
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|output| output.status.success())?;
+    let manifest = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim_end());
+    Some(manifest.parent()?.to_owned())
+}
+
+/// The `Cargo.toml` in `folder`, parsed.
+fn cargo_manifest(folder: &Path) -> Option<toml::Table> {
+    std::fs::read_to_string(folder.join("Cargo.toml")).ok()?.parse::<toml::Table>().ok()
+}
+
 /// The plan for the project at `root`: configured commands first, then what its build files say.
 pub fn detect(root: &Path, settings: &ValidateSettings) -> Plan {
     let mut plan = detect_build(root);
@@ -258,10 +329,13 @@ pub fn detect(root: &Path, settings: &ValidateSettings) -> Plan {
 
 fn detect_build(root: &Path) -> Plan {
     if has(root, "Cargo.toml") {
+        let above = cargo_workspace_above(root);
+        let workspace = above.is_none();
         return Plan {
             toolchain: Some(Toolchain::Cargo),
-            check: Some(Step::Cargo { test: false }),
-            test: Some(Step::Cargo { test: true }),
+            check: Some(Step::Cargo { test: false, workspace }),
+            test: Some(Step::Cargo { test: true, workspace }),
+            build_root: above,
         };
     }
     if has(root, "pom.xml") {
@@ -270,6 +344,7 @@ fn detect_build(root: &Path) -> Plan {
             toolchain: Some(Toolchain::Maven),
             check: Some(Step::Maven { goal: "compile", wrapper }),
             test: Some(Step::Maven { goal: "test", wrapper }),
+            build_root: None,
         };
     }
     if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].iter().any(|f| has(root, f)) {
@@ -278,6 +353,7 @@ fn detect_build(root: &Path) -> Plan {
             toolchain: Some(Toolchain::Gradle),
             check: Some(Step::Gradle { task: "compileJava", wrapper }),
             test: Some(Step::Gradle { task: "test", wrapper }),
+            build_root: None,
         };
     }
     if has(root, "tsconfig.json") || has(root, "package.json") {
@@ -295,12 +371,12 @@ fn detect_build(root: &Path) -> Plan {
             .iter()
             .find(|(name, line)| name == "test" && !placeholder(line))
             .map(|_| Step::Npm { script: "test".into() });
-        return Plan { toolchain: Some(Toolchain::TypeScript), check, test };
+        return Plan { toolchain: Some(Toolchain::TypeScript), check, test, build_root: None };
     }
     if has_java_sources(root) {
-        return Plan { toolchain: Some(Toolchain::Javac), check: Some(Step::Javac), test: None };
+        return Plan { toolchain: Some(Toolchain::Javac), check: Some(Step::Javac), test: None, build_root: None };
     }
-    Plan { toolchain: None, check: None, test: None }
+    Plan { toolchain: None, check: None, test: None, build_root: None }
 }
 
 /// `javac -d out/javac-classes @out/javac-sources.txt` over every Java source in the tree,
@@ -377,13 +453,77 @@ mod tests {
         assert_eq!(plan.test, Some(Step::Npm { script: "test".into() }));
     }
 
+    /// A tree of `files`, each with its text.
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = crate::testing::tempdir();
+        for (file, text) in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_crate_of_a_workspace_further_up_is_built_from_there_as_its_own_package() {
+        let crate_manifest = "[package]\nname = \"a\"\nversion.workspace = true\n";
+        let workspace = "[workspace]\nmembers = [\"crates/*\", \"tools/own\"]\nexclude = [\"crates/old\"]\n\n[workspace.package]\nversion = \"0.1.0\"\n";
+        let dir = tree(&[
+            (".git/HEAD", ""),
+            ("Cargo.toml", workspace),
+            ("crates/a/Cargo.toml", crate_manifest),
+            ("crates/a/src/lib.rs", ""),
+            ("tools/Cargo.toml", "[workspace]\n"),
+            ("tools/own/Cargo.toml", "[package]\nname = \"own\"\nversion = \"0.1.0\"\nworkspace = \"../..\"\n"),
+            ("tools/own/src/lib.rs", ""),
+            ("crates/old/Cargo.toml", "[package]\nname = \"old\"\nversion = \"0.1.0\"\n"),
+            ("crates/old/src/lib.rs", ""),
+            ("fixtures/lone/Cargo.toml", "[package]\nname = \"lone\"\nversion = \"0.1.0\"\n"),
+            ("fixtures/lone/src/lib.rs", ""),
+        ]);
+        let root = dir.path();
+        let plan = detect(&root.join("crates/a"), &ValidateSettings::default());
+        assert_eq!(plan.build_root.as_deref(), Some(root));
+        assert_eq!(plan.check, Some(Step::Cargo { test: false, workspace: false }));
+        let args = plan.check.unwrap().command(root, root, None).unwrap().args;
+        assert_eq!(args, ["check", "--all-targets", "--message-format=json"], "the package, not every member");
+        // `package.workspace` names the root outright, past a nearer `[workspace]`.
+        let named = detect(&root.join("tools/own"), &ValidateSettings::default());
+        assert_eq!(named.build_root.as_deref(), Some(root));
+        // The workspace's root itself, a crate it excludes and one it does not list (whose
+        // own build Cargo refuses) are built where they are.
+        for folder in ["", "crates/old", "fixtures/lone"] {
+            let plan = detect(&root.join(folder), &ValidateSettings::default());
+            assert_eq!(plan.build_root, None, "{folder}");
+            assert_eq!(plan.check, Some(Step::Cargo { test: false, workspace: true }), "{folder}");
+        }
+    }
+
+    #[test]
+    fn the_search_for_a_workspace_stops_at_the_repository_and_at_a_manifest_that_does_not_parse() {
+        let lone = "[package]\nname = \"lone\"\n";
+        let dir = tree(&[
+            ("Cargo.toml", "[workspace]\n"),
+            ("repo/.git/HEAD", ""),
+            ("repo/Cargo.toml", lone),
+            ("other/Cargo.toml", "[workspace\n"),
+            ("other/inner/Cargo.toml", lone),
+            ("named/Cargo.toml", "[package]\nname = \"x\"\nworkspace = \"../nowhere\"\n"),
+        ]);
+        for folder in ["repo", "other/inner", "named"] {
+            let plan = detect(&dir.path().join(folder), &ValidateSettings::default());
+            assert_eq!(plan.build_root, None, "{folder}");
+            assert_eq!(plan.check, Some(Step::Cargo { test: false, workspace: true }), "{folder}");
+        }
+    }
+
     #[test]
     fn configured_commands_win() {
         let dir = project(&["Cargo.toml"]);
         let settings = ValidateSettings { check: Some("make lint".into()), ..ValidateSettings::default() };
         let plan = detect(dir.path(), &settings);
         assert_eq!(plan.check, Some(Step::Configured("make lint".into())));
-        assert_eq!(plan.test, Some(Step::Cargo { test: true }));
+        assert_eq!(plan.test, Some(Step::Cargo { test: true, workspace: true }));
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod problem;
 pub mod shadow;
 mod summary;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -252,10 +252,14 @@ impl Validator {
                 return Ok(Report { cancelled: true, not_run: None, ..Report::nothing(kind, summary) });
             }
         };
+        // The shadow copies the folder the build runs from; the workspace is `within` it.
+        let build_root = self.plan.build_root.clone().unwrap_or_else(|| self.root.clone());
+        let within = self.root.strip_prefix(&build_root).unwrap_or(Path::new("")).to_owned();
+        let overrides = within_build_root(overrides, &within);
         let shadow = match guard.take() {
             Some(shadow) => shadow,
             None => {
-                let (root, cache) = (self.root.clone(), self.cache_dir.clone());
+                let (root, cache) = (build_root.clone(), self.cache_dir.clone());
                 blocking(move || match cache {
                     Some(cache) => Shadow::open(&root, &cache),
                     None => Shadow::for_workspace(&root),
@@ -289,9 +293,12 @@ impl Validator {
             (shadow, stats)
         })
         .await?;
-        let (tree, out, files) = (shadow.tree().to_owned(), shadow.out().to_owned(), shadow.files());
+        let (build_tree, out, files) = (shadow.tree().to_owned(), shadow.out().to_owned(), shadow.files());
         *guard = Some(shadow);
         let sync = synced?;
+        // The workspace's copy, where the build runs and its files are read, and its files.
+        let tree = if within.as_os_str().is_empty() { build_tree.clone() } else { build_tree.join(&within) };
+        let files = files_within(files, &within);
 
         let started = SystemTime::now();
         // Preparing a command can walk the tree (javac's list of sources): file work too.
@@ -319,7 +326,8 @@ impl Validator {
         let (root, matcher, timeout, command) =
             (self.root.clone(), self.matcher.clone(), self.settings.timeout, spec.display());
         blocking(move || {
-            let map = PathMap::new(&tree, &root, files);
+            // A Cargo workspace's member prints its paths from the workspace's root.
+            let map = PathMap::new(&tree, &root, files).relative_to(&build_tree);
             let text = strip_ansi(&output.text());
             let mut problems = parse::parse(&text, step.formats(), matcher.as_ref(), &map);
             if kind == Kind::Test && step.writes_junit() {
@@ -337,7 +345,9 @@ impl Validator {
             // What is shown as printed names the shadow copy's files by the workspace's paths:
             // those are the ones the user and the model can open.
             let (shadow, workspace) = (tree.to_string_lossy().into_owned(), root.to_string_lossy().into_owned());
-            let in_workspace = |printed: &str| printed.replace(&shadow, &workspace);
+            let (build_shadow, build) =
+                (build_tree.to_string_lossy().into_owned(), build_root.to_string_lossy().into_owned());
+            let in_workspace = |printed: &str| printed.replace(&shadow, &workspace).replace(&build_shadow, &build);
             for problem in &mut problems {
                 problem.elsewhere = problem.elsewhere.as_deref().map(in_workspace);
             }
@@ -365,6 +375,28 @@ impl Validator {
         })
         .await
     }
+}
+
+/// `overrides` (workspace paths) as paths of the build root, the workspace being the folder
+/// `within` it.
+fn within_build_root(
+    overrides: BTreeMap<WorkspacePath, Option<String>>,
+    within: &Path,
+) -> BTreeMap<WorkspacePath, Option<String>> {
+    if within.as_os_str().is_empty() {
+        return overrides;
+    }
+    overrides
+        .into_iter()
+        .filter_map(|(path, text)| Some((WorkspacePath::parse(within.join(path.as_str()).to_str()?).ok()?, text)))
+        .collect()
+}
+
+/// Of the build root's `files`, those of the workspace, the folder `within` it, by their
+/// workspace paths.
+fn files_within(files: BTreeSet<String>, within: &Path) -> BTreeSet<String> {
+    let Some(within) = within.to_str().filter(|within| !within.is_empty()) else { return files };
+    files.iter().filter_map(|file| Some(file.strip_prefix(within)?.strip_prefix('/')?.to_owned())).collect()
 }
 
 /// Runs blocking file work off the async threads.

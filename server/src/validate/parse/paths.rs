@@ -23,8 +23,9 @@ pub struct PathMap {
     /// Directories that stand for the workspace root: the shadow tree (and its canonical
     /// form), and the user's root.
     roots: Vec<PathBuf>,
-    /// Where the tool ran; relative paths start here.
-    cwd: PathBuf,
+    /// Where relative paths start, in order: where the tool ran, then any folder further up
+    /// that it prints its paths from (a Cargo workspace's root).
+    bases: Vec<PathBuf>,
     /// The workspace's files.
     files: BTreeSet<String>,
 }
@@ -39,7 +40,17 @@ impl PathMap {
             roots.push(canonical);
         }
         roots.push(user_root.to_owned());
-        Self { roots, cwd: tree.to_owned(), files }
+        Self { roots, bases: vec![tree.to_owned()], files }
+    }
+
+    /// The map with relative paths also read from `base` (the shadow's copy of a folder
+    /// above the workspace the tool prints its paths from), where they name no workspace file
+    /// from where it ran.
+    pub fn relative_to(mut self, base: &Path) -> Self {
+        if !self.bases.iter().any(|known| known == base) {
+            self.bases.push(base.to_owned());
+        }
+        self
     }
 
     /// Where `raw` points.
@@ -52,15 +63,18 @@ impl PathMap {
             },
             None => PathBuf::from(raw),
         };
-        let absolute = if path.is_absolute() { path } else { self.cwd.join(path) };
-        let normal = crate::workspace::lexical_normal(&absolute);
-        for root in &self.roots {
-            let Ok(rest) = normal.strip_prefix(root) else { continue };
-            let Some(relative) = rest.to_str() else { continue };
-            if self.files.contains(relative)
-                && let Ok(path) = WorkspacePath::parse(relative)
-            {
-                return Located::Workspace(path);
+        let candidates: Vec<PathBuf> =
+            if path.is_absolute() { vec![path] } else { self.bases.iter().map(|base| base.join(&path)).collect() };
+        for absolute in candidates {
+            let normal = crate::workspace::lexical_normal(&absolute);
+            for root in &self.roots {
+                let Ok(rest) = normal.strip_prefix(root) else { continue };
+                let Some(relative) = rest.to_str() else { continue };
+                if self.files.contains(relative)
+                    && let Ok(path) = WorkspacePath::parse(relative)
+                {
+                    return Located::Workspace(path);
+                }
             }
         }
         Located::Elsewhere(raw.to_owned())
@@ -105,6 +119,20 @@ mod tests {
         assert_eq!(map.locate("/cache/shadow/tree/src dir/main.ts"), workspace("src dir/main.ts"));
         assert_eq!(map.locate("/home/u/proj/src/lib.rs"), workspace("src/lib.rs"));
         assert_eq!(map.locate("file:///cache/shadow/tree/src%20dir/main.ts"), workspace("src dir/main.ts"));
+    }
+
+    #[test]
+    fn a_path_printed_from_a_workspace_further_up_maps_to_the_workspace_file() {
+        let files = BTreeSet::from(["src/lib.rs".to_owned()]);
+        let map = PathMap::new(Path::new("/cache/tree/crates/a"), Path::new("/home/u/ws/crates/a"), files)
+            .relative_to(Path::new("/cache/tree"));
+        assert_eq!(map.locate("crates/a/src/lib.rs"), Located::Workspace(WorkspacePath::parse("src/lib.rs").unwrap()));
+        assert_eq!(map.locate("src/lib.rs"), Located::Workspace(WorkspacePath::parse("src/lib.rs").unwrap()));
+        assert_eq!(
+            map.locate("crates/b/src/lib.rs"),
+            Located::Elsewhere("crates/b/src/lib.rs".into()),
+            "a sibling crate"
+        );
     }
 
     #[test]
