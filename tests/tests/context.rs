@@ -857,6 +857,22 @@ fn an_edit_to_the_repositorys_own_excludes_takes_files_out() {
 }
 
 #[test]
+fn a_saved_exclude_file_takes_files_out_when_the_watcher_does_not_report_it() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    let (mut client, before) = look_up_while_watching(&scratch);
+    assert!(before.contains("src/limiter.rs:4: pub struct RateLimiter"), "{before}");
+
+    // Saved in the editor; the client's watcher leaves the root's `.git` out, as Neovim's
+    // inotify watcher does, so the save is all the server hears of it.
+    scratch.write(".git/info/exclude", "/src/limiter.rs\n");
+    client.save(".git/info/exclude");
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = symbol_result(&scratch, &second);
+    assert!(!after.contains("src/limiter.rs"), "{after}");
+}
+
+#[test]
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

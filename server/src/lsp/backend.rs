@@ -300,13 +300,15 @@ impl LanguageServer for Backend {
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
         // A saved manifest (`Cargo.toml`, `tsconfig.json`) changes how modules are laid out, a
-        // saved `.gitignore` what is indexed, and a saved document the index does not follow
-        // (grown past the size limit, or minified) leaves on disk what its entry must now
-        // match. A client that watches files reports it as a change too; one that does not,
-        // only so.
-        if !self.state.profile().watch_files
-            && let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.index_path(&path))
-            && (self.state.index.shapes(&relative) || !self.state.index.follows(&relative))
+        // saved `.gitignore` or `.git/info/exclude` what is indexed, and a saved document the
+        // index does not follow (grown past the size limit, or minified) leaves on disk what
+        // its entry must now match. A client that watches files reports it as a change too,
+        // but a watcher may miss it (Neovim's inotify watcher leaves the root's `.git` out):
+        // the files that shape the index are read again on save whatever the client watches,
+        // which a second report of the same change leaves as it was.
+        let watched = self.state.profile().watch_files;
+        if let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.index_path(&path))
+            && (self.state.index.shapes(&relative) || (!watched && !self.state.index.follows(&relative)))
         {
             self.read_again(vec![relative]).await;
         }
