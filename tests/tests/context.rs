@@ -873,6 +873,26 @@ fn a_saved_exclude_file_takes_files_out_when_the_watcher_does_not_report_it() {
 }
 
 #[test]
+fn a_file_an_applied_proposal_deletes_leaves_the_index_without_a_watcher() {
+    let scratch = crate_with_modules();
+    write_lookups(&scratch);
+    let deleting = replay(&[turn(&[("delete_file", json!({"path": "src/limiter.rs"}))]), done("deleted")]);
+    scratch.write("delete.jsonl", &deleting);
+    // A client that watches no files, and the file never opened in it.
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    assert!(symbol_result(&scratch, &first).contains("src/limiter.rs:4: pub struct RateLimiter"));
+
+    let (run_id, _) = client.run_issue("Drop the limiter", "delete.jsonl");
+    let answer = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(answer["verified"], true, "{answer}");
+    assert_eq!(scratch.read("src/limiter.rs"), None);
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = symbol_result(&scratch, &second);
+    assert!(!after.contains("src/limiter.rs"), "the deleted file is forgotten: {after}");
+}
+
+#[test]
 fn a_folder_moved_outside_the_editor_is_found_at_its_new_place() {
     let scratch = crate_with_modules();
     write_lookups(&scratch);

@@ -317,6 +317,14 @@ pub async fn apply(
             }
         }
     }
+    // What the edit did on disk to files no buffer holds (a file deleted, or created or
+    // changed unopened) reaches the index whether or not the client reports it.
+    if !changed.is_empty() {
+        let (index, paths) = (state.index.clone(), changed.clone());
+        if let Err(error) = tokio::task::spawn_blocking(move || index.disk_changed_all(&paths)).await {
+            tracing::error!("reading the applied files into the index: {error}");
+        }
+    }
     let ledger = LedgerEvent::ProposalApplied {
         files: built.included.iter().map(ToString::to_string).collect(),
         problems: problems.clone(),
