@@ -45,4 +45,20 @@ harness.run(function(out)
   out.deleted_seen = vim.wait(10000, function()
     return ranked(issue)['crates/core/src/drain.rs'] == nil
   end, 100)
+
+  -- A folder made outside the workspace and moved in with its file, then moved out again, in
+  -- a shell: the watcher sees the folder alone, never the file inside it.
+  local staging = workspace .. '/../staging-valves'
+  vim.fn.mkdir(staging, 'p')
+  write(staging .. '/open.rs', 'pub fn open_valve() {}\n')
+  local valves = workspace .. '/crates/core/src/valves'
+  local valve_issue = '`open_valve` sticks'
+  assert(os.rename(staging, valves))
+  out.moved_in_seen = vim.wait(10000, function()
+    return ranked(valve_issue)['crates/core/src/valves/open.rs'] == true
+  end, 100)
+  assert(os.rename(valves, staging))
+  out.moved_out_seen = vim.wait(10000, function()
+    return ranked(valve_issue)['crates/core/src/valves/open.rs'] == nil
+  end, 100)
 end)

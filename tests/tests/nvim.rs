@@ -272,4 +272,6 @@ fn neovim_follows_one_workspace_and_the_files_changed_outside_the_editor() {
     assert_eq!(result["drain_before"], true, "{result:#}");
     assert_eq!(result["created_seen"], true, "a file written outside the editor reaches the index: {result:#}");
     assert_eq!(result["deleted_seen"], true, "a file deleted outside the editor leaves it: {result:#}");
+    assert_eq!(result["moved_in_seen"], true, "a folder moved in brings its files: {result:#}");
+    assert_eq!(result["moved_out_seen"], true, "a folder moved out takes its files away: {result:#}");
 }

@@ -296,6 +296,102 @@ function M.show_proposal(run_id)
   show_scratch(lines, 'diff')
 end
 
+local function client_notify(client, method, params)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+local function is_stopped(client)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:is_stopped()
+  end
+  return client.is_stopped()
+end
+
+-- The folder watchers, by client id. Neovim's inotify watcher reads `CREATE,ISDIR` and
+-- `MOVED_TO,ISDIR` as no event it knows and drops them, so a folder made, moved in or out,
+-- or removed outside the editor (a checkout, `mv`, `git mv`) would never reach the server,
+-- nor the files inside it: these report the folders, which the server reads whole.
+local folder_watchers = {}
+
+--- Reports to `client` the folders that come and go below its root, as
+--- `workspace/didChangeWatchedFiles`, while inotifywait watches files for Neovim.
+local function watch_folders(client)
+  local root = client.config.root_dir
+  if not root or folder_watchers[client.id] or vim.fn.executable('inotifywait') ~= 1 then
+    return
+  end
+  local queue, pending, partial = {}, false, ''
+  local function flush()
+    pending = false
+    local changes = queue
+    queue = {}
+    if #changes > 0 and not is_stopped(client) then
+      client_notify(client, 'workspace/didChangeWatchedFiles', { changes = changes })
+    end
+  end
+  local function on_line(line)
+    local events, path = line:match('^(%S+) (.+)$')
+    if not events or not events:find('ISDIR', 1, true) then
+      return
+    end
+    local kind
+    if events:find('CREATE', 1, true) or events:find('MOVED_TO', 1, true) then
+      kind = 1
+    elseif events:find('DELETE', 1, true) or events:find('MOVED_FROM', 1, true) then
+      kind = 3
+    end
+    if kind then
+      table.insert(queue, { uri = vim.uri_from_fname(path), type = kind })
+      if not pending then
+        pending = true
+        vim.defer_fn(flush, 100)
+      end
+    end
+  end
+  local ok, watcher = pcall(vim.system, {
+    'inotifywait', '--quiet', '--monitor', '--recursive', '--no-dereference',
+    '--event', 'create', '--event', 'delete', '--event', 'move',
+    '--format', '%e %w%f',
+    string.format('@%s/.git', root), root,
+  }, {
+    stdout = function(_, data)
+      if not data then
+        return
+      end
+      vim.schedule(function()
+        -- A read may end inside a line: its start waits for the rest.
+        local lines = vim.split(partial .. data, '\n', { plain = true })
+        partial = table.remove(lines)
+        for _, line in ipairs(lines) do
+          on_line(line)
+        end
+      end)
+    end,
+  })
+  if ok then
+    folder_watchers[client.id] = watcher
+  end
+end
+
+local function stop_watching_folders(client_id)
+  local watcher = folder_watchers[client_id]
+  folder_watchers[client_id] = nil
+  if watcher then
+    pcall(watcher.kill, watcher, 15)
+  end
+end
+
+vim.api.nvim_create_autocmd('VimLeavePre', {
+  callback = function()
+    for client_id in pairs(folder_watchers) do
+      stop_watching_folders(client_id)
+    end
+  end,
+})
+
 local function start(bufnr)
   if vim.bo[bufnr].buftype ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
     return
@@ -307,6 +403,12 @@ local function start(bufnr)
     root_dir = root,
     capabilities = capabilities(),
     init_options = M.config.init_options,
+    on_init = function(client)
+      watch_folders(client)
+    end,
+    on_exit = function(_, _, client_id)
+      stop_watching_folders(client_id)
+    end,
     handlers = {
       ['issuewright/runEvent'] = function(_, params)
         -- A run started another way (another plugin's command) is the last once heard of.
