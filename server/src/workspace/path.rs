@@ -105,19 +105,32 @@ impl<'de> serde::Deserialize<'de> for WorkspacePath {
     }
 }
 
-/// Whether a path component names `reserved` on a case-insensitive file system (macOS,
-/// Windows): case, trailing dots and spaces, and characters such file systems ignore
-/// (zero-width joiners and the like) do not matter.
+/// Whether a path component names `reserved` (a dotted name, `.git`) on a case-insensitive
+/// file system (macOS, Windows): case, trailing dots and spaces, and characters such file
+/// systems ignore (zero-width joiners and the like) do not matter, nor on NTFS a stream
+/// named after it (`.git::$INDEX_ALLOCATION`) or its short 8.3 name (`GIT~1`).
 fn folds_to(part: &str, reserved: &str) -> bool {
     let folded: String = part
         .chars()
         .filter(
             |c| !matches!(*c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}'),
         )
-        .collect::<String>()
-        .trim_end_matches(['.', ' '])
-        .to_lowercase();
-    folded == reserved
+        .collect::<String>();
+    let folded = folded.split(':').next().unwrap_or_default().trim_end_matches(['.', ' ']).to_lowercase();
+    if folded == reserved {
+        return true;
+    }
+    // The short name: the first six characters after the dot, `~` and a number.
+    let stem: String = reserved.trim_start_matches('.').chars().take(6).collect();
+    folded
+        .strip_prefix(&stem)
+        .and_then(|rest| rest.strip_prefix('~'))
+        .is_some_and(|number| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `path` begins with a Windows drive (`C:`).
+fn names_a_drive(path: &str) -> bool {
+    path.len() >= 2 && path.as_bytes()[1] == b':' && path.as_bytes()[0].is_ascii_alphabetic()
 }
 
 fn normalise(raw: &str) -> Result<String, PathError> {
@@ -125,8 +138,7 @@ fn normalise(raw: &str) -> Result<String, PathError> {
         let what = if bad == '\\' { "a backslash" } else { "a control character" };
         return Err(PathError::BadCharacter(raw.to_owned(), what));
     }
-    let looks_like_drive = raw.len() >= 2 && raw.as_bytes()[1] == b':' && raw.as_bytes()[0].is_ascii_alphabetic();
-    if raw.starts_with('/') || raw.starts_with('~') || looks_like_drive {
+    if raw.starts_with('/') || raw.starts_with('~') || names_a_drive(raw) {
         return Err(PathError::Absolute(raw.to_owned()));
     }
     let mut parts: Vec<&str> = Vec::new();
@@ -144,6 +156,10 @@ fn normalise(raw: &str) -> Result<String, PathError> {
     }
     if parts.first().is_some_and(|first| folds_to(first, ".issuewright")) {
         return Err(PathError::RunRecords(raw.to_owned()));
+    }
+    // `./C:/Users` comes to name a drive once its `.` is gone.
+    if parts.first().is_some_and(|first| names_a_drive(first)) {
+        return Err(PathError::Absolute(raw.to_owned()));
     }
     Ok(parts.join("/"))
 }
@@ -287,10 +303,21 @@ mod tests {
 
     #[test]
     fn reserved_folders_are_refused_in_any_spelling_a_file_system_folds() {
-        for raw in [".GIT/config", "src/.Git/hooks/pre-commit", ".git./config", ".g\u{200c}it/config", ".git /x"] {
+        for raw in [
+            ".GIT/config",
+            "src/.Git/hooks/pre-commit",
+            ".git./config",
+            ".g\u{200c}it/config",
+            ".git /x",
+            "GIT~1/hooks/pre-commit",
+            ".git::$INDEX_ALLOCATION/hooks/pre-commit",
+            ".git:stream",
+        ] {
             assert!(matches!(WorkspacePath::parse(raw), Err(PathError::GitDirectory(_))), "{raw}");
         }
         assert!(matches!(WorkspacePath::parse(".IssueWright/runs/x"), Err(PathError::RunRecords(_))));
+        assert!(matches!(WorkspacePath::parse("ISSUEW~2/runs/x"), Err(PathError::RunRecords(_))));
+        assert!(WorkspacePath::parse("docs/git~log.md").is_ok() && WorkspacePath::parse("git~x/a").is_ok());
         assert!(WorkspacePath::parse(".github/workflows/ci.yml").is_ok());
         assert!(WorkspacePath::parse("src/gitignore.rs").is_ok());
     }
@@ -332,7 +359,7 @@ mod tests {
 
     #[test]
     fn absolute_paths_are_refused() {
-        for raw in ["/etc/passwd", "~/x", "C:/Windows", "c:x"] {
+        for raw in ["/etc/passwd", "~/x", "C:/Windows", "c:x", "./C:/Users/me/x.cmd", "a/../C:/x"] {
             assert!(matches!(WorkspacePath::parse(raw), Err(PathError::Absolute(_))), "{raw}");
         }
     }
