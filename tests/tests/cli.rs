@@ -92,3 +92,36 @@ fn apply_refuses_when_a_file_changed_during_the_run_is_conflicting() {
     assert!(output.status.success());
     assert_eq!(scratch.read("a.txt").unwrap(), "1\ntwo\n3\n");
 }
+
+#[test]
+fn the_patch_a_run_leaves_applies_with_git_as_the_proposal_reads() {
+    // Files that open with a byte-order mark: one changed in its first line, one deleted.
+    let scratch = Scratch::new(&[
+        ("A.java", "\u{feff}class A {}\n"),
+        ("Old.java", "\u{feff}class Old {}\n"),
+        ("notes.txt", "one\n"),
+    ]);
+    let edits = [
+        ("patch_file", json!({"path": "A.java", "old_text": "class A {}", "new_text": "class A { int x; }"})),
+        ("delete_file", json!({"path": "Old.java"})),
+        ("write_file", json!({"path": "docs/new.md", "content": "# New\n"})),
+    ];
+    scratch.write("replay.jsonl", &replay(&[turn(&edits), done("x added")]));
+    let output = run(&scratch, &["--issue", "add x", "--replay", "replay.jsonl", "--json"]);
+    let report = json_of(&output);
+    assert_eq!(report["state"], "ready", "{report}");
+    assert_eq!(scratch.read("A.java").unwrap(), "\u{feff}class A {}\n", "nothing written yet");
+
+    let patch =
+        scratch.workspace().join(".issuewright/runs").join(report["runId"].as_str().unwrap()).join("diff.patch");
+    // A repository of its own, as a project is.
+    let init = Command::new("git").args(["init", "-q"]).current_dir(scratch.workspace()).status().unwrap();
+    assert!(init.success());
+    let applied = Command::new("git").arg("apply").arg(&patch).current_dir(scratch.workspace()).output().unwrap();
+    assert!(applied.status.success(), "git apply: {}", String::from_utf8_lossy(&applied.stderr));
+    let workspace = scratch.workspace();
+    assert_eq!(std::fs::read(workspace.join("A.java")).unwrap(), b"\xEF\xBB\xBFclass A { int x; }\n");
+    assert!(!workspace.join("Old.java").exists());
+    assert_eq!(scratch.read("docs/new.md").unwrap(), "# New\n");
+    assert_eq!(scratch.read("notes.txt").unwrap(), "one\n");
+}

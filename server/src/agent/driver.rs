@@ -19,7 +19,7 @@ use crate::llm::{self, AssistantTurn, ChatModel, ChatRequest, Message, ModelInfo
 use crate::session::RunId;
 use crate::session::{LedgerEvent, RunRecord};
 use crate::tools::{READING_TOOLS, Seen, Toolset, VALIDATION_TOOLS};
-use crate::workspace::{BaseSource, FileChange, Overlay, WorkspacePath, unified_diff};
+use crate::workspace::{BaseSource, FileChange, Overlay, WorkspacePath, patch};
 
 /// How a loop ended, before the outcome is recorded.
 enum Ending {
@@ -449,7 +449,7 @@ impl Driver {
             outcome.changes.clone(),
             validation.as_deref().and_then(|v| serde_json::to_value(v).ok()),
         );
-        if let Err(error) = self.record.write_proposal(&stored, &unified_diff(&outcome.changes)) {
+        if let Err(error) = self.record.write_proposal(&stored, &patch(&outcome.changes, self.spec.root.path())) {
             tracing::error!(run = %self.id, "{error}");
         }
         let files = outcome.changes.len();

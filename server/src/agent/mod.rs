@@ -89,12 +89,13 @@ pub fn start(
         staged: Default::default(),
     };
 
-    let (record, events, run_id, title, staged) = (
+    let (record, events, run_id, title, staged, root) = (
         driver.record.clone(),
         driver.events.clone(),
         driver.id.clone(),
         driver.spec.issue.title.clone(),
         driver.staged.clone(),
+        driver.spec.root.clone(),
     );
     let task = tokio::spawn(driver.run());
     // If the driver panics, the run still ends, as failed, and says so: in its status, its
@@ -114,7 +115,7 @@ pub fn start(
             let _ = record.append(crate::session::LedgerEvent::Error { message });
             let changes = staged.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
             let stored = status.stored(run_id, title, changes.clone(), None);
-            if let Err(error) = record.write_proposal(&stored, &crate::workspace::unified_diff(&changes)) {
+            if let Err(error) = record.write_proposal(&stored, &crate::workspace::patch(&changes, root.path())) {
                 tracing::error!("{error}");
             }
             let files = changes.len();

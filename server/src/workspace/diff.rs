@@ -1,6 +1,9 @@
 //! Unified diffs of proposed changes, in the form `git apply` and reviewers read.
 
+use std::borrow::Cow;
 use std::fmt::Write;
+use std::io::Read;
+use std::path::Path;
 use std::time::Duration;
 
 use similar::TextDiff;
@@ -54,13 +57,45 @@ pub fn line_stats(change: &FileChange) -> LineStats {
     stats
 }
 
-/// A git-style unified diff of every change, three lines of context.
+/// A git-style unified diff of every change, three lines of context: what is shown.
 pub fn unified_diff(changes: &[FileChange]) -> String {
+    diff_marked(changes, &|_| false)
+}
+
+/// The patch `git apply` takes for `changes` to the files below `root`: the unified diff,
+/// where a file whose text on disk opens with a byte-order mark has it in its first line on
+/// both sides (the texts read leave it out, and writing one puts it back), as git reads it.
+pub fn patch(changes: &[FileChange], root: &Path) -> String {
+    diff_marked(changes, &|path| opens_with_bom(&root.join(path.as_str())))
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+fn opens_with_bom(path: &Path) -> bool {
+    let mut start = [0u8; 3];
+    std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut start)).is_ok_and(|()| start == BOM)
+}
+
+/// `text`, after a byte-order mark where `bom` says it takes one and has none.
+fn with_bom(text: &str, bom: bool) -> Cow<'_, str> {
+    match bom && !text.starts_with('\u{feff}') {
+        true => Cow::Owned(format!("\u{feff}{text}")),
+        false => Cow::Borrowed(text),
+    }
+}
+
+/// The unified diff, a byte-order mark before the old and new texts of the files `marked`
+/// says open with one.
+fn diff_marked(changes: &[FileChange], marked: &dyn Fn(&WorkspacePath) -> bool) -> String {
     let mut out = String::new();
     for change in changes {
         let path = change.path.as_str();
-        let old = change.base.as_ref().map(|base| base.text.as_str());
-        let new = change.new_text.as_deref();
+        let bom = change.base.is_some() && marked(&change.path);
+        let old_text = change.base.as_ref().map(|base| with_bom(&base.text, bom));
+        let new_text = change.new_text.as_deref().map(|text| with_bom(text, bom));
+        let old = old_text.as_deref();
+        let new = new_text.as_deref();
         let _ = writeln!(out, "diff --git a/{path} b/{path}");
         let (from, to) = match (old, new) {
             (None, _) => {

@@ -17,7 +17,7 @@ mod repository;
 mod sanitize;
 
 pub use change::{BaseText, ChangeKind, Conflict, FileChange, Landing};
-pub use diff::{FileSummary, LineStats, line_stats, unified_diff};
+pub use diff::{FileSummary, LineStats, line_stats, patch, unified_diff};
 pub use disk::{DiskError, write_atomically, write_landing};
 pub use document::{ByteEdit, Document, Documents};
 pub use edit::{ANNOTATION_ID, BuiltEdit, EditOptions, FileEdit, Skipped, build_workspace_edit, text_edits};
