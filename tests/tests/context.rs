@@ -766,6 +766,11 @@ fn look_up_after_changes(scratch: &Scratch, client: &mut LspClient, changes: &[(
         .map(|(path, kind)| json!({"uri": issuewright_tests::uri_of(&scratch.workspace().join(path)), "type": kind}))
         .collect();
     client.notify("workspace/didChangeWatchedFiles", json!({"changes": changes}));
+    look_up_again(scratch, client)
+}
+
+/// What `find_symbol` answers in a second run (`second.jsonl`).
+fn look_up_again(scratch: &Scratch, client: &mut LspClient) -> String {
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
     symbol_result(scratch, &second)
 }
@@ -782,8 +787,7 @@ fn a_saved_manifest_renames_the_crate_for_the_next_run() {
     // Saved in the editor, as a client that watches no files reports it.
     scratch.write("Cargo.toml", "[package]\nname = \"limits\"\nversion = \"0.1.0\"\n[lib]\nname = \"throttle\"\n");
     client.save("Cargo.toml");
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_again(&scratch, &mut client);
     assert!(after.contains("src/limiter.rs:4: pub struct RateLimiter (in `throttle::limiter`)"), "{after}");
 }
 
@@ -804,8 +808,7 @@ fn a_document_grown_past_the_size_limit_and_saved_leaves_the_index_without_a_wat
     // Saved, as a client that watches no files reports it, and closed.
     client.save("src/limiter.rs");
     client.close("src/limiter.rs");
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_again(&scratch, &mut client);
     assert!(!after.contains("src/limiter.rs:4:"), "what the disk held before is gone: {after}");
 }
 
@@ -867,8 +870,7 @@ fn a_saved_exclude_file_takes_files_out_when_the_watcher_does_not_report_it() {
     // inotify watcher does, so the save is all the server hears of it.
     scratch.write(".git/info/exclude", "/src/limiter.rs\n");
     client.save(".git/info/exclude");
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_again(&scratch, &mut client);
     assert!(!after.contains("src/limiter.rs"), "{after}");
 }
 
@@ -887,8 +889,7 @@ fn a_file_an_applied_proposal_deletes_leaves_the_index_without_a_watcher() {
     let answer = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert_eq!(answer["verified"], true, "{answer}");
     assert_eq!(scratch.read("src/limiter.rs"), None);
-    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = symbol_result(&scratch, &second);
+    let after = look_up_again(&scratch, &mut client);
     assert!(!after.contains("src/limiter.rs"), "the deleted file is forgotten: {after}");
 }
 

@@ -124,24 +124,18 @@ pub async fn serve<S: Session>(
             break if shutdown { 0 } else { 1 };
         }
         match id {
-            None => match pending.await {
-                Ok(Ok(Some(response))) => send(&outgoing, &response),
-                Ok(_) => {}
-                Err(panic) => {
-                    let failure = failure_of(&method, panic.as_ref());
-                    tracing::error!("{failure}");
-                    send(&outgoing, &show_error(&failure));
-                }
+            None => match answer_of(&method, pending.await) {
+                Ok(Some(response)) => send(&outgoing, &response),
+                Ok(None) => {}
+                Err(failure) => send(&outgoing, &show_error(&failure)),
             },
             Some(id) => {
                 let outgoing = outgoing.clone();
                 tokio::spawn(async move {
-                    match pending.await {
-                        Ok(Ok(Some(response))) => send(&outgoing, &response),
-                        Ok(_) => {}
-                        Err(panic) => {
-                            let failure = failure_of(&method, panic.as_ref());
-                            tracing::error!("{failure}");
+                    match answer_of(&method, pending.await) {
+                        Ok(Some(response)) => send(&outgoing, &response),
+                        Ok(None) => {}
+                        Err(failure) => {
                             let error = Error { code: ErrorCode::InternalError, message: failure.into(), data: None };
                             send(&outgoing, &Response::from_error(id, error));
                         }
@@ -158,6 +152,22 @@ pub async fn serve<S: Session>(
     // Let the writer flush what is queued; requests still running are abandoned.
     let _ = tokio::time::timeout(std::time::Duration::from_millis(500), writer).await;
     code
+}
+
+/// What a handler of `method` answered (a response for a request, or nothing), or, where it
+/// panicked, what the user is told of it, logged.
+fn answer_of<E>(
+    method: &str,
+    handled: Result<Result<Option<Response>, E>, Box<dyn Any + Send>>,
+) -> Result<Option<Response>, String> {
+    match handled {
+        Ok(answer) => Ok(answer.ok().flatten()),
+        Err(panic) => {
+            let failure = failure_of(method, panic.as_ref());
+            tracing::error!("{failure}");
+            Err(failure)
+        }
+    }
 }
 
 /// What the user is told of a handler of `method` that panicked with `panic`.

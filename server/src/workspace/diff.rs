@@ -2,13 +2,13 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
-use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
 use similar::TextDiff;
 
 use super::change::{ChangeKind, FileChange};
+use super::disk::opens_with_bom;
 use super::path::WorkspacePath;
 
 /// Lines added and removed by one file's change.
@@ -67,14 +67,6 @@ pub fn unified_diff(changes: &[FileChange]) -> String {
 /// both sides (the texts read leave it out, and writing one puts it back), as git reads it.
 pub fn patch(changes: &[FileChange], root: &Path) -> String {
     diff_marked(changes, &|path| opens_with_bom(&root.join(path.as_str())))
-}
-
-/// The UTF-8 byte-order mark.
-const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
-
-fn opens_with_bom(path: &Path) -> bool {
-    let mut start = [0u8; 3];
-    std::fs::File::open(path).and_then(|mut file| file.read_exact(&mut start)).is_ok_and(|()| start == BOM)
 }
 
 /// `text`, after a byte-order mark where `bom` says it takes one and has none.

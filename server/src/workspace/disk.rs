@@ -29,12 +29,7 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
         Landing::Delete => std::fs::remove_file(&absolute).map_err(io),
         Landing::Write(text) => {
             // A file that began with a byte-order mark keeps it (texts are read without it).
-            let had_bom = std::fs::File::open(&absolute)
-                .and_then(|mut file| {
-                    let mut start = [0u8; 3];
-                    std::io::Read::read_exact(&mut file, &mut start).map(|()| start == BOM)
-                })
-                .unwrap_or(false);
+            let had_bom = opens_with_bom(&absolute);
             let mut bytes = Vec::with_capacity(text.len() + 3);
             if had_bom && !text.starts_with('\u{feff}') {
                 bytes.extend_from_slice(&BOM);
@@ -57,6 +52,15 @@ pub fn write_landing(root: &Root, path: &WorkspacePath, landing: &Landing) -> Re
 
 /// UTF-8's byte-order mark.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// Whether the file at `absolute` opens with UTF-8's byte-order mark (texts are read without
+/// it; writing one, or a patch of one, puts it back).
+pub(super) fn opens_with_bom(absolute: &Path) -> bool {
+    let mut start = [0u8; 3];
+    std::fs::File::open(absolute)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
+        .is_ok_and(|()| start == BOM)
+}
 
 /// Replaces the file at `absolute` whole or not at all: a fresh temporary file beside it,
 /// synced, given the old file's permissions, then renamed over it (a link there is replaced,
