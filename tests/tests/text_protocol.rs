@@ -72,6 +72,58 @@ fn an_unreadable_answer_is_answered_and_three_in_a_row_end_the_run() {
 }
 
 #[test]
+fn a_refusal_in_the_text_protocol_ends_the_run_as_declined_with_the_reason() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    fake.push([Reply::stream(&specs::read("anthropic/examples/stream.refusal.sdk-fixture.sse"), 61)]);
+    let args = [
+        "--issue",
+        "say bye",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        &fake.url(),
+        "--model",
+        "claude-sonnet-4-5",
+        "--text-protocol",
+        "--json",
+    ];
+    let report = run_report(&run_cli(&scratch, &args, &[("ANTHROPIC_API_KEY", "sk-ant-test")]));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    assert_eq!(report["state"], "failed", "{report:#}");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("declined to continue: This request was refused due to policy."), "{error}");
+    assert_eq!(fake.received().len(), 1, "a refusal is not asked again as an unreadable answer");
+    assert_eq!(scratch.read("a.txt").as_deref(), Some("hello\n"), "the file is untouched");
+}
+
+#[test]
+fn an_answer_cut_off_at_the_output_limit_is_continued_not_misread() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let cut = |answer: &str| Reply::stream(&streams::openai(&Turn::text(answer), Some("length")), 33);
+    fake.push([
+        // The recorded stream cut after `{"`: no JSON can be read from it.
+        Reply::stream(&specs::read("openai/examples/chat.stream.finish-length.recorded.sse"), 47),
+        text("{\"tool_calls\": [{\"name\": \"patch_file\", \"arguments\": {\"path\": \"a.txt\", \"old_text\": \"hello\", \"new_text\": \"bye\"}}]}"),
+        // The final answer cut mid-sentence: not taken as the end.
+        cut("{\"done\": \"Changed hello to"),
+        text("{\"done\": \"Changed hello to bye in a.txt.\"}"),
+    ]);
+    let report = run(&scratch, &fake, "gpt-4o", &["--text-protocol"]);
+    assert_eq!(report["state"], "ready", "{report:#}");
+    assert_eq!(report["summary"], "Changed hello to bye in a.txt.");
+    let received = fake.received();
+    assert_eq!(received.len(), 4);
+    for asked in [&received[1], &received[3]] {
+        let last = asked.body["messages"].as_array().unwrap().last().unwrap()["content"].clone();
+        let last = last.as_str().unwrap();
+        assert!(last.contains("cut off by the output limit"), "{last}");
+        assert!(!last.contains("could not be read"), "{last}");
+    }
+}
+
+#[test]
 fn a_model_without_tool_support_switches_to_the_text_protocol() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::openai_chat_request());

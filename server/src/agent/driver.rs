@@ -195,7 +195,13 @@ impl Driver {
                     }
                     StopReason::Refused => {
                         let said = turn.content.unwrap_or_default();
-                        return Ending::Failed(format!("the model declined to continue: {}", said.trim()));
+                        let said = said.trim();
+                        return Ending::Failed(if said.is_empty() {
+                            "the model declined to continue, and gave no reason (the provider stopped the answer as a refusal)"
+                                .to_owned()
+                        } else {
+                            format!("the model declined to continue: {said}")
+                        });
                     }
                     StopReason::EndTurn | StopReason::ToolUse => {}
                 }

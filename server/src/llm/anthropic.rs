@@ -100,6 +100,8 @@ enum Block {
 pub struct MessageAssembler {
     blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
+    /// Why the answer was stopped, where the provider says (`stop_details` of a refusal).
+    stop_explanation: Option<String>,
     input_tokens: u64,
     output_tokens: u64,
     started: bool,
@@ -157,6 +159,9 @@ impl Decoder for MessageAssembler {
                 if let Some(reason) = data["delta"]["stop_reason"].as_str() {
                     self.stop_reason = Some(reason.to_owned());
                 }
+                if let Some(explanation) = data["delta"]["stop_details"]["explanation"].as_str() {
+                    self.stop_explanation = Some(explanation.to_owned());
+                }
                 if let Some(output) = data["usage"]["output_tokens"].as_u64() {
                     self.output_tokens = output;
                 }
@@ -190,6 +195,13 @@ impl Decoder for MessageAssembler {
                 }
                 Block::Other => {}
             }
+        }
+        // A refusal with nothing said is explained in its stop details.
+        if reason == "refusal"
+            && text.trim().is_empty()
+            && let Some(explanation) = self.stop_explanation
+        {
+            text = explanation;
         }
         let stop = match reason.as_str() {
             "max_tokens" => StopReason::MaxTokens,
@@ -257,7 +269,13 @@ mod tests {
 
     #[test]
     fn recorded_refusal_and_thinking() {
-        assert_eq!(decode("anthropic/examples/stream.refusal.sdk-fixture.sse").unwrap().stop, StopReason::Refused);
+        let refusal = decode("anthropic/examples/stream.refusal.sdk-fixture.sse").unwrap();
+        assert_eq!(refusal.stop, StopReason::Refused);
+        assert_eq!(
+            refusal.content.as_deref(),
+            Some("This request was refused due to policy."),
+            "why, from stop_details"
+        );
         let thinking = decode("anthropic/examples/stream.extended-thinking.docs.sse").unwrap();
         assert!(thinking.content.is_some(), "thinking is left out, the text kept");
     }

@@ -71,16 +71,11 @@ pub fn classify_status(status: u16, body: &str, retry_after: Option<Duration>, s
     }
     let class = if too_large_to_wait_for {
         FaultClass::BadRequest
-    } else if lower.contains("context_length_exceeded")
-        || lower.contains("prompt is too long")
-        || lower.contains("maximum context length")
-        || lower.contains("context window")
-        || status == 413
-    {
+    } else if says_context_overflow(&lower) || status == 413 {
         FaultClass::ContextOverflow
     } else if lower.contains("does not support tools") || lower.contains("tools are not supported") {
         FaultClass::ToolsUnsupported
-    } else if lower.contains("insufficient_quota") || lower.contains("billing") || (401..=403).contains(&status) {
+    } else if says_account_cannot_pay(&lower) || (401..=403).contains(&status) {
         FaultClass::Auth
     } else if let Some(retry) = should_retry {
         if retry { FaultClass::Retryable } else { FaultClass::BadRequest }
@@ -90,6 +85,29 @@ pub fn classify_status(status: u16, body: &str, retry_after: Option<Duration>, s
         FaultClass::BadRequest
     };
     Fault { class, message, retry_after }
+}
+
+/// Whether an error body (lowercased) says the conversation is over the model's window:
+/// OpenAI's `context_length_exceeded`, Anthropic's "prompt is too long" and "input length and
+/// `max_tokens` exceed context limit", and the wordings of OpenAI-compatible servers.
+fn says_context_overflow(lower: &str) -> bool {
+    [
+        "context_length_exceeded",
+        "prompt is too long",
+        "exceed context limit",
+        "maximum context length",
+        "context window",
+    ]
+    .iter()
+    .any(|phrase| lower.contains(phrase))
+}
+
+/// Whether an error body (lowercased) says the account cannot pay: OpenAI's
+/// `insufficient_quota`, Anthropic's `billing_error` and "credit balance is too low". A
+/// rate limit's advice to add a payment method at a billing page is not one: that limit
+/// passes, and the request is worth retrying.
+fn says_account_cannot_pay(lower: &str) -> bool {
+    ["insufficient_quota", "billing_error", "credit balance is too low"].iter().any(|phrase| lower.contains(phrase))
 }
 
 /// Classifies an error event inside a stream (Anthropic `event: error`, an OpenAI-style
@@ -102,7 +120,7 @@ pub fn classify_stream_error(body: &str) -> Fault {
         || lower.contains("timeout")
     {
         FaultClass::Retryable
-    } else if lower.contains("prompt is too long") || lower.contains("context_length_exceeded") {
+    } else if says_context_overflow(&lower) {
         FaultClass::ContextOverflow
     } else if lower.contains("invalid_request") {
         FaultClass::BadRequest
@@ -169,6 +187,47 @@ mod tests {
         let refused = classify_status(400, native_tools, None, None);
         assert_eq!(refused.class, FaultClass::ToolsUnsupported);
         assert_eq!(refused.message, "HTTP 400: registry.ollama.ai/library/codellama:7b does not support tools");
+    }
+
+    #[test]
+    fn a_rate_limit_that_points_at_billing_is_waited_for_and_an_empty_account_is_not() {
+        // The spec's rate-limit body, with the advice a free tier's limit adds to it.
+        let errors = spec("openai/examples/errors.observed.json");
+        let mut body = errors["rate_limit_exceeded_tpm"]["body"].clone();
+        body["error"]["message"] = Value::String(
+            "Rate limit reached for gpt-4o in organization org-78asdf87asdf9aaa8976 on requests per min (RPM): \
+             Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits \
+             to learn more. You can increase your rate limit by adding a payment method to your account at \
+             https://platform.openai.com/account/billing."
+                .into(),
+        );
+        let limited = classify_status(429, &body.to_string(), Some(Duration::from_secs(20)), None);
+        assert_eq!(limited.class, FaultClass::Retryable, "{}", limited.message);
+
+        body["error"]["code"] = "insufficient_quota".into();
+        body["error"]["message"] =
+            "You exceeded your current quota, please check your plan and billing details.".into();
+        assert_eq!(classify_status(429, &body.to_string(), None, None).class, FaultClass::Auth);
+        // Anthropic's shape (`{type: "error", error: {type, message}}`), for an account out of credit.
+        let errors = spec("anthropic/examples/errors.json");
+        let mut body = errors["invalid_request_openapi_example"]["body"].clone();
+        body["error"]["message"] = "Your credit balance is too low to access the Anthropic API.".into();
+        assert_eq!(classify_status(400, &body.to_string(), None, None).class, FaultClass::Auth);
+        body["error"]["type"] = "billing_error".into();
+        body["error"]["message"] = "Payment required".into();
+        assert_eq!(classify_status(402, &body.to_string(), None, None).class, FaultClass::Auth);
+    }
+
+    #[test]
+    fn anthropic_overflow_by_the_answer_room_is_an_overflow() {
+        let errors = spec("anthropic/examples/errors.json");
+        let mut body = errors["prompt_too_long_observed"]["body"].clone();
+        body["error"]["message"] = "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, \
+                                    decrease input length or `max_tokens` and try again"
+            .into();
+        let fault = classify_status(400, &body.to_string(), None, None);
+        assert_eq!(fault.class, FaultClass::ContextOverflow, "{}", fault.message);
+        assert_eq!(classify_stream_error(&body.to_string()).class, FaultClass::ContextOverflow);
     }
 
     #[test]

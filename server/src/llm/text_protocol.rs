@@ -51,6 +51,11 @@ impl ChatModel for TextProtocol {
         let answer = self.inner.complete(ChatRequest { messages: &messages, tools: &[] }).await?;
         let text = answer.content.clone().unwrap_or_default();
         let mut turn = AssistantTurn { content: answer.content, usage: answer.usage, ..AssistantTurn::default() };
+        // A refusal is what the model said, JSON or not: nothing in it is run.
+        if answer.stop == StopReason::Refused {
+            turn.stop = StopReason::Refused;
+            return Ok(turn);
+        }
         match parse_answer(&text) {
             Ok(mut parsed) => {
                 turn.repairs = u32::from(parsed.repaired);
@@ -66,10 +71,19 @@ impl ChatModel for TextProtocol {
                     );
                 }
                 turn.tool_calls = parsed.calls;
-                if let Some(done) = parsed.done {
-                    turn.content = Some(done);
+                match parsed.done {
+                    // A final answer cut off at the output limit is not one: the model is
+                    // told it was cut off, and says it again.
+                    Some(_) if parsed.repaired && answer.stop == StopReason::MaxTokens => {
+                        turn.stop = StopReason::MaxTokens;
+                    }
+                    Some(done) => turn.content = Some(done),
+                    None => {}
                 }
             }
+            // Cut off before any JSON could be read, or paused: the driver answers those
+            // stops as such, not as an answer in the wrong form.
+            Err(_) if matches!(answer.stop, StopReason::MaxTokens | StopReason::Paused) => turn.stop = answer.stop,
             Err(problem) => {
                 turn.stop = answer.stop;
                 turn.protocol_error = Some(problem);
