@@ -242,6 +242,41 @@ fn tsc_positions_match_the_compiler_api() {
 }
 
 #[test]
+fn a_package_of_a_typescript_monorepo_is_checked_with_the_install_and_configuration_it_shares() {
+    // The user opened one package: `tsc` is installed once at the repository's root, and the
+    // package's configuration extends a shared base that turns on `strict`.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let source = "export function label(name) {\n  return name.trim();\n}\nexport const count: number = \"three\";\n";
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            ("package.json", r#"{ "name": "acme", "private": true, "workspaces": ["packages/*"] }"#),
+            (
+                "tsconfig.base.json",
+                "{\n  // every package\n  \"compilerOptions\": { \"strict\": true, \"noEmit\": true, \"target\": \"es2020\", \"types\": [] },\n}\n",
+            ),
+            ("packages/app/package.json", r#"{ "name": "@acme/app", "private": true }"#),
+            ("packages/app/tsconfig.json", r#"{ "extends": "../../tsconfig.base.json", "include": ["src"] }"#),
+            ("packages/app/src/index.ts", source),
+        ],
+    );
+    link_typescript(&root);
+    let before = Scratch::files_below(&root);
+    let package = root.join("packages/app");
+
+    let output = validate_cli(&scratch, &package, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the errors fail the check: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let theirs = tsc_api(&package);
+    assert!(theirs.iter().any(|e| e.code.as_deref() == Some("TS7006")), "strict, from the base: {theirs:?}");
+    assert_eq!(placed(&diagnostics), theirs, "{diagnostics:#}\n{}", stderr(&output));
+    assert!(!stderr(&output).contains("TS5083"), "the shared base was found: {}", stderr(&output));
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn node_test_failures_are_placed_in_the_typescript_source() {
     let test = "import test from \"node:test\";\nimport assert from \"node:assert/strict\";\nimport { sum } from \"./sum\";\n\ntest(\"adds two numbers\", () => {\n  const label = \"😀\"; assert.equal(sum(2, 3), 5); // fails here\n});\n";
     let scratch = Scratch::new(&[

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::command::CommandSpec;
+use super::node_root;
 use super::parse::Format;
 use crate::config::ValidateSettings;
 
@@ -55,8 +56,11 @@ pub enum Step {
         /// workspace further up is built.
         workspace: bool,
     },
-    /// The project's own `node_modules/.bin/tsc --noEmit`.
-    Tsc,
+    /// The project's `node_modules/.bin/tsc --noEmit`, its own or a monorepo's above it.
+    Tsc {
+        /// The folder that installed it, relative to the project (empty for its own).
+        installed: PathBuf,
+    },
     /// An npm script.
     Npm {
         /// The script's name.
@@ -117,8 +121,8 @@ impl Step {
                 }
                 spec
             }
-            Step::Tsc => {
-                let tsc = tree.join("node_modules/.bin/tsc");
+            Step::Tsc { installed } => {
+                let tsc = tree.join(installed).join(node_root::TSC_BELOW);
                 CommandSpec::new(&tsc.to_string_lossy(), &["--noEmit", "--pretty", "false", "-p", "."])
             }
             Step::Npm { script } => {
@@ -169,7 +173,7 @@ impl Step {
         match self {
             Step::Cargo { test: false, .. } => &[Format::RustcJson],
             Step::Cargo { test: true, .. } => &[Format::RustcJson, Format::CargoTest],
-            Step::Tsc => &[Format::Tsc],
+            Step::Tsc { .. } => &[Format::Tsc],
             Step::Npm { .. } => &[Format::Tsc, Format::JsTests],
             Step::Maven { goal: "compile", .. } => &[Format::Maven],
             Step::Maven { .. } => &[Format::Maven, Format::MavenTests],
@@ -183,7 +187,7 @@ impl Step {
     pub fn source(&self) -> &'static str {
         match self {
             Step::Cargo { .. } => "cargo",
-            Step::Tsc => "tsc",
+            Step::Tsc { .. } => "tsc",
             Step::Npm { .. } => "npm",
             Step::Maven { .. } => "maven",
             Step::Gradle { .. } => "gradle",
@@ -208,8 +212,9 @@ pub struct Plan {
     /// The tests.
     pub test: Option<Step>,
     /// Where the build runs from, where that is a folder above the project: the root of the
-    /// Cargo workspace its crate belongs to. The shadow copies it whole,
-    /// as the project's build reads its manifest and its other members.
+    /// Cargo workspace its crate belongs to, or the monorepo whose `node_modules` and shared
+    /// `tsconfig` a TypeScript package's build reads. The shadow copies it whole, as the
+    /// project's build reads its manifest, its installs and its other members.
     pub build_root: Option<PathBuf>,
 }
 
@@ -361,8 +366,9 @@ fn detect_build(root: &Path) -> Plan {
         let script = |names: &[&str]| {
             names.iter().find(|name| scripts.iter().any(|(s, _)| s == *name)).map(|name| (*name).to_owned())
         };
-        let check = if has(root, "tsconfig.json") && root.join("node_modules/.bin/tsc").exists() {
-            Some(Step::Tsc)
+        let installed = node_root::tsc_folder(root).and_then(|folder| relative_up(root, &folder));
+        let check = if let Some(installed) = installed.filter(|_| has(root, "tsconfig.json")) {
+            Some(Step::Tsc { installed })
         } else {
             script(&["typecheck", "type-check", "check", "tsc", "build"]).map(|script| Step::Npm { script })
         };
@@ -371,12 +377,19 @@ fn detect_build(root: &Path) -> Plan {
             .iter()
             .find(|(name, line)| name == "test" && !placeholder(line))
             .map(|_| Step::Npm { script: "test".into() });
-        return Plan { toolchain: Some(Toolchain::TypeScript), check, test, build_root: None };
+        let build_root = node_root::build_root_above(root);
+        return Plan { toolchain: Some(Toolchain::TypeScript), check, test, build_root };
     }
     if has_java_sources(root) {
         return Plan { toolchain: Some(Toolchain::Javac), check: Some(Step::Javac), test: None, build_root: None };
     }
     Plan { toolchain: None, check: None, test: None, build_root: None }
+}
+
+/// The way from `root` up to `folder`, one of its ancestors (itself too), as `..` steps.
+fn relative_up(root: &Path, folder: &Path) -> Option<PathBuf> {
+    let depth = root.strip_prefix(folder).ok()?.components().count();
+    Some(std::iter::repeat_n("..", depth).collect())
 }
 
 /// `javac -d out/javac-classes @out/javac-sources.txt` over every Java source in the tree,

@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod detect;
+mod node_root;
 pub mod parse;
 pub mod problem;
 pub mod shadow;

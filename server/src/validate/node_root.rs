@@ -1,0 +1,170 @@
+//! The folders above a TypeScript project that its build reads: in a monorepo, the root
+//! where the package manager installed `node_modules` (and `tsc`) for every package, and
+//! the shared configuration the project's `tsconfig.json` `extends` or `references`.
+
+use std::path::{Path, PathBuf};
+
+/// How many configurations are followed from the project's own.
+const MAX_FOLLOWED: usize = 16;
+
+/// The largest `tsconfig.json` read.
+const MAX_TSCONFIG_BYTES: u64 = 1 << 20;
+
+/// Where `tsc` sits below a folder that installed it.
+pub const TSC_BELOW: &str = "node_modules/.bin/tsc";
+
+/// The root of the repository that holds `root`, the nearest folder above it with `.git`;
+/// `None` when `root` is that root itself or stands in no repository. Nothing above a
+/// repository's root is taken as part of a project's build.
+fn repository_above(root: &Path) -> Option<&Path> {
+    if root.join(".git").exists() {
+        return None;
+    }
+    root.ancestors().skip(1).find(|folder| folder.join(".git").exists())
+}
+
+/// The folder whose `node_modules/.bin/tsc` the project at `root` runs: its own, else the
+/// nearest above it in its repository (a monorepo's hoisted install).
+pub fn tsc_folder(root: &Path) -> Option<PathBuf> {
+    if root.join(TSC_BELOW).is_file() {
+        return Some(root.to_owned());
+    }
+    let repository = repository_above(root)?;
+    root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository)).find_map(|folder| {
+        let installed = folder.join(TSC_BELOW).is_file();
+        installed.then(|| folder.to_owned())
+    })
+}
+
+/// The highest folder above `root`, inside its repository, that the TypeScript build of the
+/// project at `root` reads: where its `tsc` or `node_modules` are installed, or where a
+/// configuration its `tsconfig.json` reaches by a relative `extends` or `references` lives.
+/// `None` when the build reads nothing above the project.
+pub fn build_root_above(root: &Path) -> Option<PathBuf> {
+    let repository = repository_above(root)?;
+    let mut reached: Vec<PathBuf> = tsc_folder(root).into_iter().collect();
+    let hoisted_modules = root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository));
+    reached.extend(hoisted_modules.filter(|folder| folder.join("node_modules").is_dir()).map(Path::to_owned));
+    reached.extend(configurations_reached(root).into_iter().filter_map(|file| {
+        let folder = file.parent()?;
+        root.ancestors().find(|above| folder.starts_with(above)).map(Path::to_owned)
+    }));
+    reached
+        .into_iter()
+        .filter(|folder| folder != root && root.starts_with(folder) && folder.starts_with(repository))
+        .min_by_key(|folder| folder.components().count())
+}
+
+/// Every configuration file the project's `tsconfig.json` reaches through relative
+/// `extends` and `references`, bases of bases too; files that are missing or do not parse
+/// end their branch.
+fn configurations_reached(root: &Path) -> Vec<PathBuf> {
+    let mut pending = vec![root.join("tsconfig.json")];
+    let mut seen: Vec<PathBuf> = Vec::new();
+    while let Some(file) = pending.pop() {
+        if seen.len() >= MAX_FOLLOWED || seen.contains(&file) {
+            continue;
+        }
+        let Some(next) = relative_targets(&file) else { continue };
+        seen.push(file);
+        pending.extend(next);
+    }
+    seen
+}
+
+/// The configurations the `tsconfig.json` at `file` names by relative path: its
+/// `extends` (one or a list, `.json` added where TypeScript adds it) and its project
+/// `references` (a file, or a folder holding `tsconfig.json`). `None` when it cannot be read.
+fn relative_targets(file: &Path) -> Option<Vec<PathBuf>> {
+    if std::fs::metadata(file).ok()?.len() > MAX_TSCONFIG_BYTES {
+        return None;
+    }
+    let mut text = std::fs::read_to_string(file).ok()?;
+    json_strip_comments::strip(&mut text).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let folder = file.parent()?;
+    let relative = |path: &&str| path.starts_with("./") || path.starts_with("../");
+    let extends: Vec<&str> = match &value["extends"] {
+        serde_json::Value::String(one) => vec![one.as_str()],
+        serde_json::Value::Array(many) => many.iter().filter_map(|v| v.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let references = value["references"].as_array().into_iter().flatten().filter_map(|r| r["path"].as_str());
+    let mut targets: Vec<PathBuf> = extends
+        .into_iter()
+        .filter(relative)
+        .map(|base| {
+            let path = crate::workspace::lexical_normal(&folder.join(base));
+            if path.is_file() || base.ends_with(".json") { path } else { path.with_added_extension("json") }
+        })
+        .collect();
+    targets.extend(references.filter(|path| !Path::new(path).is_absolute()).map(|reference| {
+        let path = crate::workspace::lexical_normal(&folder.join(reference));
+        if path.is_dir() { path.join("tsconfig.json") } else { path }
+    }));
+    Some(targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree of `files`, each with its text.
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = crate::testing::tempdir();
+        for (file, text) in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_package_of_a_monorepo_reads_the_hoisted_install_and_the_shared_configuration() {
+        let dir = tree(&[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            ("node_modules/.bin/tsc", ""),
+            ("tsconfig.base.json", "{ \"compilerOptions\": { \"strict\": true } }"),
+            // Comments and a trailing comma, as TypeScript reads its configuration.
+            ("packages/app/tsconfig.json", "{\n  // shared\n  \"extends\": \"../../tsconfig.base\",\n}\n"),
+            ("packages/lib/tsconfig.json", "{ \"compilerOptions\": { \"composite\": true } }"),
+            ("packages/own/node_modules/.bin/tsc", ""),
+            ("packages/own/tsconfig.json", "{ \"references\": [{ \"path\": \"../lib\" }] }"),
+        ]);
+        let root = dir.path();
+        let app = root.join("packages/app");
+        assert_eq!(tsc_folder(&app).as_deref(), Some(root));
+        assert_eq!(build_root_above(&app).as_deref(), Some(root));
+        // Its own install, and a reference to a sibling: the build reads the folder holding both.
+        let own = root.join("packages/own");
+        assert_eq!(tsc_folder(&own).as_deref(), Some(own.as_path()));
+        assert_eq!(build_root_above(&own).as_deref(), Some(root), "the hoisted node_modules too");
+        std::fs::remove_dir_all(root.join("node_modules")).unwrap();
+        assert_eq!(build_root_above(&own), Some(root.join("packages")));
+        assert_eq!(tsc_folder(&app), None);
+    }
+
+    #[test]
+    fn nothing_above_the_repository_nor_a_standalone_project_is_read() {
+        let dir = tree(&[
+            ("node_modules/.bin/tsc", ""),
+            ("tsconfig.base.json", "{}"),
+            ("repo/.git/HEAD", "ref: refs/heads/main\n"),
+            ("repo/app/tsconfig.json", "{ \"extends\": \"../../tsconfig.base.json\" }"),
+            ("alone/.git/HEAD", "ref: refs/heads/main\n"),
+            ("alone/node_modules/.bin/tsc", ""),
+            ("alone/tsconfig.json", "{ \"extends\": \"../tsconfig.base.json\" }"),
+            ("loop/.git/HEAD", "ref: refs/heads/main\n"),
+            ("loop/a/tsconfig.json", "{ \"extends\": \"./tsconfig.json\", \"references\": [{ \"path\": \"/etc\" }] }"),
+            ("broken/.git/HEAD", "ref: refs/heads/main\n"),
+            ("broken/a/tsconfig.json", "{ \"extends\": "),
+        ]);
+        let root = dir.path();
+        assert_eq!(build_root_above(&root.join("repo/app")), None, "the base is outside the repository");
+        assert_eq!(tsc_folder(&root.join("repo/app")), None, "an install outside the repository is not the project's");
+        assert_eq!(build_root_above(&root.join("alone")), None, "the repository's root reads nothing above it");
+        assert_eq!(build_root_above(&root.join("loop/a")), None);
+        assert_eq!(build_root_above(&root.join("broken/a")), None);
+    }
+}
