@@ -212,6 +212,42 @@ fn maven_offline_compile_errors_then_surefire_failures() {
 }
 
 #[test]
+fn a_module_of_a_maven_project_is_built_with_the_parent_it_inherits_from() {
+    // The user opened one module: its Java level, encoding and version come from the parent
+    // POM at the repository's root, which Maven reads from disk (`../pom.xml`).
+    let parent = MAVEN_POM
+        .replace("<artifactId>greeter</artifactId>", "<artifactId>acme</artifactId>\n  <packaging>pom</packaging>\n  <modules><module>greeter</module></modules>")
+        .replace("  <dependencies>\n    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>\n  </dependencies>\n", "");
+    assert!(parent.contains("<packaging>pom</packaging>") && !parent.contains("junit"), "{parent}");
+    let module = "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n  <parent><groupId>com.acme</groupId><artifactId>acme</artifactId><version>1.0</version></parent>\n  <artifactId>greeter</artifactId>\n</project>\n";
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            ("pom.xml", &parent),
+            ("greeter/pom.xml", module),
+            ("greeter/src/main/java/com/acme/Greeter.java", GREETER),
+        ],
+    );
+    offline_maven(&scratch);
+    let before = Scratch::files_below(&root);
+    let greeter = root.join("greeter");
+
+    let output = validate_cli(&scratch, &greeter, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let theirs = javac_raw(&greeter.join("src/main/java"), &["com/acme/Greeter.java"], &beside(&scratch, "javac-out"))
+        .into_iter()
+        .map(|e| Expected { path: format!("src/main/java/{}", e.path), ..e })
+        .collect::<Vec<_>>();
+    assert_eq!(placed(&diagnostics), theirs, "the module's own errors: {}", stderr(&output));
+    assert!(!stderr(&output).contains("Non-resolvable parent POM"), "{}", stderr(&output));
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn tsc_positions_match_the_compiler_api() {
     let scratch = Scratch::new(&[]);
     let project = scratch.workspace().join("ts app");

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::command::CommandSpec;
-use super::node_root;
 use super::parse::Format;
+use super::{maven_root, node_root};
 use crate::config::ValidateSettings;
 
 /// Folders never searched for Java sources.
@@ -70,8 +70,9 @@ pub enum Step {
     Maven {
         /// `compile` or `test`.
         goal: &'static str,
-        /// Use the project's `./mvnw`.
-        wrapper: bool,
+        /// The project's Maven wrapper, as a path from its folder (`./mvnw`, or `../mvnw`
+        /// of the multi-module project above it), when it has one.
+        wrapper: Option<String>,
     },
     /// Gradle, offline.
     Gradle {
@@ -133,7 +134,7 @@ impl Step {
                 spec
             }
             Step::Maven { goal, wrapper } => {
-                let program = if *wrapper { "./mvnw" } else { "mvn" };
+                let program = wrapper.as_deref().unwrap_or("mvn");
                 let mut spec = CommandSpec::new(program, &["-q", "-B", "-o", "-Dstyle.color=never", goal]);
                 if let Some(filter) = filter {
                     spec.args.push(format!("-Dtest={filter}"));
@@ -212,8 +213,9 @@ pub struct Plan {
     /// The tests.
     pub test: Option<Step>,
     /// Where the build runs from, where that is a folder above the project: the root of the
-    /// Cargo workspace its crate belongs to, or the monorepo whose `node_modules` and shared
-    /// `tsconfig` a TypeScript package's build reads. The shadow copies it whole, as the
+    /// Cargo workspace its crate belongs to, the folder holding the parent POMs a Maven
+    /// module inherits from, or the monorepo whose `node_modules` and shared `tsconfig` a
+    /// TypeScript package's build reads. The shadow copies it whole, as the
     /// project's build reads its manifest, its installs and its other members.
     pub build_root: Option<PathBuf>,
 }
@@ -344,12 +346,19 @@ fn detect_build(root: &Path) -> Plan {
         };
     }
     if has(root, "pom.xml") {
-        let wrapper = has(root, "mvnw");
+        let build_root = maven_root::build_root_above(root);
+        // A multi-module project keeps its wrapper at its root.
+        let wrapper = root
+            .ancestors()
+            .take_while(|folder| build_root.as_deref().is_some_and(|top| folder.starts_with(top)) || *folder == root)
+            .find(|folder| has(folder, "mvnw"))
+            .and_then(|folder| relative_up(root, folder))
+            .map(|up| if up.as_os_str().is_empty() { "./mvnw".to_owned() } else { format!("{}/mvnw", up.display()) });
         return Plan {
             toolchain: Some(Toolchain::Maven),
-            check: Some(Step::Maven { goal: "compile", wrapper }),
+            check: Some(Step::Maven { goal: "compile", wrapper: wrapper.clone() }),
             test: Some(Step::Maven { goal: "test", wrapper }),
-            build_root: None,
+            build_root,
         };
     }
     if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].iter().any(|f| has(root, f)) {

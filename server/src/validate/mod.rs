@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod detect;
+mod maven_root;
 mod node_root;
 pub mod parse;
 pub mod problem;
