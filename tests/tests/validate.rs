@@ -313,6 +313,63 @@ fn a_package_of_a_typescript_monorepo_is_checked_with_the_install_and_configurat
 }
 
 #[test]
+fn a_configuration_of_project_references_is_checked_reference_by_reference() {
+    // As Vite's templates write it: the root configuration lists the app's and the tooling's,
+    // and names no file itself, so `tsc -p .` would check nothing and pass.
+    let scratch = Scratch::new(&[]);
+    let project = scratch.workspace();
+    let app = "const label = \"😀\"; const count: number = \"three\";\nexport { label, count };\n";
+    write_all(
+        &project,
+        &[
+            ("package.json", r#"{ "name": "vite-app", "private": true, "scripts": { "build": "tsc -b" } }"#),
+            (
+                "tsconfig.json",
+                "{\n  \"files\": [],\n  \"references\": [{ \"path\": \"./tsconfig.app.json\" }, { \"path\": \"./tsconfig.node.json\" }]\n}\n",
+            ),
+            (
+                "tsconfig.app.json",
+                r#"{ "compilerOptions": { "tsBuildInfoFile": "./node_modules/.tmp/tsconfig.app.tsbuildinfo", "strict": true, "noEmit": true, "target": "es2020", "types": [] }, "include": ["src"] }"#,
+            ),
+            (
+                "tsconfig.node.json",
+                r#"{ "compilerOptions": { "tsBuildInfoFile": "./node_modules/.tmp/tsconfig.node.tsbuildinfo", "strict": true, "noEmit": true, "types": [] }, "include": ["vite.config.ts"] }"#,
+            ),
+            ("src/main.ts", app),
+            ("vite.config.ts", "export default { port: \"5173\" as unknown as number, root: 1 as string };\n"),
+            // The user's own build left its build info here.
+            ("node_modules/.tmp/tsconfig.app.tsbuildinfo", "{\"version\":\"the user's\"}"),
+        ],
+    );
+    let modules = issuewright_tests::toolchains::typescript_modules();
+    for name in ["typescript", "@types", ".bin"] {
+        std::os::unix::fs::symlink(modules.join(name), project.join("node_modules").join(name)).unwrap();
+    }
+    let before = Scratch::files_below(&project);
+    let built_before = std::fs::read_dir(&modules).unwrap().count();
+
+    let output = validate_cli(&scratch, &project, &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the errors of both references fail it: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let found: Vec<(String, u64, Option<String>)> =
+        placed(&diagnostics).into_iter().map(|e| (e.path, e.line, e.code)).collect();
+    let ts2322 = Some("TS2322".to_owned());
+    assert_eq!(
+        found,
+        [("src/main.ts".to_owned(), 0, ts2322), ("vite.config.ts".to_owned(), 0, Some("TS2352".into()))],
+        "{diagnostics:#}\n{}",
+        stderr(&output)
+    );
+    assert_eq!(Scratch::files_below(&project), before, "nothing written into the user's tree");
+    assert_eq!(
+        std::fs::read_to_string(project.join("node_modules/.tmp/tsconfig.app.tsbuildinfo")).unwrap(),
+        "{\"version\":\"the user's\"}",
+        "the build info is the shadow's own"
+    );
+    assert_eq!(std::fs::read_dir(&modules).unwrap().count(), built_before);
+}
+
+#[test]
 fn node_test_failures_are_placed_in_the_typescript_source() {
     let test = "import test from \"node:test\";\nimport assert from \"node:assert/strict\";\nimport { sum } from \"./sum\";\n\ntest(\"adds two numbers\", () => {\n  const label = \"😀\"; assert.equal(sum(2, 3), 5); // fails here\n});\n";
     let scratch = Scratch::new(&[

@@ -60,6 +60,8 @@ pub enum Step {
     Tsc {
         /// The folder that installed it, relative to the project (empty for its own).
         installed: PathBuf,
+        /// Build mode (`tsc -b`), for a `tsconfig.json` that only lists project references.
+        references: bool,
     },
     /// An npm script.
     Npm {
@@ -122,9 +124,15 @@ impl Step {
                 }
                 spec
             }
-            Step::Tsc { installed } => {
+            Step::Tsc { installed, references } => {
                 let tsc = tree.join(installed).join(node_root::TSC_BELOW);
-                CommandSpec::new(&tsc.to_string_lossy(), &["--noEmit", "--pretty", "false", "-p", "."])
+                // Build mode must come first.
+                let args: &[&str] = if *references {
+                    &["-b", ".", "--noEmit", "--pretty", "false"]
+                } else {
+                    &["--noEmit", "--pretty", "false", "-p", "."]
+                };
+                CommandSpec::new(&tsc.to_string_lossy(), args)
             }
             Step::Npm { script } => {
                 let mut spec = CommandSpec::new("npm", &["run", "--silent", script]);
@@ -377,7 +385,7 @@ fn detect_build(root: &Path) -> Plan {
         };
         let installed = node_root::tsc_folder(root).and_then(|folder| relative_up(root, &folder));
         let check = if let Some(installed) = installed.filter(|_| has(root, "tsconfig.json")) {
-            Some(Step::Tsc { installed })
+            Some(Step::Tsc { installed, references: node_root::is_solution(root) })
         } else {
             script(&["typecheck", "type-check", "check", "tsc", "build"]).map(|script| Step::Npm { script })
         };

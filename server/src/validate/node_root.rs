@@ -55,6 +55,26 @@ pub fn build_root_above(root: &Path) -> Option<PathBuf> {
         .min_by_key(|folder| folder.components().count())
 }
 
+/// Whether the `tsconfig.json` at `root` is a solution: it names no files of its own
+/// (`"files": []` and no `include`, or an empty `include`) and lists project `references`,
+/// as Vite's templates write it. `tsc -p` checks nothing there; `tsc -b` checks each reference.
+pub fn is_solution(root: &Path) -> bool {
+    let Some(value) = read_jsonc(&root.join("tsconfig.json")) else { return false };
+    let empty = |key: &str| value[key].as_array().is_some_and(Vec::is_empty);
+    let no_files_of_its_own = (empty("files") && value.get("include").is_none()) || empty("include");
+    no_files_of_its_own && value["references"].as_array().is_some_and(|references| !references.is_empty())
+}
+
+/// The JSON-with-comments file at `file`, parsed; `None` when missing, too large or broken.
+fn read_jsonc(file: &Path) -> Option<serde_json::Value> {
+    if std::fs::metadata(file).ok()?.len() > MAX_TSCONFIG_BYTES {
+        return None;
+    }
+    let mut text = std::fs::read_to_string(file).ok()?;
+    json_strip_comments::strip(&mut text).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
 /// Every configuration file the project's `tsconfig.json` reaches through relative
 /// `extends` and `references`, bases of bases too; files that are missing or do not parse
 /// end their branch.
@@ -76,12 +96,7 @@ fn configurations_reached(root: &Path) -> Vec<PathBuf> {
 /// `extends` (one or a list, `.json` added where TypeScript adds it) and its project
 /// `references` (a file, or a folder holding `tsconfig.json`). `None` when it cannot be read.
 fn relative_targets(file: &Path) -> Option<Vec<PathBuf>> {
-    if std::fs::metadata(file).ok()?.len() > MAX_TSCONFIG_BYTES {
-        return None;
-    }
-    let mut text = std::fs::read_to_string(file).ok()?;
-    json_strip_comments::strip(&mut text).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let value = read_jsonc(file)?;
     let folder = file.parent()?;
     let relative = |path: &&str| path.starts_with("./") || path.starts_with("../");
     let extends: Vec<&str> = match &value["extends"] {
@@ -143,6 +158,23 @@ mod tests {
         std::fs::remove_dir_all(root.join("node_modules")).unwrap();
         assert_eq!(build_root_above(&own), Some(root.join("packages")));
         assert_eq!(tsc_folder(&app), None);
+    }
+
+    #[test]
+    fn a_configuration_of_references_alone_is_a_solution() {
+        let solution = "{\n  \"files\": [],\n  // the app and the tooling\n  \"references\": [{ \"path\": \"./tsconfig.app.json\" }],\n}";
+        for (text, expected) in [
+            (solution, true),
+            (r#"{ "include": [], "references": [{ "path": "./a" }] }"#, true),
+            (r#"{ "files": [], "include": ["src"], "references": [{ "path": "./a" }] }"#, false),
+            (r#"{ "references": [{ "path": "./a" }] }"#, false),
+            (r#"{ "files": [], "references": [] }"#, false),
+            (r#"{ "files": [] "#, false),
+        ] {
+            let dir = tree(&[("tsconfig.json", text)]);
+            assert_eq!(is_solution(dir.path()), expected, "{text}");
+        }
+        assert!(!is_solution(tree(&[]).path()));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! and `out/` (build output, kept between runs so builds stay incremental). A sync only
 //! writes files whose source changed since the last one and removes files that went away;
 //! `node_modules` folders are not copied: they become folders of links to the user's
-//! packages (a workspace's own packages link to their mirror). The user's files are only
-//! ever read.
+//! packages (a workspace's own packages link to their mirror), leaving out the caches
+//! builds write there. The user's files are only ever read.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -19,6 +19,9 @@ use crate::workspace::WorkspacePath;
 const SKIPPED_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".issuewright"];
 /// Folders linked into the shadow instead of copied.
 const LINKED_DIRS: [&str; 1] = ["node_modules"];
+/// What builds write inside `node_modules` (`tsc -b`'s `.tmp` build info, Vite's and
+/// Babel's caches): not linked to the user's, so a build in the shadow writes its own.
+const BUILD_CACHES_IN_MODULES: [&str; 4] = [".cache", ".tmp", ".vite", ".vitest"];
 
 /// Why the shadow could not be prepared.
 #[derive(Debug, thiserror::Error)]
@@ -300,6 +303,9 @@ impl Shadow {
                 continue;
             };
             let child = format!("{relative}/{name}");
+            if BUILD_CACHES_IN_MODULES.contains(&name.as_str()) {
+                continue;
+            }
             if file_type.is_dir() && name.starts_with('@') {
                 self.mirror_modules(&child, &entry.path(), source_root, seen)?;
                 continue;
@@ -475,6 +481,7 @@ mod tests {
             (".git/HEAD", "ref"),
             (".issuewright/runs/x/ledger.jsonl", "{}"),
             ("node_modules/typescript/package.json", "{}"),
+            ("node_modules/.vite/deps/_metadata.json", "{}"),
         ]);
         let before = snapshot(&f.source);
         let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
@@ -494,6 +501,8 @@ mod tests {
         let link = shadow.tree().join("node_modules/typescript");
         assert!(link.is_symlink(), "a package is linked");
         assert_eq!(std::fs::read_link(&link).unwrap(), f.source.join("node_modules/typescript"));
+        let cache = shadow.tree().join("node_modules/.vite");
+        assert!(cache.symlink_metadata().is_err(), "a build's cache is its own, not a link to the user's");
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
     }
