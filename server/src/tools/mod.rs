@@ -297,6 +297,9 @@ fn read_file(
         seen.saw_lines(path.as_str(), text.lines());
     }
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
+    if last == view.total_lines && !text.is_empty() && !text.ends_with('\n') {
+        output.push_str("\n[no newline at end of file]\n");
+    }
     if last < view.total_lines {
         if !output.ends_with('\n') {
             output.push('\n');

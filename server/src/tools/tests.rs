@@ -1270,3 +1270,20 @@ fn a_call_that_changes_nothing_is_not_counted_as_a_change() {
     let made = run(&mut overlay, "mkdir", json!({"path": "src/new"}));
     assert!(made.ok && made.changed, "{}", made.output);
 }
+
+#[test]
+fn a_file_without_a_final_newline_says_so_and_its_last_line_patches_as_read() {
+    let (_dir, mut overlay) = overlay(&[("a.txt", "x\ny")]);
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let read = tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "a.txt"})));
+    assert_eq!(read.output, "a.txt (lines 1-2 of 2):\nx\ny\n[no newline at end of file]\n");
+    let partial =
+        tools.execute(&mut overlay, None, &mut seen, &call("read_file", json!({"path": "a.txt", "end_line": 1})));
+    assert!(!partial.output.contains("no newline"), "{}", partial.output);
+    // The last line quoted as every line reads, with its newline.
+    let arguments = json!({"path": "a.txt", "old_text": "y\n", "new_text": "z\n"});
+    let patched = tools.execute(&mut overlay, None, &mut seen, &call("patch_file", arguments));
+    assert!(patched.ok, "{}", patched.output);
+    assert_eq!(overlay.read_file(&WorkspacePath::parse("a.txt").unwrap(), None, None).unwrap().text, "x\nz");
+}

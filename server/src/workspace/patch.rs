@@ -1,7 +1,8 @@
 //! Exact text replacement: `old_text` must occur exactly once, or nothing changes.
 //!
 //! Line endings are the only thing normalised: `old_text` written with `\n` matches a CRLF
-//! file, and `new_text` is written in the file's own style. Whitespace and indentation must
+//! file, `new_text` is written in the file's own style, and the last line of a file without
+//! a final newline matches quoted with one (the file goes on ending without it). Whitespace and indentation must
 //! match as they are. When there is no match the error points at the closest candidate so
 //! the model can correct itself; it is never applied.
 
@@ -165,12 +166,26 @@ pub struct Patched {
 ///
 /// `path` only names the file in error messages.
 pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patched, PatchError> {
-    let old = old.replace("\r\n", "\n");
+    let mut old = old.replace("\r\n", "\n");
     if old.is_empty() {
         return Err(PatchError::EmptyOldText);
     }
     let normalised = Normalised::new(text);
-    let starts = occurrences(&normalised.text, &old);
+    let mut starts = occurrences(&normalised.text, &old);
+    let mut new = std::borrow::Cow::Borrowed(new);
+    // The last line of a file without a final newline, quoted with one (as every line
+    // reads): its newline is the end of the file, and the file keeps ending without one.
+    if starts.is_empty()
+        && let Some(bare) = old.strip_suffix('\n').filter(|bare| !bare.is_empty() && !normalised.text.ends_with('\n'))
+        && normalised.text.ends_with(bare)
+        && occurrences(&normalised.text, bare).len() == 1
+    {
+        starts = vec![normalised.text.len() - bare.len()];
+        old = bare.to_owned();
+        if let Some(kept) = new.strip_suffix('\n') {
+            new = std::borrow::Cow::Owned(kept.strip_suffix('\r').unwrap_or(kept).to_owned());
+        }
+    }
     match starts.as_slice() {
         [] => Err(PatchError::NotFound { path: path.to_owned(), hint: closest_candidate(&normalised.text, &old) }),
         [start] => {
@@ -179,7 +194,7 @@ pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patch
             // New lines end as the lines they replace do, else as most of the file's.
             let region = &text[from..to];
             let style = if region.contains('\n') { LineEnding::of(region) } else { LineEnding::of(text) };
-            let replacement = in_line_endings_of(region, new, style);
+            let replacement = in_line_endings_of(region, &new, style);
             let mut patched = String::with_capacity(text.len() + replacement.len());
             patched.push_str(&text[..from]);
             patched.push_str(&replacement);
@@ -293,6 +308,23 @@ fn closest_candidate(text: &str, old: &str) -> CandidateHint {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_last_line_of_a_file_without_a_final_newline_matches_quoted_with_one() {
+        let text = "fn a() {}\nfn b() {}";
+        let patched = apply_patch("x.rs", text, "fn b() {}\n", "fn b() { 2 }\n").unwrap();
+        assert_eq!(patched.text, "fn a() {}\nfn b() { 2 }", "the file still ends without a newline");
+        let patched = apply_patch("x.rs", text, "fn a() {}\nfn b() {}\n", "fn c() {}\n").unwrap();
+        assert_eq!(patched.text, "fn c() {}");
+        let crlf = "a\r\nb";
+        assert_eq!(apply_patch("x.txt", crlf, "b\r\n", "c\r\nd\r\n").unwrap().text, "a\r\nc\r\nd");
+        // Only at the end, and only where the rest is unique.
+        assert!(matches!(apply_patch("x.rs", "b\nb", "b\n", "c\n"), Ok(p) if p.text == "c\nb"));
+        assert!(matches!(apply_patch("x.rs", "ab\nb", "x\nb\n", "c"), Err(PatchError::NotFound { .. })));
+        assert!(matches!(apply_patch("x.rs", "bb", "b\n", "c"), Err(PatchError::NotFound { .. })), "twice");
+        assert!(matches!(apply_patch("x.rs", "", "\n", "c"), Err(PatchError::NotFound { .. })));
+        assert!(matches!(apply_patch("x.rs", "a", "\n", "c"), Err(PatchError::NotFound { .. })));
+    }
 
     #[test]
     fn a_unique_match_is_replaced() {
@@ -423,13 +455,20 @@ mod tests {
             new in "[xy\n]{0,4}",
         ) {
             let matches = count_overlapping(&text, &old);
+            // The last line of a text without a final newline, quoted with one.
+            let at_end = old
+                .strip_suffix('\n')
+                .filter(|bare| matches == 0 && !bare.is_empty() && !text.ends_with('\n') && text.ends_with(bare))
+                .filter(|bare| count_overlapping(&text, bare) == 1)
+                .map(|bare| format!("{}{}", &text[..text.len() - bare.len()], new.strip_suffix('\n').unwrap_or(&new)));
             match apply_patch("p", &text, &old, &new) {
+                Ok(patched) if at_end.is_some() => prop_assert_eq!(Some(patched.text), at_end),
                 Ok(patched) => {
                     prop_assert_eq!(matches, 1);
                     prop_assert_eq!(patched.text, text.replacen(&old, &new, 1));
                 }
                 Err(PatchError::Ambiguous { lines, .. }) => prop_assert_eq!(lines.len(), matches),
-                Err(PatchError::NotFound { .. }) => prop_assert_eq!(matches, 0),
+                Err(PatchError::NotFound { .. }) => prop_assert!(matches == 0 && at_end.is_none()),
                 Err(PatchError::EmptyOldText) => prop_assert!(false, "old is never empty here"),
             }
         }
