@@ -1,9 +1,10 @@
 //! Keeping the conversation inside the model's context window, less the answer's room and
 //! the tools' descriptions. One tool result (or one message of the run's own, as a build's
 //! errors) may take at most a quarter of that, one turn's results half; once the whole
-//! conversation passes three fifths of it, the oldest tool results and the run's older
-//! messages (never the issue, nor what came after the latest turn, which the model has not
-//! seen yet) give way to a line saying what they were, which the model can ask for again.
+//! conversation passes three fifths of it, the oldest tool results, the run's older
+//! messages and the long arguments of the model's older calls (never the issue, nor the
+//! latest turn and what came after it, which the model has not seen yet) give way to a line
+//! saying what they were, which the model can ask for again.
 
 use crate::context::estimate_tokens;
 use crate::context::pack::CHARS_PER_TOKEN;
@@ -74,12 +75,24 @@ pub(super) fn room_after_overflow(messages: &[Message], room: usize) -> usize {
     (sent.min(room) * 3 / 4).max(1)
 }
 
-/// Elides the oldest tool results until the conversation fits comfortably in `room` tokens;
-/// returns how many were elided.
-pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
+/// What one compaction took out of the conversation.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Compaction {
+    /// How many results, messages and earlier answers were shortened.
+    pub elided: usize,
+    /// Files whose text, as `read_file` showed it or `write_file` wrote it, is no longer in
+    /// the conversation: the model no longer has what it saw of them.
+    pub out_of_sight: Vec<String>,
+}
+
+/// Elides the oldest tool results, the run's older messages and the large arguments of the
+/// model's older calls (a file written whole) until the conversation fits comfortably in
+/// `room` tokens.
+pub(super) fn compact(messages: &mut [Message], room: usize) -> Compaction {
+    let mut done = Compaction::default();
     let mut total: usize = messages.iter().map(tokens).sum();
     if total <= room * COMPACT_AT_PERCENT / 100 {
-        return 0;
+        return done;
     }
     let target = room * COMPACT_TO_PERCENT / 100;
     // The results of the latest turn are what the model is about to read.
@@ -90,36 +103,103 @@ pub(super) fn compact(messages: &mut [Message], room: usize) -> usize {
         .iter()
         .enumerate()
         .filter(|(at, m)| match m {
-            Message::ToolResult { .. } => true,
+            Message::ToolResult { .. } | Message::Assistant(_) => true,
             Message::User(_) => Some(*at) != issue,
-            _ => false,
+            Message::System(_) => false,
         })
         .map(|(i, _)| i)
         .collect();
-    let mut elided = 0;
     for at in older {
         if total <= target {
             break;
         }
-        let (content, again) = match &mut messages[at] {
-            Message::ToolResult { name, content, .. } => {
-                (content, format!("{name}, call the tool again if you need it"))
+        let before = tokens(&messages[at]);
+        let shortened = match &mut messages[at] {
+            Message::Assistant(turn) => shorten_answer(turn, &mut done.out_of_sight),
+            Message::ToolResult { call_id, name, content, .. } => {
+                let again = format!("{name}, call the tool again if you need it");
+                let elided = elide(content, &again);
+                if elided && name == "read_file" {
+                    let call_id = call_id.clone();
+                    done.out_of_sight.extend(path_of_call(&messages[..at], &call_id));
+                }
+                elided
             }
-            Message::User(content) => (
-                content,
-                "an earlier message of the run; run_check shows the build's errors as they are now".to_owned(),
-            ),
-            _ => continue,
+            Message::User(content) => {
+                elide(content, "an earlier message of the run; run_check shows the build's errors as they are now")
+            }
+            Message::System(_) => false,
         };
-        if content.starts_with(ELIDED) {
-            continue;
+        if shortened {
+            total = total - before + tokens(&messages[at]);
+            done.elided += 1;
         }
-        let before = estimate_tokens(content);
-        *content = format!("{ELIDED} ({before} tokens) to keep the conversation within the model's context: {again}]");
-        total = total - before + estimate_tokens(content);
-        elided += 1;
     }
-    elided
+    done.out_of_sight.sort();
+    done.out_of_sight.dedup();
+    done
+}
+
+/// Replaces `content` by a line saying what it was and how to have it `again`; false when
+/// it already is one.
+fn elide(content: &mut String, again: &str) -> bool {
+    if content.starts_with(ELIDED) {
+        return false;
+    }
+    let before = estimate_tokens(content);
+    *content = format!("{ELIDED} ({before} tokens) to keep the conversation within the model's context: {again}]");
+    true
+}
+
+/// Arguments longer than this (a file's content, a patch's texts) are elided from the
+/// model's older calls.
+const KEPT_ARGUMENT_CHARS: usize = 800;
+/// An older answer's text longer than this keeps its head and tail.
+const KEPT_ANSWER_CHARS: usize = 2_000;
+
+/// Shortens an older answer of the model: the long string arguments of its calls, and its
+/// text past [`KEPT_ANSWER_CHARS`] (which, through the text protocol, holds its calls).
+/// The files it wrote whole go to `out_of_sight`. False when there was nothing to shorten.
+fn shorten_answer(turn: &mut crate::llm::AssistantTurn, out_of_sight: &mut Vec<String>) -> bool {
+    let mut shortened = false;
+    let text_cut = turn.content.as_ref().is_some_and(|text| text.len() > KEPT_ANSWER_CHARS);
+    if let Some(text) = turn.content.as_mut().filter(|_| text_cut) {
+        *text = cut_head_tail(text, KEPT_ANSWER_CHARS);
+        shortened = true;
+    }
+    for call in &mut turn.tool_calls {
+        let Some(arguments) = call.arguments.as_object_mut() else { continue };
+        let mut long = false;
+        for value in arguments.values_mut() {
+            if let serde_json::Value::String(text) = value
+                && text.len() > KEPT_ARGUMENT_CHARS
+            {
+                let lines = text.lines().count();
+                *text = format!(
+                    "{ELIDED} ({lines} lines) to keep the conversation within the model's context: the call was \
+                     carried out as its result says; read_file shows the file as it is now]"
+                );
+                long = true;
+            }
+        }
+        if (long || text_cut) && call.name == "write_file" {
+            out_of_sight.extend(arguments.get("path").and_then(|path| path.as_str()).map(str::to_owned));
+        }
+        shortened |= long;
+    }
+    shortened
+}
+
+/// The `path` argument of the call `call_id` among `earlier` messages.
+fn path_of_call(earlier: &[Message], call_id: &str) -> Option<String> {
+    earlier.iter().rev().find_map(|message| match message {
+        Message::Assistant(turn) => turn
+            .tool_calls
+            .iter()
+            .find(|call| call.id == call_id)
+            .and_then(|call| call.arguments.get("path")?.as_str().map(str::to_owned)),
+        _ => None,
+    })
 }
 
 /// How an elided result begins.
@@ -159,7 +239,7 @@ mod tests {
             messages.push(result(n, 4_000));
         }
         // 20 results of about 1,000 tokens each in an 8,192-token window.
-        let elided = compact(&mut messages, 8_192);
+        let elided = compact(&mut messages, 8_192).elided;
         assert!(elided > 0);
         let total: usize = messages.iter().map(tokens).sum();
         assert!(total <= 8_192 * COMPACT_TO_PERCENT / 100, "{total}");
@@ -175,7 +255,7 @@ mod tests {
         assert!(contents[19].starts_with("result 19"), "the latest turn's result is whole");
         assert!(contents.iter().filter(|c| c.starts_with("result")).count() >= 2, "recent ones stay while they fit");
 
-        let again = compact(&mut messages, 8_192);
+        let again = compact(&mut messages, 8_192).elided;
         assert_eq!(again, 0, "nothing more to do while it fits");
     }
 
@@ -188,7 +268,7 @@ mod tests {
             messages.push(result(round, 400));
             messages.push(Message::User(format!("The check failed in round {round}: {}", "error text ".repeat(900))));
         }
-        let elided = compact(&mut messages, 8_192);
+        let elided = compact(&mut messages, 8_192).elided;
         assert!(elided > 0);
         let total: usize = messages.iter().map(tokens).sum();
         assert!(total <= 8_192 * COMPACT_TO_PERCENT / 100, "{total}");
@@ -205,9 +285,62 @@ mod tests {
     }
 
     #[test]
+    fn files_the_model_wrote_whole_earlier_give_way_and_leave_its_sight() {
+        let write = |n: usize| {
+            let content: String = (0..400).map(|k| format!("line {k} of version {n}\n")).collect();
+            let call = crate::llm::ToolCall {
+                id: format!("w{n}"),
+                name: "write_file".into(),
+                arguments: serde_json::json!({"path": "src/big.rs", "content": content}),
+                malformed: None,
+            };
+            Message::Assistant(crate::llm::AssistantTurn { tool_calls: vec![call], ..Default::default() })
+        };
+        let read = crate::llm::ToolCall {
+            id: "c0".into(),
+            name: "read_file".into(),
+            arguments: serde_json::json!({"path": "src/small.rs"}),
+            malformed: None,
+        };
+        let mut messages = vec![
+            Message::System("rules".into()),
+            Message::User("issue".into()),
+            Message::Assistant(crate::llm::AssistantTurn { tool_calls: vec![read], ..Default::default() }),
+            result(0, 3_000),
+        ];
+        for n in 0..4 {
+            messages.push(write(n));
+            messages.push(Message::ToolResult {
+                call_id: format!("w{n}"),
+                name: "write_file".into(),
+                content: "replaced src/big.rs (400 lines).".into(),
+                is_error: false,
+            });
+        }
+        // Four whole files of about 1,700 tokens each, in a room of 8,192.
+        let done = compact(&mut messages, 8_192);
+        let total: usize = messages.iter().map(tokens).sum();
+        assert!(total <= 8_192 * COMPACT_TO_PERCENT / 100, "{total}");
+        assert_eq!(done.out_of_sight, ["src/big.rs", "src/small.rs"]);
+        let contents: Vec<String> = messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Assistant(turn) if turn.tool_calls[0].name == "write_file" => {
+                    Some(turn.tool_calls[0].arguments["content"].as_str().unwrap().to_owned())
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(contents[0].starts_with(ELIDED) && contents[0].contains("read_file shows the file"), "{}", contents[0]);
+        assert!(contents[3].starts_with("line 0 of version 3"), "the latest turn is whole");
+        let Message::Assistant(first) = &messages[4] else { unreachable!() };
+        assert_eq!(first.tool_calls[0].arguments["path"], "src/big.rs", "short arguments stay");
+    }
+
+    #[test]
     fn a_roomy_window_changes_nothing_and_one_result_takes_at_most_a_quarter() {
         let mut messages = vec![Message::User("issue".into()), result(0, 40_000)];
-        assert_eq!(compact(&mut messages, 200_000), 0);
+        assert_eq!(compact(&mut messages, 200_000), Compaction::default());
         let fitted = fit_result(&"y".repeat(100_000), 8_192, usize::MAX);
         assert!(fitted.len() < 8_192 + 200, "{}", fitted.len());
         assert!(fitted.contains("characters cut"));

@@ -127,10 +127,11 @@ impl Driver {
             self.publish_status();
             self.emit(RunEvent::Round { round });
 
-            let elided = compact::compact(&mut messages, room);
-            if elided > 0 {
-                tracing::info!(run = %self.id, elided, "older tool output elided to fit the context window");
+            let compaction = compact::compact(&mut messages, room);
+            if compaction.elided > 0 {
+                tracing::info!(run = %self.id, elided = compaction.elided, "older tool output elided to fit the context window");
             }
+            self.forget(&compaction);
             let turn: AssistantTurn = loop {
                 let request = ChatRequest { messages: &messages, tools: &specs };
                 let answer = tokio::select! {
@@ -145,7 +146,9 @@ impl Driver {
                         // The text took more tokens than estimated: the room shrinks for the rest of
                         // the run, and the same turn is asked for again while that frees something.
                         let smaller = compact::room_after_overflow(&messages, room);
-                        let elided = compact::compact(&mut messages, smaller);
+                        let compaction = compact::compact(&mut messages, smaller);
+                        self.forget(&compaction);
+                        let elided = compaction.elided;
                         if elided == 0 {
                             return Ending::Failed(format!(
                                 "{error} (older tool output is elided as the conversation grows; this model's window is too small for what is left)"
@@ -264,6 +267,14 @@ impl Driver {
                 }
                 messages.push(Message::User(compact::fit_result(&message, room, usize::MAX)));
             }
+        }
+    }
+
+    /// What the model saw of files whose reads and writes compaction took out of the
+    /// conversation is no longer what it has: writing them whole needs them read again.
+    fn forget(&mut self, compaction: &compact::Compaction) {
+        for path in &compaction.out_of_sight {
+            self.seen.forget(path);
         }
     }
 

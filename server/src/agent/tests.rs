@@ -716,3 +716,30 @@ async fn a_long_issue_leaves_the_first_prompt_room_by_a_smaller_pack() {
     assert!(long_pack > 0, "the pack gives way, not all of it");
     assert!(long_pack < short_pack, "{long_pack} tokens beside the log, {short_pack} beside the short issue");
 }
+
+#[tokio::test]
+async fn a_file_read_before_compaction_took_it_out_must_be_read_again_to_be_written_whole() {
+    let big: String = (0..60).map(|k| format!("pub fn keep_{k}() -> u32 {{ {k} }}\n")).collect();
+    let filler: String = (0..120).map(|k| format!("line {k} of notes about nothing in particular\n")).collect();
+    let scratch = Scratch::new(&[("src/big.rs", &big), ("notes/a.txt", &filler), ("notes/b.txt", &filler)]);
+    let read = |path: &str| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"{path}"}}}}]}}"#);
+    let write = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "src/big.rs", "content": "pub fn keep_0() -> u32 { 0 }\n"}}]});
+    let replay = [read("src/big.rs"), read("notes/a.txt"), read("notes/b.txt"), write.to_string()]
+        .iter()
+        .map(|turn| format!("{turn}\n"))
+        .collect::<String>()
+        + "{\"content\":\"Kept one function.\"}\n";
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    // An 8k window, half of it the answer's: the first read is elided by the third.
+    spec.provider.model = "gemma-2-9b".into();
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    let ledger = scratch.ledger(&handle);
+    let written = ledger.iter().find_map(|event| match event {
+        LedgerEvent::ToolResult { name, ok, output, .. } if name == "write_file" => Some((*ok, output.clone())),
+        _ => None,
+    });
+    let (ok, output) = written.unwrap();
+    assert!(!ok && output.contains("which you have not been shown"), "{output}");
+    assert!(snapshot.outcome.unwrap().changes.is_empty(), "the file keeps its 59 other functions");
+}

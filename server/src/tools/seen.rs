@@ -19,6 +19,8 @@ const NAMED_RANGES: usize = 4;
 #[derive(Debug, Default, Clone)]
 pub struct Seen {
     files: HashMap<String, FileSeen>,
+    /// What the first prompt's pack shows, which stays in the conversation.
+    pack: HashMap<String, FileSeen>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,7 +63,17 @@ impl Seen {
                 seen.saw_lines(path, shown.unwrap_or_default().iter().copied());
             }
         }
+        seen.pack = seen.files.clone();
         seen
+    }
+
+    /// Records that what the model was shown of the file at `path`, beyond the first
+    /// prompt's pack, has left the conversation.
+    pub fn forget(&mut self, path: &str) {
+        match self.pack.get(path) {
+            Some(shown) => self.files.insert(path.to_owned(), shown.clone()),
+            None => self.files.remove(path),
+        };
     }
 
     /// Records that the model has the whole of the file at `path` (it wrote it).
@@ -155,6 +167,26 @@ mod tests {
         // The whole file, once shown or written, may be written any way.
         seen.saw_whole("a.rs");
         assert_eq!(seen.unseen_dropped("a.rs", FILE, ""), None);
+    }
+
+    #[test]
+    fn forgetting_a_file_keeps_what_the_first_prompt_shows_of_it() {
+        let mut seen = Seen::default();
+        seen.saw_lines("a.rs", ["fn one() {", "    1"]);
+        seen.pack = seen.files.clone();
+        seen.saw_lines("a.rs", ["fn two() {", "    2"]);
+        seen.saw_whole("b.rs");
+        seen.forget("a.rs");
+        seen.forget("b.rs");
+        let without_two = "use a::B;\n\nfn one() {\n    1\n}\n\nfn three() {\n    3\n}\n";
+        let drop = seen.unseen_dropped("a.rs", FILE, without_two).expect("two was read, then left the conversation");
+        assert_eq!(drop.ranges, [(7, 8)]);
+        assert_eq!(
+            seen.unseen_dropped("a.rs", FILE, "use a::B;\nfn two() {\n    2\n}\nfn three() {\n    3\n}\n"),
+            None,
+            "the pack's lines stay seen"
+        );
+        assert!(seen.unseen_dropped("b.rs", FILE, "").is_some(), "written whole, then out of sight");
     }
 
     #[test]
