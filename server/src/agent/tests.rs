@@ -309,6 +309,40 @@ async fn errors_that_stop_falling_change_the_strategy() {
 }
 
 #[tokio::test]
+async fn a_check_that_times_out_counts_no_errors_and_changes_no_strategy() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let settings = crate::config::ValidateSettings {
+        check: Some("sleep 30".into()),
+        timeout: Duration::from_millis(300),
+        ..Default::default()
+    };
+    let root = Root::new(scratch.dir.path()).unwrap();
+    let cache = Some(scratch.dir.path().join(".cache-for-tests"));
+    let validator = Arc::new(crate::validate::Validator::new(root.path(), settings, cache).unwrap());
+    let replay = [
+        patch("ok\n", "one\n"),
+        patch("one\n", "two\n"),
+        patch("two\n", "three\n"),
+        patch("three\n", "four\n"),
+        // Sent back once, as the check did not pass.
+        "{\"content\":\"Counted.\"}\n".to_owned(),
+        "{\"content\":\"Counted to four.\"}\n".to_owned(),
+    ]
+    .concat();
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    spec.validator = Some(validator);
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    let ledger = scratch.ledger(&handle);
+    let timed_out =
+        ledger.iter().filter(|e| matches!(e, LedgerEvent::Validation { kind, .. } if kind == "check")).count();
+    assert!(timed_out >= 4, "every round was checked: {ledger:?}");
+    let strategies: Vec<&LedgerEvent> = ledger.iter().filter(|e| matches!(e, LedgerEvent::Strategy { .. })).collect();
+    assert!(strategies.is_empty(), "a check that never finishes says nothing of the errors: {strategies:?}");
+    assert_eq!(snapshot.status.summary, "Counted to four.", "{:?}", snapshot.status);
+}
+
+#[tokio::test]
 async fn the_model_is_sent_back_once_when_it_finishes_on_a_broken_build() {
     let scratch = Scratch::new(&[("a.txt", "ok\n")]);
     let replay =

@@ -117,6 +117,12 @@ impl Checks {
             .map_or(0, |before| report.errors_already_in(before))
     }
 
+    /// The errors of `report` the run caused, as the count that tells whether they fall:
+    /// `None` when it did not finish (timed out or cancelled), which counts nothing.
+    fn counted_errors(&self, report: &Report) -> Option<usize> {
+        (!report.inconclusive()).then(|| self.new_errors(report))
+    }
+
     /// The errors of `report` the run caused (all of them when nothing ran before).
     fn new_errors(&self, report: &Report) -> usize {
         if clean(report) { 0 } else { report.error_count().saturating_sub(self.already(report)) }
@@ -340,19 +346,20 @@ impl Driver {
         Some(report)
     }
 
-    /// The check, then the tests when it passes; the account for the model.
-    async fn check_and_test(&mut self, round: u32) -> Option<(String, usize)> {
+    /// The check, then the tests when it passes; the account for the model, and the count of
+    /// errors the run caused where the last command finished.
+    async fn check_and_test(&mut self, round: u32) -> Option<(String, Option<usize>)> {
         let checks = self.checks.as_ref()?;
         let (wants_tests, has_check) = (checks.tests_wanted(), checks.has_check());
         let (mut text, mut count, check_clean) = if has_check {
             let check = self.validate(round, Kind::Check, None).await?;
             if check.not_run.is_some() {
                 let text = format!("Validation is not available: {}. Your changes will not be checked.", check.summary);
-                return Some((text, 0));
+                return Some((text, None));
             }
-            (check.summary.clone(), self.checks.as_ref()?.new_errors(&check), clean(&check))
+            (check.summary.clone(), self.checks.as_ref()?.counted_errors(&check), clean(&check))
         } else {
-            (String::new(), 0, true)
+            (String::new(), Some(0), true)
         };
         if check_clean
             && wants_tests
@@ -363,7 +370,7 @@ impl Driver {
                 text.push('\n');
             }
             text.push_str(&test.summary);
-            count = self.checks.as_ref()?.new_errors(&test);
+            count = self.checks.as_ref()?.counted_errors(&test);
         }
         (!text.is_empty()).then_some((text, count))
     }
@@ -387,7 +394,7 @@ impl Driver {
         }
         let (text, count) = self.check_and_test(round).await?;
         let mut message = format!("Automatic validation after your changes:\n{text}");
-        if let Some(strategy) = self.after_count(round, count) {
+        if let Some(strategy) = count.and_then(|count| self.after_count(round, count)) {
             message.push_str("\n\n");
             message.push_str(&strategy);
         }
