@@ -146,6 +146,17 @@ impl Shadow {
     /// Brings the mirror up to date: the workspace's files, then `overrides` on top (a text,
     /// or `None` for a file that is deleted in the proposal). Hold [`lock`](Self::lock) around it.
     pub fn sync(&mut self, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Result<SyncStats, ShadowError> {
+        let synced = self.sync_tree(overrides);
+        if synced.is_err() {
+            // The tree is part way between two states the manifest on disk does not describe
+            // (a proposal's text where it says the disk's): the next sync starts afresh.
+            self.manifest.clear();
+            let _ = std::fs::remove_file(self.dir.join("manifest.bin"));
+        }
+        synced
+    }
+
+    fn sync_tree(&mut self, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Result<SyncStats, ShadowError> {
         let started = Instant::now();
         self.load();
         if self.manifest.is_empty() {
@@ -505,6 +516,22 @@ mod tests {
         assert!(cache.symlink_metadata().is_err(), "a build's cache is its own, not a link to the user's");
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn a_sync_that_fails_part_way_leaves_no_proposal_text_behind() {
+        let f = fixture(&[("a.txt", "the user's\n")]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        // The proposal's text is written, then a name the file system refuses fails the sync.
+        let failing = BTreeMap::from([
+            (p("a.txt"), Some("the proposal's\n".to_owned())),
+            (p(&format!("z/{}", "n".repeat(300))), Some("x".to_owned())),
+        ]);
+        assert!(shadow.sync(&failing).is_err());
+        shadow.sync(&BTreeMap::new()).unwrap();
+        let read = std::fs::read_to_string(shadow.tree().join("a.txt")).unwrap();
+        assert_eq!(read, "the user's\n", "the next build reads the workspace, not the failed sync's proposal");
     }
 
     #[test]
