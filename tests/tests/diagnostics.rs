@@ -104,6 +104,39 @@ fn a_run_that_breaks_the_build_shows_why_and_a_second_run_fixes_it() {
 }
 
 #[test]
+fn diagnostics_of_a_proposal_carried_onto_lines_added_since_land_where_the_error_is() {
+    let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", LIB)]);
+    scratch.write(
+        "break.jsonl",
+        &replay(&[
+            turn(&[(
+                "patch_file",
+                json!({"path": "src/lib.rs", "old_text": "    words.len() as u32\n", "new_text": "    let n: u32 = words.len();\n    n\n"}),
+            )]),
+            done("Named the count."),
+            done("I will leave the conversion to a later change."),
+        ]),
+    );
+    let uri = uri_of(&scratch.workspace().join("src/lib.rs"));
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, status) = client.run_issue("Name the count", "break.jsonl");
+    assert_eq!(status["validation"]["build"], "failed", "{status}");
+    let error = cargo_says(&scratch, BROKEN).into_iter().find(|e| e.code.as_deref() == Some("E0308")).unwrap();
+
+    // The user documents the function after the run: the proposal lands three lines lower.
+    let header = "//! Counting words.\n\n/// How many words there are.\n";
+    scratch.write("src/lib.rs", &format!("{header}{LIB}"));
+    let applied = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(applied["verified"], true, "{applied}");
+    assert_eq!(scratch.read("src/lib.rs").unwrap(), format!("{header}{BROKEN}"));
+    let published =
+        client.wait_for_notification(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
+    let diagnostic = &published["params"]["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "E0308");
+    assert_eq!(diagnostic["range"]["start"], json!({"line": error.line + 3, "character": error.character}));
+}
+
+#[test]
 fn validate_sees_unsaved_buffers_in_the_negotiated_encoding() {
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", LIB)]);
     let uri = uri_of(&scratch.workspace().join("src/lib.rs"));

@@ -107,7 +107,7 @@ pub async fn publish(
 /// `diagnostics` placed in `validated` (the text a build saw) carried onto `now` (the text
 /// the user has typed since): one on lines that are the same in both moves with them; one
 /// that touches a line changed since is left out, until the next validation places it.
-fn carried_onto(diagnostics: Vec<Diagnostic>, validated: &str, now: &str) -> Vec<Diagnostic> {
+pub fn carried_onto(diagnostics: Vec<Diagnostic>, validated: &str, now: &str) -> Vec<Diagnostic> {
     let mut moved: HashMap<u32, u32> = HashMap::new();
     for op in similar::TextDiff::from_lines(validated, now).ops() {
         if let similar::DiffOp::Equal { old_index, new_index, len } = *op {

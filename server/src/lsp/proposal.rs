@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use tower_lsp::Client;
 use tower_lsp::lsp_types::{ApplyWorkspaceEditResponse, Diagnostic, Url};
 
-use super::diagnostics::{current_text, diagnostics_by_file, publish, report_json};
+use super::diagnostics::{carried_onto, current_text, diagnostics_by_file, publish, report_json};
 use super::errors::CommandError;
 use super::state::ServerState;
 use crate::agent::{FinalValidation, RunState, ValidationStatus};
@@ -348,7 +348,19 @@ pub async fn apply(
     let verified = answer.applied && problems.is_empty();
     // The files now hold the proposed texts, so the validation's positions match them.
     if verified && proposal.complete && proposal.validation.is_some() {
-        publish(client, state, root, proposal.diagnostics(state, root), None).await;
+        // A file the user changed since the run holds the proposal carried onto their text.
+        let mut by_file = proposal.diagnostics(state, root);
+        for expectation in &expectations {
+            let proposed = proposal.changes.iter().find(|change| change.path == expectation.path);
+            if let (Some(applied), Some(proposed)) =
+                (expectation.text.as_deref(), proposed.and_then(|change| change.new_text.as_deref()))
+                && applied != proposed
+                && let Some(diagnostics) = by_file.remove(&expectation.path)
+            {
+                by_file.insert(expectation.path.clone(), carried_onto(diagnostics, proposed, applied));
+            }
+        }
+        publish(client, state, root, by_file, None).await;
     }
     if answer.applied && !verified {
         let message = format!("issuewright: some files did not end up as proposed: {}", problems.join("; "));
