@@ -2,6 +2,7 @@
 //! configured in `[validate]`.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::command::CommandSpec;
 use super::parse::Format;
@@ -311,18 +312,48 @@ fn nearest_workspace_above(root: &Path) -> Option<PathBuf> {
     None
 }
 
-/// The folder of the workspace root Cargo finds for the crate at `root`, if it finds one.
+/// How long `cargo locate-project` may take: it reads manifests, nothing more.
+const LOCATE_PROJECT_LIMIT: Duration = Duration::from_secs(5);
+
+/// The folder of the workspace root Cargo finds for the crate at `root`, if it finds one
+/// within [`LOCATE_PROJECT_LIMIT`]. A toolchain the project pins and the machine lacks is
+/// not installed for it (`RUSTUP_AUTO_INSTALL=0`).
 fn cargo_workspace_root(root: &Path) -> Option<PathBuf> {
-    let output = std::process::Command::new("cargo")
+    let mut command = std::process::Command::new("cargo");
+    command
         .args(["locate-project", "--workspace", "--message-format", "plain", "--offline"])
         .current_dir(root)
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|output| output.status.success())?;
-    let manifest = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim_end());
+        .env("RUSTUP_AUTO_INSTALL", "0");
+    let stdout = output_within(command, LOCATE_PROJECT_LIMIT)?;
+    let manifest = PathBuf::from(String::from_utf8(stdout).ok()?.trim_end());
     Some(manifest.parent()?.to_owned())
+}
+
+/// What `command` prints when it succeeds within `limit`; `None` when it fails, cannot
+/// start or takes longer (then it is killed).
+fn output_within(mut command: std::process::Command, limit: Duration) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let mut stdout = Vec::new();
+    child.stdout.take()?.read_to_end(&mut stdout).ok()?;
+    status.success().then_some(stdout)
 }
 
 /// The `Cargo.toml` in `folder`, parsed.
@@ -457,6 +488,22 @@ mod tests {
             std::fs::write(path, text).unwrap();
         }
         dir
+    }
+
+    #[test]
+    fn a_command_past_its_time_is_killed_and_one_that_fails_says_nothing() {
+        let started = std::time::Instant::now();
+        let mut slow = std::process::Command::new("sh");
+        slow.args(["-c", "echo early; sleep 30"]);
+        assert_eq!(output_within(slow, Duration::from_millis(200)), None);
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        let mut fails = std::process::Command::new("sh");
+        fails.args(["-c", "echo half; exit 3"]);
+        assert_eq!(output_within(fails, Duration::from_secs(5)), None);
+        let mut quick = std::process::Command::new("sh");
+        quick.args(["-c", "echo /w/Cargo.toml"]);
+        assert_eq!(output_within(quick, Duration::from_secs(5)).as_deref(), Some(&b"/w/Cargo.toml\n"[..]));
+        assert_eq!(output_within(std::process::Command::new("/no/such/tool"), Duration::from_secs(1)), None);
     }
 
     #[test]
