@@ -15,7 +15,9 @@ static NOT_OK: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?P<indent>\s*)not ok \d+ - (?P<name>.*?)(?: # .*)?$").expect("valid regex"));
 static FRAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(?:at\s+)?(?:[^()]*\()?(?P<file>(?:file://)?/[^():]+|[^\s():]+\.[cm]?[jt]sx?):(?P<line>\d+):(?P<col>\d+)\)?\s*$",
+        // The location runs from the first ` (` (or the frame's start) to `:line:col`, so a
+        // path may hold spaces and parentheses (`app/(auth)/login.test.ts`, Next.js's groups).
+        r"^\s*(?:at\s+)?(?:.*? \()?(?P<file>(?:file://)?/.+?|[^\s():][^():]*?\.[cm]?[jt]sx?):(?P<line>\d+):(?P<col>\d+)\)?\s*$",
     )
     .expect("valid regex")
 });
@@ -147,6 +149,23 @@ mod tests {
         let place = problems[0].place.as_ref().unwrap();
         assert_eq!((place.path.as_str(), place.start), ("src/sum.test.ts", Spot { line: 5, column: 21 }));
         assert!(problems[0].message.contains("Received: -1"));
+    }
+
+    #[test]
+    fn frames_in_folders_with_parentheses_or_spaces_are_placed() {
+        let files = ["app/(auth)/login.test.ts".to_owned(), "my tests/sum.test.js".to_owned()];
+        let map = PathMap::new(Path::new("/p"), Path::new("/u"), files.into());
+        for (frame, path, line) in [
+            ("    at Object.<anonymous> (/p/app/(auth)/login.test.ts:3:5)", "app/(auth)/login.test.ts", 2),
+            ("    at /p/app/(auth)/login.test.ts:4:1", "app/(auth)/login.test.ts", 3),
+            ("    at TestContext.<anonymous> (file:///p/my%20tests/sum.test.js:7:9)", "my tests/sum.test.js", 6),
+            ("    at run (my tests/sum.test.js:8:2)", "my tests/sum.test.js", 7),
+        ] {
+            let text = format!("Error: expected 2\n{frame}\n");
+            let problems = parse(&text, &map);
+            let place = problems[0].place.as_ref().unwrap_or_else(|| panic!("{frame}: {problems:?}"));
+            assert_eq!((place.path.as_str(), place.start.line), (path, line), "{frame}");
+        }
     }
 
     #[test]
