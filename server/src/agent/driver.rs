@@ -228,17 +228,27 @@ impl Driver {
 
             let edits_before = self.edits;
             let mut turn_left = compact::turn_budget(room);
+            let mut in_this_turn: Vec<(String, String)> = Vec::new();
             for (position, call) in turn.tool_calls.iter().enumerate() {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
                 }
-                if repeats.observe(call) >= budgets.max_identical_calls {
-                    return Ending::Failed(format!(
-                        "stopped: the model made the same `{}` call {} times in a row",
-                        call.name, budgets.max_identical_calls
-                    ));
+                // The same call twice in one turn (models send duplicates side by side) is
+                // answered by the first; only calls repeated turn after turn count as a loop.
+                let key = Repeats::key(call);
+                let duplicate = in_this_turn.iter().position(|earlier| *earlier == key);
+                if duplicate.is_none() {
+                    in_this_turn.push(key);
+                    if repeats.observe(call) >= budgets.max_identical_calls {
+                        return Ending::Failed(format!(
+                            "stopped: the model made the same `{}` call {} times in a row",
+                            call.name, budgets.max_identical_calls
+                        ));
+                    }
                 }
-                let (ok, output) = if position >= budgets.max_tool_calls_per_round as usize {
+                let (ok, output) = if let Some(first) = duplicate {
+                    self.refuse_duplicate(round, call, first + 1)
+                } else if position >= budgets.max_tool_calls_per_round as usize {
                     self.refuse_extra(round, call)
                 } else if compact::turn_spent(turn_left) && READING_TOOLS.contains(&call.name.as_str()) {
                     self.refuse_spent(round, call)
@@ -249,6 +259,17 @@ impl Driver {
                 };
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
+                }
+                if !ok
+                    && duplicate.is_none()
+                    && !VALIDATION_TOOLS.contains(&call.name.as_str())
+                    && repeats.failed(call, &output) >= budgets.max_identical_calls
+                {
+                    let said = output.lines().next().unwrap_or_default();
+                    return Ending::Failed(format!(
+                        "stopped: the model made the same failing `{}` call {} times, with other calls between, and got the same error each time: {said}",
+                        call.name, budgets.max_identical_calls
+                    ));
                 }
                 let content = compact::fit_result(&output, room, turn_left);
                 turn_left = turn_left.saturating_sub(content.len());
@@ -276,6 +297,12 @@ impl Driver {
         for path in &compaction.out_of_sight {
             self.seen.forget(path);
         }
+    }
+
+    /// Answers a call identical to the `first`-th of the same turn without running it again.
+    fn refuse_duplicate(&mut self, round: u32, call: &ToolCall, first: usize) -> (bool, String) {
+        let output = format!("not run: the same call as call {first} of this turn, whose result is above");
+        self.answer_unrun(round, call, output)
     }
 
     /// Answers a call beyond the per-turn limit without running it.
@@ -503,16 +530,24 @@ impl TraceSink for RecordTrace {
     }
 }
 
-/// Counts how often the latest call repeats the one before it exactly.
+/// Calls the model repeats: the same call turn after turn, and the same failing call with
+/// the same error, whatever came between (read, patch the same wrong text, read again).
 #[derive(Default)]
 struct Repeats {
     last: Option<(String, String)>,
     count: u32,
+    failures: std::collections::HashMap<(String, String), (String, u32)>,
 }
 
 impl Repeats {
+    /// A call as repeats know it: its tool and its arguments.
+    fn key(call: &ToolCall) -> (String, String) {
+        (call.name.clone(), call.arguments.to_string())
+    }
+
+    /// How many times in a row `call` has now been made.
     fn observe(&mut self, call: &ToolCall) -> u32 {
-        let key = (call.name.clone(), call.arguments.to_string());
+        let key = Self::key(call);
         if self.last.as_ref() == Some(&key) {
             self.count += 1;
         } else {
@@ -520,6 +555,16 @@ impl Repeats {
             self.count = 1;
         }
         self.count
+    }
+
+    /// How many times `call` has now failed with `output`, with other calls between.
+    fn failed(&mut self, call: &ToolCall, output: &str) -> u32 {
+        let entry = self.failures.entry(Self::key(call)).or_insert_with(|| (output.to_owned(), 0));
+        if entry.0 != output {
+            *entry = (output.to_owned(), 0);
+        }
+        entry.1 += 1;
+        entry.1
     }
 }
 

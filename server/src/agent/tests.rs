@@ -126,6 +126,41 @@ async fn identical_repeated_calls_stop_the_run() {
 }
 
 #[tokio::test]
+async fn the_same_call_sent_side_by_side_runs_once_and_goes_on() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let read = r#"{"name":"read_file","arguments":{"path":"a.txt"}}"#;
+    let replay = format!("{{\"tool_calls\":[{read},{read},{read}]}}\n{{\"content\":\"Read it.\"}}\n");
+    let (handle, snapshot) = scratch.run(&replay, Budgets::default()).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let outputs: Vec<String> = scratch
+        .ledger(&handle)
+        .into_iter()
+        .filter_map(|event| match event {
+            LedgerEvent::ToolResult { output, .. } => Some(output),
+            _ => None,
+        })
+        .collect();
+    assert!(outputs[0].starts_with("a.txt (lines 1-1 of 1)"), "{outputs:?}");
+    assert!(outputs[1..].iter().all(|o| o.contains("the same call as call 1 of this turn")), "{outputs:?}");
+}
+
+#[tokio::test]
+async fn the_same_failing_call_with_reads_between_stops_the_run() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let read = r#"{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}"#;
+    let wrong = patch("y\n", "z\n").trim_end().to_owned();
+    let replay = [read, &wrong, read, &wrong, read, &wrong, read, &wrong, "{\"content\":\"Gave up.\"}"].join("\n");
+    let (_, snapshot) = scratch.run(&format!("{replay}\n"), Budgets::default()).await;
+    assert_eq!(snapshot.status.state, RunState::Failed);
+    let error = snapshot.status.error.unwrap();
+    assert!(
+        error.contains("same failing `patch_file` call 3 times") && error.contains("old_text was not found"),
+        "{error}"
+    );
+    assert_eq!(snapshot.status.rounds, 6);
+}
+
+#[tokio::test]
 async fn extra_calls_in_one_turn_are_answered_not_run() {
     let scratch = Scratch::new(&[]);
     let calls: Vec<String> = (0..3)
