@@ -274,7 +274,8 @@ impl Overlay {
         }
         let tracked = self.track(path)?;
         let previous = tracked.current();
-        let created = previous.is_none();
+        // Written again after this run deleted it, the user's file is replaced, not created.
+        let created = previous.is_none() && tracked.base.is_none();
         let content = match previous.or(tracked.base.as_ref().map(|base| base.text.as_str())) {
             Some(text) => in_line_endings_of(text, content, LineEnding::of(text)),
             None => content.to_owned(),
