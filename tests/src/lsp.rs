@@ -393,6 +393,28 @@ impl LspClient {
         self.exit()
     }
 
+    /// Sends a request without waiting for its answer; its id.
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        self.send(&message(Some(self.next_id), method, params));
+        self.next_id
+    }
+
+    /// Stops the server with `SIGTERM` (as an editor does once its shutdown wait is over)
+    /// and waits for it to end.
+    pub fn terminate(mut self) -> ExitStatus {
+        let killed = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        assert!(killed.is_ok_and(|status| status.success()), "kill -TERM");
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not end after SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends `exit` and waits for the process to end.
     fn exit(&mut self) -> ExitStatus {
         self.notify("exit", Value::Null);

@@ -3,6 +3,7 @@
 use issuewright_tests::Scratch;
 use issuewright_tests::lsp::{ClientOptions, LspClient};
 use serde_json::json;
+use std::time::{Duration, Instant};
 
 #[test]
 fn utf8_is_chosen_when_offered_and_utf16_otherwise() {
@@ -34,6 +35,34 @@ fn shutdown_then_exit_ends_the_process_cleanly() {
     let scratch = Scratch::new(&[]);
     let client = LspClient::start(&scratch, ClientOptions::default());
     assert!(client.shutdown().success());
+}
+
+#[test]
+fn sigterm_during_a_build_ends_the_server_and_everything_the_build_started() {
+    let toml = "[validate]\ncheck = \"sleep 300 & echo $! > \\\"$HOME/sleeper.pid\\\"; wait\"\n";
+    let scratch = Scratch::new(&[(".issuewright.toml", toml), ("lib/a.py", "x = 1\n")]);
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    client.send_request("workspace/executeCommand", json!({"command": "issuewright.validate", "arguments": [{}]}));
+    let pid_file = scratch.home().join("sleeper.pid");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file).ok().and_then(|text| text.trim().parse::<i32>().ok()) {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the check never started: {}", client.stderr());
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')))
+    };
+    assert!(alive());
+    assert_eq!(client.terminate().code(), Some(1));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!alive(), "the build's background sleep is gone with the server");
 }
 
 #[test]

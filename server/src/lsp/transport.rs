@@ -74,8 +74,18 @@ pub async fn serve<S: Session>(
 
     let mut reader = BufReader::new(input);
     let mut shutdown = false;
+    let mut ended = Termination::new();
     let code = loop {
-        let body = match read_frame(&mut reader).await {
+        let frame = tokio::select! {
+            frame = read_frame(&mut reader) => frame,
+            signal = ended.signalled() => {
+                // Stopped by the editor (after its shutdown wait) or the system: the runs and
+                // builds still going end as they would at `exit`, not left running.
+                tracing::warn!("{signal}: ending the session");
+                break 1;
+            }
+        };
+        let body = match frame {
             Ok(Some(Frame::Body(body))) => body,
             Ok(Some(Frame::Malformed(reason))) => {
                 tracing::warn!("malformed message from the client: {reason}");
@@ -152,6 +162,35 @@ pub async fn serve<S: Session>(
     // Let the writer flush what is queued; requests still running are abandoned.
     let _ = tokio::time::timeout(std::time::Duration::from_millis(500), writer).await;
     code
+}
+
+/// `SIGTERM` and `SIGHUP`, which end the session as the editor's leaving does.
+struct Termination {
+    terminate: Option<tokio::signal::unix::Signal>,
+    hang_up: Option<tokio::signal::unix::Signal>,
+}
+
+impl Termination {
+    fn new() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        Self { terminate: signal(SignalKind::terminate()).ok(), hang_up: signal(SignalKind::hangup()).ok() }
+    }
+
+    /// Waits for either signal; which one came.
+    async fn signalled(&mut self) -> &'static str {
+        async fn next(signal: Option<&mut tokio::signal::unix::Signal>) {
+            match signal {
+                Some(signal) => {
+                    signal.recv().await;
+                }
+                None => std::future::pending().await,
+            }
+        }
+        tokio::select! {
+            () = next(self.terminate.as_mut()) => "SIGTERM",
+            () = next(self.hang_up.as_mut()) => "SIGHUP",
+        }
+    }
 }
 
 /// What a handler of `method` answered (a response for a request, or nothing), or, where it
