@@ -403,7 +403,8 @@ impl LspClient {
     /// Stops the server with `SIGTERM` (as an editor does once its shutdown wait is over)
     /// and waits for it to end.
     pub fn terminate(mut self) -> ExitStatus {
-        let killed = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let pid = self.child.id().to_string();
+        let killed = std::process::Command::new("sh").args(["-c", "kill -TERM \"$1\"", "sh", &pid]).status();
         assert!(killed.is_ok_and(|status| status.success()), "kill -TERM");
         let deadline = Instant::now() + TIMEOUT;
         loop {
