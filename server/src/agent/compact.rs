@@ -202,6 +202,16 @@ fn path_of_call(earlier: &[Message], call_id: &str) -> Option<String> {
     })
 }
 
+/// The tokens `messages` take, as estimated: what one request sends.
+pub(super) fn conversation_tokens(messages: &[Message]) -> usize {
+    messages.iter().map(tokens).sum()
+}
+
+/// The tokens of the model's answer `turn`, as estimated.
+pub(super) fn answer_tokens(turn: &crate::llm::AssistantTurn) -> usize {
+    tokens(&Message::Assistant(turn.clone()))
+}
+
 /// How an elided result begins.
 const ELIDED: &str = "[earlier output elided";
 

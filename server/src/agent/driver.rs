@@ -108,12 +108,20 @@ impl Driver {
         }));
         let mut repeats = Repeats::default();
         let mut protocol_errors = 0;
+        // Tokens sent and received: as the provider reports them, else as estimated.
+        let mut spent: u64 = 0;
 
         let out_of_time =
             || Ending::Failed(format!("stopped after {:?} of wall-clock time (wall_clock budget)", budgets.wall_clock));
         loop {
             if Instant::now() >= deadline {
                 return out_of_time();
+            }
+            if spent >= budgets.max_tokens {
+                return Ending::Failed(format!(
+                    "stopped after {spent} tokens sent and received (max_tokens {}); the proposal holds the changes so far",
+                    budgets.max_tokens
+                ));
             }
             if self.status.rounds >= budgets.max_rounds {
                 return Ending::Failed(format!(
@@ -159,6 +167,10 @@ impl Driver {
                     }
                     Err(error) => return Ending::Failed(error.to_string()),
                 }
+            };
+            spent += match turn.usage {
+                Some(usage) => usage.input_tokens + usage.output_tokens,
+                None => (compact::conversation_tokens(&messages) + compact::answer_tokens(&turn)) as u64,
             };
             if let Some(usage) = turn.usage {
                 self.status.usage += usage;
@@ -279,6 +291,12 @@ impl Driver {
                     content,
                     is_error: !ok,
                 });
+            }
+            if self.status.schema_violations >= budgets.max_invalid_calls {
+                return Ending::Failed(format!(
+                    "stopped: {} tool calls did not match their schemas (max_invalid_calls); the proposal holds the changes so far",
+                    self.status.schema_violations
+                ));
             }
             if self.edits != edits_before
                 && let Some(message) = self.validate_after_round(round).await

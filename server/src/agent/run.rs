@@ -31,6 +31,11 @@ pub struct Budgets {
     pub max_validations: u32,
     /// Times the model is sent back when it finishes while the check or tests fail.
     pub max_final_nudges: u32,
+    /// Tokens sent and received over the run (each request's whole conversation counts, as
+    /// providers bill it; estimated where the provider reports none) before it stops.
+    pub max_tokens: u64,
+    /// Tool calls that do not match their schemas before the run stops.
+    pub max_invalid_calls: u32,
 }
 
 impl Default for Budgets {
@@ -43,13 +48,15 @@ impl Default for Budgets {
             max_protocol_errors: 3,
             max_validations: 20,
             max_final_nudges: 1,
+            max_tokens: crate::config::DEFAULT_MAX_TOKENS,
+            max_invalid_calls: 10,
         }
     }
 }
 
 impl From<AgentSettings> for Budgets {
     fn from(settings: AgentSettings) -> Self {
-        Self { max_rounds: settings.max_rounds, ..Self::default() }
+        Self { max_rounds: settings.max_rounds, max_tokens: settings.max_tokens, ..Self::default() }
     }
 }
 

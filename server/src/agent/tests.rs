@@ -115,6 +115,36 @@ async fn rounds_are_bounded() {
 }
 
 #[tokio::test]
+async fn the_token_budget_stops_a_run_that_keeps_reading() {
+    let big: String = (0..200).map(|k| format!("line {k} of a long file about nothing\n")).collect();
+    let scratch = Scratch::new(&[("a.txt", &big)]);
+    let turn = |n: u32| {
+        format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"a.txt","start_line":{n}}}}}]}}"#)
+    };
+    let replay: String = (1..=20).map(|n| turn(n) + "\n").collect();
+    let (handle, snapshot) = scratch.run(&replay, Budgets { max_tokens: 20_000, ..Budgets::default() }).await;
+    assert_eq!(snapshot.status.state, RunState::Failed);
+    let error = snapshot.status.error.unwrap();
+    assert!(error.contains("(max_tokens 20000)"), "{error}");
+    assert!(snapshot.status.rounds < 20, "stopped before the replay ran out: {} rounds", snapshot.status.rounds);
+    assert!(
+        matches!(scratch.ledger(&handle).last(), Some(LedgerEvent::RunFinished { state, .. }) if state == "failed")
+    );
+}
+
+#[tokio::test]
+async fn calls_that_keep_missing_their_schemas_stop_the_run() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let turn = |n: u32| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"file":"a{n}.txt"}}}}]}}"#);
+    let replay: String = (1..=8).map(|n| turn(n) + "\n").collect();
+    let budgets = Budgets { max_invalid_calls: 4, ..Budgets::default() };
+    let (_, snapshot) = scratch.run(&replay, budgets).await;
+    assert_eq!(snapshot.status.state, RunState::Failed);
+    assert_eq!((snapshot.status.rounds, snapshot.status.schema_violations), (4, 4));
+    assert!(snapshot.status.error.unwrap().contains("4 tool calls did not match their schemas (max_invalid_calls)"));
+}
+
+#[tokio::test]
 async fn identical_repeated_calls_stop_the_run() {
     let scratch = Scratch::new(&[("a.txt", "x\n")]);
     let turn = r#"{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}}]}"#;

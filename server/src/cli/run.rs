@@ -110,7 +110,7 @@ fn flags_layer(args: &RunArgs, cwd: &std::path::Path) -> ConfigLayer {
             replay: args.replay.as_ref().map(|path| cwd.join(path)),
             ..ProviderLayer::default()
         },
-        agent: AgentLayer { max_rounds: args.max_rounds },
+        agent: AgentLayer { max_rounds: args.max_rounds, max_tokens: args.max_tokens },
         ..ConfigLayer::default()
     }
 }

@@ -89,12 +89,20 @@ pub struct ProviderLayer {
     pub timeout_s: Option<u64>,
 }
 
+/// Tokens a run may spend unless `[agent] max_tokens` says otherwise.
+pub const DEFAULT_MAX_TOKENS: u64 = 3_000_000;
+
+/// The fewest tokens `[agent] max_tokens` may allow a run.
+const MIN_RUN_TOKENS: u64 = 10_000;
+
 /// The `[agent]` keys of one layer.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentLayer {
     /// Model turns before a run stops (default 30).
     pub max_rounds: Option<u32>,
+    /// Tokens a run may send and receive before it stops (default 3,000,000).
+    pub max_tokens: Option<u64>,
 }
 
 /// The `[validate]` keys of one layer.
@@ -198,7 +206,7 @@ impl ConfigLayer {
             max_retries,
             timeout_s
         );
-        take_over!(self.agent, over.agent, max_rounds);
+        take_over!(self.agent, over.agent, max_rounds, max_tokens);
         take_over!(self.validate, over.validate, check, test, timeout_s, on_save, run_tests, enabled, problem_matcher);
         self
     }
@@ -277,6 +285,8 @@ pub struct ProviderSettings {
 pub struct AgentSettings {
     /// Model turns before a run stops.
     pub max_rounds: u32,
+    /// Tokens a run may send and receive before it stops.
+    pub max_tokens: u64,
 }
 
 /// How proposals are validated.
@@ -360,6 +370,12 @@ impl Config {
         if max_rounds == 0 {
             return Err(ConfigError::Inconsistent("agent max_rounds must be at least 1".into()));
         }
+        let max_tokens = merged.agent.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        if max_tokens < MIN_RUN_TOKENS {
+            return Err(ConfigError::Inconsistent(format!(
+                "agent max_tokens must be at least {MIN_RUN_TOKENS} (one request holds the system prompt, the issue and the context pack)"
+            )));
+        }
         let mut api_key_env = p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned));
         if from_repository && kind != ProviderKind::Anthropic && api_key_env.take().is_some() {
             warn_once(format!(
@@ -378,7 +394,7 @@ impl Config {
                 max_retries: p.max_retries.unwrap_or(4),
                 timeout: Duration::from_secs(p.timeout_s.unwrap_or(300).max(1)),
             },
-            agent: AgentSettings { max_rounds },
+            agent: AgentSettings { max_rounds, max_tokens },
             validate: {
                 let (v, default) = (merged.validate, ValidateSettings::default());
                 ValidateSettings {
@@ -666,6 +682,13 @@ mod tests {
         assert!(replay.unwrap_err().to_string().contains("needs a replay file"));
         let rounds = Config::resolve([layer("[agent]\nmax_rounds = 0\n")], Path::new("/"));
         assert!(rounds.is_err());
+        let tokens = Config::resolve([layer("[agent]\nmax_tokens = 500\n")], Path::new("/"));
+        assert!(tokens.unwrap_err().to_string().contains("max_tokens must be at least 10000"));
+        let negative = ConfigLayer::from_toml("[agent]\nmax_tokens = -1\n", "f").unwrap_err();
+        assert!(negative.to_string().contains("line 2"), "{negative}");
+        let set = Config::resolve([layer("[agent]\nmax_tokens = 250000\n")], Path::new("/")).unwrap();
+        assert_eq!(set.agent.max_tokens, 250_000);
+        assert_eq!(Config::resolve([layer("")], Path::new("/")).unwrap().agent.max_tokens, DEFAULT_MAX_TOKENS);
     }
 
     #[test]
