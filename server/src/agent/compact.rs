@@ -162,9 +162,12 @@ const KEPT_ANSWER_CHARS: usize = 2_000;
 /// The files it wrote whole go to `out_of_sight`. False when there was nothing to shorten.
 fn shorten_answer(turn: &mut crate::llm::AssistantTurn, out_of_sight: &mut Vec<String>) -> bool {
     let mut shortened = false;
-    let text_cut = turn.content.as_ref().is_some_and(|text| text.len() > KEPT_ANSWER_CHARS);
+    // Once cut, an answer begins with the elision's mark and is not cut again.
+    let text_cut = turn.content.as_ref().is_some_and(|text| {
+        !text.starts_with(ELIDED) && text.chars().count() > KEPT_ANSWER_CHARS + ELIDED_ANSWER.len()
+    });
     if let Some(text) = turn.content.as_mut().filter(|_| text_cut) {
-        *text = cut_head_tail(text, KEPT_ANSWER_CHARS);
+        *text = format!("{ELIDED_ANSWER}\n{}", cut_head_tail(text, KEPT_ANSWER_CHARS));
         shortened = true;
     }
     for call in &mut turn.tool_calls {
@@ -210,6 +213,40 @@ pub(super) fn conversation_tokens(messages: &[Message]) -> usize {
 /// The tokens of the model's answer `turn`, as estimated.
 pub(super) fn answer_tokens(turn: &crate::llm::AssistantTurn) -> usize {
     tokens(&Message::Assistant(turn.clone()))
+}
+
+/// How an older answer cut to its head and tail begins.
+const ELIDED_ANSWER: &str = "[earlier output elided in part, to keep the conversation within the model's context]";
+
+/// The text of the `read_file` results for `path` still whole in `messages`, and whether a
+/// `write_file` of it with its content is still there: what the model has of the file now.
+pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a str>, bool) {
+    let mut reads = Vec::new();
+    let mut written_whole = false;
+    for (at, message) in messages.iter().enumerate() {
+        match message {
+            Message::ToolResult { call_id, name, content, is_error: false }
+                if name == "read_file"
+                    && !content.starts_with(ELIDED)
+                    && path_of_call(&messages[..at], call_id).as_deref() == Some(path) =>
+            {
+                reads.push(content.as_str())
+            }
+            Message::Assistant(turn) => {
+                written_whole |= turn.tool_calls.iter().any(|call| {
+                    call.name == "write_file"
+                        && call.arguments.get("path").and_then(|p| p.as_str()) == Some(path)
+                        && call
+                            .arguments
+                            .get("content")
+                            .and_then(|c| c.as_str())
+                            .is_some_and(|c| !c.starts_with(ELIDED))
+                })
+            }
+            _ => {}
+        }
+    }
+    (reads, written_whole)
 }
 
 /// How an elided result begins.
@@ -345,6 +382,22 @@ mod tests {
         assert!(contents[3].starts_with("line 0 of version 3"), "the latest turn is whole");
         let Message::Assistant(first) = &messages[4] else { unreachable!() };
         assert_eq!(first.tool_calls[0].arguments["path"], "src/big.rs", "short arguments stay");
+    }
+
+    #[test]
+    fn an_answer_cut_once_is_not_cut_again_so_a_window_too_small_is_told() {
+        let long = crate::llm::AssistantTurn { content: Some("é".repeat(9_000)), ..Default::default() };
+        let mut messages = vec![
+            Message::System("rules".into()),
+            Message::User(format!("issue {}", "words ".repeat(4_000))),
+            Message::Assistant(long),
+            Message::Assistant(crate::llm::AssistantTurn::default()),
+        ];
+        assert_eq!(compact(&mut messages, 8_192).elided, 1);
+        let Message::Assistant(cut) = &messages[2] else { unreachable!() };
+        assert!(cut.content.as_deref().unwrap().starts_with(ELIDED), "{:?}", cut.content);
+        // The issue alone is over the window: nothing more can give way, and compaction says so.
+        assert_eq!(compact(&mut messages, 8_192), Compaction::default());
     }
 
     #[test]

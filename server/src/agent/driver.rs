@@ -110,6 +110,7 @@ impl Driver {
         let mut protocol_errors = 0;
         // Tokens sent and received: as the provider reports them, else as estimated.
         let mut spent: u64 = 0;
+        let mut invalid_turns = 0;
 
         let out_of_time =
             || Ending::Failed(format!("stopped after {:?} of wall-clock time (wall_clock budget)", budgets.wall_clock));
@@ -139,7 +140,7 @@ impl Driver {
             if compaction.elided > 0 {
                 tracing::info!(run = %self.id, elided = compaction.elided, "older tool output elided to fit the context window");
             }
-            self.forget(&compaction);
+            self.forget(&compaction, &messages);
             let turn: AssistantTurn = loop {
                 let request = ChatRequest { messages: &messages, tools: &specs };
                 let answer = tokio::select! {
@@ -155,7 +156,7 @@ impl Driver {
                         // the run, and the same turn is asked for again while that frees something.
                         let smaller = compact::room_after_overflow(&messages, room);
                         let compaction = compact::compact(&mut messages, smaller);
-                        self.forget(&compaction);
+                        self.forget(&compaction, &messages);
                         let elided = compaction.elided;
                         if elided == 0 {
                             return Ending::Failed(format!(
@@ -239,8 +240,10 @@ impl Driver {
             }
 
             let edits_before = self.edits;
+            let violations_before = self.status.schema_violations;
             let mut turn_left = compact::turn_budget(room);
             let mut in_this_turn: Vec<(String, String)> = Vec::new();
+            let mut edits_in_turn = self.edits;
             for (position, call) in turn.tool_calls.iter().enumerate() {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
@@ -272,6 +275,11 @@ impl Driver {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
                 }
+                // After a change, the same read reads something else.
+                if self.edits != edits_in_turn {
+                    edits_in_turn = self.edits;
+                    in_this_turn.clear();
+                }
                 if !ok
                     && duplicate.is_none()
                     && !VALIDATION_TOOLS.contains(&call.name.as_str())
@@ -292,11 +300,13 @@ impl Driver {
                     is_error: !ok,
                 });
             }
-            if self.status.schema_violations >= budgets.max_invalid_calls {
-                return Ending::Failed(format!(
-                    "stopped: {} tool calls did not match their schemas (max_invalid_calls); the proposal holds the changes so far",
-                    self.status.schema_violations
-                ));
+            if self.status.schema_violations > violations_before {
+                invalid_turns += 1;
+                if invalid_turns >= budgets.max_invalid_turns {
+                    return Ending::Failed(format!(
+                        "stopped: in {invalid_turns} turns tool calls did not match their schemas (max_invalid_turns); the proposal holds the changes so far"
+                    ));
+                }
             }
             if self.edits != edits_before
                 && let Some(message) = self.validate_after_round(round).await
@@ -311,9 +321,17 @@ impl Driver {
 
     /// What the model saw of files whose reads and writes compaction took out of the
     /// conversation is no longer what it has: writing them whole needs them read again.
-    fn forget(&mut self, compaction: &compact::Compaction) {
+    fn forget(&mut self, compaction: &compact::Compaction, messages: &[Message]) {
         for path in &compaction.out_of_sight {
             self.seen.forget(path);
+            // What later reads (or a whole write) still in the conversation show stays seen.
+            let (reads, written_whole) = compact::still_shown(messages, path);
+            if written_whole {
+                self.seen.saw_whole(path);
+            }
+            for read in reads {
+                self.seen.saw_lines(path, read.lines().skip(1));
+            }
         }
     }
 

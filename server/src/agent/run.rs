@@ -34,8 +34,9 @@ pub struct Budgets {
     /// Tokens sent and received over the run (each request's whole conversation counts, as
     /// providers bill it; estimated where the provider reports none) before it stops.
     pub max_tokens: u64,
-    /// Tool calls that do not match their schemas before the run stops.
-    pub max_invalid_calls: u32,
+    /// Turns with tool calls that do not match their schemas before the run stops (each
+    /// such turn costs one, however many of its calls missed).
+    pub max_invalid_turns: u32,
 }
 
 impl Default for Budgets {
@@ -49,7 +50,7 @@ impl Default for Budgets {
             max_validations: 20,
             max_final_nudges: 1,
             max_tokens: crate::config::DEFAULT_MAX_TOKENS,
-            max_invalid_calls: 10,
+            max_invalid_turns: 10,
         }
     }
 }

@@ -137,11 +137,23 @@ async fn calls_that_keep_missing_their_schemas_stop_the_run() {
     let scratch = Scratch::new(&[("a.txt", "x\n")]);
     let turn = |n: u32| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"file":"a{n}.txt"}}}}]}}"#);
     let replay: String = (1..=8).map(|n| turn(n) + "\n").collect();
-    let budgets = Budgets { max_invalid_calls: 4, ..Budgets::default() };
+    let budgets = Budgets { max_invalid_turns: 4, ..Budgets::default() };
     let (_, snapshot) = scratch.run(&replay, budgets).await;
     assert_eq!(snapshot.status.state, RunState::Failed);
     assert_eq!((snapshot.status.rounds, snapshot.status.schema_violations), (4, 4));
-    assert!(snapshot.status.error.unwrap().contains("4 tool calls did not match their schemas (max_invalid_calls)"));
+    let error = snapshot.status.error.unwrap();
+    assert!(error.contains("in 4 turns tool calls did not match their schemas (max_invalid_turns)"), "{error}");
+
+    // Ten calls missing their schema in one turn cost one turn, and the model corrects itself.
+    let calls: Vec<String> =
+        (0..10).map(|n| format!(r#"{{"name":"read_file","arguments":{{"file":"a{n}.txt"}}}}"#)).collect();
+    let replay = format!(
+        "{{\"tool_calls\":[{}]}}\n{{\"tool_calls\":[{{\"name\":\"read_file\",\"arguments\":{{\"path\":\"a.txt\"}}}}]}}\n{{\"content\":\"Read.\"}}\n",
+        calls.join(",")
+    );
+    let (_, snapshot) = scratch.run(&replay, Budgets { max_invalid_turns: 2, ..Budgets::default() }).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    assert_eq!(snapshot.status.schema_violations, 10);
 }
 
 #[tokio::test]
@@ -172,6 +184,24 @@ async fn the_same_call_sent_side_by_side_runs_once_and_goes_on() {
         .collect();
     assert!(outputs[0].starts_with("a.txt (lines 1-1 of 1)"), "{outputs:?}");
     assert!(outputs[1..].iter().all(|o| o.contains("the same call as call 1 of this turn")), "{outputs:?}");
+}
+
+#[tokio::test]
+async fn the_same_read_after_a_change_in_the_same_turn_runs_again() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    let read = r#"{"name":"read_file","arguments":{"path":"a.txt"}}"#;
+    let change = r#"{"name":"patch_file","arguments":{"path":"a.txt","old_text":"x","new_text":"y"}}"#;
+    let replay = format!("{{\"tool_calls\":[{read},{change},{read}]}}\n{{\"content\":\"Changed.\"}}\n");
+    let (handle, _) = scratch.run(&replay, Budgets::default()).await;
+    let outputs: Vec<String> = scratch
+        .ledger(&handle)
+        .into_iter()
+        .filter_map(|event| match event {
+            LedgerEvent::ToolResult { name, output, .. } if name == "read_file" => Some(output),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outputs, ["a.txt (lines 1-1 of 1):\nx\n", "a.txt (lines 1-1 of 1):\ny\n"]);
 }
 
 #[tokio::test]
@@ -820,7 +850,10 @@ async fn a_long_issue_leaves_the_first_prompt_room_by_a_smaller_pack() {
 async fn a_file_read_before_compaction_took_it_out_must_be_read_again_to_be_written_whole() {
     let big: String = (0..60).map(|k| format!("pub fn keep_{k}() -> u32 {{ {k} }}\n")).collect();
     let filler: String = (0..120).map(|k| format!("line {k} of notes about nothing in particular\n")).collect();
-    let scratch = Scratch::new(&[("src/big.rs", &big), ("notes/a.txt", &filler), ("notes/b.txt", &filler)]);
+    let short: String = filler.lines().take(40).map(|line| format!("{line}\n")).collect();
+    let files =
+        [("src/big.rs", big.as_str()), ("notes/a.txt", &filler), ("notes/b.txt", &filler), ("notes/c.txt", &short)];
+    let scratch = Scratch::new(&files);
     let read = |path: &str| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"{path}"}}}}]}}"#);
     let write = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "src/big.rs", "content": "pub fn keep_0() -> u32 { 0 }\n"}}]});
     let replay = [read("src/big.rs"), read("notes/a.txt"), read("notes/b.txt"), write.to_string()]
@@ -841,4 +874,22 @@ async fn a_file_read_before_compaction_took_it_out_must_be_read_again_to_be_writ
     let (ok, output) = written.unwrap();
     assert!(!ok && output.contains("which you have not been shown"), "{output}");
     assert!(snapshot.outcome.unwrap().changes.is_empty(), "the file keeps its 59 other functions");
+
+    // Read again since, and that read still in the conversation when the first one is taken
+    // out: the file is the model's to write.
+    let replay = [read("src/big.rs"), read("notes/a.txt"), read("src/big.rs"), read("notes/c.txt"), write.to_string()]
+        .iter()
+        .map(|turn| format!("{turn}\n"))
+        .collect::<String>()
+        + "{\"content\":\"Kept one function.\"}\n";
+    let mut spec = scratch.spec(&replay, Budgets::default());
+    spec.provider.model = "gemma-2-9b".into();
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    let snapshot = handle.finished().await;
+    let written = scratch.ledger(&handle).into_iter().find_map(|event| match event {
+        LedgerEvent::ToolResult { name, ok, output, .. } if name == "write_file" => Some((ok, output)),
+        _ => None,
+    });
+    assert!(written.as_ref().is_some_and(|(ok, _)| *ok), "{written:?}");
+    assert_eq!(snapshot.outcome.unwrap().changes.len(), 1);
 }

@@ -147,7 +147,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
     /// Most tokens the run may send and receive, every request's whole conversation
-    /// counted (default 3,000,000).
+    /// counted (default 6,000,000).
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u64>,
     /// Do not run the project's check and tests on the proposal.

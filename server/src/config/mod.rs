@@ -90,7 +90,7 @@ pub struct ProviderLayer {
 }
 
 /// Tokens a run may spend unless `[agent] max_tokens` says otherwise.
-pub const DEFAULT_MAX_TOKENS: u64 = 3_000_000;
+pub const DEFAULT_MAX_TOKENS: u64 = 6_000_000;
 
 /// The fewest tokens `[agent] max_tokens` may allow a run.
 const MIN_RUN_TOKENS: u64 = 10_000;
@@ -101,7 +101,7 @@ const MIN_RUN_TOKENS: u64 = 10_000;
 pub struct AgentLayer {
     /// Model turns before a run stops (default 30).
     pub max_rounds: Option<u32>,
-    /// Tokens a run may send and receive before it stops (default 3,000,000).
+    /// Tokens a run may send and receive before it stops (default 6,000,000).
     pub max_tokens: Option<u64>,
 }
 

@@ -61,8 +61,8 @@ pub enum Step {
     Tsc {
         /// The folder that installed it, relative to the project (empty for its own).
         installed: PathBuf,
-        /// Build mode (`tsc -b`), for a `tsconfig.json` that only lists project references.
-        references: bool,
+        /// How it is pointed at the project.
+        mode: TscMode,
     },
     /// An npm script.
     Npm {
@@ -88,6 +88,19 @@ pub enum Step {
     Javac,
     /// A command line from `[validate]`, run by `sh -c`.
     Configured(String),
+}
+
+/// How `tsc` checks a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TscMode {
+    /// `-p .`: the project its `tsconfig.json` describes.
+    Project,
+    /// `-b .`, for a `tsconfig.json` that only lists project references: each of them.
+    Build {
+        /// Pass `--noEmit`, which build mode takes from TypeScript 5.6 on (before, the
+        /// references' own `noEmit` holds, and what they emit stays in the shadow).
+        no_emit: bool,
+    },
 }
 
 /// Why a test filter was refused.
@@ -125,13 +138,13 @@ impl Step {
                 }
                 spec
             }
-            Step::Tsc { installed, references } => {
+            Step::Tsc { installed, mode } => {
                 let tsc = tree.join(installed).join(node_root::TSC_BELOW);
                 // Build mode must come first.
-                let args: &[&str] = if *references {
-                    &["-b", ".", "--noEmit", "--pretty", "false"]
-                } else {
-                    &["--noEmit", "--pretty", "false", "-p", "."]
+                let args: &[&str] = match mode {
+                    TscMode::Project => &["--noEmit", "--pretty", "false", "-p", "."],
+                    TscMode::Build { no_emit: true } => &["-b", ".", "--noEmit", "--pretty", "false"],
+                    TscMode::Build { no_emit: false } => &["-b", ".", "--pretty", "false"],
                 };
                 CommandSpec::new(&tsc.to_string_lossy(), args)
             }
@@ -414,9 +427,16 @@ fn detect_build(root: &Path) -> Plan {
         let script = |names: &[&str]| {
             names.iter().find(|name| scripts.iter().any(|(s, _)| s == *name)).map(|name| (*name).to_owned())
         };
-        let installed = node_root::tsc_folder(root).and_then(|folder| relative_up(root, &folder));
-        let check = if let Some(installed) = installed.filter(|_| has(root, "tsconfig.json")) {
-            Some(Step::Tsc { installed, references: node_root::is_solution(root) })
+        let folder = node_root::tsc_folder(root).filter(|_| has(root, "tsconfig.json"));
+        let installed = folder.as_deref().and_then(|folder| Some((folder, relative_up(root, folder)?)));
+        let check = if let Some((folder, installed)) = installed {
+            let mode = if node_root::is_solution(root) {
+                let no_emit = node_root::typescript_version(folder).is_none_or(|version| version >= (5, 6));
+                TscMode::Build { no_emit }
+            } else {
+                TscMode::Project
+            };
+            Some(Step::Tsc { installed, mode })
         } else {
             script(&["typecheck", "type-check", "check", "tsc", "build"]).map(|script| Step::Npm { script })
         };
@@ -519,6 +539,25 @@ mod tests {
         for (files, toolchain) in cases {
             let dir = project(files);
             assert_eq!(detect(dir.path(), &ValidateSettings::default()).toolchain, toolchain, "{files:?}");
+        }
+    }
+
+    #[test]
+    fn a_solution_is_built_with_no_emit_where_its_typescript_takes_it() {
+        let solution = r#"{ "files": [], "references": [{ "path": "./tsconfig.app.json" }] }"#;
+        for (version, mode) in
+            [("5.9.3", TscMode::Build { no_emit: true }), ("5.4.5", TscMode::Build { no_emit: false })]
+        {
+            let dir = tree(&[
+                ("tsconfig.json", solution),
+                ("node_modules/.bin/tsc", ""),
+                ("node_modules/typescript/package.json", &format!(r#"{{ "version": "{version}" }}"#)),
+            ]);
+            let plan = detect(dir.path(), &ValidateSettings::default());
+            assert_eq!(plan.check, Some(Step::Tsc { installed: PathBuf::new(), mode }), "{version}");
+            let command = plan.check.unwrap().command(dir.path(), dir.path(), None).unwrap();
+            assert_eq!(command.args[..2], ["-b", "."], "build mode comes first");
+            assert_eq!(command.args.contains(&"--noEmit".to_owned()), mode == TscMode::Build { no_emit: true });
         }
     }
 

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
+use super::repository::repository_above;
+
 /// How many parents up a module is followed.
 const MAX_PARENTS: usize = 8;
 
@@ -83,15 +85,6 @@ impl Pom {
         }
         Self::parse(&std::fs::read_to_string(file).ok()?)
     }
-}
-
-/// The root of the repository that holds `root` (the nearest folder above it with `.git`);
-/// `None` when `root` is that root itself or stands in no repository.
-fn repository_above(root: &Path) -> Option<&Path> {
-    if root.join(".git").exists() {
-        return None;
-    }
-    root.ancestors().skip(1).find(|folder| folder.join(".git").exists())
 }
 
 /// The nearest folder above the Maven module at `root`, inside its repository, that holds

@@ -11,6 +11,7 @@ mod maven_root;
 mod node_root;
 pub mod parse;
 pub mod problem;
+mod repository;
 pub mod shadow;
 mod summary;
 

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::repository::repository_above;
+
 /// How many configurations are followed from the project's own.
 const MAX_FOLLOWED: usize = 16;
 
@@ -12,16 +14,6 @@ const MAX_TSCONFIG_BYTES: u64 = 1 << 20;
 
 /// Where `tsc` sits below a folder that installed it.
 pub const TSC_BELOW: &str = "node_modules/.bin/tsc";
-
-/// The root of the repository that holds `root`, the nearest folder above it with `.git`;
-/// `None` when `root` is that root itself or stands in no repository. Nothing above a
-/// repository's root is taken as part of a project's build.
-fn repository_above(root: &Path) -> Option<&Path> {
-    if root.join(".git").exists() {
-        return None;
-    }
-    root.ancestors().skip(1).find(|folder| folder.join(".git").exists())
-}
 
 /// The folder whose `node_modules/.bin/tsc` the project at `root` runs: its own, else the
 /// nearest above it in its repository (a monorepo's hoisted install).
@@ -42,9 +34,15 @@ pub fn tsc_folder(root: &Path) -> Option<PathBuf> {
 /// `None` when the build reads nothing above the project.
 pub fn build_root_above(root: &Path) -> Option<PathBuf> {
     let repository = repository_above(root)?;
-    let mut reached: Vec<PathBuf> = tsc_folder(root).into_iter().collect();
-    let hoisted_modules = root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository));
-    reached.extend(hoisted_modules.filter(|folder| folder.join("node_modules").is_dir()).map(Path::to_owned));
+    let tsc = tsc_folder(root);
+    // A package with an install of its own reads its own `node_modules`; one without reads
+    // those the package manager hoisted above it, up to the highest.
+    let hoisted = tsc.as_deref() != Some(root) && !root.join("node_modules").is_dir();
+    let mut reached: Vec<PathBuf> = tsc.into_iter().collect();
+    if hoisted {
+        let above = root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository));
+        reached.extend(above.filter(|folder| folder.join("node_modules").is_dir()).map(Path::to_owned));
+    }
     reached.extend(configurations_reached(root).into_iter().filter_map(|file| {
         let folder = file.parent()?;
         root.ancestors().find(|above| folder.starts_with(above)).map(Path::to_owned)
@@ -53,6 +51,14 @@ pub fn build_root_above(root: &Path) -> Option<PathBuf> {
         .into_iter()
         .filter(|folder| folder != root && root.starts_with(folder) && folder.starts_with(repository))
         .min_by_key(|folder| folder.components().count())
+}
+
+/// The major and minor version of the TypeScript installed below `folder`, as its
+/// `package.json` says.
+pub fn typescript_version(folder: &Path) -> Option<(u32, u32)> {
+    let manifest = read_jsonc(&folder.join("node_modules/typescript/package.json"))?;
+    let mut parts = manifest["version"].as_str()?.split(['.', '-']);
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
 }
 
 /// Whether the `tsconfig.json` at `root` is a solution: it names no files of its own
@@ -154,7 +160,7 @@ mod tests {
         // Its own install, and a reference to a sibling: the build reads the folder holding both.
         let own = root.join("packages/own");
         assert_eq!(tsc_folder(&own).as_deref(), Some(own.as_path()));
-        assert_eq!(build_root_above(&own).as_deref(), Some(root), "the hoisted node_modules too");
+        assert_eq!(build_root_above(&own), Some(root.join("packages")), "its own install, not the root's");
         std::fs::remove_dir_all(root.join("node_modules")).unwrap();
         assert_eq!(build_root_above(&own), Some(root.join("packages")));
         assert_eq!(tsc_folder(&app), None);
@@ -175,6 +181,19 @@ mod tests {
             assert_eq!(is_solution(dir.path()), expected, "{text}");
         }
         assert!(!is_solution(tree(&[]).path()));
+    }
+
+    #[test]
+    fn the_installed_typescript_says_its_version() {
+        let dir = tree(&[
+            ("new/node_modules/typescript/package.json", r#"{ "name": "typescript", "version": "5.9.3" }"#),
+            ("old/node_modules/typescript/package.json", r#"{ "version": "5.4.0-beta" }"#),
+            ("odd/node_modules/typescript/package.json", r#"{ "version": "next" }"#),
+        ]);
+        assert_eq!(typescript_version(&dir.path().join("new")), Some((5, 9)));
+        assert_eq!(typescript_version(&dir.path().join("old")), Some((5, 4)));
+        assert_eq!(typescript_version(&dir.path().join("odd")), None);
+        assert_eq!(typescript_version(&dir.path().join("none")), None);
     }
 
     #[test]

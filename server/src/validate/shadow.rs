@@ -19,9 +19,10 @@ use crate::workspace::WorkspacePath;
 const SKIPPED_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".issuewright"];
 /// Folders linked into the shadow instead of copied.
 const LINKED_DIRS: [&str; 1] = ["node_modules"];
-/// What builds write inside `node_modules` (`tsc -b`'s `.tmp` build info, Vite's and
-/// Babel's caches): not linked to the user's, so a build in the shadow writes its own.
-const BUILD_CACHES_IN_MODULES: [&str; 4] = [".cache", ".tmp", ".vite", ".vitest"];
+/// What builds write inside `node_modules` (`tsc -b`'s `.tmp` build info, Vite's bundled
+/// configuration and caches, Vitest's and Babel's): not linked to the user's, so a build in
+/// the shadow writes its own.
+const BUILD_CACHES_IN_MODULES: [&str; 5] = [".cache", ".tmp", ".vite", ".vite-temp", ".vitest"];
 
 /// Why the shadow could not be prepared.
 #[derive(Debug, thiserror::Error)]
