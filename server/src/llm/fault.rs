@@ -73,7 +73,7 @@ pub fn classify_status(status: u16, body: &str, retry_after: Option<Duration>, s
         FaultClass::BadRequest
     } else if says_context_overflow(&lower) || status == 413 {
         FaultClass::ContextOverflow
-    } else if lower.contains("does not support tools") || lower.contains("tools are not supported") {
+    } else if says_tools_unsupported(&lower) {
         FaultClass::ToolsUnsupported
     } else if says_account_cannot_pay(&lower) || (401..=403).contains(&status) {
         FaultClass::Auth
@@ -97,9 +97,23 @@ fn says_context_overflow(lower: &str) -> bool {
         "exceed context limit",
         "maximum context length",
         "context window",
+        // llama.cpp's server: `exceed_context_size_error`, "exceeds the available context size",
+        // and, from older builds, "context size has been exceeded".
+        "exceed_context_size_error",
+        "exceeds the available context size",
+        "context size has been exceeded",
     ]
     .iter()
     .any(|phrase| lower.contains(phrase))
+}
+
+/// Whether an error body (lowercased) says the server does not take tool definitions:
+/// Ollama's models, vLLM started without `--enable-auto-tool-choice`, llama.cpp without
+/// `--jinja`. The text protocol serves them.
+fn says_tools_unsupported(lower: &str) -> bool {
+    ["does not support tools", "tools are not supported", "--enable-auto-tool-choice", "tools param requires --jinja"]
+        .iter()
+        .any(|phrase| lower.contains(phrase))
 }
 
 /// Whether an error body (lowercased) says the account cannot pay: OpenAI's
@@ -114,14 +128,15 @@ fn says_account_cannot_pay(lower: &str) -> bool {
 /// `{"error": ...}` chunk, or Ollama's bare JSON error line).
 pub fn classify_stream_error(body: &str) -> Fault {
     let lower = body.to_ascii_lowercase();
-    let class = if lower.contains("overloaded")
+    // An overflow is told first: OpenAI-compatible servers type it `api_error` too.
+    let class = if says_context_overflow(&lower) {
+        FaultClass::ContextOverflow
+    } else if lower.contains("overloaded")
         || lower.contains("rate_limit")
         || lower.contains("api_error")
         || lower.contains("timeout")
     {
         FaultClass::Retryable
-    } else if says_context_overflow(&lower) {
-        FaultClass::ContextOverflow
     } else if lower.contains("invalid_request") {
         FaultClass::BadRequest
     } else {
@@ -228,6 +243,33 @@ mod tests {
         let fault = classify_status(400, &body.to_string(), None, None);
         assert_eq!(fault.class, FaultClass::ContextOverflow, "{}", fault.message);
         assert_eq!(classify_stream_error(&body.to_string()).class, FaultClass::ContextOverflow);
+    }
+
+    #[test]
+    fn what_local_servers_say_of_a_full_window_and_of_tools_they_cannot_take() {
+        // The OpenAI error shape (`{error: {message, type, param, code}}`), as llama.cpp and vLLM fill it.
+        let body = |message: &str, kind: &str| {
+            let mut body = spec("openai/examples/errors.observed.json")["context_length_exceeded"]["body"].clone();
+            body["error"] = serde_json::json!({"code": 400, "message": message, "type": kind});
+            body.to_string()
+        };
+        let full = body(
+            "request (25837 tokens) exceeds the available context size (25088 tokens), try increasing it",
+            "exceed_context_size_error",
+        );
+        assert_eq!(classify_status(400, &full, None, None).class, FaultClass::ContextOverflow);
+        let old_build = body("Context size has been exceeded.", "server_error");
+        assert_eq!(classify_status(500, &old_build, None, None).class, FaultClass::ContextOverflow, "not retried");
+        let in_stream = body("the request exceeds the available context size", "api_error");
+        assert_eq!(classify_stream_error(&in_stream).class, FaultClass::ContextOverflow);
+
+        let vllm = body(
+            "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",
+            "BadRequestError",
+        );
+        assert_eq!(classify_status(400, &vllm, None, None).class, FaultClass::ToolsUnsupported);
+        let llama = body("tools param requires --jinja flag", "server_error");
+        assert_eq!(classify_status(500, &llama, None, None).class, FaultClass::ToolsUnsupported, "not retried");
     }
 
     #[test]

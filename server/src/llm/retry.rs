@@ -28,11 +28,12 @@ impl Default for RetryPolicy {
 
 impl RetryPolicy {
     /// The pause before retry number `retry` (0 for the first retry): the server's
-    /// `Retry-After` when it gave one (longer than `max_server_delay`: that much, since a
+    /// `Retry-After` when it gave one above zero (longer than `max_server_delay`: that much, since a
     /// quicker retry would land inside the server's window anyway), else `base * 2^retry`
     /// capped, minus up to 25% jitter.
     pub fn delay(&self, retry: u32, server: Option<Duration>) -> Duration {
-        if let Some(wait) = server {
+        // "Now" (`0`, or a date already past by the clocks' skew) is no wait: the backoff's.
+        if let Some(wait) = server.filter(|wait| !wait.is_zero()) {
             return wait.min(self.max_server_delay);
         }
         let exponential = self.base.saturating_mul(2u32.saturating_pow(retry)).min(self.cap);
@@ -95,6 +96,16 @@ mod tests {
         assert_eq!(policy.delay(0, Some(Duration::from_secs(3))), Duration::from_secs(3));
         // A retry sooner than the server asked lands inside its window: wait the most we will.
         assert_eq!(policy.delay(0, Some(Duration::from_secs(90))), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_server_that_says_retry_now_gets_the_backoff_not_a_burst() {
+        let policy = RetryPolicy::default();
+        for retry in 0..4 {
+            let pause = policy.delay(retry, Some(Duration::ZERO));
+            assert!(pause >= policy.base.mul_f64(0.75), "retry {retry}: {pause:?}");
+        }
+        assert_eq!(policy.delay(0, Some(Duration::from_millis(1))), Duration::from_millis(1));
     }
 
     #[test]
