@@ -201,3 +201,15 @@ fn proposals_survive_a_restart() {
     assert_eq!(scratch.read("src/new.rs").unwrap(), "pub fn new() {}\n");
     assert_eq!(scratch.read("old.txt"), None);
 }
+
+#[test]
+fn an_issue_file_typed_in_the_editor_and_not_saved_is_the_one_implemented() {
+    let scratch = three_kinds();
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    client.open("ISSUE.md", "# Greet with hello\n\nThe greeting should say hello.\n");
+    assert!(scratch.read("ISSUE.md").is_none(), "only in the editor");
+    let (run_id, status) = client.run_issue("@ISSUE.md", "replay.jsonl");
+    assert_eq!(status["state"], "ready", "{status}");
+    let started = ledger(&scratch.workspace(), &run_id).into_iter().find(|e| e["event"] == "run_started").unwrap();
+    assert!(started.to_string().contains("Greet with hello"), "{started}");
+}

@@ -65,7 +65,7 @@ fn is_reference(spec: &str) -> bool {
     REFERENCE
         .get_or_init(|| {
             regex::Regex::new(
-                r"(?i)^(?:(?:issue|pr|pull request)\s+)?(?:[\w.-]+/[\w.-]+)?#\d+$|^(?:(?:issue|pr|pull request)\s+)?\d+$|^https?://\S+/(?:issues|pulls?|merge_requests)/\d+(?:[/?#]\S*)?$",
+                r"(?i)^(?:(?:implement|fix|resolve|close|do|work on)\s+)?(?:(?:the\s+)?(?:issue|pr|pull request|ticket)\s+)?(?:[\w.-]+/[\w.-]+)?#?\d+[.!]?$|^<?(?:https?://)?[\w.-]+(?::\d+)?/\S+/(?:issues|pulls?|merge_requests)/\d+(?:[/?#]\S*?)?[>).,]?$",
             )
             .expect("the reference pattern is valid")
         })
@@ -103,9 +103,19 @@ pub fn lossy_warning(path: &Path) -> String {
     )
 }
 
-/// Resolves `spec`: `@FILE` reads a Markdown file (relative paths from `base_dir`),
-/// anything else is the issue text itself.
+/// Resolves `spec`: `@FILE` reads a Markdown file (relative paths from `base_dir`, `~/`
+/// from the home folder), anything else is the issue text itself.
 pub fn resolve(spec: &str, base_dir: &Path) -> Result<Issue, IssueError> {
+    resolve_with(spec, base_dir, |_| None)
+}
+
+/// [`resolve`], with `open_text` giving the text of a file the editor holds open (unsaved
+/// edits and all), read in place of the disk's.
+pub fn resolve_with(
+    spec: &str,
+    base_dir: &Path,
+    open_text: impl Fn(&Path) -> Option<String>,
+) -> Result<Issue, IssueError> {
     let spec = spec.trim();
     if spec.is_empty() {
         return Err(IssueError::Empty);
@@ -125,12 +135,22 @@ pub fn resolve(spec: &str, base_dir: &Path) -> Result<Issue, IssueError> {
     if file.is_empty() {
         return Err(IssueError::MissingPath);
     }
-    let path = base_dir.join(file);
-    let bytes = std::fs::read(&path).map_err(|source| IssueError::Unreadable { path: path.clone(), source })?;
-    let (text, lossy) = decode(&bytes);
-    if lossy {
-        tracing::warn!("{}", lossy_warning(&path));
-    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let path = match (file.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => base_dir.join(file),
+    };
+    let text = match open_text(&path) {
+        Some(text) => text,
+        None => {
+            let bytes = std::fs::read(&path).map_err(|source| IssueError::Unreadable { path: path.clone(), source })?;
+            let (text, lossy) = decode(&bytes);
+            if lossy {
+                tracing::warn!("{}", lossy_warning(&path));
+            }
+            text
+        }
+    };
     if text.trim().is_empty() {
         return Err(IssueError::EmptyFile(path));
     }
@@ -144,7 +164,10 @@ fn title_of(text: &str) -> String {
     let mut lines = text.lines().map(|line| line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'));
     let mut first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
     let mut titled = None;
-    if first == "---" {
+    // Front matter is closed by a second `---`; a lone one is a horizontal rule.
+    let closed =
+        first == "---" && text.lines().skip_while(|line| line.trim() != "---").skip(1).any(|line| line.trim() == "---");
+    if closed {
         for line in lines.by_ref().take_while(|line| *line != "---") {
             if let Some(value) = line.strip_prefix("title:") {
                 titled = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
@@ -152,6 +175,10 @@ fn title_of(text: &str) -> String {
         }
         first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
     }
+    if first == "---" && !closed {
+        first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
+    }
+
     let mut in_comment = false;
     let mut rest = std::iter::once(first).chain(lines);
     let line = titled.filter(|title| !title.is_empty()).unwrap_or_else(|| {
@@ -219,6 +246,12 @@ mod tests {
             "https://github.com/acme/walker/issues/42/",
             "https://gitea.example.com/git/acme/walker/issues/42#issuecomment-7",
             "https://github.com/acme/walker/pull/7",
+            "implement issue #42",
+            "Fix #42",
+            "work on acme/walker#42.",
+            "github.com/acme/walker/issues/42",
+            "<https://github.com/acme/walker/issues/42>",
+            "https://github.com/acme/walker/issues/42)",
         ] {
             let refused = resolve(reference, dir.path()).unwrap_err();
             assert!(matches!(refused, IssueError::Reference(_)), "{reference}");
@@ -226,8 +259,36 @@ mod tests {
         }
         let sentence = resolve("Fix the crash from #42 in the parser", dir.path()).unwrap();
         assert_eq!(sentence.title, "Fix the crash from #42 in the parser");
+        for text in
+            ["Implement caching", "fix the 42 warnings", "See https://github.com/acme/walker/issues/42 for the log"]
+        {
+            assert!(resolve(text, dir.path()).is_ok(), "{text}");
+        }
         let escaped = resolve("\\@Nullable is ignored on record components", dir.path()).unwrap();
         assert_eq!(escaped.text, "@Nullable is ignored on record components");
+    }
+
+    #[test]
+    fn an_issue_file_open_in_the_editor_is_read_as_it_stands_there() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("ISSUE.md"), "# Saved title\n").unwrap();
+        let path = dir.path().join("ISSUE.md");
+        let open = |asked: &Path| (asked == path).then(|| "# Typed, not saved\n\nThe body.\n".to_owned());
+        let issue = resolve_with("@ISSUE.md", dir.path(), open).unwrap();
+        assert_eq!(issue.title, "Typed, not saved");
+        // A new file, not yet saved at all.
+        let new_path = dir.path().join("NEW.md");
+        let unsaved = |asked: &Path| (asked == new_path).then(|| "# Only in the editor\n".to_owned());
+        assert_eq!(resolve_with("@NEW.md", dir.path(), unsaved).unwrap().title, "Only in the editor");
+    }
+
+    #[test]
+    fn a_horizontal_rule_first_is_not_front_matter() {
+        let dir = crate::testing::tempdir();
+        std::fs::write(dir.path().join("rule.md"), "---\nCrash on empty input\n\nSteps.\n").unwrap();
+        assert_eq!(resolve("@rule.md", dir.path()).unwrap().title, "Crash on empty input");
+        std::fs::write(dir.path().join("front.md"), "---\ntitle: From the front\n---\nBody.\n").unwrap();
+        assert_eq!(resolve("@front.md", dir.path()).unwrap().title, "From the front");
     }
 
     #[test]

@@ -154,7 +154,7 @@ async fn implement_issue(
     args: ImplementIssueArgs,
 ) -> Result<Value, CommandError> {
     let root = root(state)?;
-    let issue = issues::resolve(&args.issue, root.path())?;
+    let issue = issues::resolve_with(&args.issue, root.path(), |path| state.documents.get(path).map(|(text, _)| text))?;
     let config = run_config(client, state, root, args.replay).await?;
     let index = if state.index.build_failed() { None } else { state.index.ready(INDEX_WAIT).await };
     if index.is_none() {

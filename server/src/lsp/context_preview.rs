@@ -65,7 +65,7 @@ pub(super) async fn preview(
         .iter()
         .map(|given| Ok((given.clone(), explained_path(root, given)?)))
         .collect::<Result<_, CommandError>>()?;
-    let issue = issues::resolve(&args.issue, root.path())?;
+    let issue = issues::resolve_with(&args.issue, root.path(), |path| state.documents.get(path).map(|(text, _)| text))?;
     let config = run_config(client, state, root, None).await?;
     let index = state.index.ready(INDEX_WAIT).await.ok_or_else(|| {
         CommandError::IndexNotReady(if state.index.build_failed() {
