@@ -253,6 +253,27 @@ fn a_client_without_document_changes_gets_changes_and_is_told_what_it_cannot_tak
     let reason = answer["files"].as_array().unwrap().iter().find(|f| f["path"] == "old.txt").unwrap()["detail"].clone();
     assert!(reason.as_str().unwrap().contains("cannot delete files"), "{reason}");
     assert_eq!(scratch.read("old.txt").as_deref(), Some("old\n"));
+    assert_eq!(answer["applied"], true);
+    assert_eq!(answer["verified"], false, "two files of the proposal are not in the workspace: {answer}");
+    let told = client.wait_for_notification(|n| {
+        n["method"] == "window/showMessage" && n["params"]["message"].as_str().unwrap().contains("applied all but")
+    });
+    let told = told["params"]["message"].as_str().unwrap();
+    assert!(told.contains("applied all but old.txt, notes/ünï 😀.md") && told.contains("git apply"), "{told}");
+}
+
+#[test]
+fn an_empty_list_of_files_to_apply_is_refused() {
+    let scratch = scratch();
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, _) = client.run_issue("ten", "replay.jsonl");
+    let refused = client.command("issuewright.applyProposal", json!({"runId": run_id, "files": []})).unwrap_err();
+    assert!(refused["message"].as_str().unwrap().contains("`files` is empty"), "{refused}");
+    let two = client.request(
+        "workspace/executeCommand",
+        json!({"command": "issuewright.applyProposal", "arguments": [{"runId": run_id}, {"runId": run_id}]}),
+    );
+    assert!(two.unwrap_err()["message"].as_str().unwrap().contains("takes one argument object"));
 }
 
 #[test]

@@ -80,9 +80,11 @@ struct ApplyArgs {
 }
 
 fn arguments<T: DeserializeOwned>(command: &str, arguments: &[Value], example: &str) -> Result<T, CommandError> {
-    let first = arguments
-        .first()
-        .ok_or_else(|| CommandError::BadArguments(format!("{command} takes one argument object, e.g. {example}")))?;
+    let one = || CommandError::BadArguments(format!("{command} takes one argument object, e.g. {example}"));
+    if arguments.len() > 1 {
+        return Err(one());
+    }
+    let first = arguments.first().ok_or_else(one)?;
     serde_json::from_value(first.clone())
         .map_err(|error| CommandError::BadArguments(format!("{command}: {error}; expected e.g. {example}")))
 }
@@ -131,8 +133,12 @@ pub async fn execute(
             cancel(state, &RunId::parse(&args.run_id)?)
         }
         VALIDATE => {
-            let args: ValidateArgs =
-                if args.is_empty() { ValidateArgs::default() } else { arguments(command, args, r#"{"tests": true}"#)? };
+            // No argument, or `null` (what a client sends for an optional one left out): the defaults.
+            let args: ValidateArgs = if args.first().is_none_or(Value::is_null) {
+                ValidateArgs::default()
+            } else {
+                arguments(command, args, r#"{"tests": true}"#)?
+            };
             let root = root(state)?;
             let config = run_config(client, state, root, None).await?;
             let validator = diagnostics::validator(state, root, &config.validate)?;

@@ -100,6 +100,11 @@ impl Proposal {
         let Some(files) = files else {
             return Ok(self);
         };
+        if files.is_empty() {
+            return Err(CommandError::BadArguments(
+                "`files` is empty, so nothing would be applied; leave it out to apply every file, or name some".into(),
+            ));
+        }
         let wanted: Vec<WorkspacePath> = files
             .iter()
             .map(|raw| match root.path_given(raw) {
@@ -345,7 +350,17 @@ pub async fn apply(
         );
         client.show_message(tower_lsp::lsp_types::MessageType::WARNING, message).await;
     }
-    let verified = answer.applied && problems.is_empty();
+    // Files the editor could not take are not applied: the proposal does not stand whole.
+    let verified = answer.applied && problems.is_empty() && built.skipped.is_empty();
+    if answer.applied && !built.skipped.is_empty() {
+        let paths: Vec<String> = built.skipped.iter().map(|skipped| skipped.path.to_string()).collect();
+        let message = format!(
+            "issuewright: applied all but {}, which your editor cannot create or delete through an edit; do those by hand, or apply {} with `git apply`",
+            paths.join(", "),
+            session::diff_in_workspace(&proposal.run_id)
+        );
+        client.show_message(tower_lsp::lsp_types::MessageType::WARNING, message).await;
+    }
     // The files now hold the proposed texts, so the validation's positions match them.
     if verified && proposal.complete && proposal.validation.is_some() {
         // A file the user changed since the run holds the proposal carried onto their text.
