@@ -15,9 +15,14 @@ harness.run(function(out)
     table.insert(out.notes, message)
   end
   vim.cmd('IssuewrightValidate')
+  -- The command returns at once; the build's answer comes later.
+  out.notes_on_return = vim.deepcopy(out.notes)
   assert(vim.wait(60000, function()
     return #vim.diagnostic.get(buf) > 0
   end, 50), 'no diagnostics arrived')
+  assert(vim.wait(60000, function()
+    return #out.notes > 1
+  end, 50), 'the command never said what it found')
   out.diagnostics = {}
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     table.insert(out.diagnostics, { lnum = d.lnum, col = d.col, code = d.code, source = d.source, severity = d.severity })

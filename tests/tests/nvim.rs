@@ -179,6 +179,9 @@ fn neovim_shows_validation_diagnostics_for_an_unsaved_buffer() {
         notes.iter().any(|n| n.as_str().unwrap().contains("failed") && n.as_str().unwrap().contains("1 error")),
         "the command tells what it found: {notes:?}"
     );
+    let on_return = result["notes_on_return"].as_array().unwrap();
+    assert_eq!(on_return.len(), 1, "the command returned before the build ended: {on_return:?}");
+    assert!(on_return[0].as_str().unwrap().contains("checking the workspace"), "{on_return:?}");
     assert_eq!(result["modified"], true, "the buffer was never saved");
     assert_eq!(result["disk"], lib, "validating left the file on disk as it was");
     assert_eq!(result["after_save"], 1, "after `:write` the server still answers: {result:#}");

@@ -19,7 +19,8 @@ M.config = {
   init_options = nil,
   -- How long synchronous requests may take, in milliseconds.
   timeout_ms = 30000,
-  -- How long `:IssuewrightValidate` may take (a cold build is slow), in milliseconds.
+  -- How long `require("issuewright").validate()` waits (a cold build is slow), in milliseconds;
+  -- `:IssuewrightValidate` does not wait: it says what it found when the build ends.
   validate_timeout_ms = 600000,
 }
 
@@ -106,6 +107,30 @@ function M.command(name, argument, timeout_ms)
     return nil, response.err.message
   end
   return response.result
+end
+
+--- Runs `issuewright.<name>` without waiting: Neovim stays usable meanwhile (a cold build
+--- takes minutes), and `on_done(result, err)` is called with the answer.
+function M.command_async(name, argument, on_done)
+  local client = M.client()
+  if not client then
+    on_done(nil, 'issuewright is not running for this buffer')
+    return
+  end
+  local params = { command = 'issuewright.' .. name, arguments = { argument } }
+  local function handler(err, result)
+    if err then
+      on_done(nil, err.message or tostring(err))
+    else
+      on_done(result, nil)
+    end
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  if vim.fn.has('nvim-0.11') == 1 then
+    client:request('workspace/executeCommand', params, handler, bufnr)
+  else
+    client.request('workspace/executeCommand', params, handler, bufnr)
+  end
 end
 
 --- Starts a run; `opts.replay` names a file of recorded model turns. Returns the run id.
@@ -512,13 +537,16 @@ function M.setup(opts)
     report(M.cancel(cmd.fargs[1]))
   end, { nargs = '?', desc = 'issuewright: cancel a run' })
   vim.api.nvim_create_user_command('IssuewrightValidate', function(cmd)
-    local result, err = M.validate({ tests = cmd.fargs[1] == 'tests' })
-    if not result then
-      notify(err, vim.log.levels.ERROR)
-      return
-    end
-    local first = result.reports and result.reports[#result.reports] or {}
-    notify((first.summary or ''):match('[^\n]*'), result.passed and vim.log.levels.INFO or vim.log.levels.WARN)
+    -- In the background: the editor stays usable while the project builds.
+    notify('checking the workspace; the diagnostics follow')
+    M.command_async('validate', { tests = cmd.fargs[1] == 'tests' }, function(result, err)
+      if not result then
+        notify(err, vim.log.levels.ERROR)
+        return
+      end
+      local first = result.reports and result.reports[#result.reports] or {}
+      notify((first.summary or ''):match('[^\n]*'), result.passed and vim.log.levels.INFO or vim.log.levels.WARN)
+    end)
   end, { nargs = '?', complete = function()
     return { 'tests' }
   end, desc = 'issuewright: check the workspace (buffers included) [tests]' })
