@@ -16,6 +16,9 @@ harness.run(function(out)
   harness.attached(iw)
   vim.api.nvim_buf_set_lines(buf, 0, 0, false, { '// unsaved: Straße' })
 
+  -- Before any run, naming none: said plainly.
+  local _, no_run = iw.apply()
+  out.before_any_run = no_run
   local run = step('implement', iw.implement('@ISSUE.md', { replay = 'replay.jsonl' }))
   out.status = step('wait', iw.wait(run, 20000))
   out.proposal = step('proposal', iw.proposal(run))

@@ -117,6 +117,8 @@ fn run_scenario(scratch: &Scratch, scenario: &str, env: &[(&str, &str)]) -> Valu
 fn neovim_runs_and_applies_a_proposal() {
     let scratch = scratch();
     let result = run_scenario(&scratch, "scenario.lua", &[]);
+    let no_run = result["before_any_run"].as_str().unwrap_or_default();
+    assert!(no_run.contains("no run yet: start one with :IssuewrightImplement"), "{no_run:?}");
 
     // The run: ready, one failed (ambiguous) patch, recorded.
     let run_status = &result["status"];

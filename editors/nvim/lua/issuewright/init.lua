@@ -147,9 +147,19 @@ function M.implement(issue, opts)
   return result.runId
 end
 
+--- `issuewright.<name>` for the run `run_id` (default: the last one), with `extra` arguments;
+--- a clear error when there is no run to name.
+local function run_command(name, run_id, extra)
+  run_id = run_id or M.last_run
+  if not run_id then
+    return nil, 'no run yet: start one with :IssuewrightImplement, or give a run id'
+  end
+  return M.command(name, vim.tbl_extend('force', extra or {}, { runId = run_id }))
+end
+
 --- The status of a run (default: the last one).
 function M.status(run_id)
-  return M.command('runStatus', { runId = run_id or M.last_run })
+  return run_command('runStatus', run_id)
 end
 
 --- Waits until a run is no longer running; returns its final status.
@@ -165,26 +175,22 @@ end
 
 --- The proposal of a run: `{edit, files, diff, ...}`.
 function M.proposal(run_id)
-  return M.command('proposal', { runId = run_id or M.last_run })
+  return run_command('proposal', run_id)
 end
 
 --- Applies a run's proposal (all files, or only `files`).
 function M.apply(run_id, files)
-  local argument = { runId = run_id or M.last_run }
-  if files and #files > 0 then
-    argument.files = files
-  end
-  return M.command('applyProposal', argument)
+  return run_command('applyProposal', run_id, { files = (files and #files > 0) and files or nil })
 end
 
 --- Discards a run's proposal.
 function M.discard(run_id)
-  return M.command('discardProposal', { runId = run_id or M.last_run })
+  return run_command('discardProposal', run_id)
 end
 
 --- Cancels a running run.
 function M.cancel(run_id)
-  return M.command('cancel', { runId = run_id or M.last_run })
+  return run_command('cancel', run_id)
 end
 
 --- Runs the project's check (and with `opts.tests` its tests) on the workspace as the
