@@ -280,3 +280,26 @@ fn neovim_follows_one_workspace_and_the_files_changed_outside_the_editor() {
     assert_eq!(result["moved_in_seen"], true, "a folder moved in brings its files: {result:#}");
     assert_eq!(result["moved_out_seen"], true, "a folder moved out takes its files away: {result:#}");
 }
+
+#[test]
+fn neovim_says_when_its_folder_watcher_stops() {
+    let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", "pub fn a() {}\n")]);
+    git_init(&scratch);
+    // An inotifywait that fails as the real one does at the system's limit of watches.
+    let bin = scratch.home().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("inotifywait");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'Failed to watch /w; upper limit on inotify watches reached!' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&fake).unwrap().permissions(), 0o755);
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let result = run_scenario(&scratch, "watcher.lua", &[("PATH", &path)]);
+    assert_eq!(result["told"], true, "{result:#}");
+    let notes = result["notes"].as_array().unwrap();
+    let told = notes.iter().filter_map(|n| n.as_str()).find(|n| n.contains("folder watcher")).unwrap();
+    assert!(told.contains("upper limit on inotify watches reached") && told.contains("max_user_watches"), "{told}");
+}

@@ -347,6 +347,11 @@ end
 -- nor the files inside it: these report the folders, which the server reads whole.
 local folder_watchers = {}
 
+--- `text` with the characters a POSIX extended regular expression reads escaped.
+local function ere_escaped(text)
+  return (text:gsub('[][^$.|?*+(){}\\]', '\\%0'))
+end
+
 --- Reports to `client` the folders that come and go below its root, as
 --- `workspace/didChangeWatchedFiles`, while inotifywait watches files for Neovim.
 local function watch_folders(client)
@@ -382,12 +387,17 @@ local function watch_folders(client)
       end
     end
   end
-  local ok, watcher = pcall(vim.system, {
+  local watcher
+  local ok, started = pcall(vim.system, {
     'inotifywait', '--quiet', '--monitor', '--recursive', '--no-dereference',
     '--event', 'create', '--event', 'delete', '--event', 'move',
     '--format', '%e %w%f',
+    -- Dependencies and build output hold most folders and none the index reads: leaving them
+    -- out keeps the watch within the system's limit of inotify watches.
+    '--exclude', '^' .. ere_escaped(root) .. '/(.*/)?(node_modules|target)(/|$)',
     string.format('@%s/.git', root), root,
   }, {
+    stderr = true,
     stdout = function(_, data)
       if not data then
         return
@@ -401,8 +411,22 @@ local function watch_folders(client)
         end
       end)
     end,
-  })
+  }, function(ended)
+    vim.schedule(function()
+      -- Stopped by us (the client or Neovim ended) is the end; anything else is said.
+      if folder_watchers[client.id] ~= watcher or not watcher then
+        return
+      end
+      folder_watchers[client.id] = nil
+      local why = vim.trim(ended.stderr or ''):match('[^\n]*')
+      notify(string.format(
+        'the folder watcher (inotifywait) stopped (%s): folders made, moved or removed outside Neovim are no longer seen; raise fs.inotify.max_user_watches if it says the limit was reached, then restart the client',
+        why ~= '' and why or ('exit ' .. tostring(ended.code))
+      ), vim.log.levels.WARN)
+    end)
+  end)
   if ok then
+    watcher = started
     folder_watchers[client.id] = watcher
   end
 end
