@@ -96,6 +96,43 @@ fn openai_fixes_the_demo() {
 }
 
 #[test]
+fn a_server_that_forbids_stream_options_is_asked_again_without_it() {
+    // Mistral's API refuses fields it does not know, in the OpenAI error shape's place.
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let forbidden = json!({"object": "error", "message": {"detail": [{"type": "extra_forbidden", "loc": ["body", "stream_options"], "msg": "Extra inputs are not permitted", "input": {"include_usage": true}}]}, "type": "invalid_request_error", "param": null, "code": null});
+    let patch = Turn {
+        text: None,
+        calls: vec![("patch_file".into(), json!({"path": "a.txt", "old_text": "hello", "new_text": "bye"}))],
+        usage: (1, 1),
+    };
+    fake.push([
+        Reply::status(422, &forbidden),
+        Reply::stream(&streams::openai(&patch, None), 40),
+        Reply::stream(&streams::openai(&Turn::text("Said bye."), None), 40),
+    ]);
+    let base_url = format!("{}/v1", fake.url());
+    let args = [
+        "--issue",
+        "say bye",
+        "--provider",
+        "openai",
+        "--base-url",
+        &base_url,
+        "--model",
+        "mistral-large-latest",
+        "--json",
+    ];
+    let report = run_report(&run_cli(&scratch, &args, &[("OPENAI_API_KEY", OPENAI_KEY)]));
+    assert_eq!(report["state"], "ready", "{report:#}");
+    let received = fake.received();
+    assert_eq!(received.len(), 3);
+    assert!(received[0].body.get("stream_options").is_some());
+    assert!(received[1..].iter().all(|r| r.body.get("stream_options").is_none()), "left out from then on");
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+}
+
+#[test]
 fn anthropic_fixes_the_demo() {
     let scratch = Scratch::with_demo();
     let fake = FakeProvider::start(specs::anthropic_messages_request());

@@ -368,6 +368,7 @@ pub fn connect(settings: &ProviderSettings, trace: Arc<dyn TraceSink>) -> Result
                     openai::LimitField::MaxTokens
                 },
                 transport,
+                without_stream_options: Default::default(),
             })
         }
     };

@@ -33,6 +33,9 @@ pub struct OpenAiChat {
     pub limit_field: LimitField,
     /// The HTTP transport.
     pub transport: Transport,
+    /// Set once the server refused `stream_options` (Mistral's API forbids fields it does
+    /// not know): later requests leave it out, and their usage is estimated.
+    pub without_stream_options: std::sync::atomic::AtomicBool,
 }
 
 #[async_trait::async_trait]
@@ -42,8 +45,22 @@ impl ChatModel for OpenAiChat {
     }
 
     async fn complete(&self, request: ChatRequest<'_>) -> Result<AssistantTurn, LlmError> {
-        let body = request_body(&self.model, request, self.max_output_tokens, self.limit_field);
-        self.transport.complete::<ChunkAssembler>(&self.endpoint, &body).await
+        use std::sync::atomic::Ordering;
+        let mut body = request_body(&self.model, request, self.max_output_tokens, self.limit_field);
+        if self.without_stream_options.load(Ordering::Relaxed) {
+            body.as_object_mut().map(|fields| fields.remove("stream_options"));
+        }
+        match self.transport.complete::<ChunkAssembler>(&self.endpoint, &body).await {
+            Err(LlmError::Rejected { message, .. })
+                if message.contains("stream_options") && body.get("stream_options").is_some() =>
+            {
+                tracing::info!("the server refuses stream_options; asking again without it");
+                self.without_stream_options.store(true, Ordering::Relaxed);
+                body.as_object_mut().map(|fields| fields.remove("stream_options"));
+                self.transport.complete::<ChunkAssembler>(&self.endpoint, &body).await
+            }
+            answer => answer,
+        }
     }
 }
 
