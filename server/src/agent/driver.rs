@@ -418,8 +418,14 @@ impl Driver {
         let outcome = off_the_async_workers(|| tools.execute_within(overlay, index, seen, call, read_budget));
         self.status.tool_calls += 1;
         if outcome.changed {
-            self.edits += 1;
-            *self.staged.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = self.overlay.changes();
+            // Only a call that changes what the proposal holds is an edit (and is validated): not
+            // an empty folder made, nor a file written as it already was.
+            let changes = self.overlay.changes();
+            let mut staged = self.staged.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if *staged != changes {
+                self.edits += 1;
+                *staged = changes;
+            }
         }
         if !outcome.ok {
             self.status.failed_tool_calls += 1;

@@ -438,6 +438,30 @@ async fn a_check_that_times_out_counts_no_errors_and_changes_no_strategy() {
 }
 
 #[tokio::test]
+async fn calls_that_leave_the_proposal_as_it_was_are_not_validated() {
+    let scratch = Scratch::new(&[("a.txt", "ok\n")]);
+    let replay = [
+        r#"{"tool_calls":[{"name":"mkdir","arguments":{"path":"docs"}}]}"#.to_owned(),
+        r#"{"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"ok\n"}}]}"#.to_owned(),
+        patch("ok\n", "fine\n").trim_end().to_owned(),
+        "{\"content\":\"Done.\"}".to_owned(),
+    ]
+    .join("\n")
+        + "\n";
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let checks: Vec<u32> = scratch
+        .ledger(&handle)
+        .into_iter()
+        .filter_map(|event| match event {
+            LedgerEvent::Validation { round, kind, .. } if kind == "check" => Some(round),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, [3], "only the patch changed the proposal");
+}
+
+#[tokio::test]
 async fn the_model_is_sent_back_once_when_it_finishes_on_a_broken_build() {
     let scratch = Scratch::new(&[("a.txt", "ok\n")]);
     let replay =
