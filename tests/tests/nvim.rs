@@ -303,3 +303,24 @@ fn neovim_says_when_its_folder_watcher_stops() {
     let told = notes.iter().filter_map(|n| n.as_str()).find(|n| n.contains("folder watcher")).unwrap();
     assert!(told.contains("upper limit on inotify watches reached") && told.contains("max_user_watches"), "{told}");
 }
+
+#[test]
+fn neovim_keeps_each_servers_last_run_to_itself() {
+    let patch = replay(&[
+        turn(&[("patch_file", json!({"path": "a.txt", "old_text": "hello", "new_text": "bye"}))]),
+        done("Said bye."),
+    ]);
+    let scratch = Scratch::new(&[
+        ("alpha/.git/HEAD", "ref: refs/heads/main\n"),
+        ("alpha/a.txt", "hello\n"),
+        ("alpha/replay.jsonl", &patch),
+        ("beta/.git/HEAD", "ref: refs/heads/main\n"),
+        ("beta/b.txt", "hello\n"),
+    ]);
+    let result = run_scenario(&scratch, "two_roots.lua", &[]);
+    assert_eq!(result["alpha_state"], "ready", "{result:#}");
+    assert_eq!(result["clients"], 2, "one issuewright per repository");
+    let said = result["beta_apply"].as_str().unwrap_or_default();
+    assert!(said.contains("no run yet"), "beta's server never heard of alpha's run: {said:?}");
+    assert_eq!(result["alpha_files"], 1, "alpha's buffer still names alpha's run");
+}

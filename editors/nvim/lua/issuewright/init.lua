@@ -24,8 +24,11 @@ M.config = {
   validate_timeout_ms = 600000,
 }
 
--- The most recent run started from this Neovim.
+-- The most recent run started from this Neovim (of any issuewright client).
 M.last_run = nil
+-- The most recent run of each client (by client id): a command without a run id names the
+-- last run of the buffer's own issuewright, not one another server never heard of.
+local last_runs = {}
 -- The runs this Neovim has heard of, so that only a new one becomes the last.
 local known_runs = {}
 
@@ -143,6 +146,10 @@ function M.implement(issue, opts)
   end
   M.last_run = result.runId
   known_runs[result.runId] = true
+  local client = M.client()
+  if client then
+    last_runs[client.id] = result.runId
+  end
   notify('run ' .. result.runId .. ' started')
   return result.runId
 end
@@ -150,11 +157,17 @@ end
 --- `issuewright.<name>` for the run `run_id` (default: the last one), with `extra` arguments;
 --- a clear error when there is no run to name.
 local function run_command(name, run_id, extra)
-  run_id = run_id or M.last_run
+  run_id = run_id or M.last_run_here()
   if not run_id then
     return nil, 'no run yet: start one with :IssuewrightImplement, or give a run id'
   end
   return M.command(name, vim.tbl_extend('force', extra or {}, { runId = run_id }))
+end
+
+--- The last run of the current buffer's issuewright, if it has had one.
+function M.last_run_here()
+  local client = M.client()
+  return client and last_runs[client.id]
 end
 
 --- The status of a run (default: the last one).
@@ -164,7 +177,7 @@ end
 
 --- Waits until a run is no longer running; returns its final status.
 function M.wait(run_id, timeout_ms)
-  run_id = run_id or M.last_run
+  run_id = run_id or M.last_run_here()
   local status, err
   vim.wait(timeout_ms or M.config.timeout_ms, function()
     status, err = M.status(run_id)
@@ -463,13 +476,17 @@ local function start(bufnr)
     end,
     on_exit = function(_, _, client_id)
       stop_watching_folders(client_id)
+      last_runs[client_id] = nil
     end,
     handlers = {
-      ['issuewright/runEvent'] = function(_, params)
+      ['issuewright/runEvent'] = function(_, params, ctx)
         -- A run started another way (another plugin's command) is the last once heard of.
         if params and params.runId and not known_runs[params.runId] then
           known_runs[params.runId] = true
           M.last_run = params.runId
+          if ctx and ctx.client_id then
+            last_runs[ctx.client_id] = params.runId
+          end
         end
       end,
     },
