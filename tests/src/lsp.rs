@@ -406,25 +406,23 @@ impl LspClient {
         let pid = self.child.id().to_string();
         let killed = std::process::Command::new("sh").args(["-c", "kill -TERM \"$1\"", "sh", &pid]).status();
         assert!(killed.is_ok_and(|status| status.success()), "kill -TERM");
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the server did not end after SIGTERM");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.wait_for_end("after SIGTERM")
     }
 
     /// Sends `exit` and waits for the process to end.
     fn exit(&mut self) -> ExitStatus {
         self.notify("exit", Value::Null);
+        self.wait_for_end("after `exit`")
+    }
+
+    /// Waits for the server's process to end, `after` what.
+    fn wait_for_end(&mut self, after: &str) -> ExitStatus {
         let deadline = Instant::now() + TIMEOUT;
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "the server did not exit");
+            assert!(Instant::now() < deadline, "the server did not end {after}");
             std::thread::sleep(Duration::from_millis(20));
         }
     }

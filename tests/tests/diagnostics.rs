@@ -12,6 +12,22 @@ use serde_json::{Value, json};
 const LIB: &str = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
 const BROKEN: &str = "pub fn total(words: &[&str]) -> u32 {\n    let n: u32 = words.len();\n    n\n}\n";
 
+/// `break.jsonl`: a run that turns [`LIB`] into [`BROKEN`] and, sent back with the error,
+/// leaves it so.
+fn write_breaking_replay(scratch: &Scratch) {
+    scratch.write(
+        "break.jsonl",
+        &replay(&[
+            turn(&[(
+                "patch_file",
+                json!({"path": "src/lib.rs", "old_text": "    words.len() as u32\n", "new_text": "    let n: u32 = words.len();\n    n\n"}),
+            )]),
+            done("Named the count."),
+            done("I will leave the conversion to a later change."),
+        ]),
+    );
+}
+
 fn published_for<'a>(client: &'a LspClient, uri: &str) -> Vec<&'a Value> {
     client
         .notifications
@@ -32,17 +48,7 @@ fn cargo_says(scratch: &Scratch, lib: &str) -> Vec<Expected> {
 #[test]
 fn a_run_that_breaks_the_build_shows_why_and_a_second_run_fixes_it() {
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", LIB)]);
-    scratch.write(
-        "break.jsonl",
-        &replay(&[
-            turn(&[(
-                "patch_file",
-                json!({"path": "src/lib.rs", "old_text": "    words.len() as u32\n", "new_text": "    let n: u32 = words.len();\n    n\n"}),
-            )]),
-            done("Named the count."),
-            done("I will leave the conversion to a later change."),
-        ]),
-    );
+    write_breaking_replay(&scratch);
     scratch.write(
         "fix.jsonl",
         &replay(&[
@@ -106,17 +112,7 @@ fn a_run_that_breaks_the_build_shows_why_and_a_second_run_fixes_it() {
 #[test]
 fn diagnostics_of_a_proposal_carried_onto_lines_added_since_land_where_the_error_is() {
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", LIB)]);
-    scratch.write(
-        "break.jsonl",
-        &replay(&[
-            turn(&[(
-                "patch_file",
-                json!({"path": "src/lib.rs", "old_text": "    words.len() as u32\n", "new_text": "    let n: u32 = words.len();\n    n\n"}),
-            )]),
-            done("Named the count."),
-            done("I will leave the conversion to a later change."),
-        ]),
-    );
+    write_breaking_replay(&scratch);
     let uri = uri_of(&scratch.workspace().join("src/lib.rs"));
     let mut client = LspClient::start(&scratch, ClientOptions::default());
     let (run_id, status) = client.run_issue("Name the count", "break.jsonl");

@@ -212,7 +212,8 @@ pub(super) fn conversation_tokens(messages: &[Message]) -> usize {
 
 /// The tokens of the model's answer `turn`, as estimated.
 pub(super) fn answer_tokens(turn: &crate::llm::AssistantTurn) -> usize {
-    tokens(&Message::Assistant(turn.clone()))
+    let calls: usize = turn.tool_calls.iter().map(|call| estimate_tokens(&call.arguments.to_string()) + 10).sum();
+    turn.content.as_deref().map_or(0, estimate_tokens) + calls
 }
 
 /// How an older answer cut to its head and tail begins.
@@ -255,11 +256,7 @@ const ELIDED: &str = "[earlier output elided";
 fn tokens(message: &Message) -> usize {
     match message {
         Message::System(text) | Message::User(text) => estimate_tokens(text),
-        Message::Assistant(turn) => {
-            let calls: usize =
-                turn.tool_calls.iter().map(|call| estimate_tokens(&call.arguments.to_string()) + 10).sum();
-            turn.content.as_deref().map_or(0, estimate_tokens) + calls
-        }
+        Message::Assistant(turn) => answer_tokens(turn),
         Message::ToolResult { content, .. } => estimate_tokens(content) + 10,
     }
 }

@@ -253,8 +253,8 @@ impl Driver {
                 let key = Repeats::key(call);
                 let duplicate = in_this_turn.iter().position(|earlier| *earlier == key);
                 if duplicate.is_none() {
-                    in_this_turn.push(key);
-                    if repeats.observe(call) >= budgets.max_identical_calls {
+                    in_this_turn.push(key.clone());
+                    if repeats.observe(&key) >= budgets.max_identical_calls {
                         return Ending::Failed(format!(
                             "stopped: the model made the same `{}` call {} times in a row",
                             call.name, budgets.max_identical_calls
@@ -283,7 +283,7 @@ impl Driver {
                 if !ok
                     && duplicate.is_none()
                     && !VALIDATION_TOOLS.contains(&call.name.as_str())
-                    && repeats.failed(call, &output) >= budgets.max_identical_calls
+                    && repeats.failed(key, &output) >= budgets.max_identical_calls
                 {
                     let said = output.lines().next().unwrap_or_default();
                     return Ending::Failed(format!(
@@ -587,21 +587,21 @@ impl Repeats {
         (call.name.clone(), call.arguments.to_string())
     }
 
-    /// How many times in a row `call` has now been made.
-    fn observe(&mut self, call: &ToolCall) -> u32 {
-        let key = Self::key(call);
-        if self.last.as_ref() == Some(&key) {
+    /// How many times in a row the call known as `key` has now been made.
+    fn observe(&mut self, key: &(String, String)) -> u32 {
+        if self.last.as_ref() == Some(key) {
             self.count += 1;
         } else {
-            self.last = Some(key);
+            self.last = Some(key.clone());
             self.count = 1;
         }
         self.count
     }
 
-    /// How many times `call` has now failed with `output`, with other calls between.
-    fn failed(&mut self, call: &ToolCall, output: &str) -> u32 {
-        let entry = self.failures.entry(Self::key(call)).or_insert_with(|| (output.to_owned(), 0));
+    /// How many times the call known as `key` has now failed with `output`, with other calls
+    /// between.
+    fn failed(&mut self, key: (String, String), output: &str) -> u32 {
+        let entry = self.failures.entry(key).or_insert_with(|| (output.to_owned(), 0));
         if entry.0 != output {
             *entry = (output.to_owned(), 0);
         }

@@ -878,42 +878,36 @@ async fn a_file_read_before_compaction_took_it_out_must_be_read_again_to_be_writ
     let files =
         [("src/big.rs", big.as_str()), ("notes/a.txt", &filler), ("notes/b.txt", &filler), ("notes/c.txt", &short)];
     let scratch = Scratch::new(&files);
-    let read = |path: &str| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"{path}"}}}}]}}"#);
-    let write = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "src/big.rs", "content": "pub fn keep_0() -> u32 { 0 }\n"}}]});
-    let replay = [read("src/big.rs"), read("notes/a.txt"), read("notes/b.txt"), write.to_string()]
-        .iter()
-        .map(|turn| format!("{turn}\n"))
-        .collect::<String>()
-        + "{\"content\":\"Kept one function.\"}\n";
-    let mut spec = scratch.spec(&replay, Budgets::default());
-    // An 8k window, half of it the answer's: the first read is elided by the third.
-    spec.provider.model = "gemma-2-9b".into();
-    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
-    let snapshot = handle.finished().await;
-    let ledger = scratch.ledger(&handle);
-    let written = ledger.iter().find_map(|event| match event {
-        LedgerEvent::ToolResult { name, ok, output, .. } if name == "write_file" => Some((*ok, output.clone())),
-        _ => None,
-    });
-    let (ok, output) = written.unwrap();
+    // Reads `reads` in turn, then writes big.rs with one function of its sixty, on gemma: an
+    // 8k window, half of it the answer's, so the oldest reads are elided as the run goes on.
+    // What the write answered, and how many files the proposal changes.
+    let read_then_write = |reads: &[&str]| {
+        let read =
+            |path: &&str| format!(r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"{path}"}}}}]}}"#);
+        let write = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "src/big.rs", "content": "pub fn keep_0() -> u32 { 0 }\n"}}]});
+        let turns: Vec<String> =
+            reads.iter().map(read).chain([write.to_string(), r#"{"content":"Kept one function."}"#.into()]).collect();
+        let mut spec = scratch.spec(&(turns.join("\n") + "\n"), Budgets::default());
+        spec.provider.model = "gemma-2-9b".into();
+        async {
+            let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+            let snapshot = handle.finished().await;
+            let written = scratch.ledger(&handle).into_iter().find_map(|event| match event {
+                LedgerEvent::ToolResult { name, ok, output, .. } if name == "write_file" => Some((ok, output)),
+                _ => None,
+            });
+            (written.expect("the write was answered"), snapshot.outcome.unwrap().changes.len())
+        }
+    };
+
+    // The first read is elided by the third, and nothing else shows the file.
+    let ((ok, output), changed) = read_then_write(&["src/big.rs", "notes/a.txt", "notes/b.txt"]).await;
     assert!(!ok && output.contains("which you have not been shown"), "{output}");
-    assert!(snapshot.outcome.unwrap().changes.is_empty(), "the file keeps its 59 other functions");
+    assert_eq!(changed, 0, "the file keeps its 59 other functions");
 
     // Read again since, and that read still in the conversation when the first one is taken
     // out: the file is the model's to write.
-    let replay = [read("src/big.rs"), read("notes/a.txt"), read("src/big.rs"), read("notes/c.txt"), write.to_string()]
-        .iter()
-        .map(|turn| format!("{turn}\n"))
-        .collect::<String>()
-        + "{\"content\":\"Kept one function.\"}\n";
-    let mut spec = scratch.spec(&replay, Budgets::default());
-    spec.provider.model = "gemma-2-9b".into();
-    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
-    let snapshot = handle.finished().await;
-    let written = scratch.ledger(&handle).into_iter().find_map(|event| match event {
-        LedgerEvent::ToolResult { name, ok, output, .. } if name == "write_file" => Some((ok, output)),
-        _ => None,
-    });
-    assert!(written.as_ref().is_some_and(|(ok, _)| *ok), "{written:?}");
-    assert_eq!(snapshot.outcome.unwrap().changes.len(), 1);
+    let ((ok, output), changed) = read_then_write(&["src/big.rs", "notes/a.txt", "src/big.rs", "notes/c.txt"]).await;
+    assert!(ok, "{output}");
+    assert_eq!(changed, 1);
 }

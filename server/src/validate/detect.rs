@@ -400,9 +400,10 @@ fn detect_build(root: &Path) -> Plan {
     if has(root, "pom.xml") {
         let build_root = maven_root::build_root_above(root);
         // A multi-module project keeps its wrapper at its root.
+        let top = build_root.as_deref().unwrap_or(root);
         let wrapper = root
             .ancestors()
-            .take_while(|folder| build_root.as_deref().is_some_and(|top| folder.starts_with(top)) || *folder == root)
+            .take_while(|folder| folder.starts_with(top))
             .find(|folder| has(folder, "mvnw"))
             .and_then(|folder| relative_up(root, folder))
             .map(|up| if up.as_os_str().is_empty() { "./mvnw".to_owned() } else { format!("{}/mvnw", up.display()) });
@@ -497,6 +498,7 @@ fn javac_command(tree: &Path, out: &Path) -> std::io::Result<CommandSpec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::tree;
 
     fn project(files: &[&str]) -> tempfile::TempDir {
         let dir = crate::testing::tempdir();
@@ -548,7 +550,7 @@ mod tests {
         for (version, mode) in
             [("5.9.3", TscMode::Build { no_emit: true }), ("5.4.5", TscMode::Build { no_emit: false })]
         {
-            let dir = tree(&[
+            let dir = tree::<&str>(&[
                 ("tsconfig.json", solution),
                 ("node_modules/.bin/tsc", ""),
                 ("node_modules/typescript/package.json", &format!(r#"{{ "version": "{version}" }}"#)),
@@ -569,22 +571,11 @@ mod tests {
         assert_eq!(plan.test, Some(Step::Npm { script: "test".into() }));
     }
 
-    /// A tree of `files`, each with its text.
-    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = crate::testing::tempdir();
-        for (file, text) in files {
-            let path = dir.path().join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
-
     #[test]
     fn a_crate_of_a_workspace_further_up_is_built_from_there_as_its_own_package() {
         let crate_manifest = "[package]\nname = \"a\"\nversion.workspace = true\n";
         let workspace = "[workspace]\nmembers = [\"crates/*\", \"tools/own\"]\nexclude = [\"crates/old\"]\n\n[workspace.package]\nversion = \"0.1.0\"\n";
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             (".git/HEAD", ""),
             ("Cargo.toml", workspace),
             ("crates/a/Cargo.toml", crate_manifest),
@@ -618,7 +609,7 @@ mod tests {
     #[test]
     fn the_search_for_a_workspace_stops_at_the_repository_and_at_a_manifest_that_does_not_parse() {
         let lone = "[package]\nname = \"lone\"\n";
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             ("Cargo.toml", "[workspace]\n"),
             ("repo/.git/HEAD", ""),
             ("repo/Cargo.toml", lone),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::repository::repository_above;
+use super::repository::{read_small, repository_above};
 
 /// How many parents up a module is followed.
 const MAX_PARENTS: usize = 8;
@@ -35,7 +35,6 @@ impl Pom {
         let mut reader = Reader::from_str(text);
         let mut path: Vec<String> = Vec::new();
         let mut pom = Pom::default();
-        let mut parent: (Option<String>, Option<String>) = (None, None);
         loop {
             match reader.read_event().ok()? {
                 Event::Start(start) => {
@@ -59,8 +58,8 @@ impl Pom {
                     match at.as_slice() {
                         ["project", "groupId"] => pom.group = Some(value),
                         ["project", "artifactId"] => pom.artifact = Some(value),
-                        ["project", "parent", "groupId"] => parent.0 = Some(value),
-                        ["project", "parent", "artifactId"] => parent.1 = Some(value),
+                        ["project", "parent", "groupId"] => pom.parent.get_or_insert_default().0 = Some(value),
+                        ["project", "parent", "artifactId"] => pom.parent.get_or_insert_default().1 = Some(value),
                         ["project", "parent", "relativePath"] => pom.relative_path = Some(value),
                         _ => {}
                     }
@@ -69,21 +68,16 @@ impl Pom {
                 _ => {}
             }
         }
-        if pom.parent.is_some() {
-            if pom.group.is_none() {
-                pom.group.clone_from(&parent.0);
-            }
-            pom.parent = Some(parent);
+        // A module without a groupId of its own inherits its parent's.
+        if pom.group.is_none() {
+            pom.group = pom.parent.as_ref().and_then(|(group, _)| group.clone());
         }
         Some(pom)
     }
 
     /// Reads the POM at `file`.
     fn read(file: &Path) -> Option<Self> {
-        if std::fs::metadata(file).ok()?.len() > MAX_POM_BYTES {
-            return None;
-        }
-        Self::parse(&std::fs::read_to_string(file).ok()?)
+        Self::parse(&read_small(file, MAX_POM_BYTES)?)
     }
 }
 
@@ -121,17 +115,7 @@ pub fn build_root_above(root: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A tree of `files`, each with its text.
-    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = crate::testing::tempdir();
-        for (file, text) in files {
-            let path = dir.path().join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
+    use crate::testing::tree;
 
     fn pom(group: Option<&str>, artifact: &str, parent: Option<(&str, &str, Option<&str>)>) -> String {
         let mut text = String::from("<?xml version=\"1.0\"?>\n<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n");
@@ -155,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_module_reads_its_parents_from_disk_up_to_the_repository() {
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             (".git/HEAD", "ref: refs/heads/main\n"),
             ("pom.xml", &pom(Some("com.acme"), "acme", None)),
             ("services/pom.xml", &pom(None, "services", Some(("com.acme", "acme", None)))),
@@ -182,7 +166,7 @@ mod tests {
 
     #[test]
     fn broken_or_outside_poms_are_not_followed() {
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             ("pom.xml", &pom(Some("com.acme"), "acme", None)),
             ("repo/.git/HEAD", "ref: refs/heads/main\n"),
             ("repo/module/pom.xml", &pom(None, "module", Some(("com.acme", "acme", Some("../../pom.xml"))))),

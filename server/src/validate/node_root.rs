@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::repository::repository_above;
+use super::repository::{read_small, repository_above};
 
 /// How many configurations are followed from the project's own.
 const MAX_FOLLOWED: usize = 16;
@@ -22,10 +22,11 @@ pub fn tsc_folder(root: &Path) -> Option<PathBuf> {
         return Some(root.to_owned());
     }
     let repository = repository_above(root)?;
-    root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository)).find_map(|folder| {
-        let installed = folder.join(TSC_BELOW).is_file();
-        installed.then(|| folder.to_owned())
-    })
+    root.ancestors()
+        .skip(1)
+        .take_while(|folder| folder.starts_with(repository))
+        .find(|folder| folder.join(TSC_BELOW).is_file())
+        .map(Path::to_owned)
 }
 
 /// The highest folder above `root`, inside its repository, that the TypeScript build of the
@@ -73,10 +74,7 @@ pub fn is_solution(root: &Path) -> bool {
 
 /// The JSON-with-comments file at `file`, parsed; `None` when missing, too large or broken.
 fn read_jsonc(file: &Path) -> Option<serde_json::Value> {
-    if std::fs::metadata(file).ok()?.len() > MAX_TSCONFIG_BYTES {
-        return None;
-    }
-    let mut text = std::fs::read_to_string(file).ok()?;
+    let mut text = read_small(file, MAX_TSCONFIG_BYTES)?;
     json_strip_comments::strip(&mut text).ok()?;
     serde_json::from_str(&text).ok()
 }
@@ -129,21 +127,11 @@ fn relative_targets(file: &Path) -> Option<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A tree of `files`, each with its text.
-    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = crate::testing::tempdir();
-        for (file, text) in files {
-            let path = dir.path().join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
+    use crate::testing::tree;
 
     #[test]
     fn a_package_of_a_monorepo_reads_the_hoisted_install_and_the_shared_configuration() {
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             (".git/HEAD", "ref: refs/heads/main\n"),
             ("node_modules/.bin/tsc", ""),
             ("tsconfig.base.json", "{ \"compilerOptions\": { \"strict\": true } }"),
@@ -177,15 +165,15 @@ mod tests {
             (r#"{ "files": [], "references": [] }"#, false),
             (r#"{ "files": [] "#, false),
         ] {
-            let dir = tree(&[("tsconfig.json", text)]);
+            let dir = tree::<&str>(&[("tsconfig.json", text)]);
             assert_eq!(is_solution(dir.path()), expected, "{text}");
         }
-        assert!(!is_solution(tree(&[]).path()));
+        assert!(!is_solution(tree::<&str>(&[]).path()));
     }
 
     #[test]
     fn the_installed_typescript_says_its_version() {
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             ("new/node_modules/typescript/package.json", r#"{ "name": "typescript", "version": "5.9.3" }"#),
             ("old/node_modules/typescript/package.json", r#"{ "version": "5.4.0-beta" }"#),
             ("odd/node_modules/typescript/package.json", r#"{ "version": "next" }"#),
@@ -198,7 +186,7 @@ mod tests {
 
     #[test]
     fn nothing_above_the_repository_nor_a_standalone_project_is_read() {
-        let dir = tree(&[
+        let dir = tree::<&str>(&[
             ("node_modules/.bin/tsc", ""),
             ("tsconfig.base.json", "{}"),
             ("repo/.git/HEAD", "ref: refs/heads/main\n"),

@@ -1,5 +1,6 @@
 //! How far above a project its build may be taken from: no higher than the repository the
-//! project stands in, and never a home folder that is itself a repository (of dotfiles).
+//! project stands in, and never a home folder that is itself a repository (of dotfiles);
+//! and the reading of the build files found there.
 
 use std::path::Path;
 
@@ -17,6 +18,15 @@ fn repository_above_within<'a>(root: &'a Path, home: Option<&Path>) -> Option<&'
     let repository = root.ancestors().skip(1).find(|folder| folder.join(".git").exists())?;
     let holds_home = home.is_some_and(|home| home.starts_with(repository));
     (!holds_home && repository.parent().is_some()).then_some(repository)
+}
+
+/// The text of a build file above a project (a `pom.xml`, a `tsconfig.json`); `None` when it
+/// is missing, not text, or larger than `max_bytes`, as no real one is.
+pub(super) fn read_small(file: &Path, max_bytes: u64) -> Option<String> {
+    if std::fs::metadata(file).ok()?.len() > max_bytes {
+        return None;
+    }
+    std::fs::read_to_string(file).ok()
 }
 
 #[cfg(test)]
