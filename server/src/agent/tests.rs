@@ -819,7 +819,7 @@ async fn a_pasted_log_in_the_issue_is_cut_to_its_head_and_tail_in_the_first_prom
         .unwrap();
     assert!(user.len() < log.len() / 4, "{} characters of {}", user.len(), log.len());
     assert!(user.contains("# Workers retry forever") && user.contains("The last line says why."), "head and tail");
-    assert!(user.contains("characters cut ...]"));
+    assert!(user.contains(" lines (") && user.contains("characters) cut ...]"), "the cut is told in whole lines");
 }
 
 /// The first prompt's tokens (system and first message) and the pack's, of a run of `issue`
@@ -868,6 +868,23 @@ async fn a_long_issue_leaves_the_first_prompt_room_by_a_smaller_pack() {
     assert!(long_prompt <= room / 2, "the pasted log and the pack: {long_prompt} tokens of a room of {room}");
     assert!(long_pack > 0, "the pack gives way, not all of it");
     assert!(long_pack < short_pack, "{long_pack} tokens beside the log, {short_pack} beside the short issue");
+}
+
+#[tokio::test]
+async fn an_issue_in_chinese_is_cut_to_its_share_of_the_window_as_one_in_english_is() {
+    // A character of Chinese is about a token: a log of 40,000 of them is cut to the issue's
+    // share of the room, and the pack keeps its own.
+    let short = "# 重试不停\n\n`worker_3.rs` 里的 `retry_3_4` 从不放弃。\n";
+    let log: String = (0..2_000).map(|n| format!("工作线程 {n} 第二次重试失败,连接被拒绝\n")).collect();
+    let long = format!("{short}\n```\n{log}```\n");
+    let specs = crate::tools::Toolset::standard().specs();
+    let room = compact::room(8_192, 4_096, crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap()));
+
+    let (long_prompt, long_pack) = first_prompt_with_gemma(&long).await;
+    assert!(long_prompt <= room / 2, "the pasted log and the pack: {long_prompt} tokens of a room of {room}");
+    assert!(long_pack > 0, "the pack gives way, not all of it");
+    // Counted as the estimate counts it: about a token a character of Chinese.
+    assert!(crate::context::estimate_tokens(&log) >= log.chars().filter(|c| !c.is_ascii()).count());
 }
 
 #[tokio::test]

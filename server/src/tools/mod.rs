@@ -29,7 +29,9 @@ use args::{
 pub const MAX_OUTPUT_CHARS: usize = 60_000;
 /// Most lines one `read_file` returns.
 pub const MAX_READ_LINES: usize = 2_000;
-/// Most bytes of file text one `read_file` returns (whole lines; the rest on request).
+/// Most file text one `read_file` returns, in characters as
+/// [`text_measure`](crate::workspace::text_measure) counts them (whole lines; the rest on
+/// request).
 pub const MAX_READ_CHARS: usize = 50_000;
 /// Most entries one `list_files` returns.
 pub const MAX_LISTED: usize = 1_000;
@@ -203,7 +205,7 @@ impl Toolset {
         self.execute_within(overlay, index, seen, call, MAX_READ_CHARS)
     }
 
-    /// [`execute`](Self::execute), with `read_file` returning at most `max_read_bytes` of
+    /// [`execute`](Self::execute), with `read_file` returning at most `max_read_chars` of
     /// text (whole lines): a model with a small context window reads in smaller pieces.
     pub fn execute_within(
         &self,
@@ -211,7 +213,7 @@ impl Toolset {
         index: Option<&Index>,
         seen: &mut Seen,
         call: &ToolCall,
-        max_read_bytes: usize,
+        max_read_chars: usize,
     ) -> ToolOutcome {
         if let Some(problem) = &call.malformed {
             return ToolOutcome::invalid(format!(
@@ -224,7 +226,7 @@ impl Toolset {
         }
         let result = match call.name.as_str() {
             "read_file" => with_args(&call.arguments, |a: ReadFileArgs| {
-                read_file(overlay, seen, a, max_read_bytes.min(MAX_READ_CHARS))
+                read_file(overlay, seen, a, max_read_chars.min(MAX_READ_CHARS))
             }),
             "list_files" => with_args(&call.arguments, |a: ListFilesArgs| list_files(overlay, a)),
             "grep" => search_args(&call.arguments, |a: GrepArgs| search::grep(overlay, a)),
@@ -269,7 +271,7 @@ fn read_file(
     overlay: &mut Overlay,
     seen: &mut Seen,
     args: ReadFileArgs,
-    max_bytes: usize,
+    max_chars: usize,
 ) -> Result<ToolOutcome, OverlayError> {
     let path = file_path(&args.path)?;
     if names_secrets(overlay, &path) {
@@ -284,16 +286,21 @@ fn read_file(
     // Whole lines only, within both the line and the character budget: the model is told
     // exactly where to go on, and never gets a text with its middle cut out.
     let mut last = view.last_line.min(view.first_line + MAX_READ_LINES - 1);
+    // Measured as the cut on the way to the model measures (a line of Chinese is as long as
+    // its tokens), so what fits here is not cut there.
     let mut text = String::new();
+    let mut measured = 0;
     for (number, line) in (view.first_line..=last).zip(view.text.split_inclusive('\n')) {
-        if !text.is_empty() && text.len() + line.len() > max_bytes {
+        let line_measure = crate::workspace::text_measure(line);
+        if !text.is_empty() && measured + line_measure > max_chars {
             last = number - 1;
             break;
         }
         text.push_str(line);
+        measured += line_measure;
     }
     // A first line longer than the budget is still returned, and cut on its way to the model.
-    if text.len() <= max_bytes {
+    if measured <= max_chars {
         seen.saw_lines(path.as_str(), text.lines());
     }
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);

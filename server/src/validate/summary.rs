@@ -248,7 +248,7 @@ mod tests {
         let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
         assert!(summary.contains("thread 'counts' panicked"), "{summary}");
         assert!(summary.contains("assertion failed: left == right"));
-        assert!(summary.contains("characters cut"));
+        assert!(summary.contains(" lines (") && summary.contains("characters) cut"), "{summary}");
         assert!(!summary.contains("more error"));
         assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{}", summary.len());
     }

@@ -38,15 +38,77 @@ pub fn strip_ansi(text: &str) -> String {
     out
 }
 
-/// Keeps the head and the tail of a text longer than `max_chars`, saying how much was cut.
+/// What a character outside ASCII counts for in [`text_measure`]: about a token, as a CJK
+/// character, a letter of a non-Latin script or an emoji takes one or more, where code and
+/// English take about four characters a token.
+const NON_ASCII_MEASURE: usize = 4;
+
+/// The length of a text in the units the prompt's budgets count: a character of ASCII one,
+/// any other [`NON_ASCII_MEASURE`]. Four of them make about a token whatever the script, so an
+/// issue written in Chinese is cut to the same share of the model's window as one in English.
+pub fn text_measure(text: &str) -> usize {
+    // A character outside ASCII starts with a byte of 0b11xx_xxxx; those after it are
+    // 0b10xx_xxxx and count for nothing.
+    text.bytes()
+        .map(|byte| match byte {
+            0..0x80 => 1,
+            0x80..0xC0 => 0,
+            _ => NON_ASCII_MEASURE,
+        })
+        .sum()
+}
+
+/// How many of `chars`, from the first, fit in `measure` (see [`text_measure`]).
+fn chars_within(chars: impl Iterator<Item = char>, measure: usize) -> usize {
+    let mut spent = 0;
+    chars
+        .take_while(|&c| {
+            spent += char_measure(c);
+            spent <= measure
+        })
+        .count()
+}
+
+/// The measure of one character (see [`text_measure`]).
+fn char_measure(c: char) -> usize {
+    if c.is_ascii() { 1 } else { NON_ASCII_MEASURE }
+}
+
+/// Keeps the head and the tail of a text whose [`text_measure`] passes `max_chars`, saying how
+/// much was cut: a text of ASCII keeps `max_chars` characters, one of another script about a
+/// quarter as many, each about a token. Where the text has lines, whole lines are kept (a
+/// listing or a log loses no half line that would read like a whole one), unless that would
+/// keep less than half of what a side may hold.
 pub fn cut_head_tail(text: &str, max_chars: usize) -> String {
-    let total = text.chars().count();
-    if total <= max_chars {
+    if text_measure(text) <= max_chars {
         return text.to_owned();
     }
-    let head: String = text.chars().take(max_chars / 2).collect();
-    let tail: String = text.chars().skip(total - max_chars / 2).collect();
-    format!("{head}\n[... {} characters cut ...]\n{tail}", total - 2 * (max_chars / 2))
+    let half = max_chars / 2;
+    let head_end = byte_after_chars(text, chars_within(text.chars(), half));
+    let tail_chars = chars_within(text.chars().rev(), half);
+    let tail_start = byte_after_chars(text, text.chars().count() - tail_chars);
+    // Back to the last line break of the head, on to the first of the tail.
+    let head_end = match text[..head_end].rfind('\n') {
+        Some(at) if text_measure(&text[..at]) >= half / 2 => at + 1,
+        _ => head_end,
+    };
+    let tail_start = match text[tail_start..].find('\n') {
+        Some(at) if text_measure(&text[tail_start + at + 1..]) >= half / 2 => tail_start + at + 1,
+        _ => tail_start,
+    };
+    let (head, cut, tail) = (&text[..head_end], &text[head_end..tail_start], &text[tail_start..]);
+    let characters = cut.chars().count();
+    let lines = cut.matches('\n').count();
+    let told = match head.ends_with('\n') && lines > 0 {
+        true => format!("[... {lines} line{} ({characters} characters) cut ...]\n", if lines == 1 { "" } else { "s" }),
+        false => format!("\n[... {characters} characters cut ...]\n"),
+    };
+    format!("{head}{told}{tail}")
+}
+
+/// The byte index after the first `chars` characters of `text`.
+fn byte_after_chars(text: &str, chars: usize) -> usize {
+    text.char_indices().nth(chars).map_or(text.len(), |(at, _)| at)
 }
 
 /// Files that hold credentials rather than code: `.env` (not `.env.example`), keys and
@@ -230,5 +292,61 @@ mod tests {
         let cut = cut_head_tail(&text, 20);
         assert!(cut.starts_with("aaaaaaaaaa\n[... 80 characters cut ...]\nbbbbbbbbbb"), "{cut}");
         assert_eq!(cut_head_tail("short", 20), "short");
+    }
+
+    #[test]
+    fn text_of_another_script_is_cut_to_about_as_many_tokens() {
+        // A character of Chinese, Cyrillic or an emoji is about a token: four of ASCII.
+        assert_eq!(text_measure("abc"), 3);
+        assert_eq!(text_measure("日本"), 8);
+        assert_eq!(text_measure("é🙂a"), 9);
+        let text = "错误".repeat(50);
+        let cut = cut_head_tail(&text, 40);
+        assert!(cut.starts_with("错误错误错\n[... 90 characters cut ...]\n误错误错误"), "{cut}");
+        assert!(text_measure(&cut) < 40 + 40, "{cut}");
+        // Within the measure, nothing is cut.
+        assert_eq!(cut_head_tail("日本語", 12), "日本語");
+    }
+
+    #[test]
+    fn text_of_lines_loses_whole_lines() {
+        let listing: String = (0..100).map(|n| format!("src/main/java/com/example/File{n:03}.java\n")).collect();
+        let cut = cut_head_tail(&listing, 400);
+        assert!(cut.starts_with("src/main/java/com/example/File000.java\n"), "{cut}");
+        assert!(cut.ends_with("src/main/java/com/example/File099.java\n"), "{cut}");
+        // Five whole lines of 39 characters each side, and the 90 between them told.
+        let lines: Vec<&str> = cut.lines().collect();
+        assert_eq!(lines.len(), 11, "{cut}");
+        assert_eq!(lines[5], "[... 90 lines (3510 characters) cut ...]");
+        for line in lines.iter().filter(|line| !line.starts_with("[...")) {
+            assert!(
+                line.starts_with("src/main/java/com/example/File") && line.ends_with(".java"),
+                "half a line: {line}"
+            );
+        }
+        // One long line with short ones around it is cut inside it rather than lose most of
+        // what may be kept.
+        let text = format!("a\n{}\nb\n", "x".repeat(1000));
+        let cut = cut_head_tail(&text, 100);
+        assert!(cut.starts_with("a\nxxxx") && cut.contains("characters cut ...]"), "{cut}");
+    }
+
+    proptest::proptest! {
+        /// Whatever the text and the limit, the cut keeps its head and tail within the limit,
+        /// from the text's own start and end, and says it cut.
+        #[test]
+        fn a_cut_keeps_within_its_limit(text in "(\\PC|\n){0,300}", max in 0usize..400) {
+            let cut = cut_head_tail(&text, max);
+            if text_measure(&text) <= max {
+                proptest::prop_assert_eq!(&cut, &text);
+            } else {
+                let at = cut.find("[... ").expect("the cut is told");
+                let told_end = at + cut[at..].find(" cut ...]\n").expect("the cut is told") + " cut ...]\n".len();
+                let head = cut[..at].strip_suffix('\n').unwrap_or(&cut[..at]);
+                let tail = &cut[told_end..];
+                proptest::prop_assert!(text_measure(head) + text_measure(tail) <= max, "{:?}", cut);
+                proptest::prop_assert!(text.starts_with(head) && text.ends_with(tail), "{:?}", cut);
+            }
+        }
     }
 }

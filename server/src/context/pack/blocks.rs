@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::shown::DOCS_CUT_NOTE;
 use crate::context::doc_comments::{DocCut, KEPT_DOC_LINES, long_doc_cuts};
 use crate::context::parts::merged;
-use crate::workspace::{generated_marker, licence_header};
+use crate::workspace::{generated_marker, licence_header, text_measure as measure};
 
 /// Said of a file whose header says a tool writes it.
 pub(super) fn generated_note(marker: &str) -> String {
@@ -47,7 +47,7 @@ pub(super) fn parts_block(
     let mut chosen: Vec<(u32, u32)> = Vec::new();
     for &part in parts {
         chosen.push(part);
-        if block(&chosen).len() > room {
+        if measure(&block(&chosen)) > room {
             // A smaller part further down the list may still fit.
             chosen.pop();
         }

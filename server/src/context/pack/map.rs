@@ -15,6 +15,7 @@ use crate::context::index::{ImportHint, Index, IndexedFile};
 use crate::context::mentioned::Mentioned;
 use crate::context::rank::RankedFile;
 use crate::context::uses::{ShownUses, UsedDefinition};
+use crate::workspace::text_measure as measure;
 
 /// Files of the map with their signatures at most.
 const MAP_FILES: usize = 60;
@@ -63,7 +64,7 @@ pub(super) fn repository_map(
     let mut map = String::new();
     let mut mapped_files = Vec::new();
     for (path, line) in &shown.named_lines {
-        if map.len() + line.len() <= budget {
+        if measure(&map) + measure(line) <= budget {
             map.push_str(line);
             mapped_files.push(path.clone());
         }
@@ -91,8 +92,8 @@ pub(super) fn repository_map(
         // after it by their paths.
         let listed = |path: &str| shown.holds(path) || path == file.path || mapped_files.iter().any(|f| f == path);
         let after = paths_room[i + 1].max(budget / AFTER_SIGNATURES_SHARE_DIVISOR);
-        let reserved = used_entries(index, uses, listed, most_for_used).0.len() + after;
-        if map.len() + block.len() + reserved > budget {
+        let reserved = measure(&used_entries(index, uses, listed, most_for_used).0) + after;
+        if measure(&map) + measure(&block) + reserved > budget {
             paths_from = i;
             break;
         }
@@ -100,11 +101,11 @@ pub(super) fn repository_map(
         mapped_files.push(file.path.clone());
     }
     // The file that did not fit and those after it, by their paths, in their share of the room.
-    let tail_room = paths_room[paths_from].min(budget.saturating_sub(map.len()));
+    let tail_room = paths_room[paths_from].min(budget.saturating_sub(measure(&map)));
     let after: Vec<(&str, String)> =
         suffixes.into_iter().skip(paths_from).filter_map(|(path, suffix)| Some((path, suffix?))).collect();
     let mut tail = PathTail::fitting(after, tail_room);
-    let room = budget.saturating_sub(map.len() + tail.len);
+    let room = budget.saturating_sub(measure(&map) + tail.len);
     let (used, used_files) =
         used_entries(index, uses, |path| shown.holds(path) || mapped_files.iter().any(|f| f == path), room);
     // A file the shown code uses is listed with the signatures it uses instead.

@@ -55,9 +55,10 @@ pub struct ContextPack {
     pub tokens: usize,
 }
 
-/// Estimates the tokens of a text.
+/// Estimates the tokens of a text: [`CHARS_PER_TOKEN`] characters of ASCII a token, and a
+/// token for each other character (see [`text_measure`](crate::workspace::text_measure)).
 pub fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(CHARS_PER_TOKEN)
+    crate::workspace::text_measure(text).div_ceil(CHARS_PER_TOKEN)
 }
 
 /// The heading of the pack's repository map.
@@ -95,7 +96,7 @@ pub fn build_pack(
     let map_budget = budget_chars.saturating_sub(shown.len() + MAP_HEADING.len() + PARTS_HEADING.len() + 5);
     let (map_section, mapped_files) = repository_map(index, ranked, &shown, &mentioned, &uses, map_budget);
     // Room the map did not take shows documentation that files shown whole left out.
-    shown.restore_docs(map_budget.saturating_sub(map_section.len()));
+    shown.restore_docs(map_budget.saturating_sub(crate::workspace::text_measure(&map_section)));
 
     let mut text = String::new();
     if !map_section.is_empty() {

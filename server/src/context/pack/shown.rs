@@ -11,6 +11,7 @@ use crate::context::named::NamedFile;
 use crate::context::parts::{WordPlaces, lines_around, part_lines, parts_pointed_at, text_words};
 use crate::context::rank::RankedFile;
 use crate::context::uses::ShownUses;
+use crate::workspace::text_measure as measure;
 
 /// Said of a file the issue names that the index does not parse.
 const NAMED_NOTE: &str = " [named in the issue]";
@@ -90,8 +91,8 @@ impl<'a> Shown<'a> {
                 continue;
             };
             // A long file (a lockfile, a changelog) is not copied into a block only to be left out.
-            let block = (text.len() <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
-            if let Some(block) = block.filter(|block| self.len() + block.len() <= named_budget) {
+            let block = (measure(&text) <= MAX_NAMED_FULL_CHARS).then(|| full_block(&file.path, NAMED_NOTE, &text));
+            if let Some(block) = block.filter(|block| self.len() + measure(block) <= named_budget) {
                 self.push(block);
                 self.full_files.push(file.path.clone());
                 continue;
@@ -152,14 +153,14 @@ impl<'a> Shown<'a> {
             let (block, whole) = match source_block(&file.path, &text, &file.located) {
                 // A cut saying where it cut may come out longer than the file whole.
                 (cut, Some(whole))
-                    if whole.len() <= cut.len()
-                        || (issue.about_documentation && self.len() + whole.len() <= full_budget) =>
+                    if measure(&whole) <= measure(&cut)
+                        || (issue.about_documentation && self.len() + measure(&whole) <= full_budget) =>
                 {
                     (whole, None)
                 }
                 shown => shown,
             };
-            if self.len() + block.len() <= full_budget {
+            if self.len() + measure(&block) <= full_budget {
                 self.blocks.push(ShownBlock { text: block, whole });
                 self.full_files.push(file.path.clone());
                 continue;
@@ -209,9 +210,9 @@ impl<'a> Shown<'a> {
         self.blocks.is_empty()
     }
 
-    /// The section's length so far, in characters.
+    /// The section's length so far, in characters as [`measure`] counts them.
     pub(super) fn len(&self) -> usize {
-        self.blocks.iter().map(|block| block.text.len()).sum()
+        self.blocks.iter().map(|block| measure(&block.text)).sum()
     }
 
     /// The section's text.
@@ -223,7 +224,7 @@ impl<'a> Shown<'a> {
     /// `spare` characters allow each whole: room the map did not take.
     pub(super) fn restore_docs(&mut self, mut spare: usize) {
         for block in &mut self.blocks {
-            let grow = |whole: &String| whole.len().saturating_sub(block.text.len());
+            let grow = |whole: &String| measure(whole).saturating_sub(measure(&block.text));
             let Some(whole) = block.whole.take_if(|whole| grow(whole) <= spare) else { continue };
             spare -= grow(&whole);
             block.text = whole;
