@@ -20,8 +20,12 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"\bAKIA[0-9A-Z]{16}\b",
         r"\bxox[abprs]-[A-Za-z0-9\-]{10,}",
         // Key material between the markers (base64 and PEM headers only, so code quoting the
-        // markers is not wiped), or, when the end was cut off, the key lines that follow.
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\-]*?-----END [A-Z ]*PRIVATE KEY-----|\r?\n[A-Za-z0-9+/=:,\-\s]{40,})",
+        // markers is not wiped), or, when the end was cut off, the key lines that follow; the
+        // line breaks may be written `\n`, as a JSON file holds a key (a cloud service
+        // account's `"private_key"`).
+        r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\-\\]*?-----END [A-Z ]*PRIVATE KEY-----|(?:\r?\n|\\n)[A-Za-z0-9+/=:,\-\s\\]{40,})",
+        // A private key as a kubeconfig holds it, base64 without markers.
+        r"\bclient-key-data:\s*[A-Za-z0-9+/=]{40,}",
     ]
     .iter()
     .map(|pattern| Regex::new(pattern).expect("valid pattern"))
@@ -129,6 +133,23 @@ mod tests {
         let code = "if pem.starts_with(\"-----BEGIN RSA PRIVATE KEY-----\") {\n    load(pem)\n}\nconst END: &str = \"-----END RSA PRIVATE KEY-----\";\n";
         assert_eq!(redactor.redact(code), code, "code that quotes the markers stays");
         assert_eq!(clean["messages"][2]["content"], "keep me -----END RSA PRIVATE KEY-----", "never across messages");
+    }
+
+    #[test]
+    fn keys_written_into_json_and_kubeconfig_files_are_removed() {
+        let redactor = Redactor::default();
+        let service_account = r#"{"type": "service_account", "private_key_id": "1a2b", "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKj\n-----END PRIVATE KEY-----\n", "client_email": "ci@demo.iam.gserviceaccount.com"}"#;
+        let clean = redactor.redact(service_account);
+        assert!(!clean.contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"), "{clean}");
+        assert!(clean.contains("ci@demo.iam.gserviceaccount.com"), "the rest stays: {clean}");
+        // Cut off by a partial read, the key's lines are still removed.
+        let cut_off =
+            r#""private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"#;
+        assert!(!redactor.redact(cut_off).contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"));
+        let kubeconfig = "users:\n- name: ci\n  user:\n    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVB\n";
+        let clean = redactor.redact(kubeconfig);
+        assert!(!clean.contains("LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVkt"), "{clean}");
+        assert!(clean.contains("- name: ci"), "{clean}");
     }
 
     #[test]

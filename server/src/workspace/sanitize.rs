@@ -141,6 +141,10 @@ pub fn holds_secrets(path: &str) -> bool {
         "passwd",
         "service-account",
         "service_account",
+        // Firebase's `serviceAccountKey.json` and `<app>-firebase-adminsdk-<id>.json`.
+        "serviceaccount",
+        "adminsdk",
+        "kubeconfig",
         "keystore",
         "api_key",
         "api-key",
@@ -182,6 +186,7 @@ pub fn holds_secrets(path: &str) -> bool {
             ".s3cfg",
             ".boto",
             ".dockercfg",
+            "kubeconfig",
         ]
         .contains(&name.as_str())
         // Composer's logins to package hosts, at a project's top or in its home folder (not an
@@ -248,6 +253,11 @@ mod tests {
             ".s3cfg",
             "auth.json",
             "home/.composer/auth.json",
+            "config/serviceAccountKey.json",
+            "myapp-firebase-adminsdk-ab12c-0123456789.json",
+            "deploy/kubeconfig",
+            "deploy/kubeconfig.yaml",
+            "ci/staging-kubeconfig.yml",
         ] {
             assert!(holds_secrets(secret), "{secret}");
         }
@@ -274,6 +284,8 @@ mod tests {
             "src/kube/config.ts",
             "src/auth.ts",
             "public/locales/en/auth.json",
+            "src/kubeconfig.rs",
+            "src/firebase/serviceAccount.ts",
         ] {
             assert!(!holds_secrets(code), "{code}");
         }
