@@ -125,6 +125,22 @@ fn a_file_is_changed_by_its_real_path_not_through_a_link() {
 
 #[cfg(unix)]
 #[test]
+fn a_link_to_a_folder_is_listed_as_a_folder_and_not_searched_as_a_file() {
+    let (dir, mut overlay) = overlay(&[("lib/a.rs", "pub fn retry() {}\n"), ("src/main.rs", "fn main() {}\n")]);
+    std::os::unix::fs::symlink("../lib", dir.path().join("src/vendor")).unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let listed = tools.execute(&mut overlay, None, &mut seen, &call("list_files", json!({"path": "src"})));
+    assert_eq!(listed.output, "src/main.rs\nsrc/vendor/\n");
+    let inside = tools.execute(&mut overlay, None, &mut seen, &call("list_files", json!({"path": "src/vendor"})));
+    assert!(inside.ok && inside.output.contains("src/vendor/a.rs"), "{}", inside.output);
+    let grep = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "retry"})));
+    assert!(grep.output.contains("lib/a.rs:1:"), "{}", grep.output);
+    assert!(!grep.output.contains("not searched"), "a folder is no unreadable file: {}", grep.output);
+}
+
+#[cfg(unix)]
+#[test]
 fn a_link_to_the_root_does_not_lead_to_the_run_records() {
     let (dir, mut overlay) = overlay(&[("src/lib.rs", "pub fn connect() {}\n")]);
     std::fs::create_dir_all(dir.path().join(".issuewright/runs/r")).unwrap();

@@ -224,7 +224,8 @@ pub struct FileView {
 pub struct Listed {
     /// The path.
     pub path: WorkspacePath,
-    /// True for a directory (only empty directories are listed on their own).
+    /// True for a directory (only empty directories, and links to directories, are listed on
+    /// their own).
     pub is_dir: bool,
 }
 
@@ -360,6 +361,9 @@ impl Overlay {
             });
         }
         let mut files = BTreeSet::new();
+        // Links to folders of the workspace: listed as folders (the walk does not follow them;
+        // listing one lists what it holds), never read as files.
+        let mut linked_dirs = BTreeSet::new();
         let absolute = self.root.resolve(dir)?;
         if absolute.is_dir() {
             let run_records = self.root.path().join(".issuewright");
@@ -368,14 +372,14 @@ impl Overlay {
                 .filter_entry(move |entry| entry.file_name() != ".git" && entry.path() != run_records)
                 .build();
             for entry in walker.flatten() {
-                let is_file = entry.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
-                if !is_file {
-                    continue;
-                }
+                let Some(kind) = entry.file_type().filter(|t| t.is_file() || t.is_symlink()) else { continue };
                 if let Some(path) = self.root.relative(entry.path())
                     && self.root.resolve(&path).is_ok()
                 {
-                    files.insert(path);
+                    match kind.is_symlink() && entry.path().is_dir() {
+                        true => linked_dirs.insert(path),
+                        false => files.insert(path),
+                    };
                 }
             }
         }
@@ -403,7 +407,13 @@ impl Overlay {
                 None => {}
             }
         }
+        let linked_dirs: Vec<Listed> = linked_dirs
+            .into_iter()
+            .filter(|path| !files.contains(path))
+            .map(|path| Listed { path, is_dir: true })
+            .collect();
         let mut listed: Vec<Listed> = files.into_iter().map(|path| Listed { path, is_dir: false }).collect();
+        listed.extend(linked_dirs);
         for made in &self.made_dirs {
             let holds_files = listed.iter().any(|entry| entry.path.is_within(made) && entry.path != *made);
             if made.is_within(dir) && made != dir && !holds_files {
