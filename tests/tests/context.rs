@@ -423,6 +423,32 @@ fn index_reports_counts_per_language() {
 }
 
 #[test]
+fn a_project_in_a_folder_whose_name_is_not_utf8_is_indexed_and_ranked() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = Scratch::new(&[]);
+    // A folder named in Latin-1 (`café`), as an old archive unpacks.
+    let project = scratch.workspace().join(OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/lib.rs"), "pub fn brew_coffee() -> u32 {\n    1\n}\n").unwrap();
+    std::fs::write(project.join("ISSUE.md"), "# brew_coffee returns 1\n").unwrap();
+    let index = issuewright_on(&scratch, &project, &["index", "--json", "--no-cache"], &[]);
+    assert!(index.status.success(), "{}", String::from_utf8_lossy(&index.stderr));
+    let report: Value = serde_json::from_slice(&index.stdout).unwrap();
+    assert_eq!(report["files"], 1);
+    assert!(report["root"].as_str().unwrap().ends_with("caf\u{fffd}"), "{}", report["root"]);
+    // Both given as paths in that folder, and the folder taken as the current one.
+    let issue = project.join("ISSUE.md");
+    let args = [OsStr::new("context"), OsStr::new("--json"), OsStr::new("--issue-file"), issue.as_os_str()];
+    for (cwd, repo) in [(scratch.workspace(), Some(project.as_os_str())), (project.clone(), None)] {
+        let args = args.iter().copied().chain(repo.map(|repo| [OsStr::new("--repo"), repo]).into_iter().flatten());
+        let context = issuewright_in(&scratch, &cwd, args, &[]);
+        assert!(context.status.success(), "{}", String::from_utf8_lossy(&context.stderr));
+        let ranked: Value = serde_json::from_slice(&context.stdout).unwrap();
+        assert_eq!(ranked["files"][0]["path"], "src/lib.rs", "{ranked}");
+    }
+}
+
+#[test]
 fn index_names_ten_skipped_files_and_counts_the_rest() {
     let scratch = crate_with_modules();
     let highlighted = "\x1b[38;5;203mfn\x1b[0m \x1b[38;5;149mmain\x1b[0m() {}\n".repeat(8);

@@ -36,7 +36,7 @@ pub fn run(args: &IndexArgs) -> ExitCode {
     packages.sort();
     if args.json {
         let value = json!({
-            "root": root,
+            "root": root.to_string_lossy(),
             "files": stats.files,
             "bytes": stats.bytes,
             "cacheHits": stats.cache_hits,

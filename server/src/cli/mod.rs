@@ -6,9 +6,11 @@ pub(crate) mod out;
 mod run;
 mod validate;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
 /// issuewright implements issues: it gathers the code that matters, lets a model change it
@@ -38,7 +40,7 @@ enum Command {
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// The repository.
-    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
+    #[arg(long, value_name = "DIR", value_parser = OsStringValueParser::new().try_map(existing_folder))]
     pub repo: PathBuf,
     /// Print JSON: `[{"path", "range", "severity", "code", "source", "message"}]`.
     #[arg(long)]
@@ -52,10 +54,10 @@ pub struct ValidateArgs {
 #[derive(Debug, clap::Args)]
 pub struct ContextArgs {
     /// The repository (default: the current folder).
-    #[arg(long, value_name = "DIR", value_parser = existing_folder, default_value = ".")]
+    #[arg(long, value_name = "DIR", value_parser = OsStringValueParser::new().try_map(existing_folder), default_value = ".")]
     pub repo: PathBuf,
     /// A file holding the issue text (title on the first line, then the body).
-    #[arg(long, value_name = "FILE", value_parser = existing_file, required_unless_present = "issue")]
+    #[arg(long, value_name = "FILE", value_parser = OsStringValueParser::new().try_map(existing_file), required_unless_present = "issue")]
     pub issue_file: Option<PathBuf>,
     /// The issue as `run` takes it: a sentence, or `@FILE` (relative to the current directory).
     #[arg(long, value_name = "TEXT|@FILE", conflicts_with = "issue_file")]
@@ -96,7 +98,7 @@ pub struct ContextArgs {
 #[derive(Debug, clap::Args)]
 pub struct IndexArgs {
     /// The repository to index (default: the current folder).
-    #[arg(long, value_name = "DIR", value_parser = existing_folder, default_value = ".")]
+    #[arg(long, value_name = "DIR", value_parser = OsStringValueParser::new().try_map(existing_folder), default_value = ".")]
     pub repo: PathBuf,
     /// Print JSON.
     #[arg(long)]
@@ -189,7 +191,7 @@ fn at_least_one(value: &str) -> Result<usize, String> {
 }
 
 /// `--repo`: a folder that exists, so a typo or a file named by mistake fails before any work.
-fn existing_folder(value: &str) -> Result<PathBuf, String> {
+fn existing_folder(value: OsString) -> Result<PathBuf, String> {
     let path = PathBuf::from(value);
     not_a_folder(&path).map_or(Ok(path), Err)
 }
@@ -209,7 +211,7 @@ fn not_a_folder(path: &Path) -> Option<String> {
 }
 
 /// `--issue-file`: a file that exists.
-fn existing_file(value: &str) -> Result<PathBuf, String> {
+fn existing_file(value: OsString) -> Result<PathBuf, String> {
     let path = PathBuf::from(value);
     match std::fs::metadata(&path) {
         Ok(metadata) if metadata.is_dir() => Err("this is a folder; give the file holding the issue's text".into()),
