@@ -30,8 +30,9 @@ const MAX_SIGNATURES_PER_FILE: usize = 40;
 /// reaches more than three definitions of, those say nothing (`context::uses`).
 const OVERLOADS_PER_NAME: usize = 3;
 
-/// Said of a top file whose text cannot be shown (not UTF-8: binary or another encoding).
-const UNREADABLE_NOTE: &str = " [not UTF-8 text: it can be neither read nor edited here]";
+/// Said of a top file whose text cannot be shown: not UTF-8 (binary or another encoding), or
+/// gone since the index read it (deleted while the run started).
+const UNREADABLE_NOTE: &str = " [its text cannot be read here: not UTF-8, or no longer there]";
 
 /// The map's budget divided by this is the most kept for the ranked files listed by their
 /// paths alone (what they need to reach the map's last file, up to that).

@@ -286,7 +286,7 @@ fn a_top_file_that_is_not_utf8_is_mapped_and_marked() {
     assert_eq!(pack.mapped_files, ["src/legacy.rs"]);
     assert!(
         pack.text.contains(
-            "src/legacy.rs [not UTF-8 text: it can be neither read nor edited here]\n      2: pub fn try_join_next()"
+            "src/legacy.rs [its text cannot be read here: not UTF-8, or no longer there]\n      2: pub fn try_join_next()"
         ),
         "{}",
         pack.text
