@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use super::index::{Index, IndexedFile};
 use super::language::Language;
@@ -68,18 +69,45 @@ pub fn cache_file(cache_dir: &Path, root: &Path) -> PathBuf {
     cache_dir.join("issuewright").join("index").join(format!("{key:016x}-{:016x}.bin", format_key()))
 }
 
-/// Removes the workspace's cache files written under other format keys (older versions).
-fn remove_outdated(path: &Path) {
+/// A cache file of this workspace written under another format key (another version) is
+/// removed once no start has used it for this long: two versions used side by side (an
+/// editor's and the command line's) keep their own.
+const OTHER_VERSION_UNUSED: Duration = Duration::from_secs(24 * 60 * 60);
+/// Any other workspace's cache file is removed once no start has used it for this long: the
+/// clones and worktrees a user made and left.
+const WORKSPACE_UNUSED: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// A cache file read at a start is marked used when it was last marked longer ago than this.
+const MARK_USED_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Removes the cache files beside `path` that no start has used for a while (see
+/// [`OTHER_VERSION_UNUSED`] and [`WORKSPACE_UNUSED`]).
+fn remove_unused(path: &Path) {
     let (Some(folder), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
     let Some((workspace, _)) = name.split_once('-') else { return };
     let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let now = SystemTime::now();
     for entry in entries.flatten() {
         let other = entry.file_name();
         let other = other.to_string_lossy();
-        let outdated = other.starts_with(workspace) && other.ends_with(".bin") && other != name;
-        if outdated {
+        if !other.ends_with(".bin") || other == name {
+            continue;
+        }
+        let unused_for = entry.metadata().and_then(|m| m.modified()).ok().and_then(|at| now.duration_since(at).ok());
+        let limit = if other.starts_with(workspace) { OTHER_VERSION_UNUSED } else { WORKSPACE_UNUSED };
+        if unused_for.is_some_and(|unused| unused >= limit) {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+/// Marks the cache file at `path` used now (its modification time), unless it was lately: a
+/// cache that need not be written again is still in use (see [`remove_unused`]).
+fn mark_used(path: &Path) {
+    let Ok(file) = std::fs::File::options().append(true).open(path) else { return };
+    let now = SystemTime::now();
+    let marked = file.metadata().and_then(|m| m.modified()).ok();
+    if marked.and_then(|at| now.duration_since(at).ok()).is_none_or(|ago| ago >= MARK_USED_AFTER) {
+        let _ = file.set_modified(now);
     }
 }
 
@@ -90,6 +118,7 @@ impl IndexCache {
         let mut cache = Self::default();
         match std::fs::read(path).map(|bytes| postcard::from_bytes::<Stored<IndexedFile>>(&bytes)) {
             Ok(Ok(stored)) => {
+                mark_used(path);
                 cache.reading_from = stored.reading_from;
                 for file in stored.files {
                     let file = Arc::new(file);
@@ -139,7 +168,7 @@ impl IndexCache {
         let stored = Stored { reading_from, files: files.collect() };
         let bytes = postcard::to_stdvec(&stored).map_err(std::io::Error::other)?;
         crate::workspace::write_atomically(path, &bytes)?;
-        remove_outdated(path);
+        remove_unused(path);
         Ok(())
     }
 
@@ -320,7 +349,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cache_written_by_another_version_is_neither_read_nor_kept() {
+    fn a_cache_written_by_another_version_is_neither_read_nor_kept_once_unused() {
         let dir = crate::testing::tempdir();
         let cache = dir.path().join("cache");
         let file = cache_file(&cache, dir.path());
@@ -328,13 +357,37 @@ mod tests {
         let (workspace, key) = name.split_once('-').unwrap();
         assert_eq!(key, format!("{:016x}.bin", format_key()), "the file name carries the format key");
         let older = file.with_file_name(format!("{workspace}-0000000000000000.bin"));
+        let other_version = file.with_file_name(format!("{workspace}-1111111111111111.bin"));
         let other_workspace = file.with_file_name("ffffffffffffffff-0000000000000000.bin");
+        let left_workspace = file.with_file_name("eeeeeeeeeeeeeeee-0000000000000000.bin");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(&older, b"old").unwrap();
-        std::fs::write(&other_workspace, b"other").unwrap();
+        let now = SystemTime::now();
+        for (path, unused_for) in [
+            (&older, OTHER_VERSION_UNUSED),
+            (&other_version, Duration::from_secs(60)),
+            (&other_workspace, OTHER_VERSION_UNUSED * 2),
+            (&left_workspace, WORKSPACE_UNUSED),
+        ] {
+            std::fs::write(path, b"cache").unwrap();
+            std::fs::File::options().append(true).open(path).unwrap().set_modified(now - unused_for).unwrap();
+        }
         IndexCache::save_files(&file, None, std::iter::empty()).unwrap();
-        assert!(!older.exists(), "the outdated cache of this workspace is removed");
-        assert!(other_workspace.exists(), "other workspaces' caches are left alone");
+        assert!(!older.exists(), "the outdated cache of this workspace is removed once unused");
+        assert!(other_version.exists(), "another version's cache still in use is left alone");
+        assert!(other_workspace.exists(), "other workspaces' caches are left alone a while");
+        assert!(!left_workspace.exists(), "a workspace's cache no start used for a month is removed");
+    }
+
+    #[test]
+    fn a_cache_read_at_a_start_is_marked_used() {
+        let dir = crate::testing::tempdir();
+        let file = dir.path().join("cache.bin");
+        IndexCache::save_files(&file, None, std::iter::empty()).unwrap();
+        let long_ago = SystemTime::now() - WORKSPACE_UNUSED;
+        std::fs::File::options().append(true).open(&file).unwrap().set_modified(long_ago).unwrap();
+        let _ = IndexCache::load(&file);
+        let marked = std::fs::metadata(&file).unwrap().modified().unwrap();
+        assert!(SystemTime::now().duration_since(marked).unwrap() < MARK_USED_AFTER, "{marked:?}");
     }
 
     #[test]
