@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
-use super::walk::{indexable, is_link};
+use super::walk::{indexable, is_link, skipped_folder};
 use crate::workspace::ByteEdit;
 
 /// An open document's syntax tree and text.
@@ -38,18 +38,36 @@ struct State {
     /// Paths that changed on disk (or were closed) while the first build ran: read again
     /// when it is installed, since the build may have read them before the change.
     dirty: BTreeSet<String>,
+    /// Open documents the index does not follow, and why: judged when they open, not again at
+    /// every keystroke.
+    declined: HashMap<String, Declined>,
+}
+
+/// Why the index does not follow an open document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Declined {
+    /// Where it lies: ignored, reached through a link, left out as the walk leaves it out.
+    /// Judged again only once a folder (an ignore file) is read again.
+    Place,
+    /// What it holds: over the size limit, or no source (a bundle); the disk's version
+    /// stands in. Judged again by each new text.
+    Text,
+}
+
+/// Whether an editor's `text` of `path` is no source to index (see [`Declined::Text`]).
+fn declines_text(path: &str, text: &str) -> bool {
+    text.len() as u64 > MAX_SOURCE_BYTES || super::index::not_source(path, text.as_bytes()).is_some()
 }
 
 impl State {
-    /// Whether an editor document at `path` with `len` bytes belongs in the index: one the
-    /// walk would index, not a link on disk (the walk follows none; its target is indexed
+    /// Whether an editor document at `path` lies where the index takes files: where the walk
+    /// would index it, not a link on disk (the walk follows none; its target is indexed
     /// where it lies, if in the workspace).
-    fn wants(&self, path: &str, len: usize) -> bool {
-        len as u64 <= MAX_SOURCE_BYTES
-            && self.root.as_deref().is_none_or(|root| {
-                // The link first: one `lstat`, where the walk's rules read every ignore file above.
-                !is_link(&root.join(path)) && indexable(root, path)
-            })
+    fn wants(&self, path: &str) -> bool {
+        self.root.as_deref().is_none_or(|root| {
+            // The link first: one `lstat`, where the walk's rules read every ignore file above.
+            !is_link(&root.join(path)) && indexable(root, path)
+        })
     }
 }
 
@@ -163,13 +181,19 @@ impl LiveIndex {
     /// An editor opened `path` (workspace-relative) with `text`.
     pub fn open(&self, path: &str, text: &str) {
         let Some(language) = Language::of_path(path) else { return };
-        if !self.read().wants(path, text.len()) {
+        if !self.read().wants(path) {
+            self.write().declined.insert(path.to_owned(), Declined::Place);
             return;
         }
-        if super::index::not_source(path, text.as_bytes()).is_some() {
+        if declines_text(path, text) {
             // Not source as the editor holds it: the disk's version (if it is source) stands in.
-            return self.leave_to_disk(path);
+            let before = self.write().declined.insert(path.to_owned(), Declined::Text);
+            if text.len() as u64 <= MAX_SOURCE_BYTES && before != Some(Declined::Text) {
+                self.leave_to_disk(path);
+            }
+            return;
         }
+        self.write().declined.remove(path);
         let tree = extract::parse(language, text.as_bytes(), None);
         let mut readings = ItemReadings::default();
         let file = indexed(path, language, tree.as_ref(), text, &mut readings);
@@ -190,13 +214,20 @@ impl LiveIndex {
     pub fn change(&self, path: &str, edits: Option<&[ByteEdit]>, text: &str) {
         let mut state = self.write();
         if !state.open.contains_key(path) {
+            // Declined when it opened: where it lies stands; what it holds is judged anew.
+            match state.declined.get(path) {
+                Some(Declined::Place) => return,
+                Some(Declined::Text) if declines_text(path, text) => return,
+                _ => {}
+            }
             drop(state);
             return self.open(path, text);
         }
         // Where it lies was checked when it opened; per keystroke only its text can change.
-        if text.len() as u64 > MAX_SOURCE_BYTES || super::index::not_source(path, text.as_bytes()).is_some() {
+        if declines_text(path, text) {
             // Grown past the limit, or replaced by a bundle: the disk's version (if it is
             // source) stands in.
+            state.declined.insert(path.to_owned(), Declined::Text);
             drop(state);
             return self.leave_to_disk(path);
         }
@@ -245,7 +276,7 @@ impl LiveIndex {
     /// followed (an ignore file, a manifest, text that is not source) changes nothing: what
     /// the index holds for it is already the disk's, and saving it was reported then.
     pub fn close(&self, path: &str) {
-        if self.read().open.contains_key(path) {
+        if self.write().declined.remove(path).is_none() && self.read().open.contains_key(path) {
             self.leave_to_disk(path);
         }
     }
@@ -276,9 +307,14 @@ impl LiveIndex {
         if state.open.contains_key(path) {
             return;
         }
-        let State { index, open, dirty, .. } = &mut *state;
+        let State { index, open, dirty, root, .. } = &mut *state;
         match index.as_mut() {
             Some(index) => Arc::make_mut(index).refresh_from_disk_keeping(path, &|file| open.contains_key(file)),
+            // Kept for the build to read again, unless in a folder the walk never enters (an
+            // `npm install` or a `cargo build` running meanwhile reports thousands there), or
+            // no build will come.
+            None if self.progress.failed() => {}
+            None if root.as_deref().is_some_and(|root| inside_skipped_folder(root, path)) => {}
             None => {
                 dirty.insert(path.to_owned());
             }
@@ -320,7 +356,9 @@ impl LiveIndex {
         // Holding the snapshot would make the update below copy the whole index.
         drop(snapshot);
         let mut state = self.write();
-        let State { index, open, .. } = &mut *state;
+        let State { index, open, declined, .. } = &mut *state;
+        // An ignore file may have changed: where a declined document lies is judged again.
+        declined.retain(|_, why| *why != Declined::Place);
         let Some(index) = index.as_mut() else { return };
         let file_there = folder == changed && !open.contains_key(changed) && index.file(changed).is_some();
         if read.is_none() && !file_there {
@@ -342,6 +380,12 @@ impl LiveIndex {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, State> {
         self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// Whether `path` lies inside a folder the walk never enters for its name (see
+/// [`skipped_folder`]): `node_modules/`, `target/`.
+fn inside_skipped_folder(root: &Path, path: &str) -> bool {
+    path.match_indices('/').any(|(at, _)| skipped_folder(root, &path[..at]))
 }
 
 /// Whether a document at `path` comes into `index` past its file limit: the index is full
@@ -547,6 +591,31 @@ mod tests {
         assert_eq!(live.snapshot().unwrap().len(), 0);
     }
 
+    #[test]
+    fn an_ignored_document_is_judged_once_and_again_when_the_ignore_file_changes() {
+        let dir = crate::testing::tree(&[
+            (".gitignore", b"/scratch/\n".as_slice()),
+            ("src/lib.rs", b"pub fn kept() {}\n"),
+            ("scratch/try.rs", b"fn on_disk() {}\n"),
+        ]);
+        let live = live_at(dir.path());
+        live.install(Index::build(dir.path(), None));
+        live.open("scratch/try.rs", "fn typed() {}\n");
+        live.change("scratch/try.rs", None, "fn typed_more() {}\n");
+        assert!(live.snapshot().unwrap().file("scratch/try.rs").is_none(), "ignored, opened or typed in");
+        assert!(!live.follows("scratch/try.rs"));
+
+        // No longer ignored: the folder is read again, and the next keystroke is followed.
+        std::fs::write(dir.path().join(".gitignore"), "/target/\n").unwrap();
+        live.disk_changed(".gitignore");
+        assert_eq!(names(&live.snapshot().unwrap(), "scratch/try.rs"), ["on_disk"], "the disk's, as read again");
+        live.change("scratch/try.rs", None, "fn typed_last() {}\n");
+        assert_eq!(names(&live.snapshot().unwrap(), "scratch/try.rs"), ["typed_last"], "the buffer's");
+        assert!(live.follows("scratch/try.rs"));
+        live.close("scratch/try.rs");
+        assert_eq!(names(&live.snapshot().unwrap(), "scratch/try.rs"), ["on_disk"], "closed: the disk's again");
+    }
+
     #[cfg(unix)]
     #[test]
     fn documents_reached_through_links_stay_out_as_the_walk_leaves_them() {
@@ -696,6 +765,21 @@ mod tests {
         live.disk_changed("a.rs");
         live.install(built);
         assert_eq!(names(&live.snapshot().unwrap(), "a.rs"), ["after"]);
+    }
+
+    #[test]
+    fn output_written_while_the_first_build_runs_is_not_kept_to_read_again() {
+        let dir = crate::testing::tree(&[("src/a.rs", b"fn a() {}\n".as_slice())]);
+        let live = live_at(dir.path());
+        // An `npm install` and a `cargo build` beside the build, and one edit of the source.
+        for path in ["node_modules/lib/index.ts", "target/debug/build/out.rs", "web/node_modules/x/a.js", "src/a.rs"] {
+            live.disk_changed(path);
+        }
+        assert_eq!(live.read().dirty.iter().collect::<Vec<_>>(), ["src/a.rs"]);
+        // A build that failed reads nothing again: nothing is kept for it.
+        live.progress.fail();
+        live.disk_changed("src/b.rs");
+        assert_eq!(live.read().dirty.len(), 1);
     }
 
     #[test]
