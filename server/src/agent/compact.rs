@@ -164,7 +164,7 @@ fn shorten_answer(turn: &mut crate::llm::AssistantTurn, out_of_sight: &mut Vec<S
     let mut shortened = false;
     // Once cut, an answer begins with the elision's mark and is not cut again.
     let text_cut = turn.content.as_ref().is_some_and(|text| {
-        !text.starts_with(ELIDED) && text.chars().count() > KEPT_ANSWER_CHARS + ELIDED_ANSWER.len()
+        !text.starts_with(ELIDED) && crate::workspace::text_measure(text) > KEPT_ANSWER_CHARS + ELIDED_ANSWER.len()
     });
     if let Some(text) = turn.content.as_mut().filter(|_| text_cut) {
         *text = format!("{ELIDED_ANSWER}\n{}", cut_head_tail(text, KEPT_ANSWER_CHARS));

@@ -292,7 +292,7 @@ impl Driver {
                     ));
                 }
                 let content = compact::fit_result(&output, room, turn_left);
-                turn_left = turn_left.saturating_sub(content.len());
+                turn_left = turn_left.saturating_sub(crate::workspace::text_measure(&content));
                 messages.push(Message::ToolResult {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
