@@ -69,12 +69,13 @@ pub(super) fn opens_with_bom(absolute: &Path) -> bool {
 pub fn write_atomically(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = absolute.parent().expect("a file to write has a parent folder");
     std::fs::create_dir_all(parent)?;
-    let (temporary, mut file) = tempfile_in(parent)?;
+    let old = std::fs::metadata(absolute).ok();
+    let (temporary, mut file) = tempfile_in(parent, old.as_ref())?;
     let written = (|| {
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
-        if let Ok(metadata) = std::fs::metadata(absolute) {
+        if let Some(metadata) = &old {
             std::fs::set_permissions(&temporary, metadata.permissions())?;
         }
         std::fs::rename(&temporary, absolute)
@@ -107,7 +108,7 @@ fn has_other_names(absolute: &Path) -> bool {
 fn write_in_place(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = absolute.parent().expect("a file to write has a parent folder");
     let old = std::fs::read(absolute)?;
-    let (copy, mut file) = tempfile_in(parent)?;
+    let (copy, mut file) = tempfile_in(parent, std::fs::metadata(absolute).ok().as_ref())?;
     let kept = file.write_all(&old).and_then(|()| file.sync_all());
     drop(file);
     if let Err(error) = kept {
@@ -137,11 +138,22 @@ fn write_in_place(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// A new file next to the target, named so it cannot clash with a project file.
-fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+fn tempfile_in(dir: &Path, like: Option<&std::fs::Metadata>) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
     loop {
         let name = format!(".issuewright-write-{:016x}", fastrand::u64(..));
         let path = dir.join(name);
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        // Made no more readable than the file it stands for (a key's `0600`), even for the
+        // moment before its permissions are copied.
+        #[cfg(unix)]
+        if let Some(metadata) = like {
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            options.mode(metadata.permissions().mode() & 0o777);
+        }
+        #[cfg(not(unix))]
+        let _ = like;
+        match options.open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(error) => return Err(error),
@@ -152,6 +164,24 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_text_of_a_private_file_is_never_in_a_file_others_may_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("deploy.conf");
+        std::fs::write(&key, "token = old\n").unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        // The temporary file a write fills (and the copy a write in place keeps) is made as
+        // private as the file, before anything is written to it.
+        let (temporary, _file) = tempfile_in(dir.path(), Some(&std::fs::metadata(&key).unwrap())).unwrap();
+        assert_eq!(std::fs::metadata(&temporary).unwrap().permissions().mode() & 0o777, 0o600);
+        std::fs::remove_file(&temporary).unwrap();
+        write_atomically(&key, b"token = new\n").unwrap();
+        assert_eq!(std::fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::read_to_string(&key).unwrap(), "token = new\n");
+    }
 
     #[test]
     fn a_write_that_fails_leaves_no_temporary_file() {
