@@ -215,20 +215,34 @@ fn name_of(value: &Value) -> Option<String> {
 }
 
 /// The first JSON object (or array) in `text`: inside a code fence if there is one, else
-/// anywhere. Returns the value and whether it had to be repaired.
+/// anywhere. Returns the value and whether it had to be repaired. A fenced block that parses
+/// only repaired (its brackets closed) gives way to a whole parse of the text: a fence may
+/// close early (a ``` the model wrote oddly), and the repair would cut what it wrote.
 fn first_json(text: &str) -> Option<(Value, bool)> {
-    fenced_blocks(text).into_iter().chain(std::iter::once(text)).find_map(json_in)
+    let mut repaired = None;
+    for candidate in fenced_blocks(text).into_iter().chain(std::iter::once(text)) {
+        match json_in(candidate) {
+            Some((value, false)) => return Some((value, false)),
+            Some(found) => {
+                repaired.get_or_insert(found);
+            }
+            None => {}
+        }
+    }
+    repaired
 }
 
-/// The contents of ``` fences, in order.
+/// The contents of ``` fences, in order. A fence opens and closes at the start of a line
+/// (after at most three spaces, as Markdown has it): a ``` inside a JSON string (a README's
+/// code block in a `write_file`) never stands there, as a JSON string holds no line break.
 fn fenced_blocks(text: &str) -> Vec<&str> {
     let mut blocks = Vec::new();
     let mut rest = text;
-    while let Some(open) = rest.find("```") {
+    while let Some(open) = fence_in(rest) {
         let after = &rest[open + 3..];
         let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
         let body = &after[body_start..];
-        match body.find("```") {
+        match fence_in(body) {
             Some(close) => {
                 blocks.push(&body[..close]);
                 rest = &body[close + 3..];
@@ -240,6 +254,19 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
         }
     }
     blocks
+}
+
+/// Where the first ``` at the start of a line of `text` stands.
+fn fence_in(text: &str) -> Option<usize> {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent <= 3 && line[indent..].starts_with("```") {
+            return Some(line_start + indent);
+        }
+        line_start += line.len();
+    }
+    None
 }
 
 /// Tries each `{` (and `[`) in turn: the first that is a whole answer (tool calls or
@@ -409,6 +436,25 @@ mod tests {
     fn fenced_json_with_prose_around_it() {
         let text = "I'll read the file first.\n\n```json\n{\"tool\": \"read_file\", \"args\": {\"path\": \"a.rs\"}}\n```\nThen I will patch it {maybe}.";
         assert_eq!(calls(text), [call("read_file", json!({"path": "a.rs"}))]);
+    }
+
+    #[test]
+    fn a_fence_in_the_code_a_fenced_answer_writes_does_not_cut_it() {
+        // A README with a code block, and a doc test, in answers fenced as JSON.
+        let readme = "# Demo\n\nRun it:\n\n```sh\ncargo run\n```\n\nMore docs.\n";
+        let answer =
+            json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "README.md", "content": readme}}]});
+        let text = format!("Here is the file:\n\n```json\n{answer}\n```\n");
+        assert_eq!(calls(&text), [call("write_file", json!({"path": "README.md", "content": readme}))]);
+        assert!(!parse_answer(&text).unwrap().repaired, "a whole answer, not one completed");
+        let doc = "/// ```\n/// assert!(demo::run());\n/// ```\npub fn run() -> bool { true }\n";
+        let patch =
+            json!({"tool": "patch_file", "args": {"path": "src/lib.rs", "old_text": "pub fn run", "new_text": doc}});
+        let text = format!("```\n{patch:#}\n```");
+        assert_eq!(
+            calls(&text),
+            [call("patch_file", json!({"path": "src/lib.rs", "old_text": "pub fn run", "new_text": doc}))]
+        );
     }
 
     #[test]
