@@ -133,6 +133,27 @@ fn a_server_that_forbids_stream_options_is_asked_again_without_it() {
 }
 
 #[test]
+fn calls_a_content_filter_stopped_are_not_run_and_the_run_ends_declined() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    let patch = Turn {
+        text: None,
+        calls: vec![("patch_file".into(), json!({"path": "a.txt", "old_text": "hello", "new_text": "bye"}))],
+        usage: (1, 1),
+    };
+    fake.push([Reply::stream(&streams::openai(&patch, Some("content_filter")), 40)]);
+    let base_url = format!("{}/v1", fake.url());
+    let args = ["--issue", "say bye", "--provider", "openai", "--base-url", &base_url, "--model", "gpt-4o", "--json"];
+    let report = run_report(&run_cli(&scratch, &args, &[("OPENAI_API_KEY", OPENAI_KEY)]));
+    assert_eq!(report["state"], "failed", "{report:#}");
+    assert!(report["error"].as_str().unwrap().contains("declined to continue"), "{report:#}");
+    assert_eq!(report["files"], json!([]), "nothing staged: {report:#}");
+    assert_eq!(fake.received().len(), 1);
+    assert_eq!(scratch.read("a.txt").as_deref(), Some("hello\n"));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+}
+
+#[test]
 fn anthropic_fixes_the_demo() {
     let scratch = Scratch::with_demo();
     let fake = FakeProvider::start(specs::anthropic_messages_request());

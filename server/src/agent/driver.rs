@@ -200,6 +200,18 @@ impl Driver {
                 continue;
             }
             protocol_errors = 0;
+            // A refusal ends the run, and the calls it cut off are not run (a content
+            // filter stops an answer midway through its calls).
+            if turn.stop == StopReason::Refused {
+                let said = turn.content.unwrap_or_default();
+                let said = said.trim();
+                return Ending::Failed(if said.is_empty() {
+                    "the model declined to continue, and gave no reason (the provider stopped the answer as a refusal)"
+                        .to_owned()
+                } else {
+                    format!("the model declined to continue: {said}")
+                });
+            }
             if turn.tool_calls.is_empty() {
                 match turn.stop {
                     StopReason::Paused => continue,
@@ -209,17 +221,7 @@ impl Driver {
                         ));
                         continue;
                     }
-                    StopReason::Refused => {
-                        let said = turn.content.unwrap_or_default();
-                        let said = said.trim();
-                        return Ending::Failed(if said.is_empty() {
-                            "the model declined to continue, and gave no reason (the provider stopped the answer as a refusal)"
-                                .to_owned()
-                        } else {
-                            format!("the model declined to continue: {said}")
-                        });
-                    }
-                    StopReason::EndTurn | StopReason::ToolUse => {}
+                    StopReason::EndTurn | StopReason::ToolUse | StopReason::Refused => {}
                 }
                 if let Some(nudge) = self.validate_before_finishing(round).await {
                     if self.cancel.is_cancelled() {

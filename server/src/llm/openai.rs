@@ -243,8 +243,9 @@ impl Decoder for ChunkAssembler {
             .collect();
         let stop = match reason.as_str() {
             "length" => StopReason::MaxTokens,
-            _ if !tool_calls.is_empty() => StopReason::ToolUse,
+            // Filtered midway, the calls before it are not whole: a refusal all the same.
             "content_filter" => StopReason::Refused,
+            _ if !tool_calls.is_empty() => StopReason::ToolUse,
             _ if self.refused => StopReason::Refused,
             _ => StopReason::EndTurn,
         };
@@ -282,6 +283,18 @@ mod tests {
         assert_eq!(turn.stop, StopReason::Refused);
         assert!(turn.content.as_deref().is_some_and(|text| text.starts_with("I'm unable")), "{turn:?}");
         assert_eq!(decode_bytes(recorded.as_bytes()).unwrap().stop, StopReason::EndTurn);
+    }
+
+    #[test]
+    fn calls_a_content_filter_stopped_are_a_refusal() {
+        let recorded = std::fs::read_to_string(
+            crate::testing::specs_dir().join("openai/examples/chat.stream.single-tool-call.recorded.sse"),
+        )
+        .unwrap();
+        let filtered = recorded.replace(r#""finish_reason":"tool_calls""#, r#""finish_reason":"content_filter""#);
+        assert_ne!(filtered, recorded);
+        assert_eq!(decode_bytes(filtered.as_bytes()).unwrap().stop, StopReason::Refused);
+        assert_eq!(decode_bytes(recorded.as_bytes()).unwrap().stop, StopReason::ToolUse);
     }
 
     #[test]
