@@ -282,13 +282,17 @@ async fn bounded_text(response: reqwest::Response, timeout: Duration) -> String 
     String::from_utf8_lossy(&body).into_owned()
 }
 
-/// A failure to send: nothing listening is a configuration problem, the rest is transient.
+/// A failure to send: nothing listening on this machine is a configuration problem (Ollama
+/// not started), the rest is transient: a connection to a provider's host that failed (a
+/// name not resolved for a moment, a handshake reset) is tried again, as the providers'
+/// own clients do.
 fn send_fault(error: reqwest::Error, endpoint: &Endpoint) -> Fault {
     // The client's messages quote the URL, query and all; the message names it shown safely.
     let error = error.without_url();
     let detail = source_chain(&error);
     if error.is_connect() {
-        return Fault::new(FaultClass::Unreachable, format!("cannot connect to {}: {detail}", endpoint.shown_url()));
+        let class = if on_this_machine(&endpoint.url) { FaultClass::Unreachable } else { FaultClass::Retryable };
+        return Fault::new(class, format!("cannot connect to {}: {detail}", endpoint.shown_url()));
     }
     if error.is_timeout() {
         return Fault::new(FaultClass::Retryable, format!("request to {} timed out", endpoint.shown_url()));
@@ -300,6 +304,19 @@ fn send_fault(error: reqwest::Error, endpoint: &Endpoint) -> Fault {
         );
     }
     Fault::new(FaultClass::Retryable, format!("request to {} failed: {detail}", endpoint.shown_url()))
+}
+
+/// Whether `url` leads to this machine (`localhost`, a loopback address): a server there
+/// that does not answer is not started, and trying again does not start it.
+fn on_this_machine(url: &str) -> bool {
+    let Ok(parsed) = reqwest::Url::parse(url) else { return false };
+    let Some(host) = parsed.host_str() else { return false };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if let Ok(address) = host.parse::<std::net::IpAddr>() {
+        return address.is_loopback() || address.is_unspecified();
+    }
+    let name = host.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost")
 }
 
 /// An error with its causes, e.g. `error sending request: connection refused`.
@@ -352,5 +369,32 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("127.0.0.1:1"), "{message}");
         assert!(!message.contains("hunter2") && !message.contains("abc123"), "{message}");
+    }
+
+    #[test]
+    fn only_a_server_on_this_machine_is_taken_as_not_started() {
+        for local in
+            ["http://127.0.0.1:11434/v1", "http://localhost:8080", "http://[::1]:1/v1", "http://ollama.localhost/"]
+        {
+            assert!(on_this_machine(local), "{local}");
+        }
+        for remote in ["https://api.openai.com/v1", "https://api.anthropic.com", "http://10.0.0.5:11434", "not a url"] {
+            assert!(!on_this_machine(remote), "{remote}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_connection_to_a_providers_host_that_fails_is_tried_again() {
+        // A name that never resolves (`.invalid`): a failure on the way, not a server not started.
+        let endpoint = Endpoint {
+            provider: "openai",
+            url: "http://issuewright-test.invalid:9/v1/chat/completions".into(),
+            headers: vec![],
+            unreachable_hint: "Is the server running?".into(),
+        };
+        let policy = RetryPolicy { max_retries: 1, base: Duration::from_millis(10), ..RetryPolicy::default() };
+        let transport = Transport::new(policy, Duration::from_secs(5), Redactor::default(), Arc::new(NoTrace));
+        let error = transport.complete::<ChunkAssembler>(&endpoint, &serde_json::json!({})).await.unwrap_err();
+        assert!(matches!(error, crate::llm::LlmError::Unavailable { attempts: 2, .. }), "{error:?}");
     }
 }
