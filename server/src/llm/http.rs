@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::fault::{Fault, FaultClass, classify_status};
 use super::redact::Redactor;
-use super::retry::{RetryPolicy, parse_retry_after};
+use super::retry::{RetryPolicy, parse_retry_after, rate_limit_reset};
 use super::sse::{SseItem, SseParser};
 use super::trace::TraceSink;
 use super::{AssistantTurn, LlmError};
@@ -189,7 +189,13 @@ impl Transport {
                 header("retry-after").as_deref(),
                 header("retry-after-ms").as_deref(),
                 SystemTime::now(),
-            );
+            )
+            .or_else(|| {
+                // A rate limit that gives no `retry-after` still says when it resets.
+                let headers =
+                    response.headers().iter().filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?)));
+                (status == 429).then(|| rate_limit_reset(headers, SystemTime::now())).flatten()
+            });
             let should_retry = header("x-should-retry").map(|v| v == "true");
             let text = bounded_text(response, self.timeout).await;
             self.trace_response(endpoint, status, started, &text);

@@ -62,6 +62,58 @@ pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>
     Some(Duration::try_from(wait).unwrap_or(Duration::ZERO))
 }
 
+/// How long until a rate limit a 429 gave no `retry-after` for is reset, from the headers
+/// that say when each limit resets: OpenAI's `x-ratelimit-reset-requests` and `-tokens` as Go
+/// durations (`6m0s`, `1.5s`, `12ms`), Anthropic's `anthropic-ratelimit-*-reset` as RFC 3339
+/// times. The latest of them: the one the request ran into resets last or before.
+pub fn rate_limit_reset<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+    now: SystemTime,
+) -> Option<Duration> {
+    let now = jiff::Timestamp::try_from(now).ok()?;
+    headers
+        .into_iter()
+        .filter_map(|(name, value)| {
+            let name = name.to_ascii_lowercase();
+            if name.starts_with("x-ratelimit-reset-") {
+                go_duration(value.trim())
+            } else if name.starts_with("anthropic-ratelimit-") && name.ends_with("-reset") {
+                let at: jiff::Timestamp = value.trim().parse().ok()?;
+                Some(Duration::try_from(at.duration_since(now)).unwrap_or(Duration::ZERO))
+            } else {
+                None
+            }
+        })
+        .max()
+}
+
+/// A Go duration (`6m0s`, `1h2m`, `1.5s`, `12ms`, `250us`): numbers, each with its unit.
+fn go_duration(text: &str) -> Option<Duration> {
+    let mut total = 0.0f64;
+    let mut rest = text;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let number_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let number: f64 = rest[..number_end].parse().ok()?;
+        rest = &rest[number_end..];
+        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
+        let seconds = match &rest[..unit_end] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 1e-3,
+            "us" | "µs" => 1e-6,
+            "ns" => 1e-9,
+            _ => return None,
+        };
+        rest = &rest[unit_end..];
+        total += number * seconds;
+    }
+    Duration::try_from_secs_f64(total).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +172,27 @@ mod tests {
             assert_eq!(parse_retry_after(Some(junk), None, now), None, "{junk}");
         }
         assert_eq!(parse_retry_after(None, Some("x"), now), None);
+    }
+
+    #[test]
+    fn a_rate_limit_says_when_it_resets() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_470); // 2015-10-21 07:27:50 UTC
+        let openai = [("x-ratelimit-reset-requests", "12ms"), ("x-ratelimit-reset-tokens", "6m0s")];
+        assert_eq!(rate_limit_reset(openai, now), Some(Duration::from_secs(360)));
+        assert_eq!(rate_limit_reset([("x-ratelimit-reset-tokens", "1.5s")], now), Some(Duration::from_millis(1500)));
+        let anthropic = [
+            ("anthropic-ratelimit-requests-reset", "2015-10-21T07:27:55Z"),
+            ("anthropic-ratelimit-tokens-reset", "2015-10-21T07:28:10Z"),
+            ("anthropic-ratelimit-tokens-remaining", "0"),
+        ];
+        assert_eq!(rate_limit_reset(anthropic, now), Some(Duration::from_secs(20)));
+        assert_eq!(
+            rate_limit_reset([("anthropic-ratelimit-tokens-reset", "2015-10-21T07:00:00Z")], now),
+            Some(Duration::ZERO)
+        );
+        for junk in ["", "soon", "6x", "m", "-1s", "1e9999s"] {
+            assert_eq!(rate_limit_reset([("x-ratelimit-reset-tokens", junk)], now), None, "{junk}");
+        }
+        assert_eq!(rate_limit_reset([("content-type", "6s")], now), None);
     }
 }
