@@ -176,6 +176,11 @@ fn anthropic_fixes_the_demo() {
     let results: Vec<&str> =
         messages[2]["content"].as_array().unwrap().iter().map(|b| b["tool_use_id"].as_str().unwrap()).collect();
     assert_eq!(results, ["toolu_fake0", "toolu_fake1"]);
+    // Each round's prompt is cached for the next (and the schema, checked by the fake,
+    // allows where the marks stand).
+    let last_result = messages[2]["content"].as_array().unwrap().last().unwrap();
+    assert_eq!(last_result["cache_control"], json!({"type": "ephemeral"}));
+    assert_eq!(messages[0]["content"][0]["cache_control"], json!({"type": "ephemeral"}));
     assert_traced_without_secrets(&scratch, ANTHROPIC_KEY);
 }
 

@@ -69,6 +69,7 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
             ),
         }
     }
+    mark_cache_breakpoints(&mut messages);
     let mut body = json!({
         "model": model,
         "max_tokens": max_output_tokens,
@@ -79,13 +80,35 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
         body["system"] = json!(system.join("\n\n"));
     }
     if !request.tools.is_empty() {
-        body["tools"] = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|tool| json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters}))
             .collect();
+        // The tools are the same at every round: cached as the prefix of every request.
+        if let Some(last) = tools.last_mut() {
+            last["cache_control"] = CACHE_BREAKPOINT.clone();
+        }
+        body["tools"] = Value::Array(tools);
     }
     body
+}
+
+/// Where a cached prefix of the prompt ends (Anthropic's prompt caching): each round sends
+/// the conversation so far again, and what the last round sent is read back from the cache
+/// at a tenth of the price, not sent anew.
+static CACHE_BREAKPOINT: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| json!({"type": "ephemeral"}));
+
+/// Marks the last block of the last message, and of the user message before it, as where a
+/// cached prefix ends: this request's whole prompt is cached for the next, and the previous
+/// request's is found again however many blocks (parallel calls' results) came after it.
+fn mark_cache_breakpoints(messages: &mut [Value]) {
+    let mut users = messages.iter_mut().rev().filter(|message| message["role"] == "user").take(2);
+    for message in users.by_ref() {
+        if let Some(block) = message["content"].as_array_mut().and_then(|blocks| blocks.last_mut()) {
+            block["cache_control"] = CACHE_BREAKPOINT.clone();
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -357,5 +380,45 @@ mod tests {
         let blank = AssistantTurn { content: Some(" \n".into()), ..AssistantTurn::default() };
         let blank_body = request_body("m", ChatRequest { messages: &[Message::Assistant(blank)], tools: &[] }, 1);
         assert_eq!(blank_body["messages"][0]["content"][0]["text"], "(no text)");
+    }
+
+    #[test]
+    fn the_prompt_is_cached_up_to_the_last_block_and_the_one_before() {
+        let result = |id: &str| Message::ToolResult {
+            call_id: id.into(),
+            name: "read_file".into(),
+            content: "fn main() {}".into(),
+            is_error: false,
+        };
+        let turn = AssistantTurn { content: Some("Reading.".into()), ..AssistantTurn::default() };
+        let messages = [
+            Message::System("rules".into()),
+            Message::User("Implement the issue.".into()),
+            Message::Assistant(turn.clone()),
+            result("t1"),
+            Message::Assistant(turn),
+            result("t2"),
+            result("t3"),
+        ];
+        let tools = [
+            ToolSpec { name: "read_file", description: "Read.", parameters: json!({"type": "object"}) },
+            ToolSpec { name: "grep", description: "Search.", parameters: json!({"type": "object"}) },
+        ];
+        let body = request_body("claude-sonnet-4-5", ChatRequest { messages: &messages, tools: &tools }, 4096);
+        let ephemeral = json!({"type": "ephemeral"});
+        assert_eq!(body["tools"][1]["cache_control"], ephemeral, "the tools, the same every round");
+        assert!(body["tools"][0].get("cache_control").is_none());
+        let marked: Vec<(usize, usize)> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .flat_map(|(at, message)| {
+                let blocks = message["content"].as_array().unwrap();
+                blocks.iter().enumerate().filter(|(_, b)| b.get("cache_control").is_some()).map(move |(i, _)| (at, i))
+            })
+            .collect();
+        assert_eq!(marked, [(2, 0), (4, 1)], "the last block, and the last of the user turn before it");
+        assert_eq!(body["messages"][4]["content"][1]["cache_control"], ephemeral);
     }
 }
