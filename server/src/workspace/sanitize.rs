@@ -44,7 +44,7 @@ pub fn strip_ansi(text: &str) -> String {
 const NON_ASCII_MEASURE: usize = 4;
 
 /// The length of a text in the units the prompt's budgets count: a character of ASCII one,
-/// any other [`NON_ASCII_MEASURE`]. Four of them make about a token whatever the script, so an
+/// any other four. Four of them make about a token whatever the script, so an
 /// issue written in Chinese is cut to the same share of the model's window as one in English.
 pub fn text_measure(text: &str) -> usize {
     // A character outside ASCII starts with a byte of 0b11xx_xxxx; those after it are
