@@ -1031,6 +1031,54 @@ fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them(
 }
 
 #[test]
+fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() {
+    // A monorepo, opened in the editor at one of its services: the top `.gitignore` is the
+    // repository's, outside the workspace folder.
+    let scratch = Scratch::new(&[
+        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
+        ("services/api/src/lib.rs", "pub mod limiter;\n"),
+        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
+        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
+        (".gitignore", "/target/\n"),
+    ]);
+    git(&scratch, &scratch.workspace(), &["init", "-q"]);
+    let api = scratch.workspace().join("services/api");
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("services/api/first.jsonl", &looking);
+    scratch.write("services/api/second.jsonl", &looking);
+    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
+    options.capabilities["workspace"]["didChangeWatchedFiles"] =
+        json!({"dynamicRegistration": true, "relativePatternSupport": true});
+    let mut client = LspClient::start(&scratch, options);
+    let registration = client.wait_for_server_request("client/registerCapability");
+    let watchers =
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"].as_array().unwrap().clone();
+    let top = scratch.workspace().canonicalize().unwrap();
+    let top_uri = issuewright_tests::uri_of(&top);
+    let watched_above: Vec<&Value> = watchers.iter().filter(|w| w["globPattern"].is_object()).collect();
+    assert!(
+        watched_above.iter().any(|w| w["globPattern"]["pattern"] == ".gitignore"
+            && w["globPattern"]["baseUri"].as_str().unwrap().trim_end_matches('/') == top_uri.trim_end_matches('/')),
+        "the top .gitignore is watched where it is: {watchers:?}"
+    );
+    let found = |run_id: &str| {
+        let events = ledger(&api, run_id);
+        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+        result["output"].as_str().unwrap().to_owned()
+    };
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
+
+    // The generated code comes to be ignored at the top; the editor reports the edit.
+    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    let change = json!({"uri": issuewright_tests::uri_of(&top.join(".gitignore")), "type": 2});
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [change]}));
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = found(&second);
+    assert!(after.contains("src/limiter.rs:1:") && !after.contains("generated/"), "{after}");
+}
+
+#[test]
 fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
     let scratch = crate_with_modules();
     let licence = "// Copyright 2024 The Limits Authors.\n// SPDX-License-Identifier: MIT\n//\n// Licensed under the MIT licence; see LICENSE.\n\n";

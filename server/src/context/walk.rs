@@ -270,6 +270,26 @@ impl IgnoreLevel {
     }
 }
 
+/// The ignore files outside the workspace at `root` that say what the walk takes: in a
+/// repository whose top lies above the workspace (a monorepo's `services/api` opened alone),
+/// the `.gitignore` and `.ignore` of each folder above it up to that top, and the repository's
+/// `info/exclude`; for a worktree, the `info/exclude` its main repository keeps. A watcher of
+/// the workspace sees none of them. Outside a repository, none are named (every folder up to
+/// the file system's top would be).
+pub fn ignore_files_above(root: &Path) -> Vec<PathBuf> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let Some(top) = root.ancestors().find(|dir| crate::workspace::holds_repository(dir)) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = root
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(top))
+        .flat_map(|dir| [dir.join(".gitignore"), dir.join(".ignore")])
+        .collect();
+    let exclude = git_common_dir(top).map(|git| git.canonicalize().unwrap_or(git).join("info/exclude"));
+    files.extend(exclude.filter(|exclude| !exclude.starts_with(&root)));
+    files
+}
+
 /// The folder holding `dir`'s repository data shared by its worktrees, where `info/exclude`
 /// lives: `.git` itself, or for a worktree (`.git` a file saying `gitdir: ...`) the folder its
 /// `commondir` names. None when `dir` holds no repository, or a submodule, whose excludes the
@@ -445,6 +465,26 @@ mod tests {
         assert!(!indexable(&worktree, "local/mine.ts") && indexable(&worktree, "src/app.ts"));
         // A submodule's `.git` names no `commondir`: neither side reads excludes for it.
         assert_eq!(git_common_dir(&dir.path().join("nowhere")), None);
+        // The worktree's rules outside it are its repository's excludes.
+        let common = main_git.canonicalize().unwrap();
+        assert_eq!(ignore_files_above(&worktree), [common.join("info/exclude")]);
+    }
+
+    #[test]
+    fn the_ignore_files_above_a_workspace_are_those_of_its_repository() {
+        let dir = crate::testing::tempdir();
+        let top = dir.path().canonicalize().unwrap().join("mono");
+        let api = top.join("services/api");
+        std::fs::create_dir_all(top.join(".git/info")).unwrap();
+        std::fs::create_dir_all(&api).unwrap();
+        let names = |dir: &Path| [dir.join(".gitignore"), dir.join(".ignore")];
+        let expected: Vec<PathBuf> = [names(&top.join("services")), names(&top)]
+            .concat()
+            .into_iter()
+            .chain([top.join(".git/info/exclude")])
+            .collect();
+        assert_eq!(ignore_files_above(&api), expected);
+        assert_eq!(ignore_files_above(&top), Vec::<PathBuf>::new(), "the repository's own are inside it");
     }
 
     const FOLDERS: [&str; 5] = ["", "a", "a/b", "c", ".hid"];

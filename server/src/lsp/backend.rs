@@ -9,9 +9,9 @@ use tower_lsp::lsp_types::{
     DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWatchedFilesRegistrationOptions,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandOptions,
     ExecuteCommandParams, FileSystemWatcher, GlobPattern, InitializeParams, InitializeResult, InitializedParams,
-    MessageType, Registration, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url, WatchKind,
-    WorkDoneProgressCancelParams,
+    MessageType, OneOf, Registration, RelativePattern, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url,
+    WatchKind, WorkDoneProgressCancelParams,
 };
 use tower_lsp::{Client, LanguageServer};
 
@@ -68,6 +68,10 @@ impl Backend {
         if let Some(relative) = self.state.relative(path) {
             // The workspace itself is the index's folder "" (a watcher may report it).
             return Some(if relative == "." { String::new() } else { relative });
+        }
+        // An ignore file above the workspace: what the whole workspace holds is judged again.
+        if self.state.ignore_files_above.get().is_some_and(|files| files.iter().any(|file| file == path)) {
+            return Some(String::new());
         }
         if !path.ends_with(".git/info/exclude") {
             return None;
@@ -155,6 +159,7 @@ impl LanguageServer for Backend {
                 let cache_dir = crate::context::cache::user_cache_dir();
                 let max_files = crate::config::index_file_limit().unwrap_or(crate::context::MAX_INDEXED_FILES);
                 self.state.index.build_in_background(root.path(), cache_dir.as_deref(), max_files);
+                let _ = self.state.ignore_files_above.set(crate::context::walk::ignore_files_above(root.path()));
                 let _ = self.state.root.set(root);
             }
             Some((Err(error), folder)) => tracing::warn!("workspace folder {}: {error}", folder.display()),
@@ -229,6 +234,20 @@ impl LanguageServer for Backend {
                     kind: Some(WatchKind::Create | WatchKind::Delete),
                 },
             ];
+            // The ignore files above the workspace (a monorepo's top `.gitignore`), where the
+            // editor can watch a folder of its own. Not in Neovim, which watches the folder a
+            // pattern names whole, below it too: for a monorepo's top, every folder of it.
+            let profile = self.state.profile();
+            let above = self.state.ignore_files_above.get().filter(|_| profile.relative_patterns && !profile.neovim);
+            let watchers: Vec<FileSystemWatcher> = watchers
+                .into_iter()
+                .chain(above.into_iter().flatten().filter_map(|file| {
+                    let (folder, name) = (file.parent()?, file.file_name()?.to_str()?);
+                    let base_uri = OneOf::Right(Url::from_directory_path(folder).ok()?);
+                    let pattern = RelativePattern { base_uri, pattern: name.to_owned() };
+                    Some(FileSystemWatcher { glob_pattern: GlobPattern::Relative(pattern), kind: None })
+                }))
+                .collect();
             let options = DidChangeWatchedFilesRegistrationOptions { watchers };
             let registration = Registration {
                 id: "issuewright-sources".into(),

@@ -25,6 +25,8 @@ pub struct ClientProfile {
     pub configuration: bool,
     /// Dynamic registration of `workspace/didChangeWatchedFiles`.
     pub watch_files: bool,
+    /// Watchers may name a folder of their own (`RelativePattern`), outside the workspace.
+    pub relative_patterns: bool,
     /// The client is Neovim, whose edit application needs end-of-file edits past the text.
     pub neovim: bool,
 }
@@ -62,6 +64,12 @@ impl ClientProfile {
                 .as_ref()
                 .and_then(|workspace| workspace.did_change_watched_files.as_ref())
                 .and_then(|watched| watched.dynamic_registration)
+                .unwrap_or(false),
+            relative_patterns: capabilities
+                .workspace
+                .as_ref()
+                .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+                .and_then(|watched| watched.relative_pattern_support)
                 .unwrap_or(false),
             neovim: info.is_some_and(|info| info.name.eq_ignore_ascii_case("neovim")),
         }

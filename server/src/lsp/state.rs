@@ -93,6 +93,9 @@ pub struct ServerState {
     /// The workspace folders the client named after the first, which issuewright does not
     /// work in.
     pub other_folders: OnceLock<Vec<std::path::PathBuf>>,
+    /// The ignore files outside the workspace folder that say what is indexed (see
+    /// [`ignore_files_above`](crate::context::walk::ignore_files_above)).
+    pub ignore_files_above: OnceLock<Vec<std::path::PathBuf>>,
     /// What the client can do.
     pub profile: OnceLock<ClientProfile>,
     /// The configuration layer from `initializationOptions` (or why it is invalid).
