@@ -973,6 +973,13 @@ fn global_excludes_apply_from_the_workspace_top_wherever_the_command_starts() {
     assert!(!listed.contains("notes/plan.md") && !listed.contains("table_generated"), "{listed}");
 }
 
+/// What the first tool call of the run `run_id` in `workspace` answered.
+fn first_tool_output(workspace: &std::path::Path, run_id: &str) -> String {
+    let events = ledger(workspace, run_id);
+    let result = events.iter().find(|e| e["event"] == "tool_result").expect("the tool answered");
+    result["output"].as_str().unwrap().to_owned()
+}
+
 /// Runs git in `dir` with the scratch home as the user's, and returns what it printed.
 fn git(scratch: &Scratch, dir: &std::path::Path, args: &[&str]) -> String {
     let output = Command::new("git").args(args).current_dir(dir).envs(scratch.env()).output().expect("git");
@@ -1006,11 +1013,7 @@ fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them(
     options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
     let mut client = LspClient::start(&scratch, options);
     client.wait_for_server_request("client/registerCapability");
-    let found = |run_id: &str| {
-        let events = ledger(&api, run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
+    let found = |run_id: &str| first_tool_output(&api, run_id);
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
     let before = found(&first);
     assert!(before.contains("src/limiter.rs:1:") && before.contains("vendor/limiter.rs:1:"), "{before}");
@@ -1061,11 +1064,7 @@ fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() 
             && w["globPattern"]["baseUri"].as_str().unwrap().trim_end_matches('/') == top_uri.trim_end_matches('/')),
         "the top .gitignore is watched where it is: {watchers:?}"
     );
-    let found = |run_id: &str| {
-        let events = ledger(&api, run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
+    let found = |run_id: &str| first_tool_output(&api, run_id);
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
     assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
 

@@ -854,13 +854,19 @@ async fn first_prompt_with_gemma(issue: &str) -> (usize, usize) {
     (prompt.unwrap(), pack.unwrap())
 }
 
+/// The room of a conversation with gemma (an 8k window, half of it the answer's), less the
+/// standard tools' descriptions.
+fn gemma_room() -> usize {
+    let specs = crate::tools::Toolset::standard().specs();
+    compact::room(8_192, 4_096, crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap()))
+}
+
 #[tokio::test]
 async fn a_long_issue_leaves_the_first_prompt_room_by_a_smaller_pack() {
     let short = "# Workers retry forever\n\n`retry_3_4` in `worker_3.rs` never gives up.\n";
     let log: String = (0..2_000).map(|n| format!("2026-12-01T10:00:00Z worker {n} retried\n")).collect();
     let long = format!("{short}\n```\n{log}```\n");
-    let specs = crate::tools::Toolset::standard().specs();
-    let room = compact::room(8_192, 4_096, crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap()));
+    let room = gemma_room();
 
     let (short_prompt, short_pack) = first_prompt_with_gemma(short).await;
     let (long_prompt, long_pack) = first_prompt_with_gemma(&long).await;
@@ -877,8 +883,7 @@ async fn an_issue_in_chinese_is_cut_to_its_share_of_the_window_as_one_in_english
     let short = "# 重试不停\n\n`worker_3.rs` 里的 `retry_3_4` 从不放弃。\n";
     let log: String = (0..2_000).map(|n| format!("工作线程 {n} 第二次重试失败,连接被拒绝\n")).collect();
     let long = format!("{short}\n```\n{log}```\n");
-    let specs = crate::tools::Toolset::standard().specs();
-    let room = compact::room(8_192, 4_096, crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap()));
+    let room = gemma_room();
 
     let (long_prompt, long_pack) = first_prompt_with_gemma(&long).await;
     assert!(long_prompt <= room / 2, "the pasted log and the pack: {long_prompt} tokens of a room of {room}");

@@ -276,7 +276,11 @@ impl LiveIndex {
     /// followed (an ignore file, a manifest, text that is not source) changes nothing: what
     /// the index holds for it is already the disk's, and saving it was reported then.
     pub fn close(&self, path: &str) {
-        if self.write().declined.remove(path).is_none() && self.read().open.contains_key(path) {
+        let followed = {
+            let mut state = self.write();
+            state.declined.remove(path).is_none() && state.open.contains_key(path)
+        };
+        if followed {
             self.leave_to_disk(path);
         }
     }

@@ -87,7 +87,7 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
             .collect();
         // The tools are the same at every round: cached as the prefix of every request.
         if let Some(last) = tools.last_mut() {
-            last["cache_control"] = CACHE_BREAKPOINT.clone();
+            last["cache_control"] = cache_breakpoint();
         }
         body["tools"] = Value::Array(tools);
     }
@@ -97,16 +97,17 @@ pub fn request_body(model: &str, request: ChatRequest<'_>, max_output_tokens: u3
 /// Where a cached prefix of the prompt ends (Anthropic's prompt caching): each round sends
 /// the conversation so far again, and what the last round sent is read back from the cache
 /// at a tenth of the price, not sent anew.
-static CACHE_BREAKPOINT: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| json!({"type": "ephemeral"}));
+fn cache_breakpoint() -> Value {
+    json!({"type": "ephemeral"})
+}
 
 /// Marks the last block of the last message, and of the user message before it, as where a
 /// cached prefix ends: this request's whole prompt is cached for the next, and the previous
 /// request's is found again however many blocks (parallel calls' results) came after it.
 fn mark_cache_breakpoints(messages: &mut [Value]) {
-    let mut users = messages.iter_mut().rev().filter(|message| message["role"] == "user").take(2);
-    for message in users.by_ref() {
+    for message in messages.iter_mut().rev().filter(|message| message["role"] == "user").take(2) {
         if let Some(block) = message["content"].as_array_mut().and_then(|blocks| blocks.last_mut()) {
-            block["cache_control"] = CACHE_BREAKPOINT.clone();
+            block["cache_control"] = cache_breakpoint();
         }
     }
 }

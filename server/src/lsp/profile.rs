@@ -41,6 +41,7 @@ impl ClientProfile {
         let edit = capabilities.workspace.as_ref().and_then(|workspace| workspace.workspace_edit.as_ref());
         let operations = edit.and_then(|edit| edit.resource_operations.as_deref()).unwrap_or_default();
         let document_changes = edit.and_then(|edit| edit.document_changes).unwrap_or(false) || !operations.is_empty();
+        let watched = capabilities.workspace.as_ref().and_then(|workspace| workspace.did_change_watched_files.as_ref());
         Self {
             apply_edit: capabilities.workspace.as_ref().and_then(|workspace| workspace.apply_edit).unwrap_or(false),
             encoding: PositionEncoding::negotiate(encodings),
@@ -59,18 +60,8 @@ impl ClientProfile {
                 .as_ref()
                 .and_then(|workspace| workspace.configuration)
                 .unwrap_or(false),
-            watch_files: capabilities
-                .workspace
-                .as_ref()
-                .and_then(|workspace| workspace.did_change_watched_files.as_ref())
-                .and_then(|watched| watched.dynamic_registration)
-                .unwrap_or(false),
-            relative_patterns: capabilities
-                .workspace
-                .as_ref()
-                .and_then(|workspace| workspace.did_change_watched_files.as_ref())
-                .and_then(|watched| watched.relative_pattern_support)
-                .unwrap_or(false),
+            watch_files: watched.and_then(|watched| watched.dynamic_registration).unwrap_or(false),
+            relative_patterns: watched.and_then(|watched| watched.relative_pattern_support).unwrap_or(false),
             neovim: info.is_some_and(|info| info.name.eq_ignore_ascii_case("neovim")),
         }
     }
