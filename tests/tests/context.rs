@@ -1078,6 +1078,48 @@ fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() 
 }
 
 #[test]
+fn an_edit_of_the_repositorys_top_gitignore_reaches_a_run_in_neovim_which_has_no_watcher_for_it() {
+    // The monorepo of the test above, opened by Neovim at one service: it is given no watcher
+    // for the top `.gitignore`, and reports nothing when it is edited.
+    let scratch = Scratch::new(&[
+        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
+        ("services/api/src/lib.rs", "pub mod limiter;\n"),
+        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
+        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
+        (".gitignore", "/target/\n"),
+    ]);
+    git(&scratch, &scratch.workspace(), &["init", "-q"]);
+    let api = scratch.workspace().join("services/api");
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("services/api/first.jsonl", &looking);
+    scratch.write("services/api/second.jsonl", &looking);
+    let mut options = ClientOptions { root: Some(api.clone()), name: "Neovim".into(), ..ClientOptions::default() };
+    options.capabilities["workspace"]["didChangeWatchedFiles"] =
+        json!({"dynamicRegistration": true, "relativePatternSupport": true});
+    let mut client = LspClient::start(&scratch, options);
+    let registration = client.wait_for_server_request("client/registerCapability");
+    let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
+    assert!(
+        watchers.as_array().unwrap().iter().all(|w| w["globPattern"].is_string()),
+        "no watcher above the workspace: {watchers}"
+    );
+    let found = |run_id: &str| {
+        let events = ledger(&api, run_id);
+        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+        result["output"].as_str().unwrap().to_owned()
+    };
+    let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
+    assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
+
+    // The generated code comes to be ignored at the top, and no editor says so.
+    let top = scratch.workspace().canonicalize().unwrap();
+    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
+    let after = found(&second);
+    assert!(after.contains("src/limiter.rs:1:") && !after.contains("generated/"), "{after}");
+}
+
+#[test]
 fn a_run_sees_files_without_their_licence_header_and_cannot_drop_it() {
     let scratch = crate_with_modules();
     let licence = "// Copyright 2024 The Limits Authors.\n// SPDX-License-Identifier: MIT\n//\n// Licensed under the MIT licence; see LICENSE.\n\n";

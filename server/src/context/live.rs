@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
-use super::walk::{indexable, is_link, skipped_folder};
+use super::walk::{IgnoreFilesAbove, indexable, is_link, skipped_folder};
 use crate::workspace::ByteEdit;
 
 /// An open document's syntax tree and text.
@@ -41,6 +41,8 @@ struct State {
     /// Open documents the index does not follow, and why: judged when they open, not again at
     /// every keystroke.
     declined: HashMap<String, Declined>,
+    /// The ignore files above the workspace, as they stood when last looked at.
+    above: IgnoreFilesAbove,
 }
 
 /// Why the index does not follow an open document.
@@ -96,7 +98,12 @@ impl LiveIndex {
     /// Builds the index of `root` (at most `max_files` source files) on a blocking thread,
     /// through the on-disk cache in `cache_dir` when given, and makes it available when done.
     pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>, max_files: usize) {
-        self.write().root = Some(root.to_owned());
+        {
+            let mut state = self.write();
+            state.root = Some(root.to_owned());
+            // Before the walk reads them: a change while it runs is seen at the next look.
+            state.above = IgnoreFilesAbove::of(root);
+        }
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
@@ -154,6 +161,28 @@ impl LiveIndex {
         state.index = Some(Arc::new(index));
         drop(state);
         self.ready.send_replace(true);
+    }
+
+    /// The ignore files above the workspace that say what is indexed (see
+    /// [`ignore_files_above`](super::walk::ignore_files_above)), once a build started.
+    pub fn ignore_files_above(&self) -> Vec<std::path::PathBuf> {
+        self.read().above.paths().map(Path::to_owned).collect()
+    }
+
+    /// For an ignore file above the workspace, whether it changed since it was last looked
+    /// at, so that the workspace is to be read again; none for any other path.
+    pub fn ignore_file_above_changed(&self, path: &Path) -> Option<bool> {
+        self.write().above.look_at(path)
+    }
+
+    /// Reads the whole workspace again when an ignore file above it changed since they were
+    /// last looked at, where no watcher may have said so (a run's start asks); whether one had.
+    pub fn read_again_if_ignored_above_changed(&self) -> bool {
+        let changed = self.write().above.any_changed();
+        if changed {
+            self.disk_changed("");
+        }
+        changed
     }
 
     /// The current index, if built.

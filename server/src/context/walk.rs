@@ -290,6 +290,56 @@ pub fn ignore_files_above(root: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The ignore files above the workspace ([`ignore_files_above`]), each with how it stood when
+/// last looked at: for telling, at a run's start, whether one changed where no watcher of the
+/// editor reports it (Neovim watches a pattern's folder whole, so it is given none).
+#[derive(Debug, Default)]
+pub struct IgnoreFilesAbove {
+    files: Vec<(PathBuf, Option<SizedStamp>)>,
+}
+
+/// A file's size and [`FileStamp`].
+type SizedStamp = (u64, Option<FileStamp>);
+
+/// A file's [`SizedStamp`]; none for a file that is not there.
+fn stamp(path: &Path) -> Option<SizedStamp> {
+    std::fs::metadata(path).ok().map(|metadata| (metadata.len(), FileStamp::of(&metadata)))
+}
+
+impl IgnoreFilesAbove {
+    /// Those of the workspace at `root`, as they stand now.
+    pub fn of(root: &Path) -> Self {
+        let stamped = |path: PathBuf| {
+            let stamp = stamp(&path);
+            (path, stamp)
+        };
+        Self { files: ignore_files_above(root).into_iter().map(stamped).collect() }
+    }
+
+    /// Their paths.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(|(path, _)| path.as_path())
+    }
+
+    /// For one of them, whether it changed since it was last looked at (a watcher's report
+    /// that comes after a run's start saw the change says nothing new); none for another path.
+    pub fn look_at(&mut self, path: &Path) -> Option<bool> {
+        let (_, was) = self.files.iter_mut().find(|(file, _)| file == path)?;
+        let now = stamp(path);
+        Some(std::mem::replace(was, now) != now)
+    }
+
+    /// Whether any of them changed since they were last looked at.
+    pub fn any_changed(&mut self) -> bool {
+        let mut changed = false;
+        for (path, was) in &mut self.files {
+            let now = stamp(path);
+            changed |= std::mem::replace(was, now) != now;
+        }
+        changed
+    }
+}
+
 /// The folder holding `dir`'s repository data shared by its worktrees, where `info/exclude`
 /// lives: `.git` itself, or for a worktree (`.git` a file saying `gitdir: ...`) the folder its
 /// `commondir` names. None when `dir` holds no repository, or a submodule, whose excludes the
@@ -485,6 +535,29 @@ mod tests {
             .collect();
         assert_eq!(ignore_files_above(&api), expected);
         assert_eq!(ignore_files_above(&top), Vec::<PathBuf>::new(), "the repository's own are inside it");
+    }
+
+    #[test]
+    fn an_ignore_file_above_changed_once_is_told_once_whoever_looks_first() {
+        let dir = crate::testing::tempdir();
+        let top = dir.path().canonicalize().unwrap();
+        let api = top.join("services/api");
+        std::fs::create_dir_all(top.join(".git/info")).unwrap();
+        std::fs::create_dir_all(&api).unwrap();
+        let mut above = IgnoreFilesAbove::of(&api);
+        assert!(!above.any_changed(), "nothing changed yet");
+        // Created: a run's start sees it, and a watcher's report after says nothing new.
+        std::fs::write(top.join(".gitignore"), "/generated/\n").unwrap();
+        assert!(above.any_changed());
+        assert_eq!(above.look_at(&top.join(".gitignore")), Some(false));
+        // Grown: the watcher's report comes first this time, and the run's start sees nothing new.
+        std::fs::write(top.join(".gitignore"), "/generated/\n/vendor/\n").unwrap();
+        assert_eq!(above.look_at(&top.join(".gitignore")), Some(true));
+        assert!(!above.any_changed());
+        // Gone.
+        std::fs::remove_file(top.join(".gitignore")).unwrap();
+        assert!(above.any_changed());
+        assert_eq!(above.look_at(&api.join(".gitignore")), None, "not above the workspace");
     }
 
     const FOLDERS: [&str; 5] = ["", "a", "a/b", "c", ".hid"];

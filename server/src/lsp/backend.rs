@@ -69,9 +69,10 @@ impl Backend {
             // The workspace itself is the index's folder "" (a watcher may report it).
             return Some(if relative == "." { String::new() } else { relative });
         }
-        // An ignore file above the workspace: what the whole workspace holds is judged again.
-        if self.state.ignore_files_above.get().is_some_and(|files| files.iter().any(|file| file == path)) {
-            return Some(String::new());
+        // An ignore file above the workspace: what the whole workspace holds is judged again,
+        // unless a run's start saw the change already.
+        if let Some(changed) = self.state.index.ignore_file_above_changed(path) {
+            return changed.then(String::new);
         }
         if !path.ends_with(".git/info/exclude") {
             return None;
@@ -159,7 +160,6 @@ impl LanguageServer for Backend {
                 let cache_dir = crate::context::cache::user_cache_dir();
                 let max_files = crate::config::index_file_limit().unwrap_or(crate::context::MAX_INDEXED_FILES);
                 self.state.index.build_in_background(root.path(), cache_dir.as_deref(), max_files);
-                let _ = self.state.ignore_files_above.set(crate::context::walk::ignore_files_above(root.path()));
                 let _ = self.state.root.set(root);
             }
             Some((Err(error), folder)) => tracing::warn!("workspace folder {}: {error}", folder.display()),
@@ -238,7 +238,7 @@ impl LanguageServer for Backend {
             // editor can watch a folder of its own. Not in Neovim, which watches the folder a
             // pattern names whole, below it too: for a monorepo's top, every folder of it.
             let profile = self.state.profile();
-            let above = self.state.ignore_files_above.get().filter(|_| profile.relative_patterns && !profile.neovim);
+            let above = (profile.relative_patterns && !profile.neovim).then(|| self.state.index.ignore_files_above());
             let watchers: Vec<FileSystemWatcher> = watchers
                 .into_iter()
                 .chain(above.into_iter().flatten().filter_map(|file| {

@@ -162,7 +162,7 @@ async fn implement_issue(
     let root = root(state)?;
     let issue = issues::resolve_with(&args.issue, root.path(), |path| state.documents.get(path).map(|(text, _)| text))?;
     let config = run_config(client, state, root, args.replay).await?;
-    let index = if state.index.build_failed() { None } else { state.index.ready(INDEX_WAIT).await };
+    let index = if state.index.build_failed() { None } else { state.current_index(INDEX_WAIT).await };
     if index.is_none() {
         tracing::warn!("the index is not ready; the run starts without a context pack");
     }

@@ -67,7 +67,7 @@ pub(super) async fn preview(
         .collect::<Result<_, CommandError>>()?;
     let issue = issues::resolve_with(&args.issue, root.path(), |path| state.documents.get(path).map(|(text, _)| text))?;
     let config = run_config(client, state, root, None).await?;
-    let index = state.index.ready(INDEX_WAIT).await.ok_or_else(|| {
+    let index = state.current_index(INDEX_WAIT).await.ok_or_else(|| {
         CommandError::IndexNotReady(if state.index.build_failed() {
             "could not be built (the server's log says why)".to_owned()
         } else {

@@ -93,9 +93,6 @@ pub struct ServerState {
     /// The workspace folders the client named after the first, which issuewright does not
     /// work in.
     pub other_folders: OnceLock<Vec<std::path::PathBuf>>,
-    /// The ignore files outside the workspace folder that say what is indexed (see
-    /// [`ignore_files_above`](crate::context::walk::ignore_files_above)).
-    pub ignore_files_above: OnceLock<Vec<std::path::PathBuf>>,
     /// What the client can do.
     pub profile: OnceLock<ClientProfile>,
     /// The configuration layer from `initializationOptions` (or why it is invalid).
@@ -125,6 +122,19 @@ impl ServerState {
     /// The workspace-relative path of a file URI's path, when it is inside the workspace.
     pub fn relative(&self, absolute: &Path) -> Option<String> {
         self.root.get()?.relative(absolute).map(|path| path.to_string())
+    }
+
+    /// The index once its first build is done, waiting up to `wait` for it: read again first
+    /// where an ignore file above the workspace changed with no watcher to say so (a
+    /// monorepo's top `.gitignore` edited while Neovim is open at one of its services).
+    pub async fn current_index(&self, wait: std::time::Duration) -> Option<Arc<crate::context::Index>> {
+        self.index.ready(wait).await?;
+        let index = self.index.clone();
+        // A stat of each such file; a whole folder read again only when one changed.
+        if let Err(error) = tokio::task::spawn_blocking(move || index.read_again_if_ignored_above_changed()).await {
+            tracing::error!("reading the workspace again for an ignore file above it: {error}");
+        }
+        self.index.snapshot()
     }
 
     /// Runs `f` on the run registry.
