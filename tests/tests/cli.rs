@@ -94,6 +94,21 @@ fn apply_refuses_when_a_file_changed_during_the_run_is_conflicting() {
 }
 
 #[test]
+fn escape_sequences_the_model_writes_reach_the_terminal_written_out() {
+    // A path that would set the terminal's title and clear its screen, and a summary that
+    // would turn it red.
+    let scratch = Scratch::new(&[("a.txt", "1\n")]);
+    let path = "\u{1b}]0;owned\u{7}\u{1b}[2Ja.txt";
+    let turns = [turn(&[("read_file", json!({"path": path}))]), done("\u{1b}[31mall done\u{1b}[0m")];
+    scratch.write("replay.jsonl", &replay(&turns));
+    let output = run(&scratch, &["--issue", "look", "--replay", "replay.jsonl"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!stdout.contains('\u{1b}') && !stderr.contains('\u{1b}'), "{stdout:?}\n{stderr:?}");
+    assert!(stderr.contains("round 1: read_file \\u{1b}]0;owned\\u{7}\\u{1b}[2Ja.txt -- failed:"), "{stderr}");
+    assert!(stdout.contains("\\u{1b}[31mall done\\u{1b}[0m"), "{stdout}");
+}
+
+#[test]
 fn the_patch_a_run_leaves_applies_with_git_as_the_proposal_reads() {
     // Files that open with a byte-order mark: one changed in its first line, one deleted.
     let scratch = Scratch::new(&[

@@ -250,8 +250,8 @@ fn used_entries(index: &Index, uses: &ShownUses, skip: impl Fn(&str) -> bool, ro
         };
         let section = if files.is_empty() { USED_HEADING.len() } else { 0 };
         let cost = section
-            + heading.as_ref().map_or(0, String::len)
-            + signature_line(definition.line, &definition.signature).len();
+            + heading.as_deref().map_or(0, measure)
+            + measure(&signature_line(definition.line, &definition.signature));
         if size + cost > room {
             continue;
         }

@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use crate::workspace::text_measure as measure;
+
 /// Heads the files listed by their paths alone, so that the model reads the indented paths
 /// below a folder as files under it, not as signatures.
 pub(super) const PATH_TAIL_HEADING: &str = "Ranked next, by path (each folder, then the files under it):\n";
@@ -14,13 +16,13 @@ pub(super) const PATH_TAIL_HEADING: &str = "Ranked next, by path (each folder, t
 pub(super) struct PathTail<'r> {
     /// Each file's path and what its line says after the path (its notes and length).
     pub(super) files: Vec<(&'r str, String)>,
-    /// The characters the text takes.
+    /// The [`measure`] of the text.
     pub(super) len: usize,
 }
 
 impl<'r> PathTail<'r> {
     /// The longest run of `files` from the first (paths with their suffixes, best-ranked
-    /// first) whose listing stays within `room` characters. A listing grows with each file it
+    /// first) whose listing's [`measure`] stays within `room`. A listing grows with each file it
     /// takes, so the run is found in a few listings rather than one a file.
     pub(super) fn fitting(mut files: Vec<(&'r str, String)>, room: usize) -> Self {
         // The most files that fit lie in `fit..=most`.
@@ -62,7 +64,8 @@ impl<'r> PathTail<'r> {
     }
 }
 
-/// The length in characters (bytes) of the text [`listing`] writes for `files`.
+/// The [`measure`] of the text [`listing`] writes for `files`, in the units of the pack's
+/// budget (a character outside ASCII counts four).
 fn listing_len(files: &[(&str, impl AsRef<str>)]) -> usize {
     if files.is_empty() {
         return 0;
@@ -181,8 +184,8 @@ impl<'t, 'p> Costs<'t, 'p> {
         Self { tree, whole_lines, memo: HashMap::new() }
     }
 
-    /// The fewest characters that list the files at and below `folder` when the nearest
-    /// group above it is headed by a folder of `above` characters; none if they cannot be
+    /// The least [`measure`] of a listing of the files at and below `folder` when the nearest
+    /// group above it is headed by a folder whose measure is `above`; none if they cannot be
     /// listed (a file with no folder above it that heads a group).
     fn best(&mut self, folder: usize, above: Option<usize>) -> Option<usize> {
         if let Some(cost) = self.memo.get(&(folder, above)) {
@@ -199,12 +202,12 @@ impl<'t, 'p> Costs<'t, 'p> {
     /// The cost when `folder` heads a group of its own.
     fn heading(&mut self, folder: usize) -> Option<usize> {
         let path = self.tree.folders[folder].path;
-        let line = if path.is_empty() { "./\n".len() } else { path.len() + 1 };
-        Some(line + self.rest(folder, Some(path.len()))?)
+        let line = if path.is_empty() { "./\n".len() } else { measure(path) + 1 };
+        Some(line + self.rest(folder, Some(measure(path)))?)
     }
 
     /// The cost of `folder`'s own files and of the folders below it, under a group headed by
-    /// a folder of `group` characters (none: its own files cannot be listed); with the
+    /// a folder whose measure is `group` (none: its own files cannot be listed); with the
     /// group above it, the cost when `folder` heads none.
     fn rest(&mut self, folder: usize, group: Option<usize>) -> Option<usize> {
         let node = &self.tree.folders[folder];
@@ -227,7 +230,7 @@ impl<'t, 'p> Costs<'t, 'p> {
             (Some(heading), Some(under)) => heading <= under,
             (heading, _) => heading.is_some(),
         };
-        let group = if heads { Some((folder, self.tree.folders[folder].path.len())) } else { above };
+        let group = if heads { Some((folder, measure(self.tree.folders[folder].path))) } else { above };
         if let Some((group, _)) = group {
             for &file in &self.tree.folders[folder].files {
                 group_of[file] = group;
@@ -239,9 +242,9 @@ impl<'t, 'p> Costs<'t, 'p> {
     }
 }
 
-/// The length of a file's line under a group headed by a folder of `group` characters.
+/// The [`measure`] of a file's line under a group headed by a folder whose measure is `group`.
 fn file_line_len(path: &str, suffix: &str, group: usize) -> usize {
-    "  ".len() + (path.len() - group) + suffix.len() + 1
+    "  ".len() + (measure(path) - group) + measure(suffix) + 1
 }
 
 /// The folder `path` lies in, with its closing `/`; empty at the workspace's top.
@@ -275,7 +278,7 @@ mod tests {
     fn listed(paths: &[&str]) -> String {
         let files: Vec<(&str, String)> = paths.iter().map(|path| (*path, " [10 lines]".to_owned())).collect();
         let text = listing(&files);
-        assert_eq!(listing_len(&files), text.len());
+        assert_eq!(listing_len(&files), measure(&text));
         text[PATH_TAIL_HEADING.len()..].to_owned()
     }
 
@@ -356,11 +359,11 @@ mod tests {
             let mut folders: Vec<&str> = paths.iter().map(|path| folder_of(path)).collect();
             folders.sort_unstable();
             folders.dedup();
-            folders.iter().map(|f| if f.is_empty() { 3 } else { f.len() + 1 }).sum::<usize>()
-                + paths.iter().map(|path| file_line_len(path, " [10 lines]", folder_of(path).len())).sum::<usize>()
+            folders.iter().map(|f| if f.is_empty() { 3 } else { measure(f) + 1 }).sum::<usize>()
+                + paths.iter().map(|path| file_line_len(path, " [10 lines]", measure(folder_of(path)))).sum::<usize>()
         };
         let full_paths = 3 + paths.iter().map(|path| file_line_len(path, " [10 lines]", 0)).sum::<usize>();
-        assert!(text.len() <= one_folder_a_file && text.len() <= full_paths, "{text}");
+        assert!(measure(&text) <= one_folder_a_file && measure(&text) <= full_paths, "{text}");
         let mut listed = paths_of(&text);
         let mut given = paths.map(str::to_owned).to_vec();
         listed.sort();
@@ -390,7 +393,7 @@ mod tests {
         let tail = PathTail::fitting(files, first_len);
         assert_eq!(tail.files.iter().map(|(path, _)| *path).collect::<Vec<_>>(), ["src/a.rs"]);
         assert_eq!(tail.len, first_len);
-        assert_eq!(tail.text().len(), tail.len);
+        assert_eq!(measure(&tail.text()), tail.len);
     }
 
     proptest::proptest! {
@@ -406,7 +409,7 @@ mod tests {
             given.sort();
             proptest::prop_assert_eq!(listed, given);
             let full_paths = 3 + paths.iter().map(|path| file_line_len(path, " [10 lines]", 0)).sum::<usize>();
-            proptest::prop_assert!(text.len() <= full_paths);
+            proptest::prop_assert!(measure(&text) <= full_paths);
         }
     }
 }

@@ -1292,6 +1292,22 @@ fn a_method_of_the_type_the_issue_names_comes_before_its_namesakes() {
     assert_eq!(parts.first(), Some(&(331, 341)), "{parts:?}");
 }
 
+#[test]
+fn paths_in_other_scripts_are_listed_within_the_budget() {
+    // Folders named in accented letters: each counts for about a token, where its two bytes
+    // would count half as much.
+    let files: Vec<(String, String)> = (0..240)
+        .map(|n| (format!("src/é{}/ééééé/éééééééééé_widget_{n}.rs", n % 7), format!("pub fn widget_{n}() {{}}\n")))
+        .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = crate::testing::indexed(&refs);
+    for budget in [300, 1_000, 3_000] {
+        let pack = pack_for(&dir, &index, "widget is broken", budget);
+        assert!(pack.text.contains("éééééééééé_widget_"), "{}", pack.text);
+        assert!(pack.tokens <= budget, "{} > {budget}: {}", pack.tokens, pack.text);
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
     /// Whatever the workspace and the issue, the pack keeps to its budget (comments in Chinese
