@@ -15,7 +15,7 @@ use issuewright::issues;
 use issuewright::session::{self, LedgerEvent, RunId};
 use issuewright::validate::Validator;
 use issuewright::workspace::{
-    Conflict, DiskBase, FileChange, FileSummary, Root, read_disk_text, unified_diff, write_landing,
+    Conflict, DiskBase, FileChange, FileSummary, Root, read_disk_text, unified_diff, visible_controls, write_landing,
 };
 
 /// Runs the agent and reports; exit status 0 when a proposal is ready (and applied, with `--apply`).
@@ -66,7 +66,8 @@ async fn run_inner(args: &RunArgs) -> Result<ExitCode, String> {
     let printer = tokio::spawn(async move {
         while let Some(event) = receiver.recv().await {
             if let Some(line) = progress_line(&event).filter(|_| !quiet) {
-                errln!("{line}");
+                // A tool call's path and error are the model's words.
+                errln!("{}", visible_controls(&line));
             }
         }
     });
@@ -255,7 +256,7 @@ fn report(
     if files.is_empty() {
         outln!("  no changes proposed");
     }
-    outln!("\n{}\n", status.summary.trim());
+    outln!("\n{}\n", visible_controls(status.summary.trim()));
     match applied {
         Some(Ok(count)) => outln!("Applied {count} file(s) to {}.", args.repo.display()),
         Some(Err(error)) => outln!("Not applied: {error}"),

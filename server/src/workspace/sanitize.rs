@@ -38,6 +38,26 @@ pub fn strip_ansi(text: &str) -> String {
     out
 }
 
+/// `text` with its control characters but tab and line breaks written out (`\u{1b}` for an
+/// escape), for printing what a model wrote to a terminal: an escape sequence in a tool call's
+/// path or in a summary would otherwise set the terminal's title, clear its screen or, where
+/// the terminal allows it, fill the clipboard.
+pub fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// What a character outside ASCII counts for in [`text_measure`]: about a token, as a CJK
 /// character, a letter of a non-Latin script or an emoji takes one or more, where code and
 /// English take about four characters a token.
@@ -198,6 +218,17 @@ pub fn holds_secrets(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_printed_to_a_terminal_are_written_out() {
+        let title_and_clear = "src/\u{1b}]0;owned\u{7}\u{1b}[2Jlib.rs";
+        assert_eq!(visible_controls(title_and_clear), "src/\\u{1b}]0;owned\\u{7}\\u{1b}[2Jlib.rs");
+        assert_eq!(
+            visible_controls("done.\n\tAll tests pass: naïve → fine\r\n"),
+            "done.\n\tAll tests pass: naïve → fine\r\n"
+        );
+        assert!(matches!(visible_controls("plain"), std::borrow::Cow::Borrowed(_)));
+    }
 
     #[test]
     fn colours_and_titles_are_removed() {
