@@ -14,7 +14,7 @@ use crate::context::{
     Definition, DefinitionKind, FileOutside, ImportHint, Index, IndexOutside, IndexedFile, Language, Outside,
     OutsideNames, prelude_over_members,
 };
-use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath};
+use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath, visible_controls};
 
 /// Most matching lines one `grep` returns.
 pub const MAX_MATCHES: usize = 200;
@@ -171,17 +171,20 @@ fn left_out_folder_of(
 
 /// A matching line as `grep` shows it: whole when short, else about [`MAX_LINE_CHARS`]
 /// characters from a little before the first match, cut marks where text was left out.
+/// Control characters (a log's colour codes) are written out, not passed on.
 fn excerpt(line: &str, regex: &Regex) -> String {
+    let whole = line;
     let line = line.trim_end();
     if line.chars().count() <= MAX_LINE_CHARS {
-        return line.to_owned();
+        return visible_controls(line).into_owned();
     }
-    let at = regex.find(line).map_or(0, |found| found.start());
+    // Found in the line as it was matched: a match of its trailing blanks shows its end.
+    let at = regex.find(whole).map_or(0, |found| found.start()).min(line.len());
     let from = line[..at].char_indices().rev().nth(CHARS_BEFORE_MATCH - 1).map_or(0, |(index, _)| index);
     let shown: String = line[from..].chars().take(MAX_LINE_CHARS).collect();
     let before = if from > 0 { "[...] " } else { "" };
     let after = if from + shown.len() < line.len() { " [...]" } else { "" };
-    format!("{before}{shown}{after}")
+    format!("{before}{}{after}", visible_controls(&shown))
 }
 
 /// Runs `find_symbol`: where a name is defined, and which files use it on which lines. A

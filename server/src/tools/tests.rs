@@ -515,6 +515,25 @@ fn grep_names_the_files_it_could_not_search() {
 }
 
 #[test]
+fn grep_shows_a_match_in_a_long_lines_trailing_blanks_and_writes_out_control_characters() {
+    let trailing = format!("{}needle   \n", "a".repeat(300));
+    let (_dir, mut overlay) = overlay(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("trail.txt", trailing.as_str()),
+        ("build.log", "\u{1b}[31merror: needle\u{1b}[0m\n"),
+    ]);
+    let grep = |overlay: &mut Overlay, pattern: &str| {
+        Toolset::standard().execute(overlay, None, &mut Seen::default(), &call("grep", json!({"pattern": pattern})))
+    };
+    let found = grep(&mut overlay, "needle  ");
+    let excerpt = found.output.lines().find(|line| line.starts_with("trail.txt:1:")).unwrap();
+    assert!(excerpt.contains("aneedle"), "{excerpt}");
+    let found = grep(&mut overlay, "error");
+    assert!(found.output.contains("build.log:1: \\u{1b}[31merror: needle\\u{1b}[0m"), "{}", found.output);
+    assert!(!found.output.contains('\u{1b}'), "{:?}", found.output);
+}
+
+#[test]
 fn grep_leaves_dependencies_and_hidden_folders_out_unless_asked_and_shows_the_match() {
     let long = format!("const BUNDLE = \"{}needle{}\";\n", "x".repeat(5_000), "y".repeat(5_000));
     let (dir, mut overlay) = overlay(&[
