@@ -1078,6 +1078,38 @@ fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() 
 }
 
 #[test]
+fn a_saved_top_gitignore_reaches_the_index_whatever_the_watcher_reports_after() {
+    // The monorepo above, in an editor that has the top `.gitignore` open: it saves it, and
+    // its watcher reports the same edit after.
+    let scratch = Scratch::new(&[
+        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
+        ("services/api/src/lib.rs", "pub mod limiter;\n"),
+        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
+        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
+        (".gitignore", "/target/\n"),
+    ]);
+    git(&scratch, &scratch.workspace(), &["init", "-q"]);
+    let api = scratch.workspace().join("services/api");
+    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
+    scratch.write("services/api/looking.jsonl", &looking);
+    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
+    options.capabilities["workspace"]["didChangeWatchedFiles"] =
+        json!({"dynamicRegistration": true, "relativePatternSupport": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let top = scratch.workspace().canonicalize().unwrap();
+    let gitignore = issuewright_tests::uri_of(&top.join(".gitignore"));
+    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": gitignore}}));
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": gitignore, "type": 2}]}));
+    let (run, _) = client.run_issue("Where is `RateLimiter`?", "looking.jsonl");
+    let events = ledger(&api, &run);
+    let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+    let found = result["output"].as_str().unwrap();
+    assert!(found.contains("src/limiter.rs:1:") && !found.contains("generated/"), "{found}");
+}
+
+#[test]
 fn an_edit_of_the_repositorys_top_gitignore_reaches_a_run_in_neovim_which_has_no_watcher_for_it() {
     // The monorepo of the test above, opened by Neovim at one service: it is given no watcher
     // for the top `.gitignore`, and reports nothing when it is edited.

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -76,6 +76,11 @@ impl State {
 /// The index, shared between the server's handlers and its runs.
 pub struct LiveIndex {
     state: RwLock<State>,
+    /// Held by a change read from disk from its read to its apply: one read from a snapshot
+    /// (a folder, many files) and applied after would otherwise put back what another such
+    /// change applied meanwhile (a run's start reading the workspace again while the watcher's
+    /// reports of a pull come in).
+    disk_updates: Mutex<()>,
     ready: watch::Sender<bool>,
     /// How far the first build has come.
     progress: BuildProgress,
@@ -90,7 +95,12 @@ impl std::fmt::Debug for LiveIndex {
 
 impl Default for LiveIndex {
     fn default() -> Self {
-        Self { state: RwLock::default(), ready: watch::channel(false).0, progress: BuildProgress::default() }
+        Self {
+            state: RwLock::default(),
+            disk_updates: Mutex::new(()),
+            ready: watch::channel(false).0,
+            progress: BuildProgress::default(),
+        }
     }
 }
 
@@ -147,6 +157,9 @@ impl LiveIndex {
         let again = index.apply_files(read, &|_| false);
         others.into_iter().chain(again).for_each(|path| index.refresh_from_disk(path));
         let mut state = self.write();
+        // An ignore file may have changed while the build ran: where a declined document lies
+        // is judged again at its next change.
+        state.declined.retain(|_, why| *why != Declined::Place);
         // What changed since.
         for path in std::mem::take(&mut state.dirty) {
             if !state.open.contains_key(&path) {
@@ -325,6 +338,12 @@ impl LiveIndex {
 
     /// A file changed, appeared or went away on disk (not open in the editor).
     pub fn disk_changed(&self, path: &str) {
+        let _updating = self.disk_updates();
+        self.disk_changed_updating(path);
+    }
+
+    /// [`LiveIndex::disk_changed`], [`LiveIndex::disk_updates`] held.
+    fn disk_changed_updating(&self, path: &str) {
         // Bound first: the read lock must be let go before the index is written.
         let snapshot = self.read().index.clone();
         if let Some(snapshot) = snapshot {
@@ -361,9 +380,10 @@ impl LiveIndex {
     /// after them, and last the new files a tree at the file limit had no room for (a rename
     /// may have made room).
     pub fn disk_changed_all(&self, paths: &[String]) {
+        let _updating = self.disk_updates();
         let snapshot = self.read().index.clone();
         let Some(snapshot) = snapshot.filter(|_| paths.len() > 1) else {
-            paths.iter().for_each(|path| self.disk_changed(path));
+            paths.iter().for_each(|path| self.disk_changed_updating(path));
             return;
         };
         let (read, others) = snapshot.read_files(paths);
@@ -378,7 +398,11 @@ impl LiveIndex {
                 None => read.into_iter().map(|(path, _)| path).collect(),
             }
         };
-        others.into_iter().chain(again).for_each(|path| self.disk_changed(path));
+        others.into_iter().chain(again).for_each(|path| self.disk_changed_updating(path));
+    }
+
+    fn disk_updates(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.disk_updates.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on
@@ -647,6 +671,25 @@ mod tests {
         assert!(live.follows("scratch/try.rs"));
         live.close("scratch/try.rs");
         assert_eq!(names(&live.snapshot().unwrap(), "scratch/try.rs"), ["on_disk"], "closed: the disk's again");
+    }
+
+    #[test]
+    fn a_document_ignored_as_the_first_build_ran_is_judged_again_once_it_is_in() {
+        let dir = crate::testing::tree(&[
+            (".gitignore", b"/scratch/\n".as_slice()),
+            ("src/lib.rs", b"pub fn kept() {}\n"),
+            ("scratch/try.rs", b"fn on_disk() {}\n"),
+        ]);
+        let live = live_at(dir.path());
+        // Opened while the build runs, where the ignore file still leaves it out; the ignore
+        // file then changes, before the build is installed.
+        live.open("scratch/try.rs", "fn typed() {}\n");
+        std::fs::write(dir.path().join(".gitignore"), "/target/\n").unwrap();
+        live.disk_changed(".gitignore");
+        live.install(Index::build(dir.path(), None));
+        live.change("scratch/try.rs", None, "fn typed_more() {}\n");
+        assert_eq!(names(&live.snapshot().unwrap(), "scratch/try.rs"), ["typed_more"], "the buffer's");
+        assert!(live.follows("scratch/try.rs"));
     }
 
     #[cfg(unix)]
