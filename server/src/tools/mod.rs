@@ -325,7 +325,22 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     // Dependencies, build output and hidden folders are named once, not listed file by file.
     let (listed, left_out) = search::apart_from_left_out(overlay.root().path(), &dir, overlay.list_files(&dir)?);
     if listed.is_empty() && left_out.is_empty() {
-        return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
+        // A folder named whose every file an ignore file leaves out (`logs/` of `*.log`): its
+        // files are there to read, and said to be ignored.
+        let ignored = overlay.ignored_files(&dir, MAX_LISTED + 1)?;
+        if ignored.is_empty() {
+            return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
+        }
+        let mut output = format!("{dir} holds only files its ignore files (.gitignore and the like) leave out:\n");
+        for path in ignored.iter().take(MAX_LISTED) {
+            output.push_str(path.as_str());
+            output.push('\n');
+        }
+        if ignored.len() > MAX_LISTED {
+            output.push_str("[and more; list a subdirectory]\n");
+        }
+        output.push_str("[ignored files are left out of listings and searches; read_file reads one, grep searches one given as its path]\n");
+        return Ok(ToolOutcome::ok(output, false));
     }
     let mut output = String::new();
     for entry in listed.iter().take(MAX_LISTED) {

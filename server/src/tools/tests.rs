@@ -534,6 +534,38 @@ fn grep_shows_a_match_in_a_long_lines_trailing_blanks_and_writes_out_control_cha
 }
 
 #[test]
+fn a_folder_named_whose_files_are_all_ignored_says_so_rather_than_that_it_is_empty() {
+    let (_dir, mut overlay) = overlay(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (".gitignore", "*.log\n"),
+        ("logs/a.log", "needle\n"),
+        ("logs/old/b.log", "needle\n"),
+        ("src/lib.rs", "fn main() {}\n"),
+    ]);
+    std::fs::create_dir_all(_dir.path().join("empty")).unwrap();
+    let tools = Toolset::standard();
+    let mut run =
+        |name: &str, arguments: Value| tools.execute(&mut overlay, None, &mut Seen::default(), &call(name, arguments));
+    let listing = run("list_files", json!({"path": "logs"}));
+    assert_eq!(
+        listing.output,
+        "logs holds only files its ignore files (.gitignore and the like) leave out:\nlogs/a.log\nlogs/old/b.log\n\
+         [ignored files are left out of listings and searches; read_file reads one, grep searches one given as its path]\n"
+    );
+    let found = run("grep", json!({"pattern": "needle", "path": "logs"}));
+    assert!(
+        found.output.contains("[logs holds only files its ignore files leave out (2, such as logs/a.log); give one as the path to search it]"),
+        "{}",
+        found.output
+    );
+    let found = run("grep", json!({"pattern": "needle", "path": "logs/a.log"}));
+    assert!(found.output.contains("logs/a.log:1: needle"), "{}", found.output);
+    assert_eq!(run("list_files", json!({"path": "empty"})).output, "empty holds no files.\n");
+    let everything = run("list_files", json!({}));
+    assert!(!everything.output.contains(".log"), "the workspace's listing leaves them out: {}", everything.output);
+}
+
+#[test]
 fn grep_leaves_dependencies_and_hidden_folders_out_unless_asked_and_shows_the_match() {
     let long = format!("const BUNDLE = \"{}needle{}\";\n", "x".repeat(5_000), "y".repeat(5_000));
     let (dir, mut overlay) = overlay(&[

@@ -349,6 +349,41 @@ impl Overlay {
         Ok(FileView { text, first_line: first, last_line: last, total_lines: total })
     }
 
+    /// Up to `most` of the files on disk below `dir` that [`Overlay::list_files`] leaves out
+    /// for an ignore file (`.gitignore`, `.ignore`, the repository's excludes), sorted: what a
+    /// folder the model names holds when every file in it is ignored (`logs/*.log`), which
+    /// `read_file` reads by its path all the same.
+    pub fn ignored_files(&self, dir: &WorkspacePath, most: usize) -> Result<Vec<WorkspacePath>, OverlayError> {
+        let absolute = self.root.resolve(dir)?;
+        if !absolute.is_dir() {
+            return Ok(Vec::new());
+        }
+        let listed: BTreeSet<WorkspacePath> =
+            self.list_files(dir)?.into_iter().filter(|entry| !entry.is_dir).map(|entry| entry.path).collect();
+        let run_records = self.root.path().join(".issuewright");
+        let walker = ignore::WalkBuilder::new(&absolute)
+            .standard_filters(false)
+            .filter_entry(move |entry| entry.file_name() != ".git" && entry.path() != run_records)
+            .build();
+        let mut ignored = BTreeSet::new();
+        for entry in walker.flatten() {
+            if !entry.file_type().is_some_and(|kind| kind.is_file()) {
+                continue;
+            }
+            if let Some(path) = self.root.relative(entry.path())
+                && !listed.contains(&path)
+                && self.root.resolve(&path).is_ok()
+                && !matches!(self.files.get(&path).and_then(|tracked| tracked.staged.as_ref()), Some(Staged::Delete))
+            {
+                ignored.insert(path);
+                if ignored.len() == most {
+                    break;
+                }
+            }
+        }
+        Ok(ignored.into_iter().collect())
+    }
+
     /// Lists the files below `dir` (recursively, `.gitignore` respected, `.git/` and
     /// `.issuewright/` skipped) as the overlay has them, new buffers the editor has not saved
     /// yet included, sorted.
