@@ -326,9 +326,12 @@ impl LanguageServer for Backend {
         // the files that shape the index are read again on save whatever the client watches,
         // which a second report of the same change leaves as it was.
         let watched = self.state.profile().watch_files;
-        // An ignore file above the workspace that changed is its folder "", which shapes it.
+        // The workspace's own folder "" is no document saved: an ignore file above it that
+        // changed, whose change is told once (a watcher's report after it says nothing new).
         if let Some(relative) = path_of(&params.text_document.uri).and_then(|path| self.index_path(&path))
-            && (self.state.index.shapes(&relative) || (!watched && !self.state.index.follows(&relative)))
+            && (relative.is_empty()
+                || self.state.index.shapes(&relative)
+                || (!watched && !self.state.index.follows(&relative)))
         {
             self.read_again(vec![relative]).await;
         }
