@@ -4,6 +4,7 @@
 //! records everything in the ledger, and stops at the model's final turn, a budget, an
 //! error or a cancel. A failing tool call is recorded and answered; the run goes on.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, watch};
@@ -246,6 +247,7 @@ impl Driver {
             let mut turn_left = compact::turn_budget(room);
             let mut in_this_turn: Vec<(String, String)> = Vec::new();
             let mut edits_in_turn = self.edits;
+            repeats.next_turn();
             for (position, call) in turn.tool_calls.iter().enumerate() {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
@@ -281,6 +283,7 @@ impl Driver {
                 if self.edits != edits_in_turn {
                     edits_in_turn = self.edits;
                     in_this_turn.clear();
+                    repeats.changed_by(&key);
                 }
                 if !ok
                     && duplicate.is_none()
@@ -578,9 +581,12 @@ impl TraceSink for RecordTrace {
 /// the same error, whatever came between (read, patch the same wrong text, read again).
 #[derive(Default)]
 struct Repeats {
-    last: Option<(String, String)>,
-    count: u32,
-    failures: std::collections::HashMap<(String, String), (String, u32)>,
+    /// Each call of the turns before this one, in a row, with how many of them made it: a
+    /// call a turn leaves out starts again from one.
+    earlier: HashMap<(String, String), u32>,
+    /// The same, counting this turn, for the calls it has made so far.
+    this_turn: HashMap<(String, String), u32>,
+    failures: HashMap<(String, String), (String, u32)>,
 }
 
 impl Repeats {
@@ -589,15 +595,28 @@ impl Repeats {
         (call.name.clone(), call.arguments.to_string())
     }
 
-    /// How many times in a row the call known as `key` has now been made.
+    /// A new turn begins: the calls the last one made are those it goes on from.
+    fn next_turn(&mut self) {
+        self.earlier = std::mem::take(&mut self.this_turn);
+    }
+
+    /// In how many turns in a row the call known as `key` has now been made: a model that
+    /// sends the same two reads turn after turn loops as surely as one that sends one.
     fn observe(&mut self, key: &(String, String)) -> u32 {
-        if self.last.as_ref() == Some(key) {
-            self.count += 1;
-        } else {
-            self.last = Some(key.clone());
-            self.count = 1;
+        let count = self.earlier.get(key).copied().unwrap_or(0) + 1;
+        self.this_turn.insert(key.clone(), count);
+        count
+    }
+
+    /// The call known as `key` changed a file: the same reads read something else now, so
+    /// only that call itself (the same write again) goes on counting.
+    fn changed_by(&mut self, key: &(String, String)) {
+        let own = self.this_turn.get(key).copied();
+        self.earlier.clear();
+        self.this_turn.clear();
+        if let Some(own) = own {
+            self.this_turn.insert(key.clone(), own);
         }
-        self.count
     }
 
     /// How many times the call known as `key` has now failed with `output`, with other calls

@@ -168,6 +168,39 @@ async fn identical_repeated_calls_stop_the_run() {
 }
 
 #[tokio::test]
+async fn the_same_calls_turn_after_turn_stop_the_run_however_many_a_turn_sends() {
+    let scratch = Scratch::new(&[("a.txt", "x\n"), ("b.txt", "y\n")]);
+    let turn = r#"{"tool_calls":[{"name":"read_file","arguments":{"path":"a.txt"}},{"name":"read_file","arguments":{"path":"b.txt"}}]}"#;
+    let replay = format!("{}{{\"content\":\"Read.\"}}\n", format!("{turn}\n").repeat(6));
+    let (_, snapshot) = scratch.run(&replay, Budgets::default()).await;
+    assert_eq!(snapshot.status.state, RunState::Failed, "{:?}", snapshot.status);
+    assert_eq!(snapshot.status.tool_calls, 4, "two turns run, the third stopped");
+    assert!(snapshot.status.error.unwrap().contains("same `read_file` call 3 times"));
+}
+
+#[tokio::test]
+async fn the_same_read_after_each_change_is_no_loop_but_the_same_write_is() {
+    let scratch = Scratch::new(&[("a.txt", "x\n")]);
+    // A read, then a new change, turn after turn: the read reads something new each time.
+    let turns: Vec<String> = (0..4)
+        .map(|n| {
+            format!(
+                r#"{{"tool_calls":[{{"name":"read_file","arguments":{{"path":"a.txt"}}}},{{"name":"write_file","arguments":{{"path":"a.txt","content":"{n}\n"}}}}]}}"#
+            )
+        })
+        .collect();
+    let replay = format!("{}\n{{\"content\":\"Done.\"}}\n", turns.join("\n"));
+    let (_, snapshot) = scratch.run(&replay, Budgets::default()).await;
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    // The same write, turn after turn, is a loop.
+    let write = r#"{"tool_calls":[{"name":"write_file","arguments":{"path":"a.txt","content":"z\n"}}]}"#;
+    let replay = format!("{}{{\"content\":\"Done.\"}}\n", format!("{write}\n").repeat(4));
+    let (_, snapshot) = scratch.run(&replay, Budgets::default()).await;
+    assert_eq!(snapshot.status.state, RunState::Failed, "{:?}", snapshot.status);
+    assert!(snapshot.status.error.unwrap().contains("same `write_file` call 3 times"));
+}
+
+#[tokio::test]
 async fn the_same_call_sent_side_by_side_runs_once_and_goes_on() {
     let scratch = Scratch::new(&[("a.txt", "x\n")]);
     let read = r#"{"name":"read_file","arguments":{"path":"a.txt"}}"#;
