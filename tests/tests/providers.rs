@@ -209,6 +209,31 @@ fn ollama_fixes_the_demo_without_a_key() {
     assert!(!results.is_empty() && results.iter().all(|m| m["tool_name"].is_string()), "{results:#?}");
 }
 
+#[test]
+fn ollama_fixes_the_demo_when_the_model_writes_its_calls_as_text() {
+    // The default model often writes a call in its answer's content, as JSON, rather than
+    // as a tool call: each call of the demo comes so.
+    let scratch = Scratch::with_demo();
+    let fake = FakeProvider::start(specs::ollama_chat_request());
+    let as_text = |turn: &Turn| match turn.calls.as_slice() {
+        [] => turn.clone(),
+        [(name, arguments)] => Turn {
+            text: Some(format!("{}\n", json!({"name": name, "arguments": arguments}))),
+            calls: vec![],
+            usage: turn.usage,
+        },
+        calls => Turn {
+            text: Some(
+                json!(calls.iter().map(|(n, a)| json!({"name": n, "arguments": a})).collect::<Vec<_>>()).to_string(),
+            ),
+            calls: vec![],
+            usage: turn.usage,
+        },
+    };
+    fake.push(demo_turns(&scratch).iter().map(|turn| Reply::stream(&streams::ollama(&as_text(turn), None), 200)));
+    run_demo(&scratch, &fake, &["--provider", "ollama", "--base-url", &fake.url()], &[]);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_environment_variable_that_is_not_utf8_does_not_stop_a_run() {

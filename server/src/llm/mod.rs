@@ -430,6 +430,21 @@ impl ChatModel for NativeFirst {
                     tracing::warn!("{message}; switching to the JSON text protocol");
                     self.fallen_back.store(true, Ordering::Relaxed);
                 }
+                // Calls written in the answer's text rather than as tool calls (small local
+                // models do it): run as the calls they are, not taken for the final summary.
+                Ok(mut turn) if turn.tool_calls.is_empty() && turn.stop != StopReason::Refused => {
+                    let written = turn
+                        .content
+                        .as_deref()
+                        .and_then(|text| text_protocol::calls_written_as_text(text, request.tools));
+                    if let Some(calls) = written {
+                        tracing::info!("the model wrote {} tool call(s) as text; running them", calls.len());
+                        turn.tool_calls = calls;
+                        turn.content = None;
+                        turn.stop = StopReason::ToolUse;
+                    }
+                    return Ok(turn);
+                }
                 other => return other,
             }
         }

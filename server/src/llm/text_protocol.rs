@@ -160,6 +160,22 @@ pub fn parse_answer(text: &str) -> Result<Parsed, String> {
     }
 }
 
+/// The tool calls a model with native tool calling wrote as text instead, as small local
+/// models do (`{"name": "read_file", "arguments": {..}}` in its content, or the same inside
+/// `<tool_call>` tags or a fence): an answer that is that JSON, read whole (not repaired), each
+/// call naming one of `tools`. A summary that opens with words, or a JSON answer naming no
+/// tool, stays what it is.
+pub fn calls_written_as_text(text: &str, tools: &[ToolSpec]) -> Option<Vec<ToolCall>> {
+    let text = text.trim();
+    let inner = text.strip_prefix("<tool_call>").map_or(text, |rest| rest.trim_end_matches("</tool_call>"));
+    let inner = inner.trim();
+    if !(inner.starts_with('{') || inner.starts_with('[') || inner.starts_with("```")) {
+        return None;
+    }
+    let parsed = parse_answer(inner).ok().filter(|parsed| !parsed.repaired && !parsed.calls.is_empty())?;
+    parsed.calls.iter().all(|call| tools.iter().any(|tool| tool.name == call.name)).then_some(parsed.calls)
+}
+
 fn shorten(text: &str) -> String {
     if text.chars().count() <= 200 {
         text.to_owned()
@@ -415,6 +431,27 @@ fn complete_truncated(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calls_written_as_text_are_read_only_where_the_answer_is_them() {
+        let tools =
+            [ToolSpec { name: "read_file", description: "Read a file.", parameters: json!({"type": "object"}) }];
+        let read = |text: &str| {
+            calls_written_as_text(text, &tools)
+                .map(|calls| calls.into_iter().map(|c| (c.name, c.arguments)).collect::<Vec<_>>())
+        };
+        let bare = read(r#"{"name": "read_file", "arguments": {"path": "src/main.rs"}}"#).unwrap();
+        assert_eq!(bare, [call("read_file", json!({"path": "src/main.rs"}))]);
+        let tagged = read("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.rs\"}}\n</tool_call>");
+        assert_eq!(tagged.unwrap(), [call("read_file", json!({"path": "a.rs"}))]);
+        let fenced = read("```json\n[{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.rs\"}}]\n```");
+        assert_eq!(fenced.unwrap(), [call("read_file", json!({"path": "a.rs"}))]);
+        // A summary that quotes a call, a call of no tool there is, and a cut-off call stay text.
+        assert_eq!(read(r#"Done. I called {"name": "read_file", "arguments": {"path": "a.rs"}} first."#), None);
+        assert_eq!(read(r#"{"name": "format_disk", "arguments": {}}"#), None);
+        assert_eq!(read(r#"{"name": "read_file", "arguments": {"path": "a.rs"#), None);
+        assert_eq!(read(r#"{"done": "Fixed the bug."}"#), None);
+    }
 
     fn call(name: &str, arguments: Value) -> (String, Value) {
         (name.to_owned(), arguments)
