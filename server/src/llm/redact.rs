@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 /// What replaces a secret.
-pub const REDACTED: &str = "[REDACTED]";
+pub use crate::workspace::REDACTED;
 
 /// Credential shapes worth catching wherever they appear (a `.env` file the model read, say).
 static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {

@@ -5,6 +5,7 @@
 //! on the run's [`Overlay`], never on the user's files.
 
 mod args;
+mod redacted;
 mod search;
 mod seen;
 
@@ -405,6 +406,13 @@ fn patch_file(overlay: &mut Overlay, seen: &mut Seen, args: PatchFileArgs) -> Re
     let path = file_path(&args.path)?;
     refuse_changing(overlay, &path)?;
     let before = overlay.current_text(&path).ok().flatten();
+    // Lines copied with a secret's marker are the file's lines, secret and all.
+    let current = before.as_deref().unwrap_or_default();
+    let (old_text, new_text) = match redacted::restore_patch(&args.old_text, &args.new_text, current) {
+        Ok(texts) => texts,
+        Err(refusal) => return Ok(ToolOutcome::error(format!("nothing changed in {path}: {refusal}\n"))),
+    };
+    let args = PatchFileArgs { old_text: old_text.into_owned(), new_text: new_text.into_owned(), ..args };
     let outcome = overlay.patch_file(&path, &args.old_text, &args.new_text)?;
     let changed = overlay.current_text(&path).ok().flatten() != before;
     // The model knows the lines it changed, also those it changed only a part of; a patch
@@ -434,6 +442,13 @@ fn write_file(overlay: &mut Overlay, seen: &mut Seen, args: WriteFileArgs) -> Re
     let before = overlay.current_text(&path).ok().flatten();
     // A file the run deleted is judged by the text it had: deleting it first is no way around.
     let current = before.as_deref().or_else(|| overlay.touched_texts(&path).and_then(|(base, _)| base));
+    // Lines copied with a secret's marker are the file's lines, secret and all.
+    let content = match current.map(|text| redacted::restore(&args.content, text)) {
+        Some(Ok(content)) => content.into_owned(),
+        Some(Err(refusal)) => return Ok(ToolOutcome::error(format!("nothing written to {path}: {refusal}\n"))),
+        None => args.content.clone(),
+    };
+    let args = WriteFileArgs { content, ..args };
     // The pack shows files without their licence header, so a model writing a file whole from
     // what it saw would drop it.
     if let Some(header) = current.and_then(licence_header).filter(|h| !h.is_kept_in(&args.content)) {

@@ -566,6 +566,38 @@ fn a_folder_named_whose_files_are_all_ignored_says_so_rather_than_that_it_is_emp
 }
 
 #[test]
+fn a_secret_the_model_was_shown_as_its_marker_is_written_back_as_the_file_has_it() {
+    let fixture = "FAKE_TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n\ndef test_auth():\n    pass\n";
+    let (dir, mut overlay) = overlay(&[("tests/test_auth.py", fixture)]);
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let mut run = |name: &str, arguments: Value| tools.execute(&mut overlay, None, &mut seen, &call(name, arguments));
+    run("read_file", json!({"path": "tests/test_auth.py"}));
+    // The whole file written back from what was shown: the token stays.
+    let shown = "FAKE_TOKEN = \"[REDACTED]\"\n\ndef test_auth():\n    assert login(FAKE_TOKEN)\n";
+    let written = run("write_file", json!({"path": "tests/test_auth.py", "content": shown}));
+    assert!(written.ok, "{}", written.output);
+    // A patch whose old text holds the marker finds the line it stands for.
+    let patch = json!({"path": "tests/test_auth.py", "old_text": "FAKE_TOKEN = \"[REDACTED]\"\n", "new_text": "FAKE_TOKEN = \"[REDACTED]\"  # fixture\n"});
+    let patched = run("patch_file", patch);
+    assert!(patched.ok, "{}", patched.output);
+    let text = overlay.current_text(&WorkspacePath::parse("tests/test_auth.py").unwrap()).unwrap().unwrap();
+    assert_eq!(
+        text,
+        "FAKE_TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"  # fixture\n\ndef test_auth():\n    assert login(FAKE_TOKEN)\n"
+    );
+    // A line of its own with the marker would write it in a secret's place: refused.
+    let mut run =
+        |name: &str, arguments: Value| tools.execute(&mut overlay, None, &mut Seen::default(), &call(name, arguments));
+    let invented = run(
+        "patch_file",
+        json!({"path": "tests/test_auth.py", "old_text": "    assert login(FAKE_TOKEN)\n", "new_text": "    assert login(\"[REDACTED]\")\n"}),
+    );
+    assert!(!invented.ok && invented.output.contains("stands for a secret"), "{}", invented.output);
+    assert_eq!(std::fs::read_to_string(dir.path().join("tests/test_auth.py")).unwrap(), fixture, "the disk untouched");
+}
+
+#[test]
 fn grep_leaves_dependencies_and_hidden_folders_out_unless_asked_and_shows_the_match() {
     let long = format!("const BUNDLE = \"{}needle{}\";\n", "x".repeat(5_000), "y".repeat(5_000));
     let (dir, mut overlay) = overlay(&[

@@ -32,7 +32,7 @@ pub use patch::{CandidateHint, LineEnding, PatchError, Patched, apply_patch};
 pub use path::{PathError, Root, WorkspacePath, lexical_normal};
 pub use position::{LineIndex, PositionEncoding};
 pub use repository::{global_excludes_depth, holds_repository, in_repository, workspace_walk};
-pub use sanitize::{cut_head_tail, holds_secrets, strip_ansi, text_measure, visible_controls};
+pub use sanitize::{REDACTED, cut_head_tail, holds_secrets, strip_ansi, text_measure, visible_controls};
 
 /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
 pub fn user_cache_dir() -> Option<std::path::PathBuf> {

@@ -1,5 +1,9 @@
 //! Making text fit to show a model: no terminal escapes, no unbounded length.
 
+/// What stands for a secret in text that leaves the machine (a key in a file the model read):
+/// the model may write it back, and what it writes is restored from the file it read.
+pub const REDACTED: &str = "[REDACTED]";
+
 /// Removes ANSI escape sequences (colours, cursor moves) and other C0 control characters
 /// except tab and line breaks.
 pub fn strip_ansi(text: &str) -> String {
