@@ -137,7 +137,16 @@ pub fn classify_stream_error(body: &str) -> Fault {
         || lower.contains("timeout")
     {
         FaultClass::Retryable
-    } else if lower.contains("invalid_request") {
+    } else if lower.contains("authentication_error")
+        || lower.contains("permission_error")
+        || says_account_cannot_pay(&lower)
+    {
+        // The key was refused, or the account cannot pay: the same request fails again.
+        FaultClass::Auth
+    } else if lower.contains("invalid_request")
+        || lower.contains("not_found_error")
+        || lower.contains("request_too_large")
+    {
         FaultClass::BadRequest
     } else {
         FaultClass::Retryable
@@ -170,6 +179,26 @@ mod tests {
         let limited = classify_status(429, limited, Some(Duration::from_secs(2)), None);
         assert_eq!(limited.class, FaultClass::Retryable);
         assert_eq!(limited.retry_after, Some(Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn stream_error_events_of_every_documented_type_are_classed_as_their_status_is() {
+        // Anthropic's error types (the spec's status table), as an `event: error` carries them.
+        let event = |kind: &str| format!(r#"{{"type":"error","error":{{"type":"{kind}","message":"m"}}}}"#);
+        for (kind, class) in [
+            ("invalid_request_error", FaultClass::BadRequest),
+            ("authentication_error", FaultClass::Auth),
+            ("billing_error", FaultClass::Auth),
+            ("permission_error", FaultClass::Auth),
+            ("not_found_error", FaultClass::BadRequest),
+            ("request_too_large", FaultClass::BadRequest),
+            ("rate_limit_error", FaultClass::Retryable),
+            ("api_error", FaultClass::Retryable),
+            ("timeout_error", FaultClass::Retryable),
+            ("overloaded_error", FaultClass::Retryable),
+        ] {
+            assert_eq!(classify_stream_error(&event(kind)).class, class, "{kind}");
+        }
     }
 
     #[test]
