@@ -114,6 +114,10 @@ pub struct Transport {
     timeout: Duration,
     redactor: Redactor,
     trace: Arc<dyn TraceSink>,
+    /// Whether the server has answered a request of this run: a server on this machine that
+    /// answered before and refuses a connection now is restarting (an Ollama brought up again),
+    /// not one never started.
+    answered: std::sync::atomic::AtomicBool,
 }
 
 impl Transport {
@@ -124,7 +128,7 @@ impl Transport {
             .user_agent(concat!("issuewright/", env!("CARGO_PKG_VERSION")))
             .build()
             .expect("an HTTP client with default settings builds");
-        Self { client, policy, timeout, redactor, trace }
+        Self { client, policy, timeout, redactor, trace, answered: std::sync::atomic::AtomicBool::new(false) }
     }
 
     /// Posts `body` and decodes the streamed answer, retrying retryable faults.
@@ -136,10 +140,13 @@ impl Transport {
             // `timeout` bounds each wait (for the answer to start, for its next part), not the
             // whole answer: a slow local model streaming for ten minutes is fine; a silent one is not.
             let result = self.attempt::<D>(endpoint, &body).await;
-            let fault = match result {
+            let mut fault = match result {
                 Ok(turn) => return Ok(turn),
                 Err(fault) => fault,
             };
+            if fault.class == FaultClass::Unreachable && self.answered.load(std::sync::atomic::Ordering::Relaxed) {
+                fault.class = FaultClass::Retryable;
+            }
             let retrying = fault.class == FaultClass::Retryable && retries < self.policy.max_retries;
             let delay = retrying.then(|| self.policy.delay(retries, fault.retry_after));
             self.trace.record(json!({
@@ -182,6 +189,7 @@ impl Transport {
             .await
             .map_err(|_| silent("no answer"))?
             .map_err(|error| send_fault(error, endpoint))?;
+        self.answered.store(true, std::sync::atomic::Ordering::Relaxed);
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if !(200..300).contains(&status) {
@@ -375,6 +383,39 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("127.0.0.1:1"), "{message}");
         assert!(!message.contains("hunter2") && !message.contains("abc123"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_server_on_this_machine_that_answered_and_then_refuses_is_tried_again() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let endpoint = Endpoint {
+            provider: "ollama",
+            url: format!("http://{address}/api/chat"),
+            headers: vec![],
+            unreachable_hint: "Start Ollama".into(),
+        };
+        let policy = RetryPolicy { max_retries: 1, base: Duration::from_millis(10), ..RetryPolicy::default() };
+        let transport = Transport::new(policy, Duration::from_secs(5), Redactor::default(), Arc::new(NoTrace));
+        // It answers once (a request it refuses as it is), then goes away.
+        let answering = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            let body = r#"{"error":"bad"}"#;
+            let reply = format!("HTTP/1.1 400 Bad Request\r\ncontent-length: {}\r\n\r\n{body}", body.len());
+            socket.write_all(reply.as_bytes()).await.unwrap();
+        });
+        let first = transport.complete::<ChunkAssembler>(&endpoint, &serde_json::json!({})).await.unwrap_err();
+        assert!(matches!(first, crate::llm::LlmError::Rejected { .. }), "{first:?}");
+        answering.await.unwrap();
+        let again = transport.complete::<ChunkAssembler>(&endpoint, &serde_json::json!({})).await.unwrap_err();
+        assert!(matches!(again, crate::llm::LlmError::Unavailable { attempts: 2, .. }), "retried: {again:?}");
+        // A run that never reached it is told at once that it is not started.
+        let fresh = Transport::new(policy, Duration::from_secs(5), Redactor::default(), Arc::new(NoTrace));
+        let never = fresh.complete::<ChunkAssembler>(&endpoint, &serde_json::json!({})).await.unwrap_err();
+        assert!(matches!(never, crate::llm::LlmError::Unreachable { .. }), "{never:?}");
     }
 
     #[test]
