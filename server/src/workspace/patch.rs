@@ -117,7 +117,9 @@ impl LineEnding {
 
 /// `content` written with the line endings of `previous`, the text it replaces: each line it
 /// keeps from `previous` ends as it did there (a `\r\n` line in a `\n` file, as fixtures of
-/// HTTP or mail hold), and each other line in `style`.
+/// HTTP or mail hold). Where `previous` mixes the two, a line that replaces one ends as that
+/// one did, and a line added ends as the line before it (or, at the top, after it): a header
+/// added to a `\r\n` block of a mixed file ends in `\r\n`. Elsewhere lines end in `style`.
 pub fn in_line_endings_of(previous: &str, content: &str, style: LineEnding) -> String {
     let crlf = previous.matches("\r\n").count();
     let mixed = crlf > 0 && crlf < previous.matches('\n').count();
@@ -136,21 +138,34 @@ pub fn in_line_endings_of(previous: &str, content: &str, style: LineEnding) -> S
                 old[old_index..old_index + len].iter().for_each(|line| out.push_str(line))
             }
             similar::DiffOp::Delete { .. } => {}
-            similar::DiffOp::Insert { new_index, new_len, .. }
-            | similar::DiffOp::Replace { new_index, new_len, .. } => {
+            similar::DiffOp::Insert { old_index, new_index, new_len } => {
+                // The line before it, else the one after.
+                let neighbour = old_index.checked_sub(1).or((old_index < old.len()).then_some(old_index));
                 for line in &new[new_index..new_index + new_len] {
-                    match (style, line.strip_suffix('\n')) {
-                        (LineEnding::CrLf, Some(bare)) => {
-                            out.push_str(bare);
-                            out.push_str("\r\n");
-                        }
-                        _ => out.push_str(line),
-                    }
+                    push_ending_like(&mut out, line, neighbour.map(|at| old[at]), style);
+                }
+            }
+            similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                for (k, line) in new[new_index..new_index + new_len].iter().enumerate() {
+                    push_ending_like(&mut out, line, Some(old[old_index + k.min(old_len - 1)]), style);
                 }
             }
         }
     }
     out
+}
+
+/// Pushes `line` (ending in `\n`, or at the end of the text in none) ending as `like` does,
+/// or in `style` where `like` has no line break.
+fn push_ending_like(out: &mut String, line: &str, like: Option<&str>, style: LineEnding) {
+    let Some(bare) = line.strip_suffix('\n') else { return out.push_str(line) };
+    let crlf = match like {
+        Some(like) if like.ends_with("\r\n") => true,
+        Some(like) if like.ends_with('\n') => false,
+        _ => style == LineEnding::CrLf,
+    };
+    out.push_str(bare);
+    out.push_str(if crlf { "\r\n" } else { "\n" });
 }
 
 /// A text after a successful patch.
@@ -191,9 +206,17 @@ pub fn apply_patch(path: &str, text: &str, old: &str, new: &str) -> Result<Patch
         [start] => {
             let from = normalised.original_offset(*start);
             let to = normalised.original_offset(start + old.len());
-            // New lines end as the lines they replace do, else as most of the file's.
+            // New lines end as the lines they replace do, else as the line the patch lies in.
             let region = &text[from..to];
-            let style = if region.contains('\n') { LineEnding::of(region) } else { LineEnding::of(text) };
+            let style = if region.contains('\n') {
+                LineEnding::of(region)
+            } else {
+                match text[to..].find('\n') {
+                    Some(end) if text[..to + end].ends_with('\r') => LineEnding::CrLf,
+                    Some(_) => LineEnding::Lf,
+                    None => LineEnding::of(text),
+                }
+            };
             let replacement = in_line_endings_of(region, &new, style);
             let mut patched = String::with_capacity(text.len() + replacement.len());
             patched.push_str(&text[..from]);
@@ -411,6 +434,21 @@ mod tests {
         let text = "a\r\nb\nc\r\nd\r\n";
         let patched = apply_patch("m", text, "d", "D\nE").unwrap();
         assert_eq!(patched.text, "a\r\nb\nc\r\nD\r\nE\r\n");
+    }
+
+    #[test]
+    fn lines_added_to_a_mixed_file_end_as_their_neighbours() {
+        // Three `\r\n` lines and three `\n` ones: no ending is most of the file's.
+        let text = "GET / HTTP/1.1\r\nHost: x\r\n\r\nbody\nmore\nend\n";
+        let added = "GET / HTTP/1.1\nHost: x\nAccept: y\n\nbody\nmore\nend\n";
+        let written = in_line_endings_of(text, added, LineEnding::of(text));
+        assert_eq!(written, "GET / HTTP/1.1\r\nHost: x\r\nAccept: y\r\n\r\nbody\nmore\nend\n");
+        let patched = apply_patch("req.http", text, "Host: x", "Host: x\nAccept: y").unwrap();
+        assert_eq!(patched.text, "GET / HTTP/1.1\r\nHost: x\r\nAccept: y\r\n\r\nbody\nmore\nend\n");
+        // A line replaced ends as the one it replaces.
+        let text = "a\r\nb\nc\r\nd\r\n";
+        assert_eq!(in_line_endings_of(text, "a\nB\nc\nd\n", LineEnding::CrLf), "a\r\nB\nc\r\nd\r\n");
+        assert_eq!(apply_patch("m", text, "b", "B").unwrap().text, "a\r\nB\nc\r\nd\r\n");
     }
 
     #[test]
