@@ -108,6 +108,9 @@ fn has_other_names(absolute: &Path) -> bool {
 fn write_in_place(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let parent = absolute.parent().expect("a file to write has a parent folder");
     let old = std::fs::read(absolute)?;
+    // A file that cannot be written (read-only) is refused before any copy is made: nothing
+    // is left beside it, and no message says its old text is kept elsewhere.
+    drop(std::fs::OpenOptions::new().write(true).open(absolute)?);
     let (copy, mut file) = tempfile_in(parent, std::fs::metadata(absolute).ok().as_ref())?;
     let kept = file.write_all(&old).and_then(|()| file.sync_all());
     drop(file);
