@@ -203,6 +203,37 @@ fn proposals_survive_a_restart() {
 }
 
 #[test]
+fn a_proposal_viewed_after_a_restart_names_no_document_version_of_the_session_before() {
+    let scratch = three_kinds();
+    let run_id = {
+        let mut first = LspClient::start(&scratch, ClientOptions::default());
+        first.open("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n");
+        let (run_id, _) = first.run_issue("Say hello", "replay.jsonl");
+        let proposal = first.command("issuewright.proposal", json!({"runId": run_id})).unwrap();
+        let main = edit_of(&proposal, "src/main.rs");
+        assert_eq!(main["textDocument"]["version"], 1, "the open buffer's, in its session");
+        assert!(first.shutdown().success());
+        run_id
+    };
+    // A new session: the same file opened again is at version 1 too, with other text.
+    let mut second = LspClient::start(&scratch, ClientOptions::default());
+    second.open("src/main.rs", "fn main() {\n    // typed since\n    println!(\"hi\");\n}\n");
+    let proposal = second.command("issuewright.proposal", json!({"runId": run_id})).unwrap();
+    let main = edit_of(&proposal, "src/main.rs");
+    assert!(main["textDocument"]["version"].is_null(), "{main}");
+}
+
+/// The text document edit of `path` in a proposal's `edit`.
+fn edit_of(proposal: &Value, path: &str) -> Value {
+    let operations = proposal["edit"]["documentChanges"].as_array().unwrap();
+    operations
+        .iter()
+        .find(|op| op["textDocument"]["uri"].as_str().is_some_and(|uri| uri.ends_with(path)))
+        .unwrap_or_else(|| panic!("no edit of {path}: {proposal:#}"))
+        .clone()
+}
+
+#[test]
 fn an_issue_file_typed_in_the_editor_and_not_saved_is_the_one_implemented() {
     let scratch = three_kinds();
     let mut client = LspClient::start(&scratch, ClientOptions::default());

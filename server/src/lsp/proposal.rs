@@ -80,11 +80,17 @@ impl Proposal {
                 }
                 let validation: Option<FinalValidation> =
                     stored.validation.and_then(|value| serde_json::from_value(value).ok());
+                // The editor's document versions the run read belong to the session that ran
+                // it: a new session counts from 1 again, so one may now name other text.
+                let mut changes = stored.changes;
+                for base in changes.iter_mut().filter_map(|change| change.base.as_mut()) {
+                    base.version = None;
+                }
                 Ok(Self {
                     run_id: run_id.clone(),
                     title: stored.title,
                     state: stored.state,
-                    changes: stored.changes,
+                    changes,
                     empty_dirs: vec![],
                     verdict: stored.verdicts.and_then(|value| serde_json::from_value(value).ok()),
                     validation: validation.map(Arc::new),
