@@ -79,6 +79,7 @@ impl ClientProfile {
                 description: Some("Changes proposed by an issuewright run".into()),
             }),
             eof_past_end: self.neovim,
+            breaks_only_at_newline: self.neovim,
         }
     }
 }

@@ -39,6 +39,10 @@ pub struct EditOptions {
     /// `(line count, 0)`, one line past the text. Neovim needs this to apply such edits
     /// without adding a blank line; other clients clamp it to the end of the text.
     pub eof_past_end: bool,
+    /// The client breaks lines at `\n` alone, where the protocol breaks them at a `\r` too
+    /// (Neovim): a file holding a `\r` that stands alone is left out, as its edit would land
+    /// on the wrong line.
+    pub breaks_only_at_newline: bool,
 }
 
 /// One file's move from its current text to its target text.
@@ -135,6 +139,18 @@ pub fn build_workspace_edit(files: &[FileEdit], options: &EditOptions) -> BuiltE
                     operations.push(text_document_edit(&file.uri, None, edits, annotation_id.as_deref()));
                 }
             }
+            (Some(current), Some(_)) if options.breaks_only_at_newline && holds_lone_carriage_return(current) => {
+                skipped.push(Skipped {
+                    path: file.path.clone(),
+                    reason: format!(
+                        "`{}` holds a carriage return that stands alone, which your editor does not take for a line \
+                         break as the language server protocol does, so an edit of it would land on the wrong line; \
+                         apply it with `git apply` of the run's diff.patch (in its record), or by hand",
+                        file.path
+                    ),
+                });
+                continue;
+            }
             (Some(current), Some(target)) => {
                 let edits = text_edits(current, target, options.encoding, options.eof_past_end);
                 if options.document_changes {
@@ -160,6 +176,12 @@ pub fn build_workspace_edit(files: &[FileEdit], options: &EditOptions) -> BuiltE
         WorkspaceEdit { changes: Some(changes), document_changes: None, change_annotations: None }
     };
     BuiltEdit { edit, included, skipped }
+}
+
+/// Whether `text` holds a `\r` that no `\n` follows: a line break to the protocol, and to
+/// none of the editors that break lines at `\n` alone.
+fn holds_lone_carriage_return(text: &str) -> bool {
+    text.match_indices('\r').any(|(at, _)| !text[at + 1..].starts_with('\n'))
 }
 
 impl BuiltEdit {
@@ -383,6 +405,7 @@ mod tests {
                 description: None,
             }),
             eof_past_end: false,
+            breaks_only_at_newline: false,
         }
     }
 
@@ -432,6 +455,21 @@ mod tests {
         let skipped: Vec<&str> = built.skipped.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(skipped, ["gone.rs", "new.rs"]);
         assert!(built.skipped[1].reason.contains("cannot create files"));
+    }
+
+    #[test]
+    fn a_file_with_a_lone_carriage_return_is_left_out_for_an_editor_that_breaks_lines_at_newlines() {
+        let files = [
+            file("x.rs", Some("let a = \"x\ry\";\nlet b = 2;\n"), Some("let a = \"x\ry\";\nlet b = 3;\n"), Some(1)),
+            file("crlf.rs", Some("a\r\nb\r\n"), Some("a\r\nc\r\n"), Some(1)),
+        ];
+        let neovim = EditOptions { breaks_only_at_newline: true, ..full_options() };
+        let built = build_workspace_edit(&files, &neovim);
+        assert_eq!(built.included.iter().map(|p| p.as_str()).collect::<Vec<_>>(), ["crlf.rs"]);
+        assert_eq!(built.skipped.len(), 1);
+        assert!(built.skipped[0].reason.contains("carriage return that stands alone"), "{:?}", built.skipped);
+        let others = build_workspace_edit(&files, &full_options());
+        assert_eq!(others.included.len(), 2, "the protocol's own line breaks elsewhere");
     }
 
     fn text_strategy() -> impl Strategy<Value = String> {
