@@ -3,6 +3,7 @@
 
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::Command;
 
 use issuewright_tests::lsp::{ClientOptions, LspClient};
@@ -1033,10 +1034,11 @@ fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them(
     assert!(!after.contains("generated/"), "{after}");
 }
 
-#[test]
-fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() {
-    // A monorepo, opened in the editor at one of its services: the top `.gitignore` is the
-    // repository's, outside the workspace folder.
+/// A monorepo, opened in the editor at one of its services (`services/api`): the top
+/// `.gitignore` is the repository's, outside the workspace folder. Two runs look up
+/// `RateLimiter`, which the service defines in `src/limiter.rs` and in `generated/table.rs`.
+/// Returns the scratch and the service's folder.
+fn monorepo_opened_at_a_service() -> (Scratch, std::path::PathBuf) {
     let scratch = Scratch::new(&[
         ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
         ("services/api/src/lib.rs", "pub mod limiter;\n"),
@@ -1045,116 +1047,97 @@ fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() 
         (".gitignore", "/target/\n"),
     ]);
     git(&scratch, &scratch.workspace(), &["init", "-q"]);
-    let api = scratch.workspace().join("services/api");
     let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
     scratch.write("services/api/first.jsonl", &looking);
     scratch.write("services/api/second.jsonl", &looking);
-    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
+    let api = scratch.workspace().join("services/api");
+    (scratch, api)
+}
+
+/// What a run's `find_symbol` answered.
+fn found_by(folder: &Path, run_id: &str) -> String {
+    let events = ledger(folder, run_id);
+    let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
+    result["output"].as_str().unwrap().to_owned()
+}
+
+/// The monorepo's top `.gitignore` comes to leave the generated code out.
+fn ignore_generated_at_the_top(scratch: &Scratch) -> std::path::PathBuf {
+    let top = scratch.workspace().canonicalize().unwrap();
+    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    top.join(".gitignore")
+}
+
+/// A client like VS Code, which watches a folder of its own (`RelativePattern`), opened at `api`.
+fn relative_pattern_client(scratch: &Scratch, api: &Path, name: &str) -> LspClient {
+    let mut options = ClientOptions { root: Some(api.to_owned()), name: name.into(), ..ClientOptions::default() };
     options.capabilities["workspace"]["didChangeWatchedFiles"] =
         json!({"dynamicRegistration": true, "relativePatternSupport": true});
-    let mut client = LspClient::start(&scratch, options);
+    LspClient::start(scratch, options)
+}
+
+#[test]
+fn an_edit_of_the_repositorys_top_gitignore_reaches_an_editor_opened_below_it() {
+    let (scratch, api) = monorepo_opened_at_a_service();
+    let mut client = relative_pattern_client(&scratch, &api, "issuewright-e2e");
     let registration = client.wait_for_server_request("client/registerCapability");
     let watchers =
         registration["params"]["registrations"][0]["registerOptions"]["watchers"].as_array().unwrap().clone();
-    let top = scratch.workspace().canonicalize().unwrap();
-    let top_uri = issuewright_tests::uri_of(&top);
+    let top_uri = issuewright_tests::uri_of(&scratch.workspace().canonicalize().unwrap());
     let watched_above: Vec<&Value> = watchers.iter().filter(|w| w["globPattern"].is_object()).collect();
     assert!(
         watched_above.iter().any(|w| w["globPattern"]["pattern"] == ".gitignore"
             && w["globPattern"]["baseUri"].as_str().unwrap().trim_end_matches('/') == top_uri.trim_end_matches('/')),
         "the top .gitignore is watched where it is: {watchers:?}"
     );
-    let found = |run_id: &str| first_tool_output(&api, run_id);
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
+    assert!(found_by(&api, &first).contains("generated/table.rs:1:"), "{}", found_by(&api, &first));
 
-    // The generated code comes to be ignored at the top; the editor reports the edit.
-    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
-    let change = json!({"uri": issuewright_tests::uri_of(&top.join(".gitignore")), "type": 2});
+    // The editor reports the edit.
+    let gitignore = ignore_generated_at_the_top(&scratch);
+    let change = json!({"uri": issuewright_tests::uri_of(&gitignore), "type": 2});
     client.notify("workspace/didChangeWatchedFiles", json!({"changes": [change]}));
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = found(&second);
+    let after = found_by(&api, &second);
     assert!(after.contains("src/limiter.rs:1:") && !after.contains("generated/"), "{after}");
 }
 
 #[test]
 fn a_saved_top_gitignore_reaches_the_index_whatever_the_watcher_reports_after() {
-    // The monorepo above, in an editor that has the top `.gitignore` open: it saves it, and
-    // its watcher reports the same edit after.
-    let scratch = Scratch::new(&[
-        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
-        ("services/api/src/lib.rs", "pub mod limiter;\n"),
-        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
-        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
-        (".gitignore", "/target/\n"),
-    ]);
-    git(&scratch, &scratch.workspace(), &["init", "-q"]);
-    let api = scratch.workspace().join("services/api");
-    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
-    scratch.write("services/api/first.jsonl", &looking);
-    scratch.write("services/api/second.jsonl", &looking);
-    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
-    options.capabilities["workspace"]["didChangeWatchedFiles"] =
-        json!({"dynamicRegistration": true, "relativePatternSupport": true});
-    let mut client = LspClient::start(&scratch, options);
+    // An editor that has the top `.gitignore` open saves it, and its watcher reports the
+    // same edit after.
+    let (scratch, api) = monorepo_opened_at_a_service();
+    let mut client = relative_pattern_client(&scratch, &api, "issuewright-e2e");
     client.wait_for_server_request("client/registerCapability");
-    let found = |run_id: &str| {
-        let events = ledger(&api, run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
     // The first run waits for the index: the edit below comes after the build.
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
-    let top = scratch.workspace().canonicalize().unwrap();
-    let gitignore = issuewright_tests::uri_of(&top.join(".gitignore"));
-    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    assert!(found_by(&api, &first).contains("generated/table.rs:1:"), "{}", found_by(&api, &first));
+    let gitignore = issuewright_tests::uri_of(&ignore_generated_at_the_top(&scratch));
     client.notify("textDocument/didSave", json!({"textDocument": {"uri": gitignore}}));
     client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": gitignore, "type": 2}]}));
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = found(&second);
+    let after = found_by(&api, &second);
     assert!(after.contains("src/limiter.rs:1:") && !after.contains("generated/"), "{after}");
 }
 
 #[test]
 fn an_edit_of_the_repositorys_top_gitignore_reaches_a_run_in_neovim_which_has_no_watcher_for_it() {
-    // The monorepo of the test above, opened by Neovim at one service: it is given no watcher
-    // for the top `.gitignore`, and reports nothing when it is edited.
-    let scratch = Scratch::new(&[
-        ("services/api/Cargo.toml", "[package]\nname = \"api\"\nversion = \"0.1.0\"\n"),
-        ("services/api/src/lib.rs", "pub mod limiter;\n"),
-        ("services/api/src/limiter.rs", "pub struct RateLimiter;\n"),
-        ("services/api/generated/table.rs", "pub struct RateLimiter;\n"),
-        (".gitignore", "/target/\n"),
-    ]);
-    git(&scratch, &scratch.workspace(), &["init", "-q"]);
-    let api = scratch.workspace().join("services/api");
-    let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
-    scratch.write("services/api/first.jsonl", &looking);
-    scratch.write("services/api/second.jsonl", &looking);
-    let mut options = ClientOptions { root: Some(api.clone()), name: "Neovim".into(), ..ClientOptions::default() };
-    options.capabilities["workspace"]["didChangeWatchedFiles"] =
-        json!({"dynamicRegistration": true, "relativePatternSupport": true});
-    let mut client = LspClient::start(&scratch, options);
+    // Neovim is given no watcher for the top `.gitignore`, and reports nothing when it is edited.
+    let (scratch, api) = monorepo_opened_at_a_service();
+    let mut client = relative_pattern_client(&scratch, &api, "Neovim");
     let registration = client.wait_for_server_request("client/registerCapability");
     let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
     assert!(
         watchers.as_array().unwrap().iter().all(|w| w["globPattern"].is_string()),
         "no watcher above the workspace: {watchers}"
     );
-    let found = |run_id: &str| {
-        let events = ledger(&api, run_id);
-        let result = events.iter().find(|e| e["event"] == "tool_result").expect("find_symbol answered");
-        result["output"].as_str().unwrap().to_owned()
-    };
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
-    assert!(found(&first).contains("generated/table.rs:1:"), "{}", found(&first));
+    assert!(found_by(&api, &first).contains("generated/table.rs:1:"), "{}", found_by(&api, &first));
 
     // The generated code comes to be ignored at the top, and no editor says so.
-    let top = scratch.workspace().canonicalize().unwrap();
-    std::fs::write(top.join(".gitignore"), "/target/\n/services/api/generated/\n").unwrap();
+    ignore_generated_at_the_top(&scratch);
     let (second, _) = client.run_issue("Where is `RateLimiter`?", "second.jsonl");
-    let after = found(&second);
+    let after = found_by(&api, &second);
     assert!(after.contains("src/limiter.rs:1:") && !after.contains("generated/"), "{after}");
 }
 
