@@ -172,6 +172,22 @@ fn javac_positions_match_its_raw_diagnostics() {
 }
 
 #[test]
+fn javac_speaking_another_language_is_read_all_the_same() {
+    // A JVM set to Japanese writes `エラー:` and `1 個のエラー`.
+    let scratch = Scratch::new(&[("src/com/acme/Greeter.java", GREETER)]);
+    let env = [("JAVA_TOOL_OPTIONS", "-Duser.language=ja -Duser.country=JP")];
+    let output = validate_cli_with_env(&scratch, &scratch.workspace(), &["--json"], &env);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let symbol = diagnostics.as_array().unwrap().iter().find(|d| d["range"]["start"]["line"] == 5);
+    assert_eq!(
+        symbol.unwrap()["message"],
+        "cannot find symbol\nsymbol:   variable nme\nlocation: class Greeter",
+        "{diagnostics:#}"
+    );
+}
+
+#[test]
 fn maven_offline_compile_errors_then_surefire_failures() {
     let test = "package com.acme;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class GreeterTest {\n    @Test\n    public void greetsWarmly() {\n        assertEquals(\"Hi, Ann\", new Greeter().greet(\"Ann\")); // fails here\n    }\n}\n";
     let scratch = Scratch::new(&[

@@ -483,9 +483,22 @@ fn javac_command(tree: &Path, out: &Path) -> std::io::Result<CommandSpec> {
     let lines: Vec<String> = sources.iter().map(|source| quote(source)).collect();
     std::fs::write(&argfile, lines.join("\n") + "\n")?;
     let classes = out.join("javac-classes");
+    // javac writes its diagnostics in the JVM's language (`エラー:` under a Japanese locale,
+    // or `JAVA_TOOL_OPTIONS=-Duser.language=ja`), and they are read in English: the `-J` flags
+    // come after the tool options and win.
     let mut spec = CommandSpec::new(
         "javac",
-        &["-d", &classes.to_string_lossy(), "-encoding", "UTF-8", "-Xmaxerrs", "500", "-Xlint:none"],
+        &[
+            "-J-Duser.language=en",
+            "-J-Duser.country=US",
+            "-d",
+            &classes.to_string_lossy(),
+            "-encoding",
+            "UTF-8",
+            "-Xmaxerrs",
+            "500",
+            "-Xlint:none",
+        ],
     );
     if !jars.is_empty() {
         let classpath: Vec<String> = jars.iter().map(|jar| jar.to_string_lossy().into_owned()).collect();
