@@ -41,8 +41,6 @@ struct State {
     /// Open documents the index does not follow, and why: judged when they open, not again at
     /// every keystroke.
     declined: HashMap<String, Declined>,
-    /// The ignore files above the workspace, as they stood when last looked at.
-    above: IgnoreFilesAbove,
 }
 
 /// Why the index does not follow an open document.
@@ -81,6 +79,9 @@ pub struct LiveIndex {
     /// change applied meanwhile (a run's start reading the workspace again while the watcher's
     /// reports of a pull come in).
     disk_updates: Mutex<()>,
+    /// The ignore files above the workspace, as they stood when last looked at: apart from
+    /// the index's lock, as looking at them is a `stat` each.
+    above: Mutex<IgnoreFilesAbove>,
     ready: watch::Sender<bool>,
     /// How far the first build has come.
     progress: BuildProgress,
@@ -98,6 +99,7 @@ impl Default for LiveIndex {
         Self {
             state: RwLock::default(),
             disk_updates: Mutex::new(()),
+            above: Mutex::default(),
             ready: watch::channel(false).0,
             progress: BuildProgress::default(),
         }
@@ -108,12 +110,9 @@ impl LiveIndex {
     /// Builds the index of `root` (at most `max_files` source files) on a blocking thread,
     /// through the on-disk cache in `cache_dir` when given, and makes it available when done.
     pub fn build_in_background(self: &Arc<Self>, root: &Path, cache_dir: Option<&Path>, max_files: usize) {
-        {
-            let mut state = self.write();
-            state.root = Some(root.to_owned());
-            // Before the walk reads them: a change while it runs is seen at the next look.
-            state.above = IgnoreFilesAbove::of(root);
-        }
+        self.write().root = Some(root.to_owned());
+        // Before the walk reads them: a change while it runs is seen at the next look.
+        *self.above() = IgnoreFilesAbove::of(root);
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
@@ -179,19 +178,19 @@ impl LiveIndex {
     /// The ignore files above the workspace that say what is indexed (see
     /// [`ignore_files_above`](super::walk::ignore_files_above)), once a build started.
     pub fn ignore_files_above(&self) -> Vec<std::path::PathBuf> {
-        self.read().above.paths().map(Path::to_owned).collect()
+        self.above().paths().map(Path::to_owned).collect()
     }
 
     /// For an ignore file above the workspace, whether it changed since it was last looked
     /// at, so that the workspace is to be read again; none for any other path.
     pub fn ignore_file_above_changed(&self, path: &Path) -> Option<bool> {
-        self.write().above.look_at(path)
+        self.above().look_at(path)
     }
 
     /// Reads the whole workspace again when an ignore file above it changed since they were
     /// last looked at, where no watcher may have said so (a run's start asks); whether one had.
     pub fn read_again_if_ignored_above_changed(&self) -> bool {
-        let changed = self.write().above.any_changed();
+        let changed = self.above().any_changed();
         if changed {
             self.disk_changed("");
         }
@@ -403,6 +402,10 @@ impl LiveIndex {
 
     fn disk_updates(&self) -> std::sync::MutexGuard<'_, ()> {
         self.disk_updates.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn above(&self) -> std::sync::MutexGuard<'_, IgnoreFilesAbove> {
+        self.above.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Reads `folder` again from `snapshot`, the current index, so rankings and lookups go on

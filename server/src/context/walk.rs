@@ -324,20 +324,19 @@ impl IgnoreFilesAbove {
     /// For one of them, whether it changed since it was last looked at (a watcher's report
     /// that comes after a run's start saw the change says nothing new); none for another path.
     pub fn look_at(&mut self, path: &Path) -> Option<bool> {
-        let (_, was) = self.files.iter_mut().find(|(file, _)| file == path)?;
-        let now = stamp(path);
-        Some(std::mem::replace(was, now) != now)
+        self.files.iter_mut().find(|(file, _)| file == path).map(restamp)
     }
 
     /// Whether any of them changed since they were last looked at.
     pub fn any_changed(&mut self) -> bool {
-        let mut changed = false;
-        for (path, was) in &mut self.files {
-            let now = stamp(path);
-            changed |= std::mem::replace(was, now) != now;
-        }
-        changed
+        self.files.iter_mut().map(restamp).fold(false, |changed, now| changed | now)
     }
+}
+
+/// Stamps a file again; whether its stamp changed.
+fn restamp((path, was): &mut (PathBuf, Option<SizedStamp>)) -> bool {
+    let now = stamp(path);
+    std::mem::replace(was, now) != now
 }
 
 /// The folder holding `dir`'s repository data shared by its worktrees, where `info/exclude`

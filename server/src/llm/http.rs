@@ -2,6 +2,7 @@
 //! with secrets scrubbed from everything sent.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use futures::StreamExt;
@@ -117,7 +118,7 @@ pub struct Transport {
     /// Whether the server has answered a request of this run: a server on this machine that
     /// answered before and refuses a connection now is restarting (an Ollama brought up again),
     /// not one never started.
-    answered: std::sync::atomic::AtomicBool,
+    answered: AtomicBool,
 }
 
 impl Transport {
@@ -128,7 +129,7 @@ impl Transport {
             .user_agent(concat!("issuewright/", env!("CARGO_PKG_VERSION")))
             .build()
             .expect("an HTTP client with default settings builds");
-        Self { client, policy, timeout, redactor, trace, answered: std::sync::atomic::AtomicBool::new(false) }
+        Self { client, policy, timeout, redactor, trace, answered: AtomicBool::new(false) }
     }
 
     /// Posts `body` and decodes the streamed answer, retrying retryable faults.
@@ -140,13 +141,10 @@ impl Transport {
             // `timeout` bounds each wait (for the answer to start, for its next part), not the
             // whole answer: a slow local model streaming for ten minutes is fine; a silent one is not.
             let result = self.attempt::<D>(endpoint, &body).await;
-            let mut fault = match result {
+            let fault = match result {
                 Ok(turn) => return Ok(turn),
                 Err(fault) => fault,
             };
-            if fault.class == FaultClass::Unreachable && self.answered.load(std::sync::atomic::Ordering::Relaxed) {
-                fault.class = FaultClass::Retryable;
-            }
             let retrying = fault.class == FaultClass::Retryable && retries < self.policy.max_retries;
             let delay = retrying.then(|| self.policy.delay(retries, fault.retry_after));
             self.trace.record(json!({
@@ -188,8 +186,8 @@ impl Transport {
         let response = tokio::time::timeout(self.timeout, request.send())
             .await
             .map_err(|_| silent("no answer"))?
-            .map_err(|error| send_fault(error, endpoint))?;
-        self.answered.store(true, std::sync::atomic::Ordering::Relaxed);
+            .map_err(|error| send_fault(error, endpoint, self.answered.load(Ordering::Relaxed)))?;
+        self.answered.store(true, Ordering::Relaxed);
         let status = response.status().as_u16();
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if !(200..300).contains(&status) {
@@ -296,16 +294,19 @@ async fn bounded_text(response: reqwest::Response, timeout: Duration) -> String 
     String::from_utf8_lossy(&body).into_owned()
 }
 
-/// A failure to send: nothing listening on this machine is a configuration problem (Ollama
-/// not started), the rest is transient: a connection to a provider's host that failed (a
+/// A failure to send: nothing listening on this machine, where nothing answered before in
+/// the run (`answered_before`), is a configuration problem (Ollama not started); the rest is
+/// transient (a server on this machine that answered before is restarting): a connection to a provider's host that failed (a
 /// name not resolved for a moment, a handshake reset) is tried again, as the providers'
 /// own clients do.
-fn send_fault(error: reqwest::Error, endpoint: &Endpoint) -> Fault {
+fn send_fault(error: reqwest::Error, endpoint: &Endpoint, answered_before: bool) -> Fault {
     // The client's messages quote the URL, query and all; the message names it shown safely.
     let error = error.without_url();
     let detail = source_chain(&error);
     if error.is_connect() {
-        let class = if on_this_machine(&endpoint.url) { FaultClass::Unreachable } else { FaultClass::Retryable };
+        // A server on this machine that answered earlier in the run is restarting.
+        let not_started = on_this_machine(&endpoint.url) && !answered_before;
+        let class = if not_started { FaultClass::Unreachable } else { FaultClass::Retryable };
         return Fault::new(class, format!("cannot connect to {}: {detail}", endpoint.shown_url()));
     }
     if error.is_timeout() {

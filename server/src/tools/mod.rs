@@ -328,7 +328,7 @@ fn list_files(overlay: &mut Overlay, args: ListFilesArgs) -> Result<ToolOutcome,
     if listed.is_empty() && left_out.is_empty() {
         // A folder named whose every file an ignore file leaves out (`logs/` of `*.log`): its
         // files are there to read, and said to be ignored.
-        let ignored = overlay.ignored_files(&dir, MAX_LISTED + 1)?;
+        let ignored = overlay.ignored_files(&dir, &[], MAX_LISTED + 1)?;
         if ignored.is_empty() {
             return Ok(ToolOutcome::ok(format!("{dir} holds no files.\n"), false));
         }

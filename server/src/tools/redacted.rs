@@ -29,15 +29,12 @@ pub(super) fn restore_patch<'t>(
 ) -> Result<(Cow<'t, str>, Cow<'t, str>), String> {
     let (old, secrets) = restore_telling(old_text, current)?;
     if !secrets.is_empty() && new_text.matches(REDACTED).count() == secrets.len() {
-        let mut new = String::with_capacity(new_text.len());
-        let mut rest = new_text;
-        for secret in &secrets {
-            let at = rest.find(REDACTED).expect("counted");
-            new.push_str(&rest[..at]);
+        let mut pieces = new_text.split(REDACTED);
+        let mut new = pieces.next().unwrap_or_default().to_owned();
+        for (secret, piece) in secrets.iter().zip(pieces) {
             new.push_str(secret);
-            rest = &rest[at + REDACTED.len()..];
+            new.push_str(piece);
         }
-        new.push_str(rest);
         return Ok((old, Cow::Owned(new)));
     }
     Ok((old, restore(new_text, current)?))

@@ -87,7 +87,7 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
         output = format!("no line matches `{}` in {scope}.\n", args.pattern);
         // Nothing searched in a folder named whose every file an ignore file leaves out.
         if searchable.is_empty() && left_out.is_empty() && !scope.is_root() {
-            let ignored = overlay.ignored_files(&scope, 1_000).unwrap_or_default();
+            let ignored = overlay.ignored_files(&scope, &files, 1_000).unwrap_or_default();
             if !ignored.is_empty() {
                 let count = if ignored.len() == 1_000 { "1000 or more".to_owned() } else { ignored.len().to_string() };
                 let _ = writeln!(

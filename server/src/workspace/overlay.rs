@@ -349,17 +349,20 @@ impl Overlay {
         Ok(FileView { text, first_line: first, last_line: last, total_lines: total })
     }
 
-    /// Up to `most` of the files on disk below `dir` that [`Overlay::list_files`] leaves out
-    /// for an ignore file (`.gitignore`, `.ignore`, the repository's excludes), sorted: what a
-    /// folder the model names holds when every file in it is ignored (`logs/*.log`), which
-    /// `read_file` reads by its path all the same.
-    pub fn ignored_files(&self, dir: &WorkspacePath, most: usize) -> Result<Vec<WorkspacePath>, OverlayError> {
+    /// Up to `most` of the files on disk below `dir` that [`Overlay::list_files`] left out for
+    /// an ignore file (`.gitignore`, `.ignore`, the repository's excludes) when it listed
+    /// `listed`, sorted: what a folder the model names holds when every file in it is ignored
+    /// (`logs/*.log`), which `read_file` reads by its path all the same.
+    pub fn ignored_files(
+        &self,
+        dir: &WorkspacePath,
+        listed: &[WorkspacePath],
+        most: usize,
+    ) -> Result<Vec<WorkspacePath>, OverlayError> {
         let absolute = self.root.resolve(dir)?;
         if !absolute.is_dir() {
             return Ok(Vec::new());
         }
-        let listed: BTreeSet<WorkspacePath> =
-            self.list_files(dir)?.into_iter().filter(|entry| !entry.is_dir).map(|entry| entry.path).collect();
         let run_records = self.root.path().join(".issuewright");
         let walker = ignore::WalkBuilder::new(&absolute)
             .standard_filters(false)
