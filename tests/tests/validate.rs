@@ -132,6 +132,44 @@ fn a_crate_of_a_cargo_workspace_is_built_as_a_member_of_it() {
 }
 
 #[test]
+fn an_error_in_the_root_package_of_a_cargo_workspace_is_not_placed_in_the_opened_members_file() {
+    // The workspace's root is a package too, and the opened member depends on it: cargo
+    // prints the root's broken file as `src/lib.rs`, the very path of the member's own.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let member_lib = "pub fn shout(word: &str) -> String {\n    core_words::upper(word)\n}\n";
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"core_words\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\nmembers = [\"cli\"]\n",
+            ),
+            (
+                "src/lib.rs",
+                "pub fn upper(word: &str) -> String {\n    let n: u32 = word; // mismatched\n    word.to_uppercase()\n}\n",
+            ),
+            (
+                "cli/Cargo.toml",
+                "[package]\nname = \"cli\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\ncore_words = { path = \"..\" }\n",
+            ),
+            ("cli/src/lib.rs", member_lib),
+        ],
+    );
+
+    let output = validate_cli(&scratch, &root.join("cli"), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the root package's error fails the build: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    assert_eq!(placed(&diagnostics), [], "nothing placed in the member's src/lib.rs: {diagnostics:#}");
+    let shown = diagnostics.to_string();
+    assert!(
+        shown.contains("E0308") && shown.contains("src/lib.rs"),
+        "the error is still reported, where cargo printed it: {diagnostics:#}"
+    );
+}
+
+#[test]
 fn cargo_test_failures_are_placed_at_the_failing_assertion() {
     let lib = "pub fn total(words: &[&str]) -> u32 {\n    words.len() as u32 + 1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {\n        let n = super::total(&[\"a\"]);\n        assert_eq!(n, 1, \"wrong count\"); // fails here\n    }\n}\n";
     let scratch = Scratch::new(&[("Cargo.toml", CARGO_TOML), ("src/lib.rs", lib)]);

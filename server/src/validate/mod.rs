@@ -301,6 +301,9 @@ impl Validator {
         let sync = synced?;
         // The workspace's copy, where the build runs and its files are read, and its files.
         let tree = if within.as_os_str().is_empty() { build_tree.clone() } else { build_tree.join(&within) };
+        // Cargo prints every path from the Cargo workspace's root, whose own files (the root
+        // package's) are not the member's.
+        let build_files = matches!(step, Step::Cargo { .. }).then(|| files.clone());
         let files = files_within(files, &within);
 
         let started = SystemTime::now();
@@ -330,7 +333,10 @@ impl Validator {
             (self.root.clone(), self.matcher.clone(), self.settings.timeout, spec.display());
         blocking(move || {
             // A Cargo workspace's member prints its paths from the workspace's root.
-            let map = PathMap::new(&tree, &root, files).relative_to(&build_tree);
+            let map = match build_files {
+                Some(build_files) => PathMap::new(&tree, &root, files).printed_from(&build_tree, build_files),
+                None => PathMap::new(&tree, &root, files).relative_to(&build_tree),
+            };
             let text = strip_ansi(&output.text());
             let mut problems = parse::parse(&text, step.formats(), matcher.as_ref(), &map);
             if kind == Kind::Test && step.writes_junit() {

@@ -24,8 +24,8 @@ pub struct PathMap {
     /// form), and the user's root.
     roots: Vec<PathBuf>,
     /// Where relative paths start, in order: where the tool ran, then any folder further up
-    /// that it prints its paths from (a Cargo workspace's root).
-    bases: Vec<PathBuf>,
+    /// that it prints its paths from (a Cargo workspace's root, which comes first).
+    bases: Vec<Base>,
     /// The workspace's files.
     files: BTreeSet<String>,
 }
@@ -40,16 +40,27 @@ impl PathMap {
             roots.push(canonical);
         }
         roots.push(user_root.to_owned());
-        Self { roots, bases: vec![tree.to_owned()], files }
+        Self { roots, bases: vec![Base { folder: tree.to_owned(), own_files: None }], files }
     }
 
     /// The map with relative paths also read from `base` (the shadow's copy of a folder
     /// above the workspace the tool prints its paths from), where they name no workspace file
     /// from where it ran.
     pub fn relative_to(mut self, base: &Path) -> Self {
-        if !self.bases.iter().any(|known| known == base) {
-            self.bases.push(base.to_owned());
+        if !self.bases.iter().any(|known| known.folder == base) {
+            self.bases.push(Base { folder: base.to_owned(), own_files: None });
         }
+        self
+    }
+
+    /// The map with relative paths read first from `base`, the folder above the workspace
+    /// the tool prints all its paths from (cargo, from a Cargo workspace's root), whose files
+    /// are `base_files` (relative to it). A path that names one of those outside the
+    /// workspace is that file, as printed: the root package's `src/lib.rs` is not the
+    /// member's. Only a path that names none of them is read from where the tool ran.
+    pub fn printed_from(mut self, base: &Path, base_files: BTreeSet<String>) -> Self {
+        self.bases.retain(|known| known.folder != base);
+        self.bases.insert(0, Base { folder: base.to_owned(), own_files: Some(base_files) });
         self
     }
 
@@ -63,21 +74,35 @@ impl PathMap {
             },
             None => PathBuf::from(raw),
         };
-        let candidates: Vec<PathBuf> =
-            if path.is_absolute() { vec![path] } else { self.bases.iter().map(|base| base.join(&path)).collect() };
-        for absolute in candidates {
-            let normal = crate::workspace::lexical_normal(&absolute);
-            for root in &self.roots {
-                let Ok(rest) = normal.strip_prefix(root) else { continue };
-                let Some(relative) = rest.to_str() else { continue };
-                if self.files.contains(relative)
-                    && let Ok(path) = WorkspacePath::parse(relative)
-                {
-                    return Located::Workspace(path);
-                }
+        if path.is_absolute() {
+            return self
+                .in_workspace(&crate::workspace::lexical_normal(&path))
+                .unwrap_or(Located::Elsewhere(raw.to_owned()));
+        }
+        for base in &self.bases {
+            let normal = crate::workspace::lexical_normal(&base.folder.join(&path));
+            if let Some(found) = self.in_workspace(&normal) {
+                return found;
+            }
+            let names_own_file = base.own_files.as_ref().is_some_and(|own| {
+                normal.strip_prefix(&base.folder).ok().and_then(Path::to_str).is_some_and(|rest| own.contains(rest))
+            });
+            if names_own_file {
+                break;
             }
         }
         Located::Elsewhere(raw.to_owned())
+    }
+
+    /// The workspace file at the absolute, normalised `path`, if it is one.
+    fn in_workspace(&self, path: &Path) -> Option<Located> {
+        self.roots.iter().find_map(|root| {
+            let relative = path.strip_prefix(root).ok()?.to_str()?;
+            if !self.files.contains(relative) {
+                return None;
+            }
+            WorkspacePath::parse(relative).ok().map(Located::Workspace)
+        })
     }
 
     /// The one workspace file whose path ends with `suffix` (`com/acme/Greeter.java`).
@@ -92,6 +117,16 @@ impl PathMap {
         }
         WorkspacePath::parse(first).ok()
     }
+}
+
+/// A folder relative paths are read from.
+#[derive(Debug, Clone)]
+struct Base {
+    /// The folder.
+    folder: PathBuf,
+    /// Its files, relative to it, where a path naming one of them outside the workspace is
+    /// that file and no later base is tried.
+    own_files: Option<BTreeSet<String>>,
 }
 
 #[cfg(test)]
@@ -132,6 +167,31 @@ mod tests {
             map.locate("crates/b/src/lib.rs"),
             Located::Elsewhere("crates/b/src/lib.rs".into()),
             "a sibling crate"
+        );
+    }
+
+    #[test]
+    fn a_path_cargo_prints_from_the_workspace_root_is_the_root_package_file_not_the_members() {
+        let workspace = BTreeSet::from(["src/lib.rs".to_owned(), "src/only_here.rs".to_owned()]);
+        let build = BTreeSet::from([
+            "Cargo.toml".to_owned(),
+            "src/lib.rs".to_owned(),
+            "crates/a/src/lib.rs".to_owned(),
+            "crates/a/src/only_here.rs".to_owned(),
+        ]);
+        let map = PathMap::new(Path::new("/cache/tree/crates/a"), Path::new("/home/u/ws/crates/a"), workspace)
+            .printed_from(Path::new("/cache/tree"), build);
+        assert_eq!(map.locate("src/lib.rs"), Located::Elsewhere("src/lib.rs".into()), "the root package's file");
+        assert_eq!(map.locate("crates/a/src/lib.rs"), Located::Workspace(WorkspacePath::parse("src/lib.rs").unwrap()));
+        assert_eq!(
+            map.locate("src/only_here.rs"),
+            Located::Workspace(WorkspacePath::parse("src/only_here.rs").unwrap()),
+            "a path the root names no file by is read from the member"
+        );
+        assert_eq!(map.locate("/cache/tree/src/lib.rs"), Located::Elsewhere("/cache/tree/src/lib.rs".into()));
+        assert_eq!(
+            map.locate("/cache/tree/crates/a/src/lib.rs"),
+            Located::Workspace(WorkspacePath::parse("src/lib.rs").unwrap())
         );
     }
 
