@@ -10,7 +10,7 @@ pub fn is_test_path(path: &str) -> bool {
         || name.ends_with("IT.java")
         || (name.starts_with("Test") && name[4..].starts_with(|c: char| c.is_ascii_uppercase()));
     let folders: Vec<&str> = lower.split('/').collect();
-    let folders = &folders[..folders.len() - 1];
+    let folders = above_package(&folders[..folders.len() - 1]);
     let in_test_folder = folders.iter().enumerate().any(|(at, part)| match *part {
         "test" | "tests" | "__tests__" | "__mocks__" | "__fixtures__" | "testing" | "testdata" | "fixtures" | "e2e"
         | "cypress" | "benches" | "benchmarks" => true,
@@ -79,8 +79,23 @@ fn script_test_support(name: &str) -> bool {
 /// True for example and demonstration programs (`examples/`, `example/`, `demo/`,
 /// `playground/`, `samples/`, `sample/`, a `rayon-demo` crate).
 pub fn is_example_path(path: &str) -> bool {
-    let mut folders = path.split('/').rev().skip(1);
+    let folders: Vec<&str> = path.split('/').collect();
+    let mut folders = above_package(&folders[..folders.len() - 1]).iter();
     folders.any(|part| is_example_word(part) || part.ends_with("-demo") || part.ends_with("_demo"))
+}
+
+/// The folders of a path that say what role its file plays: all of them but the package
+/// folders of a JVM source set (`com/example/demo` of `src/main/java/com/example/demo/`), which
+/// spell the code's package, named by its authors, not a test or example folder.
+fn above_package<'a, 'b>(folders: &'a [&'b str]) -> &'a [&'b str] {
+    let source_root = folders.windows(3).position(|w| {
+        w[0].eq_ignore_ascii_case("src")
+            && ["java", "kotlin", "scala", "groovy"].iter().any(|language| w[2].eq_ignore_ascii_case(language))
+    });
+    match source_root {
+        Some(at) => &folders[..at + 3],
+        None => folders,
+    }
 }
 
 /// `example`, `examples`, `demo`, `demos`, `playground`, `playgrounds`, `sample` or

@@ -795,6 +795,7 @@ fn test_paths_are_recognised() {
         "tokio/fuzz/fuzz_targets/fuzz_linked_list.rs",
         "crates/nu-path/fuzz/src/lib.rs",
         "fuzzing/harness.rs",
+        "src/test/java/com/example/demo/Fixtures.java",
     ] {
         assert!(is_test_path(path), "{path}");
     }
@@ -818,8 +819,30 @@ fn test_paths_are_recognised() {
         "src/fuzz/mutator.rs",
         "crates/afl/src/fuzz/mod.rs",
         "src/fuzzy.rs",
+        "spring-test/src/main/java/org/springframework/test/web/MockMvc.java",
+        "src/main/kotlin/com/acme/testing/Clock.kt",
     ] {
         assert!(!is_test_path(path), "{path}");
+    }
+}
+
+#[test]
+fn example_code_is_told_by_its_folders_not_by_the_package_its_authors_named() {
+    for path in [
+        "examples/hello.rs",
+        "rayon-demo/src/main.rs",
+        "samples/web/src/main/java/com/acme/Web.java",
+        "docs/playground/app.ts",
+    ] {
+        assert!(is_example_path(path), "{path}");
+    }
+    for path in [
+        "src/main/java/com/example/demo/DemoApplication.java",
+        "app/src/main/kotlin/com/example/sample/Main.kt",
+        "src/lib.rs",
+        "example.rs",
+    ] {
+        assert!(!is_example_path(path), "{path}");
     }
 }
 

@@ -1335,6 +1335,24 @@ fn examples_and_demo_crates_sink_unless_the_issue_is_about_them() {
 }
 
 #[test]
+fn code_of_a_package_named_example_is_ranked_as_code_and_its_tests_sink() {
+    let files = [
+        (
+            "src/main/java/com/example/demo/OrderService.java",
+            "package com.example.demo;\nclass OrderService { void cancelOrder() {} }\n",
+        ),
+        (
+            "src/test/java/com/example/demo/OrderServiceChecks.java",
+            "package com.example.demo;\nclass OrderServiceChecks { void a() { cancelOrder(); cancelOrder(); cancelOrder(); } }\n",
+        ),
+    ];
+    let (_dir, index) = index(&files);
+    let ranked = rank(&index, "cancelOrder throws when the order was already shipped");
+    assert_eq!(ranked[0].path, "src/main/java/com/example/demo/OrderService.java", "{ranked:?}");
+    assert!(!ranked[0].reasons.iter().any(|r| r.contains("example")), "{:?}", ranked[0]);
+}
+
+#[test]
 fn generated_files_sink_below_the_code_they_are_generated_alongside() {
     let files = [
         (
