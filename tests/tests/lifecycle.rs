@@ -74,6 +74,8 @@ fn malformed_messages_are_answered_and_the_server_lives_on() {
     client.send_raw(b"Content-Length: 6\r\n\r\n{oops}");
     // JSON, but not a request.
     client.send_raw(b"Content-Length: 2\r\n\r\n[]");
+    // A message with no usable length: its body runs into the next frame's header.
+    client.send_raw(b"Content-Length: two\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}");
     // Valid JSON-RPC with arguments of the wrong shape.
     let wrong = client.command("issuewright.runStatus", json!({"runId": 5})).unwrap_err();
     assert_eq!(wrong["code"], -32602, "{wrong}");
@@ -91,7 +93,7 @@ fn malformed_messages_are_answered_and_the_server_lives_on() {
     );
 
     let codes: Vec<&serde_json::Value> = client.unsolicited.iter().map(|r| &r["error"]["code"]).collect();
-    assert_eq!(codes, [-32700, -32600], "parse error, then invalid request");
+    assert_eq!(codes, [-32700, -32600, -32700], "parse error, invalid request, bad length");
 
     // Still serving.
     let status = client.command("issuewright.runStatus", json!({"runId": "20200101-000000-0000"})).unwrap_err();

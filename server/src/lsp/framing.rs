@@ -56,11 +56,9 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
     let mut problem: Option<String> = None;
     let mut started = false;
     loop {
-        let mut line = Vec::new();
-        let read = (&mut *reader).take(MAX_HEADER_LINE).read_until(b'\n', &mut line).await?;
-        if read == 0 {
+        let Some(line) = read_line(reader).await? else {
             return Ok(None);
-        }
+        };
         let text = String::from_utf8_lossy(&line);
         let text = text.trim_end_matches(['\r', '\n']);
         if text.is_empty() {
@@ -72,10 +70,25 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         started = true;
         match parse_header(text) {
             Header::Other => {}
-            Header::Garbage => {
-                problem.get_or_insert_with(|| format!("`{}` is not a header", shorten(text)));
+            Header::Garbage => match length_after_garbage(text) {
+                Some(header) => {
+                    tracing::warn!("passed over {} bytes of input that were no message", text.len());
+                    problem = None;
+                    length = Some(header);
+                }
+                None => {
+                    problem.get_or_insert_with(|| format!("`{}` is not a header", shorten(text)));
+                }
+            },
+            header => {
+                if length.is_none() {
+                    // Lines before a frame's first header are the rest of a body that had no
+                    // length to be passed over by, already answered as malformed: this frame
+                    // is read.
+                    problem = None;
+                }
+                length = Some(header);
             }
-            header => length = Some(header),
         }
     }
     let length = match (length, problem) {
@@ -101,6 +114,49 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Res
         Ok(_) => Ok(Some(Frame::Body(body))),
         Err(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
         Err(error) => Err(error),
+    }
+}
+
+/// Reads one line up to its `\n`, however long, holding only its first `MAX_HEADER_LINE` bytes
+/// and its last `LINE_TAIL`; `None` at the end of the input.
+async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<Option<Vec<u8>>> {
+    const LINE_TAIL: usize = 64;
+    let mut head = Vec::new();
+    let mut tail: Vec<u8> = Vec::new();
+    let mut cut = false;
+    loop {
+        let mut chunk = Vec::new();
+        let read = (&mut *reader).take(MAX_HEADER_LINE).read_until(b'\n', &mut chunk).await?;
+        if read == 0 {
+            break;
+        }
+        let ends = chunk.ends_with(b"\n");
+        if head.is_empty() && !cut {
+            head = chunk;
+        } else {
+            cut = true;
+            tail.extend(chunk);
+            tail.drain(..tail.len().saturating_sub(LINE_TAIL));
+        }
+        if ends {
+            break;
+        }
+    }
+    if head.is_empty() {
+        return Ok(None);
+    }
+    head.extend(tail);
+    Ok(Some(head))
+}
+
+/// The header at the end of a line that starts with something else: a body sent without a
+/// usable length has no line end of its own, so the next frame's `Content-Length` follows it
+/// on the same line. Reading resumes there rather than losing every later frame.
+fn length_after_garbage(line: &str) -> Option<Header> {
+    let at = line.to_ascii_lowercase().rfind("content-length:")?;
+    match parse_header(&line[at..]) {
+        header @ (Header::Length(_) | Header::BadLength(_)) if at > 0 => Some(header),
+        _ => None,
     }
 }
 
@@ -194,6 +250,33 @@ mod tests {
         let got = frames(input).await;
         assert!(matches!(&got[0], Frame::Malformed(m) if m.contains("`X Bad: 1` is not a header")), "{got:?}");
         assert_eq!(got[1..], [Frame::Body(b"[]".to_vec())]);
+    }
+
+    #[tokio::test]
+    async fn a_body_with_no_usable_length_loses_no_later_frame() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#;
+        let next = b"Content-Length: 2\r\n\r\n{}";
+        for header in ["Content-Length: x\r\n\r\n", "Content-Lenght: 44\r\n\r\n", "\r\n"] {
+            let mut input = header.as_bytes().to_vec();
+            input.extend(body);
+            input.extend(next);
+            input.extend(b"Content-Length: 2\r\n\r\n[]");
+            let got = frames(&input).await;
+            let later = [Frame::Body(b"{}".to_vec()), Frame::Body(b"[]".to_vec())];
+            assert!(got.ends_with(&later), "{header:?}: {got:?}");
+            assert!(got[..got.len() - 2].iter().all(|f| matches!(f, Frame::Malformed(_))), "{got:?}");
+        }
+        // A pretty-printed body ends in a line end of its own; a body longer than a header line
+        // is read in pieces, the next frame's header at the end of the last.
+        let mut long = b"Content-Length: x\r\n\r\n{\n  \"a\": 1\n}\n".to_vec();
+        long.extend(b"Content-Length: x\r\n\r\n");
+        long.extend(b"{\"text\":\"");
+        long.extend(vec![b'a'; 3 * MAX_HEADER_LINE as usize + 5]);
+        long.extend(b"\"}");
+        long.extend(next);
+        let got = frames(&long).await;
+        assert_eq!(got.last(), Some(&Frame::Body(b"{}".to_vec())), "{got:?}");
+        assert_eq!(got.len(), 3, "{got:?}");
     }
 
     #[tokio::test]
