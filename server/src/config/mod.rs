@@ -225,12 +225,45 @@ impl ConfigLayer {
 
     /// The layer in a TOML file, or an empty layer when the file does not exist.
     pub fn from_file(path: &Path) -> Result<Self, ConfigError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Self::from_toml(&text, &path.display().to_string()),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(error) => Err(ConfigError::Unreadable { path: path.to_owned(), message: error.to_string() }),
+        match read_config_file(path) {
+            Ok(Some(text)) => Self::from_toml(&text, &path.display().to_string()),
+            Ok(None) => Ok(Self::default()),
+            Err(message) => Err(ConfigError::Unreadable { path: path.to_owned(), message }),
         }
     }
+}
+
+/// Largest configuration file read: far above any real one, and a bound on what a file that
+/// is no configuration (a link to a device or a log) can make the server hold.
+const MAX_CONFIG_FILE: u64 = 1024 * 1024;
+
+/// The text of a configuration file, `None` when there is none. Only a regular file is read,
+/// so a link a repository commits to `/dev/stdin` or `/dev/zero` is refused rather than read
+/// from forever.
+fn read_config_file(path: &Path) -> Result<Option<String>, String> {
+    use std::io::Read;
+    let refuse = |metadata: &std::fs::Metadata| -> Result<(), String> {
+        if !metadata.is_file() {
+            return Err("it is not a regular file; make it one, or remove it".into());
+        }
+        if metadata.len() > MAX_CONFIG_FILE {
+            return Err(format!("it is {} bytes, more than a configuration file's {MAX_CONFIG_FILE}", metadata.len()));
+        }
+        Ok(())
+    };
+    match std::fs::metadata(path) {
+        Ok(metadata) => refuse(&metadata)?,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    }
+    let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
+    refuse(&file.metadata().map_err(|error| error.to_string())?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_FILE + 1).read_to_end(&mut bytes).map_err(|error| error.to_string())?;
+    if bytes.len() as u64 > MAX_CONFIG_FILE {
+        return Err(format!("it grew past a configuration file's {MAX_CONFIG_FILE} bytes while read"));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| "it is not UTF-8 text".into())
 }
 
 /// Why configuration could not be read.
@@ -698,5 +731,26 @@ mod tests {
         std::fs::write(dir.path().join(WORKSPACE_FILE), "[agent]\nmax_rounds = 5\n").unwrap();
         let layers = file_layers(dir.path()).unwrap();
         assert_eq!(layers.last().unwrap().agent.max_rounds, Some(5));
+    }
+
+    #[test]
+    fn a_configuration_that_is_no_regular_file_or_too_large_is_refused_unread() {
+        let dir = crate::testing::tempdir();
+        let file = dir.path().join(WORKSPACE_FILE);
+        let refused = |why: &str| {
+            let error = file_layers(dir.path()).unwrap_err().to_string();
+            assert!(error.contains(WORKSPACE_FILE) && error.contains(why), "{error}");
+        };
+        // A link a repository commits to a device is never read from.
+        std::os::unix::fs::symlink("/dev/zero", &file).unwrap();
+        refused("not a regular file");
+        std::fs::remove_file(&file).unwrap();
+        std::fs::create_dir(&file).unwrap();
+        refused("not a regular file");
+        std::fs::remove_dir(&file).unwrap();
+        std::fs::write(&file, vec![b'#'; 2 * MAX_CONFIG_FILE as usize]).unwrap();
+        refused("more than a configuration file's");
+        std::fs::write(&file, b"[agent]\nmax_rounds = 5 # \xff\n").unwrap();
+        refused("not UTF-8");
     }
 }
