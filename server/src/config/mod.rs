@@ -409,6 +409,23 @@ impl Config {
                 "agent max_tokens must be at least {MIN_RUN_TOKENS} (one request holds the system prompt, the issue and the context pack)"
             )));
         }
+        for (key, value) in [("provider timeout_s", p.timeout_s), ("validate timeout_s", merged.validate.timeout_s)] {
+            if value == Some(0) {
+                return Err(ConfigError::Inconsistent(format!(
+                    "{key} must be at least 1 (seconds); leave it out for the default"
+                )));
+            }
+        }
+        if p.max_output_tokens == Some(0) {
+            return Err(ConfigError::Inconsistent(
+                "provider max_output_tokens must be at least 1; leave it out for the provider's default".into(),
+            ));
+        }
+        if let Some(name) = p.api_key_env.as_deref().filter(|name| !is_variable_name(name)) {
+            return Err(ConfigError::Inconsistent(format!(
+                "provider api_key_env `{name}` is not the name of an environment variable (letters, digits and `_`, such as `OPENAI_API_KEY`)"
+            )));
+        }
         let mut api_key_env = p.api_key_env.or_else(|| kind.default_key_variable().map(str::to_owned));
         if from_repository && kind != ProviderKind::Anthropic && api_key_env.take().is_some() {
             warn_once(format!(
@@ -443,6 +460,14 @@ impl Config {
             },
         })
     }
+}
+
+/// Whether `name` can name an environment variable: letters, digits and `_`, not starting
+/// with a digit.
+fn is_variable_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The source file limit of the workspace index set by `ISSUEWRIGHT_MAX_INDEXED_FILES`, if it
@@ -731,6 +756,22 @@ mod tests {
         std::fs::write(dir.path().join(WORKSPACE_FILE), "[agent]\nmax_rounds = 5\n").unwrap();
         let layers = file_layers(dir.path()).unwrap();
         assert_eq!(layers.last().unwrap().agent.max_rounds, Some(5));
+    }
+
+    #[test]
+    fn values_that_cannot_work_are_refused_by_name() {
+        for (text, named) in [
+            ("[provider]\ntimeout_s = 0\n", "provider timeout_s"),
+            ("[validate]\ntimeout_s = 0\n", "validate timeout_s"),
+            ("[provider]\nmax_output_tokens = 0\n", "max_output_tokens"),
+            ("[provider]\nkind = \"openai\"\napi_key_env = \"\"\n", "api_key_env ``"),
+            ("[provider]\nkind = \"openai\"\napi_key_env = \"$OPENAI_API_KEY\"\n", "api_key_env `$OPENAI_API_KEY`"),
+        ] {
+            let error = Config::resolve([layer(text)], Path::new("/")).unwrap_err().to_string();
+            assert!(error.contains(named), "{text}: {error}");
+        }
+        let fine = "[provider]\nkind = \"openai\"\napi_key_env = \"MY_KEY_2\"\ntimeout_s = 1\n";
+        assert_eq!(Config::resolve([layer(fine)], Path::new("/")).unwrap().provider.timeout, Duration::from_secs(1));
     }
 
     #[test]
