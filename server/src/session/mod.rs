@@ -119,17 +119,27 @@ impl RunRecord {
     /// folder of that id already there is an error (two runs never share a record).
     pub fn create(root: &Path, id: &RunId) -> Result<Self, SessionError> {
         let records = root.join(RECORDS_DIR);
-        if records.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
-            let source = std::io::Error::other("`.issuewright` is a link; run records are kept in the workspace only");
-            return Err(SessionError::Io { path: records, source });
-        }
         let runs = records.join("runs");
+        // A link committed in a repository must not carry the records, which hold your code,
+        // out of the workspace.
+        for (path, name) in [(&records, "`.issuewright`"), (&runs, "`.issuewright/runs`")] {
+            if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+                let source =
+                    std::io::Error::other(format!("{name} is a link; run records are kept in the workspace only"));
+                return Err(SessionError::Io { path: path.clone(), source });
+            }
+        }
         std::fs::create_dir_all(&runs).map_err(io_error(&runs))?;
         let dir = runs.join(id.as_str());
         std::fs::create_dir(&dir).map_err(io_error(&dir))?;
         let gitignore = records.join(".gitignore");
-        if !gitignore.exists() {
-            std::fs::write(&gitignore, "*\n").map_err(io_error(&gitignore))?;
+        if gitignore.symlink_metadata().is_err() {
+            // Written only where nothing is, not even a link to elsewhere.
+            match OpenOptions::new().write(true).create_new(true).open(&gitignore) {
+                Ok(mut file) => file.write_all(b"*\n").map_err(io_error(&gitignore))?,
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(error) => return Err(io_error(&gitignore)(error)),
+            }
         }
         let ledger_path = dir.join("ledger.jsonl");
         let ledger = OpenOptions::new().create(true).append(true).open(&ledger_path).map_err(io_error(&ledger_path))?;
@@ -265,6 +275,19 @@ mod tests {
         let refused = RunRecord::create(linked.path(), &id).err().expect("refused");
         assert!(refused.to_string().contains("is a link"), "{refused}");
         assert_eq!(std::fs::read_dir(dir.path().join("elsewhere")).unwrap().count(), 0, "nothing written there");
+
+        // Nor a link further in: the runs folder, or a `.gitignore` pointing out of the workspace.
+        let inner = crate::testing::tempdir();
+        std::fs::create_dir(inner.path().join(RECORDS_DIR)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), inner.path().join(RECORDS_DIR).join("runs")).unwrap();
+        let refused = RunRecord::create(inner.path(), &id).err().expect("refused");
+        assert!(refused.to_string().contains("`.issuewright/runs` is a link"), "{refused}");
+        assert_eq!(std::fs::read_dir(dir.path().join("elsewhere")).unwrap().count(), 0, "nothing written there");
+        std::fs::remove_file(inner.path().join(RECORDS_DIR).join("runs")).unwrap();
+        let target = dir.path().join("elsewhere").join("planted");
+        std::os::unix::fs::symlink(&target, inner.path().join(RECORDS_DIR).join(".gitignore")).unwrap();
+        RunRecord::create(inner.path(), &id).unwrap();
+        assert!(!target.exists(), "the dangling link's target is not created");
     }
 
     #[test]
