@@ -246,6 +246,26 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
 }
 
 #[test]
+fn a_run_discarded_while_the_model_answers_stays_discarded_after_the_editor_closes() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n")]);
+    let fake = FakeProvider::start(specs::openai_chat_request());
+    fake.push([slow_answer()]);
+    let mut client = LspClient::start(&scratch, through(&fake));
+    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
+    let run_id = started["runId"].as_str().unwrap().to_owned();
+    wait_until_asked(&fake, 1);
+    let discarded = client.command("issuewright.discardProposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(discarded["discarded"], true);
+    // The editor closes at once, before the run has ended.
+    assert!(client.shutdown().success());
+    let mut next = LspClient::start(&scratch, through(&fake));
+    let status = next.command("issuewright.runStatus", json!({"runId": run_id})).unwrap();
+    assert_eq!(status["discarded"], true, "{status}");
+    let refused = next.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap_err();
+    assert!(refused["message"].as_str().unwrap().contains("was discarded"), "{refused}");
+}
+
+#[test]
 fn an_ollama_model_without_tool_support_switches_to_the_text_protocol() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::ollama_chat_request());

@@ -24,6 +24,7 @@ use super::profile::ClientProfile;
 use super::progress::token_of;
 use super::state::ServerState;
 use crate::config::ConfigLayer;
+use crate::session::{self, RunId};
 use crate::workspace::{Document, Root};
 
 /// The language server.
@@ -43,6 +44,20 @@ impl Backend {
         let ended = futures::future::join_all(running.iter().map(|run| run.finished()));
         if tokio::time::timeout(SHUTDOWN_WAIT, ended).await.is_err() {
             tracing::warn!("a cancelled run had not ended {} s after the session ended", SHUTDOWN_WAIT.as_secs());
+        }
+        // A run discarded while it ran is marked once its record is written, by a task the
+        // end of the session does not wait for: its mark is made here, so the proposal stays
+        // discarded in the next session.
+        let discarded: Vec<RunId> = self
+            .state
+            .with_runs(|runs| runs.iter().filter(|(_, entry)| entry.discarded).map(|(id, _)| id.clone()).collect());
+        if let Some(root) = self.state.root.get() {
+            for id in discarded {
+                let marked = session::load_proposal(root.path(), &id).is_ok_and(|proposal| proposal.discarded);
+                if !marked && let Err(error) = session::mark_discarded(root.path(), &id) {
+                    tracing::warn!("{error}");
+                }
+            }
         }
     }
     /// A backend talking to `client`.

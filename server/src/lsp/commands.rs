@@ -119,9 +119,10 @@ pub async fn execute(
         APPLY_PROPOSAL => {
             let args: ApplyArgs = arguments(command, args, run_example)?;
             let root = root(state)?;
+            // Taken first: a discard cannot come between the proposal being found and applied.
+            let _applying = ApplyingGuard::take(state, &args.run_id)?;
             let found =
                 Proposal::find(state, root, &RunId::parse(&args.run_id)?)?.select(root, args.files.as_deref())?;
-            let _applying = ApplyingGuard::take(state, &args.run_id)?;
             proposal::apply(client, state, root, found).await
         }
         DISCARD_PROPOSAL => {
