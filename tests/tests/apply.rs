@@ -51,6 +51,7 @@ fn applying_everything_changes_buffers_and_files_as_proposed() {
     let answer = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert_eq!(answer["applied"], true);
     assert_eq!(answer["verified"], true, "{answer}");
+    assert_eq!(answer["state"], "ready");
     assert_eq!(
         statuses(&answer),
         [
@@ -68,6 +69,23 @@ fn applying_everything_changes_buffers_and_files_as_proposed() {
 
     let again = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
     assert!(statuses(&again).iter().all(|(_, status)| status == "alreadyApplied"), "{again}");
+}
+
+#[test]
+fn the_unfinished_changes_of_a_failed_run_say_so_when_applied() {
+    let scratch = scratch();
+    // The model's session ends before it says it is done.
+    let changes = ("patch_file", json!({"path": "src/lib.rs", "old_text": "    1\n", "new_text": "    10\n"}));
+    scratch.write("cut.jsonl", &replay(&[turn(&[changes])]));
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let (run_id, status) = client.run_issue("ten", "cut.jsonl");
+    assert_eq!(status["state"], "failed", "{status}");
+    let answer = client.command("issuewright.applyProposal", json!({"runId": run_id})).unwrap();
+    assert_eq!(answer["state"], "failed", "{answer}");
+    let request = client.server_requests.iter().find(|r| r["method"] == "workspace/applyEdit").unwrap();
+    let label = request["params"]["label"].as_str().unwrap();
+    assert!(label.contains("unfinished: the run failed"), "{label}");
+    assert_eq!(scratch.read("src/lib.rs").unwrap(), applied_lib(), "applied as asked");
 }
 
 #[test]

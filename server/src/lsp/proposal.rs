@@ -270,7 +270,13 @@ pub async fn apply(
         return Err(CommandError::Conflicts(conflicts));
     }
 
-    let built = build_workspace_edit(&edits, &state.profile().edit_options(&proposal.title));
+    // The changes of a run that failed or was cancelled are unfinished: the confirmation the
+    // editor shows says so.
+    let label = match proposal.state.as_str() {
+        "ready" => proposal.title.clone(),
+        ended => format!("{} (unfinished: the run {ended})", proposal.title),
+    };
+    let built = build_workspace_edit(&edits, &state.profile().edit_options(&label));
     let mut files: Vec<Value> = already.iter().map(|path| json!({"path": path, "status": "alreadyApplied"})).collect();
     files.extend(built.skipped.iter().map(|s| json!({"path": s.path, "status": "skipped", "detail": s.reason})));
     if built.included.is_empty() {
@@ -283,10 +289,16 @@ pub async fn apply(
                 session::diff_in_workspace(&proposal.run_id)
             )
         });
-        return Ok(json!({"applied": applied, "failureReason": reason, "verified": applied, "files": files}));
+        return Ok(json!({
+            "applied": applied,
+            "failureReason": reason,
+            "verified": applied,
+            "files": files,
+            "state": proposal.state,
+        }));
     }
 
-    let params = json!({"label": format!("issuewright: {}", proposal.title), "edit": built.to_wire()});
+    let params = json!({"label": format!("issuewright: {label}"), "edit": built.to_wire()});
     let answer: ApplyWorkspaceEditResponse = client
         .send_request::<RawApplyEdit>(params)
         .await
@@ -392,6 +404,7 @@ pub async fn apply(
         "failureReason": answer.failure_reason,
         "verified": verified,
         "files": files,
+        "state": proposal.state,
     }))
 }
 
