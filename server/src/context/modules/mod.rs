@@ -367,7 +367,9 @@ impl Modules {
 
     fn resolve_script(&self, from: &str, import: &str, exists: impl Fn(&str) -> bool) -> Option<String> {
         let dir = from.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let candidates: Vec<Option<String>> = if import.starts_with("./") || import.starts_with("../") {
+        // `.` and `..` alone are relative too: the folder's or its parent's `index`.
+        let relative = import.starts_with("./") || import.starts_with("../") || import == "." || import == "..";
+        let candidates: Vec<Option<String>> = if relative {
             vec![join_inside(dir, import)]
         } else {
             let mut found = Vec::new();

@@ -211,6 +211,22 @@ fn imports_that_name_the_compilers_output_find_its_source() {
 }
 
 #[test]
+fn the_folder_itself_and_its_parent_are_relative_imports_of_their_index() {
+    let modules = Modules::default();
+    let files = ["src/index.ts", "src/components/index.ts", "src/components/Button.test.ts", "lib/index.js"];
+    let resolve = |modules: &Modules, from: &str, import: &str| {
+        modules.resolve(from, Language::TypeScript, import, &ModuleTable::new(), |p| files.contains(&p))
+    };
+    assert_eq!(resolve(&modules, "src/components/Button.test.ts", "."), ["src/components/index.ts"]);
+    assert_eq!(resolve(&modules, "src/components/Button.test.ts", ".."), ["src/index.ts"]);
+    assert_eq!(resolve(&modules, "lib/test/index.test.js", ".."), ["lib/index.js"], "require('..')");
+    // With a `baseUrl`, `.` is still the importing file's folder, not the base's.
+    let mut text = r#"{ "compilerOptions": { "baseUrl": "src" } }"#.to_owned();
+    let modules = Modules::new(vec![], vec![TsConfig::parse("tsconfig.json", &mut text).unwrap()]);
+    assert_eq!(resolve(&modules, "src/components/Button.test.ts", "."), ["src/components/index.ts"]);
+}
+
+#[test]
 fn an_alias_for_the_whole_project_covers_every_folder() {
     // The alias a Next.js project starts with, and one naming a file with its extension.
     let mut text = r#"{ "compilerOptions": { "paths": { "@/*": ["./*"], "~cfg": ["./config.ts"] } } }"#.to_owned();
