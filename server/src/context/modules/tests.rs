@@ -278,6 +278,49 @@ fn a_hash_alias_of_a_tsconfig_comes_before_the_packages_own_import_map() {
 }
 
 #[test]
+fn paths_are_resolved_against_the_base_url_in_force_after_extends() {
+    let dir = crate::testing::tree(&[
+        ("tsconfig.base.json", b"{ \"compilerOptions\": { \"baseUrl\": \".\" } }" as &[u8]),
+        ("apps/web/tsconfig.json", b"{ \"extends\": \"../../tsconfig.base.json\", \"compilerOptions\": { \"paths\": { \"@/*\": [\"apps/web/src/*\"] } } }"),
+        ("shared.json", b"{ \"compilerOptions\": { \"paths\": { \"@/*\": [\"./src/*\"] } } }"),
+        ("apps/admin/tsconfig.json", b"{ \"extends\": \"../../shared.json\", \"compilerOptions\": { \"baseUrl\": \".\" } }"),
+        ("apps/plain/tsconfig.json", b"{ \"extends\": \"../../shared.json\" }"),
+    ]);
+    let paths = |relative: &str| TsConfig::read(dir.path(), relative).unwrap().paths;
+    let alias = |target: &str| vec![("@/*".to_owned(), vec![target.to_owned()])];
+    assert_eq!(paths("apps/web/tsconfig.json"), alias("apps/web/src/*"), "the base's baseUrl, the root");
+    assert_eq!(paths("apps/admin/tsconfig.json"), alias("apps/admin/src/*"), "the app's own baseUrl");
+    assert_eq!(paths("apps/plain/tsconfig.json"), alias("src/*"), "no baseUrl: the file that sets them");
+}
+
+#[test]
+fn a_solution_configuration_takes_the_aliases_of_the_projects_it_references() {
+    // Vite's layout: `tsconfig.json` lists the projects; the app's holds the aliases.
+    let dir = crate::testing::tree(&[
+        ("tsconfig.json", b"{ \"files\": [], \"references\": [{ \"path\": \"./tsconfig.node.json\" }, { \"path\": \"./tsconfig.app.json\" }] }" as &[u8]),
+        ("tsconfig.node.json", b"{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"vite.config.ts\"] }"),
+        ("tsconfig.app.json", b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@/*\": [\"./src/*\"] } }, \"include\": [\"src\"] }"),
+        ("src/components/ui/button.tsx", b"export function Button() {}\n"),
+    ]);
+    let config = TsConfig::read(dir.path(), "tsconfig.json").unwrap();
+    assert_eq!(config.paths, [("@/*".to_owned(), vec!["src/*".to_owned()])]);
+    assert_eq!(config.extends, ["tsconfig.node.json", "tsconfig.app.json"], "read again when they change");
+    let modules = Modules::new(vec![], vec![config]);
+    let files = ["src/components/ui/button.tsx"];
+    let resolved = modules
+        .resolve("src/App.tsx", Language::Tsx, "@/components/ui/button", &ModuleTable::new(), |p| files.contains(&p));
+    assert_eq!(resolved, files);
+    // A reference cycle ends.
+    let looped = crate::testing::tree(&[
+        ("tsconfig.json", b"{ \"references\": [{ \"path\": \".\" }, { \"path\": \"web\" }] }" as &[u8]),
+        ("web/tsconfig.json", b"{ \"references\": [{ \"path\": \"..\" }] }"),
+    ]);
+    let config = TsConfig::read(looped.path(), "tsconfig.json").unwrap();
+    assert!(config.paths.is_empty());
+    assert_eq!(config.extends, ["web/tsconfig.json"], "a folder's configuration, itself not again");
+}
+
+#[test]
 fn tsconfig_files_inherit_aliases_from_what_they_extend() {
     let dir = crate::testing::tree(&[
         ("tsconfig.base.json", b"{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@shared/*\": [\"libs/shared/*\"] } } }" as &[u8]),
@@ -290,7 +333,8 @@ fn tsconfig_files_inherit_aliases_from_what_they_extend() {
     assert_eq!(web.base_url.as_deref(), Some(""));
     assert_eq!(web.paths, [("@shared/*".to_owned(), vec!["libs/shared/*".to_owned()])]);
     let own = TsConfig::read(dir.path(), "apps/own/tsconfig.json").unwrap();
-    assert_eq!(own.paths, [("~/*".to_owned(), vec!["apps/own/src/*".to_owned()])], "its own paths win");
+    // Resolved against the `baseUrl` in force, the base's, as TypeScript does.
+    assert_eq!(own.paths, [("~/*".to_owned(), vec!["src/*".to_owned()])], "its own paths win");
     assert_eq!(own.base_url.as_deref(), Some(""), "the base's baseUrl fills the gap");
     assert!(TsConfig::read(dir.path(), "apps/loop/tsconfig.json").unwrap().paths.is_empty(), "a cycle ends");
     let gone = TsConfig::read(dir.path(), "apps/gone/tsconfig.json").unwrap();

@@ -51,65 +51,41 @@ pub enum TsConfigError {
     },
 }
 
-impl TsConfig {
-    /// Reads the `tsconfig.json` at `relative` below `root` (JSON with comments, as TypeScript
-    /// reads it), taking `baseUrl` and `paths` it leaves out from the configurations it
-    /// `extends` (a monorepo's shared base), when those are in the workspace.
-    pub fn read(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
-        let mut config = Self::read_one(root, relative)?;
-        let mut pending = std::mem::take(&mut config.extends);
-        let mut seen = vec![relative.to_owned()];
-        while let Some(base) = pending.pop() {
-            if seen.len() > MAX_EXTENDS_DEPTH || seen.contains(&base) {
-                continue;
-            }
-            seen.push(base.clone());
-            // A base that is missing or broken leaves what the file itself says.
-            let Ok(mut inherited) = Self::read_one(root, &base) else { continue };
-            if config.base_url.is_none() {
-                config.base_url = inherited.base_url.take();
-            }
-            if config.paths.is_empty() {
-                config.paths = std::mem::take(&mut inherited.paths);
-            }
-            pending.extend(inherited.extends);
-        }
-        // Missing ones too: one written later changes what this file says.
-        config.extends = seen.split_off(1);
-        Ok(config)
-    }
+/// `compilerOptions.paths` as written: patterns and their targets.
+type WrittenPaths = Vec<(String, Vec<String>)>;
 
-    fn read_one(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
-        let read_error = |source| TsConfigError::Read { path: relative.to_owned(), source };
-        let path = root.join(relative);
-        if std::fs::metadata(&path).map_err(read_error)?.len() > MAX_TSCONFIG_BYTES {
-            return Err(TsConfigError::TooLarge { path: relative.to_owned() });
-        }
-        let mut text = std::fs::read_to_string(&path).map_err(read_error)?;
-        Self::parse(relative, &mut text)
-    }
+/// One configuration file as written: its `baseUrl` and `paths` not yet resolved, since
+/// TypeScript resolves `paths` against the `baseUrl` in force after `extends` is merged.
+struct Written {
+    dir: String,
+    /// `baseUrl` as written, with the folder of the file that sets it.
+    base: Option<(String, String)>,
+    /// `paths`, targets as written, with the folder of the file that sets them.
+    paths: Option<(String, WrittenPaths)>,
+    extends: Vec<String>,
+    /// The projects it `references` (`tsconfig.app.json` of a Vite solution), relative to
+    /// the workspace.
+    references: Vec<String>,
+}
 
-    /// Parses the text of the `tsconfig.json` at `relative` (stripped of comments in place).
-    pub fn parse(relative: &str, text: &mut str) -> Result<Self, TsConfigError> {
+impl Written {
+    fn parse(relative: &str, text: &mut str) -> Result<Self, TsConfigError> {
         let parse_error = |source| TsConfigError::Parse { path: relative.to_owned(), source };
         json_strip_comments::strip(text).map_err(|error| parse_error(serde_json::Error::io(error)))?;
         let value: serde_json::Value = serde_json::from_str(text).map_err(parse_error)?;
         let dir = relative.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
         let options = &value["compilerOptions"];
-        // Places outside the workspace hold no file the index has: they are left out, not
-        // taken as the workspace's own folders.
-        let base = options["baseUrl"].as_str();
-        let base_url = base.and_then(|base| join_inside(&dir, base));
-        let paths = options["paths"]
+        let base = options["baseUrl"].as_str().map(|base| (dir.clone(), base.to_owned()));
+        let paths: WrittenPaths = options["paths"]
             .as_object()
             .into_iter()
             .flatten()
             .map(|(pattern, targets)| {
                 let targets = targets.as_array().into_iter().flatten().filter_map(|t| t.as_str());
-                let from_base = |target: &str| join_inside(&dir, &format!("{}/{target}", base.unwrap_or(".")));
-                (pattern.clone(), targets.filter_map(from_base).collect())
+                (pattern.clone(), targets.map(str::to_owned).collect())
             })
             .collect();
+        let paths = (!paths.is_empty()).then(|| (dir.clone(), paths));
         let extends = match &value["extends"] {
             serde_json::Value::String(one) => vec![one.as_str()],
             serde_json::Value::Array(many) => many.iter().filter_map(|v| v.as_str()).collect(),
@@ -124,6 +100,107 @@ impl TsConfig {
                 Some(if path.ends_with(".json") { path } else { format!("{path}.json") })
             })
             .collect();
-        Ok(Self { dir, base_url, paths, extends })
+        // A reference names a configuration file, or a folder holding a `tsconfig.json`.
+        let references = value["references"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|reference| {
+                let path = join_inside(&dir, reference["path"].as_str()?)?;
+                Some(match path.as_str() {
+                    "" => "tsconfig.json".to_owned(),
+                    _ if path.ends_with(".json") => path,
+                    _ => format!("{path}/tsconfig.json"),
+                })
+            })
+            .collect();
+        Ok(Self { dir, base, paths, extends, references })
+    }
+
+    fn read(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
+        let read_error = |source| TsConfigError::Read { path: relative.to_owned(), source };
+        let path = root.join(relative);
+        if std::fs::metadata(&path).map_err(read_error)?.len() > MAX_TSCONFIG_BYTES {
+            return Err(TsConfigError::TooLarge { path: relative.to_owned() });
+        }
+        let mut text = std::fs::read_to_string(&path).map_err(read_error)?;
+        Self::parse(relative, &mut text)
+    }
+
+    /// The configuration as TypeScript resolves it: `paths` against the `baseUrl` in force, or
+    /// the folder of the file that sets them when none is; places outside the workspace, which
+    /// hold no file the index has, left out.
+    fn resolved(self, extends: Vec<String>) -> TsConfig {
+        let base_url = self.base.as_ref().and_then(|(dir, base)| join_inside(dir, base));
+        let paths = self.paths.map_or_else(Vec::new, |(paths_dir, paths)| {
+            let from_base = |target: &String| match &self.base {
+                Some((dir, base)) => join_inside(dir, &format!("{base}/{target}")),
+                None => join_inside(&paths_dir, target),
+            };
+            paths
+                .into_iter()
+                .map(|(pattern, targets)| (pattern, targets.iter().filter_map(from_base).collect()))
+                .collect()
+        });
+        TsConfig { dir: self.dir, base_url, paths, extends }
+    }
+}
+
+impl TsConfig {
+    /// Reads the `tsconfig.json` at `relative` below `root` (JSON with comments, as TypeScript
+    /// reads it), taking `baseUrl` and `paths` it leaves out from the configurations it
+    /// `extends` (a monorepo's shared base), when those are in the workspace; a solution-style
+    /// configuration with neither (Vite's, which only lists `references`) takes those of the
+    /// first project it references that sets them.
+    pub fn read(root: &Path, relative: &str) -> Result<Self, TsConfigError> {
+        let mut seen = vec![relative.to_owned()];
+        let mut config = Self::read_extending(root, relative, &mut seen)?;
+        if config.base.is_none() && config.paths.is_none() {
+            for reference in std::mem::take(&mut config.references) {
+                if seen.contains(&reference) {
+                    continue;
+                }
+                seen.push(reference.clone());
+                let Ok(project) = Self::read_extending(root, &reference, &mut seen) else { continue };
+                if project.base.is_some() || project.paths.is_some() {
+                    config.base = project.base;
+                    config.paths = project.paths;
+                    break;
+                }
+            }
+        }
+        // Missing ones too: one written later changes what this file says.
+        Ok(config.resolved(seen.split_off(1)))
+    }
+
+    /// The file at `relative` with what it leaves out taken from what it `extends`, every file
+    /// followed added to `seen`.
+    fn read_extending(root: &Path, relative: &str, seen: &mut Vec<String>) -> Result<Written, TsConfigError> {
+        let mut config = Written::read(root, relative)?;
+        let mut pending = std::mem::take(&mut config.extends);
+        let depth_at_start = seen.len();
+        while let Some(base) = pending.pop() {
+            if seen.len() - depth_at_start >= MAX_EXTENDS_DEPTH || seen.contains(&base) {
+                continue;
+            }
+            seen.push(base.clone());
+            // A base that is missing or broken leaves what the file itself says.
+            let Ok(mut inherited) = Written::read(root, &base) else { continue };
+            if config.base.is_none() {
+                config.base = inherited.base.take();
+            }
+            if config.paths.is_none() {
+                config.paths = inherited.paths.take();
+            }
+            pending.extend(inherited.extends);
+        }
+        Ok(config)
+    }
+
+    /// Parses the text of the `tsconfig.json` at `relative` (stripped of comments in place).
+    pub fn parse(relative: &str, text: &mut str) -> Result<Self, TsConfigError> {
+        let written = Written::parse(relative, text)?;
+        let extends = written.extends.clone();
+        Ok(written.resolved(extends))
     }
 }
