@@ -24,12 +24,16 @@ pub(super) fn without_template(text: &str) -> (String, String) {
         rest = &rest[open + close + 3..];
     }
     stripped.push_str(rest);
-    let mut lines = stripped.lines().skip_while(|line| line.trim().is_empty()).peekable();
+    let (front_title, after_front) = without_front_matter(&stripped);
+    let mut lines = after_front.lines().skip_while(|line| line.trim().is_empty()).peekable();
     // An issue that opens with code has no title line.
-    let title = match lines.next_if(|line| fence(line.trim()).is_none()) {
-        Some(line) if is_heading(line.trim()) => line.trim().trim_start_matches('#').trim().to_owned(),
-        Some(line) => line.trim().to_owned(),
-        None => String::new(),
+    let title = match front_title {
+        Some(title) => title,
+        None => match lines.next_if(|line| fence(line.trim()).is_none()) {
+            Some(line) if is_heading(line.trim()) => line.trim().trim_start_matches('#').trim().to_owned(),
+            Some(line) => line.trim().to_owned(),
+            None => String::new(),
+        },
     };
     // The fence a code block was opened with, until a line [`closes`] it.
     let mut open: Option<(char, usize)> = None;
@@ -130,6 +134,30 @@ fn describes_the_setting(heading: &str) -> bool {
         .any(|word| SETTING_WORDS.iter().any(|setting| setting.eq_ignore_ascii_case(word)))
 }
 
+/// An issue file's front matter (`---`, `title: ...`, `labels: bug`, `---` at its top, as
+/// issue templates and static sites write it) taken off: its `title:` if it gives one, and the
+/// text after it. A lone `---` with no second to close it is a horizontal rule, not front matter.
+fn without_front_matter(text: &str) -> (Option<String>, &str) {
+    let start = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let Some(after_open) = start.strip_prefix("---").filter(|rest| rest.starts_with(['\n', '\r'])) else {
+        return (None, text);
+    };
+    let mut offset = 0;
+    let mut title = None;
+    for line in after_open.split_inclusive('\n') {
+        offset += line.len();
+        let line = line.trim();
+        if line == "---" {
+            let title = title.filter(|title: &String| !title.is_empty());
+            return (title, &after_open[offset..]);
+        }
+        if let Some(value) = line.strip_prefix("title:") {
+            title = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
+        }
+    }
+    (None, text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +174,24 @@ mod tests {
         let (title, body) =
             without_template("<!-- Describe the bug -->\nCrash in parse_header\n<!-- and the steps -->\nSteps\n");
         assert_eq!((title.as_str(), body.trim()), ("Crash in parse_header", "Steps"));
+    }
+
+    #[test]
+    fn front_matter_gives_the_title_and_is_not_read_as_words() {
+        let (title, body) = without_template(
+            "---\ntitle: \"Add tests for parse_header\"\nlabels: bug, triage\n---\n\nparse_header has no tests.\n",
+        );
+        assert_eq!(title, "Add tests for parse_header");
+        assert_eq!(body.trim(), "parse_header has no tests.");
+        // Without a title, the first line after it is the title.
+        let (title, body) = without_template("---\nlabels: bug\n---\nCrash in parse_header\nSteps\n");
+        assert_eq!((title.as_str(), body.trim()), ("Crash in parse_header", "Steps"));
+        // A lone rule is no front matter.
+        let (title, _) = without_template("---\nCrash in parse_header\n");
+        assert_eq!(title, "---");
+        let about_tests = analyze("---\ntitle: Add tests for parse_header\n---\nThe header reader is untested.\n");
+        assert!(about_tests.about_tests, "the title says tests: {about_tests:?}");
+        assert!(about_tests.terms.iter().all(|(term, _)| term != "labels" && term != "title"), "{about_tests:?}");
     }
 
     #[test]
