@@ -78,12 +78,9 @@ pub async fn publish(
 ) {
     let fresh: HashMap<Url, Vec<Diagnostic>> =
         by_file.into_iter().map(|(path, diagnostics)| (uri_of(root, &path), diagnostics)).collect();
-    let stale: Vec<Url> = {
-        let mut published = state.published.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let stale = published.iter().filter(|uri| !fresh.contains_key(*uri)).cloned().collect();
-        *published = fresh.keys().cloned().collect();
-        stale
-    };
+    let mut published = state.published.lock().await;
+    let stale: Vec<Url> = published.iter().filter(|uri| !fresh.contains_key(*uri)).cloned().collect();
+    *published = fresh.keys().cloned().collect();
     for uri in stale {
         client.publish_diagnostics(uri, Vec::new(), None).await;
     }

@@ -105,8 +105,9 @@ pub struct ServerState {
     pub runs: Mutex<HashMap<RunId, RunEntry>>,
     /// The workspace's validator and the settings it was made with.
     pub validator: Mutex<Option<(ValidateSettings, BuildFilesStamp, Arc<Validator>)>>,
-    /// Files that carry validation diagnostics now.
-    pub published: Mutex<HashSet<Url>>,
+    /// Files that carry validation diagnostics now; held while a publication is sent, so
+    /// two never interleave and leave a file's diagnostics that no later one clears.
+    pub published: tokio::sync::Mutex<HashSet<Url>>,
     /// The pending or running validation after a save, to cancel when a newer save comes.
     pub save_validation: Mutex<Option<CancellationToken>>,
     /// Runs whose proposal is being applied now (one apply at a time per run).
