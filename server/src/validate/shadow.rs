@@ -267,6 +267,11 @@ impl Shadow {
                     self.prepare_parent(&relative)?;
                     remove_any(&target)?;
                     std::fs::write(&target, text).map_err(io_error(&target))?;
+                    // A buffer of a script (`gradlew`, `scripts/test.sh`) stays as runnable as
+                    // the workspace's file.
+                    if let Ok(source) = std::fs::metadata(self.source.join(&relative)) {
+                        std::fs::set_permissions(&target, source.permissions()).map_err(io_error(&target))?;
+                    }
                     self.manifest.insert(relative, wanted);
                     stats.written += 1;
                 }
@@ -517,6 +522,23 @@ mod tests {
         assert!(cache.symlink_metadata().is_err(), "a build's cache is its own, not a link to the user's");
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn a_buffer_of_a_script_is_as_runnable_in_the_mirror_as_its_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let f = fixture(&[("gradlew", "#!/bin/sh\nexec java\n"), ("notes.txt", "a\n")]);
+        std::fs::set_permissions(f.source.join("gradlew"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        // Open in the editor, changed or not, and a buffer of a plain file.
+        let overrides = BTreeMap::from([
+            (p("gradlew"), Some("#!/bin/sh\n# edited\nexec java\n".to_owned())),
+            (p("notes.txt"), Some("b\n".to_owned())),
+        ]);
+        shadow.sync(&overrides).unwrap();
+        let mode = |path: &str| std::fs::metadata(shadow.tree().join(path)).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode("gradlew"), 0o755);
+        assert_eq!(mode("notes.txt") & 0o111, 0, "a plain file is not made runnable");
     }
 
     #[test]
