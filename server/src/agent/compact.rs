@@ -186,23 +186,29 @@ fn shorten_answer(turn: &mut crate::llm::AssistantTurn, out_of_sight: &mut Vec<S
             }
         }
         if (long || text_cut) && call.name == "write_file" {
-            out_of_sight.extend(arguments.get("path").and_then(|path| path.as_str()).map(str::to_owned));
+            out_of_sight.extend(arguments.get("path").and_then(|path| path.as_str()).map(workspace_form));
         }
         shortened |= long;
     }
     shortened
 }
 
-/// The `path` argument of the call `call_id` among `earlier` messages.
+/// The `path` argument of the call `call_id` among `earlier` messages, in its workspace form.
 fn path_of_call(earlier: &[Message], call_id: &str) -> Option<String> {
     earlier.iter().rev().find_map(|message| match message {
         Message::Assistant(turn) => turn
             .tool_calls
             .iter()
             .find(|call| call.id == call_id)
-            .and_then(|call| call.arguments.get("path")?.as_str().map(str::to_owned)),
+            .and_then(|call| call.arguments.get("path")?.as_str().map(workspace_form)),
         _ => None,
     })
+}
+
+/// A path as the model wrote it (`./src/big.rs`) in the form the tools keep what it saw by
+/// (`src/big.rs`); one the tools refuse stays as written.
+fn workspace_form(path: &str) -> String {
+    crate::workspace::WorkspacePath::parse(path).map_or_else(|_| path.to_owned(), |path| path.as_str().to_owned())
 }
 
 /// The tokens `messages` take, as estimated: what one request sends.
@@ -236,7 +242,8 @@ pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a s
             Message::Assistant(turn) => {
                 written_whole |= turn.tool_calls.iter().any(|call| {
                     call.name == "write_file"
-                        && call.arguments.get("path").and_then(|p| p.as_str()) == Some(path)
+                        && call.arguments.get("path").and_then(|p| p.as_str()).map(workspace_form).as_deref()
+                            == Some(path)
                         && call
                             .arguments
                             .get("content")

@@ -959,6 +959,10 @@ async fn a_file_read_before_compaction_took_it_out_must_be_read_again_to_be_writ
     let ((ok, output), changed) = read_then_write(&["src/big.rs", "notes/a.txt", "notes/b.txt"]).await;
     assert!(!ok && output.contains("which you have not been shown"), "{output}");
     assert_eq!(changed, 0, "the file keeps its 59 other functions");
+    // However the model spells the path it read.
+    let ((ok, output), changed) = read_then_write(&["./src/big.rs", "notes/a.txt", "notes/b.txt"]).await;
+    assert!(!ok && output.contains("which you have not been shown"), "{output}");
+    assert_eq!(changed, 0, "the file keeps its 59 other functions");
 
     // Read again since, and that read still in the conversation when the first one is taken
     // out: the file is the model's to write.
