@@ -72,6 +72,42 @@ fn an_unreadable_answer_is_answered_and_three_in_a_row_end_the_run() {
 }
 
 #[test]
+fn calls_written_as_text_in_two_turns_reach_anthropic_with_ids_of_their_own() {
+    let scratch = Scratch::new(&[("a.txt", "hello\n"), ("b.txt", "bye\n")]);
+    let fake = FakeProvider::start(specs::anthropic_messages_request());
+    let written = |path: &str| {
+        let call = format!(r#"<tool_call>{{"name": "read_file", "arguments": {{"path": "{path}"}}}}</tool_call>"#);
+        Reply::stream(&streams::anthropic(&Turn::text(&call), None), 40)
+    };
+    fake.push([
+        written("a.txt"),
+        written("b.txt"),
+        Reply::stream(&streams::anthropic(&Turn::text("Read both."), None), 40),
+    ]);
+    let args = [
+        "--issue",
+        "read",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        &fake.url(),
+        "--model",
+        "claude-sonnet-4-5",
+        "--json",
+    ];
+    let report = run_report(&run_cli(&scratch, &args, &[("ANTHROPIC_API_KEY", "sk-ant-test")]));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    assert_eq!(report["state"], "ready", "{report:#}");
+    let last = &fake.received()[2].body;
+    let blocks =
+        last["messages"].as_array().unwrap().iter().flat_map(|m| m["content"].as_array().cloned().unwrap_or_default());
+    let ids: Vec<String> =
+        blocks.filter(|b| b["type"] == "tool_use").map(|b| b["id"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(ids.len(), 2, "{last:#}");
+    assert_ne!(ids[0], ids[1], "Anthropic refuses a request that holds a tool_use id twice");
+}
+
+#[test]
 fn a_refusal_in_the_text_protocol_ends_the_run_as_declined_with_the_reason() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::anthropic_messages_request());

@@ -112,6 +112,10 @@ impl Driver {
         // Tokens sent and received: as the provider reports them, else as estimated.
         let mut spent: u64 = 0;
         let mut invalid_turns = 0;
+        // Every tool call id the conversation holds: one a provider or the text protocol made
+        // up (`call_1`) comes again in a later turn, and providers refuse a request that
+        // holds an id twice.
+        let mut call_ids: std::collections::HashSet<String> = std::collections::HashSet::new();
 
         let out_of_time =
             || Ending::Failed(format!("stopped after {:?} of wall-clock time (wall_clock budget)", budgets.wall_clock));
@@ -119,9 +123,13 @@ impl Driver {
             if Instant::now() >= deadline {
                 return out_of_time();
             }
-            if spent >= budgets.max_tokens {
+            // The next request sends the whole conversation: a run that has spent some of its
+            // budget stops before a request would take it past.
+            let next_request = (compact::conversation_tokens(&messages) as u64).saturating_add(spent);
+            if spent >= budgets.max_tokens || (spent > 0 && next_request > budgets.max_tokens) {
                 return Ending::Failed(format!(
-                    "stopped after {spent} tokens sent and received (max_tokens {}); the proposal holds the changes so far",
+                    "stopped after {spent} tokens sent and received, the next request needing about {} more (max_tokens {}); the proposal holds the changes so far",
+                    next_request - spent,
                     budgets.max_tokens
                 ));
             }
@@ -142,7 +150,7 @@ impl Driver {
                 tracing::info!(run = %self.id, elided = compaction.elided, "older tool output elided to fit the context window");
             }
             self.forget(&compaction, &messages);
-            let turn: AssistantTurn = loop {
+            let mut turn: AssistantTurn = loop {
                 let request = ChatRequest { messages: &messages, tools: &specs };
                 let answer = tokio::select! {
                     biased;
@@ -186,6 +194,15 @@ impl Driver {
                 usage: turn.usage,
                 protocol_error: turn.protocol_error.clone(),
             });
+            for call in &mut turn.tool_calls {
+                let mut unique = call.id.clone();
+                let mut again = 1;
+                while !call_ids.insert(unique.clone()) {
+                    unique = format!("{}_{round}_{again}", call.id);
+                    again += 1;
+                }
+                call.id = unique;
+            }
             messages.push(Message::Assistant(turn.clone()));
 
             if let Some(problem) = &turn.protocol_error {

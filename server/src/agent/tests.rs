@@ -126,6 +126,9 @@ async fn the_token_budget_stops_a_run_that_keeps_reading() {
     assert_eq!(snapshot.status.state, RunState::Failed);
     let error = snapshot.status.error.unwrap();
     assert!(error.contains("(max_tokens 20000)"), "{error}");
+    let spent: u64 =
+        error.strip_prefix("stopped after ").and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap();
+    assert!(spent <= 20_000, "stopped before a request took it past the budget: {error}");
     assert!(snapshot.status.rounds < 20, "stopped before the replay ran out: {} rounds", snapshot.status.rounds);
     assert!(
         matches!(scratch.ledger(&handle).last(), Some(LedgerEvent::RunFinished { state, .. }) if state == "failed")
