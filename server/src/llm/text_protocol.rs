@@ -165,15 +165,67 @@ pub fn parse_answer(text: &str) -> Result<Parsed, String> {
 /// `<tool_call>` tags or a fence): an answer that is that JSON, read whole (not repaired), each
 /// call naming one of `tools`. A summary that opens with words, or a JSON answer naming no
 /// tool, stays what it is.
+/// Several calls, each in its own `<tool_call>` block or as JSON objects one after another,
+/// are all read, in order; an answer with anything else between them stays text.
 pub fn calls_written_as_text(text: &str, tools: &[ToolSpec]) -> Option<Vec<ToolCall>> {
     let text = text.trim();
-    let inner = text.strip_prefix("<tool_call>").map_or(text, |rest| rest.trim_end_matches("</tool_call>"));
-    let inner = inner.trim();
-    if !(inner.starts_with('{') || inner.starts_with('[') || inner.starts_with("```")) {
-        return None;
+    let parts = tagged_parts(text).or_else(|| objects_in_a_row(text)).unwrap_or_else(|| vec![text.to_owned()]);
+    let mut calls = Vec::new();
+    for part in &parts {
+        let inner = part.trim();
+        if !(inner.starts_with('{') || inner.starts_with('[') || inner.starts_with("```")) {
+            return None;
+        }
+        let parsed = parse_answer(inner).ok().filter(|parsed| !parsed.repaired && !parsed.calls.is_empty())?;
+        calls.extend(parsed.calls);
     }
-    let parsed = parse_answer(inner).ok().filter(|parsed| !parsed.repaired && !parsed.calls.is_empty())?;
-    parsed.calls.iter().all(|call| tools.iter().any(|tool| tool.name == call.name)).then_some(parsed.calls)
+    // Numbered across the answer: each block's calls were numbered from one.
+    for (position, call) in calls.iter_mut().enumerate() {
+        call.id = format!("call_{}", position + 1);
+    }
+    calls.iter().all(|call| tools.iter().any(|tool| tool.name == call.name)).then_some(calls)
+}
+
+/// The insides of the `<tool_call>...</tool_call>` blocks an answer is made of, when it is
+/// nothing but those (a last one left unclosed is taken to the end).
+fn tagged_parts(text: &str) -> Option<Vec<String>> {
+    const OPEN: &str = "<tool_call>";
+    const CLOSE: &str = "</tool_call>";
+    let mut rest = text.strip_prefix(OPEN)?;
+    let mut parts = Vec::new();
+    loop {
+        match rest.find(CLOSE) {
+            Some(end) => {
+                parts.push(rest[..end].to_owned());
+                rest = rest[end + CLOSE.len()..].trim_start();
+                if rest.is_empty() {
+                    return Some(parts);
+                }
+                rest = rest.strip_prefix(OPEN)?;
+            }
+            None => {
+                parts.push(rest.to_owned());
+                return Some(parts);
+            }
+        }
+    }
+}
+
+/// Two or more JSON objects one after another with only white space between, each as text.
+fn objects_in_a_row(text: &str) -> Option<Vec<String>> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut parts = Vec::new();
+    let mut from = 0;
+    while let Some(value) = stream.next() {
+        let value = value.ok()?;
+        if !value.is_object() {
+            return None;
+        }
+        let end = stream.byte_offset();
+        parts.push(text[from..end].to_owned());
+        from = end;
+    }
+    (parts.len() > 1).then_some(parts)
 }
 
 fn shorten(text: &str) -> String {
@@ -451,6 +503,27 @@ mod tests {
         assert_eq!(read(r#"{"name": "format_disk", "arguments": {}}"#), None);
         assert_eq!(read(r#"{"name": "read_file", "arguments": {"path": "a.rs"#), None);
         assert_eq!(read(r#"{"done": "Fixed the bug."}"#), None);
+    }
+
+    #[test]
+    fn several_calls_written_as_text_are_all_read_in_order() {
+        let tools =
+            [ToolSpec { name: "read_file", description: "Read a file.", parameters: json!({"type": "object"}) }];
+        let read = |text: &str| {
+            calls_written_as_text(text, &tools)
+                .map(|calls| calls.into_iter().map(|c| (c.id, c.arguments["path"].clone())).collect::<Vec<_>>())
+        };
+        let a = r#"{"name": "read_file", "arguments": {"path": "a.rs"}}"#;
+        let b = r#"{"name": "read_file", "arguments": {"path": "b.rs"}}"#;
+        let both = vec![("call_1".to_owned(), json!("a.rs")), ("call_2".to_owned(), json!("b.rs"))];
+        assert_eq!(
+            read(&format!("<tool_call>\n{a}\n</tool_call>\n<tool_call>\n{b}\n</tool_call>")),
+            Some(both.clone())
+        );
+        assert_eq!(read(&format!("{a}\n{b}")), Some(both.clone()), "objects one after another");
+        assert_eq!(read(&format!("<tool_call>{a}</tool_call><tool_call>{b}")), Some(both), "the last left open");
+        // Words between the calls: a summary, not calls.
+        assert_eq!(read(&format!("<tool_call>{a}</tool_call> and then <tool_call>{b}</tool_call>")), None);
     }
 
     fn call(name: &str, arguments: Value) -> (String, Value) {
