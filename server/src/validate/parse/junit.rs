@@ -11,9 +11,11 @@ use super::located_by_suffix;
 use super::paths::PathMap;
 use crate::validate::problem::{Problem, Severity};
 
-/// `at com.acme.GreeterTest.greetsWarmly(GreeterTest.java:9)`
+/// `at com.acme.GreeterTest.greetsWarmly(GreeterTest.java:9)`, after the class loader and
+/// module a JVM 9 or later may put first (`app//`, as Gradle's reports hold, `java.base/`,
+/// `com.acme@1.0/`).
 static FRAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"at (?P<class>[\w$.]+)\.(?P<method>[\w$<>]+)\((?P<file>[\w$]+\.\w+):(?P<line>\d+)\)")
+    Regex::new(r"at (?:[\w$.@-]*/){0,2}(?P<class>[\w$.]+)\.(?P<method>[\w$<>]+)\((?P<file>[\w$]+\.\w+):(?P<line>\d+)\)")
         .expect("valid regex")
 });
 
@@ -183,6 +185,19 @@ mod tests {
             problems[0].message,
             "test `GreeterTest.nested` failed: boom & bust (java.lang.IllegalStateException)"
         );
+    }
+
+    #[test]
+    fn frames_with_a_class_loader_or_module_first_are_read() {
+        // What Gradle's reports hold: frames rebuilt in the daemon name the application loader.
+        let xml = r#"<testsuite><testcase name="greetsWarmly()" classname="com.acme.GreeterTest"><failure message="expected: &lt;Hello&gt; but was: &lt;Hi&gt;" type="org.opentest4j.AssertionFailedError">org.opentest4j.AssertionFailedError: expected: &lt;Hello&gt; but was: &lt;Hi&gt;
+	at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)
+	at app//com.acme.GreeterTest.greetsWarmly(GreeterTest.java:9)
+	at java.base/java.lang.reflect.Method.invoke(Method.java:568)
+</failure></testcase></testsuite>"#;
+        let problems = parse(xml, &map(), "gradle").unwrap();
+        let place = problems[0].place.as_ref().expect("placed");
+        assert_eq!((place.path.as_str(), place.start.line), ("src/test/java/com/acme/GreeterTest.java", 8));
     }
 
     #[test]
