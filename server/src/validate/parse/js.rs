@@ -17,11 +17,19 @@ static FRAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         // The location runs from the first ` (` (or the frame's start) to `:line:col`, so a
         // path may hold spaces and parentheses (`app/(auth)/login.test.ts`, Next.js's groups).
-        r"^\s*(?:at\s+)?(?:.*? \()?(?P<file>(?:file://)?/.+?|[^\s():][^():]*?\.[cm]?[jt]sx?):(?P<line>\d+):(?P<col>\d+)\)?\s*$",
+        r"^\s*(?:(?:at|❯)\s+)?(?:.*? \()?(?P<file>(?:file://)?/.+?|[^\s():][^():]*?\.[cm]?[jt]sx?):(?P<line>\d+):(?P<col>\d+)\)?\s*$",
     )
     .expect("valid regex")
 });
-static AT_FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+at\s+\S").expect("valid regex"));
+/// A stack frame's line: `at ...` (node, Jest, Mocha), or Vitest's `❯ src/sum.test.ts:6:22`.
+static AT_FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s+(?:at|❯)\s+\S").expect("valid regex"));
+/// A line of the code frame Jest and Vitest draw around the failing line (`> 6 |   expect(..)`,
+/// `  |   ^`, `6|`): the test's source, not its message.
+static CODE_FRAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*>?\s*\d*\s*\|").expect("valid regex"));
+/// The line a failure's message starts at: an error's (`AssertionError: expected -1 to be 3`,
+/// `TypeError: x is not a function`) or Jest's matcher (`expect(received).toBe(expected)`).
+static ERROR_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(?:[\w.$]*(?:Error|Exception)\b[^:\n]*:|expect\()").expect("valid regex"));
 
 /// The first frame among `lines` that is in a workspace file.
 fn first_workspace_frame<'a>(lines: impl IntoIterator<Item = &'a str>, map: &PathMap) -> Option<Place> {
@@ -95,9 +103,39 @@ fn tap_failures(lines: &[&str], map: &PathMap) -> Vec<Problem> {
     problems
 }
 
+/// The message of the failure whose frames follow `before` (the output since the frames of
+/// the failure before it): from its error line on, past blank lines, up to the code frame
+/// drawn around the failing line, at most six lines; without an error line, the paragraph
+/// right above the frames.
+fn message_before(before: &[&str]) -> String {
+    let text = |line: &str| !line.trim().is_empty() && !CODE_FRAME.is_match(line);
+    if let Some(at) = before.iter().rposition(|line| ERROR_LINE.is_match(line)) {
+        let lines: Vec<&str> = before[at..]
+            .iter()
+            .take_while(|line| !CODE_FRAME.is_match(line))
+            .filter(|line| text(line))
+            .take(6)
+            .map(|line| line.trim())
+            .collect();
+        return lines.join("\n");
+    }
+    let mut message: Vec<&str> = before
+        .iter()
+        .rev()
+        .skip_while(|line| !text(line))
+        .take_while(|line| text(line))
+        .take(4)
+        .map(|line| line.trim())
+        .collect();
+    message.reverse();
+    message.join("\n")
+}
+
 fn frame_failures(lines: &[&str], map: &PathMap) -> Vec<Problem> {
     let mut problems: Vec<Problem> = Vec::new();
     let mut index = 0;
+    // Where the output since the last failure's frames starts.
+    let mut since = 0;
     while index < lines.len() {
         if !AT_FRAME.is_match(lines[index]) {
             index += 1;
@@ -107,17 +145,10 @@ fn frame_failures(lines: &[&str], map: &PathMap) -> Vec<Problem> {
         while index < lines.len() && AT_FRAME.is_match(lines[index]) {
             index += 1;
         }
+        let before = &lines[since..first];
+        since = index;
         let Some(place) = first_workspace_frame(lines[first..index].iter().copied(), map) else { continue };
-        let mut message: Vec<&str> = lines[..first]
-            .iter()
-            .rev()
-            .skip_while(|l| l.trim().is_empty())
-            .take_while(|l| !l.trim().is_empty())
-            .take(4)
-            .map(|l| l.trim())
-            .collect();
-        message.reverse();
-        let problem = placed(Some(place), message.join("\n"));
+        let problem = placed(Some(place), message_before(before));
         if !problems.iter().any(|p| p.place == problem.place && p.message == problem.message) {
             problems.push(problem);
         }
@@ -149,6 +180,27 @@ mod tests {
         let place = problems[0].place.as_ref().unwrap();
         assert_eq!((place.path.as_str(), place.start), ("src/sum.test.ts", Spot { line: 5, column: 21 }));
         assert!(problems[0].message.contains("Received: -1"));
+    }
+
+    #[test]
+    fn the_message_is_the_assertion_not_the_code_frame_around_it() {
+        // Jest's default output draws the failing line between the message and the frames.
+        let jest = "  ● sum › adds\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 5\n    Received: -1\n\n      4 | test('adds', () => {\n      5 |   const total = sum(2, 3);\n    > 6 |   expect(total).toBe(5);\n        |                 ^\n      7 | });\n\n      at Object.toBe (/p/src/sum.test.ts:6:22)\n";
+        let problems = parse(jest, &map());
+        assert_eq!(problems.len(), 1);
+        assert_eq!(
+            problems[0].message,
+            "expect(received).toBe(expected) // Object.is equality\nExpected: 5\nReceived: -1"
+        );
+        // Vitest marks its frames with ❯ and draws the code frame after them.
+        let vitest = " FAIL  src/sum.test.ts > adds\nAssertionError: expected -1 to be 5 // Object.is equality\n\n- Expected\n+ Received\n\n- 5\n+ -1\n\n ❯ src/sum.test.ts:6:17\n      4| test('adds', () => {\n      6|   expect(total).toBe(5)\n       |                 ^\n\n FAIL  src/sum.test.ts > subtracts\nTypeError: sub is not a function\n ❯ src/sum.test.ts:10:3\n";
+        let problems = parse(vitest, &map());
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        let place = problems[0].place.as_ref().unwrap();
+        assert_eq!((place.path.as_str(), place.start), ("src/sum.test.ts", Spot { line: 5, column: 16 }));
+        assert!(problems[0].message.starts_with("AssertionError: expected -1 to be 5"), "{}", problems[0].message);
+        assert!(problems[0].message.ends_with("+ -1"), "{}", problems[0].message);
+        assert_eq!(problems[1].message, "TypeError: sub is not a function");
     }
 
     #[test]
