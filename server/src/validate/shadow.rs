@@ -176,6 +176,9 @@ impl Shadow {
         let own = self.dir.ancestors().nth(2).unwrap_or(&self.dir).to_owned();
         let walker = crate::workspace::workspace_walk(&self.source, &self.source)
             .hidden(false)
+            // `.ignore` keeps files from searches (ripgrep's), not from git: a build reads
+            // what it lists (`tests/snapshots/`) as it reads any tracked file.
+            .ignore(false)
             .filter_entry(move |entry| {
                 let name = entry.file_name().to_string_lossy();
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
@@ -522,6 +525,21 @@ mod tests {
         assert!(cache.symlink_metadata().is_err(), "a build's cache is its own, not a link to the user's");
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn files_kept_from_searches_by_an_ignore_file_are_in_the_mirror() {
+        let f = fixture(&[
+            (".ignore", "tests/snapshots/\n"),
+            ("tests/snapshots/render.snap", "expected output\n"),
+            (".gitignore", "/out/\n"),
+            ("out/junk", "x"),
+        ]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        let tree = snapshot(shadow.tree());
+        assert_eq!(tree.get("tests/snapshots/render.snap").map(String::as_str), Some("expected output\n"));
+        assert!(!tree.contains_key("out/junk"), "what git ignores stays out");
     }
 
     #[test]
