@@ -234,21 +234,28 @@ fn char_of(rope: &Rope, spot: Spot, unit: ColumnUnit) -> usize {
         return rope.len_chars();
     }
     let start = rope.line_to_char(line);
-    let content: Vec<char> = rope.line(line).chars().take_while(|c| *c != '\n' && *c != '\r').collect();
-    let target = spot.column as usize;
+    start + chars_before(rope.line(line).chars(), spot.column, unit)
+}
+
+/// How many characters of a line come before `column`, a column in `unit`, clamped to the
+/// line's end: where a tool's column stands in the text.
+pub fn chars_before(line: impl IntoIterator<Item = char>, column: u32, unit: ColumnUnit) -> usize {
+    let target = column as usize;
     let mut counted = 0;
-    for (offset, c) in content.iter().enumerate() {
+    let mut offset = 0;
+    for c in line.into_iter().take_while(|c| *c != '\n' && *c != '\r') {
         if counted >= target {
-            return start + offset;
+            return offset;
         }
         counted = match unit {
             ColumnUnit::Chars => counted + 1,
             ColumnUnit::Utf16 => counted + c.len_utf16(),
-            ColumnUnit::TabStops8 if *c == '\t' => (counted / 8 + 1) * 8,
+            ColumnUnit::TabStops8 if c == '\t' => (counted / 8 + 1) * 8,
             ColumnUnit::TabStops8 => counted + c.len_utf16(),
         };
+        offset += 1;
     }
-    start + content.len()
+    offset
 }
 
 /// Position helper for tests and parsers: an LSP position from 0-based line and character.

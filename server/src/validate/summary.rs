@@ -6,7 +6,7 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use super::problem::{Problem, Severity};
+use super::problem::{Problem, Severity, chars_before};
 use super::{Kind, Report};
 use crate::workspace::cut_head_tail;
 
@@ -77,8 +77,9 @@ fn headline(report: &Report, timeout: Duration) -> String {
     }
 }
 
-/// The lines around a problem, numbered, with a caret under its column.
-fn excerpt(problem: &Problem, tree: &Path) -> Option<String> {
+/// The lines around a problem, numbered, with a caret under its column, and that column as a
+/// count of characters (the tool's may count tab stops or UTF-16 units).
+fn excerpt(problem: &Problem, tree: &Path) -> Option<(String, usize)> {
     let place = problem.place.as_ref()?;
     // A linter may point into `.env`, or into a file linked to it: its lines are not shown to
     // the model, nor those of a file whose link leads out of the tree.
@@ -95,17 +96,17 @@ fn excerpt(problem: &Problem, tree: &Path) -> Option<String> {
     let first = line.saturating_sub(1);
     let last = (line + 1).min(lines.len() - 1);
     let width = (last + 1).to_string().len();
+    let column = chars_before(lines[line].chars(), place.start.column, problem.unit);
     let mut out = String::new();
     for (index, content) in lines.iter().enumerate().take(last + 1).skip(first) {
         let shown: String = content.chars().take(200).collect();
         let _ = writeln!(out, "{:>width$} | {shown}", index + 1);
         if index == line {
-            let pad: String =
-                content.chars().take(place.start.column as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let pad: String = content.chars().take(column).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
             let _ = writeln!(out, "{:>width$} | {pad}^", "");
         }
     }
-    Some(out)
+    Some((out, column))
 }
 
 fn describe(problem: &Problem, tree: &Path) -> String {
@@ -116,13 +117,18 @@ fn describe(problem: &Problem, tree: &Path) -> String {
         Severity::Hint => "hint",
     };
     let code = problem.code.as_deref().map(|c| format!("[{c}]")).unwrap_or_default();
+    let excerpt = excerpt(problem, tree);
     let place = match (&problem.place, &problem.elsewhere) {
-        (Some(place), _) => format!(" at {}:{}:{}", place.path, place.start.line + 1, place.start.column + 1),
+        // The column the model reads is a count of characters, whatever the tool counted.
+        (Some(place), _) => {
+            let column = excerpt.as_ref().map_or(place.start.column as usize, |(_, column)| *column);
+            format!(" at {}:{}:{}", place.path, place.start.line + 1, column + 1)
+        }
         (None, Some(elsewhere)) => format!(" at {elsewhere}"),
         (None, None) => String::new(),
     };
     let mut out = format!("{severity}{code}{place}: {}\n", problem.message.trim_end());
-    if let Some(excerpt) = excerpt(problem, tree) {
+    if let Some((excerpt, _)) = excerpt {
         out.push_str(&excerpt);
     }
     for related in problem.related.iter().take(3) {
@@ -226,6 +232,23 @@ mod tests {
                 assert_eq!(summary.contains("hunter"), shown, "{path}: {summary}");
             }
         }
+    }
+
+    #[test]
+    fn the_column_and_caret_the_model_reads_count_characters_whatever_the_tool_counted() {
+        let tree = crate::testing::tempdir();
+        std::fs::write(tree.path().join("App.java"), "class App {\n\t\treturn x;\n}\n").unwrap();
+        // Maven counts tab stops: `x` is its column 23 (0-based), the line's character 9.
+        let at = |column| crate::validate::Place {
+            path: crate::workspace::WorkspacePath::parse("App.java").unwrap(),
+            start: crate::validate::Spot { line: 1, column },
+            end: crate::validate::Spot { line: 1, column: column + 1 },
+        };
+        let unit = crate::validate::ColumnUnit::TabStops8;
+        let problem = Problem::at(at(23), unit, Severity::Error, "maven", "cannot find symbol".into());
+        let summary = describe(&problem, tree.path());
+        assert!(summary.contains("error at App.java:2:10: cannot find symbol"), "{summary}");
+        assert!(summary.contains("2 | \t\treturn x;\n  | \t\t       ^\n"), "{summary}");
     }
 
     /// A run of `command` that failed with `status` and `problems`.
