@@ -65,26 +65,36 @@ pub fn parse_retry_after(retry_after: Option<&str>, retry_after_ms: Option<&str>
 /// How long until a rate limit a 429 gave no `retry-after` for is reset, from the headers
 /// that say when each limit resets: OpenAI's `x-ratelimit-reset-requests` and `-tokens` as Go
 /// durations (`6m0s`, `1.5s`, `12ms`), Anthropic's `anthropic-ratelimit-*-reset` as RFC 3339
-/// times. The latest of them: the one the request ran into resets last or before.
+/// times. The limits the headers say are used up (`-remaining-` 0) are the ones the request
+/// ran into: the latest of their resets; without such a count, the latest of all.
 pub fn rate_limit_reset<'a>(
     headers: impl IntoIterator<Item = (&'a str, &'a str)>,
     now: SystemTime,
 ) -> Option<Duration> {
     let now = jiff::Timestamp::try_from(now).ok()?;
-    headers
-        .into_iter()
-        .filter_map(|(name, value)| {
-            let name = name.to_ascii_lowercase();
-            if name.starts_with("x-ratelimit-reset-") {
-                go_duration(value.trim())
-            } else if name.starts_with("anthropic-ratelimit-") && name.ends_with("-reset") {
-                let at: jiff::Timestamp = value.trim().parse().ok()?;
-                Some(Duration::try_from(at.duration_since(now)).unwrap_or(Duration::ZERO))
-            } else {
-                None
+    let mut resets: Vec<(String, Duration)> = Vec::new();
+    let mut used_up: Vec<String> = Vec::new();
+    for (name, value) in headers {
+        let name = name.to_ascii_lowercase();
+        let value = value.trim();
+        if let Some(limit) = name.strip_prefix("x-ratelimit-reset-") {
+            resets.extend(go_duration(value).map(|wait| (limit.to_owned(), wait)));
+        } else if let Some(limit) = name.strip_prefix("x-ratelimit-remaining-") {
+            if value == "0" {
+                used_up.push(limit.to_owned());
             }
-        })
-        .max()
+        } else if let Some(limit) = name.strip_prefix("anthropic-ratelimit-").and_then(|n| n.strip_suffix("-reset")) {
+            if let Ok(at) = value.parse::<jiff::Timestamp>() {
+                resets.push((limit.to_owned(), Duration::try_from(at.duration_since(now)).unwrap_or(Duration::ZERO)));
+            }
+        } else if let Some(limit) = name.strip_prefix("anthropic-ratelimit-").and_then(|n| n.strip_suffix("-remaining"))
+            && value == "0"
+        {
+            used_up.push(limit.to_owned());
+        }
+    }
+    let of_used_up = resets.iter().filter(|(limit, _)| used_up.contains(limit)).map(|(_, wait)| *wait).max();
+    of_used_up.or_else(|| resets.iter().map(|(_, wait)| *wait).max())
 }
 
 /// A Go duration (`6m0s`, `1h2m`, `1.5s`, `12ms`, `250us`): numbers, each with its unit.
@@ -186,6 +196,21 @@ mod tests {
             ("anthropic-ratelimit-tokens-remaining", "0"),
         ];
         assert_eq!(rate_limit_reset(anthropic, now), Some(Duration::from_secs(20)));
+        // The limit used up is the one waited for, not a slower one with room left.
+        let requests_used_up = [
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", "1s"),
+            ("x-ratelimit-remaining-tokens", "20000"),
+            ("x-ratelimit-reset-tokens", "45s"),
+        ];
+        assert_eq!(rate_limit_reset(requests_used_up, now), Some(Duration::from_secs(1)));
+        let anthropic_requests = [
+            ("anthropic-ratelimit-requests-remaining", "0"),
+            ("anthropic-ratelimit-requests-reset", "2015-10-21T07:27:52Z"),
+            ("anthropic-ratelimit-tokens-remaining", "15000"),
+            ("anthropic-ratelimit-tokens-reset", "2015-10-21T07:28:40Z"),
+        ];
+        assert_eq!(rate_limit_reset(anthropic_requests, now), Some(Duration::from_secs(2)));
         assert_eq!(
             rate_limit_reset([("anthropic-ratelimit-tokens-reset", "2015-10-21T07:00:00Z")], now),
             Some(Duration::ZERO)
