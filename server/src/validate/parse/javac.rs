@@ -9,12 +9,21 @@ use super::at;
 use super::paths::PathMap;
 use crate::validate::problem::{ColumnUnit, Problem, Severity, Spot};
 
+/// A diagnostic's first line, in English or in the languages javac speaks when the JVM's
+/// locale is theirs (Japanese, Chinese, German), as a Gradle daemon's javac may.
 static HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<file>[^\s].*?\.java):(?P<line>\d+): (?P<severity>error|warning): (?P<message>.*)$")
+    Regex::new(
+        r"^(?P<file>[^\s].*?\.java):(?P<line>\d+): (?P<severity>error|warning|エラー|警告|错误|Fehler|Warnung): (?P<message>.*)$",
+    )
+    .expect("valid regex")
+});
+/// The words of [`HEADER`] that mark an error.
+const ERROR_WORDS: [&str; 4] = ["error", "エラー", "错误", "Fehler"];
+/// javac's closing count, `3 errors` / `1 warning` (`エラー1個`, `1 个错误`, `1 Fehler`).
+static COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\d+ (?:errors?|warnings?|Fehler|Warnung(?:en)?|个错误|个警告)|(?:エラー|警告)\d+個)$")
         .expect("valid regex")
 });
-/// javac's closing count, `3 errors` / `1 warning`.
-static COUNT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\d+ (errors?|warnings?)$").expect("valid regex"));
 
 fn is_caret(line: &str) -> bool {
     line.trim() == "^"
@@ -54,7 +63,7 @@ pub fn parse(text: &str, map: &PathMap, source: &str) -> Vec<Problem> {
         }
         let line_number: u32 = header["line"].parse().unwrap_or(1);
         let start = Spot { line: line_number.saturating_sub(1), column: column as u32 };
-        let severity = if &header["severity"] == "error" { Severity::Error } else { Severity::Warning };
+        let severity = if ERROR_WORDS.contains(&&header["severity"]) { Severity::Error } else { Severity::Warning };
         problems.push(at(map, &header["file"], start, start, ColumnUnit::Utf16, severity, source, message));
         index = end;
     }
@@ -77,6 +86,30 @@ mod tests {
             "method f in class A cannot be applied to given types;\nrequired: int\nfound:    no arguments"
         );
         assert_eq!(problems[0].place.as_ref().unwrap().start, Spot { line: 2, column: 8 });
+    }
+
+    #[test]
+    fn javac_speaking_japanese_chinese_or_german_is_read() {
+        let map = PathMap::new(Path::new("/t"), Path::new("/u"), ["A.java".to_owned()].into());
+        for (text, severity) in [
+            ("A.java:3: エラー: シンボルを見つけられません\n        f();\n        ^\nエラー1個\n", Severity::Error),
+            ("A.java:3: 错误: 找不到符号\n        f();\n        ^\n1 个错误\n", Severity::Error),
+            ("A.java:3: Fehler: Symbol nicht gefunden\n        f();\n        ^\n1 Fehler\n", Severity::Error),
+            (
+                "A.java:3: 警告: [deprecation] f()は推奨されません\n        f();\n        ^\n警告1個\n",
+                Severity::Warning,
+            ),
+            (
+                "A.java:3: Warnung: [deprecation] f() ist veraltet\n        f();\n        ^\n1 Warnung\n",
+                Severity::Warning,
+            ),
+        ] {
+            let problems = parse(text, &map, "gradle");
+            assert_eq!(problems.len(), 1, "{text}");
+            assert_eq!(problems[0].severity, severity, "{text}");
+            assert_eq!(problems[0].place.as_ref().unwrap().start, Spot { line: 2, column: 8 }, "{text}");
+            assert!(!problems[0].message.contains('1'), "the count is not part of the message: {text}");
+        }
     }
 
     #[test]
