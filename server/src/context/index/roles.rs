@@ -38,11 +38,13 @@ pub fn is_test_path(path: &str) -> bool {
 }
 
 /// Whether a folder right below `src` is a source set of tests by its name, lower-cased:
-/// `integration-test`, `integrationtest`, `functional_tests`, `e2eTest`, `testfixtures`; not
-/// `latest` nor `contest`.
+/// `integration-test`, `integrationtest`, `functional_tests`, `e2eTest`, `androidTest`,
+/// `testfixtures`; not `latest` nor `contest`.
 fn is_test_source_set(name: &str) -> bool {
-    const KINDS: [&str; 11] = [
+    const KINDS: [&str; 12] = [
         "acceptance",
+        // Android's instrumented tests, `src/androidTest/`.
+        "android",
         "component",
         "contract",
         "e2e",

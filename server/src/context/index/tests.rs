@@ -796,6 +796,7 @@ fn test_paths_are_recognised() {
         "crates/nu-path/fuzz/src/lib.rs",
         "fuzzing/harness.rs",
         "src/test/java/com/example/demo/Fixtures.java",
+        "app/src/androidTest/java/com/acme/MainActivityCheck.kt",
     ] {
         assert!(is_test_path(path), "{path}");
     }
