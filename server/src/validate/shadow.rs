@@ -188,12 +188,13 @@ impl Shadow {
                         || entry.path() == own))
             })
             .build();
-        for entry in walker.flatten() {
-            let Some(relative) = self.relative(entry.path()) else { continue };
-            let Some(file_type) = entry.file_type() else { continue };
+        let walked = walker.flatten().filter_map(|entry| Some((entry.path().to_owned(), entry.file_type()?)));
+        let entries: Vec<(PathBuf, std::fs::FileType)> = walked.chain(tracked_but_ignored(&self.source)).collect();
+        for (path, file_type) in entries {
+            let Some(relative) = self.relative(path.as_path()) else { continue };
             if file_type.is_dir() {
                 for linked in LINKED_DIRS {
-                    let candidate = entry.path().join(linked);
+                    let candidate = path.as_path().join(linked);
                     if candidate.is_dir() {
                         let name = if relative.is_empty() { linked.to_owned() } else { format!("{relative}/{linked}") };
                         links.push((name, candidate));
@@ -209,9 +210,9 @@ impl Shadow {
             if !file_type.is_file() && !file_type.is_symlink() {
                 continue;
             }
-            let Ok(metadata) = entry.path().symlink_metadata() else { continue };
+            let Ok(metadata) = path.as_path().symlink_metadata() else { continue };
             let wanted = if file_type.is_symlink() {
-                let Ok(target) = std::fs::read_link(entry.path()) else { continue };
+                let Ok(target) = std::fs::read_link(path.as_path()) else { continue };
                 // The manifest stores link targets as text.
                 if target.to_str().is_none() {
                     continue;
@@ -236,8 +237,8 @@ impl Shadow {
                     remove_any(&target)?;
                     // A file that cannot be read (permissions, gone meanwhile) is left out
                     // of the build rather than failing it; it is tried again next time.
-                    if let Err(error) = std::fs::copy(entry.path(), &target) {
-                        tracing::warn!("not mirrored: {}: {error}", entry.path().display());
+                    if let Err(error) = std::fs::copy(path.as_path(), &target) {
+                        tracing::warn!("not mirrored: {}: {error}", path.as_path().display());
                         self.manifest.remove(&relative);
                         continue;
                     }
@@ -442,6 +443,34 @@ fn replace_with_link(link: &Path, target: &Path) -> Result<(), ShadowError> {
     std::os::unix::fs::symlink(link, target).map_err(io_error(target))
 }
 
+/// The files of `source` that its repository tracks although its ignore rules match them, as
+/// `git ls-files` says (a force-added `gradle/wrapper/gradle-wrapper.jar` under a `*.jar`
+/// rule): the build reads them as it reads any tracked file, and the walk, which follows the
+/// ignore rules, does not find them. None outside a git repository or without `git`.
+fn tracked_but_ignored(source: &Path) -> Vec<(PathBuf, std::fs::FileType)> {
+    if !crate::workspace::in_repository(source) {
+        return Vec::new();
+    }
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"])
+        .current_dir(source)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Some(listed) = listed.ok().filter(|output| output.status.success()) else { return Vec::new() };
+    listed
+        .stdout
+        .split(|byte| *byte == 0)
+        .filter_map(|name| std::str::from_utf8(name).ok().filter(|name| !name.is_empty()))
+        .filter(|name| !name.split('/').any(|part| SKIPPED_DIRS.contains(&part) || LINKED_DIRS.contains(&part)))
+        .filter_map(|name| {
+            let path = source.join(name);
+            let file_type = path.symlink_metadata().ok()?.file_type();
+            Some((path, file_type))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,6 +554,35 @@ mod tests {
         assert!(cache.symlink_metadata().is_err(), "a build's cache is its own, not a link to the user's");
         assert_eq!(stats.files, 3, "{tree:?}");
         assert_eq!(snapshot(&f.source), before, "the source is untouched");
+    }
+
+    #[test]
+    fn files_a_repository_tracks_though_its_rules_ignore_them_are_in_the_mirror() {
+        let f = fixture(&[
+            (".gitignore", "*.jar\n/out/\n"),
+            ("gradle/wrapper/gradle-wrapper.jar", "PK jar"),
+            ("lib/local.jar", "PK untracked"),
+            ("out/junk", "x"),
+        ]);
+        let git = |args: &[&str]| {
+            let status = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(&f.source)
+                .output()
+                .unwrap();
+            assert!(status.status.success(), "{status:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", ".gitignore"]);
+        git(&["add", "-f", "gradle/wrapper/gradle-wrapper.jar"]);
+        let mut shadow = Shadow::open(&f.source, &f.cache).unwrap();
+        shadow.sync(&BTreeMap::new()).unwrap();
+        let tree = snapshot(shadow.tree());
+        assert_eq!(tree.get("gradle/wrapper/gradle-wrapper.jar").map(String::as_str), Some("PK jar"), "{tree:?}");
+        assert!(!tree.contains_key("lib/local.jar"), "an ignored file nobody tracks stays out: {tree:?}");
+        assert!(!tree.contains_key("out/junk"), "{tree:?}");
+        assert!(!tree.keys().any(|k| k.starts_with(".git/")), "{tree:?}");
     }
 
     #[test]
