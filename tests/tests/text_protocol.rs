@@ -71,6 +71,19 @@ fn an_unreadable_answer_is_answered_and_three_in_a_row_end_the_run() {
     assert!(report["error"].as_str().unwrap().contains("could not be read 3 times in a row"), "{report}");
 }
 
+/// The report of `issuewright run --json` on `issue` through `fake`, speaking Anthropic's
+/// Messages API, with `more` flags; every request the fake received was as the spec says.
+fn run_on_anthropic(scratch: &Scratch, fake: &FakeProvider, issue: &str, more: &[&str]) -> Value {
+    let url = fake.url();
+    let mut args =
+        vec!["--issue", issue, "--provider", "anthropic", "--base-url", &url, "--model", "claude-sonnet-4-5"];
+    args.extend(more);
+    args.push("--json");
+    let report = run_report(&run_cli(scratch, &args, &[("ANTHROPIC_API_KEY", "sk-ant-test")]));
+    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    report
+}
+
 #[test]
 fn calls_written_as_text_in_two_turns_reach_anthropic_with_ids_of_their_own() {
     let scratch = Scratch::new(&[("a.txt", "hello\n"), ("b.txt", "bye\n")]);
@@ -84,19 +97,7 @@ fn calls_written_as_text_in_two_turns_reach_anthropic_with_ids_of_their_own() {
         written("b.txt"),
         Reply::stream(&streams::anthropic(&Turn::text("Read both."), None), 40),
     ]);
-    let args = [
-        "--issue",
-        "read",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &fake.url(),
-        "--model",
-        "claude-sonnet-4-5",
-        "--json",
-    ];
-    let report = run_report(&run_cli(&scratch, &args, &[("ANTHROPIC_API_KEY", "sk-ant-test")]));
-    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    let report = run_on_anthropic(&scratch, &fake, "read", &[]);
     assert_eq!(report["state"], "ready", "{report:#}");
     let last = &fake.received()[2].body;
     let blocks =
@@ -112,20 +113,7 @@ fn a_refusal_in_the_text_protocol_ends_the_run_as_declined_with_the_reason() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::anthropic_messages_request());
     fake.push([Reply::stream(&specs::read("anthropic/examples/stream.refusal.sdk-fixture.sse"), 61)]);
-    let args = [
-        "--issue",
-        "say bye",
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &fake.url(),
-        "--model",
-        "claude-sonnet-4-5",
-        "--text-protocol",
-        "--json",
-    ];
-    let report = run_report(&run_cli(&scratch, &args, &[("ANTHROPIC_API_KEY", "sk-ant-test")]));
-    assert!(fake.violations().is_empty(), "{:#?}", fake.violations());
+    let report = run_on_anthropic(&scratch, &fake, "say bye", &["--text-protocol"]);
     assert_eq!(report["state"], "failed", "{report:#}");
     let error = report["error"].as_str().unwrap();
     assert!(error.contains("declined to continue: This request was refused due to policy."), "{error}");
