@@ -225,15 +225,22 @@ fn wait_until_asked(fake: &FakeProvider, requests: usize) {
     }
 }
 
+/// Starts a run of `issue` and waits until the model has been asked `requests` times in all:
+/// the run's id, the model answering.
+fn start_while_answering(client: &mut LspClient, fake: &FakeProvider, issue: &str, requests: usize) -> String {
+    let started = client.command("issuewright.implementIssue", json!({"issue": issue})).unwrap();
+    let run_id = started["runId"].as_str().unwrap().to_owned();
+    wait_until_asked(fake, requests);
+    run_id
+}
+
 #[test]
 fn cancel_stops_a_run_while_the_model_is_answering() {
     let scratch = Scratch::new(&[("a.txt", "hello\n")]);
     let fake = FakeProvider::start(specs::openai_chat_request());
     fake.push([slow_answer()]);
     let mut client = LspClient::start(&scratch, through(&fake));
-    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
-    let run_id = started["runId"].as_str().unwrap().to_owned();
-    wait_until_asked(&fake, 1);
+    let run_id = start_while_answering(&mut client, &fake, "say bye", 1);
     let cancelled = client.command("issuewright.cancel", json!({"runId": run_id})).unwrap();
     assert_eq!(cancelled["cancelled"], true);
     let status = client.wait_for_run(&run_id);
@@ -248,9 +255,7 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     fake.push([slow_answer(), slow_answer()]);
     let options = || through(&fake);
     let mut client = LspClient::start(&scratch, options());
-    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
-    let run_id = started["runId"].as_str().unwrap().to_owned();
-    wait_until_asked(&fake, 1);
+    let run_id = start_while_answering(&mut client, &fake, "say bye", 1);
     // The editor closes while the model is answering: shutdown, then exit.
     assert!(client.shutdown().success());
     let mut next = LspClient::start(&scratch, options());
@@ -258,9 +263,7 @@ fn closing_the_editor_during_a_run_keeps_the_run_for_the_next_session() {
     assert_eq!(status["state"], "cancelled", "{status}");
 
     // Or it leaves without a shutdown (killed, crashed, `exit` alone) during a second run.
-    let started = next.command("issuewright.implementIssue", json!({"issue": "say bye again"})).unwrap();
-    let second = started["runId"].as_str().unwrap().to_owned();
-    wait_until_asked(&fake, 2);
+    let second = start_while_answering(&mut next, &fake, "say bye again", 2);
     assert_eq!(next.exit_without_shutdown().code(), Some(1), "exit without shutdown ends with 1");
     let mut after = LspClient::start(&scratch, options());
     let status = after.command("issuewright.runStatus", json!({"runId": second})).unwrap();
@@ -275,9 +278,7 @@ fn a_run_discarded_while_the_model_answers_stays_discarded_after_the_editor_clos
     let fake = FakeProvider::start(specs::openai_chat_request());
     fake.push([slow_answer()]);
     let mut client = LspClient::start(&scratch, through(&fake));
-    let started = client.command("issuewright.implementIssue", json!({"issue": "say bye"})).unwrap();
-    let run_id = started["runId"].as_str().unwrap().to_owned();
-    wait_until_asked(&fake, 1);
+    let run_id = start_while_answering(&mut client, &fake, "say bye", 1);
     let discarded = client.command("issuewright.discardProposal", json!({"runId": run_id})).unwrap();
     assert_eq!(discarded["discarded"], true);
     // The editor closes at once, before the run has ended.

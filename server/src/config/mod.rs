@@ -242,22 +242,18 @@ const MAX_CONFIG_FILE: u64 = 1024 * 1024;
 /// from forever.
 fn read_config_file(path: &Path) -> Result<Option<String>, String> {
     use std::io::Read;
-    let refuse = |metadata: &std::fs::Metadata| -> Result<(), String> {
-        if !metadata.is_file() {
-            return Err("it is not a regular file; make it one, or remove it".into());
-        }
-        if metadata.len() > MAX_CONFIG_FILE {
-            return Err(format!("it is {} bytes, more than a configuration file's {MAX_CONFIG_FILE}", metadata.len()));
-        }
-        Ok(())
-    };
-    match std::fs::metadata(path) {
-        Ok(metadata) => refuse(&metadata)?,
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(error.to_string()),
+    };
+    if !metadata.is_file() {
+        return Err("it is not a regular file; make it one, or remove it".into());
+    }
+    if metadata.len() > MAX_CONFIG_FILE {
+        return Err(format!("it is {} bytes, more than a configuration file's {MAX_CONFIG_FILE}", metadata.len()));
     }
     let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
-    refuse(&file.metadata().map_err(|error| error.to_string())?)?;
     let mut bytes = Vec::new();
     file.take(MAX_CONFIG_FILE + 1).read_to_end(&mut bytes).map_err(|error| error.to_string())?;
     if bytes.len() as u64 > MAX_CONFIG_FILE {

@@ -157,31 +157,46 @@ pub fn resolve_with(
     Ok(Issue { title: title_of(&text), text, source: IssueSource::File { path } })
 }
 
-/// The issue's title: front matter's `title:`, else its first line of text (past front
-/// matter and HTML comments, which templates open with) without Markdown heading marks; cut
-/// to a label's length.
-fn title_of(text: &str) -> String {
-    let mut lines = text.lines().map(|line| line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'));
-    let mut first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
-    let mut titled = None;
-    // Front matter is closed by a second `---`; a lone one is a horizontal rule.
-    let closed =
-        first == "---" && text.lines().skip_while(|line| line.trim() != "---").skip(1).any(|line| line.trim() == "---");
-    if closed {
-        for line in lines.by_ref().take_while(|line| *line != "---") {
-            if let Some(value) = line.strip_prefix("title:") {
-                titled = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
-            }
+/// An issue file's front matter (`---`, `title: ...`, `labels: bug`, `---` at its top, as
+/// issue templates and static sites write it) taken off: its `title:` if it gives a non-empty
+/// one, and the text after it. A lone `---` with no second to close it is a horizontal rule,
+/// not front matter: the text is given back whole.
+pub fn split_front_matter(text: &str) -> (Option<String>, &str) {
+    let start = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let Some(after_open) = start.strip_prefix("---").filter(|rest| rest.starts_with(['\n', '\r'])) else {
+        return (None, text);
+    };
+    let mut offset = 0;
+    let mut title = None;
+    for line in after_open.split_inclusive('\n') {
+        offset += line.len();
+        let line = line.trim();
+        if line == "---" {
+            let title = title.filter(|title: &String| !title.is_empty());
+            return (title, &after_open[offset..]);
         }
-        first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
+        if let Some(value) = line.strip_prefix("title:") {
+            title = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
+        }
     }
-    if first == "---" && !closed {
-        first = lines.by_ref().find(|line| !line.is_empty()).unwrap_or_default();
-    }
+    (None, text)
+}
+
+/// The issue's title: front matter's `title:`, else its first line of text (past front
+/// matter, a horizontal rule and HTML comments, which templates open with) without Markdown
+/// heading marks; cut to a label's length.
+fn title_of(text: &str) -> String {
+    let (titled, rest) = split_front_matter(text);
+    let mut lines = rest
+        .lines()
+        .map(|line| line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'))
+        .skip_while(|line| line.is_empty())
+        .peekable();
+    lines.next_if_eq(&"---");
 
     let mut in_comment = false;
-    let mut rest = std::iter::once(first).chain(lines);
-    let line = titled.filter(|title| !title.is_empty()).unwrap_or_else(|| {
+    let mut rest = lines;
+    let line = titled.unwrap_or_else(|| {
         rest.find(|line| {
             let was_in = in_comment;
             if line.starts_with("<!--") || was_in {

@@ -484,13 +484,17 @@ fn complete_truncated(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn calls_written_as_text_are_read_only_where_the_answer_is_them() {
+    /// The calls `text` holds as written, for a model whose one tool is `read_file`.
+    fn written(text: &str) -> Option<Vec<ToolCall>> {
         let tools =
             [ToolSpec { name: "read_file", description: "Read a file.", parameters: json!({"type": "object"}) }];
+        calls_written_as_text(text, &tools)
+    }
+
+    #[test]
+    fn calls_written_as_text_are_read_only_where_the_answer_is_them() {
         let read = |text: &str| {
-            calls_written_as_text(text, &tools)
-                .map(|calls| calls.into_iter().map(|c| (c.name, c.arguments)).collect::<Vec<_>>())
+            written(text).map(|calls| calls.into_iter().map(|c| (c.name, c.arguments)).collect::<Vec<_>>())
         };
         let bare = read(r#"{"name": "read_file", "arguments": {"path": "src/main.rs"}}"#).unwrap();
         assert_eq!(bare, [call("read_file", json!({"path": "src/main.rs"}))]);
@@ -507,10 +511,8 @@ mod tests {
 
     #[test]
     fn several_calls_written_as_text_are_all_read_in_order() {
-        let tools =
-            [ToolSpec { name: "read_file", description: "Read a file.", parameters: json!({"type": "object"}) }];
         let read = |text: &str| {
-            calls_written_as_text(text, &tools)
+            written(text)
                 .map(|calls| calls.into_iter().map(|c| (c.id, c.arguments["path"].clone())).collect::<Vec<_>>())
         };
         let a = r#"{"name": "read_file", "arguments": {"path": "a.rs"}}"#;

@@ -53,8 +53,7 @@ impl Backend {
             .with_runs(|runs| runs.iter().filter(|(_, entry)| entry.discarded).map(|(id, _)| id.clone()).collect());
         if let Some(root) = self.state.root.get() {
             for id in discarded {
-                let marked = session::load_proposal(root.path(), &id).is_ok_and(|proposal| proposal.discarded);
-                if !marked && let Err(error) = session::mark_discarded(root.path(), &id) {
+                if let Err(error) = session::mark_discarded(root.path(), &id) {
                     tracing::warn!("{error}");
                 }
             }

@@ -123,7 +123,6 @@ async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<O
     const LINE_TAIL: usize = 64;
     let mut head = Vec::new();
     let mut tail: Vec<u8> = Vec::new();
-    let mut cut = false;
     loop {
         let mut chunk = Vec::new();
         let read = (&mut *reader).take(MAX_HEADER_LINE).read_until(b'\n', &mut chunk).await?;
@@ -131,10 +130,9 @@ async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R) -> std::io::Result<O
             break;
         }
         let ends = chunk.ends_with(b"\n");
-        if head.is_empty() && !cut {
+        if head.is_empty() {
             head = chunk;
         } else {
-            cut = true;
             tail.extend(chunk);
             tail.drain(..tail.len().saturating_sub(LINE_TAIL));
         }

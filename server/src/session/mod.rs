@@ -133,13 +133,11 @@ impl RunRecord {
         let dir = runs.join(id.as_str());
         std::fs::create_dir(&dir).map_err(io_error(&dir))?;
         let gitignore = records.join(".gitignore");
-        if gitignore.symlink_metadata().is_err() {
-            // Written only where nothing is, not even a link to elsewhere.
-            match OpenOptions::new().write(true).create_new(true).open(&gitignore) {
-                Ok(mut file) => file.write_all(b"*\n").map_err(io_error(&gitignore))?,
-                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(error) => return Err(io_error(&gitignore)(error)),
-            }
+        // Written only where nothing is, not even a link to elsewhere (`create_new` follows none).
+        match OpenOptions::new().write(true).create_new(true).open(&gitignore) {
+            Ok(mut file) => file.write_all(b"*\n").map_err(io_error(&gitignore))?,
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(io_error(&gitignore)(error)),
         }
         let ledger_path = dir.join("ledger.jsonl");
         let ledger = OpenOptions::new().create(true).append(true).open(&ledger_path).map_err(io_error(&ledger_path))?;
@@ -224,9 +222,13 @@ pub fn load_proposal(root: &Path, id: &RunId) -> Result<StoredProposal, SessionE
     serde_json::from_str(&text).map_err(|error| SessionError::Damaged { path, message: error.to_string() })
 }
 
-/// Marks a run's stored proposal as discarded and notes it in the ledger.
+/// Marks a run's stored proposal as discarded and notes it in the ledger; one already marked
+/// is left as it is.
 pub fn mark_discarded(root: &Path, id: &RunId) -> Result<(), SessionError> {
     let mut proposal = load_proposal(root, id)?;
+    if proposal.discarded {
+        return Ok(());
+    }
     proposal.discarded = true;
     let path = run_dir(root, id).join("proposal.json");
     let json = serde_json::to_string_pretty(&proposal).expect("proposals serialise");

@@ -191,10 +191,10 @@ impl Shadow {
         let walked = walker.flatten().filter_map(|entry| Some((entry.path().to_owned(), entry.file_type()?)));
         let entries: Vec<(PathBuf, std::fs::FileType)> = walked.chain(tracked_but_ignored(&self.source)).collect();
         for (path, file_type) in entries {
-            let Some(relative) = self.relative(path.as_path()) else { continue };
+            let Some(relative) = self.relative(&path) else { continue };
             if file_type.is_dir() {
                 for linked in LINKED_DIRS {
-                    let candidate = path.as_path().join(linked);
+                    let candidate = path.join(linked);
                     if candidate.is_dir() {
                         let name = if relative.is_empty() { linked.to_owned() } else { format!("{relative}/{linked}") };
                         links.push((name, candidate));
@@ -210,9 +210,9 @@ impl Shadow {
             if !file_type.is_file() && !file_type.is_symlink() {
                 continue;
             }
-            let Ok(metadata) = path.as_path().symlink_metadata() else { continue };
+            let Ok(metadata) = path.symlink_metadata() else { continue };
             let wanted = if file_type.is_symlink() {
-                let Ok(target) = std::fs::read_link(path.as_path()) else { continue };
+                let Ok(target) = std::fs::read_link(&path) else { continue };
                 // The manifest stores link targets as text.
                 if target.to_str().is_none() {
                     continue;
@@ -237,8 +237,8 @@ impl Shadow {
                     remove_any(&target)?;
                     // A file that cannot be read (permissions, gone meanwhile) is left out
                     // of the build rather than failing it; it is tried again next time.
-                    if let Err(error) = std::fs::copy(path.as_path(), &target) {
-                        tracing::warn!("not mirrored: {}: {error}", path.as_path().display());
+                    if let Err(error) = std::fs::copy(&path, &target) {
+                        tracing::warn!("not mirrored: {}: {error}", path.display());
                         self.manifest.remove(&relative);
                         continue;
                     }

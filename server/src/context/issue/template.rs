@@ -24,7 +24,7 @@ pub(super) fn without_template(text: &str) -> (String, String) {
         rest = &rest[open + close + 3..];
     }
     stripped.push_str(rest);
-    let (front_title, after_front) = without_front_matter(&stripped);
+    let (front_title, after_front) = crate::issues::split_front_matter(&stripped);
     let mut lines = after_front.lines().skip_while(|line| line.trim().is_empty()).peekable();
     // An issue that opens with code has no title line.
     let title = match front_title {
@@ -132,30 +132,6 @@ fn describes_the_setting(heading: &str) -> bool {
     let text = heading.trim_start_matches('#').trim_matches('*');
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .any(|word| SETTING_WORDS.iter().any(|setting| setting.eq_ignore_ascii_case(word)))
-}
-
-/// An issue file's front matter (`---`, `title: ...`, `labels: bug`, `---` at its top, as
-/// issue templates and static sites write it) taken off: its `title:` if it gives one, and the
-/// text after it. A lone `---` with no second to close it is a horizontal rule, not front matter.
-fn without_front_matter(text: &str) -> (Option<String>, &str) {
-    let start = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    let Some(after_open) = start.strip_prefix("---").filter(|rest| rest.starts_with(['\n', '\r'])) else {
-        return (None, text);
-    };
-    let mut offset = 0;
-    let mut title = None;
-    for line in after_open.split_inclusive('\n') {
-        offset += line.len();
-        let line = line.trim();
-        if line == "---" {
-            let title = title.filter(|title: &String| !title.is_empty());
-            return (title, &after_open[offset..]);
-        }
-        if let Some(value) = line.strip_prefix("title:") {
-            title = Some(value.trim().trim_matches(|c| c == '"' || c == '\'').to_owned());
-        }
-    }
-    (None, text)
 }
 
 #[cfg(test)]
