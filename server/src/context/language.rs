@@ -25,6 +25,9 @@ impl Language {
     /// Every language, in a fixed order.
     pub const ALL: [Language; 5] = [Self::Rust, Self::Java, Self::TypeScript, Self::Tsx, Self::JavaScript];
 
+    /// The languages the index reads, as a sentence names them.
+    pub const INDEXED_NAMES: &'static str = "Rust, Java, TypeScript and JavaScript";
+
     /// The language of a file, by extension.
     pub fn of_path(path: &str) -> Option<Self> {
         let extension = path.rsplit_once('.')?.1;

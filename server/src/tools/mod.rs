@@ -21,7 +21,7 @@ pub use seen::{Seen, UnseenDrop};
 use crate::context::Index;
 use crate::context::doc_comments::dropped_doc_tail;
 use crate::llm::{ToolCall, ToolSpec};
-use crate::workspace::{Overlay, OverlayError, WorkspacePath, generated_marker, licence_header};
+use crate::workspace::{BaseError, Overlay, OverlayError, WorkspacePath, generated_marker, licence_header};
 use args::{
     FindSymbolArgs, GrepArgs, ListFilesArgs, PatchFileArgs, PathArgs, ReadFileArgs, RunCheckArgs, WriteFileArgs,
 };
@@ -252,16 +252,45 @@ fn with_args<T: DeserializeOwned>(
     arguments: &Value,
     run: impl FnOnce(T) -> Result<ToolOutcome, OverlayError>,
 ) -> Result<ToolOutcome, String> {
-    let parsed = serde_json::from_value(arguments.clone()).map_err(|error| format!("invalid arguments: {error}"))?;
-    run(parsed).map_err(|error| error.to_string())
+    run(parse_args(arguments)?).map_err(|error| match what_to_do(&error) {
+        Some(advice) => format!("{error}; {advice}"),
+        None => error.to_string(),
+    })
 }
 
 fn search_args<T: DeserializeOwned>(
     arguments: &Value,
     run: impl FnOnce(T) -> Result<ToolOutcome, String>,
 ) -> Result<ToolOutcome, String> {
-    let parsed = serde_json::from_value(arguments.clone()).map_err(|error| format!("invalid arguments: {error}"))?;
-    run(parsed)
+    run(parse_args(arguments)?)
+}
+
+/// The arguments as the tool takes them. A whole number written with a fraction (`10.0`), which
+/// the schema counts as an integer, is taken as that integer.
+fn parse_args<T: DeserializeOwned>(arguments: &Value) -> Result<T, String> {
+    let mut arguments = arguments.clone();
+    if let Some(fields) = arguments.as_object_mut() {
+        for value in fields.values_mut() {
+            if let Some(whole) = value.as_f64().filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= u32::MAX as f64)
+                && !value.is_u64()
+            {
+                *value = Value::from(whole as u64);
+            }
+        }
+    }
+    serde_json::from_value(arguments).map_err(|error| format!("invalid arguments: {error}"))
+}
+
+/// What the model can do about a refusal whose message does not say it already.
+fn what_to_do(error: &OverlayError) -> Option<&'static str> {
+    match error {
+        OverlayError::NotFound(_) => Some("list_files shows the files there are, and write_file creates a new one"),
+        OverlayError::IsDirectory(_) => Some("list_files lists what it holds"),
+        OverlayError::Base(_, BaseError::NotText | BaseError::TooLarge(_) | BaseError::NotAFile) => {
+            Some("it can be neither read nor changed here: if it must change, say in your summary how")
+        }
+        _ => None,
+    }
 }
 
 fn file_path(raw: &str) -> Result<WorkspacePath, OverlayError> {
@@ -302,7 +331,8 @@ fn read_file(
     }
     // A first line longer than the budget is still returned, and cut on its way to the model.
     if measured <= max_chars {
-        seen.saw_lines(path.as_str(), text.lines());
+        // Lines read through a link are seen as the real file's, the path changes go by.
+        seen.saw_lines(overlay.file_behind(&path).as_str(), text.lines());
     }
     let mut output = format!("{path} (lines {}-{last} of {}):\n{text}", view.first_line, view.total_lines);
     if last == view.total_lines && !text.is_empty() && !text.ends_with('\n') {

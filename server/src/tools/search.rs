@@ -20,6 +20,9 @@ use crate::workspace::{Listed, Overlay, OverlayError, WorkspacePath, visible_con
 pub const MAX_MATCHES: usize = 200;
 /// Most files one `grep` reads: past them it stops and says so.
 const MAX_SEARCHED_FILES: usize = 20_000;
+/// Most bytes of text one `grep` reads (a tree of large data files not ignored): past them it
+/// stops and says so.
+const MAX_SEARCHED_BYTES: usize = 256 * 1024 * 1024;
 /// Longest line shown, in characters.
 const MAX_LINE_CHARS: usize = 200;
 /// Characters shown before a match in a line too long to show whole.
@@ -33,11 +36,22 @@ const MAX_USE_LINES_PER_FILE: usize = 8;
 
 /// Runs `grep`: matching lines as `path:line: text`, through the overlay.
 pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
+    grep_within(overlay, args, MAX_SEARCHED_BYTES)
+}
+
+/// [`grep`], reading at most about `max_bytes` of text before it stops and says so.
+pub(super) fn grep_within(overlay: &Overlay, args: GrepArgs, max_bytes: usize) -> Result<ToolOutcome, String> {
     let regex = RegexBuilder::new(&args.pattern)
         .case_insensitive(args.ignore_case.unwrap_or(false))
         .size_limit(1 << 22)
         .build()
-        .map_err(|error| format!("invalid pattern `{}`: {error}", args.pattern))?;
+        .map_err(|error| match error {
+            regex::Error::CompiledTooBig(_) => format!(
+                "the pattern `{}` is too large to search with (a long repeat of a class such as `\\w{{200}}`); use a shorter repeat, a literal, or `(?-u)` before the class",
+                args.pattern
+            ),
+            error => format!("invalid pattern `{}`: {error}", args.pattern),
+        })?;
     let scope = WorkspacePath::parse_dir(args.path.as_deref().unwrap_or("")).map_err(|e| e.to_string())?;
     if super::names_secrets(overlay, &scope) {
         return Err(format!("`{scope}` holds secrets (credentials or keys), which are never searched"));
@@ -62,16 +76,18 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
     let mut matches = 0;
     let mut unreadable: Vec<&WorkspacePath> = Vec::new();
     let searchable: Vec<&WorkspacePath> = files.iter().filter(|path| !super::names_secrets(overlay, path)).collect();
-    let mut cut_short = false;
+    let mut cut_short = None;
+    let mut bytes_read = 0;
     'files: for (searched, path) in searchable.iter().enumerate() {
-        if searched == MAX_SEARCHED_FILES {
-            cut_short = true;
+        if searched == MAX_SEARCHED_FILES || bytes_read >= max_bytes {
+            cut_short = Some(searched);
             break;
         }
         let Some(text) = single.take().or_else(|| overlay.peek(path)) else {
             unreadable.push(path);
             continue;
         };
+        bytes_read += text.len();
         for (number, line) in text.lines().enumerate() {
             if regex.is_match(line) {
                 if matches == MAX_MATCHES {
@@ -98,11 +114,16 @@ pub fn grep(overlay: &Overlay, args: GrepArgs) -> Result<ToolOutcome, String> {
             }
         }
     }
-    if cut_short {
+    if let Some(searched) = cut_short {
         let _ = writeln!(
             output,
-            "[searched the first {MAX_SEARCHED_FILES} of {} files, in path order; narrow the path]",
-            searchable.len()
+            "[searched the first {searched} of {} files ({}), in path order; narrow the path]",
+            searchable.len(),
+            if bytes_read < 1024 * 1024 {
+                format!("{} KB", bytes_read.div_ceil(1024))
+            } else {
+                format!("{} MB", bytes_read.div_ceil(1024 * 1024))
+            }
         );
     }
     if !left_out.is_empty() {
@@ -228,7 +249,9 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     let asked = args.name.trim();
     let wanted = SymbolName::parse(asked).ok_or_else(|| format!("`{asked}` holds no name to look up"))?;
     let mut definitions: Vec<(&IndexedFile, &Definition)> = Vec::new();
+    let mut only_other_case = false;
     for exact in [true, false] {
+        only_other_case = !exact;
         for file in &current {
             for definition in &file.symbols.definitions {
                 let matches = if exact {
@@ -294,11 +317,20 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
 
     let mut output = String::new();
     if definitions.is_empty() {
-        let _ = writeln!(output, "no definition of `{asked}` in the index.");
+        // The index reads only its languages' code: a name may be defined elsewhere.
+        let _ = writeln!(
+            output,
+            "no definition of `{asked}` in the index (it holds {} code only); grep {{\"pattern\": \"\\\\b{}\\\\b\"}} searches every file.",
+            crate::context::Language::INDEXED_NAMES,
+            wanted.name
+        );
     } else {
-        let _ = match unfit {
-            true => writeln!(output, "no definition of `{}` fits `{asked}`; every `{}`:", wanted.name, wanted.name),
-            false => writeln!(output, "`{asked}` is defined at:"),
+        let _ = match (unfit, only_other_case) {
+            (true, _) => {
+                writeln!(output, "no definition of `{}` fits `{asked}`; every `{}`:", wanted.name, wanted.name)
+            }
+            (false, true) => writeln!(output, "no `{asked}` is defined; names that differ only in case:"),
+            (false, false) => writeln!(output, "`{asked}` is defined at:"),
         };
         for (file, definition) in definitions.iter().take(MAX_SYMBOL_RESULTS) {
             let (path, line, signature) = (&file.path, definition.line, &definition.signature);

@@ -125,6 +125,41 @@ fn a_file_is_changed_by_its_real_path_not_through_a_link() {
 
 #[cfg(unix)]
 #[test]
+fn a_file_read_through_a_link_shows_the_changes_made_by_its_real_path() {
+    let (dir, mut overlay) = overlay(&[("docs/CHANGELOG.md", "# Changes\n- zero\n"), ("lib/a.rs", "pub fn a() {}\n")]);
+    std::os::unix::fs::symlink("docs/CHANGELOG.md", dir.path().join("CHANGELOG.md")).unwrap();
+    std::os::unix::fs::symlink("lib", dir.path().join("vendor")).unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    // Read through the link first, then changed by the real path, then read again.
+    let read = |overlay: &mut Overlay, seen: &mut Seen, path: &str| {
+        tools.execute(overlay, None, seen, &call("read_file", json!({"path": path}))).output
+    };
+    assert!(read(&mut overlay, &mut seen, "CHANGELOG.md").contains("- zero"));
+    let patch =
+        call("patch_file", json!({"path": "docs/CHANGELOG.md", "old_text": "- zero\n", "new_text": "- zero\n- one\n"}));
+    assert!(tools.execute(&mut overlay, None, &mut seen, &patch).ok);
+    let patch =
+        call("patch_file", json!({"path": "lib/a.rs", "old_text": "pub fn a() {}", "new_text": "pub fn b() {}"}));
+    assert!(tools.execute(&mut overlay, None, &mut seen, &patch).ok);
+    assert!(read(&mut overlay, &mut seen, "CHANGELOG.md").contains("- one"), "the link shows the patch");
+    assert!(read(&mut overlay, &mut seen, "vendor/a.rs").contains("pub fn b()"), "so does a linked folder");
+    let grep = tools.execute(&mut overlay, None, &mut seen, &call("grep", json!({"pattern": "pub fn a\\(|- one"})));
+    assert!(!grep.output.contains("pub fn a("), "no file shows the text the run replaced: {}", grep.output);
+    assert!(grep.output.contains("docs/CHANGELOG.md:3"), "{}", grep.output);
+    // What was read through the link counts as shown when the real file is written whole.
+    let (dir2, mut fresh) = self::overlay(&[("docs/NOTES.md", "keep this line\n")]);
+    std::os::unix::fs::symlink("docs/NOTES.md", dir2.path().join("NOTES.md")).unwrap();
+    let mut seen = Seen::default();
+    assert!(read(&mut fresh, &mut seen, "NOTES.md").contains("keep this line"));
+    let write = call("write_file", json!({"path": "docs/NOTES.md", "content": "a new first line\n"}));
+    let written = tools.execute(&mut fresh, None, &mut seen, &write);
+    assert!(written.ok, "the lines read through the link were shown: {}", written.output);
+    assert_eq!(overlay.changes().len(), 2, "one change per file, by its real path");
+}
+
+#[cfg(unix)]
+#[test]
 fn a_link_to_a_folder_is_listed_as_a_folder_and_not_searched_as_a_file() {
     let (dir, mut overlay) = overlay(&[("lib/a.rs", "pub fn retry() {}\n"), ("src/main.rs", "fn main() {}\n")]);
     std::os::unix::fs::symlink("../lib", dir.path().join("src/vendor")).unwrap();
@@ -699,7 +734,18 @@ fn find_symbol_reports_definitions_and_users_including_staged_changes() {
     let staged = find_symbol(&mut overlay, &index, "try_join_next");
     assert!(staged.output.starts_with("`try_join_next` is defined at:\nsrc/new.rs:1:"), "{}", staged.output);
     let missing = find_symbol(&mut overlay, &index, "nothing");
-    assert_eq!(missing.output, "no definition of `nothing` in the index.\n");
+    assert_eq!(
+        missing.output,
+        "no definition of `nothing` in the index (it holds Rust, Java, TypeScript and JavaScript code only); grep {\"pattern\": \"\\\\bnothing\\\\b\"} searches every file.\n"
+    );
+    let other_case = find_symbol(&mut overlay, &index, "joinset");
+    assert!(
+        other_case
+            .output
+            .starts_with("no `joinset` is defined; names that differ only in case:\nsrc/set.rs:1: pub struct JoinSet"),
+        "{}",
+        other_case.output
+    );
     let without = tools.execute(&mut overlay, None, &mut seen, &call("find_symbol", json!({"name": "JoinSet"})));
     assert!(!without.ok && without.output.contains("use grep"), "{}", without.output);
 }
@@ -1415,4 +1461,51 @@ fn a_file_deleted_then_written_again_is_replaced_not_created() {
     let written = tools.execute(&mut overlay, None, &mut seen, &call("write_file", arguments));
     assert!(written.output.starts_with("replaced api/api.pb.go (1 lines)."), "{}", written.output);
     assert!(written.output.contains("says it is generated"), "the warning a change to it gets: {}", written.output);
+}
+
+#[test]
+fn a_refused_file_operation_says_what_to_do_instead() {
+    let (dir, mut overlay) = overlay(&[("src/a.rs", "fn alpha() {}\n")]);
+    std::fs::write(dir.path().join("src/logo.rs"), b"\x89PNG\0\0\0").unwrap();
+    let tools = Toolset::standard();
+    let mut seen = Seen::default();
+    let mut run = |name: &str, arguments: Value| tools.execute(&mut overlay, None, &mut seen, &call(name, arguments));
+    let missing = run("patch_file", json!({"path": "src/b.rs", "old_text": "x", "new_text": "y"}));
+    assert_eq!(
+        missing.output,
+        "`src/b.rs` does not exist; list_files shows the files there are, and write_file creates a new one"
+    );
+    let folder = run("read_file", json!({"path": "src"}));
+    assert_eq!(folder.output, "`src` is a directory, not a file; list_files lists what it holds");
+    let binary = run("patch_file", json!({"path": "src/logo.rs", "old_text": "PNG", "new_text": "GIF"}));
+    assert!(
+        !binary.ok
+            && binary
+                .output
+                .ends_with("it can be neither read nor changed here: if it must change, say in your summary how"),
+        "{}",
+        binary.output
+    );
+    // `10.0` is a whole number, as the schema counts it: it reads from line 1.
+    let whole = run("read_file", json!({"path": "src/a.rs", "start_line": 1.0, "end_line": 1.0}));
+    assert!(whole.ok && whole.output.contains("fn alpha()"), "{}", whole.output);
+    let backwards = run("read_file", json!({"path": "src/a.rs", "start_line": 2, "end_line": 1}));
+    assert_eq!(backwards.output, "end_line 1 is before start_line 2; `src/a.rs` has 1 line");
+    let too_big = run("grep", json!({"pattern": "\\w{2000}"}));
+    assert!(!too_big.ok && too_big.output.contains("too large to search with"), "{}", too_big.output);
+}
+
+#[test]
+fn grep_stops_after_a_bounded_amount_of_text_and_says_where() {
+    let line = "data ".repeat(200) + "\n";
+    let last = line.clone() + "needle\n";
+    let (_dir, overlay) = overlay(&[("data/a.txt", &line), ("data/b.txt", &line), ("data/c.txt", &last)]);
+    let args = |pattern: &str| args::GrepArgs { pattern: pattern.into(), path: None, ignore_case: None };
+    let bounded = search::grep_within(&overlay, args("needle"), 1500).unwrap();
+    assert_eq!(
+        bounded.output,
+        "no line matches `needle` in ..\n[searched the first 2 of 3 files (2 KB), in path order; narrow the path]\n"
+    );
+    let whole = search::grep_within(&overlay, args("needle"), 1 << 20).unwrap();
+    assert_eq!(whole.output, "data/c.txt:2: needle\n");
 }

@@ -151,17 +151,30 @@ pub enum OverlayError {
     #[error(transparent)]
     Patch(#[from] PatchError),
     /// A line range outside the file.
-    #[error("`{path}` has {total} lines; lines {start}-{end} are not in it (lines count from 1)")]
+    #[error("{}", line_range_problem(path, *start, *end, *total))]
     LineRange {
         /// The file.
         path: WorkspacePath,
         /// Requested first line.
         start: usize,
-        /// Requested last line.
-        end: usize,
+        /// Requested last line; `None` for the file's end.
+        end: Option<usize>,
         /// Lines in the file.
         total: usize,
     },
+}
+
+/// What is wrong with lines `start..=end` (to the end where `end` is `None`) of `path`, a
+/// file of `total` lines.
+fn line_range_problem(path: &WorkspacePath, start: usize, end: Option<usize>, total: usize) -> String {
+    let lines = if total == 1 { "1 line" } else { &format!("{total} lines") };
+    if start == 0 {
+        format!("lines count from 1: start_line 0 is not a line of `{path}` ({lines})")
+    } else if let Some(end) = end.filter(|&end| end < start) {
+        format!("end_line {end} is before start_line {start}; `{path}` has {lines}")
+    } else {
+        format!("`{path}` has {lines}; start_line {start} is past its end")
+    }
 }
 
 /// A file's state as tracked by the overlay.
@@ -334,7 +347,9 @@ impl Overlay {
         if self.is_dir(path)? {
             return Err(OverlayError::IsDirectory(path.clone()));
         }
-        let tracked = self.track(path)?;
+        // Read through a link, the file is the one its real path names, changes included.
+        let real = self.file_behind(path);
+        let tracked = self.track(&real)?;
         let text = tracked.current().ok_or_else(|| OverlayError::NotFound(path.clone()))?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let total = lines.len();
@@ -343,7 +358,7 @@ impl Overlay {
         let out_of_range =
             first == 0 || end.is_some_and(|e| e < first) || (first > total && !(total == 0 && first == 1));
         if out_of_range {
-            return Err(OverlayError::LineRange { path: path.clone(), start: first, end: end.unwrap_or(total), total });
+            return Err(OverlayError::LineRange { path: path.clone(), start: first, end, total });
         }
         let text = if total == 0 { String::new() } else { lines[first - 1..last].concat() };
         Ok(FileView { text, first_line: first, last_line: last, total_lines: total })
@@ -473,8 +488,25 @@ impl Overlay {
         if let Some(tracked) = self.files.get(path) {
             return Ok(tracked.current().map(str::to_owned));
         }
-        let absolute = self.root.resolve(path)?;
+        let real = self.root.real_relative(path)?;
+        // A link to a file the run has changed by its real path shows that change.
+        if real != path.as_str()
+            && let Some(tracked) = WorkspacePath::parse(&real).ok().and_then(|real| self.files.get(&real))
+        {
+            return Ok(tracked.current().map(str::to_owned));
+        }
+        let absolute = self.root.path().join(path.as_str());
         Ok(self.read_base(path, &absolute)?.map(|base| base.text))
+    }
+
+    /// The path of the file `path` reaches, its links followed inside the workspace
+    /// (`docs/CHANGELOG.md` for a link `CHANGELOG.md -> docs/CHANGELOG.md`); `path` itself
+    /// where no link is on its way, or where the path is refused (as its use will say).
+    pub fn file_behind(&self, path: &WorkspacePath) -> WorkspacePath {
+        match self.root.real_relative(path) {
+            Ok(real) if real != path.as_str() => WorkspacePath::parse(&real).unwrap_or_else(|_| path.clone()),
+            _ => path.clone(),
+        }
     }
 
     /// The base text of `path` (at `absolute`), as the user has it; a base that cannot be
@@ -729,11 +761,15 @@ mod tests {
         assert_eq!(view, FileView { text: "2\n3\n".into(), first_line: 2, last_line: 3, total_lines: 4 });
         let clamped = f.overlay.read_file(&p("n.txt"), Some(4), Some(99)).unwrap();
         assert_eq!(clamped.text, "4\n");
-        for (start, end) in [(Some(0), None), (Some(5), None), (Some(3), Some(2))] {
-            assert!(matches!(
-                f.overlay.read_file(&p("n.txt"), start, end),
-                Err(OverlayError::LineRange { total: 4, .. })
-            ));
+        for (start, end, problem) in [
+            (Some(0), None, "lines count from 1: start_line 0 is not a line of `n.txt` (4 lines)"),
+            (Some(5), None, "`n.txt` has 4 lines; start_line 5 is past its end"),
+            (Some(5), Some(9), "`n.txt` has 4 lines; start_line 5 is past its end"),
+            (Some(3), Some(2), "end_line 2 is before start_line 3; `n.txt` has 4 lines"),
+        ] {
+            let error = f.overlay.read_file(&p("n.txt"), start, end).unwrap_err();
+            assert!(matches!(error, OverlayError::LineRange { total: 4, .. }));
+            assert_eq!(error.to_string(), problem);
         }
     }
 
