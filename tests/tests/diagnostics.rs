@@ -234,3 +234,33 @@ fn a_build_file_added_while_the_server_runs_is_validated_with() {
     assert_eq!(answer["reports"][0]["command"], "cargo check --workspace --all-targets --message-format=json");
     assert_eq!(answer["passed"], true, "{answer}");
 }
+
+#[test]
+fn a_build_whose_program_is_missing_is_not_run_and_keeps_the_diagnostics_shown() {
+    // The check starts a program of its own (as an npm script starts `tsc`), missing once
+    // `gone` exists.
+    let check = "if [ -e gone ]; then no-such-compiler src; else echo 'src/a.txt:1:1: error E1 wrong'; exit 1; fi";
+    let toml = format!(
+        "[validate]\ncheck = {check:?}\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n"
+    );
+    let scratch = Scratch::new(&[(".issuewright.toml", &toml), ("src/a.txt", "a\n")]);
+    let uri = uri_of(&scratch.workspace().join("src/a.txt"));
+    let mut client = LspClient::start(&scratch, ClientOptions::default());
+    let failed = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert_eq!(failed["errors"], 1, "{failed}");
+    client.wait_for_notification(|n| {
+        n["method"] == "textDocument/publishDiagnostics"
+            && n["params"]["uri"] == uri
+            && n["params"]["diagnostics"].as_array().is_some_and(|d| d.len() == 1)
+    });
+
+    scratch.write("gone", "");
+    let missing = client.build_command("issuewright.validate", json!({})).unwrap();
+    let not_run = missing["reports"][0]["notRun"].as_str().unwrap_or_else(|| panic!("{missing}"));
+    assert!(not_run.starts_with("the build could not start `no-such-compiler` ("), "{not_run}");
+    assert!(not_run.contains("install it, or start the editor with a PATH that holds it"), "{not_run}");
+    std::thread::sleep(Duration::from_millis(300));
+    client.catch_up();
+    let last = published_for(&client, &uri).last().copied().cloned().unwrap();
+    assert_eq!(last["params"]["diagnostics"].as_array().unwrap().len(), 1, "still shown: {last}");
+}

@@ -307,8 +307,13 @@ fn cargo_workspace_above(root: &Path) -> Option<PathBuf> {
         None if root.join(".git").exists() => None,
         None => nearest_workspace_above(root),
     }?;
+    // Cargo names the folder with its links resolved (its working folder is the real one),
+    // where the project may be open through a link (`~/code -> /mnt/data/code`): the build
+    // root keeps the form the project was named in.
     let located = cargo_workspace_root(root)?;
-    (located == candidate).then_some(located)
+    let same = located == candidate
+        || located.canonicalize().ok().is_some_and(|real| candidate.canonicalize().is_ok_and(|named| named == real));
+    same.then_some(candidate)
 }
 
 /// The nearest folder above `root`, up to the repository's root, whose `Cargo.toml` has a
@@ -616,6 +621,16 @@ mod tests {
             let plan = detect(&root.join(folder), &ValidateSettings::default());
             assert_eq!(plan.build_root, None, "{folder}");
             assert_eq!(plan.check, Some(Step::Cargo { test: false, workspace: true }), "{folder}");
+        }
+        // Opened through a link (`~/code -> /mnt/data/code`), the crate is still the
+        // workspace's member, built from the workspace's root as the link names it.
+        #[cfg(unix)]
+        {
+            let links = tempfile::tempdir().unwrap();
+            let linked = links.path().join("code");
+            std::os::unix::fs::symlink(root, &linked).unwrap();
+            let plan = detect(&linked.join("crates/a"), &ValidateSettings::default());
+            assert_eq!(plan.build_root.as_deref(), Some(linked.as_path()));
         }
     }
 

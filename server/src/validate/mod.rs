@@ -8,6 +8,7 @@
 pub mod command;
 pub mod detect;
 mod maven_root;
+mod missing_tool;
 mod node_root;
 pub mod parse;
 pub mod problem;
@@ -380,6 +381,16 @@ impl Validator {
                 sync,
             };
             report.summary = summary::for_model(&report, &tree, timeout);
+            // A program the build starts in turn is missing: the machine lacks it, and the
+            // code is not to blame.
+            if report.unparsed.is_some()
+                && !report.timed_out
+                && !report.cancelled
+                && let Some(why) = missing_tool::missing_tool(report.status, &report.output)
+            {
+                report.summary = format!("{} was not run: {why}", kind.as_str());
+                report.not_run = Some(why);
+            }
             report
         })
         .await
