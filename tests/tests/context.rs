@@ -1224,3 +1224,14 @@ fn a_run_cannot_write_a_file_shown_in_part_without_the_rest() {
     assert!(diff.contains(&format!("+{fixed}")), "{diff}");
     assert_eq!(scratch.read("src/pool.rs").unwrap(), pool, "the user's file is untouched");
 }
+
+#[test]
+fn a_relative_cache_home_puts_no_cache_into_the_repository() {
+    let scratch = crate_with_modules();
+    // `XDG_CACHE_HOME=cache`, as some dotfiles set it: relative, so ignored for `~/.cache`.
+    let output = issuewright_on(&scratch, &scratch.workspace(), &["index", "--json"], &[("XDG_CACHE_HOME", "cache")]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(!scratch.workspace().join("cache").exists(), "no cache folder in the repository");
+    let written = std::fs::read_dir(scratch.home().join(".cache/issuewright/index")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(written, 1, "the index cache is in ~/.cache");
+}

@@ -76,6 +76,9 @@ const OTHER_VERSION_UNUSED: Duration = Duration::from_secs(24 * 60 * 60);
 /// Any other workspace's cache file is removed once no start has used it for this long: the
 /// clones and worktrees a user made and left.
 const WORKSPACE_UNUSED: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// How long a cache file left half written is kept: one still being written is newer.
+const UNFINISHED_WRITE_UNUSED: Duration = Duration::from_secs(60 * 60);
 /// A cache file read at a start is marked used when it was last marked longer ago than this.
 const MARK_USED_AFTER: Duration = Duration::from_secs(60 * 60);
 
@@ -89,10 +92,17 @@ fn remove_unused(path: &Path) {
     for entry in entries.flatten() {
         let other = entry.file_name();
         let other = other.to_string_lossy();
+        let unused_for = entry.metadata().and_then(|m| m.modified()).ok().and_then(|at| now.duration_since(at).ok());
+        // A cache whose writing a process left unfinished (the editor quit meanwhile).
+        if other.starts_with(crate::workspace::TEMPORARY_PREFIX) {
+            if unused_for.is_some_and(|unused| unused >= UNFINISHED_WRITE_UNUSED) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+            continue;
+        }
         if !other.ends_with(".bin") || other == name {
             continue;
         }
-        let unused_for = entry.metadata().and_then(|m| m.modified()).ok().and_then(|at| now.duration_since(at).ok());
         let limit = if other.starts_with(workspace) { OTHER_VERSION_UNUSED } else { WORKSPACE_UNUSED };
         if unused_for.is_some_and(|unused| unused >= limit) {
             let _ = std::fs::remove_file(entry.path());
@@ -360,6 +370,8 @@ mod tests {
         let other_version = file.with_file_name(format!("{workspace}-1111111111111111.bin"));
         let other_workspace = file.with_file_name("ffffffffffffffff-0000000000000000.bin");
         let left_workspace = file.with_file_name("eeeeeeeeeeeeeeee-0000000000000000.bin");
+        let unfinished = file.with_file_name(format!("{}0123456789abcdef", crate::workspace::TEMPORARY_PREFIX));
+        let being_written = file.with_file_name(format!("{}fedcba9876543210", crate::workspace::TEMPORARY_PREFIX));
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         let now = SystemTime::now();
         for (path, unused_for) in [
@@ -367,6 +379,8 @@ mod tests {
             (&other_version, Duration::from_secs(60)),
             (&other_workspace, OTHER_VERSION_UNUSED * 2),
             (&left_workspace, WORKSPACE_UNUSED),
+            (&unfinished, UNFINISHED_WRITE_UNUSED),
+            (&being_written, Duration::from_secs(5)),
         ] {
             std::fs::write(path, b"cache").unwrap();
             std::fs::File::options().append(true).open(path).unwrap().set_modified(now - unused_for).unwrap();
@@ -376,6 +390,8 @@ mod tests {
         assert!(other_version.exists(), "another version's cache still in use is left alone");
         assert!(other_workspace.exists(), "other workspaces' caches are left alone a while");
         assert!(!left_workspace.exists(), "a workspace's cache no start used for a month is removed");
+        assert!(!unfinished.exists(), "a write a process left unfinished an hour ago is removed");
+        assert!(being_written.exists(), "a write under way is left alone");
     }
 
     #[test]

@@ -62,6 +62,10 @@ pub(super) fn opens_with_bom(absolute: &Path) -> bool {
         .is_ok_and(|()| start == BOM)
 }
 
+/// How the names of the files [`write_atomically`] writes before it renames them begin: one
+/// a process ended in the middle of writing leaves behind, which a cleaner can tell by it.
+pub const TEMPORARY_PREFIX: &str = ".issuewright-write-";
+
 /// Replaces the file at `absolute` whole or not at all: a fresh temporary file beside it,
 /// synced, given the old file's permissions, then renamed over it (a link there is replaced,
 /// not followed). Folders on the way are made. A write that fails (a full disk) removes its
@@ -143,7 +147,7 @@ fn write_in_place(absolute: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// A new file next to the target, named so it cannot clash with a project file.
 fn tempfile_in(dir: &Path, like: Option<&std::fs::Metadata>) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
     loop {
-        let name = format!(".issuewright-write-{:016x}", fastrand::u64(..));
+        let name = format!("{TEMPORARY_PREFIX}{:016x}", fastrand::u64(..));
         let path = dir.join(name);
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
