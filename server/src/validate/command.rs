@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -128,16 +129,29 @@ impl Capped {
     }
 }
 
-async fn drain(mut reader: impl AsyncRead + Unpin) -> Capped {
-    let mut capped = Capped::default();
+/// Reads `reader` to its end into `into`, which holds what was read so far whenever the
+/// reading is stopped.
+async fn drain(mut reader: impl AsyncRead + Unpin, into: Arc<Mutex<Capped>>) {
     let mut buffer = vec![0; 64 * 1024];
     while let Ok(read) = reader.read(&mut buffer).await {
         if read == 0 {
             break;
         }
-        capped.push(&buffer[..read]);
+        into.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(&buffer[..read]);
     }
-    capped
+}
+
+/// A reader of one of the command's pipes, and what it has read.
+struct Reader {
+    task: tokio::task::JoinHandle<()>,
+    read: Arc<Mutex<Capped>>,
+}
+
+impl Reader {
+    fn start(pipe: impl AsyncRead + Unpin + Send + 'static) -> Self {
+        let read = Arc::new(Mutex::new(Capped::default()));
+        Self { task: tokio::spawn(drain(pipe, read.clone())), read }
+    }
 }
 
 /// How long the output is still read after the command ended or was killed: a process
@@ -205,8 +219,8 @@ pub async fn run(
     let mut child = command.spawn().map_err(|source| CommandError { command: spec.display(), source })?;
     let pid = child.id().expect("a just-spawned child has a pid");
     let mut guard = GroupGuard { pid: Some(pid) };
-    let stdout = tokio::spawn(drain(child.stdout.take().expect("piped")));
-    let stderr = tokio::spawn(drain(child.stderr.take().expect("piped")));
+    let stdout = Reader::start(child.stdout.take().expect("piped"));
+    let stderr = Reader::start(child.stderr.take().expect("piped"));
 
     let mut output = CommandOutput::default();
     tokio::select! {
@@ -237,17 +251,26 @@ pub async fn run(
     Ok(output)
 }
 
-/// What a reader collected, unless the pipe stays open past [`OUTPUT_GRACE`] (then it is
-/// stopped and its output lost, rather than holding up the validation).
-async fn within_grace(mut reader: tokio::task::JoinHandle<Capped>, until: tokio::time::Instant) -> Capped {
-    match tokio::time::timeout_at(until, &mut reader).await {
-        Ok(collected) => collected.unwrap_or_default(),
-        Err(_) => {
-            reader.abort();
-            tracing::warn!("a process outside the command's group kept its output open; the output is dropped");
-            Capped::default()
-        }
+/// What a reader collected: all of it, or where the pipe stays open past [`OUTPUT_GRACE`]
+/// (a process that left the group holds it), what it had read by then, said to be cut there,
+/// rather than holding up the validation.
+async fn within_grace(mut reader: Reader, until: tokio::time::Instant) -> Capped {
+    let ended = tokio::time::timeout_at(until, &mut reader.task).await.is_ok();
+    if !ended {
+        reader.task.abort();
+        tracing::warn!("a process outside the command's group kept its output open; the output is read no further");
     }
+    let mut read = std::mem::take(&mut *reader.read.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    if !ended {
+        read.push(
+            format!(
+                "\n[the output was still open {} s after the command ended, held by a process it started; it was read no further]\n",
+                OUTPUT_GRACE.as_secs()
+            )
+            .as_bytes(),
+        );
+    }
+    read
 }
 
 #[cfg(test)]
@@ -333,6 +356,9 @@ mod tests {
         let output = sh(&line, Duration::from_secs(60)).await;
         assert!(started.elapsed() < Duration::from_secs(30), "returned after the grace period, not after the sleep");
         assert_eq!(output.status, Some(0));
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(printed.starts_with("done\n"), "what was printed before is kept: {printed:?}");
+        assert!(printed.contains("it was read no further"), "{printed:?}");
         if let Ok(pid) = std::fs::read_to_string(&pidfile).unwrap_or_default().trim().parse::<i32>() {
             // SAFETY: sends a signal to the test's own stray process.
             unsafe { libc::kill(pid, libc::SIGKILL) };
