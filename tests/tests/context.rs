@@ -1235,3 +1235,41 @@ fn a_relative_cache_home_puts_no_cache_into_the_repository() {
     let written = std::fs::read_dir(scratch.home().join(".cache/issuewright/index")).map(|d| d.count()).unwrap_or(0);
     assert_eq!(written, 1, "the index cache is in ~/.cache");
 }
+
+#[test]
+fn a_tab_left_open_on_a_file_deleted_on_disk_stands_for_nothing_until_typed_into() {
+    let scratch = crate_with_modules();
+    // A check that fails while its copy of the workspace holds `src/clock.rs`.
+    scratch.write(
+        ".issuewright.toml",
+        "[validate]\ncheck = \"if [ -e src/clock.rs ]; then echo 'src/lib.rs:2:1: error E1 clock.rs is there'; exit 1; fi\"\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n",
+    );
+    let mut options = ClientOptions::default();
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let text = scratch.read("src/clock.rs").unwrap();
+    client.open("src/clock.rs", &text);
+    let issue = "Clock::now returns 1\nThe `Clock` should read the time.";
+    let before = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
+    assert_eq!(before["files"][0]["path"], "src/clock.rs", "{before:#}");
+    let seen = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert_eq!(seen["passed"], false, "the check sees the file: {seen}");
+
+    // A branch switched in a terminal deletes it; the editor keeps its tab open.
+    std::fs::remove_file(scratch.workspace().join("src/clock.rs")).unwrap();
+    let uri = issuewright_tests::uri_of(&scratch.workspace().join("src/clock.rs"));
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 3}]}));
+    let after = client.command("issuewright.context", json!({"issue": issue, "top": 30})).unwrap();
+    let paths: Vec<&str> = after["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(!paths.contains(&"src/clock.rs"), "{paths:?}");
+    assert_eq!(after["indexedFiles"], 25);
+    let gone = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert_eq!(gone["passed"], true, "the build's copy lacks it too: {gone}");
+
+    // Typed into, it is the user's unsaved work again.
+    client.edit("src/clock.rs", 0, 0, "// kept\n");
+    let typed = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
+    assert_eq!(typed["files"][0]["path"], "src/clock.rs", "{typed:#}");
+    assert_eq!(typed["indexedFiles"], 26);
+}

@@ -286,6 +286,15 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        // A document left open on a file deleted on disk, unchanged since, follows the disk:
+        // the index lets it go as if closed, and takes it again once it is typed into.
+        for path in params.changes.iter().filter_map(|change| path_of(&change.uri)) {
+            if self.state.documents.is_left_on_a_deleted_file(&path)
+                && let Some(relative) = self.state.relative(&path)
+            {
+                self.state.index.close(&relative);
+            }
+        }
         let paths: Vec<String> =
             params.changes.iter().filter_map(|change| self.index_path(&path_of(&change.uri)?)).collect();
         self.read_again(paths).await;
@@ -302,7 +311,11 @@ impl LanguageServer for Backend {
             if let Some(relative) = self.state.relative(&path) {
                 self.state.index.open(&relative, &document.text);
             }
-            let opened = Document::new(&document.text, document.version, &document.language_id);
+            let mut opened = Document::new(&document.text, document.version, &document.language_id);
+            // Opened as it is on disk, it is the editor's view of the file until typed into.
+            if crate::workspace::read_disk_text(&path).ok().flatten().is_some_and(|disk| disk == document.text) {
+                opened.mark_as_on_disk();
+            }
             self.state.documents.update(|documents| documents.open(path, opened));
         }
     }
@@ -339,6 +352,9 @@ impl LanguageServer for Backend {
         // but a watcher may miss it (Neovim's inotify watcher leaves the root's `.git` out):
         // the files that shape the index are read again on save whatever the client watches,
         // which a second report of the same change leaves as it was.
+        if let Some(path) = path_of(&params.text_document.uri) {
+            self.state.documents.update(|documents| documents.mark_saved(&path));
+        }
         let watched = self.state.profile().watch_files;
         // The workspace's own folder "" is no document saved: an ignore file above it that
         // changed, whose change is told once (a watcher's report after it says nothing new).

@@ -43,22 +43,45 @@ impl DocumentStore {
         result
     }
 
-    /// The open document at `path`: its text and version.
+    /// The open document at `path`: its text and version. A document left open on a file
+    /// deleted on disk, unchanged since, is none (see [`stands_for_a_deleted_file`]).
     pub fn get(&self, path: &Path) -> Option<(String, i32)> {
         let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        documents.get(path).map(|document: &Document| (document.text(), document.version()))
+        documents
+            .get(path)
+            .filter(|document| !stands_for_a_deleted_file(path, document))
+            .map(|document: &Document| (document.text(), document.version()))
     }
 
-    /// Every open document's path, text and version, taken at one moment.
+    /// Every open document's path, text and version, taken at one moment, but those left
+    /// open on files deleted on disk, unchanged since.
     pub fn snapshot(&self) -> std::collections::HashMap<std::path::PathBuf, (String, i32)> {
         let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        documents.iter().map(|(path, document)| (path.to_owned(), (document.text(), document.version()))).collect()
+        documents
+            .iter()
+            .filter(|(path, document)| !stands_for_a_deleted_file(path, document))
+            .map(|(path, document)| (path.to_owned(), (document.text(), document.version())))
+            .collect()
+    }
+
+    /// Whether the document at `path` is open on a file deleted on disk, unchanged since.
+    pub fn is_left_on_a_deleted_file(&self, path: &Path) -> bool {
+        let documents = self.documents.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        documents.get(path).is_some_and(|document| stands_for_a_deleted_file(path, document))
     }
 
     /// A receiver that wakes when any document changes.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.generation.subscribe()
     }
+}
+
+/// Whether `document`, open at `path`, is only the editor's view of a file since deleted on
+/// disk (a branch switched, a file moved in a terminal), with nothing typed into it since it
+/// was opened or saved: editors keep such a tab open, and what it shows is no more the
+/// workspace's. Once typed into, it is the user's unsaved work, as a new buffer is.
+fn stands_for_a_deleted_file(path: &Path, document: &Document) -> bool {
+    document.unchanged_since_on_disk() && std::fs::symlink_metadata(path).is_err()
 }
 
 /// Base texts as the user has them: the open buffer when there is one, else the disk.

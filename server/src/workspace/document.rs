@@ -32,12 +32,28 @@ pub struct Document {
     version: i32,
     language_id: String,
     text: Rope,
+    /// The version at which the text was last the file's on disk (opened as it was, or
+    /// saved).
+    as_on_disk: Option<i32>,
 }
 
 impl Document {
     /// A document as announced by `textDocument/didOpen`.
     pub fn new(text: &str, version: i32, language_id: &str) -> Self {
-        Self { version, language_id: language_id.to_owned(), text: Rope::from_str(text) }
+        Self { version, language_id: language_id.to_owned(), text: Rope::from_str(text), as_on_disk: None }
+    }
+
+    /// Notes that the text, as it is now, is the file's on disk (the editor saved it, or
+    /// opened it as it was there).
+    pub fn mark_as_on_disk(&mut self) {
+        self.as_on_disk = Some(self.version);
+    }
+
+    /// Whether the text is still the one last saved to (or opened from) the disk: the
+    /// editor's view of the file, not work of the user's own. A file deleted on disk (a
+    /// branch switched) whose document is so stands for nothing: the user never typed it.
+    pub fn unchanged_since_on_disk(&self) -> bool {
+        self.as_on_disk == Some(self.version)
     }
 
     /// The version the editor gave with the last change.
@@ -154,6 +170,13 @@ impl Documents {
         encoding: PositionEncoding,
     ) -> Option<Option<Vec<ByteEdit>>> {
         self.by_path.get_mut(path).map(|document| document.apply_changes(version, changes, encoding))
+    }
+
+    /// Notes that the document at `path` was saved: its text is the disk's.
+    pub fn mark_saved(&mut self, path: &Path) {
+        if let Some(document) = self.by_path.get_mut(path) {
+            document.mark_as_on_disk();
+        }
     }
 
     /// Forgets a closed document; the disk is its truth again.
