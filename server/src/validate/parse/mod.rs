@@ -115,7 +115,20 @@ fn at(
     source: &str,
     message: String,
 ) -> Problem {
-    match map.locate(raw_path) {
+    at_located(map.locate(raw_path), start, end, unit, severity, source, message)
+}
+
+/// [`at`], for a path already located.
+fn at_located(
+    located: Located,
+    start: Spot,
+    end: Spot,
+    unit: ColumnUnit,
+    severity: Severity,
+    source: &str,
+    message: String,
+) -> Problem {
+    match located {
         Located::Workspace(path) => Problem::at(Place { path, start, end }, unit, severity, source, message),
         Located::Elsewhere(printed) => Problem {
             elsewhere: Some(format!("{printed}:{}:{}", start.line + 1, start.column + 1)),
