@@ -324,13 +324,18 @@ impl LanguageServer for Backend {
         let Some(path) = path_of(&params.text_document.uri) else { return };
         let encoding = self.state.profile().encoding;
         let version = params.text_document.version;
+        // The index reads only its languages' files: the text of another (a large log, a
+        // data file) is not copied out at each keystroke.
+        let indexed = crate::context::Language::of_path(&path.to_string_lossy()).is_some();
         let changed = self.state.documents.update(|documents| {
             let edits = documents.change(&path, version, &params.content_changes, encoding)?;
-            Some((edits, documents.get(&path)?.text()))
+            Some((edits, if indexed { documents.get(&path)?.text() } else { String::new() }))
         });
         match (changed, self.state.relative(&path)) {
-            (Some((edits, text)), Some(relative)) => self.state.index.change(&relative, edits.as_deref(), &text),
-            (Some(_), None) => {}
+            (Some((edits, text)), Some(relative)) if indexed => {
+                self.state.index.change(&relative, edits.as_deref(), &text)
+            }
+            (Some(_), _) => {}
             (None, _) => tracing::warn!(uri = %params.text_document.uri, "didChange for a document that is not open"),
         }
     }
