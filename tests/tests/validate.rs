@@ -132,6 +132,45 @@ fn a_crate_of_a_cargo_workspace_is_built_as_a_member_of_it() {
 }
 
 #[test]
+fn a_crate_opened_on_its_own_is_built_with_the_crates_its_path_dependencies_name() {
+    // The user opened `apps/cli`, a crate that is its own workspace (its empty `[workspace]`
+    // also keeps it out of any workspace the test's folder lies in), which depends on
+    // `libs/core_units` by path.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let main = "fn main() {\n    let side: u32 = core_units::Metres(2); // mismatched\n    println!(\"{side}\");\n}\n";
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (
+                "apps/cli/Cargo.toml",
+                "[package]\nname = \"cli\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\ncore_units = { path = \"../../libs/core_units\" }\n\n[workspace]\n",
+            ),
+            ("apps/cli/src/main.rs", main),
+            (
+                "libs/core_units/Cargo.toml",
+                "[package]\nname = \"core_units\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+            ),
+            ("libs/core_units/src/lib.rs", "pub struct Metres(pub u32);\n"),
+        ],
+    );
+    let before = Scratch::files_below(&root);
+    let output = validate_cli(&scratch, &root.join("apps/cli"), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the type error fails the check: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let (line, character) = marked(main, "// mismatched", "core_units");
+    let mismatch = placed(&diagnostics).into_iter().find(|e| e.code.as_deref() == Some("E0308"));
+    assert_eq!(
+        mismatch.map(|e| (e.path, e.line, e.character)),
+        Some(("src/main.rs".to_owned(), line, character)),
+        "{diagnostics:#}\n{}",
+        stderr(&output)
+    );
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn an_error_in_the_root_package_of_a_cargo_workspace_is_not_placed_in_the_opened_members_file() {
     // The workspace's root is a package too, and the opened member depends on it: cargo
     // prints the root's broken file as `src/lib.rs`, the very path of the member's own.

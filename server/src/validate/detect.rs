@@ -395,11 +395,13 @@ fn detect_build(root: &Path) -> Plan {
     if has(root, "Cargo.toml") {
         let above = cargo_workspace_above(root);
         let workspace = above.is_none();
+        // A crate of its own still reads the crates its path dependencies name.
+        let build_root = above.or_else(|| super::cargo_root::build_root_above(root));
         return Plan {
             toolchain: Some(Toolchain::Cargo),
             check: Some(Step::Cargo { test: false, workspace }),
             test: Some(Step::Cargo { test: true, workspace }),
-            build_root: above,
+            build_root,
         };
     }
     if has(root, "pom.xml") {

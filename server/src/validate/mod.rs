@@ -5,6 +5,7 @@
 //! their unsaved buffers and the run's overlay), runs one command there with a time limit,
 //! and reads its output with the parsers of that tool.
 
+mod cargo_root;
 pub mod command;
 pub mod detect;
 mod maven_root;
@@ -303,8 +304,9 @@ impl Validator {
         // The workspace's copy, where the build runs and its files are read, and its files.
         let tree = if within.as_os_str().is_empty() { build_tree.clone() } else { build_tree.join(&within) };
         // Cargo prints every path from the Cargo workspace's root, whose own files (the root
-        // package's) are not the member's.
-        let build_files = matches!(step, Step::Cargo { .. }).then(|| files.clone());
+        // package's) are not the member's; a crate that is its own workspace prints them from
+        // its folder, however far up the mirror reaches for its path dependencies.
+        let build_files = matches!(step, Step::Cargo { workspace: false, .. }).then(|| files.clone());
         let files = files_within(files, &within);
 
         let started = SystemTime::now();

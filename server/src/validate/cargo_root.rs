@@ -1,0 +1,109 @@
+//! The folder above a crate that its build reads through path dependencies: a crate opened
+//! on its own (`cli/`) whose `Cargo.toml` depends on a sibling (`core = { path = "../core" }`)
+//! builds only where that sibling is there too.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::repository::{read_small, repository_above};
+
+/// How many crates, path dependencies of path dependencies, are read at most.
+const MAX_CRATES: usize = 64;
+
+/// The largest `Cargo.toml` read.
+const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// The highest folder inside the repository that holds `root` (the crate's folder) and every
+/// crate it reaches through path dependencies (`dependencies`, `dev-dependencies`,
+/// `build-dependencies`, their `target.*` forms and `[patch.*]`), followed from crate to
+/// crate; `None` when each lies within `root`, when `root` stands in no repository (or is its
+/// root), or when one lies outside the repository, which no mirror takes in.
+pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
+    let repository = repository_above(root)?;
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::from([root.to_owned()]);
+    let mut to_read = vec![root.to_owned()];
+    let mut top = root.to_owned();
+    while let Some(folder) = to_read.pop() {
+        let Some(manifest) = read_small(&folder.join("Cargo.toml"), MAX_MANIFEST_BYTES) else { continue };
+        let Ok(manifest) = manifest.parse::<toml::Table>() else { continue };
+        for dependency in path_dependencies(&manifest) {
+            let found = crate::workspace::lexical_normal(&folder.join(dependency));
+            if !found.starts_with(repository) {
+                return None;
+            }
+            while !found.starts_with(&top) {
+                top = top.parent()?.to_owned();
+            }
+            if seen.len() < MAX_CRATES && seen.insert(found.clone()) {
+                to_read.push(found);
+            }
+        }
+    }
+    (top != root).then_some(top)
+}
+
+/// The `path` of every dependency table of `manifest` that names one.
+fn path_dependencies(manifest: &toml::Table) -> Vec<&str> {
+    const KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let mut tables: Vec<&toml::Table> = KINDS.iter().filter_map(|kind| manifest.get(*kind)?.as_table()).collect();
+    if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+        for target in targets.values().filter_map(toml::Value::as_table) {
+            tables.extend(KINDS.iter().filter_map(|kind| target.get(*kind)?.as_table()));
+        }
+    }
+    if let Some(patches) = manifest.get("patch").and_then(toml::Value::as_table) {
+        tables.extend(patches.values().filter_map(toml::Value::as_table));
+    }
+    tables
+        .into_iter()
+        .flat_map(|table| table.values())
+        .filter_map(|dependency| dependency.get("path")?.as_str())
+        .filter(|path| !path.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::tree;
+
+    #[test]
+    fn a_crate_is_built_from_the_folder_that_holds_its_path_dependencies() {
+        let dir = tree::<&str>(&[
+            (".git/HEAD", ""),
+            (
+                "apps/cli/Cargo.toml",
+                "[package]\nname = \"cli\"\n[dependencies]\ncore = { path = \"../../libs/core\" }\nserde = \"1\"\n",
+            ),
+            (
+                "libs/core/Cargo.toml",
+                "[package]\nname = \"core\"\n[target.'cfg(unix)'.dependencies]\nsys = { path = \"../sys\" }\n",
+            ),
+            (
+                "libs/sys/Cargo.toml",
+                "[package]\nname = \"sys\"\n[dev-dependencies]\ncli = { path = \"../../apps/cli\" }\n",
+            ),
+            ("apps/web/Cargo.toml", "[package]\nname = \"web\"\n[build-dependencies]\ngen = { path = \"gen\" }\n"),
+            (
+                "apps/tool/Cargo.toml",
+                "[package]\nname = \"tool\"\n[patch.crates-io]\nsys = { path = \"../../libs/sys\" }\n",
+            ),
+            (
+                "apps/out/Cargo.toml",
+                "[package]\nname = \"out\"\n[dependencies]\nfar = { path = \"../../../elsewhere\" }\n",
+            ),
+            ("apps/bad/Cargo.toml", "[package\n"),
+        ]);
+        let root = dir.path();
+        // Followed through `core` to `sys` (and back, a cycle), up to the repository's root.
+        assert_eq!(build_root_above(&root.join("apps/cli")).as_deref(), Some(root));
+        assert_eq!(build_root_above(&root.join("apps/tool")).as_deref(), Some(root));
+        assert_eq!(build_root_above(&root.join("libs/core")).as_deref(), Some(root), "`sys` depends on `cli`");
+        // Its own folder holds them, a dependency lies outside the repository, the manifest
+        // does not parse: built where it is.
+        for folder in ["apps/web", "apps/out", "apps/bad"] {
+            assert_eq!(build_root_above(&root.join(folder)), None, "{folder}");
+        }
+        assert_eq!(build_root_above(root), None, "the repository's root itself");
+    }
+}
