@@ -81,8 +81,9 @@ pub enum Step {
     Gradle {
         /// `compileJava` or `test`.
         task: &'static str,
-        /// Use the project's `./gradlew`.
-        wrapper: bool,
+        /// The project's Gradle wrapper, as a path from its folder (`./gradlew`, or
+        /// `../gradlew` of the build whose settings include it), when it has one.
+        wrapper: Option<String>,
     },
     /// javac over every Java source.
     Javac,
@@ -165,7 +166,7 @@ impl Step {
                 spec
             }
             Step::Gradle { task, wrapper } => {
-                let program = if *wrapper { "./gradlew" } else { "gradle" };
+                let program = wrapper.as_deref().unwrap_or("gradle");
                 let mut spec = CommandSpec::new(program, &["--offline", "--console=plain", task]);
                 if let Some(filter) = filter {
                     spec.args.extend(["--tests".to_owned(), filter.to_owned()]);
@@ -422,12 +423,22 @@ fn detect_build(root: &Path) -> Plan {
         };
     }
     if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].iter().any(|f| has(root, f)) {
-        let wrapper = has(root, "gradlew");
+        // A subproject is built by the build whose settings include it, with its wrapper.
+        let build_root = gradle_build_above(root);
+        let top = build_root.as_deref().unwrap_or(root);
+        let wrapper =
+            root.ancestors()
+                .take_while(|folder| folder.starts_with(top))
+                .find(|folder| has(folder, "gradlew"))
+                .and_then(|folder| relative_up(root, folder))
+                .map(|up| {
+                    if up.as_os_str().is_empty() { "./gradlew".to_owned() } else { format!("{}/gradlew", up.display()) }
+                });
         return Plan {
             toolchain: Some(Toolchain::Gradle),
-            check: Some(Step::Gradle { task: "compileJava", wrapper }),
+            check: Some(Step::Gradle { task: "compileJava", wrapper: wrapper.clone() }),
             test: Some(Step::Gradle { task: "test", wrapper }),
-            build_root: None,
+            build_root,
         };
     }
     if has(root, "tsconfig.json") || has(root, "package.json") {
@@ -463,6 +474,31 @@ fn detect_build(root: &Path) -> Plan {
 }
 
 /// The way from `root` up to `folder`, one of its ancestors (itself too), as `..` steps.
+/// The folder above the Gradle project at `root` (one without settings of its own) whose
+/// `settings.gradle(.kts)` includes it (`include("app")`, `include ':libs:core'`), as Gradle
+/// finds the build it belongs to; no higher than the repository's root.
+fn gradle_build_above(root: &Path) -> Option<PathBuf> {
+    const SETTINGS: [&str; 2] = ["settings.gradle", "settings.gradle.kts"];
+    if SETTINGS.iter().any(|file| has(root, file)) {
+        return None;
+    }
+    let repository = super::repository::repository_above(root)?;
+    let folder = root
+        .ancestors()
+        .skip(1)
+        .take_while(|folder| folder.starts_with(repository))
+        .find(|folder| SETTINGS.iter().any(|file| has(folder, file)))?;
+    let project = root.strip_prefix(folder).ok()?.to_str()?.replace('/', ":");
+    let includes =
+        SETTINGS.iter().filter_map(|file| super::repository::read_small(&folder.join(file), 1 << 20)).any(|settings| {
+            ["\"", "'"].iter().any(|quote| {
+                settings.contains(&format!("{quote}{project}{quote}"))
+                    || settings.contains(&format!("{quote}:{project}{quote}"))
+            })
+        });
+    includes.then(|| folder.to_owned())
+}
+
 fn relative_up(root: &Path, folder: &Path) -> Option<PathBuf> {
     let depth = root.strip_prefix(folder).ok()?.components().count();
     Some(std::iter::repeat_n("..", depth).collect())
@@ -634,6 +670,40 @@ mod tests {
             let plan = detect(&linked.join("crates/a"), &ValidateSettings::default());
             assert_eq!(plan.build_root.as_deref(), Some(linked.as_path()));
         }
+    }
+
+    #[test]
+    fn a_gradle_subproject_is_built_by_the_build_whose_settings_include_it() {
+        let dir = tree::<&str>(&[
+            (".git/HEAD", ""),
+            ("settings.gradle.kts", "rootProject.name = \"shop\"\ninclude(\"app\", \"libs:core\")\n"),
+            ("gradlew", "#!/bin/sh\n"),
+            ("app/build.gradle.kts", "dependencies { implementation(project(\":libs:core\")) }\n"),
+            ("libs/core/build.gradle.kts", ""),
+            ("tools/lint/build.gradle", ""),
+            ("standalone/settings.gradle", "rootProject.name = 'standalone'\n"),
+            ("standalone/build.gradle", ""),
+        ]);
+        let root = dir.path();
+        for (folder, wrapper) in [("app", "../gradlew"), ("libs/core", "../../gradlew")] {
+            let plan = detect(&root.join(folder), &ValidateSettings::default());
+            assert_eq!(plan.build_root.as_deref(), Some(root), "{folder}");
+            let args = plan.check.unwrap().command(root, root, None).unwrap();
+            assert_eq!(args.program, wrapper, "{folder}");
+            assert_eq!(args.args, ["--offline", "--console=plain", "compileJava"]);
+        }
+        // Not included by the settings above, or with settings of its own: built where it is,
+        // with plain `gradle`.
+        for folder in ["tools/lint", "standalone"] {
+            let plan = detect(&root.join(folder), &ValidateSettings::default());
+            assert_eq!(plan.build_root, None, "{folder}");
+            assert_eq!(plan.check.unwrap().command(root, root, None).unwrap().program, "gradle", "{folder}");
+        }
+        let top = detect(root, &ValidateSettings::default());
+        assert_eq!(
+            (top.build_root, top.check.unwrap().command(root, root, None).unwrap().program),
+            (None, "./gradlew".into())
+        );
     }
 
     #[test]
