@@ -409,12 +409,7 @@ fn detect_build(root: &Path) -> Plan {
         let build_root = maven_root::build_root_above(root);
         // A multi-module project keeps its wrapper at its root.
         let top = build_root.as_deref().unwrap_or(root);
-        let wrapper = root
-            .ancestors()
-            .take_while(|folder| folder.starts_with(top))
-            .find(|folder| has(folder, "mvnw"))
-            .and_then(|folder| relative_up(root, folder))
-            .map(|up| if up.as_os_str().is_empty() { "./mvnw".to_owned() } else { format!("{}/mvnw", up.display()) });
+        let wrapper = wrapper_up_to(root, top, "mvnw");
         return Plan {
             toolchain: Some(Toolchain::Maven),
             check: Some(Step::Maven { goal: "compile", wrapper: wrapper.clone() }),
@@ -426,14 +421,7 @@ fn detect_build(root: &Path) -> Plan {
         // A subproject is built by the build whose settings include it, with its wrapper.
         let build_root = gradle_build_above(root);
         let top = build_root.as_deref().unwrap_or(root);
-        let wrapper =
-            root.ancestors()
-                .take_while(|folder| folder.starts_with(top))
-                .find(|folder| has(folder, "gradlew"))
-                .and_then(|folder| relative_up(root, folder))
-                .map(|up| {
-                    if up.as_os_str().is_empty() { "./gradlew".to_owned() } else { format!("{}/gradlew", up.display()) }
-                });
+        let wrapper = wrapper_up_to(root, top, "gradlew");
         return Plan {
             toolchain: Some(Toolchain::Gradle),
             check: Some(Step::Gradle { task: "compileJava", wrapper: wrapper.clone() }),
@@ -497,6 +485,14 @@ fn gradle_build_above(root: &Path) -> Option<PathBuf> {
             })
         });
     includes.then(|| folder.to_owned())
+}
+
+/// The build tool's wrapper script `name` nearest to `root`, in its folder or one above it
+/// up to `top`, as a path from `root` (`./mvnw`, `../gradlew`).
+fn wrapper_up_to(root: &Path, top: &Path, name: &str) -> Option<String> {
+    let folder = root.ancestors().take_while(|folder| folder.starts_with(top)).find(|folder| has(folder, name))?;
+    let up = relative_up(root, folder)?;
+    Some(if up.as_os_str().is_empty() { format!("./{name}") } else { format!("{}/{name}", up.display()) })
 }
 
 fn relative_up(root: &Path, folder: &Path) -> Option<PathBuf> {
