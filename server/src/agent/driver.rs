@@ -87,6 +87,9 @@ impl Driver {
         let specs_tokens = crate::context::estimate_tokens(&serde_json::to_string(&specs).unwrap_or_default());
         let mut room = compact::room(info.context_window, info.max_output, specs_tokens);
         let pack = self.context_pack(info).await;
+        if self.cancel.is_cancelled() {
+            return Ending::Cancelled;
+        }
         self.emit(RunEvent::Context {
             full_files: pack.as_ref().map(|pack| pack.full_files.clone()).unwrap_or_default(),
             part_files: pack.as_ref().map(|pack| pack.part_files.clone()).unwrap_or_default(),
@@ -479,7 +482,9 @@ impl Driver {
         // Each file is read once, and what the pack shows of it stays the text its changes
         // are judged against, however the user edits it before the model names it.
         let workspace = std::sync::Mutex::new(self.overlay.unstaged());
-        let ranked = tokio::task::spawn_blocking(move || {
+        // A cancel ends the run at once, not once the workspace is ranked (seconds in a
+        // large one): the ranking is left to finish unheeded.
+        let ranking = tokio::task::spawn_blocking(move || {
             // The issue is analysed once, for the ranking and for the pack's map.
             let query = context::issue_reading::analyze_in(&index, &text);
             let read = |path: &str| {
@@ -490,8 +495,12 @@ impl Driver {
             let first = super::first_context(&index, &query, &text, info, read);
             let seen = Seen::of_pack(&first.pack, read);
             (first.pack, seen, workspace.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()))
-        })
-        .await;
+        });
+        let ranked = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => return None,
+            ranked = ranking => ranked,
+        };
         let pack = match ranked {
             Ok((pack, seen, workspace)) => {
                 self.seen = seen;

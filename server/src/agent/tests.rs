@@ -322,6 +322,23 @@ async fn cancel_stops_the_run_and_keeps_staged_changes() {
     assert!(!scratch.dir.path().join("new.txt").exists());
 }
 
+#[tokio::test]
+async fn a_cancel_while_the_workspace_is_ranked_ends_the_run_before_any_prompt() {
+    let scratch = Scratch::new(&[("src/config.rs", "pub fn current() -> u32 {\n    1\n}\n")]);
+    let mut spec = scratch.spec("{\"content\":\"never reached\"}\n", Budgets::default());
+    spec.issue.text = "# `current` in config should return 2\n".into();
+    spec.index = Some(Arc::new(crate::context::Index::build(scratch.dir.path(), None)));
+    let handle = start(spec, Arc::new(DiskBase), None).unwrap();
+    handle.cancel();
+    let snapshot = handle.finished().await;
+    assert_eq!(snapshot.status.state, RunState::Cancelled);
+    let ledger = scratch.ledger(&handle);
+    assert!(
+        !ledger.iter().any(|e| matches!(e, LedgerEvent::ContextPack { .. } | LedgerEvent::Prompt { .. })),
+        "{ledger:?}"
+    );
+}
+
 /// A project whose check fails while `a.txt` or `b.txt` holds `BROKEN`, counting those
 /// lines as errors (one `a.txt:N:1: error E1 broken` per line), and whose tests echo.
 /// Each check appends the `a.txt` it saw to `.cache-for-tests/checked.log`.
