@@ -433,7 +433,7 @@ impl Driver {
 
     /// The current text of the first files with errors, numbered, for the `context` strategy:
     /// a short file whole, a long one around its errors.
-    fn error_files_text(&mut self) -> String {
+    fn error_files_text(&self) -> String {
         let Some(checks) = &self.checks else { return String::new() };
         let mut files: Vec<(WorkspacePath, Vec<usize>)> = Vec::new();
         for (report, _) in [&checks.check, &checks.test].into_iter().flatten() {
@@ -451,10 +451,7 @@ impl Driver {
         for (path, lines) in files.iter().filter(|(path, _)| !crate::tools::names_secrets(&self.overlay, path)).take(2)
         {
             let Some(text) = self.overlay.peek(path) else { continue };
-            let (shown, lines_shown) = lines_around(&text, lines);
-            // Shown, they count as read: a whole-file write after them keeps or drops them knowingly.
-            self.seen.saw_lines(path.as_str(), lines_shown);
-            out.push_str(&format!("\n{path}:\n{shown}"));
+            out.push_str(&format!("\n{path}:\n{}", lines_around(&text, lines)));
         }
         out
     }
@@ -540,7 +537,7 @@ impl Driver {
 
 /// `text`'s lines, numbered: all of them when it is short, else those within
 /// [`LINES_AROUND_ERROR`] of the 0-based `error_lines`, with a line saying what is left out.
-fn lines_around<'t>(text: &'t str, error_lines: &[usize]) -> (String, Vec<&'t str>) {
+fn lines_around(text: &str, error_lines: &[usize]) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let shown = |number: usize| {
         lines.len() <= WHOLE_FILE_LINES
@@ -550,13 +547,11 @@ fn lines_around<'t>(text: &'t str, error_lines: &[usize]) -> (String, Vec<&'t st
     };
     let mut out = String::new();
     let mut left_out = 0;
-    let mut lines_shown = Vec::new();
     for (number, line) in lines.iter().enumerate() {
         if !shown(number) {
             left_out += 1;
             continue;
         }
-        lines_shown.push(*line);
         if left_out > 0 {
             out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
             left_out = 0;
@@ -566,7 +561,7 @@ fn lines_around<'t>(text: &'t str, error_lines: &[usize]) -> (String, Vec<&'t st
     if left_out > 0 {
         out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
     }
-    (out, lines_shown)
+    out
 }
 
 #[cfg(test)]
@@ -576,9 +571,7 @@ mod lines_around_tests {
     #[test]
     fn a_long_file_is_shown_around_its_errors_and_says_what_is_left_out() {
         let text: String = (1..=1_000).map(|n| format!("line {n}\n")).collect();
-        let (shown, lines_shown) = lines_around(&text, &[699]);
-        assert_eq!(lines_shown.first(), Some(&"line 670"));
-        assert_eq!(lines_shown.len(), 61);
+        let shown = lines_around(&text, &[699]);
         assert!(shown.contains("  700 | line 700\n"), "{shown}");
         assert!(shown.contains("  670 | line 670\n") && shown.contains("  730 | line 730\n"), "{shown}");
         assert!(!shown.contains("| line 669\n") && !shown.contains("| line 731\n"), "{shown}");
@@ -587,12 +580,12 @@ mod lines_around_tests {
         assert!(shown.len() < 2_000, "{} characters", shown.len());
 
         // Two errors far apart: both places, the gap between them said.
-        let (two, _) = lines_around(&text, &[9, 899]);
+        let two = lines_around(&text, &[9, 899]);
         assert!(two.contains("   10 | line 10\n") && two.contains("  900 | line 900\n"), "{two}");
         assert!(two.contains("(829 lines not shown"), "{two}");
 
         // A short file is shown whole.
         let short: String = (1..=20).map(|n| format!("line {n}\n")).collect();
-        assert_eq!(lines_around(&short, &[3]).0.lines().count(), 20);
+        assert_eq!(lines_around(&short, &[3]).lines().count(), 20);
     }
 }
