@@ -1239,10 +1239,11 @@ fn a_relative_cache_home_puts_no_cache_into_the_repository() {
 #[test]
 fn a_tab_left_open_on_a_file_deleted_on_disk_stands_for_nothing_until_typed_into() {
     let scratch = crate_with_modules();
-    // A check that fails while its copy of the workspace holds `src/clock.rs`.
+    // A check that fails while its copy of the workspace holds `src/clock.rs` and not
+    // `src/fresh.rs`.
     scratch.write(
         ".issuewright.toml",
-        "[validate]\ncheck = \"if [ -e src/clock.rs ]; then echo 'src/lib.rs:2:1: error E1 clock.rs is there'; exit 1; fi\"\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n",
+        "[validate]\ncheck = \"if [ -e src/clock.rs ] && [ ! -e src/fresh.rs ]; then echo 'src/lib.rs:2:1: error E1 clock.rs is there'; exit 1; fi\"\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n",
     );
     let mut options = ClientOptions::default();
     options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
@@ -1272,4 +1273,14 @@ fn a_tab_left_open_on_a_file_deleted_on_disk_stands_for_nothing_until_typed_into
     let typed = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
     assert_eq!(typed["files"][0]["path"], "src/clock.rs", "{typed:#}");
     assert_eq!(typed["indexedFiles"], 26);
+
+    // A new buffer never written, reported saved (Neovim's `:w other.rs` of it), is still
+    // the user's unsaved work.
+    client.open("src/fresh.rs", "pub fn brand_new_gauge() {}\n");
+    let fresh_uri = issuewright_tests::uri_of(&scratch.workspace().join("src/fresh.rs"));
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": fresh_uri}}));
+    let fresh = client.command("issuewright.context", json!({"issue": "Call `brand_new_gauge`", "top": 1})).unwrap();
+    assert_eq!(fresh["files"][0]["path"], "src/fresh.rs", "{fresh:#}");
+    let both = client.build_command("issuewright.validate", json!({})).unwrap();
+    assert_eq!(both["passed"], true, "the build's copy holds the new buffer: {both}");
 }

@@ -358,7 +358,8 @@ impl LanguageServer for Backend {
         // the files that shape the index are read again on save whatever the client watches,
         // which a second report of the same change leaves as it was.
         if let Some(path) = path_of(&params.text_document.uri) {
-            self.state.documents.update(|documents| documents.mark_saved(&path));
+            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
+            self.state.documents.update(|documents| documents.mark_saved(&path, on_disk.as_deref()));
         }
         let watched = self.state.profile().watch_files;
         // The workspace's own folder "" is no document saved: an ignore file above it that

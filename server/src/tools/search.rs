@@ -318,11 +318,19 @@ pub fn find_symbol(overlay: &Overlay, index: Option<&Index>, args: FindSymbolArg
     let mut output = String::new();
     if definitions.is_empty() {
         // The index reads only its languages' code: a name may be defined elsewhere.
+        // The name as a pattern, whole where it begins and ends with a word's characters.
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let pattern = format!(
+            "{}{}{}",
+            if word(wanted.name.chars().next()) { "\\b" } else { "" },
+            regex::escape(&wanted.name),
+            if word(wanted.name.chars().last()) { "\\b" } else { "" }
+        );
         let _ = writeln!(
             output,
-            "no definition of `{asked}` in the index (it holds {} code only); grep {{\"pattern\": \"\\\\b{}\\\\b\"}} searches every file.",
+            "no definition of `{asked}` in the index (it holds {} code only); grep {} searches every file.",
             crate::context::Language::INDEXED_NAMES,
-            wanted.name
+            serde_json::json!({ "pattern": pattern })
         );
     } else {
         let _ = match (unfit, only_other_case) {

@@ -736,8 +736,11 @@ fn find_symbol_reports_definitions_and_users_including_staged_changes() {
     let missing = find_symbol(&mut overlay, &index, "nothing");
     assert_eq!(
         missing.output,
-        "no definition of `nothing` in the index (it holds Rust, Java, TypeScript and JavaScript code only); grep {\"pattern\": \"\\\\bnothing\\\\b\"} searches every file.\n"
+        "no definition of `nothing` in the index (it holds Rust, Java, TypeScript and JavaScript code only); grep {\"pattern\":\"\\\\bnothing\\\\b\"} searches every file.\n"
     );
+    // A name that is no regex as written (`$http`) is searched for as itself.
+    let dollar = find_symbol(&mut overlay, &index, "$http");
+    assert!(dollar.output.contains("grep {\"pattern\":\"\\\\$http\\\\b\"}"), "{}", dollar.output);
     let other_case = find_symbol(&mut overlay, &index, "joinset");
     assert!(
         other_case

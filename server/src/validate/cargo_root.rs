@@ -39,7 +39,15 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
             }
         }
     }
-    (top != root).then_some(top)
+    // A Cargo workspace above the crate is Cargo's to judge (see `cargo_workspace_above`):
+    // mirrored from here, its members' paths would be read from the wrong folder.
+    let workspace_on_the_way =
+        root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository)).any(|folder| {
+            read_small(&folder.join("Cargo.toml"), MAX_MANIFEST_BYTES)
+                .and_then(|manifest| manifest.parse::<toml::Table>().ok())
+                .is_some_and(|manifest| manifest.contains_key("workspace"))
+        });
+    (top != root && !workspace_on_the_way).then_some(top)
 }
 
 /// The `path` of every dependency table of `manifest` that names one.
@@ -105,5 +113,13 @@ mod tests {
             assert_eq!(build_root_above(&root.join(folder)), None, "{folder}");
         }
         assert_eq!(build_root_above(root), None, "the repository's root itself");
+        // A member of a workspace above (whose membership Cargo could not tell in time).
+        let workspace = tree::<&str>(&[
+            (".git/HEAD", ""),
+            ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+            ("crates/a/Cargo.toml", "[package]\nname = \"a\"\n[dependencies]\nb = { path = \"../b\" }\n"),
+            ("crates/b/Cargo.toml", "[package]\nname = \"b\"\n"),
+        ]);
+        assert_eq!(build_root_above(&workspace.path().join("crates/a")), None);
     }
 }

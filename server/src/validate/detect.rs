@@ -2,7 +2,10 @@
 //! configured in `[validate]`.
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 use std::time::Duration;
+
+use regex::Regex;
 
 use super::command::CommandSpec;
 use super::parse::Format;
@@ -477,13 +480,10 @@ fn gradle_build_above(root: &Path) -> Option<PathBuf> {
         .take_while(|folder| folder.starts_with(repository))
         .find(|folder| SETTINGS.iter().any(|file| has(folder, file)))?;
     let project = root.strip_prefix(folder).ok()?.to_str()?.replace('/', ":");
-    let includes =
-        SETTINGS.iter().filter_map(|file| super::repository::read_small(&folder.join(file), 1 << 20)).any(|settings| {
-            ["\"", "'"].iter().any(|quote| {
-                settings.contains(&format!("{quote}{project}{quote}"))
-                    || settings.contains(&format!("{quote}:{project}{quote}"))
-            })
-        });
+    let includes = SETTINGS
+        .iter()
+        .filter_map(|file| super::repository::read_small(&folder.join(file), 1 << 20))
+        .any(|settings| gradle_includes(&settings).iter().any(|included| included.trim_start_matches(':') == project));
     includes.then(|| folder.to_owned())
 }
 
@@ -493,6 +493,28 @@ fn wrapper_up_to(root: &Path, top: &Path, name: &str) -> Option<String> {
     let folder = root.ancestors().take_while(|folder| folder.starts_with(top)).find(|folder| has(folder, name))?;
     let up = relative_up(root, folder)?;
     Some(if up.as_os_str().is_empty() { format!("./{name}") } else { format!("{}/{name}", up.display()) })
+}
+
+/// The project paths a Gradle settings script includes (`include("app", ":libs:core")`,
+/// `include 'app'`), its comments left out; not `includeBuild`, nor any other string.
+fn gradle_includes(settings: &str) -> Vec<String> {
+    static COMMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)/\*.*?\*/|//[^\n]*").expect("the pattern compiles"));
+    static INCLUDE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\binclude\b\s*\(?([^)\n]*)").expect("the pattern compiles"));
+    static QUOTED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""([^"]*)"|'([^']*)'"#).expect("the pattern compiles"));
+    let code = COMMENT.replace_all(settings, "");
+    INCLUDE
+        .captures_iter(&code)
+        .flat_map(|include| {
+            let arguments = include.get(1).map_or("", |m| m.as_str()).to_owned();
+            QUOTED
+                .captures_iter(&arguments)
+                .filter_map(|quoted| quoted.get(1).or_else(|| quoted.get(2)).map(|m| m.as_str().to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 fn relative_up(root: &Path, folder: &Path) -> Option<PathBuf> {
@@ -672,11 +694,16 @@ mod tests {
     fn a_gradle_subproject_is_built_by_the_build_whose_settings_include_it() {
         let dir = tree::<&str>(&[
             (".git/HEAD", ""),
-            ("settings.gradle.kts", "rootProject.name = \"shop\"\ninclude(\"app\", \"libs:core\")\n"),
+            (
+                "settings.gradle.kts",
+                "rootProject.name = \"docs\"\ninclude(\"app\", \"libs:core\")\n// include(\"legacy\")\nincludeBuild(\"tools/lint\")\n",
+            ),
             ("gradlew", "#!/bin/sh\n"),
             ("app/build.gradle.kts", "dependencies { implementation(project(\":libs:core\")) }\n"),
             ("libs/core/build.gradle.kts", ""),
             ("tools/lint/build.gradle", ""),
+            ("legacy/build.gradle", ""),
+            ("docs/build.gradle", ""),
             ("standalone/settings.gradle", "rootProject.name = 'standalone'\n"),
             ("standalone/build.gradle", ""),
         ]);
@@ -690,7 +717,7 @@ mod tests {
         }
         // Not included by the settings above, or with settings of its own: built where it is,
         // with plain `gradle`.
-        for folder in ["tools/lint", "standalone"] {
+        for folder in ["tools/lint", "standalone", "legacy", "docs"] {
             let plan = detect(&root.join(folder), &ValidateSettings::default());
             assert_eq!(plan.build_root, None, "{folder}");
             assert_eq!(plan.check.unwrap().command(root, root, None).unwrap().program, "gradle", "{folder}");

@@ -172,9 +172,12 @@ impl Documents {
         self.by_path.get_mut(path).map(|document| document.apply_changes(version, changes, encoding))
     }
 
-    /// Notes that the document at `path` was saved: its text is the disk's.
-    pub fn mark_saved(&mut self, path: &Path) {
-        if let Some(document) = self.by_path.get_mut(path) {
+    /// Notes that the document at `path` was saved, where `on_disk` (the file's text on disk
+    /// now) is its text: a save to another name (Neovim's `:w other.rs`) leaves it as it was.
+    pub fn mark_saved(&mut self, path: &Path, on_disk: Option<&str>) {
+        if let Some(document) = self.by_path.get_mut(path)
+            && on_disk.is_some_and(|disk| document.text == disk)
+        {
             document.mark_as_on_disk();
         }
     }
