@@ -311,12 +311,13 @@ impl LanguageServer for Backend {
             if let Some(relative) = self.state.relative(&path) {
                 self.state.index.open(&relative, &document.text);
             }
-            let mut opened = Document::new(&document.text, document.version, &document.language_id);
+            let opened = Document::new(&document.text, document.version, &document.language_id);
             // Opened as it is on disk, it is the editor's view of the file until typed into.
-            if crate::workspace::read_disk_text(&path).ok().flatten().is_some_and(|disk| disk == document.text) {
-                opened.mark_as_on_disk();
-            }
-            self.state.documents.update(|documents| documents.open(path, opened));
+            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
+            self.state.documents.update(|documents| {
+                documents.open(path.clone(), opened);
+                documents.mark_if_on_disk(&path, on_disk.as_deref());
+            });
         }
     }
 
@@ -359,7 +360,7 @@ impl LanguageServer for Backend {
         // which a second report of the same change leaves as it was.
         if let Some(path) = path_of(&params.text_document.uri) {
             let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
-            self.state.documents.update(|documents| documents.mark_saved(&path, on_disk.as_deref()));
+            self.state.documents.update(|documents| documents.mark_if_on_disk(&path, on_disk.as_deref()));
         }
         let watched = self.state.profile().watch_files;
         // The workspace's own folder "" is no document saved: an ignore file above it that

@@ -41,13 +41,7 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
     }
     // A Cargo workspace above the crate is Cargo's to judge (see `cargo_workspace_above`):
     // mirrored from here, its members' paths would be read from the wrong folder.
-    let workspace_on_the_way =
-        root.ancestors().skip(1).take_while(|folder| folder.starts_with(repository)).any(|folder| {
-            read_small(&folder.join("Cargo.toml"), MAX_MANIFEST_BYTES)
-                .and_then(|manifest| manifest.parse::<toml::Table>().ok())
-                .is_some_and(|manifest| manifest.contains_key("workspace"))
-        });
-    (top != root && !workspace_on_the_way).then_some(top)
+    (top != root && super::detect::nearest_workspace_above(root).is_none()).then_some(top)
 }
 
 /// The `path` of every dependency table of `manifest` that names one.

@@ -322,7 +322,7 @@ fn cargo_workspace_above(root: &Path) -> Option<PathBuf> {
 
 /// The nearest folder above `root`, up to the repository's root, whose `Cargo.toml` has a
 /// `[workspace]`; a manifest on the way that does not parse ends the search.
-fn nearest_workspace_above(root: &Path) -> Option<PathBuf> {
+pub(super) fn nearest_workspace_above(root: &Path) -> Option<PathBuf> {
     for folder in root.ancestors().skip(1) {
         if folder.join("Cargo.toml").is_file() && cargo_manifest(folder)?.contains_key("workspace") {
             return Some(folder.to_owned());

@@ -45,7 +45,7 @@ impl Document {
 
     /// Notes that the text, as it is now, is the file's on disk (the editor saved it, or
     /// opened it as it was there).
-    pub fn mark_as_on_disk(&mut self) {
+    fn mark_as_on_disk(&mut self) {
         self.as_on_disk = Some(self.version);
     }
 
@@ -172,9 +172,10 @@ impl Documents {
         self.by_path.get_mut(path).map(|document| document.apply_changes(version, changes, encoding))
     }
 
-    /// Notes that the document at `path` was saved, where `on_disk` (the file's text on disk
-    /// now) is its text: a save to another name (Neovim's `:w other.rs`) leaves it as it was.
-    pub fn mark_saved(&mut self, path: &Path, on_disk: Option<&str>) {
+    /// Notes that the document at `path` is, as it is now, the file on disk, where `on_disk`
+    /// (the file's text on disk now) is its text: at an open, or a save (one to another name,
+    /// Neovim's `:w other.rs`, leaves it as it was).
+    pub fn mark_if_on_disk(&mut self, path: &Path, on_disk: Option<&str>) {
         if let Some(document) = self.by_path.get_mut(path)
             && on_disk.is_some_and(|disk| document.text == disk)
         {
