@@ -1237,6 +1237,55 @@ fn a_relative_cache_home_puts_no_cache_into_the_repository() {
 }
 
 #[test]
+fn a_tab_the_editor_reloaded_after_a_change_on_disk_still_stands_for_nothing_once_deleted() {
+    let scratch = crate_with_modules();
+    let mut options = ClientOptions::default();
+    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut client = LspClient::start(&scratch, options);
+    client.wait_for_server_request("client/registerCapability");
+    let text = scratch.read("src/clock.rs").unwrap();
+    client.open("src/clock.rs", &text);
+    let uri = issuewright_tests::uri_of(&scratch.workspace().join("src/clock.rs"));
+    let issue = "Clock::now returns 1\nThe `Clock` should read the time.";
+    // Answered once the server has read the open document.
+    let opened = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
+    assert_eq!(opened["files"][0]["path"], "src/clock.rs", "{opened:#}");
+
+    // A pull changes the file; the editor, holding nothing unsaved, reloads the tab.
+    let pulled = format!("// pulled\n{text}");
+    scratch.write("src/clock.rs", &pulled);
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 2}]}));
+    client.edit("src/clock.rs", 0, 0, "// pulled\n");
+    let reloaded = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
+    assert_eq!(reloaded["files"][0]["path"], "src/clock.rs", "{reloaded:#}");
+
+    // Then a branch switched in a terminal deletes it: the reloaded tab is no unsaved work.
+    std::fs::remove_file(scratch.workspace().join("src/clock.rs")).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 3}]}));
+    let after = client.command("issuewright.context", json!({"issue": issue, "top": 30})).unwrap();
+    let paths: Vec<&str> = after["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(!paths.contains(&"src/clock.rs"), "{paths:?}");
+    assert_eq!(after["indexedFiles"], 25);
+
+    // Typed into after the reload, a tab is the user's work: another file, reloaded, then
+    // typed into and deleted on disk, stays.
+    let limiter = scratch.read("src/limiter.rs").unwrap();
+    client.open("src/limiter.rs", &limiter);
+    client.command("issuewright.context", json!({"issue": issue, "top": 1})).unwrap();
+    let limiter_uri = issuewright_tests::uri_of(&scratch.workspace().join("src/limiter.rs"));
+    scratch.write("src/limiter.rs", &format!("// pulled\n{limiter}"));
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": limiter_uri, "type": 2}]}));
+    client.edit("src/limiter.rs", 0, 0, "// pulled\n");
+    client.edit("src/limiter.rs", 0, 0, "// mine\n");
+    std::fs::remove_file(scratch.workspace().join("src/limiter.rs")).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": limiter_uri, "type": 3}]}));
+    let kept = client.command("issuewright.context", json!({"issue": issue, "top": 30})).unwrap();
+    let paths: Vec<&str> = kept["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(paths.contains(&"src/limiter.rs"), "{paths:?}");
+    assert_eq!(kept["indexedFiles"], 25);
+}
+
+#[test]
 fn a_tab_left_open_on_a_file_deleted_on_disk_stands_for_nothing_until_typed_into() {
     let scratch = crate_with_modules();
     // A check that fails while its copy of the workspace holds `src/clock.rs` and not

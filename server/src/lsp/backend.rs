@@ -329,11 +329,20 @@ impl LanguageServer for Backend {
         // data file) is not copied out at each keystroke.
         let indexed = crate::context::Language::of_path(&path.to_string_lossy()).is_some();
         let changed = self.state.documents.update(|documents| {
+            let was_on_disk = documents.get(&path)?.unchanged_since_on_disk();
             let edits = documents.change(&path, version, &params.content_changes, encoding)?;
-            Some((edits, if indexed { documents.get(&path)?.text() } else { String::new() }))
+            Some((edits, if indexed { documents.get(&path)?.text() } else { String::new() }, was_on_disk))
         });
+        // A change to a document that matched the disk may be the editor reloading it after
+        // the file changed there (a pull, a formatter run in a terminal): it matches the disk
+        // still, and a later delete leaves it standing for nothing. One read of the disk at
+        // the first keystroke after an open, a save or a reload; none while typing on.
+        if let Some((_, _, true)) = changed {
+            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
+            self.state.documents.update(|documents| documents.mark_if_on_disk(&path, on_disk.as_deref()));
+        }
         match (changed, self.state.relative(&path)) {
-            (Some((edits, text)), Some(relative)) if indexed => {
+            (Some((edits, text, _)), Some(relative)) if indexed => {
                 self.state.index.change(&relative, edits.as_deref(), &text)
             }
             (Some(_), _) => {}

@@ -32,8 +32,8 @@ pub struct Document {
     version: i32,
     language_id: String,
     text: Rope,
-    /// The version at which the text was last the file's on disk (opened as it was, or
-    /// saved).
+    /// The version at which the text was last the file's on disk (opened as it was, saved,
+    /// or reloaded by the editor after the file changed there).
     as_on_disk: Option<i32>,
 }
 
