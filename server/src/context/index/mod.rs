@@ -652,8 +652,8 @@ impl Index {
         if known.is_none() && self.full() {
             return Some(FileRead::NoRoom(path));
         }
-        Some(match std::fs::read(&absolute) {
-            Ok(bytes) if (bytes.len() as u64) <= MAX_SOURCE_BYTES && not_source(&path, &bytes).is_none() => {
+        Some(match source_files::read_source_bytes(&absolute) {
+            Ok(Some(bytes)) if not_source(&path, &bytes).is_none() => {
                 let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
                 // Entries read from disk carry its stamp; a buffer's none (its reading may have
                 // been incremental, and the disk's text is read whole again).

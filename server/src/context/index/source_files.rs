@@ -77,6 +77,16 @@ fn line_count(bytes: &[u8]) -> usize {
     memchr::memchr_iter(b'\n', bytes).count() + usize::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
 }
 
+/// The bytes of the file at `path`, or none when it holds more than [`MAX_SOURCE_BYTES`]:
+/// read no further than that, so a file that grew after its size was looked at (a log
+/// written into, a build writing its output) costs no more memory than the limit.
+pub(super) fn read_source_bytes(path: &std::path::Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= MAX_SOURCE_BYTES).then_some(bytes))
+}
+
 /// How a file's index entry was had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Taken {
@@ -109,8 +119,10 @@ pub(super) fn index_found(file: &Found, unread: &Unread, known: &Known) -> Index
     if let Some(kept) = unread(file) {
         return Ok((kept, Taken::Unread));
     }
-    let bytes = match std::fs::read(&file.absolute) {
-        Ok(bytes) => bytes,
+    // Read to the limit only: the file may have grown since the walk saw its size.
+    let bytes = match read_source_bytes(&file.absolute) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return skip(format!("larger than {MAX_SOURCE_BYTES} bytes")),
         Err(error) => return skip(format!("unreadable: {error}")),
     };
     if let Some(why) = not_source(&file.relative, &bytes) {

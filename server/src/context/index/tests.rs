@@ -766,6 +766,25 @@ fn a_file_deleted_while_indexing_is_skipped() {
 }
 
 #[test]
+fn a_file_grown_past_the_limit_after_the_walk_saw_its_size_is_skipped() {
+    // The walk saw 10 bytes; by the read, a tool had written past the limit into it.
+    let big = vec![b'/'; (MAX_SOURCE_BYTES + 1) as usize];
+    let dir = workspace(&[("grown.rs", big.as_slice())]);
+    let found = Found {
+        relative: "grown.rs".into(),
+        absolute: dir.path().join("grown.rs"),
+        language: Language::Rust,
+        bytes: 10,
+        stamp: None,
+    };
+    let (path, why) = index_found(&found, &|_| None, &|_, _| None).unwrap_err();
+    assert_eq!((path.as_str(), why), ("grown.rs", format!("larger than {MAX_SOURCE_BYTES} bytes")));
+    let at_limit = vec![b'/'; MAX_SOURCE_BYTES as usize];
+    std::fs::write(dir.path().join("grown.rs"), &at_limit).unwrap();
+    assert!(index_found(&found, &|_| None, &|_, _| None).is_ok(), "exactly the limit is indexed");
+}
+
+#[test]
 fn test_paths_are_recognised() {
     for path in [
         "tests/it.rs",
