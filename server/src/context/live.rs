@@ -138,7 +138,12 @@ impl LiveIndex {
                 (cache_file.is_some() && !current).then(|| index.files().cloned().collect());
             let reading_from = index.stats.reading_from;
             drop(cache);
-            live.install(index);
+            // Reading what changed meanwhile parses files too: a panic there ends the build as
+            // one in the walk does, rather than leaving it "building" for good.
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| live.install(index))).is_err() {
+                tracing::error!("installing the index of {} failed; runs go on without the index", root.display());
+                return live.progress.fail();
+            }
             if let (Some(file), Some(files)) = (&cache_file, to_save)
                 && let Err(error) = IndexCache::save_files(file, reading_from, files.iter().map(|f| f.as_ref()))
             {
