@@ -14,7 +14,7 @@ use super::extract::{self, FileSymbols};
 use super::index::{BuildProgress, Index, IndexedFile, MAX_SOURCE_BYTES};
 use super::items::ItemReadings;
 use super::language::Language;
-use super::walk::{IgnoreFilesAbove, indexable, is_link, skipped_folder};
+use super::walk::{IgnoreFilesAbove, indexable, is_link, output_folder_of_manifest, skipped_folder};
 use crate::workspace::ByteEdit;
 
 /// An open document's syntax tree and text.
@@ -368,9 +368,11 @@ impl LiveIndex {
             Some(index) => Arc::make_mut(index).refresh_from_disk_keeping(path, &|file| open.contains_key(file)),
             // Kept for the build to read again, unless in a folder the walk never enters (an
             // `npm install` or a `cargo build` running meanwhile reports thousands there), or
-            // no build will come.
+            // no build will come. A manifest that made such a folder a package is kept, gone or
+            // not: the build may have read the folder while it was one.
             None if self.progress.failed() => {}
-            None if root.as_deref().is_some_and(|root| inside_skipped_folder(root, path)) => {}
+            None if output_folder_of_manifest(path).is_none()
+                && root.as_deref().is_some_and(|root| inside_skipped_folder(root, path)) => {}
             None => {
                 dirty.insert(path.to_owned());
             }
@@ -864,6 +866,27 @@ mod tests {
         live.progress.fail();
         live.disk_changed("src/b.rs");
         assert_eq!(live.read().dirty.len(), 1);
+    }
+
+    #[test]
+    fn a_folder_that_stops_being_a_package_while_the_first_build_runs_leaves_when_it_is_installed() {
+        // A monorepo's `build` package: source while its manifest is there.
+        let dir = crate::testing::tree(&[
+            ("src/a.ts", b"export const a = 1;\n".as_slice()),
+            ("build/package.json", b"{\"name\": \"build\"}\n"),
+            ("build/tool.ts", b"export function buildTool() {}\n"),
+        ]);
+        let root = dir.path();
+        let live = live_at(root);
+        let built = Index::build(root, None);
+        assert!(built.file("build/tool.ts").is_some(), "a package, when the build read it");
+        // A branch switched meanwhile takes the package away and leaves build output there.
+        std::fs::remove_file(root.join("build/package.json")).unwrap();
+        live.disk_changed_all(&["build/package.json".to_owned(), "build/tool.ts".to_owned()]);
+        live.install(built);
+        let index = live.snapshot().unwrap();
+        let paths: Vec<&str> = index.files().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.ts"], "output, as a fresh build would leave it out");
     }
 
     #[test]
