@@ -6,6 +6,7 @@
 //! latest turn and what came after it, which the model has not seen yet) give way to a line
 //! saying what they were, which the model can ask for again.
 
+use super::files_shown::files_in;
 use crate::context::estimate_tokens;
 use crate::context::pack::CHARS_PER_TOKEN;
 use crate::llm::Message;
@@ -126,7 +127,13 @@ pub(super) fn compact(messages: &mut [Message], room: usize) -> Compaction {
                 elided
             }
             Message::User(content) => {
-                elide(content, "an earlier message of the run; run_check shows the build's errors as they are now")
+                let shown: Vec<String> = files_in(content).into_iter().map(|(path, _)| workspace_form(path)).collect();
+                let elided =
+                    elide(content, "an earlier message of the run; run_check shows the build's errors as they are now");
+                if elided {
+                    done.out_of_sight.extend(shown);
+                }
+                elided
             }
             Message::System(_) => false,
         };
@@ -225,10 +232,11 @@ pub(super) fn answer_tokens(turn: &crate::llm::AssistantTurn) -> usize {
 /// How an older answer cut to its head and tail begins.
 const ELIDED_ANSWER: &str = "[earlier output elided in part, to keep the conversation within the model's context]";
 
-/// The text of the `read_file` results for `path` still whole in `messages`, and whether a
-/// `write_file` of it with its content is still there: what the model has of the file now.
+/// The lines of `path` that the `read_file` results and the run's messages still whole in
+/// `messages` show, and whether a `write_file` of it with its content is still there: what
+/// the model has of the file now.
 pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a str>, bool) {
-    let mut reads = Vec::new();
+    let mut lines = Vec::new();
     let mut written_whole = false;
     for (at, message) in messages.iter().enumerate() {
         match message {
@@ -237,8 +245,12 @@ pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a s
                     && !content.starts_with(ELIDED)
                     && path_of_call(&messages[..at], call_id).as_deref() == Some(path) =>
             {
-                reads.push(content.as_str())
+                // Past its first line, which says what it is.
+                lines.extend(content.lines().skip(1))
             }
+            Message::User(content) if !content.starts_with(ELIDED) => lines.extend(
+                files_in(content).into_iter().filter(|(shown, _)| workspace_form(shown) == path).flat_map(|(_, l)| l),
+            ),
             Message::Assistant(turn) => {
                 written_whole |= turn.tool_calls.iter().any(|call| {
                     call.name == "write_file"
@@ -254,7 +266,7 @@ pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a s
             _ => {}
         }
     }
-    (reads, written_whole)
+    (lines, written_whole)
 }
 
 /// How an elided result begins.
@@ -386,6 +398,31 @@ mod tests {
         assert!(contents[3].starts_with("line 0 of version 3"), "the latest turn is whole");
         let Message::Assistant(first) = &messages[4] else { unreachable!() };
         assert_eq!(first.tool_calls[0].arguments["path"], "src/big.rs", "short arguments stay");
+    }
+
+    #[test]
+    fn files_an_earlier_message_of_the_run_showed_leave_its_sight_with_it() {
+        let shown = |round: usize, path: &str| {
+            let text: String = (0..120).map(|k| format!("let v{k} = {round};\n")).collect();
+            let file = super::super::files_shown::shown_file(path, &text, &[3]);
+            Message::User(format!(
+                "Round {round}. {}; fix the first error from it.\n{file}",
+                super::super::files_shown::FILES_INTRO
+            ))
+        };
+        let mut messages = vec![Message::System("rules".into()), Message::User("issue".into())];
+        for (round, path) in ["./src/old.rs", "src/kept.rs", "src/kept.rs", "src/kept.rs"].into_iter().enumerate() {
+            messages.push(Message::Assistant(crate::llm::AssistantTurn::default()));
+            messages.push(shown(round, path));
+        }
+        let done = compact(&mut messages, 4_096);
+        assert!(done.elided >= 2, "{done:?}");
+        assert_eq!(done.out_of_sight, ["src/kept.rs", "src/old.rs"], "in the form the tools keep them by");
+        // What the messages still whole show stays the model's: the last one's lines among them.
+        let (lines, written_whole) = still_shown(&messages, "src/kept.rs");
+        assert!(!written_whole);
+        assert!(lines.len() < 360 && lines.contains(&"let v119 = 3;"), "{} lines", lines.len());
+        assert!(still_shown(&messages, "src/old.rs").0.is_empty(), "its message is elided");
     }
 
     #[test]

@@ -339,7 +339,13 @@ impl Driver {
                 if self.cancel.is_cancelled() {
                     return Ending::Cancelled;
                 }
-                messages.push(Message::User(compact::fit_result(&message, room, usize::MAX)));
+                let message = compact::fit_result(&message, room, usize::MAX);
+                // The lines of files the message shows, as far as it still holds them once
+                // cut to fit, count as seen (compaction forgets them when it elides it).
+                for (path, lines) in super::files_shown::files_in(&message) {
+                    self.seen.saw_lines(path, lines);
+                }
+                messages.push(Message::User(message));
             }
         }
     }
@@ -350,13 +356,11 @@ impl Driver {
         for path in &compaction.out_of_sight {
             self.seen.forget(path);
             // What later reads (or a whole write) still in the conversation show stays seen.
-            let (reads, written_whole) = compact::still_shown(messages, path);
+            let (lines, written_whole) = compact::still_shown(messages, path);
             if written_whole {
                 self.seen.saw_whole(path);
             }
-            for read in reads {
-                self.seen.saw_lines(path, read.lines().skip(1));
-            }
+            self.seen.saw_lines(path, lines);
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod compact;
 mod driver;
+mod files_shown;
 mod first_context;
 mod prompt;
 mod run;

@@ -457,6 +457,36 @@ async fn errors_that_stop_falling_change_the_strategy() {
 }
 
 #[tokio::test]
+async fn the_files_the_context_strategy_shows_count_as_read() {
+    let scratch = Scratch::new(&[("a.txt", "head\nok\ntail\n")]);
+    let write = serde_json::json!({"tool_calls": [{"name": "write_file", "arguments": {"path": "a.txt", "content": "fine\n"}}]});
+    let replay = [
+        patch("ok\n", "BROKEN 1\n"),
+        patch("BROKEN 1\n", "BROKEN 2\n"),
+        patch("BROKEN 2\n", "BROKEN 3\n"),
+        patch("BROKEN 3\n", "BROKEN 4\n"),
+        patch("BROKEN 4\n", "BROKEN 5\n"),
+        // Shown the whole file by the `context` strategy, never read: rewritten whole.
+        write.to_string() + "\n",
+        "{\"content\":\"Fixed.\"}\n".to_owned(),
+    ]
+    .concat();
+    let (handle, snapshot) = scratch.run_validated(&replay).await;
+    let ledger = scratch.ledger(&handle);
+    let strategies: Vec<&str> = ledger
+        .iter()
+        .filter_map(|e| match e {
+            LedgerEvent::Strategy { strategy, .. } => Some(strategy.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(strategies, ["reflect", "context"]);
+    assert_eq!(snapshot.status.state, RunState::Ready, "{:?}", snapshot.status);
+    let changes = &snapshot.outcome.unwrap().changes;
+    assert_eq!(changes[0].new_text.as_deref(), Some("fine\n"), "the rewrite was taken");
+}
+
+#[tokio::test]
 async fn a_check_that_times_out_counts_no_errors_and_changes_no_strategy() {
     let scratch = Scratch::new(&[("a.txt", "ok\n")]);
     let settings = crate::config::ValidateSettings {

@@ -15,17 +15,13 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::driver::Driver;
+use super::files_shown;
 use super::run::{FinalValidation, RunEvent, RunSpec, ValidationStatus, Verdict};
 use crate::llm::ToolCall;
 use crate::session::LedgerEvent;
 use crate::tools::RunTestsArgs;
 use crate::validate::{Kind, Report, Severity, ValidateError, Validator, check_filter};
 use crate::workspace::WorkspacePath;
-
-/// A file with errors this long or shorter is shown whole when the model needs more context.
-const WHOLE_FILE_LINES: usize = 150;
-/// Lines shown on each side of an error in a longer file.
-const LINES_AROUND_ERROR: usize = 30;
 
 /// The strategies tried, in order, when errors stop falling.
 const STRATEGIES: [&str; 3] = ["reflect", "context", "rewrite"];
@@ -422,7 +418,8 @@ impl Driver {
                 "{said} Stop editing for a moment: read the code around the first error again, say in one sentence what causes it, then fix that cause rather than its symptom."
             ),
             "context" => format!(
-                "{said} Here is the current text of the files with errors; fix the first error from it.\n{}",
+                "{said} {}; fix the first error from it.\n{}",
+                files_shown::FILES_INTRO,
                 self.error_files_text()
             ),
             _ => format!(
@@ -451,7 +448,7 @@ impl Driver {
         for (path, lines) in files.iter().filter(|(path, _)| !crate::tools::names_secrets(&self.overlay, path)).take(2)
         {
             let Some(text) = self.overlay.peek(path) else { continue };
-            out.push_str(&format!("\n{path}:\n{}", lines_around(&text, lines)));
+            out.push_str(&files_shown::shown_file(path.as_str(), &text, lines));
         }
         out
     }
@@ -532,60 +529,5 @@ impl Driver {
     /// The outcome's validation of the final changes.
     pub(super) fn final_validation(&self) -> Option<Arc<FinalValidation>> {
         self.checks.as_ref()?.final_validation(self.edits).map(Arc::new)
-    }
-}
-
-/// `text`'s lines, numbered: all of them when it is short, else those within
-/// [`LINES_AROUND_ERROR`] of the 0-based `error_lines`, with a line saying what is left out.
-fn lines_around(text: &str, error_lines: &[usize]) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let shown = |number: usize| {
-        lines.len() <= WHOLE_FILE_LINES
-            || error_lines
-                .iter()
-                .any(|&error| number + LINES_AROUND_ERROR >= error && number <= error + LINES_AROUND_ERROR)
-    };
-    let mut out = String::new();
-    let mut left_out = 0;
-    for (number, line) in lines.iter().enumerate() {
-        if !shown(number) {
-            left_out += 1;
-            continue;
-        }
-        if left_out > 0 {
-            out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
-            left_out = 0;
-        }
-        out.push_str(&format!("{:>5} | {line}\n", number + 1));
-    }
-    if left_out > 0 {
-        out.push_str(&format!("      ({left_out} lines not shown; read_file has them)\n"));
-    }
-    out
-}
-
-#[cfg(test)]
-mod lines_around_tests {
-    use super::*;
-
-    #[test]
-    fn a_long_file_is_shown_around_its_errors_and_says_what_is_left_out() {
-        let text: String = (1..=1_000).map(|n| format!("line {n}\n")).collect();
-        let shown = lines_around(&text, &[699]);
-        assert!(shown.contains("  700 | line 700\n"), "{shown}");
-        assert!(shown.contains("  670 | line 670\n") && shown.contains("  730 | line 730\n"), "{shown}");
-        assert!(!shown.contains("| line 669\n") && !shown.contains("| line 731\n"), "{shown}");
-        assert!(shown.starts_with("      (669 lines not shown; read_file has them)\n"), "{shown}");
-        assert!(shown.ends_with("      (270 lines not shown; read_file has them)\n"), "{shown}");
-        assert!(shown.len() < 2_000, "{} characters", shown.len());
-
-        // Two errors far apart: both places, the gap between them said.
-        let two = lines_around(&text, &[9, 899]);
-        assert!(two.contains("   10 | line 10\n") && two.contains("  900 | line 900\n"), "{two}");
-        assert!(two.contains("(829 lines not shown"), "{two}");
-
-        // A short file is shown whole.
-        let short: String = (1..=20).map(|n| format!("line {n}\n")).collect();
-        assert_eq!(lines_around(&short, &[3]).lines().count(), 20);
     }
 }
