@@ -365,9 +365,10 @@ pub(super) fn is_manifest(name: &str) -> bool {
 /// files, and whether there were more. Past the limit the walk only finishes the folders it
 /// is in, for the manifests there (the files taken need their crate and tsconfig), and
 /// enters no other: a workspace that is a home folder is not listed to the end.
-pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, Vec<String>, bool) {
+pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> Walked {
     let mut found = Vec::new();
     let mut manifests = Vec::new();
+    let mut unnamed = Vec::new();
     let mut limited = false;
     // Set at the limit; a folder the walk reaches after it holds none of the files taken.
     let full = Arc::new(AtomicBool::new(false));
@@ -375,7 +376,15 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Some(relative) = relative_path(root, entry.path()) else { continue };
+        let Some(relative) = relative_path(root, entry.path()) else {
+            // Source by its extension, under a name no workspace path can give: said, not
+            // left out in silence.
+            let shown = entry.path().strip_prefix(root).unwrap_or(entry.path()).to_string_lossy();
+            if Language::of_path(&shown).is_some() {
+                unnamed.push((shown.escape_debug().to_string(), UNNAMED.to_owned()));
+            }
+            continue;
+        };
         if entry.file_name().to_str().is_some_and(is_manifest) {
             manifests.push(relative);
             continue;
@@ -391,7 +400,24 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> (Vec<Found>, V
         let stamp = metadata.as_ref().and_then(FileStamp::of);
         found.push(Found { relative, absolute: entry.path().to_owned(), language, bytes, stamp });
     }
-    (found, manifests, limited)
+    Walked { found, manifests, limited, unnamed }
+}
+
+/// Why a source file whose name no workspace path can give is not indexed.
+const UNNAMED: &str =
+    "its name is not valid UTF-8, or holds a control character or a backslash: rename it to have it indexed";
+
+/// What a [`walk`] found.
+pub(super) struct Walked {
+    /// The source files, in path order.
+    pub found: Vec<Found>,
+    /// The manifests, by workspace path.
+    pub manifests: Vec<String>,
+    /// Whether there were more source files than the walk took.
+    pub limited: bool,
+    /// Source files by their extension whose names no workspace path can give (not UTF-8),
+    /// shown lossily, with why they are left out.
+    pub unnamed: Vec<(String, String)>,
 }
 
 /// `time` in nanoseconds since the Unix epoch; None before it.
@@ -508,7 +534,7 @@ mod tests {
         write(worktree.join(".git"), &format!("gitdir: {}\n", main_git.join("worktrees/wt").display()));
         write(worktree.join("local/mine.ts"), "export const m = 1;\n");
         write(worktree.join("src/app.ts"), "export const a = 1;\n");
-        let (found, _, _) = walk(&worktree, "", usize::MAX);
+        let found = walk(&worktree, "", usize::MAX).found;
         let walked: Vec<&str> = found.iter().map(|file| file.relative.as_str()).collect();
         assert_eq!(walked, ["src/app.ts"]);
         assert!(!indexable(&worktree, "local/mine.ts") && indexable(&worktree, "src/app.ts"));
@@ -601,7 +627,7 @@ mod tests {
                 let folder = if *file == ".git/info/exclude" && !matches!(*folder, "" | "a") { "" } else { *folder };
                 write(root.join(folder).join(file), &(lines.join("\n") + "\n"));
             }
-            let (found, _, _) = walk(&root, "", usize::MAX);
+            let found = walk(&root, "", usize::MAX).found;
             let walked: Vec<&str> = found.iter().map(|file| file.relative.as_str()).collect();
             let entered: Vec<String> = walker(&root, "", Arc::default())
                 .flatten()

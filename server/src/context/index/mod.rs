@@ -15,7 +15,7 @@ use super::language::Language;
 use super::modules::{ModuleTable, Modules, rust_use_bindings};
 use super::terms;
 use super::walk::{
-    FileStamp, Found, indexable, is_manifest, nanos_since_epoch, output_folder_of_manifest, ruled_folder, walk,
+    FileStamp, Found, Walked, indexable, is_manifest, nanos_since_epoch, output_folder_of_manifest, ruled_folder, walk,
     walkable, walkable_folder,
 };
 use crate::workspace::generated_marker;
@@ -261,7 +261,7 @@ impl Index {
     /// content hash matches.
     fn from_walk(
         root: &Path,
-        (found, manifests, limited): (Vec<Found>, Vec<String>, bool),
+        Walked { found, manifests, limited, unnamed }: Walked,
         cache: Option<&IndexCache>,
         max_files: usize,
         progress: &BuildProgress,
@@ -273,6 +273,7 @@ impl Index {
             file_limit: limited.then_some(max_files),
             cache_read_ms: cache.map(IndexCache::read_ms),
             reading_from: started.reading_from,
+            skipped: unnamed,
             ..BuildStats::default()
         };
         let unread = |file: &Found| cache?.unread(file);
@@ -785,7 +786,7 @@ impl Index {
         // leaves beside everything indexed outside the folder.
         let held_below = self.indexed_below(&below).filter(|file| !self.past_limit.contains(*file)).count();
         let limit = self.max_files.saturating_sub(self.files_from_disk() - held_below);
-        let (found, manifests, _) = walk(&self.root, path, limit);
+        let Walked { found, manifests, .. } = walk(&self.root, path, limit);
         let files = &self.files;
         // A file the build read, unchanged on disk since, need not be read again.
         let reading_from = self.stats.reading_from;

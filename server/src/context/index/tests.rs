@@ -1010,3 +1010,18 @@ fn names_no_workspace_path_can_give_are_not_indexed() {
     let index = Index::build(dir.path(), None);
     assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_source_file_whose_name_is_not_utf8_is_said_to_be_left_out() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = workspace(&[("src/lib.rs", b"pub fn lib() {}\n")]);
+    // `café.rs` as Latin-1 wrote it, and a file of no source language named so too.
+    std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b"src/caf\xe9.rs")), "pub fn cafe() {}\n").unwrap();
+    std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(b"src/caf\xe9.txt")), "notes\n").unwrap();
+    let index = Index::build(dir.path(), None);
+    assert_eq!(indexed_paths(&index), ["src/lib.rs"]);
+    let [(path, why)] = &index.stats.skipped[..] else { panic!("{:?}", index.stats.skipped) };
+    assert_eq!(path, "src/caf\u{fffd}.rs");
+    assert!(why.contains("not valid UTF-8") && why.contains("rename it"), "{why}");
+}
