@@ -1251,11 +1251,13 @@ fn a_tab_the_editor_reloaded_after_a_change_on_disk_still_stands_for_nothing_onc
     let opened = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
     assert_eq!(opened["files"][0]["path"], "src/clock.rs", "{opened:#}");
 
-    // A pull changes the file; the editor, holding nothing unsaved, reloads the tab.
+    // A pull changes the file; the editor, holding nothing unsaved, reloads the tab, in two
+    // changes as it may.
     let pulled = format!("// pulled\n{text}");
     scratch.write("src/clock.rs", &pulled);
     client.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri, "type": 2}]}));
-    client.edit("src/clock.rs", 0, 0, "// pulled\n");
+    client.edit("src/clock.rs", 0, 0, "// pul");
+    client.edit("src/clock.rs", 6, 6, "led\n");
     let reloaded = client.command("issuewright.context", json!({"issue": issue, "top": 3})).unwrap();
     assert_eq!(reloaded["files"][0]["path"], "src/clock.rs", "{reloaded:#}");
 

@@ -252,6 +252,19 @@ pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a s
                 files_in(content).into_iter().filter(|(shown, _)| workspace_form(shown) == path).flat_map(|(_, l)| l),
             ),
             Message::Assistant(turn) => {
+                // The lines its patches still whole wrote are the model's own.
+                lines.extend(
+                    turn.tool_calls
+                        .iter()
+                        .filter(|call| {
+                            call.name == "patch_file"
+                                && call.arguments.get("path").and_then(|p| p.as_str()).map(workspace_form).as_deref()
+                                    == Some(path)
+                        })
+                        .filter_map(|call| call.arguments.get("new_text")?.as_str())
+                        .filter(|text| !text.starts_with(ELIDED))
+                        .flat_map(str::lines),
+                );
                 written_whole |= turn.tool_calls.iter().any(|call| {
                     call.name == "write_file"
                         && call.arguments.get("path").and_then(|p| p.as_str()).map(workspace_form).as_deref()
@@ -423,6 +436,16 @@ mod tests {
         assert!(!written_whole);
         assert!(lines.len() < 360 && lines.contains(&"let v119 = 3;"), "{} lines", lines.len());
         assert!(still_shown(&messages, "src/old.rs").0.is_empty(), "its message is elided");
+
+        // What the model's own patches still whole wrote stays its own.
+        let patch = crate::llm::ToolCall {
+            id: "p1".into(),
+            name: "patch_file".into(),
+            arguments: serde_json::json!({"path": "./src/old.rs", "old_text": "let v1 = 0;", "new_text": "let fixed = 1;\nlet more = 2;"}),
+            malformed: None,
+        };
+        messages.push(Message::Assistant(crate::llm::AssistantTurn { tool_calls: vec![patch], ..Default::default() }));
+        assert_eq!(still_shown(&messages, "src/old.rs").0, ["let fixed = 1;", "let more = 2;"]);
     }
 
     #[test]

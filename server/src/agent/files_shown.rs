@@ -47,14 +47,25 @@ fn lines_around(text: &str, error_lines: &[usize]) -> String {
 
 /// The files a `message` shows after [`FILES_INTRO`], each with the lines of it that the
 /// message holds, as it stands (cut to fit, its middle may be gone): none for any other
-/// message. A line cut in the middle is no line of the file, and so counts for none.
+/// message. Past a cut, lines count for no file until the next file's path (the cut may
+/// have taken that of the file they belong to), and a line the cut may have shortened
+/// counts for none.
 pub(super) fn files_in(message: &str) -> Vec<(&str, Vec<&str>)> {
     let Some(at) = message.find(FILES_INTRO) else { return Vec::new() };
     let mut files: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut past_cut = false;
     let mut lines = message[at..].lines().skip(1).peekable();
     while let Some(line) = lines.next() {
-        if let Some(code) = numbered(line) {
-            if let Some((_, shown)) = files.last_mut() {
+        if is_cut(line) {
+            // The cut keeps whole lines unless it says characters alone.
+            if !line.contains(" line")
+                && let Some((_, shown)) = files.last_mut()
+            {
+                shown.pop();
+            }
+            past_cut = true;
+        } else if let Some(code) = numbered(line) {
+            if let Some((_, shown)) = files.last_mut().filter(|_| !past_cut) {
                 shown.push(code);
             }
         } else if let Some(path) = line.strip_suffix(':')
@@ -62,9 +73,15 @@ pub(super) fn files_in(message: &str) -> Vec<(&str, Vec<&str>)> {
             && lines.peek().is_some_and(|next| numbered(next).is_some() || next.trim_start().starts_with('('))
         {
             files.push((path, Vec::new()));
+            past_cut = false;
         }
     }
     files
+}
+
+/// Whether `line` is the mark a cut to fit leaves (see [`cut_head_tail`](crate::workspace::cut_head_tail)).
+fn is_cut(line: &str) -> bool {
+    line.starts_with("[... ") && line.ends_with(" cut ...]")
 }
 
 /// The code of a numbered line (`  12 | fn a() {}`), if `line` is one.
@@ -102,28 +119,30 @@ mod tests {
     #[test]
     fn the_files_a_message_shows_are_read_back_as_far_as_it_holds_them() {
         let long: String = (1..=1_000).map(|n| format!("let x{n} = {n};\n")).collect();
+        let a = format!("fn a() {{\n    1 | 2\n{}}}\n", "    let y = 0;\n".repeat(60));
         let message = format!(
             "Automatic validation after your changes:\nsrc/a.rs:3:1: error: x\n   |\n 3 | let a = 1;\n\n\
              The error count has not fallen for two rounds (2 -> 2 -> 2). {FILES_INTRO}; fix the first error from it.\n{}{}",
-            shown_file("src/a.rs", "fn a() {\n    1 | 2\n}\n", &[1]),
+            shown_file("src/a.rs", &a, &[1]),
             shown_file("src/big file.rs", &long, &[499]),
         );
         let files = files_in(&message);
         let paths: Vec<&str> = files.iter().map(|(path, _)| *path).collect();
         assert_eq!(paths, ["src/a.rs", "src/big file.rs"], "the compiler's excerpt before is none");
-        assert_eq!(files[0].1, ["fn a() {", "    1 | 2", "}"], "a line of code holding ` | ` whole");
+        assert_eq!((files[0].1.len(), &files[0].1[..2]), (63, &["fn a() {", "    1 | 2"][..]), "` | ` in code kept");
         assert_eq!((files[1].1.first(), files[1].1.len()), (Some(&"let x470 = 470;"), 61));
 
-        // Cut to fit, the middle gone: only the lines still there, a cut one counting for none.
-        let cut = format!(
-            "{}\n[... 9000 characters left out ...]\n{}",
-            &message[..message.len() - 1500],
-            "  529 | let x529 = 529;\n"
-        );
+        // Cut to fit as a message is, the middle gone with the second file's path: its lines
+        // after the cut count for no file, the first file's before it for the first.
+        let cut = crate::workspace::cut_head_tail(&message, 1_200);
+        assert!(!cut.contains("src/big file.rs:") && cut.contains("| let x529 = 529;"), "{cut}");
         let files = files_in(&cut);
-        let big = &files.iter().find(|(path, _)| *path == "src/big file.rs").unwrap().1;
-        assert!(big.len() < 61 && big.contains(&"let x529 = 529;"), "{big:?}");
-        assert!(big.iter().all(|line| long.lines().any(|whole| whole == *line) || !line.ends_with(';')), "{big:?}");
+        assert_eq!(files.len(), 1, "{files:?}");
+        assert!(files[0].1.iter().all(|line| a.lines().any(|whole| whole == *line)), "{files:?}");
+        // A cut by characters alone may have shortened the line before it: that one counts for none.
+        let shortened =
+            format!("{}\n[... 99 characters cut ...]\n", &message[..message.find("    1 | 2").unwrap() + 4]);
+        assert_eq!(files_in(&shortened), [("src/a.rs", vec!["fn a() {"])]);
 
         // Other messages, and malformed ones, show no files.
         for other in [

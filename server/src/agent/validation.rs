@@ -448,7 +448,8 @@ impl Driver {
         for (path, lines) in files.iter().filter(|(path, _)| !crate::tools::names_secrets(&self.overlay, path)).take(2)
         {
             let Some(text) = self.overlay.peek(path) else { continue };
-            out.push_str(&files_shown::shown_file(path.as_str(), &text, lines));
+            // By its real path (the checker may name it through a link): the one a write takes.
+            out.push_str(&files_shown::shown_file(self.overlay.file_behind(path).as_str(), &text, lines));
         }
         out
     }

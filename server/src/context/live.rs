@@ -121,7 +121,9 @@ impl LiveIndex {
             }));
             let Ok((index, cache)) = built else {
                 tracing::error!("indexing {} failed; runs go on without the index", root.display());
-                return live.progress.fail();
+                live.progress.fail();
+                live.ready.send_replace(true);
+                return;
             };
             tracing::info!(
                 files = index.len(),
@@ -140,9 +142,16 @@ impl LiveIndex {
             drop(cache);
             // Reading what changed meanwhile parses files too: a panic there ends the build as
             // one in the walk does, rather than leaving it "building" for good.
-            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| live.install(index))).is_err() {
-                tracing::error!("installing the index of {} failed; runs go on without the index", root.display());
-                return live.progress.fail();
+            if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| live.install(index))) {
+                let why = panic.downcast_ref::<&str>().copied().or(panic.downcast_ref::<String>().map(String::as_str));
+                tracing::error!(
+                    "installing the index of {} failed ({}); runs go on without the index",
+                    root.display(),
+                    why.unwrap_or("a panic")
+                );
+                live.progress.fail();
+                // Those waiting for it hear at once that none comes.
+                live.ready.send_replace(true);
             }
             if let (Some(file), Some(files)) = (&cache_file, to_save)
                 && let Err(error) = IndexCache::save_files(file, reading_from, files.iter().map(|f| f.as_ref()))
@@ -371,8 +380,12 @@ impl LiveIndex {
             // no build will come. A manifest that made such a folder a package is kept, gone or
             // not: the build may have read the folder while it was one.
             None if self.progress.failed() => {}
-            None if output_folder_of_manifest(path).is_none()
-                && root.as_deref().is_some_and(|root| inside_skipped_folder(root, path)) => {}
+            None if root.as_deref().is_some_and(|root| {
+                // One in a dependency's folder (`node_modules/x/dist/package.json`) is not.
+                let package_at_top =
+                    output_folder_of_manifest(path).is_some_and(|folder| !inside_skipped_folder(root, folder));
+                !package_at_top && inside_skipped_folder(root, path)
+            }) => {}
             None => {
                 dirty.insert(path.to_owned());
             }
@@ -858,7 +871,13 @@ mod tests {
         let dir = crate::testing::tree(&[("src/a.rs", b"fn a() {}\n".as_slice())]);
         let live = live_at(dir.path());
         // An `npm install` and a `cargo build` beside the build, and one edit of the source.
-        for path in ["node_modules/lib/index.ts", "target/debug/build/out.rs", "web/node_modules/x/a.js", "src/a.rs"] {
+        for path in [
+            "node_modules/lib/index.ts",
+            "target/debug/build/out.rs",
+            "web/node_modules/x/a.js",
+            "web/node_modules/x/dist/package.json",
+            "src/a.rs",
+        ] {
             live.disk_changed(path);
         }
         assert_eq!(live.read().dirty.iter().collect::<Vec<_>>(), ["src/a.rs"]);

@@ -380,7 +380,8 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> Walked {
             // Source by its extension, under a name no workspace path can give: said, not
             // left out in silence.
             let shown = entry.path().strip_prefix(root).unwrap_or(entry.path()).to_string_lossy();
-            if Language::of_path(&shown).is_some() {
+            if Language::of_path(&shown).is_some() && unnamed.len() < MAX_UNNAMED_LISTED {
+                let shown = if cfg!(windows) { shown.replace('\\', "/") } else { shown.into_owned() };
                 unnamed.push((shown.escape_debug().to_string(), UNNAMED.to_owned()));
             }
             continue;
@@ -404,8 +405,11 @@ pub(super) fn walk(root: &Path, below: &str, max_files: usize) -> Walked {
 }
 
 /// Why a source file whose name no workspace path can give is not indexed.
-const UNNAMED: &str =
-    "its name is not valid UTF-8, or holds a control character or a backslash: rename it to have it indexed";
+const UNNAMED: &str = "its path cannot be a workspace path (a name not valid UTF-8, or with a control \
+                       character or a backslash, or a folder the tools refuse): rename it to have it indexed";
+
+/// Most such files listed: a folder of them is told by its first ones.
+const MAX_UNNAMED_LISTED: usize = 20;
 
 /// What a [`walk`] found.
 pub(super) struct Walked {

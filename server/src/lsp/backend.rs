@@ -329,15 +329,18 @@ impl LanguageServer for Backend {
         // data file) is not copied out at each keystroke.
         let indexed = crate::context::Language::of_path(&path.to_string_lossy()).is_some();
         let changed = self.state.documents.update(|documents| {
-            let was_on_disk = documents.get(&path)?.unchanged_since_on_disk();
             let edits = documents.change(&path, version, &params.content_changes, encoding)?;
-            Some((edits, if indexed { documents.get(&path)?.text() } else { String::new() }, was_on_disk))
+            let document = documents.get(&path)?;
+            Some((edits, if indexed { document.text() } else { String::new() }, document.rope().len_bytes()))
         });
-        // A change to a document that matched the disk may be the editor reloading it after
-        // the file changed there (a pull, a formatter run in a terminal): it matches the disk
-        // still, and a later delete leaves it standing for nothing. One read of the disk at
-        // the first keystroke after an open, a save or a reload; none while typing on.
-        if let Some((_, _, true)) = changed {
+        // A change may be the editor reloading the document after the file changed on disk (a
+        // pull, a formatter run in a terminal), in one notification or several, or the user
+        // undoing back to the saved text: it matches the disk then, and a later delete leaves it
+        // standing for nothing. The disk is read only when its size is the text's (a byte order
+        // mark aside): while typing, a `stat` a keystroke.
+        if let Some((_, _, bytes)) = changed
+            && std::fs::metadata(&path).is_ok_and(|disk| (bytes as u64..=bytes as u64 + 3).contains(&disk.len()))
+        {
             let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
             self.state.documents.update(|documents| documents.mark_if_on_disk(&path, on_disk.as_deref()));
         }

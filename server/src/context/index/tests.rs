@@ -1024,4 +1024,10 @@ fn a_source_file_whose_name_is_not_utf8_is_said_to_be_left_out() {
     let [(path, why)] = &index.stats.skipped[..] else { panic!("{:?}", index.stats.skipped) };
     assert_eq!(path, "src/caf\u{fffd}.rs");
     assert!(why.contains("not valid UTF-8") && why.contains("rename it"), "{why}");
+    // A folder of them is told by its first ones.
+    for n in 0..30u8 {
+        let name = [b"src/x".as_slice(), &[0xe9, b'0' + n / 10, b'0' + n % 10], b".rs"].concat();
+        std::fs::write(dir.path().join(std::ffi::OsStr::from_bytes(&name)), "fn x() {}\n").unwrap();
+    }
+    assert_eq!(Index::build(dir.path(), None).stats.skipped.len(), 20);
 }
