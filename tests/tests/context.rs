@@ -776,11 +776,17 @@ fn symbol_result(scratch: &Scratch, run_id: &str) -> String {
 
 /// A client that watches files, started on `scratch`, and what `find_symbol` answered in its
 /// first run (`first.jsonl`).
-fn look_up_while_watching(scratch: &Scratch) -> (LspClient, String) {
-    let mut options = ClientOptions::default();
+/// A client started with `options` that watches files for the server, once the server has
+/// registered its watchers.
+fn watching_files(scratch: &Scratch, mut options: ClientOptions) -> LspClient {
     options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
     let mut client = LspClient::start(scratch, options);
     client.wait_for_server_request("client/registerCapability");
+    client
+}
+
+fn look_up_while_watching(scratch: &Scratch) -> (LspClient, String) {
+    let mut client = watching_files(scratch, ClientOptions::default());
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
     (client, symbol_result(scratch, &first))
 }
@@ -1010,10 +1016,7 @@ fn in_a_folder_of_a_repository_global_excludes_are_anchored_as_git_anchors_them(
     let looking = replay(&[turn(&[("find_symbol", json!({"name": "RateLimiter"}))]), done("looked")]);
     scratch.write("services/api/first.jsonl", &looking);
     scratch.write("services/api/second.jsonl", &looking);
-    let mut options = ClientOptions { root: Some(api.clone()), ..ClientOptions::default() };
-    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
-    let mut client = LspClient::start(&scratch, options);
-    client.wait_for_server_request("client/registerCapability");
+    let mut client = watching_files(&scratch, ClientOptions { root: Some(api.clone()), ..ClientOptions::default() });
     let found = |run_id: &str| first_tool_output(&api, run_id);
     let (first, _) = client.run_issue("Where is `RateLimiter`?", "first.jsonl");
     let before = found(&first);
@@ -1239,10 +1242,7 @@ fn a_relative_cache_home_puts_no_cache_into_the_repository() {
 #[test]
 fn a_tab_the_editor_reloaded_after_a_change_on_disk_still_stands_for_nothing_once_deleted() {
     let scratch = crate_with_modules();
-    let mut options = ClientOptions::default();
-    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
-    let mut client = LspClient::start(&scratch, options);
-    client.wait_for_server_request("client/registerCapability");
+    let mut client = watching_files(&scratch, ClientOptions::default());
     let text = scratch.read("src/clock.rs").unwrap();
     client.open("src/clock.rs", &text);
     let uri = issuewright_tests::uri_of(&scratch.workspace().join("src/clock.rs"));
@@ -1296,10 +1296,7 @@ fn a_tab_left_open_on_a_file_deleted_on_disk_stands_for_nothing_until_typed_into
         ".issuewright.toml",
         "[validate]\ncheck = \"if [ -e src/clock.rs ] && [ ! -e src/fresh.rs ]; then echo 'src/lib.rs:2:1: error E1 clock.rs is there'; exit 1; fi\"\nproblem_matcher = '^(?P<file>[^:]+):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error) (?P<code>\\w+) (?P<message>.*)$'\n",
     );
-    let mut options = ClientOptions::default();
-    options.capabilities["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
-    let mut client = LspClient::start(&scratch, options);
-    client.wait_for_server_request("client/registerCapability");
+    let mut client = watching_files(&scratch, ClientOptions::default());
     let text = scratch.read("src/clock.rs").unwrap();
     client.open("src/clock.rs", &text);
     let issue = "Clock::now returns 1\nThe `Clock` should read the time.";
