@@ -171,6 +171,45 @@ fn a_crate_opened_on_its_own_is_built_with_the_crates_its_path_dependencies_name
 }
 
 #[test]
+fn a_cargo_workspace_is_built_with_the_crates_its_shared_dependencies_name_outside_it() {
+    // The user opened `rust/`, a Cargo workspace inside a larger repository, whose
+    // `[workspace.dependencies]` name `proto/` beside it by path.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let main = "fn main() {\n    let id: u32 = proto::Id(2); // mismatched\n    println!(\"{id}\");\n}\n";
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (
+                "rust/Cargo.toml",
+                "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.dependencies]\nproto = { path = \"../proto\" }\n",
+            ),
+            (
+                "rust/crates/app/Cargo.toml",
+                "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nproto.workspace = true\n",
+            ),
+            ("rust/crates/app/src/main.rs", main),
+            ("proto/Cargo.toml", "[package]\nname = \"proto\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+            ("proto/src/lib.rs", "pub struct Id(pub u32);\n"),
+        ],
+    );
+    let before = Scratch::files_below(&root);
+    let output = validate_cli(&scratch, &root.join("rust"), &["--json"]);
+    assert_eq!(output.status.code(), Some(1), "the type error fails the check: {}", stderr(&output));
+    let diagnostics = run_report(&output);
+    let (line, character) = marked(main, "// mismatched", "proto");
+    let mismatch = placed(&diagnostics).into_iter().find(|e| e.code.as_deref() == Some("E0308"));
+    assert_eq!(
+        mismatch.map(|e| (e.path, e.line, e.character)),
+        Some(("crates/app/src/main.rs".to_owned(), line, character)),
+        "{diagnostics:#}\n{}",
+        stderr(&output)
+    );
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn an_error_in_the_root_package_of_a_cargo_workspace_is_not_placed_in_the_opened_members_file() {
     // The workspace's root is a package too, and the opened member depends on it: cargo
     // prints the root's broken file as `src/lib.rs`, the very path of the member's own.

@@ -26,6 +26,13 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
     while let Some(folder) = to_read.pop() {
         let Some(manifest) = read_small(&folder.join("Cargo.toml"), MAX_MANIFEST_BYTES) else { continue };
         let Ok(manifest) = manifest.parse::<toml::Table>() else { continue };
+        // A Cargo workspace's members build with it: their path dependencies are its own.
+        let members = workspace_members(&folder, &manifest);
+        for member in members.into_iter().filter(|member| member.starts_with(&folder)) {
+            if seen.len() < MAX_CRATES && seen.insert(member.clone()) {
+                to_read.push(member);
+            }
+        }
         for dependency in path_dependencies(&manifest) {
             let found = crate::workspace::lexical_normal(&folder.join(dependency));
             if !found.starts_with(repository) {
@@ -44,10 +51,46 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
     (top != root && super::detect::nearest_workspace_above(root).is_none()).then_some(top)
 }
 
-/// The `path` of every dependency table of `manifest` that names one.
+/// The folders of the members a Cargo workspace's `manifest` in `folder` lists (`crates/a`,
+/// or `crates/*`, whose folders that hold a `Cargo.toml` are read), the workspace's own
+/// folder left out; none for a manifest of no workspace.
+fn workspace_members(folder: &Path, manifest: &toml::Table) -> Vec<PathBuf> {
+    let Some(members) = manifest.get("workspace").and_then(|w| w.get("members")).and_then(toml::Value::as_array) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for member in members.iter().filter_map(toml::Value::as_str) {
+        match member.strip_suffix("/*") {
+            // Other globs (`crates/a*`) are rare; their members' dependencies go unread.
+            Some(parent) if !parent.contains(['*', '?', '[']) => {
+                let Ok(entries) = std::fs::read_dir(folder.join(parent)) else { continue };
+                let mut folders: Vec<PathBuf> = entries
+                    .flatten()
+                    .map(|entry| entry.path())
+                    .filter(|path| path.join("Cargo.toml").is_file())
+                    .collect();
+                folders.sort();
+                found.extend(folders.into_iter().map(|path| crate::workspace::lexical_normal(&path)));
+            }
+            None if !member.contains(['*', '?', '[']) => {
+                found.push(crate::workspace::lexical_normal(&folder.join(member)));
+            }
+            _ => {}
+        }
+    }
+    found.retain(|member| member != folder);
+    found
+}
+
+/// The `path` of every dependency table of `manifest` that names one, a workspace's
+/// `[workspace.dependencies]` among them.
 fn path_dependencies(manifest: &toml::Table) -> Vec<&str> {
     const KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
     let mut tables: Vec<&toml::Table> = KINDS.iter().filter_map(|kind| manifest.get(*kind)?.as_table()).collect();
+    if let Some(shared) = manifest.get("workspace").and_then(|w| w.get("dependencies")).and_then(toml::Value::as_table)
+    {
+        tables.push(shared);
+    }
     if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
         for target in targets.values().filter_map(toml::Value::as_table) {
             tables.extend(KINDS.iter().filter_map(|kind| target.get(*kind)?.as_table()));
@@ -115,5 +158,35 @@ mod tests {
             ("crates/b/Cargo.toml", "[package]\nname = \"b\"\n"),
         ]);
         assert_eq!(build_root_above(&workspace.path().join("crates/a")), None);
+    }
+
+    #[test]
+    fn a_cargo_workspace_is_built_from_the_folder_that_holds_its_members_path_dependencies() {
+        let dir = tree::<&str>(&[
+            (".git/HEAD", ""),
+            // A Cargo workspace in a larger repository, whose shared table reaches out of it.
+            (
+                "rust/Cargo.toml",
+                "[workspace]\nmembers = [\"crates/*\", \"tools/gen\"]\n[workspace.dependencies]\nproto = { path = \"../proto/rust\" }\n",
+            ),
+            ("rust/crates/app/Cargo.toml", "[package]\nname = \"app\"\n[dependencies]\nproto.workspace = true\n"),
+            ("proto/rust/Cargo.toml", "[package]\nname = \"proto\"\n"),
+            // Another, whose member reaches out of it.
+            ("other/Cargo.toml", "[workspace]\nmembers = [\"crates/*\", \"tools/gen\"]\n"),
+            ("other/crates/app/Cargo.toml", "[package]\nname = \"app\"\n"),
+            (
+                "other/tools/gen/Cargo.toml",
+                "[package]\nname = \"gen\"\n[dependencies]\nschema = { path = \"../../../schema\" }\n",
+            ),
+            ("schema/Cargo.toml", "[package]\nname = \"schema\"\n"),
+            // One whose members keep within it.
+            ("inner/Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+            ("inner/crates/a/Cargo.toml", "[package]\nname = \"a\"\n[dependencies]\nb = { path = \"../b\" }\n"),
+            ("inner/crates/b/Cargo.toml", "[package]\nname = \"b\"\n"),
+        ]);
+        let root = dir.path();
+        assert_eq!(build_root_above(&root.join("rust")).as_deref(), Some(root));
+        assert_eq!(build_root_above(&root.join("other")).as_deref(), Some(root));
+        assert_eq!(build_root_above(&root.join("inner")), None);
     }
 }
