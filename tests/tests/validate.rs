@@ -155,19 +155,7 @@ fn a_crate_opened_on_its_own_is_built_with_the_crates_its_path_dependencies_name
             ("libs/core_units/src/lib.rs", "pub struct Metres(pub u32);\n"),
         ],
     );
-    let before = Scratch::files_below(&root);
-    let output = validate_cli(&scratch, &root.join("apps/cli"), &["--json"]);
-    assert_eq!(output.status.code(), Some(1), "the type error fails the check: {}", stderr(&output));
-    let diagnostics = run_report(&output);
-    let (line, character) = marked(main, "// mismatched", "core_units");
-    let mismatch = placed(&diagnostics).into_iter().find(|e| e.code.as_deref() == Some("E0308"));
-    assert_eq!(
-        mismatch.map(|e| (e.path, e.line, e.character)),
-        Some(("src/main.rs".to_owned(), line, character)),
-        "{diagnostics:#}\n{}",
-        stderr(&output)
-    );
-    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+    fails_with_the_mismatch_placed(&scratch, "apps/cli", (main, "core_units"), "src/main.rs");
 }
 
 #[test]
@@ -194,15 +182,23 @@ fn a_cargo_workspace_is_built_with_the_crates_its_shared_dependencies_name_outsi
             ("proto/src/lib.rs", "pub struct Id(pub u32);\n"),
         ],
     );
+    fails_with_the_mismatch_placed(&scratch, "rust", (main, "proto"), "crates/app/src/main.rs");
+}
+
+/// Validates the folder `opened` of the scratch's workspace, and checks that the check fails
+/// with rustc's E0308 placed at `path` (as the opened folder names it), on the `name` of the
+/// line of `main` marked `// mismatched`, and that nothing was written into the user's tree.
+fn fails_with_the_mismatch_placed(scratch: &Scratch, opened: &str, (main, name): (&str, &str), path: &str) {
+    let root = scratch.workspace();
     let before = Scratch::files_below(&root);
-    let output = validate_cli(&scratch, &root.join("rust"), &["--json"]);
+    let output = validate_cli(scratch, &root.join(opened), &["--json"]);
     assert_eq!(output.status.code(), Some(1), "the type error fails the check: {}", stderr(&output));
     let diagnostics = run_report(&output);
-    let (line, character) = marked(main, "// mismatched", "proto");
+    let (line, character) = marked(main, "// mismatched", name);
     let mismatch = placed(&diagnostics).into_iter().find(|e| e.code.as_deref() == Some("E0308"));
     assert_eq!(
         mismatch.map(|e| (e.path, e.line, e.character)),
-        Some(("crates/app/src/main.rs".to_owned(), line, character)),
+        Some((path.to_owned(), line, character)),
         "{diagnostics:#}\n{}",
         stderr(&output)
     );

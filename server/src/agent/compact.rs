@@ -252,29 +252,21 @@ pub(super) fn still_shown<'a>(messages: &'a [Message], path: &str) -> (Vec<&'a s
                 files_in(content).into_iter().filter(|(shown, _)| workspace_form(shown) == path).flat_map(|(_, l)| l),
             ),
             Message::Assistant(turn) => {
-                // The lines its patches still whole wrote are the model's own.
-                lines.extend(
+                // The text a call of `tool` on the file gave as `argument`, if still whole.
+                let whole = |tool: &'static str, argument: &'static str| {
                     turn.tool_calls
                         .iter()
-                        .filter(|call| {
-                            call.name == "patch_file"
+                        .filter(move |call| {
+                            call.name == tool
                                 && call.arguments.get("path").and_then(|p| p.as_str()).map(workspace_form).as_deref()
                                     == Some(path)
                         })
-                        .filter_map(|call| call.arguments.get("new_text")?.as_str())
+                        .filter_map(move |call| call.arguments.get(argument)?.as_str())
                         .filter(|text| !text.starts_with(ELIDED))
-                        .flat_map(str::lines),
-                );
-                written_whole |= turn.tool_calls.iter().any(|call| {
-                    call.name == "write_file"
-                        && call.arguments.get("path").and_then(|p| p.as_str()).map(workspace_form).as_deref()
-                            == Some(path)
-                        && call
-                            .arguments
-                            .get("content")
-                            .and_then(|c| c.as_str())
-                            .is_some_and(|c| !c.starts_with(ELIDED))
-                })
+                };
+                // The lines its patches wrote are the model's own.
+                lines.extend(whole("patch_file", "new_text").flat_map(str::lines));
+                written_whole |= whole("write_file", "content").next().is_some();
             }
             _ => {}
         }

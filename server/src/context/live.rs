@@ -116,49 +116,56 @@ impl LiveIndex {
         let (live, root) = (self.clone(), root.to_owned());
         let cache_file = cache_dir.map(|dir| cache::cache_file(dir, &root));
         tokio::task::spawn_blocking(move || {
+            // A panic in the walk, or in reading what changed meanwhile as the index is
+            // installed, ends the build, rather than leaving it "building" for good.
             let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                Index::build_reading_cache(&root, cache_file.as_deref(), max_files, &live.progress)
+                live.build_and_install(&root, cache_file.as_deref(), max_files)
             }));
-            let Ok((index, cache)) = built else {
-                tracing::error!("indexing {} failed; runs go on without the index", root.display());
-                live.progress.fail();
-                live.ready.send_replace(true);
-                return;
-            };
-            tracing::info!(
-                files = index.len(),
-                ms = index.stats.elapsed_ms,
-                from_cache = index.stats.cache_hits,
-                cache_read_ms = index.stats.cache_read_ms,
-                "index built"
-            );
-            // The index is put to use first; the cache is written after, and only when it
-            // changed (a large one takes a while to write). The entries no file took are
-            // freed before.
-            let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
-            let to_save: Option<Vec<Arc<IndexedFile>>> =
-                (cache_file.is_some() && !current).then(|| index.files().cloned().collect());
-            let reading_from = index.stats.reading_from;
-            drop(cache);
-            // Reading what changed meanwhile parses files too: a panic there ends the build as
-            // one in the walk does, rather than leaving it "building" for good.
-            if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| live.install(index))) {
-                let why = panic.downcast_ref::<&str>().copied().or(panic.downcast_ref::<String>().map(String::as_str));
-                tracing::error!(
-                    "installing the index of {} failed ({}); runs go on without the index",
-                    root.display(),
-                    why.unwrap_or("a panic")
-                );
-                live.progress.fail();
-                // Those waiting for it hear at once that none comes.
-                live.ready.send_replace(true);
-            }
-            if let (Some(file), Some(files)) = (&cache_file, to_save)
-                && let Err(error) = IndexCache::save_files(file, reading_from, files.iter().map(|f| f.as_ref()))
-            {
-                tracing::warn!("cannot write the index cache {}: {error}", file.display());
+            match built {
+                Ok(to_save) => {
+                    if let (Some(file), Some((reading_from, files))) = (&cache_file, to_save)
+                        && let Err(error) = IndexCache::save_files(file, reading_from, files.iter().map(|f| f.as_ref()))
+                    {
+                        tracing::warn!("cannot write the index cache {}: {error}", file.display());
+                    }
+                }
+                Err(fault) => {
+                    let why = extract::panic_message(fault.as_ref());
+                    tracing::error!("indexing {} failed ({why}); runs go on without the index", root.display());
+                    live.progress.fail();
+                    // Those waiting for it hear at once that none comes.
+                    live.ready.send_replace(true);
+                }
             }
         });
+    }
+
+    /// Builds the index of `root` through the cache file, when given, and makes it current;
+    /// what the cache is to be written with after (its reading's start and the files), when
+    /// it changed.
+    fn build_and_install(
+        &self,
+        root: &Path,
+        cache_file: Option<&Path>,
+        max_files: usize,
+    ) -> Option<(Option<u64>, Vec<Arc<IndexedFile>>)> {
+        let (index, cache) = Index::build_reading_cache(root, cache_file, max_files, &self.progress);
+        tracing::info!(
+            files = index.len(),
+            ms = index.stats.elapsed_ms,
+            from_cache = index.stats.cache_hits,
+            cache_read_ms = index.stats.cache_read_ms,
+            "index built"
+        );
+        // The index is put to use first; the cache is written after, and only when it
+        // changed (a large one takes a while to write). The entries no file took are
+        // freed before.
+        let current = cache.as_ref().is_some_and(|cache| cache.holds_just(&index));
+        let to_save =
+            (cache_file.is_some() && !current).then(|| (index.stats.reading_from, index.files().cloned().collect()));
+        drop(cache);
+        self.install(index);
+        to_save
     }
 
     /// Makes `index` current, with the open documents' texts in place of the disk's.

@@ -312,12 +312,9 @@ impl LanguageServer for Backend {
                 self.state.index.open(&relative, &document.text);
             }
             let opened = Document::new(&document.text, document.version, &document.language_id);
+            self.state.documents.update(|documents| documents.open(path.clone(), opened));
             // Opened as it is on disk, it is the editor's view of the file until typed into.
-            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
-            self.state.documents.update(|documents| {
-                documents.open(path.clone(), opened);
-                documents.mark_if_on_disk(&path, on_disk.as_deref());
-            });
+            self.state.documents.mark_if_on_disk(&path);
         }
     }
 
@@ -341,8 +338,7 @@ impl LanguageServer for Backend {
         if let Some((_, _, bytes)) = changed
             && std::fs::metadata(&path).is_ok_and(|disk| (bytes as u64..=bytes as u64 + 3).contains(&disk.len()))
         {
-            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
-            self.state.documents.update(|documents| documents.mark_if_on_disk(&path, on_disk.as_deref()));
+            self.state.documents.mark_if_on_disk(&path);
         }
         match (changed, self.state.relative(&path)) {
             (Some((edits, text, _)), Some(relative)) if indexed => {
@@ -371,8 +367,7 @@ impl LanguageServer for Backend {
         // the files that shape the index are read again on save whatever the client watches,
         // which a second report of the same change leaves as it was.
         if let Some(path) = path_of(&params.text_document.uri) {
-            let on_disk = crate::workspace::read_disk_text(&path).ok().flatten();
-            self.state.documents.update(|documents| documents.mark_if_on_disk(&path, on_disk.as_deref()));
+            self.state.documents.mark_if_on_disk(&path);
         }
         let watched = self.state.profile().watch_files;
         // The workspace's own folder "" is no document saved: an ignore file above it that

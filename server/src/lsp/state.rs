@@ -43,6 +43,14 @@ impl DocumentStore {
         result
     }
 
+    /// Notes that the document at `path` is, as it is now, the file on disk, if the disk holds
+    /// its text (read here, outside the documents' lock): at an open, a save, or a change
+    /// that may be a reload.
+    pub fn mark_if_on_disk(&self, path: &Path) {
+        let on_disk = crate::workspace::read_disk_text(path).ok().flatten();
+        self.update(|documents| documents.mark_if_on_disk(path, on_disk.as_deref()));
+    }
+
     /// The open document at `path`: its text and version. A document left open on a file
     /// deleted on disk, unchanged since, is none (see [`stands_for_a_deleted_file`]).
     pub fn get(&self, path: &Path) -> Option<(String, i32)> {

@@ -27,12 +27,8 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
         let Some(manifest) = read_small(&folder.join("Cargo.toml"), MAX_MANIFEST_BYTES) else { continue };
         let Ok(manifest) = manifest.parse::<toml::Table>() else { continue };
         // A Cargo workspace's members build with it: their path dependencies are its own.
-        let members = workspace_members(&folder, &manifest);
-        for member in members.into_iter().filter(|member| member.starts_with(&folder)) {
-            if seen.len() < MAX_CRATES && seen.insert(member.clone()) {
-                to_read.push(member);
-            }
-        }
+        let mut reached: Vec<PathBuf> =
+            workspace_members(&folder, &manifest).into_iter().filter(|member| member.starts_with(&folder)).collect();
         for dependency in path_dependencies(&manifest) {
             let found = crate::workspace::lexical_normal(&folder.join(dependency));
             if !found.starts_with(repository) {
@@ -41,6 +37,9 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
             while !found.starts_with(&top) {
                 top = top.parent()?.to_owned();
             }
+            reached.push(found);
+        }
+        for found in reached {
             if seen.len() < MAX_CRATES && seen.insert(found.clone()) {
                 to_read.push(found);
             }
@@ -58,11 +57,12 @@ fn workspace_members(folder: &Path, manifest: &toml::Table) -> Vec<PathBuf> {
     let Some(members) = manifest.get("workspace").and_then(|w| w.get("members")).and_then(toml::Value::as_array) else {
         return Vec::new();
     };
+    let is_glob = |pattern: &str| pattern.contains(['*', '?', '[']);
     let mut found = Vec::new();
     for member in members.iter().filter_map(toml::Value::as_str) {
         match member.strip_suffix("/*") {
             // Other globs (`crates/a*`) are rare; their members' dependencies go unread.
-            Some(parent) if !parent.contains(['*', '?', '[']) => {
+            Some(parent) if !is_glob(parent) => {
                 let Ok(entries) = std::fs::read_dir(folder.join(parent)) else { continue };
                 let mut folders: Vec<PathBuf> = entries
                     .flatten()
@@ -72,7 +72,7 @@ fn workspace_members(folder: &Path, manifest: &toml::Table) -> Vec<PathBuf> {
                 folders.sort();
                 found.extend(folders.into_iter().map(|path| crate::workspace::lexical_normal(&path)));
             }
-            None if !member.contains(['*', '?', '[']) => {
+            None if !is_glob(member) => {
                 found.push(crate::workspace::lexical_normal(&folder.join(member)));
             }
             _ => {}

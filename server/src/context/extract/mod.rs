@@ -328,10 +328,13 @@ pub fn extract(language: Language, tree: &Tree, source: &[u8]) -> FileSymbols {
 /// the reading that some text brings out costs that file's symbols, not the whole index (the
 /// build that reads every file, or the editor's session).
 pub fn read_guarded(read: impl FnOnce() -> FileSymbols) -> Result<FileSymbols, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).map_err(|fault| {
-        let message = fault.downcast_ref::<&str>().map(|text| (*text).to_owned());
-        message.or_else(|| fault.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_owned())
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)).map_err(|fault| panic_message(fault.as_ref()))
+}
+
+/// The message a panic's `fault` carries, or "a panic" when it carries none.
+pub(crate) fn panic_message(fault: &(dyn std::any::Any + Send)) -> String {
+    let message = fault.downcast_ref::<&str>().map(|text| (*text).to_owned());
+    message.or_else(|| fault.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".to_owned())
 }
 
 /// The first named child of `node` of the given kind.

@@ -750,16 +750,15 @@ fn the_walk_stops_at_the_file_limit_and_says_so() {
     assert_eq!(whole.stats.limit_warning(dir.path()), None);
 }
 
+/// The Rust file at `relative` of `root` as the walk found it, `bytes` long then.
+fn found_at(root: &std::path::Path, relative: &str, bytes: u64) -> Found {
+    Found { relative: relative.into(), absolute: root.join(relative), language: Language::Rust, bytes, stamp: None }
+}
+
 #[test]
 fn a_file_deleted_while_indexing_is_skipped() {
     let dir = workspace(&[("a.rs", b"fn a() {}\n")]);
-    let found = Found {
-        relative: "gone.rs".into(),
-        absolute: dir.path().join("gone.rs"),
-        language: Language::Rust,
-        bytes: 10,
-        stamp: None,
-    };
+    let found = found_at(dir.path(), "gone.rs", 10);
     let (path, why) = index_found(&found, &|_| None, &|_, _| None).unwrap_err();
     assert_eq!(path, "gone.rs");
     assert!(why.starts_with("unreadable"), "{why}");
@@ -770,13 +769,7 @@ fn a_file_grown_past_the_limit_after_the_walk_saw_its_size_is_skipped() {
     // The walk saw 10 bytes; by the read, a tool had written past the limit into it.
     let big = vec![b'/'; (MAX_SOURCE_BYTES + 1) as usize];
     let dir = workspace(&[("grown.rs", big.as_slice())]);
-    let found = Found {
-        relative: "grown.rs".into(),
-        absolute: dir.path().join("grown.rs"),
-        language: Language::Rust,
-        bytes: 10,
-        stamp: None,
-    };
+    let found = found_at(dir.path(), "grown.rs", 10);
     let (path, why) = index_found(&found, &|_| None, &|_, _| None).unwrap_err();
     assert_eq!((path.as_str(), why), ("grown.rs", format!("larger than {MAX_SOURCE_BYTES} bytes")));
     let at_limit = vec![b'/'; MAX_SOURCE_BYTES as usize];
