@@ -300,6 +300,37 @@ fn javac_speaking_another_language_is_read_all_the_same() {
 }
 
 #[test]
+fn a_jar_dropped_into_lib_is_on_the_class_path_though_git_ignores_it() {
+    // The library's jar was built elsewhere and copied into `lib/`, which a `*.jar` rule
+    // keeps out of git; the user's `javac -cp lib/words.jar` finds it, and so must the check.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let app = "package app;\n\nimport com.lib.Words;\n\npublic class App {\n    String greet() { return Words.hello(); }\n}\n";
+    write_all(&root, &[(".git/HEAD", "ref: refs/heads/main\n"), (".gitignore", "*.jar\n"), ("src/app/App.java", app)]);
+    let library = beside(&scratch, "words");
+    write_all(
+        &library,
+        &[(
+            "com/lib/Words.java",
+            "package com.lib;\n\npublic class Words {\n    public static String hello() { return \"hi\"; }\n}\n",
+        )],
+    );
+    let built = |program: &str, args: &[&str]| {
+        let output = std::process::Command::new(program).args(args).current_dir(&library).output().unwrap();
+        assert!(output.status.success(), "{program}: {}", stderr(&output));
+    };
+    built("javac", &["-d", "classes", "com/lib/Words.java"]);
+    std::fs::create_dir_all(root.join("lib")).unwrap();
+    built("jar", &["cf", &root.join("lib/words.jar").to_string_lossy(), "-C", "classes", "."]);
+    let before = Scratch::files_below(&root);
+
+    let output = validate_cli(&scratch, &root, &["--json"]);
+    assert_eq!(run_report(&output), json!([]), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn maven_offline_compile_errors_then_surefire_failures() {
     let test = "package com.acme;\n\nimport static org.junit.Assert.assertEquals;\nimport org.junit.Test;\n\npublic class GreeterTest {\n    @Test\n    public void greetsWarmly() {\n        assertEquals(\"Hi, Ann\", new Greeter().greet(\"Ann\")); // fails here\n    }\n}\n";
     let scratch = Scratch::new(&[

@@ -20,9 +20,15 @@ const OUTPUT_AT_THE_TOP: [&str; 3] = ["target", "build", "out"];
 
 /// The walk over a project's folders that may hold Java sources. Ignore files above the
 /// project (a home folder kept in git) have no say in it.
-fn java_source_walk(root: &Path, max_depth: Option<usize>) -> ignore::Walk {
+/// With `ignore_files` false the project's own ignore files have no say either: the shadow
+/// holds just what the build reads, jars a `*.jar` rule keeps out of git among them.
+fn java_source_walk(root: &Path, max_depth: Option<usize>, ignore_files: bool) -> ignore::Walk {
     ignore::WalkBuilder::new(root)
         .parents(false)
+        .git_ignore(ignore_files)
+        .git_exclude(ignore_files)
+        .git_global(ignore_files)
+        .ignore(ignore_files)
         .max_depth(max_depth)
         .filter_entry(|entry| {
             let name = entry.file_name().to_string_lossy();
@@ -287,7 +293,7 @@ fn npm_scripts(root: &Path) -> Vec<(String, String)> {
 }
 
 fn has_java_sources(root: &Path) -> bool {
-    java_source_walk(root, Some(12)).flatten().any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
+    java_source_walk(root, Some(12), true).flatten().any(|entry| entry.path().extension().is_some_and(|e| e == "java"))
 }
 
 /// The root of the Cargo workspace that the crate at `root` (holding a `Cargo.toml` without
@@ -527,7 +533,7 @@ fn relative_up(root: &Path, folder: &Path) -> Option<PathBuf> {
 fn javac_command(tree: &Path, out: &Path) -> std::io::Result<CommandSpec> {
     let mut sources: Vec<PathBuf> = Vec::new();
     let mut jars: Vec<PathBuf> = Vec::new();
-    for entry in java_source_walk(tree, None).flatten() {
+    for entry in java_source_walk(tree, None, false).flatten() {
         let path = entry.path();
         let relative = path.strip_prefix(tree).unwrap_or(path);
         match path.extension().and_then(|e| e.to_str()) {
