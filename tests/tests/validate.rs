@@ -472,6 +472,58 @@ fn a_package_of_a_typescript_monorepo_is_checked_with_the_install_and_configurat
 }
 
 #[test]
+fn a_package_of_a_monorepo_reads_the_built_declarations_of_the_package_it_imports() {
+    // `@acme/lib` is built into its ignored `dist/`, and the app imports it through the
+    // workspace's link in `node_modules`, as npm, yarn and pnpm workspaces install it.
+    let scratch = Scratch::new(&[]);
+    let root = scratch.workspace();
+    let options = r#"{ "compilerOptions": { "strict": true, "noEmit": true, "module": "commonjs", "target": "es2020", "types": [] }, "include": ["src"] }"#;
+    write_all(
+        &root,
+        &[
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (".gitignore", "dist/\n"),
+            ("package.json", r#"{ "name": "acme", "private": true, "workspaces": ["packages/*"] }"#),
+            (
+                "packages/lib/package.json",
+                r#"{ "name": "@acme/lib", "main": "dist/index.js", "types": "dist/index.d.ts" }"#,
+            ),
+            (
+                "packages/lib/src/index.ts",
+                "export function shout(text: string): string {\n  return text.toUpperCase();\n}\n",
+            ),
+            ("packages/lib/dist/index.d.ts", "export declare function shout(text: string): string;\n"),
+            ("packages/lib/dist/index.js", "exports.shout = (text) => text.toUpperCase();\n"),
+            (
+                "packages/app/package.json",
+                r#"{ "name": "@acme/app", "private": true, "dependencies": { "@acme/lib": "*" } }"#,
+            ),
+            ("packages/app/tsconfig.json", options),
+            (
+                "packages/app/src/index.ts",
+                "import { shout } from \"@acme/lib\";\n\nexport const loud: number = shout(\"hi\");\n",
+            ),
+        ],
+    );
+    let modules = root.join("node_modules");
+    std::fs::create_dir_all(modules.join("@acme")).unwrap();
+    let installed = issuewright_tests::toolchains::typescript_modules();
+    std::os::unix::fs::symlink(installed.join(".bin"), modules.join(".bin")).unwrap();
+    std::os::unix::fs::symlink(installed.join("typescript"), modules.join("typescript")).unwrap();
+    std::os::unix::fs::symlink("../../packages/lib", modules.join("@acme/lib")).unwrap();
+    let before = Scratch::files_below(&root);
+    let package = root.join("packages/app");
+
+    let output = validate_cli(&scratch, &package, &["--json"]);
+    let diagnostics = run_report(&output);
+    let theirs = tsc_api(&package);
+    assert!(theirs.iter().any(|e| e.code.as_deref() == Some("TS2322")), "the declared type, read: {theirs:?}");
+    assert_eq!(placed(&diagnostics), theirs, "{diagnostics:#}\n{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(Scratch::files_below(&root), before, "nothing written into the user's tree");
+}
+
+#[test]
 fn a_configuration_of_project_references_is_checked_reference_by_reference() {
     // As Vite's templates write it: the root configuration lists the app's and the tooling's,
     // and names no file itself, so `tsc -p .` would check nothing and pass.

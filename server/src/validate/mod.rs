@@ -8,6 +8,7 @@
 mod cargo_root;
 pub mod command;
 pub mod detect;
+mod ignored_inputs;
 mod maven_root;
 mod missing_tool;
 mod node_root;

@@ -1,8 +1,8 @@
 //! The shadow workspace: a mirror of the repository where checks run on the proposed code.
 //!
 //! It lives at `<cache>/issuewright/shadow/<hash of the root>/` with `tree/` (the files:
-//! everything not ignored, and the jars of `lib/` folders even if ignored, then the editor's
-//! unsaved buffers and the run's overlay on top) and `out/` (build output, kept between runs
+//! everything not ignored, and the ignored files other builds read: see `ignored_inputs`;
+//! then the editor's unsaved buffers and the run's overlay on top) and `out/` (build output, kept between runs
 //! so builds stay incremental). A sync only
 //! writes files whose source changed since the last one and removes files that went away;
 //! `node_modules` folders are not copied: they become folders of links to the user's
@@ -20,10 +20,6 @@ use crate::workspace::WorkspacePath;
 const SKIPPED_DIRS: [&str; 4] = [".git", ".hg", ".svn", ".issuewright"];
 /// Folders linked into the shadow instead of copied.
 const LINKED_DIRS: [&str; 1] = ["node_modules"];
-/// Folders of jars a build reads, mirrored although ignore rules keep their jars out of git.
-const LIBRARY_DIRS: [&str; 2] = ["lib", "libs"];
-/// How many folders below a library folder its jars are looked for (`lib/compile/x.jar`).
-const LIBRARY_DEPTH: usize = 2;
 /// What builds write inside `node_modules` (`tsc -b`'s `.tmp` build info, Vite's bundled
 /// configuration and caches, Vitest's and Babel's): not linked to the user's, so a build in
 /// the shadow writes its own.
@@ -195,7 +191,7 @@ impl Shadow {
             .build();
         let walked = walker.flatten().filter_map(|entry| Some((entry.path().to_owned(), entry.file_type()?)));
         let mut entries: Vec<(PathBuf, std::fs::FileType)> = walked.chain(tracked_but_ignored(&self.source)).collect();
-        entries.extend(ignored_libraries(&entries));
+        entries.extend(super::ignored_inputs::ignored_inputs(&entries));
         for (path, file_type) in entries {
             let Some(relative) = self.relative(&path) else { continue };
             if file_type.is_dir() {
@@ -449,40 +445,6 @@ fn replace_with_link(link: &Path, target: &Path) -> Result<(), ShadowError> {
     std::os::unix::fs::symlink(link, target).map_err(io_error(target))
 }
 
-/// The jars below a `lib/` or `libs/` folder of a walked folder that the ignore rules kept
-/// from the walk (a `*.jar` or `/lib/` rule, the jars dropped there by hand): a plain javac
-/// build, Gradle's `files('libs/x.jar')` and Maven's `system` scope read them as they read
-/// any source, and without them the mirror's build fails where the user's passes. Folders
-/// the walk did not enter (`build/libs/` of an ignored `build/`) are not looked in.
-fn ignored_libraries(entries: &[(PathBuf, std::fs::FileType)]) -> Vec<(PathBuf, std::fs::FileType)> {
-    let walked: BTreeSet<&Path> = entries.iter().map(|(path, _)| path.as_path()).collect();
-    let mut found = BTreeMap::new();
-    for (folder, file_type) in entries {
-        if file_type.is_dir() {
-            for name in LIBRARY_DIRS {
-                jars_below(&folder.join(name), LIBRARY_DEPTH, &mut found);
-            }
-        }
-    }
-    found.retain(|path, _| !walked.contains(path.as_path()));
-    found.into_iter().collect()
-}
-
-/// The jars (files or links) in `folder` and in its folders `depth` levels down.
-fn jars_below(folder: &Path, depth: usize, found: &mut BTreeMap<PathBuf, std::fs::FileType>) {
-    let Ok(entries) = std::fs::read_dir(folder) else { return };
-    for entry in entries.flatten() {
-        let (path, Ok(file_type)) = (entry.path(), entry.file_type()) else { continue };
-        if file_type.is_dir() {
-            if depth > 0 {
-                jars_below(&path, depth - 1, found);
-            }
-        } else if (file_type.is_file() || file_type.is_symlink()) && path.extension().is_some_and(|e| e == "jar") {
-            found.insert(path, file_type);
-        }
-    }
-}
-
 /// The files of `source` that its repository tracks although its ignore rules match them, as
 /// `git ls-files` says (a force-added `gradle/wrapper/gradle-wrapper.jar` under a `*.jar`
 /// rule): the build reads them as it reads any tracked file, and the walk, which follows the
@@ -597,9 +559,14 @@ mod tests {
     }
 
     #[test]
-    fn files_a_repository_tracks_or_a_build_reads_though_its_rules_ignore_them_are_in_the_mirror() {
+    fn files_a_repository_tracks_or_builds_read_though_its_rules_ignore_them_are_in_the_mirror() {
         let f = fixture(&[
-            (".gitignore", "*.jar\n/out/\n/build/\n"),
+            (".gitignore", "*.jar\n/out/\n/build/\ndist/\n"),
+            ("packages/lib/package.json", r#"{ "types": "./dist/index.d.ts", "exports": { ".": "./dist/index.js" } }"#),
+            ("packages/lib/dist/index.d.ts", "export * from './sub/util';"),
+            ("packages/lib/dist/sub/util.d.ts", "export declare const x: number;"),
+            ("packages/tool/package.json", r#"{ "main": "index.js" }"#),
+            ("packages/tool/dist/bundle.js", "built"),
             ("gradle/wrapper/gradle-wrapper.jar", "PK jar"),
             ("lib/local.jar", "PK untracked"),
             ("app/libs/compile/vendor.jar", "PK vendor"),
@@ -627,6 +594,9 @@ mod tests {
         assert_eq!(tree.get("app/libs/compile/vendor.jar").map(String::as_str), Some("PK vendor"), "{tree:?}");
         assert!(!tree.contains_key("dist/app.jar"), "an ignored file nobody tracks stays out: {tree:?}");
         assert!(!tree.contains_key("build/libs/app.jar"), "an ignored folder's libraries stay out: {tree:?}");
+        assert!(tree.contains_key("packages/lib/dist/index.d.ts"), "a package's entry points: {tree:?}");
+        assert!(tree.contains_key("packages/lib/dist/sub/util.d.ts"), "and what they load: {tree:?}");
+        assert!(!tree.contains_key("packages/tool/dist/bundle.js"), "no entry point of its package: {tree:?}");
         assert!(!tree.contains_key("out/junk"), "{tree:?}");
         assert!(!tree.keys().any(|k| k.starts_with(".git/")), "{tree:?}");
     }
