@@ -51,34 +51,67 @@ pub(super) fn build_root_above(root: &Path) -> Option<PathBuf> {
 }
 
 /// The folders of the members a Cargo workspace's `manifest` in `folder` lists (`crates/a`,
-/// or `crates/*`, whose folders that hold a `Cargo.toml` are read), the workspace's own
-/// folder left out; none for a manifest of no workspace.
+/// or a glob such as `crates/*` or `tools/gen-?`, whose matching folders that hold a
+/// `Cargo.toml` are read), the workspace's own folder left out; none for a manifest of no
+/// workspace.
 fn workspace_members(folder: &Path, manifest: &toml::Table) -> Vec<PathBuf> {
     let Some(members) = manifest.get("workspace").and_then(|w| w.get("members")).and_then(toml::Value::as_array) else {
         return Vec::new();
     };
-    let is_glob = |pattern: &str| pattern.contains(['*', '?', '[']);
     let mut found = Vec::new();
     for member in members.iter().filter_map(toml::Value::as_str) {
-        match member.strip_suffix("/*") {
-            // Other globs (`crates/a*`) are rare; their members' dependencies go unread.
-            Some(parent) if !is_glob(parent) => {
-                let Ok(entries) = std::fs::read_dir(folder.join(parent)) else { continue };
-                let mut folders: Vec<PathBuf> = entries
-                    .flatten()
-                    .map(|entry| entry.path())
-                    .filter(|path| path.join("Cargo.toml").is_file())
-                    .collect();
-                folders.sort();
-                found.extend(folders.into_iter().map(|path| crate::workspace::lexical_normal(&path)));
-            }
-            None if !is_glob(member) => {
-                found.push(crate::workspace::lexical_normal(&folder.join(member)));
-            }
-            _ => {}
+        if is_glob(member) {
+            found.extend(glob_members(folder, member));
+        } else {
+            found.push(crate::workspace::lexical_normal(&folder.join(member)));
         }
     }
     found.retain(|member| member != folder);
+    found
+}
+
+fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '[', '{'])
+}
+
+/// Folders no member glob reaches into: build output and what is not Rust's.
+const NOT_MEMBERS: [&str; 3] = ["target", "node_modules", ".git"];
+/// How deep below its literal folder a glob with `**` looks for members.
+const MAX_GLOB_DEPTH: usize = 6;
+
+/// The folders below `folder` that the member glob `pattern` matches, as Cargo expands it
+/// (a `*` stays within one folder's name, `**` crosses folders), those that hold a
+/// `Cargo.toml`, sorted; none for a pattern that does not parse.
+fn glob_members(folder: &Path, pattern: &str) -> Vec<PathBuf> {
+    let parts: Vec<&str> = pattern.split('/').filter(|part| !part.is_empty() && *part != ".").collect();
+    let literal = parts.iter().take_while(|part| !is_glob(part)).count();
+    let base = crate::workspace::lexical_normal(&folder.join(parts[..literal].join("/")));
+    let rest = &parts[literal..];
+    let Ok(glob) = globset::GlobBuilder::new(&rest.join("/")).literal_separator(true).build() else {
+        return Vec::new();
+    };
+    let matcher = glob.compile_matcher();
+    let depth = if rest.contains(&"**") { MAX_GLOB_DEPTH } else { rest.len() };
+    let mut found = Vec::new();
+    let mut to_read = vec![(base.clone(), 0)];
+    while let Some((next, level)) = to_read.pop() {
+        let Ok(entries) = std::fs::read_dir(&next) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if !entry.file_type().is_ok_and(|t| t.is_dir()) || NOT_MEMBERS.iter().any(|skip| name == *skip) {
+                continue;
+            }
+            let relative = path.strip_prefix(&base).unwrap_or(&path);
+            if matcher.is_match(relative) && path.join("Cargo.toml").is_file() {
+                found.push(path.clone());
+            }
+            if level + 1 < depth {
+                to_read.push((path, level + 1));
+            }
+        }
+    }
+    found.sort();
     found
 }
 
@@ -188,5 +221,31 @@ mod tests {
         assert_eq!(build_root_above(&root.join("rust")).as_deref(), Some(root));
         assert_eq!(build_root_above(&root.join("other")).as_deref(), Some(root));
         assert_eq!(build_root_above(&root.join("inner")), None);
+    }
+
+    #[test]
+    fn the_members_of_a_workspace_are_found_by_any_glob_cargo_reads() {
+        let dir = tree::<&str>(&[
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"crates/*\", \"tools/gen-?\", \"plugins/**/rust\", \"./apps/web\", \"bad/[\"]\n",
+            ),
+            ("crates/a/Cargo.toml", ""),
+            ("crates/notes/README.md", ""),
+            ("crates/a/nested/Cargo.toml", ""),
+            ("tools/gen-1/Cargo.toml", ""),
+            ("tools/gen-12/Cargo.toml", ""),
+            ("plugins/x/rust/Cargo.toml", ""),
+            ("plugins/y/z/rust/Cargo.toml", ""),
+            ("plugins/target/rust/Cargo.toml", ""),
+            ("apps/web/Cargo.toml", ""),
+        ]);
+        let root = dir.path();
+        let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
+        let found: Vec<String> = workspace_members(root, &manifest)
+            .iter()
+            .map(|member| member.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(found, ["crates/a", "tools/gen-1", "plugins/x/rust", "plugins/y/z/rust", "apps/web"]);
     }
 }
