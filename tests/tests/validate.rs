@@ -772,6 +772,45 @@ fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
 }
 
 #[test]
+fn a_change_to_a_crate_nested_in_a_typescript_app_is_checked_by_cargo_too() {
+    // A Tauri app: the TypeScript project at the top, its Rust side in `src-tauri/`.
+    let lib = "pub fn count(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
+    let scratch = Scratch::new(&[
+        ("package.json", r#"{ "name": "app", "private": true }"#),
+        (
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }"#,
+        ),
+        ("src/main.ts", "export const title: string = \"app\";\n"),
+        ("src-tauri/Cargo.toml", CARGO_TOML),
+        ("src-tauri/src/lib.rs", lib),
+    ]);
+    link_typescript(&scratch.workspace());
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[(
+                "patch_file",
+                json!({"path": "src-tauri/src/lib.rs", "old_text": "    words.len() as u32\n", "new_text": "    let n: u32 = words.len();\n    n\n"}),
+            )]),
+            done("Named the count."),
+            done("The conversion is left to the issue's author."),
+        ]),
+    );
+    let output = run_cli(&scratch, &["--issue", "name the count", "--replay", "replay.jsonl", "--json"], &[]);
+    let report = run_report(&output);
+    assert_eq!(report["validation"]["build"], "failed", "{report:#}");
+    let events = ledger(&scratch.workspace(), report["runId"].as_str().unwrap());
+    let check = events.iter().find(|e| e["event"] == "validation").unwrap();
+    let summary = check["summary"].as_str().unwrap();
+    assert!(summary.contains("The check `node_modules/.bin/tsc") || summary.contains("tsc --noEmit"), "{summary}");
+    assert!(summary.contains("`cd src-tauri && cargo check"), "{summary}");
+    assert!(summary.contains("error[E0308] at src-tauri/src/lib.rs:2:18: mismatched types"), "{summary}");
+    assert!(summary.contains("let n: u32 = words.len();"), "the proposed line is shown: {summary}");
+    assert_eq!(scratch.read("src-tauri/src/lib.rs").as_deref(), Some(lib), "untouched");
+}
+
+#[test]
 fn a_build_broken_before_the_run_is_not_blamed_on_it() {
     let scratch = Scratch::new(&[
         ("Cargo.toml", CARGO_TOML),

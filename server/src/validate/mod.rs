@@ -11,6 +11,7 @@ pub mod detect;
 mod ignored_inputs;
 mod maven_root;
 mod missing_tool;
+mod nested;
 mod node_root;
 pub mod parse;
 pub mod problem;
@@ -20,6 +21,7 @@ mod summary;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use tokio_util::sync::CancellationToken;
@@ -188,7 +190,13 @@ pub struct Validator {
     matcher: Option<ProblemMatcher>,
     cache_dir: Option<PathBuf>,
     shadow: tokio::sync::Mutex<Option<Shadow>>,
+    /// The validators of the projects nested in the workspace that its build does not
+    /// cover, by folder, with the stamp of the build files they were detected under.
+    nested: NestedValidators,
 }
+
+/// Validators of nested projects by folder, each with the build files' stamp it was made under.
+type NestedValidators = Arc<std::sync::Mutex<HashMap<String, (detect::BuildFilesStamp, Arc<Validator>)>>>;
 
 impl std::fmt::Debug for Validator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -196,6 +204,8 @@ impl std::fmt::Debug for Validator {
     }
 }
 
+/// Most nested projects validated at once, beside the workspace itself.
+const MAX_NESTED_PROJECTS: usize = 4;
 /// Longest output kept as `unparsed`, in characters (head and tail).
 const MAX_UNPARSED_CHARS: usize = 200_000;
 /// How often a validation looks again whether another process still builds in the shadow.
@@ -207,7 +217,15 @@ impl Validator {
     pub fn new(root: &Path, settings: ValidateSettings, cache_dir: Option<PathBuf>) -> Result<Self, ValidateError> {
         let matcher = settings.problem_matcher.as_deref().map(ProblemMatcher::new).transpose()?;
         let plan = detect::detect(root, &settings);
-        Ok(Self { root: root.to_owned(), settings, plan, matcher, cache_dir, shadow: tokio::sync::Mutex::new(None) })
+        Ok(Self {
+            root: root.to_owned(),
+            settings,
+            plan,
+            matcher,
+            cache_dir,
+            shadow: tokio::sync::Mutex::new(None),
+            nested: Default::default(),
+        })
     }
 
     /// What it runs.
@@ -228,6 +246,12 @@ impl Validator {
     /// Runs the check or the tests on the workspace with `overrides` on top (unsaved
     /// buffers and staged changes: a text, or `None` for a deleted file). One validation
     /// runs at a time per workspace; a cancel kills the command.
+    ///
+    /// A changed file of a project nested in the workspace whose build is not the
+    /// workspace's (the `src-tauri/` crate of a TypeScript app, a crate in a repository
+    /// with no build file at its top) has that project's build run too, after the
+    /// workspace's; `filter` narrows only the workspace's own tests, and a configured
+    /// command is taken to cover the whole workspace.
     pub async fn run(
         &self,
         kind: Kind,
@@ -235,10 +259,95 @@ impl Validator {
         filter: Option<String>,
         cancel: &CancellationToken,
     ) -> Result<Report, ValidateError> {
-        let step = match kind {
-            Kind::Check => self.plan.check.clone(),
-            Kind::Test => self.plan.test.clone(),
+        let nested = self.nested_validators(kind, &overrides).await?;
+        if nested.is_empty() {
+            return self.run_here(kind, overrides, filter, cancel, "").await;
+        }
+        let mut parts = Vec::new();
+        if self.step(kind).is_some() {
+            parts.push(self.run_here(kind, overrides.clone(), filter, cancel, "").await?);
+        }
+        for (folder, validator) in nested {
+            if cancel.is_cancelled() && !parts.is_empty() {
+                break;
+            }
+            parts.push(validator.run_here(kind, nested::below(&overrides, &folder), None, cancel, &folder).await?);
+        }
+        Ok(nested::merged(parts))
+    }
+
+    fn step(&self, kind: Kind) -> Option<&Step> {
+        match kind {
+            Kind::Check => self.plan.check.as_ref(),
+            Kind::Test => self.plan.test.as_ref(),
+        }
+    }
+
+    /// The validators of the nested projects whose files `overrides` change, whose build
+    /// is another than the workspace's and has a command of `kind`: at most
+    /// [`MAX_NESTED_PROJECTS`], the others left out with a warning in the log.
+    async fn nested_validators(
+        &self,
+        kind: Kind,
+        overrides: &BTreeMap<WorkspacePath, Option<String>>,
+    ) -> Result<Vec<(String, Arc<Validator>)>, ValidateError> {
+        let configured = match kind {
+            Kind::Check => self.settings.check.is_some(),
+            Kind::Test => self.settings.test.is_some(),
         };
+        if configured || overrides.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (root, overrides, cache) = (self.root.clone(), overrides.clone(), self.nested.clone());
+        let settings = ValidateSettings { check: None, test: None, ..self.settings.clone() };
+        let (cache_dir, toolchain) = (self.cache_dir.clone(), self.plan.toolchain);
+        blocking(move || {
+            let mut found = Vec::new();
+            for folder in nested::changed_projects(&root, &overrides) {
+                let project = root.join(&folder);
+                let stamp = detect::build_files_stamp(&project);
+                let known = cache.lock().ok().and_then(|cache| cache.get(&folder).cloned());
+                let validator = match known {
+                    Some((known_stamp, validator)) if known_stamp == stamp => validator,
+                    _ => {
+                        let validator = Arc::new(Validator::new(&project, settings.clone(), cache_dir.clone())?);
+                        if let Ok(mut cache) = cache.lock() {
+                            cache.insert(folder.clone(), (stamp, validator.clone()));
+                        }
+                        validator
+                    }
+                };
+                if validator.plan.toolchain.is_some_and(|nested| Some(nested) != toolchain)
+                    && validator.step(kind).is_some()
+                {
+                    found.push((folder, validator));
+                }
+            }
+            if found.len() > MAX_NESTED_PROJECTS {
+                let left: Vec<&str> = found[MAX_NESTED_PROJECTS..].iter().map(|(folder, _)| folder.as_str()).collect();
+                tracing::warn!(
+                    "not validated: the changes to the projects in {}, more than {MAX_NESTED_PROJECTS}",
+                    left.join(", ")
+                );
+                found.truncate(MAX_NESTED_PROJECTS);
+            }
+            Ok(found)
+        })
+        .await?
+    }
+
+    /// [`run`](Self::run) for this validator's own project, which the workspace holds in
+    /// its folder `shown_below` (empty for the workspace itself): problems and the account
+    /// name files by their paths from the workspace's top.
+    async fn run_here(
+        &self,
+        kind: Kind,
+        overrides: BTreeMap<WorkspacePath, Option<String>>,
+        filter: Option<String>,
+        cancel: &CancellationToken,
+        shown_below: &str,
+    ) -> Result<Report, ValidateError> {
+        let step = self.step(kind).cloned();
         let Some(step) = step else {
             let reason = match kind {
                 Kind::Check => {
@@ -333,8 +442,10 @@ impl Validator {
         drop(guard);
 
         // Parsing and the report files' walk are file work: off the async threads.
-        let (root, matcher, timeout, command) =
-            (self.root.clone(), self.matcher.clone(), self.settings.timeout, spec.display());
+        let command =
+            if shown_below.is_empty() { spec.display() } else { nested::run_in(shown_below, &spec.display()) };
+        let (root, matcher, timeout, shown_below) =
+            (self.root.clone(), self.matcher.clone(), self.settings.timeout, shown_below.to_owned());
         blocking(move || {
             // A Cargo workspace's member prints its paths from the workspace's root.
             let map = match build_files {
@@ -355,6 +466,9 @@ impl Validator {
                 problems.extend(reported.iter().cloned());
             }
             let mut problems = parse::dedupe(problems);
+            if !shown_below.is_empty() {
+                problems.iter_mut().for_each(|problem| nested::move_under(problem, &shown_below));
+            }
             // What is shown as printed names the shadow copy's files by the workspace's paths:
             // those are the ones the user and the model can open.
             let (shadow, workspace) = (tree.to_string_lossy().into_owned(), root.to_string_lossy().into_owned());
@@ -383,7 +497,7 @@ impl Validator {
                 duration_ms: output.duration.as_millis() as u64,
                 sync,
             };
-            report.summary = summary::for_model(&report, &tree, timeout);
+            report.summary = summary::for_model(&report, &tree, &shown_below, timeout);
             // A program the build starts in turn is missing: the machine lacks it, and the
             // code is not to blame.
             if report.unparsed.is_some()

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::problem::{Problem, Severity, chars_before};
 use super::{Kind, Report};
-use crate::workspace::cut_head_tail;
+use crate::workspace::{WorkspacePath, cut_head_tail};
 
 /// Errors shown in full.
 const MAX_ERRORS_SHOWN: usize = 8;
@@ -78,16 +78,21 @@ fn headline(report: &Report, timeout: Duration) -> String {
 }
 
 /// The lines around a problem, numbered, with a caret under its column, and that column as a
-/// count of characters (the tool's may count tab stops or UTF-16 units).
-fn excerpt(problem: &Problem, tree: &Path) -> Option<(String, usize)> {
+/// count of characters (the tool's may count tab stops or UTF-16 units). The problem's file
+/// is in `tree`, below its folder `below`.
+fn excerpt(problem: &Problem, tree: &Path, below: &str) -> Option<(String, usize)> {
     let place = problem.place.as_ref()?;
+    let path = match below {
+        "" => place.path.clone(),
+        below => WorkspacePath::parse(place.path.as_str().strip_prefix(below)?.strip_prefix('/')?).ok()?,
+    };
     // A linter may point into `.env`, or into a file linked to it: its lines are not shown to
     // the model, nor those of a file whose link leads out of the tree.
     let root = crate::workspace::Root::new(tree).ok()?;
-    if root.names_secrets(&place.path) || root.real_relative(&place.path).is_err() {
+    if root.names_secrets(&path) || root.real_relative(&path).is_err() {
         return None;
     }
-    let text = std::fs::read_to_string(tree.join(place.path.as_str())).ok()?;
+    let text = std::fs::read_to_string(tree.join(path.as_str())).ok()?;
     let lines: Vec<&str> = text.lines().collect();
     let line = place.start.line as usize;
     if line >= lines.len() {
@@ -109,7 +114,7 @@ fn excerpt(problem: &Problem, tree: &Path) -> Option<(String, usize)> {
     Some((out, column))
 }
 
-fn describe(problem: &Problem, tree: &Path) -> String {
+fn describe(problem: &Problem, tree: &Path, below: &str) -> String {
     let severity = match problem.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -117,7 +122,7 @@ fn describe(problem: &Problem, tree: &Path) -> String {
         Severity::Hint => "hint",
     };
     let code = problem.code.as_deref().map(|c| format!("[{c}]")).unwrap_or_default();
-    let excerpt = excerpt(problem, tree);
+    let excerpt = excerpt(problem, tree, below);
     let place = match (&problem.place, &problem.elsewhere) {
         // The column the model reads is a count of characters, whatever the tool counted.
         (Some(place), _) => {
@@ -151,15 +156,16 @@ fn describe(problem: &Problem, tree: &Path) -> String {
     out
 }
 
-/// The account of `report` for the model; source lines come from the shadow `tree`.
-pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
+/// The account of `report` for the model; source lines come from the shadow `tree`, which
+/// holds the workspace's folder `below` (empty: the workspace itself).
+pub fn for_model(report: &Report, tree: &Path, below: &str, timeout: Duration) -> String {
     let mut out = headline(report, timeout);
     out.push('\n');
     let errors: Vec<&Problem> = report.problems.iter().filter(|p| p.severity == Severity::Error).collect();
     let warnings: Vec<&Problem> = report.problems.iter().filter(|p| p.severity == Severity::Warning).collect();
     let mut shown = 0;
     for problem in errors.iter().take(MAX_ERRORS_SHOWN) {
-        let mut part = describe(problem, tree);
+        let mut part = describe(problem, tree, below);
         if shown == 0 && out.len() + part.len() > MAX_SUMMARY_CHARS {
             // The first error is always shown, cut if need be (a panic with long captured output).
             part = cut_head_tail(&part, MAX_SUMMARY_CHARS.saturating_sub(out.len() + 200));
@@ -176,7 +182,7 @@ pub fn for_model(report: &Report, tree: &Path, timeout: Duration) -> String {
     }
     if shown < MAX_ERRORS_SHOWN && !report.passed {
         for problem in warnings.iter().take(MAX_WARNINGS_SHOWN) {
-            let part = describe(problem, tree);
+            let part = describe(problem, tree, below);
             if out.len() + part.len() > MAX_SUMMARY_CHARS {
                 break;
             }
@@ -210,7 +216,7 @@ mod tests {
         };
         let problem =
             Problem::at(place, crate::validate::ColumnUnit::Chars, Severity::Error, "lint", "unquoted value".into());
-        let summary = describe(&problem, tree.path());
+        let summary = describe(&problem, tree.path(), "");
         assert!(summary.contains("error at .env:1:1: unquoted value"), "{summary}");
         assert!(!summary.contains("hunter2"), "{summary}");
 
@@ -227,7 +233,7 @@ mod tests {
             for (path, shown) in [("src/env.ts", false), ("src/settings.ts", false), ("src/app.ts", true)] {
                 let mut problem = problem.clone();
                 problem.place.as_mut().unwrap().path = crate::workspace::WorkspacePath::parse(path).unwrap();
-                let summary = describe(&problem, tree.path());
+                let summary = describe(&problem, tree.path(), "");
                 assert!(summary.contains(&format!("error at {path}:1:1")), "{summary}");
                 assert_eq!(summary.contains("hunter"), shown, "{path}: {summary}");
             }
@@ -246,7 +252,7 @@ mod tests {
         };
         let unit = crate::validate::ColumnUnit::TabStops8;
         let problem = Problem::at(at(23), unit, Severity::Error, "maven", "cannot find symbol".into());
-        let summary = describe(&problem, tree.path());
+        let summary = describe(&problem, tree.path(), "");
         assert!(summary.contains("error at App.java:2:10: cannot find symbol"), "{summary}");
         assert!(summary.contains("2 | \t\treturn x;\n  | \t\t       ^\n"), "{summary}");
     }
@@ -268,7 +274,7 @@ mod tests {
         let captured =
             format!("thread 'counts' panicked\n{}\nassertion failed: left == right", "log line\n".repeat(5_000));
         let report = failed(Kind::Test, "cargo test", 101, vec![Problem::unplaced(Severity::Error, "cargo", captured)]);
-        let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
+        let summary = for_model(&report, Path::new("/nonexistent"), "", Duration::from_secs(60));
         assert!(summary.contains("thread 'counts' panicked"), "{summary}");
         assert!(summary.contains("assertion failed: left == right"));
         assert!(summary.contains(" lines (") && summary.contains("characters) cut"), "{summary}");
@@ -293,7 +299,7 @@ mod tests {
             })
             .collect();
         let report = failed(Kind::Check, "tsc --noEmit", 2, problems);
-        let summary = for_model(&report, Path::new("/nonexistent"), Duration::from_secs(60));
+        let summary = for_model(&report, Path::new("/nonexistent"), "", Duration::from_secs(60));
         assert!(summary.chars().count() <= MAX_SUMMARY_CHARS + 100, "{} characters", summary.len());
         assert!(summary.contains("400 errors"), "{summary}");
         assert!(summary.contains("and 390 more files"), "{summary}");

@@ -1,0 +1,223 @@
+//! Projects nested in the workspace that its own build does not cover: the `src-tauri/`
+//! crate of a TypeScript app, or the `backend/` crate and the `web/` package of a repository
+//! with no build file at its top. A change to one of their files is checked by that
+//! project's own build too, and the reports become one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::problem::{Place, Problem};
+use super::shadow::SyncStats;
+use super::{Report, WorkspacePath};
+
+/// The files that make a folder a project of its own.
+const PROJECT_FILES: [&str; 8] = [
+    "Cargo.toml",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "settings.gradle.kts",
+    "tsconfig.json",
+    "package.json",
+];
+/// Folders whose files belong to no project of the workspace: installs, output, history.
+const NOT_PROJECTS: [&str; 3] = ["node_modules", "target", ".git"];
+
+/// The folders (workspace paths, sorted) of the projects nested below the workspace at
+/// `root` that hold a changed file of `overrides`: one whose text is not the disk's, or
+/// one deleted that the disk still has. A file's project is the nearest folder above it,
+/// below the top, that holds a build file.
+pub(super) fn changed_projects(root: &Path, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    for (path, text) in overrides {
+        let on_disk = std::fs::read(root.join(path.as_str())).ok();
+        let changed = match (text, on_disk) {
+            (Some(text), Some(disk)) => text.as_bytes() != disk.as_slice(),
+            (None, None) => false,
+            _ => true,
+        };
+        if changed && let Some(folder) = project_of(root, path) {
+            found.insert(folder);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// The nearest folder above `path`, below the workspace's top, that holds a build file.
+fn project_of(root: &Path, path: &WorkspacePath) -> Option<String> {
+    let parts: Vec<&str> = path.as_str().split('/').collect();
+    if parts.iter().any(|part| NOT_PROJECTS.contains(part)) {
+        return None;
+    }
+    (1..parts.len()).rev().map(|end| parts[..end].join("/")).find(|folder| {
+        let folder = root.join(folder);
+        PROJECT_FILES.iter().any(|name| folder.join(name).is_file())
+    })
+}
+
+/// The overrides of the files below `folder`, by their paths from it.
+pub(super) fn below(
+    overrides: &BTreeMap<WorkspacePath, Option<String>>,
+    folder: &str,
+) -> BTreeMap<WorkspacePath, Option<String>> {
+    overrides
+        .iter()
+        .filter_map(|(path, text)| {
+            let inside = path.as_str().strip_prefix(folder)?.strip_prefix('/')?;
+            Some((WorkspacePath::parse(inside).ok()?, text.clone()))
+        })
+        .collect()
+}
+
+/// `problem`, found by the build of the project in `folder`, with its places (its own,
+/// the related ones, those of its fixes) named by their workspace paths.
+pub(super) fn move_under(problem: &mut Problem, folder: &str) {
+    let moved = |place: &mut Place| {
+        if let Ok(path) = WorkspacePath::parse(&format!("{folder}/{}", place.path.as_str())) {
+            place.path = path;
+        }
+    };
+    problem.place.iter_mut().for_each(moved);
+    problem.related.iter_mut().for_each(|related| moved(&mut related.place));
+    problem.replacements.iter_mut().for_each(|fix| moved(&mut fix.place));
+}
+
+/// The command `line` as run in the workspace's `folder`: `cd src-tauri && cargo check`.
+pub(super) fn run_in(folder: &str, line: &str) -> String {
+    let plain = folder.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c));
+    if plain { format!("cd {folder} && {line}") } else { format!("cd '{}' && {line}", folder.replace('\'', r"'\''")) }
+}
+
+/// One report of the reports of several projects' builds, the workspace's own first when
+/// it has one: passed when each that ran passed, with every problem, and each account in
+/// turn. A report that could not run (its program is missing) says so in its account and
+/// leaves the verdict to the others; not run only when none ran.
+pub(super) fn merged(mut parts: Vec<Report>) -> Report {
+    if parts.len() <= 1
+        && let Some(only) = parts.pop()
+    {
+        return only;
+    }
+    let first = parts.first().cloned().expect("reports to merge");
+    let ran: Vec<&Report> = parts.iter().filter(|part| part.not_run.is_none()).collect();
+    let joined = |texts: Vec<&str>, between: &str| {
+        let texts: Vec<&str> = texts.into_iter().filter(|text| !text.is_empty()).collect();
+        (!texts.is_empty()).then(|| texts.join(between))
+    };
+    let failed = parts.iter().find(|part| !part.passed && part.not_run.is_none());
+    Report {
+        kind: first.kind,
+        command: joined(parts.iter().filter_map(|part| part.command.as_deref()).collect(), "; "),
+        status: failed.unwrap_or(&first).status,
+        timed_out: parts.iter().any(|part| part.timed_out),
+        cancelled: parts.iter().any(|part| part.cancelled),
+        passed: !ran.is_empty() && ran.iter().all(|part| part.passed),
+        problems: parts.iter().flat_map(|part| part.problems.iter().cloned()).collect(),
+        unparsed: joined(parts.iter().filter_map(|part| part.unparsed.as_deref()).collect(), "\n\n"),
+        not_run: if ran.is_empty() { first.not_run.clone() } else { None },
+        output: joined(parts.iter().map(|part| part.output.as_str()).collect(), "\n").unwrap_or_default(),
+        summary: joined(parts.iter().map(|part| part.summary.trim_end()).collect(), "\n\n").unwrap_or_default(),
+        duration_ms: parts.iter().map(|part| part.duration_ms).sum(),
+        sync: SyncStats {
+            files: parts.iter().map(|part| part.sync.files).sum(),
+            written: parts.iter().map(|part| part.sync.written).sum(),
+            removed: parts.iter().map(|part| part.sync.removed).sum(),
+            duration: parts.iter().map(|part| part.sync.duration).sum(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Kind, Severity, Spot};
+    use super::*;
+    use crate::testing::tree;
+
+    fn p(path: &str) -> WorkspacePath {
+        WorkspacePath::parse(path).unwrap()
+    }
+
+    #[test]
+    fn a_changed_file_belongs_to_the_nearest_project_below_the_top() {
+        let dir = tree::<&str>(&[
+            ("package.json", "{}"),
+            ("src/main.ts", "same"),
+            ("src-tauri/Cargo.toml", ""),
+            ("src-tauri/src/main.rs", "before"),
+            ("src-tauri/src/bin/tool.rs", "gone soon"),
+            ("web/packages/app/package.json", "{}"),
+            ("web/packages/app/src/deep/x.ts", "before"),
+            ("src-tauri/target/debug/build/out.rs", "before"),
+            ("docs/guide.md", "before"),
+        ]);
+        let overrides = BTreeMap::from([
+            (p("src/main.ts"), Some("changed".to_owned())),
+            (p("src-tauri/src/main.rs"), Some("after".to_owned())),
+            (p("src-tauri/src/bin/tool.rs"), None),
+            (p("web/packages/app/src/deep/x.ts"), Some("before".to_owned())),
+            (p("web/packages/app/src/new.ts"), Some("new".to_owned())),
+            (p("web/gone.ts"), None),
+            (p("src-tauri/target/debug/build/out.rs"), Some("after".to_owned())),
+            (p("docs/guide.md"), Some("after".to_owned())),
+        ]);
+        // The top's own files are its build's; a buffer the same as its file changes
+        // nothing; a file deleted that is not there was never the disk's; build output and
+        // a folder of no project belong to none.
+        assert_eq!(changed_projects(dir.path(), &overrides), ["src-tauri", "web/packages/app"]);
+    }
+
+    #[test]
+    fn a_nested_projects_overrides_and_problems_are_named_from_its_folder_and_back() {
+        let overrides = BTreeMap::from([
+            (p("src-tauri/src/main.rs"), Some("fn main() {}".to_owned())),
+            (p("src-tauri-old/lib.rs"), None),
+            (p("src/main.ts"), None),
+        ]);
+        assert_eq!(
+            below(&overrides, "src-tauri"),
+            BTreeMap::from([(p("src/main.rs"), Some("fn main() {}".to_owned()))])
+        );
+        let spot = Spot { line: 1, column: 4 };
+        let place = |path: &str| Place { path: p(path), start: spot, end: spot };
+        let mut problem = Problem::unplaced(Severity::Error, "cargo", "mismatched types".to_owned());
+        problem.place = Some(place("src/main.rs"));
+        problem.related.push(super::super::Related { place: place("src/lib.rs"), message: "expected".to_owned() });
+        problem.replacements.push(super::super::Replacement { place: place("src/main.rs"), text: "1".to_owned() });
+        move_under(&mut problem, "src-tauri");
+        assert_eq!(problem.place.unwrap().path.as_str(), "src-tauri/src/main.rs");
+        assert_eq!(problem.related[0].place.path.as_str(), "src-tauri/src/lib.rs");
+        assert_eq!(problem.replacements[0].place.path.as_str(), "src-tauri/src/main.rs");
+        assert_eq!(run_in("src-tauri", "cargo check"), "cd src-tauri && cargo check");
+        assert_eq!(run_in("my app's", "tsc"), r"cd 'my app'\''s' && tsc");
+    }
+
+    fn report(command: &str, passed: bool, not_run: Option<&str>) -> Report {
+        let mut report = Report::nothing(Kind::Check, format!("The check `{command}` said so."));
+        report.not_run = not_run.map(str::to_owned);
+        report.command = Some(command.to_owned());
+        report.passed = passed;
+        report.status = Some(if passed { 0 } else { 1 });
+        report.duration_ms = 10;
+        if !passed && not_run.is_none() {
+            report.problems.push(Problem::unplaced(Severity::Error, command, "broken".to_owned()));
+        }
+        report
+    }
+
+    #[test]
+    fn reports_merge_into_one_that_passes_when_each_that_ran_passed() {
+        let both = merged(vec![report("tsc", true, None), report("cd src-tauri && cargo check", false, None)]);
+        assert!(!both.passed && both.status == Some(1) && both.errors() == 1);
+        assert_eq!(both.command.as_deref(), Some("tsc; cd src-tauri && cargo check"));
+        assert_eq!(both.summary, "The check `tsc` said so.\n\nThe check `cd src-tauri && cargo check` said so.");
+        assert_eq!(both.duration_ms, 20);
+        let missing = merged(vec![report("tsc", false, Some("tsc is not installed")), report("cargo", true, None)]);
+        assert!(missing.passed && missing.not_run.is_none(), "{missing:?}");
+        assert!(missing.summary.contains("`tsc`"), "the one not run is still told of");
+        let none = merged(vec![report("tsc", false, Some("no tsc")), report("cargo", false, Some("no cargo"))]);
+        assert_eq!(none.not_run.as_deref(), Some("no tsc"));
+        let one = report("cargo", true, None);
+        assert_eq!(merged(vec![one.clone()]), one);
+    }
+}
