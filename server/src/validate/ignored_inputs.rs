@@ -10,7 +10,8 @@
 //!   through `node_modules` and read its built declarations and code, not its sources.
 //!
 //! Only folders the walk entered are looked in: `build/libs/` of an ignored `build/` is
-//! the build's own output.
+//! the build's own output. Links found there are left out: a build writing through one
+//! would write outside the shadow.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::FileType;
@@ -22,26 +23,41 @@ const LIBRARY_DIRS: [&str; 2] = ["lib", "libs"];
 const LIBRARY_DEPTH: usize = 2;
 /// The `package.json` fields that name what other packages load of this one.
 const ENTRY_FIELDS: [&str; 5] = ["types", "typings", "main", "module", "exports"];
+/// First parts of an entry point that are no package's build output.
+const NOT_OUTPUTS: [&str; 4] = ["node_modules", ".git", ".issuewright", "src"];
 /// How many folders below a package's output folder its files are looked for.
 const OUTPUT_DEPTH: usize = 12;
 /// At most this many files of one package's output folders are mirrored; a package that
 /// builds more is mirrored without them, with a warning.
 const MAX_OUTPUT_FILES: usize = 5_000;
+/// At most this many built files of all packages together are mirrored; the packages
+/// past it are mirrored without theirs, with a warning.
+const MAX_OUTPUT_FILES_IN_ALL: usize = 20_000;
 
 /// The files below the walked `entries` (paths and types, as the walk found them) that a
 /// build reads though the walk left them out; none of `entries` among them.
 pub fn ignored_inputs(entries: &[(PathBuf, FileType)]) -> Vec<(PathBuf, FileType)> {
     let walked: BTreeSet<&Path> = entries.iter().map(|(path, _)| path.as_path()).collect();
     let mut found = BTreeMap::new();
+    let mut outputs = 0;
     for (path, file_type) in entries {
         if file_type.is_dir() {
             for name in LIBRARY_DIRS {
                 let mut jars = BTreeMap::new();
-                files_below(&path.join(name), LIBRARY_DEPTH, &mut jars);
+                files_below(&path.join(name), LIBRARY_DEPTH, usize::MAX, &mut jars);
                 found.extend(jars.into_iter().filter(|(jar, _)| jar.extension().is_some_and(|e| e == "jar")));
             }
         } else if path.file_name().is_some_and(|name| name == "package.json") {
-            found.extend(package_outputs(path, &walked));
+            let built = package_outputs(path, &walked);
+            outputs += built.len();
+            if outputs > MAX_OUTPUT_FILES_IN_ALL {
+                tracing::warn!(
+                    "not mirrored: the built files {} names, past {MAX_OUTPUT_FILES_IN_ALL} of all packages",
+                    path.display()
+                );
+                continue;
+            }
+            found.extend(built);
         }
     }
     found.retain(|path, _| !walked.contains(path.as_path()));
@@ -70,8 +86,9 @@ fn package_outputs(manifest: &Path, walked: &BTreeSet<&Path>) -> BTreeMap<PathBu
         if walked.contains(path.as_path()) {
             continue;
         }
+        let room = MAX_OUTPUT_FILES + 1 - found.len().min(MAX_OUTPUT_FILES);
         match path.symlink_metadata() {
-            Ok(metadata) if metadata.is_dir() => files_below(&path, OUTPUT_DEPTH, &mut found),
+            Ok(metadata) if metadata.is_dir() && !files_below(&path, OUTPUT_DEPTH, room, &mut found) => break,
             Ok(metadata) if metadata.is_file() => {
                 found.insert(path, metadata.file_type());
             }
@@ -79,11 +96,7 @@ fn package_outputs(manifest: &Path, walked: &BTreeSet<&Path>) -> BTreeMap<PathBu
         }
     }
     if found.len() > MAX_OUTPUT_FILES {
-        tracing::warn!(
-            "not mirrored: the {} built files {} names as its entry points, more than {MAX_OUTPUT_FILES}",
-            found.len(),
-            manifest.display()
-        );
+        tracing::warn!("not mirrored: the built files {} names, more than {MAX_OUTPUT_FILES}", manifest.display());
         found.clear();
     }
     found
@@ -103,29 +116,46 @@ fn entry_paths(value: &serde_json::Value, named: &mut BTreeSet<String>) {
 }
 
 /// The first part of a path inside the package (`dist` of `./dist/index.d.ts`, `index.js`
-/// of `index.js`); none for a path that leaves it, is absolute, or holds a pattern's `*`
-/// in its first part.
+/// of `index.js`); none for a path that leaves it, is absolute, holds a pattern's `*` in
+/// its first part, or leads into installs or history (`node_modules/x/index.js`).
 fn top_part(path: &str) -> Option<&str> {
     let mut parts = Path::new(path).components().skip_while(|part| matches!(part, Component::CurDir));
     match parts.next()? {
-        Component::Normal(part) => part.to_str().filter(|part| !part.contains('*')),
+        Component::Normal(part) => part.to_str().filter(|part| !part.contains('*') && !NOT_OUTPUTS.contains(part)),
         _ => None,
     }
 }
 
-/// The files and links in `folder` and in its folders `depth` levels down.
-fn files_below(folder: &Path, depth: usize, found: &mut BTreeMap<PathBuf, FileType>) {
-    let Ok(entries) = std::fs::read_dir(folder) else { return };
+/// The files in `folder` and in its folders `depth` levels down, at most `room` more of
+/// them: false when there were more. Links are not followed nor taken (one in `dist/`
+/// would have the shadow's build write through it), nor is a `folder` that is a link, nor
+/// a `node_modules` below.
+fn files_below(folder: &Path, depth: usize, room: usize, found: &mut BTreeMap<PathBuf, FileType>) -> bool {
+    if !folder.symlink_metadata().is_ok_and(|metadata| metadata.is_dir()) {
+        return true;
+    }
+    let Ok(entries) = std::fs::read_dir(folder) else { return true };
+    let mut room = room;
     for entry in entries.flatten() {
         let (path, Ok(file_type)) = (entry.path(), entry.file_type()) else { continue };
         if file_type.is_dir() {
             if depth > 0 && entry.file_name() != "node_modules" {
-                files_below(&path, depth - 1, found);
+                let before = found.len();
+                if !files_below(&path, depth - 1, room, found) {
+                    return false;
+                }
+                room -= found.len() - before;
             }
-        } else if file_type.is_file() || file_type.is_symlink() {
-            found.insert(path, file_type);
+        } else if file_type.is_file() {
+            if room == 0 {
+                return false;
+            }
+            if found.insert(path, file_type).is_none() {
+                room -= 1;
+            }
         }
     }
+    true
 }
 
 #[cfg(test)]
@@ -142,6 +172,7 @@ mod tests {
         assert_eq!(top_part("/etc/passwd"), None);
         assert_eq!(top_part(""), None);
         assert_eq!(top_part("./"), None);
+        assert_eq!(top_part("node_modules/other/index.js"), None, "another package's");
     }
 
     #[test]
@@ -154,6 +185,27 @@ mod tests {
         entry_paths(&fields, &mut named);
         let expected = ["./bin/cli.js", "./dist/esm/index.d.mts", "./dist/esm/index.mjs"];
         assert_eq!(named.iter().map(String::as_str).collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn built_files_are_taken_without_links_and_up_to_a_limit() {
+        let dir = crate::testing::tempdir();
+        let (small, large) = (dir.path().join("small"), dir.path().join("large"));
+        for package in [&small, &large] {
+            std::fs::create_dir_all(package.join("dist/sub")).unwrap();
+            std::fs::write(package.join("package.json"), r#"{ "main": "dist/index.js" }"#).unwrap();
+        }
+        std::fs::write(small.join("dist/index.js"), "").unwrap();
+        std::fs::write(small.join("dist/sub/util.js"), "").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere.js"), small.join("dist/linked.js")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), small.join("dist/up")).unwrap();
+        let walked = BTreeSet::new();
+        let found: Vec<PathBuf> = package_outputs(&small.join("package.json"), &walked).into_keys().collect();
+        assert_eq!(found, [small.join("dist/index.js"), small.join("dist/sub/util.js")]);
+        for index in 0..=MAX_OUTPUT_FILES {
+            std::fs::write(large.join(format!("dist/sub/{index}.js")), "").unwrap();
+        }
+        assert!(package_outputs(&large.join("package.json"), &walked).is_empty(), "one over the limit");
     }
 
     #[test]
