@@ -851,6 +851,42 @@ fn a_build_broken_before_the_run_is_not_blamed_on_it() {
 }
 
 #[test]
+fn a_nested_crate_broken_before_the_run_is_not_blamed_on_it() {
+    // The Tauri app's crate was broken before; the run adds a function beside the error.
+    let scratch = Scratch::new(&[
+        ("package.json", r#"{ "name": "app", "private": true }"#),
+        (
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }"#,
+        ),
+        ("src/main.ts", "export const title: string = \"app\";\n"),
+        ("src-tauri/Cargo.toml", CARGO_TOML),
+        ("src-tauri/src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n"),
+    ]);
+    link_typescript(&scratch.workspace());
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[(
+                "patch_file",
+                json!({"path": "src-tauri/src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
+            )]),
+            done("Added two()."),
+        ]),
+    );
+    let output = run_cli(&scratch, &["--issue", "add two()", "--replay", "replay.jsonl"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("ready after 2 round(s)"), "not sent back for an error it did not cause: {stdout}");
+    let run_id = stdout.split("issuewright: run ").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap();
+    let events = ledger(&scratch.workspace(), run_id);
+    let baseline = events.iter().find(|e| e["event"] == "baseline").expect("the build was checked without the change");
+    assert!(baseline["command"].as_str().unwrap().contains("cd src-tauri && cargo check"), "{baseline}");
+    assert_eq!((baseline["passed"].as_bool(), baseline["errors"].as_u64()), (Some(false), Some(1)));
+    let check = events.iter().find(|e| e["event"] == "validation").unwrap();
+    assert_eq!(check["preexisting"], 1, "{check}");
+}
+
+#[test]
 fn a_check_a_repository_names_runs_without_the_users_model_keys() {
     // A cloned repository's check tries to print the keys where issuewright would show them;
     // the user's own gateway key lives in a variable of their choosing.

@@ -239,7 +239,7 @@ impl Driver {
             // Nothing is staged yet: this is the workspace as it was.
             checks.before.push((kind, Some(report.clone())));
         } else if unknown_before && comparable && !clean(&report) {
-            let before = self.validate_before_the_run(round, kind).await;
+            let before = self.validate_before_the_run(round, kind, &report.covered).await;
             let checks = self.checks.as_mut()?;
             // One that could not tell (it timed out, cold) is tried once more, later.
             let tried = checks.tried_before.contains(&kind);
@@ -301,8 +301,9 @@ impl Driver {
     }
 
     /// Runs `kind` on the workspace without the proposal (the editor's buffers only), to
-    /// learn which errors were there before the run. `None` when that cannot tell.
-    async fn validate_before_the_run(&mut self, round: u32, kind: Kind) -> Option<Report> {
+    /// learn which errors were there before the run, over the nested projects in `covering`
+    /// too (those the proposal's validation covered). `None` when that cannot tell.
+    async fn validate_before_the_run(&mut self, round: u32, kind: Kind, covering: &[String]) -> Option<Report> {
         let checks = self.checks.as_mut()?;
         let validator = checks.validator.clone();
         let head_start = if kind == Kind::Check { checks.head_start.take() } else { None };
@@ -315,13 +316,17 @@ impl Driver {
                 let task = head_start.task;
                 tokio::select! {
                     () = self.work.cancelled() => return None,
-                    joined = task => joined.map_err(|error| ValidateError::Interrupted(error.to_string())).and_then(|r| r),
+                    joined = task => joined.map_err(|error| ValidateError::Interrupted(error.to_string())).and_then(|r| r).map(Some),
                 }
             }
-            None => {
-                // The workspace as the user has it, unsaved buffers of changed files included.
-                validator.run(kind, self.buffer_overrides(), None, &self.work).await
-            }
+            None => Ok(None),
+        };
+        // One that left out a nested project the proposal's check covered cannot tell of it.
+        let result = match result {
+            Ok(Some(report)) if covering.iter().all(|folder| report.covered.contains(folder)) => Ok(report),
+            Err(error) => Err(error),
+            // The workspace as the user has it, unsaved buffers of changed files included.
+            Ok(_) => validator.run_covering(kind, self.buffer_overrides(), None, &self.work, covering).await,
         };
         let report = match result {
             Ok(report) if !report.inconclusive() => report,

@@ -20,6 +20,7 @@ pub mod shadow;
 mod summary;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
@@ -102,6 +103,9 @@ pub struct Report {
     pub duration_ms: u64,
     /// What the shadow sync did.
     pub sync: SyncStats,
+    /// The folders of the nested projects whose builds ran too (see [`Validator::run`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub covered: Vec<String>,
 }
 
 impl Report {
@@ -166,6 +170,7 @@ impl Report {
             output: String::new(),
             duration_ms: 0,
             sync: SyncStats::default(),
+            covered: Vec::new(),
         }
     }
 }
@@ -247,11 +252,11 @@ impl Validator {
     /// buffers and staged changes: a text, or `None` for a deleted file). One validation
     /// runs at a time per workspace; a cancel kills the command.
     ///
-    /// A changed file of a project nested in the workspace whose build is not the
-    /// workspace's (the `src-tauri/` crate of a TypeScript app, a crate in a repository
-    /// with no build file at its top) has that project's build run too, after the
-    /// workspace's; `filter` narrows only the workspace's own tests, and a configured
-    /// command is taken to cover the whole workspace.
+    /// A project nested in the workspace with another build tool than the workspace's (the
+    /// `src-tauri/` crate of a TypeScript app) whose files a change touches (the overrides,
+    /// or the repository's uncommitted changes) has its own build run too, after the
+    /// workspace's, with every override; `filter` narrows only the workspace's own tests,
+    /// and a configured command is taken to cover the whole workspace.
     pub async fn run(
         &self,
         kind: Kind,
@@ -259,21 +264,47 @@ impl Validator {
         filter: Option<String>,
         cancel: &CancellationToken,
     ) -> Result<Report, ValidateError> {
-        let nested = self.nested_validators(kind, &overrides).await?;
+        self.run_covering(kind, overrides, filter, cancel, &[]).await
+    }
+
+    /// [`run`](Self::run), with the nested projects in `covering` (folders, as
+    /// [`Report::covered`] names them) checked whether or not a change touches them: the
+    /// workspace without a proposal is checked over the projects the proposal's check covered.
+    pub async fn run_covering(
+        &self,
+        kind: Kind,
+        overrides: BTreeMap<WorkspacePath, Option<String>>,
+        filter: Option<String>,
+        cancel: &CancellationToken,
+        covering: &[String],
+    ) -> Result<Report, ValidateError> {
+        let (nested, left_out) = self.nested_validators(kind, &overrides, covering).await?;
         if nested.is_empty() {
-            return self.run_here(kind, overrides, filter, cancel, "").await;
+            return self.run_here(kind, self.own_overrides(overrides), filter, cancel, "").await;
         }
         let mut parts = Vec::new();
         if self.step(kind).is_some() {
-            parts.push(self.run_here(kind, overrides.clone(), filter, cancel, "").await?);
+            parts.push(self.run_here(kind, self.own_overrides(overrides.clone()), filter, cancel, "").await?);
         }
+        let mut covered = Vec::new();
         for (folder, validator) in nested {
             if cancel.is_cancelled() && !parts.is_empty() {
                 break;
             }
-            parts.push(validator.run_here(kind, nested::below(&overrides, &folder), None, cancel, &folder).await?);
+            let theirs = nested::for_build_root(&overrides, &self.root, &validator.build_root());
+            parts.push(validator.run_here(kind, theirs, None, cancel, &folder).await?);
+            covered.push(folder);
         }
-        Ok(nested::merged(parts))
+        let mut report = nested::merged(parts);
+        if !left_out.is_empty() {
+            let _ = write!(
+                report.summary,
+                "\n\nNot checked: the changes to {}, past the {MAX_NESTED_PROJECTS} projects checked at a time.",
+                left_out.iter().map(|folder| format!("`{folder}/`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        report.covered = covered;
+        Ok(report)
     }
 
     fn step(&self, kind: Kind) -> Option<&Step> {
@@ -283,28 +314,53 @@ impl Validator {
         }
     }
 
-    /// The validators of the nested projects whose files `overrides` change, whose build
-    /// is another than the workspace's and has a command of `kind`: at most
-    /// [`MAX_NESTED_PROJECTS`], the others left out with a warning in the log.
+    /// The folder the build runs from, which the shadow copies.
+    fn build_root(&self) -> PathBuf {
+        self.plan.build_root.clone().unwrap_or_else(|| self.root.clone())
+    }
+
+    /// `overrides` (workspace paths) as paths of the build root.
+    fn own_overrides(
+        &self,
+        overrides: BTreeMap<WorkspacePath, Option<String>>,
+    ) -> BTreeMap<WorkspacePath, Option<String>> {
+        let build_root = self.build_root();
+        within_build_root(overrides, self.root.strip_prefix(&build_root).unwrap_or(Path::new("")))
+    }
+
+    /// The validators of the nested projects (see [`run`](Self::run)) that a change touches
+    /// (`overrides`, or the repository's uncommitted changes) or that are in `covering`,
+    /// whose build is another than the workspace's and has a command of `kind`: at most
+    /// [`MAX_NESTED_PROJECTS`], and the folders of the others.
     async fn nested_validators(
         &self,
         kind: Kind,
         overrides: &BTreeMap<WorkspacePath, Option<String>>,
-    ) -> Result<Vec<(String, Arc<Validator>)>, ValidateError> {
+        covering: &[String],
+    ) -> Result<(Vec<(String, Arc<Validator>)>, Vec<String>), ValidateError> {
         let configured = match kind {
             Kind::Check => self.settings.check.is_some(),
             Kind::Test => self.settings.test.is_some(),
         };
-        if configured || overrides.is_empty() {
-            return Ok(Vec::new());
+        if configured {
+            return Ok((Vec::new(), Vec::new()));
         }
         let (root, overrides, cache) = (self.root.clone(), overrides.clone(), self.nested.clone());
+        let covering = covering.to_vec();
         let settings = ValidateSettings { check: None, test: None, ..self.settings.clone() };
         let (cache_dir, toolchain) = (self.cache_dir.clone(), self.plan.toolchain);
         blocking(move || {
             let mut found = Vec::new();
-            for folder in nested::changed_projects(&root, &overrides) {
+            let mut folders = nested::changed_projects(&root, &overrides);
+            folders.extend(covering);
+            folders.sort();
+            folders.dedup();
+            for folder in folders {
                 let project = root.join(&folder);
+                // Told from the build files alone, before any detection runs a tool.
+                if nested::toolchain_of(&project).is_none_or(|nested| Some(nested) == toolchain) {
+                    continue;
+                }
                 let stamp = detect::build_files_stamp(&project);
                 let known = cache.lock().ok().and_then(|cache| cache.get(&folder).cloned());
                 let validator = match known {
@@ -317,28 +373,24 @@ impl Validator {
                         validator
                     }
                 };
-                if validator.plan.toolchain.is_some_and(|nested| Some(nested) != toolchain)
-                    && validator.step(kind).is_some()
-                {
+                if validator.step(kind).is_some() {
                     found.push((folder, validator));
                 }
             }
-            if found.len() > MAX_NESTED_PROJECTS {
-                let left: Vec<&str> = found[MAX_NESTED_PROJECTS..].iter().map(|(folder, _)| folder.as_str()).collect();
-                tracing::warn!(
-                    "not validated: the changes to the projects in {}, more than {MAX_NESTED_PROJECTS}",
-                    left.join(", ")
-                );
-                found.truncate(MAX_NESTED_PROJECTS);
+            let left_out: Vec<String> =
+                found.split_off(found.len().min(MAX_NESTED_PROJECTS)).into_iter().map(|(folder, _)| folder).collect();
+            if !left_out.is_empty() {
+                tracing::warn!("not validated: the changes to the projects in {}", left_out.join(", "));
             }
-            Ok(found)
+            Ok((found, left_out))
         })
         .await?
     }
 
-    /// [`run`](Self::run) for this validator's own project, which the workspace holds in
-    /// its folder `shown_below` (empty for the workspace itself): problems and the account
-    /// name files by their paths from the workspace's top.
+    /// [`run`](Self::run) for this validator's own project, with `overrides` named by their
+    /// paths from its build root, which the workspace holds in its folder `shown_below`
+    /// (empty for the workspace itself): problems and the account name files by their paths
+    /// from the workspace's top.
     async fn run_here(
         &self,
         kind: Kind,
@@ -368,9 +420,8 @@ impl Validator {
             }
         };
         // The shadow copies the folder the build runs from; the workspace is `within` it.
-        let build_root = self.plan.build_root.clone().unwrap_or_else(|| self.root.clone());
+        let build_root = self.build_root();
         let within = self.root.strip_prefix(&build_root).unwrap_or(Path::new("")).to_owned();
-        let overrides = within_build_root(overrides, &within);
         let shadow = match guard.take() {
             Some(shadow) => shadow,
             None => {
@@ -496,6 +547,7 @@ impl Validator {
                 summary: String::new(),
                 duration_ms: output.duration.as_millis() as u64,
                 sync,
+                covered: Vec::new(),
             };
             report.summary = summary::for_model(&report, &tree, &shown_below, timeout);
             // A program the build starts in turn is missing: the machine lacks it, and the

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::problem::{Place, Problem};
 use super::shadow::SyncStats;
-use super::{Report, WorkspacePath};
+use super::{Report, Toolchain, WorkspacePath};
 
 /// The files that make a folder a project of its own.
 const PROJECT_FILES: [&str; 8] = [
@@ -25,9 +25,10 @@ const PROJECT_FILES: [&str; 8] = [
 const NOT_PROJECTS: [&str; 3] = ["node_modules", "target", ".git"];
 
 /// The folders (workspace paths, sorted) of the projects nested below the workspace at
-/// `root` that hold a changed file of `overrides`: one whose text is not the disk's, or
-/// one deleted that the disk still has. A file's project is the nearest folder above it,
-/// below the top, that holds a build file.
+/// `root` that hold a changed file: one of `overrides` whose text is not the disk's, or
+/// that is deleted and the disk still has, or one the repository has uncommitted changes
+/// to. A file's project is the nearest folder above it, below the top, that holds a build
+/// file.
 pub(super) fn changed_projects(root: &Path, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Vec<String> {
     let mut found = BTreeSet::new();
     for (path, text) in overrides {
@@ -41,7 +42,33 @@ pub(super) fn changed_projects(root: &Path, overrides: &BTreeMap<WorkspacePath, 
             found.insert(folder);
         }
     }
+    found.extend(uncommitted(root).iter().filter_map(|path| project_of(root, path)));
     found.into_iter().collect()
+}
+
+/// The files below `root` that differ from the repository's last commit or that it does
+/// not track (and does not ignore); none outside a git repository or without `git`.
+fn uncommitted(root: &Path) -> Vec<WorkspacePath> {
+    if !crate::workspace::in_repository(root) {
+        return Vec::new();
+    }
+    let listed = |args: &[&str]| {
+        let output = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+        output.ok().filter(|output| output.status.success()).map(|output| output.stdout).unwrap_or_default()
+    };
+    let mut names = listed(&["diff", "--name-only", "--relative", "-z", "HEAD"]);
+    names.push(0);
+    names.extend(listed(&["ls-files", "--others", "--exclude-standard", "-z"]));
+    names
+        .split(|byte| *byte == 0)
+        .filter_map(|name| WorkspacePath::parse(std::str::from_utf8(name).ok()?).ok())
+        .filter(|path| !path.is_root())
+        .collect()
 }
 
 /// The nearest folder above `path`, below the workspace's top, that holds a build file.
@@ -56,18 +83,37 @@ fn project_of(root: &Path, path: &WorkspacePath) -> Option<String> {
     })
 }
 
-/// The overrides of the files below `folder`, by their paths from it.
-pub(super) fn below(
+/// `overrides`, named by their paths from the workspace at `root`, as paths from the
+/// folder `build_root` a nested project builds from; those outside it are left out.
+pub(super) fn for_build_root(
     overrides: &BTreeMap<WorkspacePath, Option<String>>,
-    folder: &str,
+    root: &Path,
+    build_root: &Path,
 ) -> BTreeMap<WorkspacePath, Option<String>> {
     overrides
         .iter()
         .filter_map(|(path, text)| {
-            let inside = path.as_str().strip_prefix(folder)?.strip_prefix('/')?;
+            let absolute = root.join(path.as_str());
+            let inside = absolute.strip_prefix(build_root).ok()?.to_str()?;
             Some((WorkspacePath::parse(inside).ok()?, text.clone()))
         })
         .collect()
+}
+
+/// The build tool the build files in `folder` name, as detection reads them first.
+pub(super) fn toolchain_of(folder: &Path) -> Option<Toolchain> {
+    let has = |name: &str| folder.join(name).is_file();
+    if has("Cargo.toml") {
+        Some(Toolchain::Cargo)
+    } else if has("pom.xml") {
+        Some(Toolchain::Maven)
+    } else if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].into_iter().any(has) {
+        Some(Toolchain::Gradle)
+    } else if has("tsconfig.json") || has("package.json") {
+        Some(Toolchain::TypeScript)
+    } else {
+        None
+    }
 }
 
 /// `problem`, found by the build of the project in `folder`, with its places (its own,
@@ -125,6 +171,7 @@ pub(super) fn merged(mut parts: Vec<Report>) -> Report {
             removed: parts.iter().map(|part| part.sync.removed).sum(),
             duration: parts.iter().map(|part| part.sync.duration).sum(),
         },
+        covered: parts.iter().flat_map(|part| part.covered.iter().cloned()).collect(),
     }
 }
 
@@ -168,16 +215,50 @@ mod tests {
     }
 
     #[test]
+    fn files_the_repository_has_uncommitted_changes_to_are_changed() {
+        let dir = tree::<&str>(&[
+            ("package.json", "{}"),
+            ("src-tauri/Cargo.toml", ""),
+            ("src-tauri/src/main.rs", "committed"),
+            ("tools/gen/Cargo.toml", ""),
+            ("tools/gen/src/main.rs", "committed"),
+            ("web/package.json", "{}"),
+            (".gitignore", "web/dist/\n"),
+        ]);
+        let git = |args: &[&str]| {
+            let output = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{output:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "start"]);
+        std::fs::write(dir.path().join("src-tauri/src/main.rs"), "saved since").unwrap();
+        std::fs::create_dir_all(dir.path().join("web/src")).unwrap();
+        std::fs::create_dir_all(dir.path().join("web/dist")).unwrap();
+        std::fs::write(dir.path().join("web/dist/out.js"), "ignored").unwrap();
+        assert_eq!(changed_projects(dir.path(), &BTreeMap::new()), ["src-tauri"]);
+        std::fs::write(dir.path().join("web/src/new.ts"), "untracked").unwrap();
+        assert_eq!(changed_projects(dir.path(), &BTreeMap::new()), ["src-tauri", "web"]);
+    }
+
+    #[test]
     fn a_nested_projects_overrides_and_problems_are_named_from_its_folder_and_back() {
         let overrides = BTreeMap::from([
             (p("src-tauri/src/main.rs"), Some("fn main() {}".to_owned())),
             (p("src-tauri-old/lib.rs"), None),
             (p("src/main.ts"), None),
         ]);
-        assert_eq!(
-            below(&overrides, "src-tauri"),
-            BTreeMap::from([(p("src/main.rs"), Some("fn main() {}".to_owned()))])
-        );
+        let (root, build_root) = (Path::new("/w"), Path::new("/w/src-tauri"));
+        let expected = BTreeMap::from([(p("src/main.rs"), Some("fn main() {}".to_owned()))]);
+        assert_eq!(for_build_root(&overrides, root, build_root), expected);
+        let above = for_build_root(&overrides, Path::new("/repo/app"), Path::new("/repo"));
+        let paths: Vec<&str> = above.keys().map(WorkspacePath::as_str).collect();
+        assert_eq!(paths, ["app/src-tauri-old/lib.rs", "app/src-tauri/src/main.rs", "app/src/main.ts"]);
         let spot = Spot { line: 1, column: 4 };
         let place = |path: &str| Place { path: p(path), start: spot, end: spot };
         let mut problem = Problem::unplaced(Severity::Error, "cargo", "mismatched types".to_owned());
