@@ -198,6 +198,8 @@ pub struct Validator {
     /// The validators of the projects nested in the workspace that its build does not
     /// cover, by folder, with the stamp of the build files they were detected under.
     nested: NestedValidators,
+    /// The folders that may hold nested projects, looked for once.
+    candidates: Arc<std::sync::OnceLock<Vec<String>>>,
 }
 
 /// Validators of nested projects by folder, each with the build files' stamp it was made under.
@@ -230,6 +232,7 @@ impl Validator {
             cache_dir,
             shadow: tokio::sync::Mutex::new(None),
             nested: Default::default(),
+            candidates: Default::default(),
         })
     }
 
@@ -346,12 +349,14 @@ impl Validator {
             return Ok((Vec::new(), Vec::new()));
         }
         let (root, overrides, cache) = (self.root.clone(), overrides.clone(), self.nested.clone());
+        let candidates = self.candidates.clone();
         let covering = covering.to_vec();
         let settings = ValidateSettings { check: None, test: None, ..self.settings.clone() };
         let (cache_dir, toolchain) = (self.cache_dir.clone(), self.plan.toolchain);
         blocking(move || {
             let mut found = Vec::new();
-            let mut folders = nested::changed_projects(&root, &overrides);
+            let candidates = candidates.get_or_init(|| nested::candidates(&root, toolchain));
+            let mut folders = nested::changed_projects(&root, &overrides, candidates);
             folders.extend(covering);
             folders.sort();
             folders.dedup();

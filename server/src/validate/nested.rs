@@ -29,7 +29,14 @@ const NOT_PROJECTS: [&str; 3] = ["node_modules", "target", ".git"];
 /// that is deleted and the disk still has, or one the repository has uncommitted changes
 /// to. A file's project is the nearest folder above it, below the top, that holds a build
 /// file.
-pub(super) fn changed_projects(root: &Path, overrides: &BTreeMap<WorkspacePath, Option<String>>) -> Vec<String> {
+///
+/// Only the folders of `candidates` (see [`candidates`]) are asked about: git then reads
+/// no other part of a large repository.
+pub(super) fn changed_projects(
+    root: &Path,
+    overrides: &BTreeMap<WorkspacePath, Option<String>>,
+    candidates: &[String],
+) -> Vec<String> {
     let mut found = BTreeSet::new();
     for (path, text) in overrides {
         let on_disk = std::fs::read(root.join(path.as_str())).ok();
@@ -42,19 +49,43 @@ pub(super) fn changed_projects(root: &Path, overrides: &BTreeMap<WorkspacePath, 
             found.insert(folder);
         }
     }
-    found.extend(uncommitted(root).iter().filter_map(|path| project_of(root, path)));
+    found.extend(uncommitted(root, candidates).iter().filter_map(|path| project_of(root, path)));
     found.into_iter().collect()
 }
 
-/// The files below `root` that differ from the repository's last commit or that it does
-/// not track (and does not ignore); none outside a git repository or without `git`.
-fn uncommitted(root: &Path) -> Vec<WorkspacePath> {
-    if !crate::workspace::in_repository(root) {
+/// How deep below the workspace's top [`candidates`] looks for projects.
+const CANDIDATE_DEPTH: usize = 4;
+
+/// The folders (workspace paths) down to [`CANDIDATE_DEPTH`] below the workspace at `root`
+/// that hold a project with another build tool than `toolchain`, the workspace's; the walk
+/// follows the ignore rules and stays out of installs and build output.
+pub(super) fn candidates(root: &Path, toolchain: Option<Toolchain>) -> Vec<String> {
+    let walk = crate::workspace::workspace_walk(root, root)
+        .max_depth(Some(CANDIDATE_DEPTH))
+        .filter_entry(|entry| !NOT_PROJECTS.iter().any(|name| entry.file_name() == *name))
+        .build();
+    let mut found: Vec<String> = walk
+        .flatten()
+        .filter(|entry| entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()))
+        .filter(|entry| toolchain_of(entry.path()).is_some_and(|nested| Some(nested) != toolchain))
+        .filter_map(|entry| entry.path().strip_prefix(root).ok()?.to_str().map(|folder| folder.replace('\\', "/")))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The files in the folders `within` the workspace at `root` that differ from the
+/// repository's last commit or that it does not track (and does not ignore); none outside a
+/// git repository, without `git`, or for no folder.
+fn uncommitted(root: &Path, within: &[String]) -> Vec<WorkspacePath> {
+    if within.is_empty() || !crate::workspace::in_repository(root) {
         return Vec::new();
     }
     let listed = |args: &[&str]| {
         let output = std::process::Command::new("git")
             .args(args)
+            .arg("--")
+            .args(within)
             .current_dir(root)
             .stdin(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -211,7 +242,7 @@ mod tests {
         // The top's own files are its build's; a buffer the same as its file changes
         // nothing; a file deleted that is not there was never the disk's; build output and
         // a folder of no project belong to none.
-        assert_eq!(changed_projects(dir.path(), &overrides), ["src-tauri", "web/packages/app"]);
+        assert_eq!(changed_projects(dir.path(), &overrides, &[]), ["src-tauri", "web/packages/app"]);
     }
 
     #[test]
@@ -241,9 +272,17 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("web/src")).unwrap();
         std::fs::create_dir_all(dir.path().join("web/dist")).unwrap();
         std::fs::write(dir.path().join("web/dist/out.js"), "ignored").unwrap();
-        assert_eq!(changed_projects(dir.path(), &BTreeMap::new()), ["src-tauri"]);
+        let candidates = candidates(dir.path(), Some(Toolchain::TypeScript));
+        assert_eq!(candidates, ["src-tauri", "tools/gen"], "the projects of another build tool");
+        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri"]);
+        std::fs::write(dir.path().join("tools/gen/src/new.rs"), "untracked").unwrap();
+        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri", "tools/gen"]);
         std::fs::write(dir.path().join("web/src/new.ts"), "untracked").unwrap();
-        assert_eq!(changed_projects(dir.path(), &BTreeMap::new()), ["src-tauri", "web"]);
+        assert_eq!(
+            changed_projects(dir.path(), &BTreeMap::new(), &candidates),
+            ["src-tauri", "tools/gen"],
+            "not asked"
+        );
     }
 
     #[test]
