@@ -887,6 +887,48 @@ fn a_nested_crate_broken_before_the_run_is_not_blamed_on_it() {
 }
 
 #[test]
+fn a_nested_crate_the_proposal_reaches_later_is_compared_with_its_state_before_the_run() {
+    // Round 1 breaks the TypeScript side only, so the comparison without the proposal covers
+    // no nested crate; round 2 fixes it and reaches the crate, broken before the run.
+    let scratch = Scratch::new(&[
+        ("package.json", r#"{ "name": "app", "private": true }"#),
+        (
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }"#,
+        ),
+        ("src/main.ts", "export const title: string = \"app\";\n"),
+        ("src-tauri/Cargo.toml", CARGO_TOML),
+        ("src-tauri/src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n"),
+    ]);
+    link_typescript(&scratch.workspace());
+    scratch.write(
+        "replay.jsonl",
+        &replay(&[
+            turn(&[("patch_file", json!({"path": "src/main.ts", "old_text": "\"app\"", "new_text": "1"}))]),
+            turn(&[
+                ("patch_file", json!({"path": "src/main.ts", "old_text": "= 1", "new_text": "= \"app\""})),
+                (
+                    "patch_file",
+                    json!({"path": "src-tauri/src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
+                ),
+            ]),
+            done("Added two()."),
+        ]),
+    );
+    let output = run_cli(&scratch, &["--issue", "add two()", "--replay", "replay.jsonl"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let run_id = stdout.split("issuewright: run ").nth(1).and_then(|rest| rest.split_whitespace().next()).unwrap();
+    let events = ledger(&scratch.workspace(), run_id);
+    let checks: Vec<&Value> = events.iter().filter(|e| e["event"] == "validation").collect();
+    assert!(checks.len() >= 2, "{events:#?}");
+    let reached = checks.iter().find(|e| e["command"].as_str().unwrap_or("").contains("cd src-tauri")).unwrap();
+    assert_eq!((reached["errors"].as_u64(), reached["preexisting"].as_u64()), (Some(1), Some(1)), "{reached}");
+    let baselines: Vec<&Value> = events.iter().filter(|e| e["event"] == "baseline").collect();
+    assert!(baselines.iter().any(|b| b["command"].as_str().unwrap().contains("cd src-tauri")), "{baselines:#?}");
+    assert!(stdout.contains("every error there before the run"), "{stdout}");
+}
+
+#[test]
 fn a_check_a_repository_names_runs_without_the_users_model_keys() {
     // A cloned repository's check tries to print the keys where issuewright would show them;
     // the user's own gateway key lives in a variable of their choosing.

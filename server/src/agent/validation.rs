@@ -104,6 +104,15 @@ impl Checks {
         self.head_start = Some(HeadStart { task, cancel });
     }
 
+    /// Whether the workspace's check without the proposal, of `report`'s kind, left out a
+    /// nested project that `report` covers.
+    fn before_lacks_a_project_of(&self, report: &Report) -> bool {
+        self.before.iter().any(|(kind, before)| {
+            *kind == report.kind
+                && before.as_ref().is_some_and(|before| report.covered.iter().any(|f| !before.covered.contains(f)))
+        })
+    }
+
     /// How many of `report`'s errors the workspace had before the run.
     fn already(&self, report: &Report) -> usize {
         self.before
@@ -249,6 +258,13 @@ impl Driver {
             if !tried {
                 checks.tried_before.push(kind);
             }
+        } else if comparable && !clean(&report) && checks.before_lacks_a_project_of(&report) {
+            // The proposal has since reached a nested project the comparison did not build.
+            if let Some(before) = self.validate_before_the_run(round, kind, &report.covered).await {
+                let checks = self.checks.as_mut()?;
+                checks.before.retain(|(known, _)| *known != kind);
+                checks.before.push((kind, Some(before)));
+            }
         }
         let checks = self.checks.as_mut()?;
         let preexisting = checks.already(&report);
@@ -328,8 +344,10 @@ impl Driver {
             // The workspace as the user has it, unsaved buffers of changed files included.
             Ok(_) => validator.run_covering(kind, self.buffer_overrides(), None, &self.work, covering).await,
         };
+        // One that still left out a folder (cut short) cannot tell of it either.
+        let result = result.map(|report| (covering.iter().all(|folder| report.covered.contains(folder)), report));
         let report = match result {
-            Ok(report) if !report.inconclusive() => report,
+            Ok((true, report)) if !report.inconclusive() => report,
             Ok(_) => return None,
             Err(error) => {
                 tracing::warn!("validation without the changes could not run: {error}");

@@ -198,10 +198,12 @@ pub struct Validator {
     /// The validators of the projects nested in the workspace that its build does not
     /// cover, by folder, with the stamp of the build files they were detected under.
     nested: NestedValidators,
-    /// The folders that may hold nested projects, looked for once.
-    candidates: Arc<std::sync::OnceLock<Vec<String>>>,
+    /// The folders that may hold nested projects, and when they were looked for.
+    candidates: Arc<std::sync::Mutex<Option<FoundCandidates>>>,
 }
 
+/// Folders that may hold nested projects, and when they were looked for.
+type FoundCandidates = (std::time::Instant, Arc<Vec<String>>);
 /// Validators of nested projects by folder, each with the build files' stamp it was made under.
 type NestedValidators = Arc<std::sync::Mutex<HashMap<String, (detect::BuildFilesStamp, Arc<Validator>)>>>;
 
@@ -213,6 +215,9 @@ impl std::fmt::Debug for Validator {
 
 /// Most nested projects validated at once, beside the workspace itself.
 const MAX_NESTED_PROJECTS: usize = 4;
+/// How long the folders found to hold nested projects are taken as they are: a project
+/// created since (`cargo new tools/gen`) is found after that.
+const CANDIDATES_FRESH: std::time::Duration = std::time::Duration::from_secs(30);
 /// Longest output kept as `unparsed`, in characters (head and tail).
 const MAX_UNPARSED_CHARS: usize = 200_000;
 /// How often a validation looks again whether another process still builds in the shadow.
@@ -290,8 +295,11 @@ impl Validator {
             parts.push(self.run_here(kind, self.own_overrides(overrides.clone()), filter, cancel, "").await?);
         }
         let mut covered = Vec::new();
+        let mut cut_short = false;
         for (folder, validator) in nested {
             if cancel.is_cancelled() && !parts.is_empty() {
+                // What was not built says nothing: the report is a cancelled one.
+                cut_short = true;
                 break;
             }
             let theirs = nested::for_build_root(&overrides, &self.root, &validator.build_root());
@@ -299,6 +307,10 @@ impl Validator {
             covered.push(folder);
         }
         let mut report = nested::merged(parts);
+        if cut_short {
+            report.cancelled = true;
+            report.passed = false;
+        }
         if !left_out.is_empty() {
             let _ = write!(
                 report.summary,
@@ -355,11 +367,21 @@ impl Validator {
         let (cache_dir, toolchain) = (self.cache_dir.clone(), self.plan.toolchain);
         blocking(move || {
             let mut found = Vec::new();
-            let candidates = candidates.get_or_init(|| nested::candidates(&root, toolchain));
-            let mut folders = nested::changed_projects(&root, &overrides, candidates);
-            folders.extend(covering);
-            folders.sort();
-            folders.dedup();
+            let candidates = {
+                let mut known = candidates.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                match &*known {
+                    Some((found_at, folders)) if found_at.elapsed() < CANDIDATES_FRESH => folders.clone(),
+                    _ => {
+                        let folders = Arc::new(nested::candidates(&root, toolchain));
+                        *known = Some((std::time::Instant::now(), folders.clone()));
+                        folders
+                    }
+                }
+            };
+            // The folders a comparison must cover come first and are never left out.
+            let mut folders = covering.clone();
+            let changed = nested::changed_projects(&root, &overrides, &candidates);
+            folders.extend(changed.into_iter().filter(|folder| !covering.contains(folder)));
             for folder in folders {
                 let project = root.join(&folder);
                 // Told from the build files alone, before any detection runs a tool.
@@ -382,8 +404,8 @@ impl Validator {
                     found.push((folder, validator));
                 }
             }
-            let left_out: Vec<String> =
-                found.split_off(found.len().min(MAX_NESTED_PROJECTS)).into_iter().map(|(folder, _)| folder).collect();
+            let kept = found.len().min(MAX_NESTED_PROJECTS.max(covering.len()));
+            let left_out: Vec<String> = found.split_off(kept).into_iter().map(|(folder, _)| folder).collect();
             if !left_out.is_empty() {
                 tracing::warn!("not validated: the changes to the projects in {}", left_out.join(", "));
             }

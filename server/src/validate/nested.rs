@@ -74,32 +74,69 @@ pub(super) fn candidates(root: &Path, toolchain: Option<Toolchain>) -> Vec<Strin
     found
 }
 
+/// How long each question to git may take; past it the changes it would list are not known.
+const GIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The files in the folders `within` the workspace at `root` that differ from the
-/// repository's last commit or that it does not track (and does not ignore); none outside a
-/// git repository, without `git`, or for no folder.
+/// repository's last commit or that it does not track (and does not ignore); in a
+/// repository with no commit yet, every file there. None outside a git repository, without
+/// `git`, or for no folder. git is asked to take no lock (the user's own `git commit` may
+/// run meanwhile), to read the folders as names, not patterns, and to answer in time.
 fn uncommitted(root: &Path, within: &[String]) -> Vec<WorkspacePath> {
     if within.is_empty() || !crate::workspace::in_repository(root) {
         return Vec::new();
     }
     let listed = |args: &[&str]| {
-        let output = std::process::Command::new("git")
-            .args(args)
-            .arg("--")
-            .args(within)
-            .current_dir(root)
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output();
-        output.ok().filter(|output| output.status.success()).map(|output| output.stdout).unwrap_or_default()
+        let mut command = std::process::Command::new("git");
+        command.args(["--no-optional-locks", "--literal-pathspecs"]).args(args).arg("--").args(within);
+        output_within(command.current_dir(root), GIT_LIMIT)
     };
-    let mut names = listed(&["diff", "--name-only", "--relative", "-z", "HEAD"]);
+    let changed = listed(&["diff", "--name-only", "--relative", "-z", "HEAD"])
+        // No commit yet: everything the index holds is new.
+        .or_else(|| listed(&["ls-files", "--cached", "-z"]));
+    let mut names = changed.unwrap_or_default();
     names.push(0);
-    names.extend(listed(&["ls-files", "--others", "--exclude-standard", "-z"]));
+    names.extend(listed(&["ls-files", "--others", "--exclude-standard", "-z"]).unwrap_or_default());
     names
         .split(|byte| *byte == 0)
         .filter_map(|name| WorkspacePath::parse(std::str::from_utf8(name).ok()?).ok())
         .filter(|path| !path.is_root())
         .collect()
+}
+
+/// The standard output of `command` when it succeeds within `limit`; it is killed past it.
+/// The output is read while it runs, so a long one never blocks it.
+// The shadow's commands have `command::run`, async and killing whole process groups; this
+// is a short question asked from blocking work.
+fn output_within(command: &mut std::process::Command, limit: std::time::Duration) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut child = command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < limit => std::thread::sleep(std::time::Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    // Past the limit the reader is left to end on its own: a process the command started
+    // may hold the output open for longer.
+    status.filter(std::process::ExitStatus::success)?;
+    reader.join().ok()?.ok()
 }
 
 /// The nearest folder above `path`, below the workspace's top, that holds a build file.
@@ -283,6 +320,30 @@ mod tests {
             ["src-tauri", "tools/gen"],
             "not asked"
         );
+    }
+
+    #[test]
+    fn a_repository_with_no_commit_yet_has_every_file_changed() {
+        let dir = tree::<&str>(&[("package.json", "{}"), ("src-tauri/Cargo.toml", ""), ("src-tauri/src/lib.rs", "")]);
+        let output = std::process::Command::new("git").args(["init", "-q"]).current_dir(dir.path()).output().unwrap();
+        assert!(output.status.success());
+        let added = std::process::Command::new("git").args(["add", "-A"]).current_dir(dir.path()).output().unwrap();
+        assert!(added.status.success());
+        let candidates = candidates(dir.path(), Some(Toolchain::TypeScript));
+        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri"]);
+    }
+
+    #[test]
+    fn a_command_past_its_time_is_stopped_and_its_output_dropped() {
+        let mut slow = std::process::Command::new("sh");
+        slow.args(["-c", "echo started; sleep 5"]);
+        assert_eq!(output_within(&mut slow, std::time::Duration::from_millis(200)), None);
+        let mut long = std::process::Command::new("sh");
+        long.args(["-c", "head -c 300000 /dev/zero"]);
+        assert_eq!(output_within(&mut long, GIT_LIMIT).map(|bytes| bytes.len()), Some(300_000));
+        let mut failing = std::process::Command::new("sh");
+        failing.args(["-c", "echo partial; exit 3"]);
+        assert_eq!(output_within(&mut failing, GIT_LIMIT), None);
     }
 
     #[test]
