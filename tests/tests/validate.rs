@@ -771,10 +771,12 @@ fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
     assert_eq!(scratch.read("src/extra.rs").as_deref(), Some("pub const ONE: u32 = 1;\n"), "untouched");
 }
 
-#[test]
-fn a_change_to_a_crate_nested_in_a_typescript_app_is_checked_by_cargo_too() {
-    // A Tauri app: the TypeScript project at the top, its Rust side in `src-tauri/`.
-    let lib = "pub fn count(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
+/// A crate with an error before any run: `label` returns a string.
+const BROKEN_BEFORE: &str = "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n";
+
+/// A Tauri app: a TypeScript project at the top, with TypeScript linked in, and its Rust
+/// side, a crate whose `src/lib.rs` is `lib`, in `src-tauri/`.
+fn tauri_app(lib: &str) -> Scratch {
     let scratch = Scratch::new(&[
         ("package.json", r#"{ "name": "app", "private": true }"#),
         (
@@ -786,6 +788,14 @@ fn a_change_to_a_crate_nested_in_a_typescript_app_is_checked_by_cargo_too() {
         ("src-tauri/src/lib.rs", lib),
     ]);
     link_typescript(&scratch.workspace());
+    scratch
+}
+
+#[test]
+fn a_change_to_a_crate_nested_in_a_typescript_app_is_checked_by_cargo_too() {
+    // A Tauri app: the TypeScript project at the top, its Rust side in `src-tauri/`.
+    let lib = "pub fn count(words: &[&str]) -> u32 {\n    words.len() as u32\n}\n";
+    let scratch = tauri_app(lib);
     scratch.write(
         "replay.jsonl",
         &replay(&[
@@ -853,17 +863,7 @@ fn a_build_broken_before_the_run_is_not_blamed_on_it() {
 #[test]
 fn a_nested_crate_broken_before_the_run_is_not_blamed_on_it() {
     // The Tauri app's crate was broken before; the run adds a function beside the error.
-    let scratch = Scratch::new(&[
-        ("package.json", r#"{ "name": "app", "private": true }"#),
-        (
-            "tsconfig.json",
-            r#"{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }"#,
-        ),
-        ("src/main.ts", "export const title: string = \"app\";\n"),
-        ("src-tauri/Cargo.toml", CARGO_TOML),
-        ("src-tauri/src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n"),
-    ]);
-    link_typescript(&scratch.workspace());
+    let scratch = tauri_app(BROKEN_BEFORE);
     scratch.write(
         "replay.jsonl",
         &replay(&[
@@ -890,17 +890,7 @@ fn a_nested_crate_broken_before_the_run_is_not_blamed_on_it() {
 fn a_nested_crate_the_proposal_reaches_later_is_compared_with_its_state_before_the_run() {
     // Round 1 breaks the TypeScript side only, so the comparison without the proposal covers
     // no nested crate; round 2 fixes it and reaches the crate, broken before the run.
-    let scratch = Scratch::new(&[
-        ("package.json", r#"{ "name": "app", "private": true }"#),
-        (
-            "tsconfig.json",
-            r#"{ "compilerOptions": { "strict": true, "noEmit": true, "types": [] }, "include": ["src"] }"#,
-        ),
-        ("src/main.ts", "export const title: string = \"app\";\n"),
-        ("src-tauri/Cargo.toml", CARGO_TOML),
-        ("src-tauri/src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n"),
-    ]);
-    link_typescript(&scratch.workspace());
+    let scratch = tauri_app(BROKEN_BEFORE);
     scratch.write(
         "replay.jsonl",
         &replay(&[

@@ -358,8 +358,11 @@ fn cargo_workspace_root(root: &Path) -> Option<PathBuf> {
 }
 
 /// What `command` prints when it succeeds within `limit`; `None` when it fails, cannot
-/// start or takes longer (then it is killed).
-fn output_within(mut command: std::process::Command, limit: Duration) -> Option<Vec<u8>> {
+/// start or takes longer (then it is killed). The output is read while it runs, so a long
+/// one never blocks it, and past the limit the reader is left to end on its own (a process
+/// the command started may hold the output open for longer). For short questions asked
+/// from blocking work; the shadow's builds have [`command::run`](super::command::run).
+pub(super) fn output_within(mut command: std::process::Command, limit: Duration) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut child = command
         .stdin(std::process::Stdio::null())
@@ -367,21 +370,25 @@ fn output_within(mut command: std::process::Command, limit: Duration) -> Option<
         .stderr(std::process::Stdio::null())
         .spawn()
         .ok()?;
-    let deadline = std::time::Instant::now() + limit;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let started = std::time::Instant::now();
     let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < limit => std::thread::sleep(Duration::from_millis(5)),
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return None;
+                break None;
             }
         }
     };
-    let mut stdout = Vec::new();
-    child.stdout.take()?.read_to_end(&mut stdout).ok()?;
-    status.success().then_some(stdout)
+    status.filter(std::process::ExitStatus::success)?;
+    reader.join().ok()?.ok()
 }
 
 /// The `Cargo.toml` in `folder`, parsed.
@@ -606,6 +613,13 @@ mod tests {
         quick.args(["-c", "echo /w/Cargo.toml"]);
         assert_eq!(output_within(quick, Duration::from_secs(5)).as_deref(), Some(&b"/w/Cargo.toml\n"[..]));
         assert_eq!(output_within(std::process::Command::new("/no/such/tool"), Duration::from_secs(1)), None);
+        let mut long = std::process::Command::new("sh");
+        long.args(["-c", "head -c 300000 /dev/zero"]);
+        assert_eq!(
+            output_within(long, Duration::from_secs(5)).map(|bytes| bytes.len()),
+            Some(300_000),
+            "read as it runs"
+        );
     }
 
     #[test]

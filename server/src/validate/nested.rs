@@ -89,7 +89,8 @@ fn uncommitted(root: &Path, within: &[String]) -> Vec<WorkspacePath> {
     let listed = |args: &[&str]| {
         let mut command = std::process::Command::new("git");
         command.args(["--no-optional-locks", "--literal-pathspecs"]).args(args).arg("--").args(within);
-        output_within(command.current_dir(root), GIT_LIMIT)
+        command.current_dir(root);
+        super::detect::output_within(command, GIT_LIMIT)
     };
     let changed = listed(&["diff", "--name-only", "--relative", "-z", "HEAD"])
         // No commit yet: everything the index holds is new.
@@ -102,41 +103,6 @@ fn uncommitted(root: &Path, within: &[String]) -> Vec<WorkspacePath> {
         .filter_map(|name| WorkspacePath::parse(std::str::from_utf8(name).ok()?).ok())
         .filter(|path| !path.is_root())
         .collect()
-}
-
-/// The standard output of `command` when it succeeds within `limit`; it is killed past it.
-/// The output is read while it runs, so a long one never blocks it.
-// The shadow's commands have `command::run`, async and killing whole process groups; this
-// is a short question asked from blocking work.
-fn output_within(command: &mut std::process::Command, limit: std::time::Duration) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut child = command
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        stdout.read_to_end(&mut bytes).map(|_| bytes)
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() < limit => std::thread::sleep(std::time::Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    // Past the limit the reader is left to end on its own: a process the command started
-    // may hold the output open for longer.
-    status.filter(std::process::ExitStatus::success)?;
-    reader.join().ok()?.ok()
 }
 
 /// The nearest folder above `path`, below the workspace's top, that holds a build file.
@@ -331,19 +297,6 @@ mod tests {
         assert!(added.status.success());
         let candidates = candidates(dir.path(), Some(Toolchain::TypeScript));
         assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri"]);
-    }
-
-    #[test]
-    fn a_command_past_its_time_is_stopped_and_its_output_dropped() {
-        let mut slow = std::process::Command::new("sh");
-        slow.args(["-c", "echo started; sleep 5"]);
-        assert_eq!(output_within(&mut slow, std::time::Duration::from_millis(200)), None);
-        let mut long = std::process::Command::new("sh");
-        long.args(["-c", "head -c 300000 /dev/zero"]);
-        assert_eq!(output_within(&mut long, GIT_LIMIT).map(|bytes| bytes.len()), Some(300_000));
-        let mut failing = std::process::Command::new("sh");
-        failing.args(["-c", "echo partial; exit 3"]);
-        assert_eq!(output_within(&mut failing, GIT_LIMIT), None);
     }
 
     #[test]
