@@ -41,6 +41,17 @@ pub(crate) mod testing {
         dir
     }
 
+    /// Runs `git args` in `dir`, as a user with a name and a `main` branch; panics if it fails.
+    pub fn git(dir: &std::path::Path, args: &[&str]) {
+        let output = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git runs");
+        assert!(output.status.success(), "git {args:?}: {output:?}");
+    }
+
     /// Sets the modification time of the file at `path` to `ago` before now (as a checkout
     /// made earlier would have it).
     pub fn modified_ago(path: &std::path::Path, ago: std::time::Duration) {

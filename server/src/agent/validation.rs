@@ -338,16 +338,16 @@ impl Driver {
             None => Ok(None),
         };
         // One that left out a nested project the proposal's check covered cannot tell of it.
+        let covers = |report: &Report| covering.iter().all(|folder| report.covered.contains(folder));
         let result = match result {
-            Ok(Some(report)) if covering.iter().all(|folder| report.covered.contains(folder)) => Ok(report),
+            Ok(Some(report)) if covers(&report) => Ok(report),
             Err(error) => Err(error),
             // The workspace as the user has it, unsaved buffers of changed files included.
             Ok(_) => validator.run_covering(kind, self.buffer_overrides(), None, &self.work, covering).await,
         };
-        // One that still left out a folder (cut short) cannot tell of it either.
-        let result = result.map(|report| (covering.iter().all(|folder| report.covered.contains(folder)), report));
         let report = match result {
-            Ok((true, report)) if !report.inconclusive() => report,
+            // One still cut short of a folder cannot tell of it either.
+            Ok(report) if covers(&report) && !report.inconclusive() => report,
             Ok(_) => return None,
             Err(error) => {
                 tracing::warn!("validation without the changes could not run: {error}");

@@ -408,8 +408,27 @@ pub fn detect(root: &Path, settings: &ValidateSettings) -> Plan {
     plan
 }
 
+/// The build tool the build files in `folder` name, in the order [`detect`] reads them (a
+/// `Cargo.toml` before a `package.json`); `None` for a folder of none, Java sources alone
+/// among them.
+pub(super) fn toolchain_of(folder: &Path) -> Option<Toolchain> {
+    let has = |name: &str| has(folder, name);
+    if has("Cargo.toml") {
+        Some(Toolchain::Cargo)
+    } else if has("pom.xml") {
+        Some(Toolchain::Maven)
+    } else if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].into_iter().any(has) {
+        Some(Toolchain::Gradle)
+    } else if has("tsconfig.json") || has("package.json") {
+        Some(Toolchain::TypeScript)
+    } else {
+        None
+    }
+}
+
 fn detect_build(root: &Path) -> Plan {
-    if has(root, "Cargo.toml") {
+    let toolchain = toolchain_of(root);
+    if toolchain == Some(Toolchain::Cargo) {
         let above = cargo_workspace_above(root);
         let workspace = above.is_none();
         // A crate of its own still reads the crates its path dependencies name.
@@ -421,7 +440,7 @@ fn detect_build(root: &Path) -> Plan {
             build_root,
         };
     }
-    if has(root, "pom.xml") {
+    if toolchain == Some(Toolchain::Maven) {
         let build_root = maven_root::build_root_above(root);
         // A multi-module project keeps its wrapper at its root.
         let top = build_root.as_deref().unwrap_or(root);
@@ -433,7 +452,7 @@ fn detect_build(root: &Path) -> Plan {
             build_root,
         };
     }
-    if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].iter().any(|f| has(root, f)) {
+    if toolchain == Some(Toolchain::Gradle) {
         // A subproject is built by the build whose settings include it, with its wrapper.
         let build_root = gradle_build_above(root);
         let top = build_root.as_deref().unwrap_or(root);
@@ -445,7 +464,7 @@ fn detect_build(root: &Path) -> Plan {
             build_root,
         };
     }
-    if has(root, "tsconfig.json") || has(root, "package.json") {
+    if toolchain == Some(Toolchain::TypeScript) {
         let scripts = npm_scripts(root);
         let script = |names: &[&str]| {
             names.iter().find(|name| scripts.iter().any(|(s, _)| s == *name)).map(|name| (*name).to_owned())

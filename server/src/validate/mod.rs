@@ -378,16 +378,14 @@ impl Validator {
                     }
                 }
             };
-            // The folders a comparison must cover come first and are never left out.
+            // The folders a comparison must cover (found so by an earlier validation) come
+            // first and are never left out. Each is told from its build files alone, before
+            // any detection runs a tool.
             let mut folders = covering.clone();
-            let changed = nested::changed_projects(&root, &overrides, &candidates);
+            let changed = nested::changed_projects(&root, toolchain, &overrides, &candidates);
             folders.extend(changed.into_iter().filter(|folder| !covering.contains(folder)));
             for folder in folders {
                 let project = root.join(&folder);
-                // Told from the build files alone, before any detection runs a tool.
-                if nested::toolchain_of(&project).is_none_or(|nested| Some(nested) == toolchain) {
-                    continue;
-                }
                 let stamp = detect::build_files_stamp(&project);
                 let known = cache.lock().ok().and_then(|cache| cache.get(&folder).cloned());
                 let validator = match known {

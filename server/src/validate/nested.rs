@@ -1,55 +1,51 @@
-//! Projects nested in the workspace that its own build does not cover: the `src-tauri/`
-//! crate of a TypeScript app, or the `backend/` crate and the `web/` package of a repository
-//! with no build file at its top. A change to one of their files is checked by that
-//! project's own build too, and the reports become one.
+//! Projects nested in the workspace with another build tool than the workspace's, which its
+//! own build does not reach: the `src-tauri/` crate of a TypeScript app, or the `backend/`
+//! crate and the `web/` package of a repository with no build file at its top. A change to
+//! one of their files is checked by that project's own build too, and the reports become one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use super::detect::toolchain_of;
 use super::problem::{Place, Problem};
 use super::shadow::SyncStats;
 use super::{Report, Toolchain, WorkspacePath};
 
-/// The files that make a folder a project of its own.
-const PROJECT_FILES: [&str; 8] = [
-    "Cargo.toml",
-    "pom.xml",
-    "build.gradle",
-    "build.gradle.kts",
-    "settings.gradle",
-    "settings.gradle.kts",
-    "tsconfig.json",
-    "package.json",
-];
 /// Folders whose files belong to no project of the workspace: installs, output, history.
 const NOT_PROJECTS: [&str; 3] = ["node_modules", "target", ".git"];
 
 /// The folders (workspace paths, sorted) of the projects nested below the workspace at
-/// `root` that hold a changed file: one of `overrides` whose text is not the disk's, or
-/// that is deleted and the disk still has, or one the repository has uncommitted changes
-/// to. A file's project is the nearest folder above it, below the top, that holds a build
-/// file.
+/// `root`, with another build tool than `toolchain`, the workspace's, that hold a changed
+/// file: one of `overrides` whose text is not the disk's, or that is deleted and the disk
+/// still has, or one the repository has uncommitted changes to. A file's project is the
+/// nearest folder above it, below the top, that holds a build file.
 ///
 /// Only the folders of `candidates` (see [`candidates`]) are asked about: git then reads
 /// no other part of a large repository.
 pub(super) fn changed_projects(
     root: &Path,
+    toolchain: Option<Toolchain>,
     overrides: &BTreeMap<WorkspacePath, Option<String>>,
     candidates: &[String],
 ) -> Vec<String> {
+    let nested = |path: &WorkspacePath| {
+        project_of(root, path).filter(|folder| toolchain_of(&root.join(folder)).is_some_and(|t| Some(t) != toolchain))
+    };
     let mut found = BTreeSet::new();
     for (path, text) in overrides {
+        // The disk is read only for a file whose project is not found yet.
+        let Some(folder) = nested(path).filter(|folder| !found.contains(folder)) else { continue };
         let on_disk = std::fs::read(root.join(path.as_str())).ok();
         let changed = match (text, on_disk) {
             (Some(text), Some(disk)) => text.as_bytes() != disk.as_slice(),
             (None, None) => false,
             _ => true,
         };
-        if changed && let Some(folder) = project_of(root, path) {
+        if changed {
             found.insert(folder);
         }
     }
-    found.extend(uncommitted(root, candidates).iter().filter_map(|path| project_of(root, path)));
+    found.extend(uncommitted(root, candidates).iter().filter_map(nested));
     found.into_iter().collect()
 }
 
@@ -111,10 +107,7 @@ fn project_of(root: &Path, path: &WorkspacePath) -> Option<String> {
     if parts.iter().any(|part| NOT_PROJECTS.contains(part)) {
         return None;
     }
-    (1..parts.len()).rev().map(|end| parts[..end].join("/")).find(|folder| {
-        let folder = root.join(folder);
-        PROJECT_FILES.iter().any(|name| folder.join(name).is_file())
-    })
+    (1..parts.len()).rev().map(|end| parts[..end].join("/")).find(|folder| toolchain_of(&root.join(folder)).is_some())
 }
 
 /// `overrides`, named by their paths from the workspace at `root`, as paths from the
@@ -132,22 +125,6 @@ pub(super) fn for_build_root(
             Some((WorkspacePath::parse(inside).ok()?, text.clone()))
         })
         .collect()
-}
-
-/// The build tool the build files in `folder` name, as detection reads them first.
-pub(super) fn toolchain_of(folder: &Path) -> Option<Toolchain> {
-    let has = |name: &str| folder.join(name).is_file();
-    if has("Cargo.toml") {
-        Some(Toolchain::Cargo)
-    } else if has("pom.xml") {
-        Some(Toolchain::Maven)
-    } else if ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"].into_iter().any(has) {
-        Some(Toolchain::Gradle)
-    } else if has("tsconfig.json") || has("package.json") {
-        Some(Toolchain::TypeScript)
-    } else {
-        None
-    }
 }
 
 /// `problem`, found by the build of the project in `folder`, with its places (its own,
@@ -179,7 +156,7 @@ pub(super) fn merged(mut parts: Vec<Report>) -> Report {
     {
         return only;
     }
-    let first = parts.first().cloned().expect("reports to merge");
+    let first = &parts[0];
     let ran: Vec<&Report> = parts.iter().filter(|part| part.not_run.is_none()).collect();
     let joined = |texts: Vec<&str>, between: &str| {
         let texts: Vec<&str> = texts.into_iter().filter(|text| !text.is_empty()).collect();
@@ -189,7 +166,7 @@ pub(super) fn merged(mut parts: Vec<Report>) -> Report {
     Report {
         kind: first.kind,
         command: joined(parts.iter().filter_map(|part| part.command.as_deref()).collect(), "; "),
-        status: failed.unwrap_or(&first).status,
+        status: failed.unwrap_or(first).status,
         timed_out: parts.iter().any(|part| part.timed_out),
         cancelled: parts.iter().any(|part| part.cancelled),
         passed: !ran.is_empty() && ran.iter().all(|part| part.passed),
@@ -245,7 +222,9 @@ mod tests {
         // The top's own files are its build's; a buffer the same as its file changes
         // nothing; a file deleted that is not there was never the disk's; build output and
         // a folder of no project belong to none.
-        assert_eq!(changed_projects(dir.path(), &overrides, &[]), ["src-tauri", "web/packages/app"]);
+        assert_eq!(changed_projects(dir.path(), None, &overrides, &[]), ["src-tauri", "web/packages/app"]);
+        let of_another_tool = changed_projects(dir.path(), Some(Toolchain::TypeScript), &overrides, &[]);
+        assert_eq!(of_another_tool, ["src-tauri"], "a package of the top's own build tool is its build's");
     }
 
     #[test]
@@ -259,15 +238,7 @@ mod tests {
             ("web/package.json", "{}"),
             (".gitignore", "web/dist/\n"),
         ]);
-        let git = |args: &[&str]| {
-            let output = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(dir.path())
-                .output()
-                .unwrap();
-            assert!(output.status.success(), "{output:?}");
-        };
+        let git = |args: &[&str]| crate::testing::git(dir.path(), args);
         git(&["init", "-q"]);
         git(&["add", "."]);
         git(&["commit", "-q", "-m", "start"]);
@@ -277,12 +248,18 @@ mod tests {
         std::fs::write(dir.path().join("web/dist/out.js"), "ignored").unwrap();
         let candidates = candidates(dir.path(), Some(Toolchain::TypeScript));
         assert_eq!(candidates, ["src-tauri", "tools/gen"], "the projects of another build tool");
-        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri"]);
+        assert_eq!(
+            changed_projects(dir.path(), Some(Toolchain::TypeScript), &BTreeMap::new(), &candidates),
+            ["src-tauri"]
+        );
         std::fs::write(dir.path().join("tools/gen/src/new.rs"), "untracked").unwrap();
-        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri", "tools/gen"]);
+        assert_eq!(
+            changed_projects(dir.path(), Some(Toolchain::TypeScript), &BTreeMap::new(), &candidates),
+            ["src-tauri", "tools/gen"]
+        );
         std::fs::write(dir.path().join("web/src/new.ts"), "untracked").unwrap();
         assert_eq!(
-            changed_projects(dir.path(), &BTreeMap::new(), &candidates),
+            changed_projects(dir.path(), Some(Toolchain::TypeScript), &BTreeMap::new(), &candidates),
             ["src-tauri", "tools/gen"],
             "not asked"
         );
@@ -296,7 +273,10 @@ mod tests {
         let added = std::process::Command::new("git").args(["add", "-A"]).current_dir(dir.path()).output().unwrap();
         assert!(added.status.success());
         let candidates = candidates(dir.path(), Some(Toolchain::TypeScript));
-        assert_eq!(changed_projects(dir.path(), &BTreeMap::new(), &candidates), ["src-tauri"]);
+        assert_eq!(
+            changed_projects(dir.path(), Some(Toolchain::TypeScript), &BTreeMap::new(), &candidates),
+            ["src-tauri"]
+        );
     }
 
     #[test]

@@ -574,15 +574,7 @@ mod tests {
             ("build/libs/app.jar", "PK built"),
             ("out/junk", "x"),
         ]);
-        let git = |args: &[&str]| {
-            let status = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(&f.source)
-                .output()
-                .unwrap();
-            assert!(status.status.success(), "{status:?}");
-        };
+        let git = |args: &[&str]| crate::testing::git(&f.source, args);
         git(&["init", "-q"]);
         git(&["add", ".gitignore"]);
         git(&["add", "-f", "gradle/wrapper/gradle-wrapper.jar"]);
