@@ -771,6 +771,11 @@ fn a_file_deleted_in_the_proposal_is_gone_from_the_build() {
     assert_eq!(scratch.read("src/extra.rs").as_deref(), Some("pub const ONE: u32 = 1;\n"), "untouched");
 }
 
+/// The arguments of a `patch_file` that adds `two()` after `one()` in the file at `path`.
+fn adding_two(path: &str) -> Value {
+    json!({"path": path, "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"})
+}
+
 /// A crate with an error before any run: `label` returns a string.
 const BROKEN_BEFORE: &str = "pub fn one() -> u32 {\n    1\n}\n\npub fn label() -> u32 {\n    \"one\"\n}\n";
 
@@ -828,16 +833,7 @@ fn a_build_broken_before_the_run_is_not_blamed_on_it() {
         // Broken before the run, and not what the issue is about.
         ("src/legacy.rs", "pub fn label() -> u32 {\n    \"one\"\n}\n"),
     ]);
-    scratch.write(
-        "replay.jsonl",
-        &replay(&[
-            turn(&[(
-                "patch_file",
-                json!({"path": "src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
-            )]),
-            done("Added two()."),
-        ]),
-    );
+    scratch.write("replay.jsonl", &replay(&[turn(&[("patch_file", adding_two("src/lib.rs"))]), done("Added two().")]));
     let output = run_cli(&scratch, &["--issue", "add two()", "--replay", "replay.jsonl"], &[]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let progress = String::from_utf8_lossy(&output.stderr);
@@ -866,13 +862,7 @@ fn a_nested_crate_broken_before_the_run_is_not_blamed_on_it() {
     let scratch = tauri_app(BROKEN_BEFORE);
     scratch.write(
         "replay.jsonl",
-        &replay(&[
-            turn(&[(
-                "patch_file",
-                json!({"path": "src-tauri/src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
-            )]),
-            done("Added two()."),
-        ]),
+        &replay(&[turn(&[("patch_file", adding_two("src-tauri/src/lib.rs"))]), done("Added two().")]),
     );
     let output = run_cli(&scratch, &["--issue", "add two()", "--replay", "replay.jsonl"], &[]);
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -897,10 +887,7 @@ fn a_nested_crate_the_proposal_reaches_later_is_compared_with_its_state_before_t
             turn(&[("patch_file", json!({"path": "src/main.ts", "old_text": "\"app\"", "new_text": "1"}))]),
             turn(&[
                 ("patch_file", json!({"path": "src/main.ts", "old_text": "= 1", "new_text": "= \"app\""})),
-                (
-                    "patch_file",
-                    json!({"path": "src-tauri/src/lib.rs", "old_text": "pub fn one() -> u32 {\n    1\n}\n", "new_text": "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    one() + 1\n}\n"}),
-                ),
+                ("patch_file", adding_two("src-tauri/src/lib.rs")),
             ]),
             done("Added two()."),
         ]),
